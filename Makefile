@@ -1,0 +1,33 @@
+# boardsim: every target creates .venv on first use (needs only python3.11 and make).
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
+export MPLBACKEND := Agg
+
+.PHONY: install run test bench check clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## the main job: every registered game at its default settings, reports under reports/
+run: $(STAMP)
+	$(BIN)/boardsim run
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m sim.bench
+
+check: $(STAMP)
+	$(BIN)/ruff check sim strategies analysis tests
+
+clean:
+	rm -rf $(VENV) .numba_cache reports/_runs

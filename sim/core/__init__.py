@@ -1,0 +1,1 @@
+"""Game-independent building blocks: the game interface, rule options, the generator."""

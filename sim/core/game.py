@@ -1,0 +1,171 @@
+"""The game interface shared by every game (in the spirit of OpenSpiel and Pgx).
+
+A game is component data, constants and ``@njit`` kernels over a state that is a NamedTuple
+of plain numpy arrays. This module holds what is common; each game subclasses ``Game``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from sim.core.errors import UserError
+from sim.core.options import OptionSet
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A scripted bot: ``code`` is its id inside the game's numba dispatcher; ``params`` data."""
+
+    name: str
+    code: int
+    doc: str
+    params: tuple[float, ...] = ()
+    param_names: tuple[str, ...] = ()
+
+
+@dataclass
+class ChunkResult:
+    """What a game's batch kernel returns for ``n`` games of ``p`` seats.
+
+    turns, decisions, end_reason, first_player: int arrays ``[n]``;
+    score, rank (0 = none), win_share (float64): ``[n, p]``;
+    seat_detail: name -> int array ``[n, p]`` (per-game detail the analysis needs).
+    """
+
+    turns: np.ndarray
+    decisions: np.ndarray
+    end_reason: np.ndarray
+    first_player: np.ndarray
+    score: np.ndarray
+    rank: np.ndarray
+    win_share: np.ndarray
+    seat_detail: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+class Game:
+    """Base class of every game. Subclasses set the class attributes and the kernels.
+
+    Attributes: ``id`` (registry id), ``title``, ``min_players``/``max_players``,
+    ``num_actions`` (size of the fixed action space), ``options`` (OptionSet),
+    ``end_reasons`` (names of end-reason codes; code 0 is "none"), ``spec`` (rules file),
+    ``data_status`` (is the component data confirmed?), ``strategies`` (name -> StrategySpec).
+    """
+
+    id: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 4
+    num_actions: int = 0
+    options: OptionSet = OptionSet([])
+    end_reasons: tuple[str, ...] = ("none",)
+    spec: str = ""
+    data_status: str = ""
+    strategies: dict[str, StrategySpec] = {}
+
+    # ---- validation helpers -------------------------------------------------------------
+    def check_players(self, n_players: int) -> int:
+        if not isinstance(n_players, (int, np.integer)) or not (
+            self.min_players <= n_players <= self.max_players
+        ):
+            raise UserError(
+                f"{self.id}: players must be {self.min_players}..{self.max_players}, "
+                f"got {n_players}"
+            )
+        return int(n_players)
+
+    def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        return self.options.resolve(options)
+
+    def strategy(self, name: str) -> StrategySpec:
+        if name not in self.strategies:
+            raise UserError(
+                f"unknown strategy {name!r} for {self.id}; allowed: {', '.join(self.strategies)}"
+            )
+        return self.strategies[name]
+
+    def max_game_length(self, options: dict[str, Any] | None = None) -> int:
+        """Declared maximum number of decisions in one game under ``options``."""
+        raise NotImplementedError
+
+    # ---- the interface (overridden per game) --------------------------------------------
+    def new_state(self, n_players: int, seed: int, options: dict | None = None) -> NamedTuple:
+        raise NotImplementedError
+
+    def legal_actions(self, state) -> np.ndarray:
+        raise NotImplementedError
+
+    def apply_action(self, state, action: int):
+        raise NotImplementedError
+
+    def is_terminal(self, state) -> bool:
+        raise NotImplementedError
+
+    def scores(self, state) -> np.ndarray:
+        raise NotImplementedError
+
+    def winners(self, state) -> list[int]:
+        raise NotImplementedError
+
+    def ranks(self, state) -> np.ndarray:
+        raise NotImplementedError
+
+    def current_player(self, state) -> int:
+        raise NotImplementedError
+
+    def action_to_string(self, state, action: int) -> str:
+        raise NotImplementedError
+
+    def state_to_string(self, state) -> str:
+        raise NotImplementedError
+
+    def state_to_dict(self, state) -> dict:
+        raise NotImplementedError
+
+    def state_from_dict(self, data: dict):
+        raise NotImplementedError
+
+    def choose_action(self, state, strategy: str, bot_seed: int = 0) -> int:
+        """The action the named scripted bot would take now (``bot_seed`` seeds its rng)."""
+        raise NotImplementedError
+
+    # ---- batch ------------------------------------------------------------------------
+    def run_chunk(
+        self,
+        first_game: int,
+        n_games: int,
+        run_seed: int,
+        n_players: int,
+        seat_strategies: np.ndarray,
+        options: dict[str, Any],
+    ) -> ChunkResult:
+        """Play games ``first_game .. first_game + n_games - 1`` of a run.
+
+        ``seat_strategies``: int64 ``[n_games, n_players]`` strategy codes per seat.
+        """
+        raise NotImplementedError
+
+    # ---- helpers for subclasses -----------------------------------------------------------
+    def copy_state(self, state):
+        return type(state)(*(a.copy() for a in state))
+
+    def describe(self) -> dict:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "players": f"{self.min_players}-{self.max_players}",
+            "num_actions": self.num_actions,
+            "options": [
+                {
+                    "name": o.name,
+                    "default": o.default,
+                    "allowed": o.allowed_text(),
+                    "section": o.section,
+                }
+                for o in self.options
+            ],
+            "strategies": list(self.strategies),
+            "data_status": self.data_status,
+        }

@@ -1,0 +1,345 @@
+"""Go Town (고타운): the game object behind ``sim.get_game("go-town")``.
+
+Rules: shared/rules/go_town.md; encoding and state dict: docs/games/go_town.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.core.errors import UserError
+from sim.core.game import ChunkResult, Game
+from sim.core.options import OptionSet, RuleOption
+from sim.go_town import data
+from sim.go_town.batch import run_games
+from sim.go_town.constants import (
+    A_BONE,
+    A_BUILDQ,
+    A_DISCARD,
+    A_DOG,
+    A_DONUT,
+    A_DRILL,
+    A_END,
+    A_MASTER,
+    A_MILK,
+    A_STEAL,
+    A_THIEF,
+    A_WRECK,
+    CARD_NAMES,
+    DECISIONS_PER_TURN_CAP,
+    END_REASONS,
+    M_CUR,
+    M_DEC,
+    M_DECKN,
+    M_END,
+    M_NP,
+    M_PHASE,
+    M_TURN,
+    M_WINNER,
+    MAXF,
+    NT,
+    NUM_ACTIONS,
+    PH_OVER,
+    PHASES,
+)
+from sim.go_town.kernels import (
+    GoTownState,
+    alloc_state,
+    apply_inplace,
+    init_state,
+    legal_actions_into,
+)
+from strategies import go_town as bots
+
+_C = "choice"
+OPTIONS = OptionSet([
+    RuleOption("target_floors", "int", 5, "§1.4, D1", "floors needed to win (4 = short game)", allowed=(4, 5)),
+    RuleOption("win_check", _C, "immediate", "§3.3, D2", "win the moment a floor is added, or at end of turn", ("immediate", "end_of_turn")),
+    RuleOption("hand_limit_mode", _C, "draw_only", "§3.2, D3", "what the 8-card limit does", ("draw_only", "cap_gain", "discard_to_8")),
+    RuleOption("reshuffle_timing", _C, "lazy", "§3.2, D4", "reshuffle when a draw needs it, or as soon as the pile empties", ("lazy", "eager")),
+    RuleOption("qm_steal_by_qm", "bool", True, "§4.3, D5", "a ? from hand may take a rival's ? (route A, seed)"),
+    RuleOption("qm_steal_by_number", "bool", True, "§4.3, D5", "a number may take a rival's ? at its locked value (route B)"),
+    RuleOption("dog_placement", _C, "any_own_floor", "§4.4, D6", "which own floor a dog may guard", ("any_own_floor", "top_only")),
+    RuleOption("dog_moves_up", "bool", False, "§4.4, D7", "a dog rides up to each new top floor"),
+    RuleOption("donut_scope", _C, "others", "§4.9, D8", "who skips after the donut truck", ("others", "all")),
+    RuleOption("skip_stacking", _C, "stack", "§4.9, D9", "whether skipped turns add up", ("stack", "no_stack")),
+    RuleOption("skip_means", _C, "whole_turn", "§4.9, D10", "what a skipped turn still does", ("whole_turn", "no_play_but_refill")),
+    RuleOption("milk_on_self", "bool", False, "§4.9, D11", "a milkshake may target its player"),
+    RuleOption("destroy_self_allowed", "bool", False, "§4.6, D11", "drill/wrecking ball may target own building"),
+    RuleOption("bone_on_own", "bool", False, "§4.5, D11", "a bone may target own dog"),
+    RuleOption("dog_on_others", "bool", False, "§4.4, D11", "a dog may guard another player's floor"),
+    RuleOption("dogs_per_floor_max", "int", 1, "§4.4, D12", "dogs allowed on one floor", min=1, max=4),
+    RuleOption("bone_target", _C, "any_floor", "§4.5, D13", "which rival dogs a bone may target", ("any_floor", "top_only")),
+    RuleOption("allow_dead_plays", "bool", False, "§4, D14", "a special card without a target may be played for no effect"),
+    RuleOption("milk_discard", _C, "on_consume", "§4.9, D15", "when a played milkshake reaches the discard", ("on_consume", "immediate")),
+    RuleOption("max_turns", "int", 1000, "§3.3, D17", "player-turns before the game stops as 'limit'", min=10, max=100000),
+    RuleOption("first_player", _C, "seat0", "§3.1, D18", "who starts", ("seat0", "random")),
+])
+_NAME_TO_TYPE = {n: k for k, n in enumerate(CARD_NAMES) if k}
+
+
+def _counts_dict(row) -> dict[str, int]:
+    return {CARD_NAMES[k]: int(row[k]) for k in range(1, NT) if row[k]}
+
+
+def _counts_row(d: dict[str, int], what: str) -> np.ndarray:
+    row = np.zeros(NT, np.int64)
+    for name, v in d.items():
+        if name not in _NAME_TO_TYPE:
+            raise UserError(f"{what}: unknown card {name!r}; allowed: {', '.join(CARD_NAMES[1:])}")
+        row[_NAME_TO_TYPE[name]] = int(v)
+    return row
+
+
+class GoTown(Game):
+    """Go Town, 2-4 players, 54 cards, first to ``target_floors`` floors wins (spec §1-§4)."""
+
+    id = "go-town"
+    title = "Go Town"
+    min_players = 2
+    max_players = 4
+    num_actions = NUM_ACTIONS
+    options = OPTIONS
+    end_reasons = END_REASONS
+    spec = "shared/rules/go_town.md"
+    data_status = data.DATA_STATUS
+    strategies = bots.STRATEGIES
+    seat_detail_names = tuple(f"played_{CARD_NAMES[k]}" for k in range(1, NT))
+
+    def __init__(self, card_counts: dict[str, int] | None = None,
+                 constants: dict[str, int] | None = None):
+        self.counts = data.counts_array(card_counts)
+        self.consts = data.consts_array(constants)
+        if self.counts[1:10].sum() > 2 * MAXF:
+            raise UserError(f"go-town data: at most {2 * MAXF} building and ? cards")
+
+    def max_game_length(self, options: dict[str, Any] | None = None) -> int:
+        """Decisions: ``max_turns * 64`` (the engine's safety cap, docs §5)."""
+        return int(self.resolve_options(options)["max_turns"]) * DECISIONS_PER_TURN_CAP
+
+    # ---- interface ----------------------------------------------------------------------
+    def new_state(self, n_players: int, seed: int, options: dict | None = None) -> GoTownState:
+        """New game (spec §3.1). ``seed``: int, taken mod 2**64. Raises UserError on bad input."""
+        n_players = self.check_players(n_players)
+        opts = self.options.encode(self.resolve_options(options))
+        s = alloc_state(opts, self.counts, self.consts)
+        init_state(s, n_players, np.uint64(int(seed) % 2**64))
+        return s
+
+    def legal_actions(self, state: GoTownState) -> np.ndarray:
+        """Legal action ids, ``int32[k]`` ascending; empty at the end of the game."""
+        buf = np.empty(NUM_ACTIONS, np.int32)
+        n = legal_actions_into(state, buf)
+        return buf[:n].copy()
+
+    def apply_action(self, state: GoTownState, action: int) -> GoTownState:
+        """A new state after ``action``. Raises UserError if the action is not legal."""
+        if int(action) not in set(self.legal_actions(state).tolist()):
+            raise UserError(
+                f"go-town: action {action} is not legal here; legal: "
+                f"{', '.join(map(str, self.legal_actions(state)))}"
+            )
+        s = self.copy_state(state)
+        apply_inplace(s, int(action))
+        return s
+
+    def is_terminal(self, state) -> bool:
+        return int(state.meta[M_PHASE]) == PH_OVER
+
+    def current_player(self, state) -> int:
+        return -1 if self.is_terminal(state) else int(state.meta[M_CUR])
+
+    def scores(self, state) -> np.ndarray:
+        """Floors per seat, ``int64[n_players]``."""
+        return state.n_floors[: state.meta[M_NP]].copy()
+
+    def winners(self, state) -> list[int]:
+        w = int(state.meta[M_WINNER])
+        return [w] if w >= 0 else []
+
+    def ranks(self, state) -> np.ndarray:
+        """Rank per seat (1 = winner, others by floors from 2; all 0 in an unfinished game)."""
+        n = int(state.meta[M_NP])
+        return _ranks(state.n_floors[:n], int(state.meta[M_WINNER]))
+
+    # ---- strings ----------------------------------------------------------------------
+    def action_to_string(self, state, action: int) -> str:
+        a = int(action)
+        if a == A_END:
+            return "END_TURN"
+        if a <= 4:
+            return f"BUILD {a}+{9 - a}"
+        if a < A_STEAL:
+            v = a - A_BUILDQ
+            return f"BUILD ?+{v} (?={9 - v})"
+        if a < A_DOG:
+            i = a - A_STEAL
+            v, slot, by_qm = i // 4, (i // 2) % 2, i % 2
+            f = int(state.n_floors[v]) - 1
+            if f >= 0:
+                x = CARD_NAMES[state.floors[v, f, slot]]
+                w = int(state.values[v, f, slot])
+                pay = "?" if by_qm else str(9 - w)
+                return f"STEAL P{v}'s {x}{'=' + str(w) if x == '?' else ''} with {pay}"
+            return f"STEAL P{v} slot {slot} {'with ?' if by_qm else ''}".strip()
+        if a < A_BONE:
+            i = a - A_DOG
+            return f"DOG on P{i // MAXF} floor {i % MAXF + 1}"
+        if a < A_DRILL:
+            i = a - A_BONE
+            return f"BONE on P{i // MAXF} floor {i % MAXF + 1}"
+        for base, name in ((A_DRILL, "DRILL"), (A_WRECK, "WRECK"), (A_MILK, "MILK"), (A_THIEF, "THIEF")):
+            if base <= a < base + 4:
+                return f"{name} P{a - base}"
+        if a == A_DONUT:
+            return "DONUT"
+        if a == A_MASTER:
+            return "MASTER"
+        if A_DISCARD < a < NUM_ACTIONS:
+            return f"DISCARD {CARD_NAMES[a - A_DISCARD]}"
+        raise UserError(f"go-town: action {a} out of range 0..{NUM_ACTIONS - 1}")
+
+    def state_to_string(self, state) -> str:
+        d = self.state_to_dict(state)
+        lines = [
+            f"Go Town, {d['n_players']} players, turn {d['turn']}, decision {d['decisions']}, "
+            f"phase {d['phase']}, P{d['current']} to act" if d["phase"] != "over" else
+            f"Go Town, {d['n_players']} players, over after {d['turn']} turns: "
+            + (f"P{d['winner']} wins" if d["winner"] >= 0 else f"stopped ({d['end_reason']})"),
+            f"  deck {len(d['deck'])} cards, discard {sum(d['discard'].values())} cards",
+        ]
+        for p in range(d["n_players"]):
+            floors = " ".join(
+                "(" + ",".join(c if c != "?" else f"?={v}" for c, v in zip(f["cards"], f["values"]))
+                + ")" + ("+D" * f["dogs"])
+                for f in d["buildings"][p]
+            ) or "-"
+            hand = " ".join(f"{k}x{v}" if v > 1 else k for k, v in d["hands"][p].items()) or "-"
+            extra = f" skips {d['pending_skips'][p]}" if d["pending_skips"][p] else ""
+            lines.append(f"  P{p}: {len(d['buildings'][p])} floors {floors} | hand {hand}{extra}")
+        return "\n".join(lines)
+
+    # ---- dict form (docs/games/go_town.md section 8) -----------------------------------
+    def state_to_dict(self, state) -> dict:
+        n = int(state.meta[M_NP])
+        buildings = []
+        for p in range(n):
+            fl = []
+            for f in range(int(state.n_floors[p])):
+                fl.append({
+                    "cards": [CARD_NAMES[state.floors[p, f, 0]], CARD_NAMES[state.floors[p, f, 1]]],
+                    "values": [int(state.values[p, f, 0]), int(state.values[p, f, 1])],
+                    "dogs": int(state.dogs[p, f]),
+                })
+            buildings.append(fl)
+        return {
+            "game": self.id,
+            "n_players": n,
+            "options": self.options.decode(state.opts),
+            "data": {
+                "card_counts": {CARD_NAMES[k]: int(state.counts[k]) for k in range(1, NT)},
+                "opening_hand": int(state.consts[0]),
+                "hand_limit": int(state.consts[1]),
+                "refill_to": int(state.consts[2]),
+            },
+            "rng": "0x%016x" % int(state.rng[0]),
+            "current": int(state.meta[M_CUR]),
+            "phase": PHASES[int(state.meta[M_PHASE])],
+            "turn": int(state.meta[M_TURN]),
+            "decisions": int(state.meta[M_DEC]),
+            "deck": [CARD_NAMES[k] for k in state.deck[: state.meta[M_DECKN]]],
+            "discard": _counts_dict(state.discard),
+            "hands": [_counts_dict(state.hands[p]) for p in range(n)],
+            "buildings": buildings,
+            "pending_skips": [int(x) for x in state.skips[:n]],
+            "milk_in_front": [int(x) for x in state.milk[:n]],
+            "played": [_counts_dict(state.played[p]) for p in range(n)],
+            "winner": int(state.meta[M_WINNER]),
+            "end_reason": END_REASONS[int(state.meta[M_END])],
+        }
+
+    def state_from_dict(self, d: dict) -> GoTownState:
+        """Build a state from the dict layout of docs/games/go_town.md §8. Raises UserError."""
+        try:
+            n = self.check_players(int(d["n_players"]))
+            opts = self.options.encode(self.resolve_options(d["options"]))
+            dd = d["data"]
+            counts = _counts_row(dd["card_counts"], "data.card_counts")
+            consts = np.array([dd["opening_hand"], dd["hand_limit"], dd["refill_to"]], np.int64)
+            s = alloc_state(opts, counts, consts)
+            deck = [_NAME_TO_TYPE[c] for c in d["deck"]]
+            if len(deck) > len(s.deck):
+                raise UserError("state dict: deck longer than the card count")
+            s.deck[: len(deck)] = deck
+            s.meta[:] = [n, d["current"], PHASES.index(d["phase"]), d["turn"], d["decisions"],
+                         d["winner"], END_REASONS.index(d["end_reason"]), len(deck)]
+            s.rng[0] = np.uint64(int(d["rng"], 16))
+            s.discard[:] = _counts_row(d["discard"], "discard")
+            for p in range(n):
+                s.hands[p] = _counts_row(d["hands"][p], f"hands[{p}]")
+                s.played[p] = _counts_row(d["played"][p], f"played[{p}]")
+                s.skips[p] = d["pending_skips"][p]
+                s.milk[p] = d["milk_in_front"][p]
+                s.n_floors[p] = len(d["buildings"][p])
+                for f, fl in enumerate(d["buildings"][p]):
+                    s.floors[p, f] = [_NAME_TO_TYPE[c] for c in fl["cards"]]
+                    s.values[p, f] = fl["values"]
+                    s.dogs[p, f] = fl["dogs"]
+            return s
+        except UserError:
+            raise
+        except (KeyError, ValueError, TypeError, IndexError) as e:
+            raise UserError(f"go-town state dict: malformed ({type(e).__name__}: {e})") from None
+
+    # ---- bots and batch -----------------------------------------------------------------
+    def choose_action(self, state, strategy: str, bot_seed: int = 0) -> int:
+        spec = self.strategy(strategy)
+        codes, params = bots.params_matrix([spec.name])
+        legal = self.legal_actions(state)
+        rng = np.array([bot_seed % 2**64], np.uint64)
+        return int(bots.choose(codes[0], params[0], state, legal, len(legal), rng))
+
+    def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
+                  strategy_names) -> ChunkResult:
+        """Play a chunk of games (see Game.run_chunk); ``seat_strategies`` indexes
+        ``strategy_names``."""
+        opts = self.options.encode(self.resolve_options(options))
+        s = alloc_state(opts, self.counts, self.consts)
+        codes, params = bots.params_matrix(list(strategy_names))
+        turns = np.zeros(n_games, np.int64)
+        decisions = np.zeros(n_games, np.int64)
+        end_reason = np.zeros(n_games, np.int64)
+        first = np.zeros(n_games, np.int64)
+        winner = np.zeros(n_games, np.int64)
+        score = np.zeros((n_games, n_players), np.int64)
+        played = np.zeros((n_games, n_players, NT), np.int64)
+        run_games(s, first_game, n_games, np.uint64(run_seed % 2**64), n_players,
+                  np.ascontiguousarray(seat_strategies, dtype=np.int64), codes, params,
+                  turns, decisions, end_reason, first, winner, score, played)
+        rank = np.zeros((n_games, n_players), np.int64)
+        share = np.zeros((n_games, n_players), np.float64)
+        won = winner >= 0
+        rows = np.nonzero(won)[0]
+        share[rows, winner[rows]] = 1.0
+        # competition ranking: the winner 1, the others by floors from 2; unfinished games 0
+        rank[:] = _ranks_batch(score, winner)
+        detail = {name: played[:, :, k + 1] for k, name in enumerate(self.seat_detail_names)}
+        return ChunkResult(turns, decisions, end_reason, first, score, rank, share, detail)
+
+
+def _ranks_batch(score: np.ndarray, winner: np.ndarray) -> np.ndarray:
+    """Ranks ``int64[n, p]``: winner 1, other seats 2 + number of non-winners with more floors."""
+    n, p = score.shape
+    win = np.zeros((n, p), bool)
+    rows = np.nonzero(winner >= 0)[0]
+    win[rows, winner[rows]] = True
+    better = ((score[:, None, :] > score[:, :, None]) & ~win[:, None, :]).sum(axis=2)
+    rank = np.where(win, 1, 2 + better)
+    rank[winner < 0] = 0
+    return rank.astype(np.int64)
+
+
+def _ranks(floors: np.ndarray, winner: int) -> np.ndarray:
+    return _ranks_batch(floors[None, :].astype(np.int64), np.array([winner]))[0]

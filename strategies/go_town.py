@@ -1,0 +1,256 @@
+"""Go Town scripted bots (spec §8.2), as numba functions of (state, legal actions, rng, params).
+
+Two kernels: ``random_bot`` (uniform over legal actions) and ``scripted_bot``, a priority bot:
+each legal action gets a priority from the strategy's parameter vector and simple features of
+the position (who leads, who is about to win, what the hand holds); the highest priority is
+played, ties broken uniformly at random, and the turn ends (END_TURN, priority 0) when nothing
+scores above 0. The named strategies are parameter vectors (data), so a designer can add one
+without touching code.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.game import StrategySpec
+from sim.core.rng import rand_below
+from sim.go_town.constants import (
+    A_BONE,
+    A_DISCARD,
+    A_DOG,
+    A_DONUT,
+    A_DRILL,
+    A_END,
+    A_MASTER,
+    A_MILK,
+    A_STEAL,
+    A_THIEF,
+    A_WRECK,
+    DRILL,
+    M_CUR,
+    M_NP,
+    M_PHASE,
+    MAXF,
+    O_TARGET,
+    PH_DISCARD,
+    QM,
+)
+from sim.go_town.kernels import hsize
+
+# parameter slots of scripted_bot
+PARAM_NAMES = (
+    "build",          # BUILD with two numbered cards
+    "build_qm",       # BUILD with a ?
+    "steal",          # STEAL (gains a floor, removes one from a rival)
+    "dog_top",        # DOG on own unguarded top floor
+    "bone",           # BONE on a rival's dog
+    "bone_needs_drill",  # 1: only bone a top-floor dog when holding a DRILL (seed tip 1)
+    "drill",          # DRILL a rival's top floor
+    "wreck",          # WRECK a rival's top floor
+    "wreck_gap",      # WRECK only a rival within this many floors of the target
+    "milk",           # MILK a rival
+    "donut",          # DONUT
+    "donut_gap",      # DONUT only if >= donut_rivals rivals are within this many floors of the target
+    "donut_rivals",
+    "thief",          # THIEF
+    "master",         # MASTER thief
+    "leader_bonus",   # added when the target of an attack or steal is the leader
+    "attack_gap",     # attack (drill/milk) only rivals with >= own floors + attack_gap
+)
+N_PARAMS = len(PARAM_NAMES)
+
+
+def _params(**kw) -> tuple:
+    base = dict.fromkeys(PARAM_NAMES, 0.0)
+    base.update(wreck_gap=2, donut_gap=1, donut_rivals=2, attack_gap=0)
+    for k, v in kw.items():
+        assert k in base, k
+        base[k] = float(v)
+    return tuple(float(base[k]) for k in PARAM_NAMES)
+
+
+# code 0: random_bot; code 1: scripted_bot with the vector below
+STRATEGIES = {
+    "random": StrategySpec("random", 0, "uniform over the legal actions, END_TURN included"),
+    "greedy": StrategySpec(
+        "greedy", 1,
+        "one step ahead: build when it can, else steal a floor (from the leader first), else "
+        "hit the leader (drill, milkshake, thieves); a dog on its own top floor",
+        _params(build=90, build_qm=80, steal=70, leader_bonus=5, drill=40, bone=30,
+                bone_needs_drill=1, wreck=35, wreck_gap=5, milk=30, donut=25, donut_gap=5,
+                donut_rivals=1, thief=50, master=55, dog_top=20, attack_gap=1),
+        PARAM_NAMES,
+    ),
+    "attacker": StrategySpec(
+        "attacker", 1,
+        "spec §8.2 attacker: bone->drill->steal on the leader, wrecking ball on a guarded "
+        "near-winner, milkshake the leader, donut when two rivals are close, then build",
+        _params(build=40, build_qm=35, steal=85, leader_bonus=10, bone=95, bone_needs_drill=1,
+                drill=90, wreck=92, wreck_gap=2, milk=80, donut=75, donut_gap=1,
+                donut_rivals=2, thief=60, master=65, dog_top=20, attack_gap=0),
+        PARAM_NAMES,
+    ),
+    "thief-first": StrategySpec(
+        "thief-first", 1,
+        "greedy, but opens every turn with all its thief cards (seed tip 2)",
+        _params(build=90, build_qm=80, steal=70, leader_bonus=5, drill=40, bone=30,
+                bone_needs_drill=1, wreck=35, wreck_gap=5, milk=30, donut=25, donut_gap=5,
+                donut_rivals=1, thief=99, master=100, dog_top=20, attack_gap=1),
+        PARAM_NAMES,
+    ),
+    "defender": StrategySpec(
+        "defender", 1,
+        "spec §8.2 defender: builds, keeps a dog on its top floor after building, attacks "
+        "only a player one floor from winning",
+        _params(build=90, build_qm=85, steal=80, leader_bonus=5, dog_top=50, bone=30,
+                bone_needs_drill=1, drill=60, wreck=70, wreck_gap=1, milk=60, donut=55,
+                donut_gap=1, donut_rivals=1, thief=40, master=45, attack_gap=99),
+        PARAM_NAMES,
+    ),
+}
+for _name, _spec in STRATEGIES.items():
+    assert _spec.code == 0 or len(_spec.params) == N_PARAMS, _name
+
+
+@njit(cache=True, inline="always")
+def random_bot(s, legal, n, rng):
+    return legal[rand_below(rng, n)]
+
+
+@njit(cache=True, inline="always")
+def _leader(s, c):
+    """Rival with most floors (ties: more cards in hand, then lower seat)."""
+    meta = s.meta
+    hands = s.hands
+    n_floors = s.n_floors
+    best = -1
+    for t in range(meta[M_NP]):
+        if t == c:
+            continue
+        if best < 0 or n_floors[t] > n_floors[best] or (
+            n_floors[t] == n_floors[best] and hsize(hands, t) > hsize(hands, best)
+        ):
+            best = t
+    return best
+
+
+@njit(cache=True, inline="always")
+def _priority(s, a, c, leader, p):
+    meta = s.meta
+    opts = s.opts
+    hands = s.hands
+    n_floors = s.n_floors
+    skips = s.skips
+    target = opts[O_TARGET]
+    mine = n_floors[c]
+    if a == A_END:
+        return 0.0
+    if a <= 4:
+        return p[0]
+    if a < A_STEAL:
+        return p[1]
+    if a < A_DOG:
+        v = (a - A_STEAL) // 4
+        bonus = p[15] if v == leader else 0.0
+        return p[2] + bonus + 0.1 * n_floors[v]
+    if a < A_BONE:
+        i = a - A_DOG
+        t = i // MAXF
+        f = i % MAXF
+        if t == c and f == n_floors[c] - 1:
+            return p[3]
+        return -1.0
+    if a < A_DRILL:
+        i = a - A_BONE
+        t = i // MAXF
+        f = i % MAXF
+        if f != n_floors[t] - 1:
+            return -1.0
+        if p[5] > 0 and hands[c, DRILL] == 0:
+            return -1.0
+        if n_floors[t] < mine + p[16]:
+            return -1.0
+        return p[4] + (p[15] if t == leader else 0.0)
+    if a < A_WRECK:
+        t = a - A_DRILL
+        if n_floors[t] < mine + p[16]:
+            return -1.0
+        return p[6] + (p[15] if t == leader else 0.0) + 0.1 * n_floors[t]
+    if a < A_MILK:
+        t = a - A_WRECK
+        if n_floors[t] < target - p[8]:
+            return -1.0
+        return p[7] + (p[15] if t == leader else 0.0) + 0.1 * n_floors[t]
+    if a < A_THIEF:
+        t = a - A_MILK
+        if n_floors[t] < mine + p[16] or skips[t] > 0:
+            return -1.0
+        return p[9] + (p[15] if t == leader else 0.0) + 0.1 * n_floors[t]
+    if a < A_DONUT:
+        t = a - A_THIEF
+        return p[13] + 0.1 * hsize(hands, t)
+    if a == A_DONUT:
+        close = 0
+        for t in range(meta[M_NP]):
+            if t != c and n_floors[t] >= target - p[11]:
+                close += 1
+        if close < p[12]:
+            return -1.0
+        return p[10]
+    if a == A_MASTER:
+        return p[14]
+    return -1.0  # dead plays: never
+
+
+@njit(cache=True, inline="always")
+def scripted_bot(s, legal, n, rng, p):
+    """Priority bot over the parameter vector ``p`` (float64[N_PARAMS], see PARAM_NAMES)."""
+    meta = s.meta
+    hands = s.hands
+    c = meta[M_CUR]
+    if meta[M_PHASE] == PH_DISCARD:
+        # discard the most duplicated card, never a ? while another choice exists
+        best = legal[0]
+        bc = -1
+        for i in range(n):
+            k = legal[i] - A_DISCARD
+            cnt = hands[c, k] - (10 if k == QM else 0)
+            if cnt > bc:
+                bc = cnt
+                best = legal[i]
+        return best
+    leader = _leader(s, c)
+    best = A_END
+    bp = 0.0
+    ties = 1
+    for i in range(n):
+        a = legal[i]
+        pr = _priority(s, a, c, leader, p)
+        if pr > bp:
+            bp = pr
+            best = a
+            ties = 1
+        elif pr == bp and pr > 0:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                best = a
+    return best
+
+
+@njit(cache=True, inline="always")
+def choose(code, params, s, legal, n, rng):
+    """Dispatch: strategy ``code`` (0 random, 1 scripted) with ``params`` (float64[N_PARAMS])."""
+    if code == 0:
+        return random_bot(s, legal, n, rng)
+    return scripted_bot(s, legal, n, rng, params)
+
+
+def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Codes ``int64[k]`` and parameter rows ``float64[k, N_PARAMS]`` of the named strategies."""
+    codes = np.array([STRATEGIES[n].code for n in names], dtype=np.int64)
+    params = np.zeros((len(names), N_PARAMS), dtype=np.float64)
+    for i, n in enumerate(names):
+        if STRATEGIES[n].params:
+            params[i] = STRATEGIES[n].params
+    return codes, params
+
+
