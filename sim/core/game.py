@@ -127,9 +127,37 @@ class Game:
     def state_from_dict(self, data: dict):
         raise NotImplementedError
 
-    def choose_action(self, state, strategy: str, bot_seed: int = 0) -> int:
-        """The action the named scripted bot would take now (``bot_seed`` seeds its rng)."""
+    def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
+        """The action the named scripted bot takes now; ``rng`` is the bot generator
+        (``uint64[1]``, advanced in place; see ``bot_rng``)."""
         raise NotImplementedError
+
+    def check_invariants(self, state) -> None:
+        """Raise AssertionError if ``state`` breaks a conservation law of the game."""
+        raise NotImplementedError
+
+    def conformance_values(self) -> dict[str, list[Any]]:
+        """Values of each rule option that the conformance test plays (defaults excluded)."""
+        out: dict[str, list[Any]] = {}
+        for o in self.options:
+            if o.kind == "bool":
+                vals = [True, False]
+            elif o.allowed:
+                vals = list(o.allowed)
+            else:
+                vals = [o.min]
+            out[o.name] = [v for v in vals if v != o.default]
+        return out
+
+    def default_plan(self) -> list[dict[str, Any]]:
+        """The main job's runs for this game: dicts with name, players, strategies, seating,
+        n_games (and optionally seed, options, chunk_size)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def bot_rng(seed: int) -> np.ndarray:
+        """A bot generator state ``uint64[1]`` from an int seed."""
+        return np.array([int(seed) % 2**64], np.uint64)
 
     # ---- batch ------------------------------------------------------------------------
     def run_chunk(
@@ -140,10 +168,13 @@ class Game:
         n_players: int,
         seat_strategies: np.ndarray,
         options: dict[str, Any],
+        strategy_names: list[str],
     ) -> ChunkResult:
-        """Play games ``first_game .. first_game + n_games - 1`` of a run.
+        """Play games ``first_game .. first_game + n_games - 1`` of run ``run_seed``.
 
-        ``seat_strategies``: int64 ``[n_games, n_players]`` strategy codes per seat.
+        Game i uses ``seed_for(run_seed, i, 0)`` for chance and ``seed_for(run_seed, i, 1)`` for
+        its bots. ``seat_strategies``: int64 ``[n_games, n_players]``, each seat's index into
+        ``strategy_names``. ``options``: resolved rule options.
         """
         raise NotImplementedError
 

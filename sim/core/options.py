@@ -45,7 +45,7 @@ class RuleOption:
         Raises UserError naming the option and its allowed values.
         """
         bad = UserError(
-            f"option {self.name}: bad value {raw!r}; allowed: {self.allowed_text()}"
+            f"option {self.name}: bad value {raw}; allowed: {self.allowed_text()}"
         )
         if self.kind == "bool":
             if isinstance(raw, bool):

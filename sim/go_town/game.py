@@ -29,6 +29,7 @@ from sim.go_town.constants import (
     A_WRECK,
     CARD_NAMES,
     DECISIONS_PER_TURN_CAP,
+    DOG,
     END_REASONS,
     M_CUR,
     M_DEC,
@@ -39,6 +40,7 @@ from sim.go_town.constants import (
     M_TURN,
     M_WINNER,
     MAXF,
+    MILK,
     NT,
     NUM_ACTIONS,
     PH_OVER,
@@ -294,12 +296,39 @@ class GoTown(Game):
             raise UserError(f"go-town state dict: malformed ({type(e).__name__}: {e})") from None
 
     # ---- bots and batch -----------------------------------------------------------------
-    def choose_action(self, state, strategy: str, bot_seed: int = 0) -> int:
+    def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
         spec = self.strategy(strategy)
         codes, params = bots.params_matrix([spec.name])
         legal = self.legal_actions(state)
-        rng = np.array([bot_seed % 2**64], np.uint64)
+        if len(legal) == 0:
+            raise UserError("go-town: the game is over; there is no action to choose")
         return int(bots.choose(codes[0], params[0], state, legal, len(legal), rng))
+
+    def check_invariants(self, state) -> None:
+        """The 54 cards (the data's counts) are all somewhere: deck, discard, hands, floors,
+        dogs on floors, milkshakes in front of players."""
+        n = int(state.meta[M_NP])
+        seen = np.zeros(NT, np.int64)
+        for k in state.deck[: state.meta[M_DECKN]]:
+            seen[k] += 1
+        seen += state.discard + state.hands[:n].sum(axis=0)
+        for p in range(n):
+            for f in range(int(state.n_floors[p])):
+                seen[state.floors[p, f, 0]] += 1
+                seen[state.floors[p, f, 1]] += 1
+                seen[DOG] += state.dogs[p, f]
+            seen[MILK] += state.milk[p]
+        assert (seen == state.counts).all(), f"cards not conserved: {seen - state.counts}"
+        assert (state.n_floors[:n] >= 0).all() and (state.skips[:n] >= 0).all()
+
+    def default_plan(self) -> list[dict[str, Any]]:
+        """2, 3 and 4 players, every seat drawn from the pool of all five bots (spec §8.3)."""
+        pool = ["random", "greedy", "attacker", "thief-first", "defender"]
+        return [
+            {"name": f"p{p}-pool", "players": p, "strategies": pool, "seating": "pool",
+             "n_games": 200_000, "seed": 1}
+            for p in (2, 3, 4)
+        ]
 
     def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
                   strategy_names) -> ChunkResult:

@@ -1,0 +1,203 @@
+"""PNG charts of the aggregate tables of ``analysis.queries`` (matplotlib, Agg backend).
+
+Every function takes the DataFrame a query returned, writes one PNG (to a temporary name,
+then renamed, so a chart is never half-written) and returns its path. Seats are labelled
+1-based ("Seat 1" is seat 0 in the data); rates are drawn in percent.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+from matplotlib.colors import TwoSlopeNorm  # noqa: E402
+
+__all__ = [
+    "seat_win_rate_chart",
+    "length_histogram_chart",
+    "matchup_heatmap",
+    "component_impact_chart",
+]
+
+_BAR = "#4C72B0"
+_DPI = 110
+
+
+def _grid(n: int, width: float = 4.2, height: float = 3.4, max_cols: int = 3):
+    cols = max(1, min(n, max_cols))
+    rows = max(1, math.ceil(n / cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False)
+    flat = list(axes.ravel())
+    for ax in flat[n:]:
+        ax.set_visible(False)
+    return fig, flat[:n]
+
+
+def _save(fig, path: str) -> str:
+    path = os.fspath(path)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        fig.tight_layout()
+        fig.savefig(tmp, format="png", dpi=_DPI)
+    finally:
+        plt.close(fig)
+    os.replace(tmp, path)
+    return path
+
+
+def _empty(path: str, message: str) -> str:
+    fig, ax = plt.subplots(figsize=(5, 1.6))
+    ax.axis("off")
+    ax.text(0.5, 0.5, message, ha="center", va="center")
+    return _save(fig, path)
+
+
+def _players(df: pl.DataFrame) -> list[int]:
+    return sorted(int(p) for p in df["players"].unique())
+
+
+def seat_win_rate_chart(
+    rates: pl.DataFrame, path: str, position_col: str = "seat", title: str | None = None
+) -> str:
+    """Bar chart of win rate per seat with 95% Wilson error bars, one panel per player count,
+    and a dashed line at parity (1/players).
+
+    ``rates``: output of ``seat_win_rates`` (or ``turn_order_win_rates`` with
+    ``position_col="position"``): players, <position_col> (0-based), n, win_rate, lo, hi,
+    parity. Returns ``path``.
+    """
+    if rates.is_empty():
+        return _empty(path, "no finished games")
+    label = "Seat" if position_col == "seat" else "Turn position"
+    players = _players(rates)
+    fig, axes = _grid(len(players))
+    for ax, p in zip(axes, players, strict=True):
+        g = rates.filter(pl.col("players") == p).sort(position_col)
+        x = g[position_col].to_numpy().astype(int) + 1
+        r = g["win_rate"].fill_null(np.nan).to_numpy() * 100
+        lo = g["lo"].fill_null(np.nan).to_numpy() * 100
+        hi = g["hi"].fill_null(np.nan).to_numpy() * 100
+        ax.bar(x, r, color=_BAR, width=0.6)
+        ax.errorbar(x, r, yerr=[r - lo, hi - r], fmt="none", ecolor="black", capsize=4, lw=1.2)
+        ax.axhline(100.0 / p, ls="--", color="grey", lw=1, label=f"parity {100 / p:.3g}%")
+        ax.set_xticks(x, [f"{label} {i}" if len(x) <= 4 else str(i) for i in x], fontsize=8)
+        ax.set_ylabel("win rate (%)")
+        ax.set_ylim(0, max(float(np.nanmax(hi)) if np.isfinite(hi).any() else 0, 100 / p) * 1.25)
+        ax.set_title(f"{p} players (n = {int(g['n'].max()):,} finished games)", fontsize=9)
+        ax.legend(fontsize=8, loc="upper right")
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return _save(fig, path)
+
+
+def length_histogram_chart(counts: pl.DataFrame, path: str, max_bins: int = 60) -> str:
+    """Histogram of game length in player-turns, one panel per player count, finished games
+    only (the number of limit games is given in the panel title).
+
+    ``counts``: output of ``length_counts`` (players, turns, finished, count). Returns ``path``.
+    """
+    if counts.is_empty():
+        return _empty(path, "no games")
+    players = _players(counts)
+    fig, axes = _grid(len(players))
+    for ax, p in zip(axes, players, strict=True):
+        g = counts.filter(pl.col("players") == p)
+        fin = g.filter(pl.col("finished"))
+        n_limit = int(g.filter(~pl.col("finished"))["count"].sum())
+        if fin.is_empty():
+            ax.text(0.5, 0.5, "no finished games", ha="center", transform=ax.transAxes)
+        else:
+            t = fin["turns"].to_numpy().astype(float)
+            w = fin["count"].to_numpy().astype(float)
+            lo, hi = t.min(), t.max() + 1
+            step = max(1, math.ceil((hi - lo) / max_bins))
+            edges = np.arange(lo, hi + step, step)
+            hist, edges = np.histogram(t, bins=edges, weights=w)
+            ax.bar(edges[:-1], hist, width=step, align="edge", color=_BAR)
+            order = np.argsort(t)
+            cum = np.cumsum(w[order])
+            median = t[order][np.searchsorted(cum, cum[-1] / 2)]
+            ax.axvline(median, color="black", ls="--", lw=1, label=f"median {median:g}")
+            ax.legend(fontsize=8)
+        ax.set_xlabel("player-turns")
+        ax.set_ylabel("games")
+        ax.set_title(
+            f"{p} players: {int(fin['count'].sum()):,} finished, {n_limit:,} at limit",
+            fontsize=9,
+        )
+    return _save(fig, path)
+
+
+def matchup_heatmap(matrix: pl.DataFrame, path: str) -> str:
+    """Heatmap of row strategy's win rate against column strategy, one panel per player
+    count, cells annotated with the rate (%) and n; colour centred on parity (1/players).
+
+    ``matrix``: output of ``matchup_matrix`` (players, strategy, opponent, n, win_rate).
+    Returns ``path``.
+    """
+    if matrix.is_empty():
+        return _empty(path, "no matchups")
+    players = _players(matrix)
+    names = sorted(set(matrix["strategy"]) | set(matrix["opponent"]))
+    k = len(names)
+    side = max(3.6, 1.0 + 0.9 * k)
+    fig, axes = _grid(len(players), width=side + 0.8, height=side)
+    idx = {s: i for i, s in enumerate(names)}
+    for ax, p in zip(axes, players, strict=True):
+        grid = np.full((k, k), np.nan)
+        ns = np.zeros((k, k), dtype=np.int64)
+        for r in matrix.filter(pl.col("players") == p).iter_rows(named=True):
+            i, j = idx[r["strategy"]], idx[r["opponent"]]
+            grid[i, j] = np.nan if r["win_rate"] is None else r["win_rate"]
+            ns[i, j] = r["n"]
+        norm = TwoSlopeNorm(vmin=0.0, vcenter=1.0 / p, vmax=1.0)
+        im = ax.imshow(np.ma.masked_invalid(grid), cmap="RdBu", norm=norm)
+        for i in range(k):
+            for j in range(k):
+                if ns[i, j]:
+                    ax.text(j, i, f"{grid[i, j] * 100:.1f}%\nn={ns[i, j]:,}", ha="center",
+                            va="center", fontsize=7)
+        ax.set_xticks(range(k), names, rotation=45, ha="right", fontsize=8)
+        ax.set_yticks(range(k), names, fontsize=8)
+        ax.set_xlabel("against (column)" if p == 2 else "in games with (column)")
+        ax.set_ylabel("win rate of (row)")
+        ax.set_title(f"{p} players (parity {100 / p:.3g}%)", fontsize=9)
+        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    return _save(fig, path)
+
+
+def component_impact_chart(impact: pl.DataFrame, path: str, top: int = 17) -> str:
+    """Horizontal bars of the win-rate difference (percentage points) between seats that used
+    a component and seats that did not, with 95% Newcombe whiskers; one panel per player count,
+    the ``top`` largest |difference| each.
+
+    ``impact``: output of ``component_impact`` (players, component, diff, lo, hi).
+    Returns ``path``.
+    """
+    data = impact.filter(pl.col("diff").is_not_null())
+    if data.is_empty():
+        return _empty(path, "no component detail columns with both groups present")
+    players = _players(data)
+    rows = min(top, max(len(data.filter(pl.col("players") == p)) for p in players))
+    fig, axes = _grid(len(players), width=4.6, height=1.2 + 0.28 * rows)
+    for ax, p in zip(axes, players, strict=True):
+        g = data.filter(pl.col("players") == p).head(top).reverse()
+        y = np.arange(len(g))
+        d = g["diff"].to_numpy() * 100
+        lo = g["lo"].to_numpy() * 100
+        hi = g["hi"].to_numpy() * 100
+        ax.barh(y, d, color=np.where(d >= 0, "#55A868", "#C44E52"), height=0.6)
+        ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="none", ecolor="black", capsize=3, lw=1)
+        ax.axvline(0, color="grey", lw=1)
+        ax.set_yticks(y, g["component"].to_list(), fontsize=8)
+        ax.set_xlabel("win rate used - not used (points)")
+        ax.set_title(f"{p} players", fontsize=9)
+    return _save(fig, path)

@@ -1,0 +1,403 @@
+"""Lazy polars queries over run folders: each returns a small aggregate DataFrame.
+
+Inputs are the two tables the runner writes (see ``scan_runs``):
+
+* ``games`` (one row per game): game Int64, seed UInt64, players Int8, options Utf8,
+  strategies Utf8 (seat strategies comma-joined in seat order), first_player Int8,
+  turns Int32 (player-turns), decisions Int32, end_reason Utf8 ("target", ..., "limit"),
+  n_winners Int8, winners List(Int8).
+* ``seats`` (one row per seat of each game): game Int64, players Int8, seat Int8,
+  strategy Utf8, score Int32, rank Int8 (null when the game stopped at the length limit),
+  win_share Float64 (1/k for a k-way shared win, else 0), detail columns such as
+  ``played_DRILL`` Int16.
+
+Conventions of every result:
+
+* Seats and turn-order positions are 0-based, as in the data (seat 0 is the first seat).
+* A game that ended by ``"limit"`` (stopped at the maximum length) is neither a win nor a draw:
+  it is left out of every win rate and counted apart (``n_limit`` columns, ``completion``).
+  Any other end reason is a finished game; one without winners is a draw (0 wins for all).
+* ``wins`` is the sum of ``win_share`` (Float64), so a k-way shared win counts 1/k per winner;
+  rates and Wilson intervals (``lo``/``hi``, 95%) treat it as a count (an approximation).
+* Rates, bounds and differences are proportions in [0, 1] (not percent).
+* ``parity`` is ``1 / players``: the rate of a seat when the game is balanced and decisive.
+
+Queries only aggregate; nothing larger than a per-group table is collected, so they run on
+10 million games in well under 2 GB (polars streaming engine).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from analysis.stats import equal_rates_pvalue, newcombe_difference, rate, wilson_interval
+
+__all__ = [
+    "LIMIT",
+    "scan_runs",
+    "seat_win_rates",
+    "turn_order_win_rates",
+    "strategy_win_rates",
+    "game_mix",
+    "matchup_matrix",
+    "balance",
+    "completion",
+    "score_distribution",
+    "length_distribution",
+    "length_counts",
+    "component_impact",
+]
+
+LIMIT = "limit"
+"""The ``end_reason`` of a game stopped at the maximum length (not a win, not a draw)."""
+
+QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)
+
+
+def _collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    return lf.collect(engine="streaming")
+
+
+def _finished_seat() -> pl.Expr:
+    """A seat row of a game that did not stop at the limit (rank is set; 0 is read as unset)."""
+    return (pl.col("rank").is_not_null() & (pl.col("rank") > 0)).fill_null(False)
+
+
+def _finished_game() -> pl.Expr:
+    return (pl.col("end_reason") != LIMIT).fill_null(True)
+
+
+def _with_intervals(df: pl.DataFrame, wins: str = "wins", n: str = "n") -> pl.DataFrame:
+    w = df[wins].to_numpy().astype(np.float64)
+    m = df[n].to_numpy().astype(np.float64)
+    lo, hi = wilson_interval(w, m)
+    return df.with_columns(
+        pl.Series("win_rate", rate(w, m)).fill_nan(None),
+        pl.Series("lo", lo).fill_nan(None),
+        pl.Series("hi", hi).fill_nan(None),
+    )
+
+
+def scan_runs(run_dirs: Sequence[str]) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """Lazy ``(games, seats)`` over one or more run folders.
+
+    Reads ``RUN/games/chunk-*.parquet`` and ``RUN/seats/chunk-*.parquet`` of each folder and
+    adds ``run`` (Int32: index of the folder in ``run_dirs``). Runs are stacked; detail
+    columns missing from one run are null there. Raises FileNotFoundError for a folder
+    without chunks.
+    """
+    games, seats = [], []
+    for i, run in enumerate(run_dirs):
+        parts = []
+        for table in ("games", "seats"):
+            pattern = os.path.join(run, table, "chunk-*.parquet")
+            if not glob.glob(pattern):
+                raise FileNotFoundError(f"no {table} chunks in {run} ({pattern})")
+            parts.append(pl.scan_parquet(pattern).with_columns(run=pl.lit(i, pl.Int32)))
+        games.append(parts[0])
+        seats.append(parts[1])
+    if len(games) == 1:
+        return games[0], seats[0]
+    return pl.concat(games, how="diagonal_relaxed"), pl.concat(seats, how="diagonal_relaxed")
+
+
+def seat_win_rates(seats: pl.LazyFrame) -> pl.DataFrame:
+    """Win rate of each seat, per player count.
+
+    Returns one row per (players, seat), sorted: players Int8, seat Int8 (0-based),
+    n UInt32/Int64 (finished games), wins Float64 (sum of win_share), n_limit (games of that
+    player count stopped at the limit, excluded from n), parity Float64 (1/players),
+    win_rate, lo, hi Float64 (Wilson 95%).
+    """
+    fin = _finished_seat()
+    df = _collect(
+        seats.group_by("players", "seat").agg(
+            n=fin.sum().cast(pl.Int64),
+            wins=pl.when(fin).then(pl.col("win_share")).otherwise(0.0).sum().cast(pl.Float64),
+            n_limit=(~fin).sum().cast(pl.Int64),
+        )
+    ).sort("players", "seat")
+    df = _with_intervals(df).with_columns(parity=1.0 / pl.col("players").cast(pl.Float64))
+    return df.select("players", "seat", "n", "wins", "win_rate", "lo", "hi", "parity", "n_limit")
+
+
+def game_mix(games: pl.LazyFrame) -> pl.DataFrame:
+    """Games counted by composition and outcome: the small table behind turn-order and
+    matchup statistics.
+
+    Returns players Int8, strategies Utf8 (seat order), first_player Int8, finished Boolean,
+    winners Utf8 (winning seats comma-joined, "" for none), count Int64 (games).
+    """
+    return _collect(
+        games.with_columns(
+            finished=_finished_game(),
+            winners=pl.col("winners")
+            .list.eval(pl.element().cast(pl.Utf8))
+            .list.join(",")
+            .fill_null(""),
+        )
+        .group_by("players", "strategies", "first_player", "finished", "winners")
+        .agg(count=pl.len().cast(pl.Int64))
+    ).sort("players", "strategies", "first_player", "finished", "winners")
+
+
+def _winner_list(text: str) -> list[int]:
+    return [int(x) for x in text.split(",")] if text else []
+
+
+def turn_order_win_rates(games: pl.LazyFrame) -> pl.DataFrame:
+    """Win rate by turn-order position (0 = the player who moved first), per player count.
+
+    Position of a seat = (seat - first_player) mod players; it equals the seat when every game
+    starts with seat 0. Same columns as ``seat_win_rates`` with ``position`` (Int8) instead of
+    ``seat``. Wins are 1/k per winner of a k-way shared win.
+    """
+    n = defaultdict(int)
+    wins = defaultdict(float)
+    limit = defaultdict(int)
+    for row in game_mix(games).iter_rows(named=True):
+        p, c = int(row["players"]), int(row["count"])
+        for pos in range(p):
+            n[(p, pos)] += c if row["finished"] else 0
+            limit[(p, pos)] += 0 if row["finished"] else c
+            wins[(p, pos)] += 0.0
+        winners = _winner_list(row["winners"]) if row["finished"] else []
+        for s in winners:
+            wins[(p, (s - int(row["first_player"])) % p)] += c / len(winners)
+    keys = sorted(n)
+    df = pl.DataFrame(
+        {
+            "players": [k[0] for k in keys],
+            "position": [k[1] for k in keys],
+            "n": [n[k] for k in keys],
+            "wins": [wins[k] for k in keys],
+            "n_limit": [limit[k] for k in keys],
+        },
+        schema={"players": pl.Int8, "position": pl.Int8, "n": pl.Int64, "wins": pl.Float64,
+                "n_limit": pl.Int64},
+    )
+    df = _with_intervals(df).with_columns(parity=1.0 / pl.col("players").cast(pl.Float64))
+    return df.select(
+        "players", "position", "n", "wins", "win_rate", "lo", "hi", "parity", "n_limit"
+    )
+
+
+def strategy_win_rates(seats: pl.LazyFrame) -> pl.DataFrame:
+    """Win rate of each strategy (bot), per player count, over the seats it played.
+
+    Returns players Int8, strategy Utf8, n Int64 (seat-games in finished games), wins Float64,
+    win_rate/lo/hi Float64 (Wilson 95%), parity Float64 (1/players: the rate of a strategy
+    as strong as the average seat), n_limit Int64 (its seat-games in limit games).
+    Two seats of one strategy in one game are counted as two seat-games, so the interval is
+    a little optimistic for mixes with repeated strategies.
+    """
+    fin = _finished_seat()
+    df = _collect(
+        seats.group_by("players", "strategy").agg(
+            n=fin.sum().cast(pl.Int64),
+            wins=pl.when(fin).then(pl.col("win_share")).otherwise(0.0).sum().cast(pl.Float64),
+            n_limit=(~fin).sum().cast(pl.Int64),
+        )
+    ).sort("players", "strategy")
+    df = _with_intervals(df).with_columns(parity=1.0 / pl.col("players").cast(pl.Float64))
+    return df.select(
+        "players", "strategy", "n", "wins", "win_rate", "lo", "hi", "parity", "n_limit"
+    )
+
+
+def matchup_matrix(games: pl.LazyFrame) -> pl.DataFrame:
+    """Win rate of a row strategy against a column strategy, per player count (long format).
+
+    For 2-player games: the rate at which ``strategy`` wins games whose other seat plays
+    ``opponent`` (the diagonal is the mirror match). For more players: the rate at which
+    ``strategy`` wins games in which at least one *other* seat plays ``opponent``.
+    Returns players Int8, strategy Utf8 (row), opponent Utf8 (column), n Int64 (seat-games of
+    ``strategy``), wins Float64, win_rate/lo/hi Float64 (Wilson 95%). Finished games only;
+    pairs that never met have no row.
+    """
+    n = defaultdict(int)
+    wins = defaultdict(float)
+    for row in game_mix(games).filter(pl.col("finished")).iter_rows(named=True):
+        p, c = int(row["players"]), int(row["count"])
+        strats = row["strategies"].split(",")
+        winners = set(_winner_list(row["winners"]))
+        share = 1.0 / len(winners) if winners else 0.0
+        for seat, a in enumerate(strats):
+            others = set(strats[:seat] + strats[seat + 1:])
+            for b in others:
+                n[(p, a, b)] += c
+                if seat in winners:
+                    wins[(p, a, b)] += c * share
+    keys = sorted(n)
+    df = pl.DataFrame(
+        {
+            "players": [k[0] for k in keys],
+            "strategy": [k[1] for k in keys],
+            "opponent": [k[2] for k in keys],
+            "n": [n[k] for k in keys],
+            "wins": [wins[k] for k in keys],
+        },
+        schema={"players": pl.Int8, "strategy": pl.Utf8, "opponent": pl.Utf8, "n": pl.Int64,
+                "wins": pl.Float64},
+    )
+    return _with_intervals(df)
+
+
+def balance(seats: pl.LazyFrame) -> pl.DataFrame:
+    """Ludii-style balance per player count: ``1 - (max seat win rate - min seat win rate)``.
+
+    1 means every seat wins equally often. Returns players Int8, n Int64 (finished games),
+    balance Float64, best_seat/worst_seat Int8 (0-based), best_rate/worst_rate Float64, and
+    p_equal Float64 (chi-square p-value of "all seats win equally often").
+    """
+    rates = seat_win_rates(seats)
+    rows = []
+    for (p,), g in rates.group_by("players", maintain_order=True):
+        r = g["win_rate"].to_numpy()
+        if np.isnan(r).all():
+            continue
+        best, worst = int(np.nanargmax(r)), int(np.nanargmin(r))
+        rows.append({
+            "players": p,
+            "n": int(g["n"].max()),
+            "balance": float(1.0 - (r[best] - r[worst])),
+            "best_seat": int(g["seat"][best]),
+            "best_rate": float(r[best]),
+            "worst_seat": int(g["seat"][worst]),
+            "worst_rate": float(r[worst]),
+            "p_equal": equal_rates_pvalue(g["wins"].to_numpy(), float(g["n"].max())),
+        })
+    schema = {"players": pl.Int8, "n": pl.Int64, "balance": pl.Float64, "best_seat": pl.Int8,
+              "best_rate": pl.Float64, "worst_seat": pl.Int8, "worst_rate": pl.Float64,
+              "p_equal": pl.Float64}
+    return pl.DataFrame(rows, schema=schema).sort("players")
+
+
+def completion(games: pl.LazyFrame) -> pl.DataFrame:
+    """How many games finished, per player count.
+
+    Returns players Int8, n Int64 (all games), finished Int64, limit Int64 (stopped at the
+    maximum length), draws Int64 (finished without a winner), limit_rate/limit_lo/limit_hi
+    Float64 (share of games stopped at the limit, Wilson 95%).
+    """
+    fin = _finished_game()
+    no_winner = (pl.col("winners").list.len().fill_null(0) == 0) & fin
+    df = _collect(
+        games.group_by("players").agg(
+            n=pl.len().cast(pl.Int64),
+            finished=fin.sum().cast(pl.Int64),
+            limit=(~fin).sum().cast(pl.Int64),
+            draws=no_winner.sum().cast(pl.Int64),
+        )
+    ).sort("players")
+    lim = df["limit"].to_numpy().astype(float)
+    tot = df["n"].to_numpy().astype(float)
+    lo, hi = wilson_interval(lim, tot)
+    return df.with_columns(
+        pl.Series("limit_rate", rate(lim, tot)), pl.Series("limit_lo", lo),
+        pl.Series("limit_hi", hi),
+    )
+
+
+def _describe(col: str) -> list[pl.Expr]:
+    c = pl.col(col).cast(pl.Float64)
+    exprs = [pl.len().cast(pl.Int64).alias("n"), c.mean().alias("mean"), c.std().alias("sd")]
+    for q in QUANTILES:
+        exprs.append(c.quantile(q, interpolation="linear").alias(f"q{round(q * 100):02d}"))
+    return exprs
+
+
+def score_distribution(seats: pl.LazyFrame, finished_only: bool = True) -> pl.DataFrame:
+    """Distribution of the final score of a seat (Go Town: floors built), per player count.
+
+    Returns players Int8, n Int64 (seat-games), mean, sd (ddof 1), q05, q25, q50, q75, q95
+    Float64 (linear-interpolated quantiles), in score units. Only finished games by default.
+    """
+    lf = seats.filter(_finished_seat()) if finished_only else seats
+    return _collect(lf.group_by("players").agg(_describe("score"))).sort("players")
+
+
+def length_distribution(games: pl.LazyFrame, finished_only: bool = True) -> pl.DataFrame:
+    """Game length per player count, in player-turns and in decisions.
+
+    Returns players Int8, measure Utf8 ("turns" = player-turns, "decisions" = bot decisions),
+    n Int64 (games), mean, sd, q05, q25, q50, q75, q95 Float64. Only finished games by default
+    (limit games all sit at the maximum and would pull the upper quantiles to it).
+    """
+    lf = games.filter(_finished_game()) if finished_only else games
+    parts = [
+        _collect(lf.group_by("players").agg(_describe(m))).with_columns(measure=pl.lit(m))
+        for m in ("turns", "decisions")
+    ]
+    cols = ["players", "measure", "n", "mean", "sd"] + [f"q{round(q * 100):02d}" for q in QUANTILES]
+    return pl.concat(parts).select(cols).sort("players", "measure", descending=[False, True])
+
+
+def length_counts(games: pl.LazyFrame) -> pl.DataFrame:
+    """Histogram data: games per (players, turns, finished).
+
+    Returns players Int8, turns Int32 (player-turns), finished Boolean, count Int64.
+    """
+    return _collect(
+        games.with_columns(finished=_finished_game())
+        .group_by("players", "turns", "finished")
+        .agg(count=pl.len().cast(pl.Int64))
+    ).sort("players", "turns", "finished")
+
+
+def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.DataFrame:
+    """Win rate of seats whose detail column is > 0 minus that of seats where it is 0.
+
+    For every column named ``detail_prefix + NAME`` (Go Town: cards of type NAME played from
+    hand), per player count, over seats of finished games: component Utf8 (NAME), column Utf8,
+    n_with/n_without Int64 (seat-games), wins_with/wins_without Float64,
+    rate_with/rate_without Float64, diff Float64 (rate_with - rate_without) with lo/hi
+    (Newcombe hybrid-score 95% interval). Sorted by players, then by |diff| descending
+    (components never or always used, diff null, last). An association, not a causal effect:
+    seats that play more cards also tend to last longer or lead.
+    """
+    cols = [c for c in seats.collect_schema().names() if c.startswith(detail_prefix)]
+    schema = {"players": pl.Int8, "component": pl.Utf8, "column": pl.Utf8, "n_with": pl.Int64,
+              "wins_with": pl.Float64, "rate_with": pl.Float64, "n_without": pl.Int64,
+              "wins_without": pl.Float64, "rate_without": pl.Float64, "diff": pl.Float64,
+              "lo": pl.Float64, "hi": pl.Float64}
+    if not cols:
+        return pl.DataFrame(schema=schema)
+    share = pl.col("win_share").cast(pl.Float64)
+    exprs = [pl.len().cast(pl.Int64).alias("__n"), share.sum().alias("__w")]
+    for i, c in enumerate(cols):
+        used = (pl.col(c).fill_null(0) > 0)
+        exprs.append(used.sum().cast(pl.Int64).alias(f"n{i}"))
+        exprs.append(pl.when(used).then(share).otherwise(0.0).sum().alias(f"w{i}"))
+    agg = _collect(seats.filter(_finished_seat()).group_by("players").agg(exprs)).sort("players")
+    out = defaultdict(list)
+    for row in agg.iter_rows(named=True):
+        for i, c in enumerate(cols):
+            nw, ww = row[f"n{i}"], float(row[f"w{i}"])
+            out["players"].append(row["players"])
+            out["component"].append(c[len(detail_prefix):])
+            out["column"].append(c)
+            out["n_with"].append(nw)
+            out["wins_with"].append(ww)
+            out["n_without"].append(row["__n"] - nw)
+            out["wins_without"].append(float(row["__w"]) - ww)
+    if not out:
+        return pl.DataFrame(schema=schema)
+    nw, ww = np.array(out["n_with"], float), np.array(out["wins_with"])
+    no, wo = np.array(out["n_without"], float), np.array(out["wins_without"])
+    diff, lo, hi = newcombe_difference(ww, nw, wo, no)
+    out["rate_with"], out["rate_without"] = rate(ww, nw), rate(wo, no)
+    out["diff"], out["lo"], out["hi"] = diff, lo, hi
+    df = pl.DataFrame({k: out[k] for k in schema}, schema=schema)
+    df = df.with_columns(pl.col(["rate_with", "rate_without", "diff", "lo", "hi"]).fill_nan(None))
+    return (
+        df.with_columns(__abs=pl.col("diff").abs())
+        .sort(["players", "__abs"], descending=[False, True], nulls_last=True)
+        .drop("__abs")
+    )

@@ -1,0 +1,174 @@
+"""``make bench``: games/s per core, decisions/s, speedup against the plain-Python reference,
+jobs=1 against jobs=2, and peak memory of a 1,000,000-game run. Prints a table and writes
+reports/_bench/bench.json. Never run from the test suite.
+
+Usage: python -m sim.bench [--quick] [--repeats 3] [--skip-million]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import sim
+from sim.core.seating import seat_matrix
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """Resident memory (kB) of ``pid`` and all its descendants, from /proc."""
+    total = 0
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(d))
+        except (OSError, IndexError, ValueError):
+            continue
+    stack = [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+        stack.extend(children.get(p, []))
+    return total
+
+
+def peak_memory(cmd: list[str], env: dict | None = None) -> tuple[float, float, int]:
+    """Run ``cmd``; return (wall seconds, peak total RSS of its process tree in MB, exit code)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0
+    stop = threading.Event()
+
+    def sample():
+        nonlocal peak
+        while not stop.is_set():
+            peak = max(peak, _tree_rss_kb(proc.pid))
+            time.sleep(0.1)
+
+    th = threading.Thread(target=sample, daemon=True)
+    th.start()
+    rc = proc.wait()
+    stop.set()
+    th.join()
+    return time.perf_counter() - t0, peak / 1024, rc
+
+
+def engine_rate(game, players: int, strategy: str, n: int, repeats: int) -> tuple[float, float]:
+    """Median games/s and decisions/s of one core for ``n`` games, all seats ``strategy``."""
+    seats = seat_matrix("fixed", 1, 0, n, players, 1)
+    game.run_chunk(0, 50, 1, players, seats[:50], {}, [strategy])  # compile / load cache
+    g_rates, d_rates = [], []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        res = game.run_chunk(r * n, n, 1, players, seats, {}, [strategy])
+        dt = time.perf_counter() - t0
+        g_rates.append(n / dt)
+        d_rates.append(res.decisions.sum() / dt)
+    return statistics.median(g_rates), statistics.median(d_rates)
+
+
+def reference_rate(players: int, seconds: float, repeats: int) -> float:
+    """Median games/s of tests/reference/go_town.py with random bots."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.reference.go_town import play_random_game, seed_for
+
+    rates = []
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        k = 0
+        while time.perf_counter() - t0 < seconds:
+            play_random_game(players, seed_for(1, r * 100000 + k), bot_seed=k)
+            k += 1
+        rates.append(k / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small counts (a smoke run)")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--skip-million", action="store_true")
+    args = ap.parse_args()
+    n = 20_000 if args.quick else 200_000
+    game = sim.get_game("go-town")
+    out: dict = {
+        "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores, "
+                   f"{platform.python_implementation()} {platform.python_version()}",
+        "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                 text=True).stdout.strip(),
+        "date": time.strftime("%Y-%m-%d"),
+        "repeats": args.repeats,
+        "engine": [],
+    }
+    print(f"boardsim bench  {out['machine']}  commit {out['commit']}  "
+          f"(medians of {args.repeats})")
+    print(f"{'game':10} {'bots':8} {'players':>7} {'games/s/core':>14} {'decisions/s':>14}")
+    for strategy in ("random", "greedy"):
+        for p in (2, 3, 4):
+            g, d = engine_rate(game, p, strategy, n, args.repeats)
+            out["engine"].append({"game": "go-town", "strategy": strategy, "players": p,
+                                  "games_per_s": round(g), "decisions_per_s": round(d)})
+            print(f"{'go-town':10} {strategy:8} {p:>7} {g:>14,.0f} {d:>14,.0f}")
+    ref = reference_rate(4, 2.0 if args.quick else 5.0, args.repeats)
+    eng = next(e["games_per_s"] for e in out["engine"]
+               if e["strategy"] == "random" and e["players"] == 4)
+    out["reference_games_per_s"] = round(ref, 1)
+    out["speedup_vs_reference"] = round(eng / ref, 1)
+    print(f"reference (plain Python, random, 4p): {ref:,.1f} games/s -> engine speedup "
+          f"{eng / ref:,.0f}x")
+
+    tmp = Path(tempfile.mkdtemp(prefix="boardsim-bench-"))
+    env = dict(os.environ)
+    cli = [sys.executable, "-m", "sim.cli", "simulate", "go-town", "--players", "4",
+           "--strategies", "greedy,greedy,random,attacker"]
+    try:
+        nj = 50_000 if args.quick else 400_000
+        for jobs in (1, 2):
+            times = []
+            for r in range(args.repeats):
+                dt, _, rc = peak_memory(cli + ["-n", str(nj), "--jobs", str(jobs), "--out",
+                                               str(tmp / f"j{jobs}-{r}")], env)
+                assert rc == 0
+                times.append(dt)
+            med = statistics.median(times)
+            out[f"jobs{jobs}"] = {"games": nj, "wall_s": round(med, 2),
+                                  "games_per_s": round(nj / med)}
+            print(f"simulate {nj:,} games 4p greedy,greedy,random,attacker jobs={jobs}: "
+                  f"{med:.1f} s wall, {nj / med:,.0f} games/s (incl. start-up and Parquet)")
+        if not args.skip_million:
+            n_m = 100_000 if args.quick else 1_000_000
+            dt, peak, rc = peak_memory(cli + ["-n", str(n_m), "--jobs", "2", "--out",
+                                              str(tmp / "million")], env)
+            assert rc == 0
+            out["million"] = {"games": n_m, "wall_s": round(dt, 1), "peak_rss_mb": round(peak)}
+            print(f"simulate {n_m:,} games, jobs=2: {dt:.1f} s, peak memory of the process "
+                  f"tree {peak:,.0f} MB")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    dest = Path("reports/_bench")
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "bench.json").write_text(json.dumps(out, indent=2))
+    print(f"written: {dest / 'bench.json'}")
+
+
+if __name__ == "__main__":
+    main()

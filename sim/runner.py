@@ -1,0 +1,272 @@
+"""Batch runner: chunks of games per joblib task, one Parquet file per chunk and table.
+
+A run folder holds ``manifest.json`` (the run's arguments and progress), ``games/`` and
+``seats/`` (one ``chunk-NNNNNN.parquet`` each per chunk). Each chunk file is written under a
+temporary name and renamed, so a chunk is either absent or complete; re-running the same
+command resumes from the finished chunks, and a folder that belongs to another run is refused.
+Game ``i`` of a run depends only on (seed, i), never on chunking, job count or backend.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from numba import njit
+
+import sim
+from sim.core.errors import UserError
+from sim.core.rng import seed_for
+from sim.core.seating import check_seating, seat_matrix
+from sim.registry import get_game
+
+MANIFEST = "manifest.json"
+TABLES = ("games", "seats")
+BACKENDS = ("loky", "threading", "sequential")
+
+
+def _chunk_name(k: int) -> str:
+    return f"chunk-{k:06d}.parquet"
+
+
+def write_atomic_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    df.write_parquet(tmp, compression="zstd", statistics=True)
+    os.replace(tmp, path)
+
+
+def run_identity(game_id: str, n_games: int, players: int, strategies: list[str], seating: str,
+                 seed: int, options: dict[str, Any], chunk_size: int) -> dict[str, Any]:
+    """The arguments that define a run's results (a resumed run must match them exactly)."""
+    return {
+        "game": game_id, "n_games": n_games, "players": players, "strategies": strategies,
+        "seating": seating, "seed": seed, "options": options, "chunk_size": chunk_size,
+    }
+
+
+def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
+                 strategies: list[str], seating: str, options: dict[str, Any]
+                 ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Play games ``first .. first+count-1`` and return the (games, seats) tables."""
+    game = get_game(game_id)
+    seats_idx = seat_matrix(seating, seed, first, count, players, len(strategies))
+    res = game.run_chunk(first, count, seed, players, seats_idx, options, strategies)
+    idx = np.arange(first, first + count, dtype=np.int64)
+    names = np.array(strategies, dtype=object)
+    seat_names = names[seats_idx]
+    seeds = np.empty(count, np.uint64)
+    _game_seeds(np.uint64(seed % 2**64), first, seeds)
+    non_default = json.dumps(game.options.non_default(options), sort_keys=True)
+    winners = [np.nonzero(row > 0)[0].astype(np.int8) for row in res.win_share]
+    games = pl.DataFrame({
+        "game": idx,
+        "seed": seeds,
+        "players": np.full(count, players, np.int8),
+        "options": [non_default] * count,
+        "strategies": [",".join(r) for r in seat_names],
+        "first_player": res.first_player.astype(np.int8),
+        "turns": res.turns.astype(np.int32),
+        "decisions": res.decisions.astype(np.int32),
+        "end_reason": [game.end_reasons[int(e)] for e in res.end_reason],
+        "n_winners": np.array([len(w) for w in winners], np.int8),
+        "winners": pl.Series("winners", [w.tolist() for w in winners], dtype=pl.List(pl.Int8)),
+    })
+    finished = res.end_reason != game.end_reasons.index("limit")
+    rank = res.rank.astype(np.int8).ravel()
+    seats = {
+        "game": np.repeat(idx, players),
+        "players": np.full(count * players, players, np.int8),
+        "seat": np.tile(np.arange(players, dtype=np.int8), count),
+        "strategy": seat_names.ravel().astype(str),
+        "score": res.score.astype(np.int32).ravel(),
+        "rank": pl.Series("rank", rank, dtype=pl.Int8).set(
+            pl.Series(np.repeat(~finished, players)), None),
+        "win_share": res.win_share.astype(np.float64).ravel(),
+    }
+    for name, arr in res.seat_detail.items():
+        seats[name] = arr.astype(np.int16).ravel()
+    return games, pl.DataFrame(seats)
+
+
+@njit(cache=True)
+def _game_seeds(run_seed, first, out):
+    """``out[i] = seed_for(run_seed, first + i, 0)``: the chance seed of each game."""
+    for i in range(out.shape[0]):
+        out[i] = seed_for(run_seed, np.uint64(first + i), np.uint64(0))
+
+
+def _chunk_task(out: str, game_id: str, k: int, first: int, count: int, seed: int,
+                players: int, strategies: list[str], seating: str,
+                options: dict[str, Any]) -> tuple[int, int, float]:
+    t0 = time.perf_counter()
+    games, seats = chunk_tables(game_id, first, count, seed, players, strategies, seating,
+                                options)
+    root = Path(out)
+    # seats first, games last: a chunk counts as finished only when both exist
+    write_parquet_atomic(seats, root / "seats" / _chunk_name(k))
+    write_parquet_atomic(games, root / "games" / _chunk_name(k))
+    return k, count, time.perf_counter() - t0
+
+
+def _finished_chunks(root: Path, n_chunks: int) -> set[int]:
+    done = set()
+    for k in range(n_chunks):
+        if all((root / t / _chunk_name(k)).exists() for t in TABLES):
+            done.add(k)
+    return done
+
+
+def _prepare_folder(root: Path, identity: dict[str, Any]) -> dict[str, Any] | None:
+    """Check ``root`` is new, empty, or this run's own folder; return its manifest if any."""
+    if root.exists() and not root.is_dir():
+        raise UserError(f"--out {root} exists and is not a folder")
+    manifest_path = root / MANIFEST
+    if manifest_path.exists():
+        try:
+            old = json.loads(manifest_path.read_text())
+        except (OSError, json.JSONDecodeError):
+            raise UserError(f"--out {root}: unreadable {MANIFEST}; choose another folder") from None
+        old_id = old.get("identity", {})
+        if old_id != identity:
+            diff = sorted(k for k in set(old_id) | set(identity)
+                          if old_id.get(k) != identity.get(k))
+            raise UserError(
+                f"--out {root} holds results of a different run (differs in: {', '.join(diff)});"
+                " choose another folder"
+            )
+        return old
+    if root.exists() and any(p.name not in TABLES for p in root.iterdir()):
+        raise UserError(f"--out {root} is not empty and is not a boardsim results folder")
+    try:
+        for t in TABLES:
+            (root / t).mkdir(parents=True, exist_ok=True)
+        probe = root / ".write-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        raise UserError(f"--out {root} is not writable ({e.strerror})") from None
+    return None
+
+
+def validate(game_id: str, n_games: int, players: int, strategies: list[str], seating: str,
+             options: dict[str, Any] | None, jobs: int, chunk_size: int, backend: str):
+    """Validate a run's arguments; return (game, resolved options). Raises UserError."""
+    game = get_game(game_id)
+    game.check_players(players)
+    if not isinstance(n_games, int) or n_games <= 0:
+        raise UserError(f"n must be a positive number of games, got {n_games}")
+    if chunk_size <= 0:
+        raise UserError(f"chunk size must be positive, got {chunk_size}")
+    if jobs == 0 or jobs < -1:
+        raise UserError(f"jobs must be a positive number or -1 (all cores), got {jobs}")
+    if backend not in BACKENDS:
+        raise UserError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if not strategies:
+        raise UserError(f"give at least one strategy; allowed: {', '.join(game.strategies)}")
+    for s in strategies:
+        game.strategy(s)
+    check_seating(seating, len(strategies), players)
+    return game, game.resolve_options(options)
+
+
+def simulate(game_id: str, n_games: int, players: int, strategies: list[str], seed: int = 0,
+             options: dict[str, Any] | None = None, jobs: int = 1, chunk_size: int = 10_000,
+             out: str | os.PathLike | None = None, seating: str = "fixed",
+             backend: str = "loky",
+             progress: Callable[[int, int], None] | None = None) -> Path:
+    """Run ``n_games`` games and write the results folder; return its path.
+
+    Parameters: game id; number of games (> 0); players (the game's range); strategy names
+    (one per seat, one for all, or a pool with ``seating="pool"``); run seed; rule options
+    (name -> value, validated); ``jobs`` worker processes (-1 = all cores); ``chunk_size``
+    games per task; ``out`` folder (default ``reports/_runs/<game>/<run name>``); seating
+    ``fixed``/``rotate``/``pool``; joblib backend; ``progress(done_games, total)`` callback.
+
+    Raises UserError on bad input or a foreign/unwritable ``out``. Resumes an interrupted run.
+    """
+    game, resolved = validate(game_id, n_games, players, strategies, seating, options, jobs,
+                              chunk_size, backend)
+    identity = run_identity(game.id, n_games, players, list(strategies), seating, int(seed),
+                            resolved, chunk_size)
+    root = Path(out) if out is not None else default_out(identity)
+    old = _prepare_folder(root, identity)
+    n_chunks = math.ceil(n_games / chunk_size)
+    manifest = {
+        "identity": identity,
+        **identity,
+        "data_status": game.data_status,
+        "boardsim_version": sim.__version__,
+        "created": (old or {}).get("created") or _now(),
+        "n_chunks": n_chunks,
+        "complete": False,
+    }
+    write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())
+    done = _finished_chunks(root, n_chunks)
+    todo = [k for k in range(n_chunks) if k not in done]
+    finished_games = sum(min(chunk_size, n_games - k * chunk_size) for k in done)
+    if progress:
+        progress(finished_games, n_games)
+    tasks = [
+        (str(root), game.id, k, k * chunk_size, min(chunk_size, n_games - k * chunk_size),
+         int(seed), players, list(strategies), seating, resolved)
+        for k in todo
+    ]
+    for _k, count, _dt in _execute(tasks, jobs, backend):
+        finished_games += count
+        if progress:
+            progress(finished_games, n_games)
+    manifest["complete"] = True
+    manifest["finished"] = _now()
+    write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())
+    return root
+
+
+def _execute(tasks: list[tuple], jobs: int, backend: str):
+    if not tasks:
+        return
+    if backend == "sequential" or jobs == 1 or len(tasks) == 1:
+        for t in tasks:
+            yield _chunk_task(*t)
+        return
+    from joblib import Parallel, delayed
+
+    par = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")
+    yield from par(delayed(_chunk_task)(*t) for t in tasks)
+
+
+def default_out(identity: dict[str, Any]) -> Path:
+    import hashlib
+
+    h = hashlib.sha1(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:8]
+    name = f"p{identity['players']}-n{identity['n_games']}-seed{identity['seed']}-{h}"
+    return Path("reports") / "_runs" / identity["game"] / name
+
+
+def load_manifest(run_dir: str | os.PathLike) -> dict[str, Any]:
+    """The manifest of a results folder. Raises UserError if it is not one."""
+    p = Path(run_dir) / MANIFEST
+    try:
+        return json.loads(p.read_text())
+    except FileNotFoundError:
+        raise UserError(f"{run_dir} is not a boardsim results folder (no {MANIFEST})") from None
+    except (OSError, json.JSONDecodeError) as e:
+        raise UserError(f"{run_dir}: unreadable {MANIFEST} ({e})") from None
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
