@@ -1,24 +1,41 @@
-"""Registry of games by id."""
+"""Registry of games by id.
+
+A game registers itself by living in a package ``sim/<package>/`` whose ``game.py`` defines
+``GAME_CLASS`` (a ``sim.core.game.Game`` subclass). Games are listed in ``ORDER`` first, then
+any other in alphabetical order.
+"""
 
 from __future__ import annotations
+
+import importlib
+import pkgutil
+from pathlib import Path
 
 from sim.core.errors import UserError
 from sim.core.game import Game
 
+ORDER = ("go-town", "little-town", "three-little-wolves", "province", "suburbia")
 _GAMES: dict[str, Game] = {}
 
 
 def _load() -> None:
     if _GAMES:
         return
-    from sim.go_town.game import GoTown
-
-    for g in (GoTown(),):
-        _GAMES[g.id] = g
+    found: dict[str, Game] = {}
+    root = Path(__file__).parent
+    for mod in pkgutil.iter_modules([str(root)]):
+        if not mod.ispkg or not (root / mod.name / "game.py").exists():
+            continue
+        cls = getattr(importlib.import_module(f"sim.{mod.name}.game"), "GAME_CLASS", None)
+        if cls is not None:
+            g = cls()
+            found[g.id] = g
+    for gid in sorted(found, key=lambda i: (ORDER.index(i) if i in ORDER else len(ORDER), i)):
+        _GAMES[gid] = found[gid]
 
 
 def list_games() -> list[str]:
-    """Registered game ids, in registration order."""
+    """Registered game ids."""
     _load()
     return list(_GAMES)
 

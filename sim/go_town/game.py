@@ -372,3 +372,6 @@ def _ranks_batch(score: np.ndarray, winner: np.ndarray) -> np.ndarray:
 
 def _ranks(floors: np.ndarray, winner: int) -> np.ndarray:
     return _ranks_batch(floors[None, :].astype(np.int64), np.array([winner]))[0]
+
+
+GAME_CLASS = GoTown

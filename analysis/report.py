@@ -1,0 +1,635 @@
+"""The balance report: Markdown and self-contained HTML built from the same blocks.
+
+``write_report(run_dirs, out_dir)`` reads one or more run folders (see ``analysis.queries``),
+writes ``report.md`` with its PNG charts next to it and ``report.html`` (the same content, charts
+embedded as base64 data URIs), and returns the paths plus a short plain-text summary.
+Runs with the same player count are pooled in every table (the report says so).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import polars as pl
+
+from analysis import charts
+from analysis import queries as q
+
+__all__ = ["write_report", "load_manifests"]
+
+CAUTION = (
+    "This is an association, not causation: seats that play a card differ in other ways "
+    "(they held it, the game lasted longer, they were leading or trailing), so the difference "
+    "does not say what the card would do if given to a random seat."
+)
+
+
+# ---------------------------------------------------------------- document model ---------
+@dataclass
+class Table:
+    headers: list[str]
+    rows: list[list[str]]
+    right: list[bool] = field(default_factory=list)  # right-align column i
+
+
+@dataclass
+class Doc:
+    """Blocks: ("h", level, text) | ("p", text) | ("ul", [text]) | ("table", Table) |
+    ("img", file name in out_dir, alt text). Text may use **bold** and `code`."""
+
+    blocks: list[tuple] = field(default_factory=list)
+
+    def h(self, level: int, text: str) -> None:
+        self.blocks.append(("h", level, text))
+
+    def p(self, text: str) -> None:
+        self.blocks.append(("p", text))
+
+    def ul(self, items: list[str]) -> None:
+        if items:
+            self.blocks.append(("ul", list(items)))
+
+    def table(self, table: Table) -> None:
+        self.blocks.append(("table", table))
+
+    def img(self, name: str, alt: str) -> None:
+        self.blocks.append(("img", name, alt))
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(doc: Doc) -> str:
+    out: list[str] = []
+    for b in doc.blocks:
+        kind = b[0]
+        if kind == "h":
+            out.append("#" * b[1] + " " + b[2])
+        elif kind == "p":
+            out.append(b[1])
+        elif kind == "ul":
+            out.append("\n".join(f"- {item}" for item in b[1]))
+        elif kind == "table":
+            t: Table = b[1]
+            right = t.right or [False] * len(t.headers)
+            lines = ["| " + " | ".join(_md_cell(h) for h in t.headers) + " |",
+                     "|" + "|".join("---:" if r else "---" for r in right) + "|"]
+            lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in t.rows]
+            out.append("\n".join(lines))
+        elif kind == "img":
+            out.append(f"![{b[2]}]({b[1]})")
+        out.append("")
+    return "\n".join(out)
+
+
+def _inline_html(text: str) -> str:
+    s = html.escape(str(text), quote=False)
+    s = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", s)
+    return re.sub(r"`(.+?)`", r"<code>\1</code>", s)
+
+
+_CSS = """
+body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;
+margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+h1{border-bottom:2px solid #444}h2{border-bottom:1px solid #bbb;margin-top:1.8em}
+table{border-collapse:collapse;margin:.8em 0;font-size:.9em}
+th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f0f0f0}
+td.r{text-align:right;font-variant-numeric:tabular-nums}
+img{max-width:100%;margin:.6em 0}code{background:#f4f4f4;padding:0 .2em}
+"""
+
+
+def render_html(doc: Doc, out_dir: str, title: str) -> str:
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+    ]
+    for b in doc.blocks:
+        kind = b[0]
+        if kind == "h":
+            parts.append(f"<h{b[1]}>{_inline_html(b[2])}</h{b[1]}>")
+        elif kind == "p":
+            parts.append(f"<p>{_inline_html(b[1])}</p>")
+        elif kind == "ul":
+            parts.append("<ul>" + "".join(f"<li>{_inline_html(i)}</li>" for i in b[1]) + "</ul>")
+        elif kind == "table":
+            t: Table = b[1]
+            right = t.right or [False] * len(t.headers)
+            head = "".join(f"<th>{_inline_html(h)}</th>" for h in t.headers)
+            body = "".join(
+                "<tr>" + "".join(
+                    f'<td class="r">{_inline_html(c)}</td>' if r else f"<td>{_inline_html(c)}</td>"
+                    for c, r in zip(row, right, strict=True)
+                ) + "</tr>"
+                for row in t.rows
+            )
+            parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+        elif kind == "img":
+            with open(os.path.join(out_dir, b[1]), "rb") as f:
+                data = base64.b64encode(f.read()).decode("ascii")
+            parts.append(f'<img alt="{html.escape(b[2])}" src="data:image/png;base64,{data}">')
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _write_atomic(path: str, text: str) -> str:
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+    return path
+
+
+# ---------------------------------------------------------------- formatting ---------------
+def pct(x, digits: int = 1) -> str:
+    """0.3125 -> '31.2%' ('n/a' for null/NaN)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x * 100:.{digits}f}%"
+
+
+def _ci(lo, hi, digits: int = 1) -> str:
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
+        return "[n/a]"
+    return f"[{lo * 100:.{digits}f}, {hi * 100:.{digits}f}]"
+
+
+def _parity(p: int) -> str:
+    return f"{100 / p:.1f}".rstrip("0").rstrip(".") + "%"
+
+
+def _pts(x) -> str:
+    return "n/a" if x is None or math.isnan(x) else f"{x * 100:+.1f}"
+
+
+def _num(x, digits: int = 1) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x:,.{digits}f}"
+
+
+def _count(x) -> str:
+    return f"{int(x):,}"
+
+
+def _wins(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.2f}"
+
+
+def _pvalue(p) -> str:
+    if p is None or math.isnan(p):
+        return "n/a"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+# ---------------------------------------------------------------- run metadata -------------
+def load_manifests(run_dirs: list[str]) -> list[dict]:
+    """The ``manifest.json`` of each run folder (``{}`` when missing)."""
+    out = []
+    for run in run_dirs:
+        path = os.path.join(run, "manifest.json")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                out.append(json.load(f))
+        else:
+            out.append({})
+    return out
+
+
+def _options_text(raw: str) -> str:
+    try:
+        opts = json.loads(raw) if raw else {}
+    except json.JSONDecodeError:
+        return raw
+    if not opts:
+        return "defaults"
+    return ", ".join(f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
+                     for k, v in sorted(opts.items()))
+
+
+def _game_title(game_id: str, manifests: list[dict]) -> str:
+    for m in manifests:
+        if m.get("title"):
+            return str(m["title"])
+    try:  # optional: the registry knows the display title
+        from sim.registry import get_game
+
+        return get_game(game_id).title or game_id
+    except Exception:
+        return game_id
+
+
+def _one_or_each(values: list[str]) -> str:
+    uniq = list(dict.fromkeys(values))
+    if len(uniq) == 1:
+        return uniq[0]
+    return "; ".join(f"run {i + 1}: {v}" for i, v in enumerate(values))
+
+
+# ---------------------------------------------------------------- the report ---------------
+def write_report(
+    run_dirs: list[str], out_dir: str, game_title: str | None = None
+) -> dict[str, str]:
+    """Analyse ``run_dirs`` (run folders of one game) and write the report into ``out_dir``.
+
+    Writes ``report.md``, ``report.html`` (self-contained) and the PNG charts
+    ``seat_win_rates.png``, ``game_length.png``, ``matchups.png``, ``component_impact.png``
+    (and ``turn_order_win_rates.png`` when the first seat varied between games), each to a
+    temporary name first and then renamed. Returns a dict: ``markdown``, ``html`` and one key per
+    chart (paths, str), plus ``summary`` (a few lines of plain text for the terminal).
+    Raises ValueError when the runs are of different games, FileNotFoundError when a folder has
+    no data.
+    """
+    run_dirs = [os.fspath(r) for r in run_dirs]
+    if not run_dirs:
+        raise ValueError("write_report needs at least one run folder")
+    manifests = load_manifests(run_dirs)
+    game_ids = sorted({str(m.get("game", "")) for m in manifests} - {""})
+    if len(game_ids) > 1:
+        raise ValueError(f"runs are of different games: {', '.join(game_ids)}")
+    game_id = game_ids[0] if game_ids else "unknown game"
+    title = game_title or _game_title(game_id, manifests)
+    os.makedirs(out_dir, exist_ok=True)
+
+    games, seats = q.scan_runs(run_dirs)
+    per_run = q._collect(
+        games.group_by("run").agg(
+            n=pl.len(),
+            limit=(pl.col("end_reason") == q.LIMIT).sum(),
+            players=pl.col("players").unique().sort().cast(pl.Utf8).str.join(","),
+            options=pl.col("options").unique().sort().str.join("\n"),
+        )
+    ).sort("run")
+    mix = q.game_mix(games)
+    seat_rates = q.seat_win_rates(seats)
+    order_rates = q.turn_order_win_rates(games)
+    strat = q.strategy_win_rates(seats)
+    matchups = q.matchup_matrix(games)
+    bal = q.balance(seats)
+    comp = q.completion(games)
+    scores = q.score_distribution(seats)
+    lengths = q.length_distribution(games)
+    lcounts = q.length_counts(games)
+    impact = q.component_impact(seats)
+
+    firsts = {
+        int(p): sorted(int(f) for f in g["first_player"].unique())
+        for (p,), g in mix.group_by("players")
+    }
+    varied = any(len(v) > 1 for v in firsts.values())
+
+    paths = {
+        "seat_win_rates": charts.seat_win_rate_chart(
+            seat_rates, os.path.join(out_dir, "seat_win_rates.png")),
+        "game_length": charts.length_histogram_chart(
+            lcounts, os.path.join(out_dir, "game_length.png")),
+        "matchups": charts.matchup_heatmap(matchups, os.path.join(out_dir, "matchups.png")),
+        "component_impact": charts.component_impact_chart(
+            impact, os.path.join(out_dir, "component_impact.png")),
+    }
+    if varied:
+        paths["turn_order_win_rates"] = charts.seat_win_rate_chart(
+            order_rates, os.path.join(out_dir, "turn_order_win_rates.png"),
+            position_col="position")
+
+    doc = Doc()
+    info = _header(doc, title, game_id, run_dirs, manifests, per_run)
+    headlines = _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal)
+    _seat_section(doc, seat_rates, order_rates, firsts, varied)
+    _balance_section(doc, bal, comp)
+    _strategy_section(doc, strat, matchups)
+    _length_section(doc, scores, lengths)
+    _component_section(doc, impact)
+    _method_section(doc)
+
+    md_path = os.path.join(out_dir, "report.md")
+    html_path = os.path.join(out_dir, "report.html")
+    _write_atomic(md_path, render_markdown(doc))
+    _write_atomic(html_path, render_html(doc, out_dir, f"Balance report: {title}"))
+    summary = "\n".join(
+        [f"{title}: {info}", *headlines, f"Report: {md_path} (and {os.path.basename(html_path)})"]
+    )
+    return {"markdown": md_path, "html": html_path, **paths, "summary": summary}
+
+
+def _header(doc, title, game_id, run_dirs, manifests, per_run) -> str:
+    doc.h(1, f"Balance report: {title}")
+    rows = []
+    counts = []
+    for i, (run, m) in enumerate(zip(run_dirs, manifests, strict=True)):
+        r = per_run.filter(pl.col("run") == i)
+        n = int(r["n"][0]) if len(r) else 0
+        lim = int(r["limit"][0]) if len(r) else 0
+        counts.append(n)
+        games_txt = _count(n)
+        if m.get("n_games") is not None and int(m["n_games"]) != n:
+            games_txt += f" (manifest: {int(m['n_games']):,})"
+        opts = r["options"][0].split("\n") if len(r) else ["{}"]
+        strategies = m.get("strategies") or []
+        rows.append([
+            str(i + 1),
+            f"`{os.path.basename(os.path.normpath(run))}`",
+            r["players"][0] if len(r) else str(m.get("players", "?")),
+            games_txt,
+            _count(lim),
+            ", ".join(strategies) or "?",
+            str(m.get("seating", "?")),
+            str(m.get("seed", "?")),
+            "; ".join(_options_text(o) for o in opts),
+            "yes" if m.get("complete", True) else "**no**",
+        ])
+    total = sum(counts)
+    games_line = (
+        f"{total:,}" if len(counts) == 1
+        else " + ".join(f"{c:,}" for c in counts) + f" = {total:,} in total"
+    )
+    seeds = ", ".join(str(m.get("seed", "?")) for m in manifests)
+    now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    doc.ul([
+        f"**Game:** {title} (`{game_id}`)",
+        f"**Games:** {games_line} ({len(run_dirs)} run{'s' if len(run_dirs) > 1 else ''})",
+        f"**Run seed{'s' if len(manifests) > 1 else ''}:** {seeds}",
+        "**Bot mix / seating:** "
+        + _one_or_each([f"{', '.join(m.get('strategies') or ['?'])} ({m.get('seating', '?')})"
+                        for m in manifests]),
+        "**Rule options differing from defaults:** " + _one_or_each([row[8] for row in rows]),
+        "**Component data status:** " + _one_or_each(
+            [str(m.get("data_status", "unknown")) for m in manifests]),
+        "**boardsim version:** " + _one_or_each(
+            [str(m.get("boardsim_version", "unknown")) for m in manifests]),
+        f"**Date:** {now}",
+        "**Seat numbering:** seats are numbered from 1 in this report (Seat 1 = the first "
+        "seat, which is seat 0 in the data files). Intervals are 95% (Wilson for rates, "
+        "Newcombe for differences); n is shown in every table.",
+    ])
+    incomplete = [str(i + 1) for i, m in enumerate(manifests) if m.get("complete") is False]
+    if incomplete:
+        doc.p(f"**Warning:** run {', '.join(incomplete)} is marked incomplete in its manifest; "
+              "its results cover only the games written so far.")
+    doc.table(Table(
+        ["Run", "Folder", "Players", "Games", "Stopped at limit", "Bot mix", "Seating", "Seed",
+         "Non-default options", "Complete"],
+        rows, [True, False, True, True, True, False, False, True, False, False]))
+    by_players: dict[str, list[int]] = {}
+    for i, row in enumerate(rows):
+        by_players.setdefault(row[2], []).append(i)
+    for p, idx in by_players.items():
+        if len(idx) > 1:
+            same = len({(rows[i][5], rows[i][6], rows[i][8]) for i in idx}) == 1
+            doc.p(f"Runs {', '.join(str(i + 1) for i in idx)} all have {p} players: their games "
+                  "are pooled in the tables below"
+                  + ("." if same else ", although their bot mix, seating or options differ; "
+                     "read pooled rates with care."))
+    return f"{total:,} games in {len(run_dirs)} run{'s' if len(run_dirs) > 1 else ''}"
+
+
+def _first_phrase(p: int, firsts: dict[int, list[int]]) -> str:
+    f = firsts.get(p, [0])
+    if len(f) == 1:
+        return f"Seat {f[0] + 1}"
+    return "The first player"
+
+
+def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal) -> list[str]:
+    doc.h(2, "Headline answers")
+    lines: list[str] = []
+    doc.p("**First-player advantage** (win rate of the seat that moves first, 95% interval, "
+          "games stopped at the limit excluded):")
+    items = []
+    for r in order_rates.filter(pl.col("position") == 0).iter_rows(named=True):
+        p = int(r["players"])
+        who = _first_phrase(p, firsts)
+        if not r["n"]:
+            items.append(f"No finished {p}-player games: every game stopped at the limit.")
+            continue
+        par = 1.0 / p
+        if r["lo"] > par:
+            verdict = (f"an advantage of {_pts(r['win_rate'] - par)} points "
+                       f"({_pts(r['lo'] - par)} to {_pts(r['hi'] - par)}; the interval "
+                       "excludes parity)")
+        elif r["hi"] < par:
+            verdict = (f"a disadvantage of {_pts(r['win_rate'] - par)} points "
+                       f"({_pts(r['lo'] - par)} to {_pts(r['hi'] - par)}; the interval "
+                       "excludes parity)")
+        else:
+            verdict = "consistent with parity: no first-player advantage detectable at this n"
+        extra = " (the first seat varied from game to game)" if who == "The first player" else ""
+        text = (f"{who} wins {pct(r['win_rate'])} {_ci(r['lo'], r['hi'])} of {p}-player games "
+                f"against a parity of {_parity(p)}{extra}")
+        items.append(f"{text}: {verdict}; n = {r['n']:,} finished games.")
+        lines.append(f"{text} (n = {r['n']:,}).")
+    doc.ul(items)
+
+    items = []
+    for (p,), g in strat.group_by("players", maintain_order=True):
+        g = g.filter(pl.col("n") > 0).sort("win_rate", descending=True)
+        if len(g) < 2:
+            if len(g) == 1:
+                items.append(f"{p} players: every seat played `{g['strategy'][0]}` (mirror "
+                             "matches), so no strategy comparison.")
+            continue
+        b, w = g.row(0, named=True), g.row(len(g) - 1, named=True)
+        items.append(
+            f"{p} players: `{b['strategy']}` wins {pct(b['win_rate'])} {_ci(b['lo'], b['hi'])} "
+            f"of its seats (n = {b['n']:,}), `{w['strategy']}` the least, "
+            f"{pct(w['win_rate'])} {_ci(w['lo'], w['hi'])} (n = {w['n']:,}); "
+            f"parity {_parity(p)}."
+        )
+        lines.append(f"Best strategy at {p} players: {b['strategy']} "
+                     f"{pct(b['win_rate'])} {_ci(b['lo'], b['hi'])}.")
+    if items:
+        doc.p("**Which strategy wins:**")
+        doc.ul(items)
+
+    items = []
+    top = impact.filter(pl.col("diff").is_not_null())
+    for (p,), g in top.group_by("players", maintain_order=True):
+        r = g.row(0, named=True)
+        sign = "higher" if r["diff"] >= 0 else "lower"
+        excl = "the interval excludes 0" if r["lo"] > 0 or r["hi"] < 0 else \
+            "the interval includes 0"
+        text = (f"{p} players: seats that played **{r['component']}** win "
+                f"{pct(r['rate_with'])} vs {pct(r['rate_without'])} for seats that did not, "
+                f"{_pts(abs(r['diff']))[1:]} points {sign} "
+                f"(difference {_pts(r['diff'])} {_ci(r['lo'], r['hi'])}; {excl}; "
+                f"n = {r['n_with']:,} vs {r['n_without']:,} seat-games).")
+        items.append(text)
+        lines.append(f"Component most associated with winning at {p} players: {r['component']} "
+                     f"{_pts(r['diff'])} points {_ci(r['lo'], r['hi'])}.")
+    if items:
+        doc.p("**Which component moves the win rate most** (largest difference in win rate "
+              "between seats that played the card and seats that did not):")
+        doc.ul(items)
+        doc.p(f"*Caution:* {CAUTION}")
+
+    items = []
+    for r in lengths.filter(pl.col("measure") == "turns").iter_rows(named=True):
+        p = int(r["players"])
+        c = comp.filter(pl.col("players") == p).row(0, named=True)
+        items.append(
+            f"{p}-player games last a median of {_num(r['q50'], 0)} player-turns (middle half "
+            f"{_num(r['q25'], 0)} to {_num(r['q75'], 0)}, 95th percentile {_num(r['q95'], 0)}; "
+            f"n = {r['n']:,} finished games); {pct(c['limit_rate'], 2)} "
+            f"{_ci(c['limit_lo'], c['limit_hi'], 2)} of {c['n']:,} games stopped at the limit."
+        )
+    for r in comp.iter_rows(named=True):
+        if not r["finished"]:
+            items.append(f"{r['players']}-player games: all {r['n']:,} stopped at the limit.")
+    if items:
+        doc.p("**How long games last:**")
+        doc.ul(items)
+    for r in bal.iter_rows(named=True):
+        lines.append(f"{r['players']} players: balance {r['balance']:.3f}.")
+    return lines
+
+
+def _seat_section(doc, seat_rates, order_rates, firsts, varied) -> None:
+    doc.h(2, "Seat win rates")
+    doc.p("Win rate of each seat over finished games (a k-way shared win counts 1/k), with its "
+          "95% Wilson interval; parity is 1/players. Games stopped at the limit are left out "
+          "and counted in the last column.")
+    fixed = [p for p, f in firsts.items() if len(f) == 1]
+    if fixed and all(firsts[p] == [0] for p in fixed):
+        doc.p("Seat 1 = first player in every game (rule option first_player = seat0).")
+    doc.table(_rate_table(seat_rates, "seat", "Seat"))
+    doc.img("seat_win_rates.png", "Seat win rates with 95% intervals")
+    if varied:
+        doc.h(3, "By turn order")
+        doc.p("The first seat varied between games, so seat numbers do not measure the "
+              "first-player advantage; this table counts turn-order positions instead "
+              "(position 1 = the player who moved first in that game).")
+        doc.table(_rate_table(order_rates, "position", "Position"))
+        doc.img("turn_order_win_rates.png", "Win rate by turn-order position")
+
+
+def _rate_table(df: pl.DataFrame, col: str, label: str) -> Table:
+    rows = [
+        [str(r["players"]), f"{label} {r[col] + 1}", _count(r["n"]), _wins(r["wins"]),
+         pct(r["win_rate"]), _ci(r["lo"], r["hi"]), _parity(int(r["players"])),
+         _count(r["n_limit"])]
+        for r in df.iter_rows(named=True)
+    ]
+    return Table(["Players", label, "n (finished games)", "Wins", "Win rate", "95% CI",
+                  "Parity", "Limit games (excluded)"], rows,
+                 [True, False, True, True, True, True, True, True])
+
+
+def _balance_section(doc, bal, comp) -> None:
+    doc.h(2, "Balance and completion")
+    doc.p("Balance = 1 - (highest seat win rate - lowest seat win rate), as in Ludii: 1 means "
+          "every seat wins equally often. The p-value tests \"all seats win equally often\" "
+          "(chi-square on the seats' win counts).")
+    doc.table(Table(
+        ["Players", "n (finished games)", "Balance", "Best seat", "Worst seat",
+         "p (all seats equal)"],
+        [[str(r["players"]), _count(r["n"]), f"{r['balance']:.3f}",
+          f"Seat {r['best_seat'] + 1} ({pct(r['best_rate'])})",
+          f"Seat {r['worst_seat'] + 1} ({pct(r['worst_rate'])})", _pvalue(r["p_equal"])]
+         for r in bal.iter_rows(named=True)],
+        [True, True, True, False, False, True]))
+    doc.p("Completion: a game stopped at the maximum length (\"limit\") is neither a win nor a "
+          "draw; such games are reported here and left out of every win rate.")
+    doc.table(Table(
+        ["Players", "Games", "Finished", "Draws (finished, no winner)", "Stopped at limit",
+         "Limit rate", "95% CI"],
+        [[str(r["players"]), _count(r["n"]), _count(r["finished"]), _count(r["draws"]),
+          _count(r["limit"]), pct(r["limit_rate"], 2), _ci(r["limit_lo"], r["limit_hi"], 2)]
+         for r in comp.iter_rows(named=True)],
+        [True] * 7))
+
+
+def _strategy_section(doc, strat, matchups) -> None:
+    doc.h(2, "Strategies and matchups")
+    doc.p("Win rate of each bot over the seats it played in finished games (n = seat-games; "
+          "parity = 1/players is the rate of a bot as strong as the average seat). When one "
+          "game has two seats of the same bot, both count, so intervals are slightly narrow.")
+    doc.table(Table(
+        ["Players", "Strategy", "n (seat-games)", "Wins", "Win rate", "95% CI", "Parity"],
+        [[str(r["players"]), f"`{r['strategy']}`", _count(r["n"]), _wins(r["wins"]),
+          pct(r["win_rate"]), _ci(r["lo"], r["hi"]), _parity(int(r["players"]))]
+         for r in strat.iter_rows(named=True)],
+        [True, False, True, True, True, True, True]))
+    doc.p("Matchups: for 2 players, the row bot's win rate against the column bot (the "
+          "diagonal is the mirror match); for more players, the row bot's win rate in games "
+          "where at least one other seat plays the column bot. Cells: win rate [95% CI] (n "
+          "seat-games of the row bot).")
+    for (p,), g in matchups.group_by("players", maintain_order=True):
+        names = sorted(set(g["strategy"]) | set(g["opponent"]))
+        cell = {(r["strategy"], r["opponent"]): r for r in g.iter_rows(named=True)}
+        rows = []
+        for a in names:
+            row = [f"`{a}`"]
+            for b in names:
+                r = cell.get((a, b))
+                row.append("-" if r is None else
+                           f"{pct(r['win_rate'])} {_ci(r['lo'], r['hi'])} (n={r['n']:,})")
+            rows.append(row)
+        doc.p(f"**{p} players:**")
+        doc.table(Table([f"{p}p: row vs column"] + [f"`{b}`" for b in names], rows,
+                        [False] + [True] * len(names)))
+    doc.img("matchups.png", "Matchup win rates")
+
+
+def _dist_row(r: dict) -> list[str]:
+    return [_count(r["n"]), _num(r["mean"], 2), _num(r["sd"], 2)] + [
+        _num(r[c], 1) for c in ("q05", "q25", "q50", "q75", "q95")]
+
+
+def _length_section(doc, scores, lengths) -> None:
+    doc.h(2, "Scores and game length")
+    doc.p("Final score of a seat (Go Town: floors built) in finished games; quantiles are "
+          "linearly interpolated.")
+    qs = ["5%", "25%", "Median", "75%", "95%"]
+    doc.table(Table(
+        ["Players", "n (seat-games)", "Mean", "SD", *qs],
+        [[str(r["players"]), *_dist_row(r)] for r in scores.iter_rows(named=True)],
+        [True] * 9))
+    doc.p("Game length of finished games: player-turns (one player's turn) and decisions "
+          "(bot choices). Games stopped at the limit are not included (see Completion).")
+    doc.table(Table(
+        ["Players", "Measure", "n (games)", "Mean", "SD", *qs],
+        [[str(r["players"]), r["measure"], *_dist_row(r)] for r in lengths.iter_rows(named=True)],
+        [True, False] + [True] * 8))
+    doc.img("game_length.png", "Game length histogram")
+
+
+def _component_section(doc, impact) -> None:
+    doc.h(2, "Component impact")
+    doc.p("For each card type: win rate of seats that played it at least once minus win rate "
+          "of seats that never played it, in finished games, with a 95% Newcombe interval; "
+          "sorted by the size of the difference. " + CAUTION)
+    rows = [
+        [str(r["players"]), f"**{r['component']}**", _count(r["n_with"]), pct(r["rate_with"]),
+         _count(r["n_without"]), pct(r["rate_without"]), _pts(r["diff"]),
+         _ci(r["lo"], r["hi"])]
+        for r in impact.iter_rows(named=True)
+    ]
+    doc.table(Table(
+        ["Players", "Component", "n played", "Win rate played", "n not played",
+         "Win rate not played", "Difference (points)", "95% CI"],
+        rows, [True, False, True, True, True, True, True, True]))
+    doc.img("component_impact.png", "Component impact")
+
+
+def _method_section(doc) -> None:
+    doc.h(2, "Notes on method")
+    doc.ul([
+        "Intervals are 95% and per cell; with many cells, a few will miss by chance "
+        "(no correction for multiple comparisons).",
+        "A k-way shared win counts 1/k for each winner and is treated as that many successes in "
+        "the binomial intervals, an approximation that matters only when shared wins are common.",
+        "Seats of one game are not independent (exactly one wins), so intervals on strategy "
+        "and component rates, which count seat-games, are slightly optimistic.",
+        "Games stopped at the length limit are excluded from win rates, scores and lengths and "
+        "reported under Completion.",
+        "Seats are 1-based in the text and tables (Seat 1 = seat 0 in the data files).",
+    ])
