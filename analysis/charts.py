@@ -170,7 +170,7 @@ def matchup_heatmap(matrix: pl.DataFrame, path: str) -> str:
         ax.set_xlabel("against (column)" if p == 2 else "in games with (column)")
         ax.set_ylabel("win rate of (row)")
         ax.set_title(f"{p} players (parity {100 / p:.3g}%)", fontsize=9)
-        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="win rate")
     return _save(fig, path)
 
 

@@ -194,8 +194,8 @@ def strategy_win_rates(seats: pl.LazyFrame) -> pl.DataFrame:
     Returns players Int8, strategy Utf8, n Int64 (seat-games in finished games), wins Float64,
     win_rate/lo/hi Float64 (Wilson 95%), parity Float64 (1/players: the rate of a strategy
     as strong as the average seat), n_limit Int64 (its seat-games in limit games).
-    Two seats of one strategy in one game are counted as two seat-games, so the interval is
-    a little optimistic for mixes with repeated strategies.
+    Two seats of one strategy in one game count as two seat-games; as they cannot both win,
+    the Wilson interval (which assumes independent trials) is then slightly conservative.
     """
     fin = _finished_seat()
     df = _collect(
@@ -305,38 +305,69 @@ def completion(games: pl.LazyFrame) -> pl.DataFrame:
     )
 
 
-def _describe(col: str) -> list[pl.Expr]:
-    c = pl.col(col).cast(pl.Float64)
-    exprs = [pl.len().cast(pl.Int64).alias("n"), c.mean().alias("mean"), c.std().alias("sd")]
+_DIST_COLS = ["n", "mean", "sd"] + [f"q{round(q * 100):02d}" for q in QUANTILES]
+
+
+def _weighted_stats(values: np.ndarray, counts: np.ndarray) -> list[float]:
+    """n, mean, sd (ddof 1) and linear-interpolated quantiles (numpy's default method) of a
+    sample given as distinct ``values`` with their ``counts``: exact, without expanding it."""
+    order = np.argsort(values)
+    x, w = values[order].astype(np.float64), counts[order].astype(np.int64)
+    n = int(w.sum())
+    if n == 0:
+        return [0] + [float("nan")] * (2 + len(QUANTILES))
+    mean = float((x * w).sum() / n)
+    sd = float(np.sqrt((w * (x - mean) ** 2).sum() / (n - 1))) if n > 1 else float("nan")
+    cum = np.cumsum(w)
+
+    def at(k: int) -> float:  # k-th smallest, 0-based
+        return float(x[np.searchsorted(cum, k, side="right")])
+
+    out = [n, mean, sd]
     for q in QUANTILES:
-        exprs.append(c.quantile(q, interpolation="linear").alias(f"q{round(q * 100):02d}"))
-    return exprs
+        h = (n - 1) * q
+        k = int(np.floor(h))
+        lo = at(k)
+        out.append(lo + (h - k) * (at(min(k + 1, n - 1)) - lo))
+    return out
+
+
+def _distribution(lf: pl.LazyFrame, col: str) -> pl.DataFrame:
+    """Per-players statistics of ``col`` from its frequency table (small for integer data)."""
+    freq = _collect(lf.group_by("players", col).agg(count=pl.len().cast(pl.Int64)))
+    rows = []
+    for (p,), g in freq.group_by("players"):
+        rows.append([p, *_weighted_stats(g[col].to_numpy(), g["count"].to_numpy())])
+    schema = {"players": pl.Int8, "n": pl.Int64} | {c: pl.Float64 for c in _DIST_COLS[1:]}
+    return pl.DataFrame(rows, schema=schema, orient="row").sort("players")
 
 
 def score_distribution(seats: pl.LazyFrame, finished_only: bool = True) -> pl.DataFrame:
     """Distribution of the final score of a seat (Go Town: floors built), per player count.
 
     Returns players Int8, n Int64 (seat-games), mean, sd (ddof 1), q05, q25, q50, q75, q95
-    Float64 (linear-interpolated quantiles), in score units. Only finished games by default.
+    Float64 (quantiles interpolated linearly, as numpy's default), in score units. Only
+    finished games by default. Computed exactly from the table of distinct scores.
     """
     lf = seats.filter(_finished_seat()) if finished_only else seats
-    return _collect(lf.group_by("players").agg(_describe("score"))).sort("players")
+    return _distribution(lf, "score")
 
 
 def length_distribution(games: pl.LazyFrame, finished_only: bool = True) -> pl.DataFrame:
     """Game length per player count, in player-turns and in decisions.
 
     Returns players Int8, measure Utf8 ("turns" = player-turns, "decisions" = bot decisions),
-    n Int64 (games), mean, sd, q05, q25, q50, q75, q95 Float64. Only finished games by default
-    (limit games all sit at the maximum and would pull the upper quantiles to it).
+    n Int64 (games), mean, sd, q05, q25, q50, q75, q95 Float64 (as ``score_distribution``).
+    Only finished games by default (limit games all sit at the maximum and would pull the
+    upper quantiles to it).
     """
     lf = games.filter(_finished_game()) if finished_only else games
-    parts = [
-        _collect(lf.group_by("players").agg(_describe(m))).with_columns(measure=pl.lit(m))
-        for m in ("turns", "decisions")
-    ]
-    cols = ["players", "measure", "n", "mean", "sd"] + [f"q{round(q * 100):02d}" for q in QUANTILES]
-    return pl.concat(parts).select(cols).sort("players", "measure", descending=[False, True])
+    parts = [_distribution(lf, m).with_columns(measure=pl.lit(m)) for m in ("turns", "decisions")]
+    return (
+        pl.concat(parts)
+        .select("players", "measure", *_DIST_COLS)
+        .sort("players", "measure", descending=[False, True])
+    )
 
 
 def length_counts(games: pl.LazyFrame) -> pl.DataFrame:

@@ -385,8 +385,8 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run) -> str:
     for p, idx in by_players.items():
         if len(idx) > 1:
             same = len({(rows[i][5], rows[i][6], rows[i][8]) for i in idx}) == 1
-            doc.p(f"Runs {', '.join(str(i + 1) for i in idx)} all have {p} players: their games "
-                  "are pooled in the tables below"
+            names = ", ".join(str(i + 1) for i in idx[:-1]) + f" and {idx[-1] + 1}"
+            doc.p(f"Runs {names} have {p} players: their games are pooled in the tables below"
                   + ("." if same else ", although their bot mix, seating or options differ; "
                      "read pooled rates with care."))
     return f"{total:,} games in {len(run_dirs)} run{'s' if len(run_dirs) > 1 else ''}"
@@ -422,10 +422,10 @@ def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal) -> l
                        "excludes parity)")
         else:
             verdict = "consistent with parity: no first-player advantage detectable at this n"
-        extra = " (the first seat varied from game to game)" if who == "The first player" else ""
+        extra = "the first seat varied from game to game; " if who == "The first player" else ""
         text = (f"{who} wins {pct(r['win_rate'])} {_ci(r['lo'], r['hi'])} of {p}-player games "
-                f"against a parity of {_parity(p)}{extra}")
-        items.append(f"{text}: {verdict}; n = {r['n']:,} finished games.")
+                f"against a parity of {_parity(p)}")
+        items.append(f"{text}: {verdict}; {extra}n = {r['n']:,} finished games.")
         lines.append(f"{text} (n = {r['n']:,}).")
     doc.ul(items)
 
@@ -469,7 +469,7 @@ def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal) -> l
         doc.p("**Which component moves the win rate most** (largest difference in win rate "
               "between seats that played the card and seats that did not):")
         doc.ul(items)
-        doc.p(f"*Caution:* {CAUTION}")
+        doc.p(f"**Caution:** {CAUTION}")
 
     items = []
     for r in lengths.filter(pl.col("measure") == "turns").iter_rows(named=True):
@@ -497,9 +497,10 @@ def _seat_section(doc, seat_rates, order_rates, firsts, varied) -> None:
     doc.p("Win rate of each seat over finished games (a k-way shared win counts 1/k), with its "
           "95% Wilson interval; parity is 1/players. Games stopped at the limit are left out "
           "and counted in the last column.")
-    fixed = [p for p, f in firsts.items() if len(f) == 1]
-    if fixed and all(firsts[p] == [0] for p in fixed):
-        doc.p("Seat 1 = first player in every game (rule option first_player = seat0).")
+    seat0 = sorted(p for p, f in firsts.items() if f == [0])
+    if seat0:
+        doc.p("Seat 1 = first player: Seat 1 moved first in every "
+              + " and ".join(f"{p}-player" for p in seat0) + " game.")
     doc.table(_rate_table(seat_rates, "seat", "Seat"))
     doc.img("seat_win_rates.png", "Seat win rates with 95% intervals")
     if varied:
@@ -551,7 +552,8 @@ def _strategy_section(doc, strat, matchups) -> None:
     doc.h(2, "Strategies and matchups")
     doc.p("Win rate of each bot over the seats it played in finished games (n = seat-games; "
           "parity = 1/players is the rate of a bot as strong as the average seat). When one "
-          "game has two seats of the same bot, both count, so intervals are slightly narrow.")
+          "game has two seats of the same bot, both count; as they cannot both win, the "
+          "interval is then a little wider than it needs to be.")
     doc.table(Table(
         ["Players", "Strategy", "n (seat-games)", "Wins", "Win rate", "95% CI", "Parity"],
         [[str(r["players"]), f"`{r['strategy']}`", _count(r["n"]), _wins(r["wins"]),
@@ -559,7 +561,8 @@ def _strategy_section(doc, strat, matchups) -> None:
          for r in strat.iter_rows(named=True)],
         [True, False, True, True, True, True, True]))
     doc.p("Matchups: for 2 players, the row bot's win rate against the column bot (the "
-          "diagonal is the mirror match); for more players, the row bot's win rate in games "
+          "diagonal is the mirror match, 50% by construction when there are no shared wins); "
+          "for more players, the row bot's win rate in games "
           "where at least one other seat plays the column bot. Cells: win rate [95% CI] (n "
           "seat-games of the row bot).")
     for (p,), g in matchups.group_by("players", maintain_order=True):
@@ -607,6 +610,10 @@ def _component_section(doc, impact) -> None:
     doc.p("For each card type: win rate of seats that played it at least once minus win rate "
           "of seats that never played it, in finished games, with a 95% Newcombe interval; "
           "sorted by the size of the difference. " + CAUTION)
+    if impact.is_empty():
+        doc.p("The runs have no per-seat detail columns (`played_*`), so there is nothing to "
+              "show here.")
+        return
     rows = [
         [str(r["players"]), f"**{r['component']}**", _count(r["n_with"]), pct(r["rate_with"]),
          _count(r["n_without"]), pct(r["rate_without"]), _pts(r["diff"]),
@@ -627,8 +634,10 @@ def _method_section(doc) -> None:
         "(no correction for multiple comparisons).",
         "A k-way shared win counts 1/k for each winner and is treated as that many successes in "
         "the binomial intervals, an approximation that matters only when shared wins are common.",
-        "Seats of one game are not independent (exactly one wins), so intervals on strategy "
-        "and component rates, which count seat-games, are slightly optimistic.",
+        "Seats of one game are not independent (at most one wins outright). Intervals that "
+        "count seat-games (strategies, matchups, components) assume independence and are "
+        "approximate: a little too wide when two seats of one group share a game, possibly a "
+        "little too narrow for a difference between groups that share games.",
         "Games stopped at the length limit are excluded from win rates, scores and lengths and "
         "reported under Completion.",
         "Seats are 1-based in the text and tables (Seat 1 = seat 0 in the data files).",

@@ -1,0 +1,324 @@
+"""analysis: exact values on small synthetic run folders written with the runner's schema.
+
+Run A (2 players, strategies greedy/random, 110 games):
+  G1  40 x "greedy,random": seat 0 wins 30, seat 1 wins 10; the winner played a DRILL
+  G2  40 x "random,greedy": seat 0 wins 20, seat 1 wins 10, 10 shared wins (both seats)
+  G3  20 x "greedy,greedy": seat 0 wins 10, seat 1 wins 10; the loser played a DRILL
+  G4  10 x "greedy,random": stopped at the limit (every seat "played" 5 DRILLs: must not count)
+  => seat 0: 65/100, seat 1: 35/100, 10 limit games; greedy 65/120, random 35/80.
+Run B (3 players, "greedy,random,random", first player drawn at random, 30 games):
+  for first player f = 0, 1, 2: 10 games where the player moving first wins 6, second 3,
+  third 1  => turn order 18/30, 9/30, 3/30 but every seat 10/30.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import numpy as np
+import polars as pl
+import pytest
+from statsmodels.stats.proportion import confint_proportions_2indep
+
+from analysis import queries as q
+from analysis.report import write_report
+from analysis.stats import equal_rates_pvalue, newcombe_difference, wilson_interval
+
+CARDS = ["1", "?", "DOG", "DRILL"]
+STATUS = "confirmed: synthetic test data"
+
+GAME_SCHEMA = {
+    "game": pl.Int64, "seed": pl.UInt64, "players": pl.Int8, "options": pl.Utf8,
+    "strategies": pl.Utf8, "first_player": pl.Int8, "turns": pl.Int32, "decisions": pl.Int32,
+    "end_reason": pl.Utf8, "n_winners": pl.Int8, "winners": pl.List(pl.Int8),
+}
+SEAT_SCHEMA = {
+    "game": pl.Int64, "players": pl.Int8, "seat": pl.Int8, "strategy": pl.Utf8,
+    "score": pl.Int32, "rank": pl.Int8, "win_share": pl.Float64,
+    **{f"played_{c}": pl.Int16 for c in CARDS},
+}
+
+
+def _game(strats, winners, *, first=0, limit=False, turns=20, drill=(), score_loser=2):
+    return {"strats": strats, "winners": list(winners), "first": first, "limit": limit,
+            "turns": turns, "drill": dict(drill), "score_loser": score_loser}
+
+
+def write_run(root, players, specs, *, seed, strategies, seating, options="{}", chunks=2):
+    """Write a run folder: manifest.json, games/ and seats/ split into ``chunks`` files."""
+    games, seats = [], []
+    for i, g in enumerate(specs):
+        k = len(g["winners"])
+        games.append({
+            "game": i, "seed": 1000 + i, "players": players, "options": options,
+            "strategies": ",".join(g["strats"]), "first_player": g["first"],
+            "turns": g["turns"], "decisions": 3 * g["turns"],
+            "end_reason": "limit" if g["limit"] else "target",
+            "n_winners": k, "winners": g["winners"],
+        })
+        for s in range(players):
+            won = s in g["winners"]
+            row = {
+                "game": i, "players": players, "seat": s, "strategy": g["strats"][s],
+                "score": 4 if g["limit"] else (5 if won else g["score_loser"]),
+                "rank": None if g["limit"] else (1 if won else 2),
+                "win_share": 1.0 / k if won else 0.0,
+                "played_1": 0, "played_?": 0 if g["limit"] else 1, "played_DOG": 0,
+                "played_DRILL": g["drill"].get(s, 0),
+            }
+            seats.append(row)
+    gdf = pl.DataFrame(games, schema=GAME_SCHEMA)
+    sdf = pl.DataFrame(seats, schema=SEAT_SCHEMA)
+    for t in ("games", "seats"):
+        os.makedirs(root / t)
+    cut = [round(len(specs) * j / chunks) for j in range(chunks + 1)]
+    for j in range(chunks):
+        gdf.slice(cut[j], cut[j + 1] - cut[j]).write_parquet(
+            root / "games" / f"chunk-{j:06d}.parquet")
+        part = sdf.filter(pl.col("game").is_between(cut[j], cut[j + 1] - 1))
+        part.write_parquet(root / "seats" / f"chunk-{j:06d}.parquet")
+    manifest = {
+        "game": "go-town", "n_games": len(specs), "players": players, "strategies": strategies,
+        "seating": seating, "seed": seed, "options": {"first_player": "seat0"},
+        "chunk_size": 64, "data_status": STATUS, "boardsim_version": "9.9.9", "complete": True,
+    }
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    return str(root)
+
+
+@pytest.fixture
+def run_a(tmp_path):
+    gr, rg, gg = ("greedy", "random"), ("random", "greedy"), ("greedy", "greedy")
+    specs = (
+        [_game(gr, [0], drill={0: 1}) for _ in range(30)]
+        + [_game(gr, [1], drill={1: 1}) for _ in range(10)]
+        + [_game(rg, [0], turns=30) for _ in range(20)]
+        + [_game(rg, [1], turns=30) for _ in range(10)]
+        + [_game(rg, [0, 1], turns=30) for _ in range(10)]
+        + [_game(gg, [0], turns=40, drill={1: 1}, score_loser=3) for _ in range(10)]
+        + [_game(gg, [1], turns=40, drill={0: 1}, score_loser=3) for _ in range(10)]
+        + [_game(gr, [], limit=True, turns=1000, drill={0: 5, 1: 5}) for _ in range(10)]
+    )
+    return write_run(tmp_path / "run_a", 2, specs, seed=11, strategies=["greedy", "random"],
+                     seating="rotate")
+
+
+@pytest.fixture
+def run_b(tmp_path):
+    specs = []
+    for f in range(3):
+        for pos, count in ((0, 6), (1, 3), (2, 1)):
+            specs += [_game(("greedy", "random", "random"), [(f + pos) % 3], first=f)
+                      for _ in range(count)]
+    return write_run(tmp_path / "run_b", 3, specs, seed=12, strategies=["greedy", "random"],
+                     seating="fixed", options='{"first_player": "random"}', chunks=3)
+
+
+def _row(df: pl.DataFrame, **keys) -> dict:
+    sel = df
+    for k, v in keys.items():
+        sel = sel.filter(pl.col(k) == v)
+    assert len(sel) == 1, (keys, sel)
+    return sel.row(0, named=True)
+
+
+def _wilson(s, n, z=1.959963984540054):
+    """Wilson bounds by hand (closed form)."""
+    p = s / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+# ---------------------------------------------------------------- stats -------------------
+def test_wilson_matches_hand_values():
+    lo, hi = wilson_interval(np.array([50, 65, 0, 7]), np.array([100, 100, 10, 0]))
+    assert isinstance(lo, np.ndarray) and lo.shape == (4,)
+    assert round(lo[0], 4) == 0.4038 and round(hi[0], 4) == 0.5962
+    assert round(lo[1], 4) == 0.5525 and round(hi[1], 4) == 0.7364
+    assert lo[1] == pytest.approx(_wilson(65, 100)[0], abs=1e-12)
+    assert hi[1] == pytest.approx(_wilson(65, 100)[1], abs=1e-12)
+    assert lo[2] == 0.0 and hi[2] == pytest.approx(_wilson(0, 10)[1], abs=1e-12)
+    assert np.isnan(lo[3]) and np.isnan(hi[3])  # n = 0: no estimate
+    lo, hi = wilson_interval(10.5, 20)  # fractional (shared) wins are accepted
+    assert (lo[0], hi[0]) == pytest.approx(_wilson(10.5, 20), abs=1e-12)
+
+
+def test_newcombe_difference_by_hand():
+    d, lo, hi = newcombe_difference([40, 5], [60, 0], [60, 5], [140, 10])
+    p1, p2 = 40 / 60, 60 / 140
+    (l1, u1), (l2, u2) = _wilson(40, 60), _wilson(60, 140)
+    assert d[0] == pytest.approx(5 / 21, abs=1e-12)
+    assert lo[0] == pytest.approx(d[0] - math.hypot(p1 - l1, u2 - p2), abs=1e-9)
+    assert hi[0] == pytest.approx(d[0] + math.hypot(u1 - p1, p2 - l2), abs=1e-9)
+    assert (round(lo[0], 4), round(hi[0], 4)) == (0.0872, 0.3703)
+    ref = confint_proportions_2indep(40, 60, 60, 140, method="newcomb")
+    assert (lo[0], hi[0]) == pytest.approx(ref, abs=1e-12)
+    assert np.isnan(d[1]) and np.isnan(lo[1]) and np.isnan(hi[1])
+
+
+def test_equal_rates_pvalue():
+    assert equal_rates_pvalue([50, 50], 100) == pytest.approx(1.0)
+    assert equal_rates_pvalue([65, 35], 100) == pytest.approx(0.002699796, abs=1e-8)
+    assert math.isnan(equal_rates_pvalue([0, 0], 0))
+
+
+# ---------------------------------------------------------------- queries -----------------
+def test_seat_win_rates_exclude_limit_and_split_shared_wins(run_a, run_b):
+    games, seats = q.scan_runs([run_a, run_b])
+    df = q.seat_win_rates(seats)
+    assert df.height == 5
+    s0, s1 = _row(df, players=2, seat=0), _row(df, players=2, seat=1)
+    assert (s0["n"], s0["wins"], s0["n_limit"]) == (100, 65.0, 10)  # 30 + 20 + 10 + 10/2
+    assert (s1["n"], s1["wins"], s1["n_limit"]) == (100, 35.0, 10)
+    assert s0["win_rate"] == 0.65 and s0["parity"] == 0.5
+    assert (s0["lo"], s0["hi"]) == pytest.approx(_wilson(65, 100), abs=1e-12)
+    assert (round(s1["lo"], 4), round(s1["hi"], 4)) == (0.2636, 0.4475)
+    for seat in range(3):
+        r = _row(df, players=3, seat=seat)
+        assert (r["n"], r["wins"], r["n_limit"]) == (30, 10.0, 0)
+
+
+def test_turn_order_uses_first_player(run_a, run_b):
+    games, _ = q.scan_runs([run_a, run_b])
+    df = q.turn_order_win_rates(games)
+    assert [_row(df, players=3, position=k)["wins"] for k in range(3)] == [18.0, 9.0, 3.0]
+    first = _row(df, players=3, position=0)
+    assert first["n"] == 30 and first["win_rate"] == 0.6
+    assert (first["lo"], first["hi"]) == pytest.approx(_wilson(18, 30), abs=1e-12)
+    two = _row(df, players=2, position=0)  # first player is always seat 0 in run A
+    assert (two["n"], two["wins"], two["n_limit"]) == (100, 65.0, 10)
+
+
+def test_strategy_rates_and_matchups(run_a, run_b):
+    games, seats = q.scan_runs([run_a, run_b])
+    st = q.strategy_win_rates(seats)
+    assert _row(st, players=2, strategy="greedy")["n"] == 120
+    assert _row(st, players=2, strategy="greedy")["wins"] == 65.0
+    assert _row(st, players=2, strategy="random")["wins"] == 35.0
+    assert _row(st, players=2, strategy="random")["n_limit"] == 10
+    assert _row(st, players=3, strategy="random")["n"] == 60
+    mm = q.matchup_matrix(games)
+    gr = _row(mm, players=2, strategy="greedy", opponent="random")
+    assert (gr["n"], gr["wins"]) == (80, 45.0)  # 30 + 10 + 10/2
+    assert (gr["lo"], gr["hi"]) == pytest.approx(_wilson(45, 80), abs=1e-12)
+    rg = _row(mm, players=2, strategy="random", opponent="greedy")
+    assert (rg["n"], rg["wins"], rg["win_rate"]) == (80, 35.0, 0.4375)
+    gg = _row(mm, players=2, strategy="greedy", opponent="greedy")
+    assert (gg["n"], gg["wins"]) == (40, 20.0)
+    assert mm.filter((pl.col("players") == 2) & (pl.col("strategy") == "random")
+                     & (pl.col("opponent") == "random")).is_empty()
+    # 3 players: win rate of the row bot in games where another seat plays the column bot
+    assert (_row(mm, players=3, strategy="greedy", opponent="random")["wins"],
+            _row(mm, players=3, strategy="greedy", opponent="random")["n"]) == (10.0, 30)
+    assert _row(mm, players=3, strategy="random", opponent="greedy")["wins"] == 20.0
+    assert _row(mm, players=3, strategy="random", opponent="random")["n"] == 60
+    assert mm.filter((pl.col("players") == 3) & (pl.col("opponent") == "greedy")
+                     & (pl.col("strategy") == "greedy")).is_empty()
+
+
+def test_balance_and_completion(run_a, run_b):
+    games, seats = q.scan_runs([run_a, run_b])
+    b = q.balance(seats)
+    two, three = _row(b, players=2), _row(b, players=3)
+    assert two["balance"] == pytest.approx(0.70, abs=1e-12)
+    assert (two["best_seat"], two["worst_seat"], two["n"]) == (0, 1, 100)
+    assert three["balance"] == 1.0 and three["p_equal"] == pytest.approx(1.0)
+    c = q.completion(games)
+    r = _row(c, players=2)
+    assert (r["n"], r["finished"], r["limit"], r["draws"]) == (110, 100, 10, 0)
+    assert r["limit_rate"] == pytest.approx(10 / 110, abs=1e-12)
+    assert (r["limit_lo"], r["limit_hi"]) == pytest.approx(_wilson(10, 110), abs=1e-12)
+    assert _row(c, players=3)["limit"] == 0
+
+
+def test_score_and_length_distributions(run_a):
+    games, seats = q.scan_runs([run_a])
+    sc = _row(q.score_distribution(seats), players=2)
+    sample = np.array([5] * 110 + [2] * 70 + [3] * 20, float)  # limit games (score 4) left out
+    assert sc["n"] == 200 and sc["mean"] == 3.75
+    assert sc["sd"] == pytest.approx(sample.std(ddof=1), abs=1e-12)
+    assert [sc[f"q{k:02d}"] for k in (5, 25, 50, 75, 95)] == [2.0, 2.0, 5.0, 5.0, 5.0]
+    ln = q.length_distribution(games)
+    t = _row(ln, players=2, measure="turns")
+    turns = np.array([20] * 40 + [30] * 40 + [40] * 20, float)
+    assert (t["n"], t["mean"], t["q50"]) == (100, 28.0, 30.0)
+    assert [t[f"q{k:02d}"] for k in (5, 25, 50, 75, 95)] == pytest.approx(
+        np.quantile(turns, [0.05, 0.25, 0.5, 0.75, 0.95]).tolist(), abs=1e-12)
+    assert _row(ln, players=2, measure="decisions")["mean"] == 84.0
+    counts = q.length_counts(games)
+    assert _row(counts, players=2, turns=1000)["count"] == 10
+    assert _row(counts, players=2, turns=1000)["finished"] is False
+
+
+def test_component_impact(run_a):
+    _, seats = q.scan_runs([run_a])
+    ci = q.component_impact(seats)
+    assert ci.height == len(CARDS)
+    top = ci.row(0, named=True)
+    assert top["component"] == "DRILL" and top["column"] == "played_DRILL"
+    assert (top["n_with"], top["wins_with"], top["n_without"], top["wins_without"]) == (
+        60, 40.0, 140, 60.0)
+    assert top["diff"] == pytest.approx(5 / 21, abs=1e-12)
+    assert (round(top["lo"], 4), round(top["hi"], 4)) == (0.0872, 0.3703)
+    # never used (DOG, 1) or always used (?): no comparison, sorted last
+    for name in ("1", "?", "DOG"):
+        r = _row(ci, component=name)
+        assert r["diff"] is None
+    assert _row(ci, component="?")["n_without"] == 0
+
+
+# ---------------------------------------------------------------- report ------------------
+def test_write_report(run_a, run_b, tmp_path):
+    out = tmp_path / "report"
+    res = write_report([run_a, run_b], str(out), game_title="Go Town")
+    md = (out / "report.md").read_text()
+    html = (out / "report.html").read_text()
+    assert res["markdown"] == str(out / "report.md") and res["html"] == str(out / "report.html")
+    head = md[: md.index("## Headline answers")]
+    for line in (
+        "# Balance report: Go Town",
+        "**Games:** 110 + 30 = 140 in total (2 runs)",
+        "**Run seeds:** 11, 12",
+        "**Bot mix / seating:** run 1: greedy, random (rotate); run 2: greedy, random (fixed)",
+        "**Rule options differing from defaults:** run 1: defaults; run 2: first_player=random",
+        f"**Component data status:** {STATUS}",
+        "**boardsim version:** 9.9.9",
+        "**Date:** ",
+        "Seat 1 = the first seat, which is seat 0 in the data files",
+    ):
+        assert line in head, line
+    assert ("Seat 1 wins 65.0% [55.3, 73.6] of 2-player games against a parity of 50%: "
+            "an advantage of +15.0 points") in md
+    assert ("The first player wins 60.0% [42.3, 75.4] of 3-player games against a parity "
+            "of 33.3%") in md
+    assert "seats that played **DRILL** win 66.7% vs 42.9%" in md
+    assert "difference +23.8 [8.7, 37.0]" in md
+    assert "association, not causation" in md
+    assert "| 2 | Seat 1 | 100 | 65 | 65.0% | [55.3, 73.6] | 50% | 10 |" in md
+    assert "| 2 | 110 | 100 | 0 | 10 | 9.09% | [5.01, 15.93] |" in md
+    for key in ("seat_win_rates", "game_length", "matchups", "component_impact",
+                "turn_order_win_rates"):
+        name = os.path.basename(res[key])
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"]({name})" in md
+        assert f'src="{name}"' not in html
+    assert html.count("data:image/png;base64,") == 5
+    assert "<table>" in html and "<strong>DRILL</strong>" in html
+    assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in html
+    assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in res["summary"]
+    assert not [f for f in os.listdir(out) if "tmp" in f]
+
+
+def test_write_report_refuses_mixed_games(run_a, tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    for t in ("games", "seats"):
+        (other / t).mkdir()
+    m = json.loads((tmp_path / "run_a" / "manifest.json").read_text())
+    (other / "manifest.json").write_text(json.dumps({**m, "game": "province"}))
+    with pytest.raises(ValueError, match="different games"):
+        write_report([run_a, str(other)], str(tmp_path / "out"))
