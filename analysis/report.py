@@ -236,8 +236,15 @@ def _one_or_each(values: list[str]) -> str:
 
 
 # ---------------------------------------------------------------- the report ---------------
+DEFAULT_IMPACT_GROUPS = [
+    {"prefix": "played_", "title": "Component impact", "noun": "component",
+     "verb": "played", "include": None},
+]
+
+
 def write_report(
-    run_dirs: list[str], out_dir: str, game_title: str | None = None
+    run_dirs: list[str], out_dir: str, game_title: str | None = None,
+    impact_groups: list[dict] | None = None,
 ) -> dict[str, str]:
     """Analyse ``run_dirs`` (run folders of one game) and write the report into ``out_dir``.
 
@@ -248,8 +255,14 @@ def write_report(
     chart (paths, str), plus ``summary`` (a few lines of plain text for the terminal).
     Raises ValueError when the runs are of different games, FileNotFoundError when a folder has
     no data.
+
+    ``impact_groups``: the game's per-seat detail groups to analyse, each a dict with
+    ``prefix`` (column prefix), ``title`` (section title), ``noun`` (e.g. "special card"),
+    ``verb`` (e.g. "played"), ``include`` (component names to keep, or None for all); the first
+    group gives the headline. Default: every ``played_*`` column.
     """
     run_dirs = [os.fspath(r) for r in run_dirs]
+    groups = impact_groups or DEFAULT_IMPACT_GROUPS
     if not run_dirs:
         raise ValueError("write_report needs at least one run folder")
     manifests = load_manifests(run_dirs)
@@ -279,7 +292,13 @@ def write_report(
     scores = q.score_distribution(seats)
     lengths = q.length_distribution(games)
     lcounts = q.length_counts(games)
-    impact = q.component_impact(seats)
+    impacts = []
+    for grp in groups:
+        imp = q.component_impact(seats, detail_prefix=grp["prefix"])
+        if grp.get("include") is not None:
+            imp = imp.filter(pl.col("component").is_in(list(grp["include"])))
+        impacts.append(imp)
+    impact = impacts[0]
 
     firsts = {
         int(p): sorted(int(f) for f in g["first_player"].unique())
@@ -293,9 +312,10 @@ def write_report(
         "game_length": charts.length_histogram_chart(
             lcounts, os.path.join(out_dir, "game_length.png")),
         "matchups": charts.matchup_heatmap(matchups, os.path.join(out_dir, "matchups.png")),
-        "component_impact": charts.component_impact_chart(
-            impact, os.path.join(out_dir, "component_impact.png")),
     }
+    for i, imp in enumerate(impacts):
+        name = "component_impact" if i == 0 else f"component_impact_{i + 1}"
+        paths[name] = charts.component_impact_chart(imp, os.path.join(out_dir, f"{name}.png"))
     if varied:
         paths["turn_order_win_rates"] = charts.seat_win_rate_chart(
             order_rates, os.path.join(out_dir, "turn_order_win_rates.png"),
@@ -303,12 +323,15 @@ def write_report(
 
     doc = Doc()
     info = _header(doc, title, game_id, run_dirs, manifests, per_run)
-    headlines = _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal)
+    headlines = _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
+                           groups[0])
     _seat_section(doc, seat_rates, order_rates, firsts, varied)
     _balance_section(doc, bal, comp)
     _strategy_section(doc, strat, matchups)
     _length_section(doc, scores, lengths)
-    _component_section(doc, impact)
+    for i, (grp, imp) in enumerate(zip(groups, impacts)):
+        name = "component_impact" if i == 0 else f"component_impact_{i + 1}"
+        _component_section(doc, imp, grp, f"{name}.png")
     _method_section(doc)
 
     md_path = os.path.join(out_dir, "report.md")
@@ -399,7 +422,8 @@ def _first_phrase(p: int, firsts: dict[int, list[int]]) -> str:
     return "The first player"
 
 
-def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal) -> list[str]:
+def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
+               grp: dict) -> list[str]:
     doc.h(2, "Headline answers")
     lines: list[str] = []
     doc.p("**First-player advantage** (win rate of the seat that moves first, 95% interval, "
@@ -457,17 +481,18 @@ def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal) -> l
         sign = "higher" if r["diff"] >= 0 else "lower"
         excl = "the interval excludes 0" if r["lo"] > 0 or r["hi"] < 0 else \
             "the interval includes 0"
-        text = (f"{p} players: seats that played **{r['component']}** win "
+        text = (f"{p} players: seats that {grp['verb']} **{r['component']}** win "
                 f"{pct(r['rate_with'])} vs {pct(r['rate_without'])} for seats that did not, "
                 f"{_pts(abs(r['diff']))[1:]} points {sign} "
                 f"(difference {_pts(r['diff'])} {_ci(r['lo'], r['hi'])}; {excl}; "
                 f"n = {r['n_with']:,} vs {r['n_without']:,} seat-games).")
         items.append(text)
-        lines.append(f"Component most associated with winning at {p} players: {r['component']} "
+        lines.append(f"{grp['noun'].capitalize()} most associated with winning at {p} players: "
+                     f"{r['component']} "
                      f"{_pts(r['diff'])} points {_ci(r['lo'], r['hi'])}.")
     if items:
-        doc.p("**Which component moves the win rate most** (largest difference in win rate "
-              "between seats that played the card and seats that did not):")
+        doc.p(f"**Which {grp['noun']} moves the win rate most** (largest difference in win "
+              f"rate between seats that {grp['verb']} it and seats that did not):")
         doc.ul(items)
         doc.p(f"**Caution:** {CAUTION}")
 
@@ -605,14 +630,14 @@ def _length_section(doc, scores, lengths) -> None:
     doc.img("game_length.png", "Game length histogram")
 
 
-def _component_section(doc, impact) -> None:
-    doc.h(2, "Component impact")
-    doc.p("For each card type: win rate of seats that played it at least once minus win rate "
-          "of seats that never played it, in finished games, with a 95% Newcombe interval; "
+def _component_section(doc, impact, grp: dict, png: str) -> None:
+    doc.h(2, grp["title"])
+    doc.p(f"For each {grp['noun']}: win rate of seats that {grp['verb']} it at least once minus "
+          f"win rate of seats that did not, in finished games, with a 95% Newcombe interval; "
           "sorted by the size of the difference. " + CAUTION)
     if impact.is_empty():
-        doc.p("The runs have no per-seat detail columns (`played_*`), so there is nothing to "
-              "show here.")
+        doc.p(f"The runs have no per-seat detail columns (`{grp['prefix']}*`), so there is "
+              "nothing to show here.")
         return
     rows = [
         [str(r["players"]), f"**{r['component']}**", _count(r["n_with"]), pct(r["rate_with"]),
@@ -621,10 +646,11 @@ def _component_section(doc, impact) -> None:
         for r in impact.iter_rows(named=True)
     ]
     doc.table(Table(
-        ["Players", "Component", "n played", "Win rate played", "n not played",
-         "Win rate not played", "Difference (points)", "95% CI"],
+        ["Players", grp["noun"].capitalize(), f"n {grp['verb']}", f"Win rate {grp['verb']}",
+         f"n not {grp['verb']}", f"Win rate not {grp['verb']}", "Difference (points)",
+         "95% CI"],
         rows, [True, False, True, True, True, True, True, True]))
-    doc.img("component_impact.png", "Component impact")
+    doc.img(png, grp["title"])
 
 
 def _method_section(doc) -> None:

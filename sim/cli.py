@@ -139,7 +139,8 @@ def _write_report(game_id: str, runs: list[str], out: Optional[Path]) -> str:
     from sim.registry import get_game
 
     out = out or Path("reports") / game_id
-    res = write_report(runs, str(out), get_game(game_id).title)
+    game = get_game(game_id)
+    res = write_report(runs, str(out), game.title, game.impact_groups or None)
     return f"{res.get('summary', '').rstrip()}\nreport: {out / 'report.md'} and {out / 'report.html'}"
 
 

@@ -64,6 +64,8 @@ class Game:
     spec: str = ""
     data_status: str = ""
     strategies: dict[str, StrategySpec] = {}
+    # per-seat detail groups the report analyses (see analysis.report.write_report)
+    impact_groups: list[dict] = []
 
     # ---- validation helpers -------------------------------------------------------------
     def check_players(self, n_players: int) -> int:

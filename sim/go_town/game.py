@@ -108,6 +108,12 @@ class GoTown(Game):
     spec = "shared/rules/go_town.md"
     data_status = data.DATA_STATUS
     strategies = bots.STRATEGIES
+    impact_groups = [
+        {"prefix": "played_", "title": "Special cards", "noun": "special card",
+         "verb": "played", "include": list(CARD_NAMES[DOG:])},
+        {"prefix": "played_", "title": "Building cards", "noun": "building card",
+         "verb": "played", "include": list(CARD_NAMES[1:DOG])},
+    ]
     seat_detail_names = tuple(f"played_{CARD_NAMES[k]}" for k in range(1, NT))
 
     def __init__(self, card_counts: dict[str, int] | None = None,
