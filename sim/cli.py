@@ -69,7 +69,8 @@ def _progress_bar(total: int, label: str):
 
 def run_simulation(game: str, n: int, players: int, strategies: list[str], seed: int,
                    options: dict, jobs: int, chunk_size: int, out: Optional[Path],
-                   seating: str, backend: str, label: str | None = None) -> Path:
+                   seating: str, backend: str, label: str | None = None,
+                   scheduler: str | None = None) -> Path:
     """simulate() with a rich progress bar over chunks showing games/s."""
     from sim.runner import simulate, validate
 
@@ -88,7 +89,7 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
 
         return simulate(game, n, players, strategies, seed=seed, options=options, jobs=jobs,
                         chunk_size=chunk_size, out=out, seating=seating, backend=backend,
-                        progress=cb)
+                        scheduler=scheduler, progress=cb)
 
 
 @app.command()
@@ -104,12 +105,17 @@ def simulate(
                                                help="rule option name=value (repeatable)"),
     jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (-1 = all cores)"),
     chunk_size: int = typer.Option(10_000, help="games per task and per Parquet file"),
-    backend: str = typer.Option("loky", help="joblib backend: loky | threading | sequential"),
+    backend: str = typer.Option("loky",
+                                help="joblib backend: loky | threading | sequential | dask"),
+    scheduler: Optional[str] = typer.Option(
+        None, help="dask scheduler address (with --backend dask; default: a local cluster)"),
     out: Optional[Path] = typer.Option(None, help="results folder (default reports/_runs/...)"),
 ):
     """Run N games between scripted bots and write a Parquet results folder (resumable)."""
+    if scheduler and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
     root = run_simulation(game, n, players, _split(strategies), seed, _options(option), jobs,
-                          chunk_size, out, seating, backend)
+                          chunk_size, out, seating, backend, scheduler=scheduler)
     typer.echo(f"results: {root}")
     typer.echo(f"report:  boardsim report {root}")
 

@@ -30,7 +30,7 @@ from sim.registry import get_game
 
 MANIFEST = "manifest.json"
 TABLES = ("games", "seats")
-BACKENDS = ("loky", "threading", "sequential")
+BACKENDS = ("loky", "threading", "sequential", "dask")
 
 
 def _chunk_name(k: int) -> str:
@@ -187,7 +187,7 @@ def validate(game_id: str, n_games: int, players: int, strategies: list[str], se
 def simulate(game_id: str, n_games: int, players: int, strategies: list[str], seed: int = 0,
              options: dict[str, Any] | None = None, jobs: int = 1, chunk_size: int = 10_000,
              out: str | os.PathLike | None = None, seating: str = "fixed",
-             backend: str = "loky",
+             backend: str = "loky", scheduler: str | None = None,
              progress: Callable[[int, int], None] | None = None) -> Path:
     """Run ``n_games`` games and write the results folder; return its path.
 
@@ -195,7 +195,10 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     (one per seat, one for all, or a pool with ``seating="pool"``); run seed; rule options
     (name -> value, validated); ``jobs`` worker processes (-1 = all cores); ``chunk_size``
     games per task; ``out`` folder (default ``reports/_runs/<game>/<run name>``); seating
-    ``fixed``/``rotate``/``pool``; joblib backend; ``progress(done_games, total)`` callback.
+    ``fixed``/``rotate``/``pool``; joblib backend (``loky`` processes, ``threading``,
+    ``sequential``, or ``dask``: joblib's dask backend on the dask.distributed scheduler at
+    ``scheduler``, or on a local cluster of ``jobs`` worker processes started for the run);
+    ``progress(done_games, total)`` callback.
 
     Raises UserError on bad input or a foreign/unwritable ``out``. Resumes an interrupted run.
     """
@@ -226,7 +229,7 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
          int(seed), players, list(strategies), seating, resolved)
         for k in todo
     ]
-    for _k, count, _dt in _execute(tasks, jobs, backend):
+    for _k, count, _dt in _execute(tasks, jobs, backend, scheduler):
         finished_games += count
         if progress:
             progress(finished_games, n_games)
@@ -236,17 +239,46 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     return root
 
 
-def _execute(tasks: list[tuple], jobs: int, backend: str):
+def _execute(tasks: list[tuple], jobs: int, backend: str, scheduler: str | None = None):
+    """Run the chunk tasks; yield each one's result as it finishes (any order)."""
     if not tasks:
+        return
+    from joblib import Parallel, delayed
+
+    if backend == "dask":
+        yield from _execute_dask(tasks, jobs, scheduler)
         return
     if backend == "sequential" or jobs == 1 or len(tasks) == 1:
         for t in tasks:
             yield _chunk_task(*t)
         return
-    from joblib import Parallel, delayed
-
     par = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")
     yield from par(delayed(_chunk_task)(*t) for t in tasks)
+
+
+def _execute_dask(tasks: list[tuple], jobs: int, scheduler: str | None):
+    """joblib's dask backend: a lost worker's chunks are recomputed by the scheduler (a chunk
+    is written atomically, so a repeated chunk just replaces an identical file)."""
+    import contextlib
+
+    from dask.distributed import Client, LocalCluster
+    from joblib import Parallel, delayed, parallel_config
+
+    with contextlib.ExitStack() as stack:
+        if scheduler:
+            try:
+                client = stack.enter_context(Client(scheduler, timeout="10s"))
+            except (OSError, TimeoutError) as e:
+                raise UserError(f"cannot reach the dask scheduler at {scheduler} ({e})") from None
+        else:
+            n = os.cpu_count() if jobs == -1 else jobs
+            cluster = stack.enter_context(LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None))
+            client = stack.enter_context(Client(cluster))
+        stack.enter_context(parallel_config(backend="dask", wait_for_workers_timeout=60))
+        par = Parallel(n_jobs=-1, return_as="generator_unordered")
+        yield from par(delayed(_chunk_task)(*t) for t in tasks)
+        del client
 
 
 def default_out(identity: dict[str, Any]) -> Path:
