@@ -23,6 +23,10 @@ from pathlib import Path
 import sim
 from sim.core.seating import seat_matrix
 
+# games per engine measurement relative to Go Town's (slower games play fewer)
+BENCH_SCALE = {"go-town": 1.0, "little-town": 0.1, "three-little-wolves": 0.5,
+               "province": 0.5, "suburbia": 0.05}
+
 
 def _tree_rss_kb(pid: int) -> int:
     """Resident memory (kB) of ``pid`` and all its descendants, from /proc."""
@@ -86,17 +90,25 @@ def engine_rate(game, players: int, strategy: str, n: int, repeats: int) -> tupl
     return statistics.median(g_rates), statistics.median(d_rates)
 
 
-def reference_rate(players: int, seconds: float, repeats: int) -> float:
-    """Median games/s of tests/reference/go_town.py with random bots."""
+def reference_rate(game, players: int, seconds: float, repeats: int) -> float | None:
+    """Median games/s of the game's plain-Python reference (tests/reference/<package>.py)
+    with random bots, or None if it has none."""
+    import importlib
+
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.reference.go_town import play_random_game, seed_for
+    package = type(game).__module__.split(".")[1]
+    try:
+        ref = importlib.import_module(f"tests.reference.{package}")
+    except ModuleNotFoundError:
+        return None
+    from tests.reference.go_town import seed_for
 
     rates = []
     for r in range(repeats):
         t0 = time.perf_counter()
         k = 0
         while time.perf_counter() - t0 < seconds:
-            play_random_game(players, seed_for(1, r * 100000 + k), bot_seed=k)
+            ref.play_random_game(players, seed_for(1, r * 100000 + k), bot_seed=k)
             k += 1
         rates.append(k / (time.perf_counter() - t0))
     return statistics.median(rates)
@@ -107,9 +119,11 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="small counts (a smoke run)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--skip-million", action="store_true")
+    ap.add_argument("--skip-jobs", action="store_true")
+    ap.add_argument("--games", help="comma-separated game ids (default: all)")
     args = ap.parse_args()
     n = 20_000 if args.quick else 200_000
-    game = sim.get_game("go-town")
+    ap_games = args.games.split(",") if args.games else sim.list_games()
     out: dict = {
         "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores, "
                    f"{platform.python_implementation()} {platform.python_version()}",
@@ -118,23 +132,36 @@ def main() -> None:
         "date": time.strftime("%Y-%m-%d"),
         "repeats": args.repeats,
         "engine": [],
+        "reference": [],
     }
     print(f"boardsim bench  {out['machine']}  commit {out['commit']}  "
           f"(medians of {args.repeats})")
-    print(f"{'game':10} {'bots':8} {'players':>7} {'games/s/core':>14} {'decisions/s':>14}")
-    for strategy in ("random", "greedy"):
-        for p in (2, 3, 4):
-            g, d = engine_rate(game, p, strategy, n, args.repeats)
-            out["engine"].append({"game": "go-town", "strategy": strategy, "players": p,
-                                  "games_per_s": round(g), "decisions_per_s": round(d)})
-            print(f"{'go-town':10} {strategy:8} {p:>7} {g:>14,.0f} {d:>14,.0f}")
-    ref = reference_rate(4, 2.0 if args.quick else 5.0, args.repeats)
-    eng = next(e["games_per_s"] for e in out["engine"]
-               if e["strategy"] == "random" and e["players"] == 4)
-    out["reference_games_per_s"] = round(ref, 1)
-    out["speedup_vs_reference"] = round(eng / ref, 1)
-    print(f"reference (plain Python, random, 4p): {ref:,.1f} games/s -> engine speedup "
-          f"{eng / ref:,.0f}x")
+    print(f"{'game':20} {'bots':8} {'players':>7} {'games/s/core':>14} {'decisions/s':>14}")
+    for gid in ap_games:
+        game = sim.get_game(gid)
+        scale = BENCH_SCALE.get(gid, 1.0)
+        for strategy in ("random", "greedy"):
+            if strategy not in game.strategies:
+                continue
+            for p in range(game.min_players, game.max_players + 1):
+                g, d = engine_rate(game, p, strategy, max(1000, int(n * scale)), args.repeats)
+                out["engine"].append({"game": gid, "strategy": strategy, "players": p,
+                                      "games_per_s": round(g), "decisions_per_s": round(d)})
+                print(f"{gid:20} {strategy:8} {p:>7} {g:>14,.0f} {d:>14,.0f}")
+        p = game.max_players
+        ref = reference_rate(game, p, 2.0 if args.quick else 5.0, args.repeats)
+        if ref is None:
+            print(f"{gid}: no plain-Python reference yet")
+            continue
+        eng = next(e["games_per_s"] for e in out["engine"]
+                   if e["game"] == gid and e["strategy"] == "random" and e["players"] == p)
+        out["reference"].append({"game": gid, "players": p, "games_per_s": round(ref, 1),
+                                 "speedup": round(eng / ref, 1)})
+        print(f"{gid}: reference (plain Python, random, {p}p) {ref:,.1f} games/s -> engine "
+              f"speedup {eng / ref:,.0f}x")
+    if "go-town" not in ap_games:
+        args.skip_million = True
+        args.skip_jobs = True
 
     tmp = Path(tempfile.mkdtemp(prefix="boardsim-bench-"))
     env = dict(os.environ)
@@ -142,7 +169,7 @@ def main() -> None:
            "--strategies", "greedy,greedy,random,attacker"]
     try:
         nj = 50_000 if args.quick else 400_000
-        for jobs in (1, 2):
+        for jobs in () if args.skip_jobs else (1, 2):
             times = []
             for r in range(args.repeats):
                 dt, _, rc = peak_memory(cli + ["-n", str(nj), "--jobs", str(jobs), "--out",
