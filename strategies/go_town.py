@@ -111,19 +111,22 @@ for _name, _spec in STRATEGIES.items():
     assert _spec.code == 0 or len(_spec.params) == N_PARAMS, _name
 
 
-@njit(cache=True, inline="always")
+# The bot kernels take the state's arrays, not the state, read the parameter matrix by row
+# (``params[k, j]``) and are compiled without reference counting and inlined into the game loop:
+# see the performance note in sim/go_town/kernels.py. ``choose`` is the entry point over a
+# GoTownState and a parameter vector; the batch loop calls ``choose_arrays``.
+
+
+@njit(cache=True)
 def random_bot(s, legal, n, rng):
     return legal[rand_below(rng, n)]
 
 
-@njit(cache=True, inline="always")
-def _leader(s, c):
+@njit(cache=True, _nrt=False, forceinline=True)
+def _leader(hands, n_floors, np_, c):
     """Rival with most floors (ties: more cards in hand, then lower seat)."""
-    meta = s.meta
-    hands = s.hands
-    n_floors = s.n_floors
     best = -1
-    for t in range(meta[M_NP]):
+    for t in range(np_):
         if t == c:
             continue
         if best < 0 or n_floors[t] > n_floors[best] or (
@@ -133,31 +136,28 @@ def _leader(s, c):
     return best
 
 
-@njit(cache=True, inline="always")
-def _priority(s, a, c, leader, p):
-    meta = s.meta
-    opts = s.opts
-    hands = s.hands
-    n_floors = s.n_floors
-    skips = s.skips
-    target = opts[O_TARGET]
-    mine = n_floors[c]
+@njit(cache=True, _nrt=False, forceinline=True)
+def _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, p, k):
+    """Priority of the legal action ``a`` for seat ``c`` under the parameter row ``p[k]``.
+
+    ``leader``: the rival ``_leader`` picks; ``mine``: ``c``'s floors; ``target``: the option.
+    """
     if a == A_END:
         return 0.0
     if a <= 4:
-        return p[0]
+        return p[k, 0]
     if a < A_STEAL:
-        return p[1]
+        return p[k, 1]
     if a < A_DOG:
         v = (a - A_STEAL) // 4
-        bonus = p[15] if v == leader else 0.0
-        return p[2] + bonus + 0.1 * n_floors[v]
+        bonus = p[k, 15] if v == leader else 0.0
+        return p[k, 2] + bonus + 0.1 * n_floors[v]
     if a < A_BONE:
         i = a - A_DOG
         t = i // MAXF
         f = i % MAXF
-        if t == c and f == n_floors[c] - 1:
-            return p[3]
+        if t == c and f == mine - 1:
+            return p[k, 3]
         return -1.0
     if a < A_DRILL:
         i = a - A_BONE
@@ -165,66 +165,67 @@ def _priority(s, a, c, leader, p):
         f = i % MAXF
         if f != n_floors[t] - 1:
             return -1.0
-        if p[5] > 0 and hands[c, DRILL] == 0:
+        if p[k, 5] > 0 and hands[c, DRILL] == 0:
             return -1.0
-        if n_floors[t] < mine + p[16]:
+        if n_floors[t] < mine + p[k, 16]:
             return -1.0
-        return p[4] + (p[15] if t == leader else 0.0)
+        return p[k, 4] + (p[k, 15] if t == leader else 0.0)
     if a < A_WRECK:
         t = a - A_DRILL
-        if n_floors[t] < mine + p[16]:
+        if n_floors[t] < mine + p[k, 16]:
             return -1.0
-        return p[6] + (p[15] if t == leader else 0.0) + 0.1 * n_floors[t]
+        return p[k, 6] + (p[k, 15] if t == leader else 0.0) + 0.1 * n_floors[t]
     if a < A_MILK:
         t = a - A_WRECK
-        if n_floors[t] < target - p[8]:
+        if n_floors[t] < target - p[k, 8]:
             return -1.0
-        return p[7] + (p[15] if t == leader else 0.0) + 0.1 * n_floors[t]
+        return p[k, 7] + (p[k, 15] if t == leader else 0.0) + 0.1 * n_floors[t]
     if a < A_THIEF:
         t = a - A_MILK
-        if n_floors[t] < mine + p[16] or skips[t] > 0:
+        if n_floors[t] < mine + p[k, 16] or skips[t] > 0:
             return -1.0
-        return p[9] + (p[15] if t == leader else 0.0) + 0.1 * n_floors[t]
+        return p[k, 9] + (p[k, 15] if t == leader else 0.0) + 0.1 * n_floors[t]
     if a < A_DONUT:
         t = a - A_THIEF
-        return p[13] + 0.1 * hsize(hands, t)
+        return p[k, 13] + 0.1 * hsize(hands, t)
     if a == A_DONUT:
         close = 0
-        for t in range(meta[M_NP]):
-            if t != c and n_floors[t] >= target - p[11]:
+        for t in range(np_):
+            if t != c and n_floors[t] >= target - p[k, 11]:
                 close += 1
-        if close < p[12]:
+        if close < p[k, 12]:
             return -1.0
-        return p[10]
+        return p[k, 10]
     if a == A_MASTER:
-        return p[14]
+        return p[k, 14]
     return -1.0  # dead plays: never
 
 
-@njit(cache=True, inline="always")
-def scripted_bot(s, legal, n, rng, p):
-    """Priority bot over the parameter vector ``p`` (float64[N_PARAMS], see PARAM_NAMES)."""
-    meta = s.meta
-    hands = s.hands
+@njit(cache=True, _nrt=False, forceinline=True)
+def scripted_arrays(meta, opts, hands, n_floors, skips, legal, n, rng, p, k):
+    """Priority bot over the parameter row ``p[k]`` (float64[:, N_PARAMS], see PARAM_NAMES)."""
     c = meta[M_CUR]
     if meta[M_PHASE] == PH_DISCARD:
         # discard the most duplicated card, never a ? while another choice exists
         best = legal[0]
         bc = -1
         for i in range(n):
-            k = legal[i] - A_DISCARD
-            cnt = hands[c, k] - (10 if k == QM else 0)
+            kk = legal[i] - A_DISCARD
+            cnt = hands[c, kk] - (10 if kk == QM else 0)
             if cnt > bc:
                 bc = cnt
                 best = legal[i]
         return best
-    leader = _leader(s, c)
+    np_ = meta[M_NP]
+    leader = _leader(hands, n_floors, np_, c)
+    mine = n_floors[c]
+    target = opts[O_TARGET]
     best = A_END
     bp = 0.0
     ties = 1
     for i in range(n):
         a = legal[i]
-        pr = _priority(s, a, c, leader, p)
+        pr = _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, p, k)
         if pr > bp:
             bp = pr
             best = a
@@ -236,7 +237,25 @@ def scripted_bot(s, legal, n, rng, p):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
+def choose_arrays(code, params, k, meta, opts, hands, n_floors, skips, legal, n, rng):
+    """``choose`` on the state's arrays with the strategy's parameters as row ``k`` of the
+    matrix ``params`` (float64[:, N_PARAMS]); the batch loop's entry point."""
+    if code == 0:
+        return legal[rand_below(rng, n)]
+    return scripted_arrays(meta, opts, hands, n_floors, skips, legal, n, rng, params, k)
+
+
+@njit(cache=True)
+def scripted_bot(s, legal, n, rng, p):
+    """Priority bot over the parameter vector ``p`` (float64[N_PARAMS], see PARAM_NAMES)."""
+    row = np.empty((1, p.shape[0]), np.float64)
+    for j in range(p.shape[0]):
+        row[0, j] = p[j]
+    return scripted_arrays(s.meta, s.opts, s.hands, s.n_floors, s.skips, legal, n, rng, row, 0)
+
+
+@njit(cache=True)
 def choose(code, params, s, legal, n, rng):
     """Dispatch: strategy ``code`` (0 random, 1 scripted) with ``params`` (float64[N_PARAMS])."""
     if code == 0:

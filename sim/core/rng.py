@@ -2,7 +2,9 @@
 
 The generator state is a ``uint64[1]`` array kept inside each game state, so a game can be
 copied, saved to a dict and replayed exactly. The same arithmetic is written in plain Python in
-``tests/reference`` and must give the same numbers.
+``tests/reference`` and must give the same numbers. The functions that take the generator array
+are compiled with ``_nrt=False`` (no reference counting: they never allocate, and the hot game
+loops call them per decision; see the performance note in sim/go_town/kernels.py).
 """
 
 import numpy as np
@@ -17,23 +19,29 @@ _U31 = np.uint64(31)
 _U32 = np.uint64(32)
 
 
-@njit(cache=True, inline="always")
-def next_u64(r):
-    """Advance the generator ``r`` (``uint64[1]``, changed in place); return 64 random bits."""
-    x = r[0] + _GOLDEN
-    r[0] = x
+@njit(cache=True)
+def _finalize(x):
+    """The SplitMix64 output function of the (already advanced) state ``x`` (uint64)."""
     z = (x ^ (x >> _U30)) * _M1
     z = (z ^ (z >> _U27)) * _M2
     return z ^ (z >> _U31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
+def next_u64(r):
+    """Advance the generator ``r`` (``uint64[1]``, changed in place); return 64 random bits."""
+    x = r[0] + _GOLDEN
+    r[0] = x
+    return _finalize(x)
+
+
+@njit(cache=True, _nrt=False)
 def rand_below(r, n):
     """Uniform integer in ``[0, n)`` for ``1 <= n < 2**32`` (multiply-shift on the top 32 bits)."""
     return np.int64(((next_u64(r) >> _U32) * np.uint64(n)) >> _U32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def shuffle(r, a, n):
     """Fisher-Yates shuffle of ``a[:n]`` in place, i = n-1 down to 1, j = rand_below(i+1)."""
     for i in range(n - 1, 0, -1):
@@ -43,15 +51,13 @@ def shuffle(r, a, n):
         a[j] = t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def mix(x):
-    """One SplitMix64 output from a generator whose state is ``x`` (uint64)."""
-    r = np.empty(1, np.uint64)
-    r[0] = x
-    return next_u64(r)
+    """One SplitMix64 output from a generator whose state is ``x`` (uint64); no allocation."""
+    return _finalize(np.uint64(x) + _GOLDEN)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def seed_for(run_seed, game_index, stream):
     """Seed of game ``game_index`` of a run: ``mix(mix(mix(run_seed) ^ index) ^ stream)``.
 

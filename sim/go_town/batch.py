@@ -14,8 +14,8 @@ from sim.go_town.constants import (
     NUM_ACTIONS,
     PH_OVER,
 )
-from sim.go_town.kernels import apply_inplace, init_state, legal_actions_into
-from strategies.go_town import choose
+from sim.go_town.kernels import apply_arrays, init_arrays, legal_actions_arrays
+from strategies.go_town import choose_arrays
 
 
 @njit(cache=True)
@@ -29,23 +29,45 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     score int64[n_games, n_players]; played int64[n_games, n_players, 18].
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
     """
+    # Unpack the state once; the loop only indexes arrays and calls the array kernels, which
+    # are compiled without reference counting (performance note in kernels.py).
+    meta = s.meta
+    rng = s.rng
+    opts = s.opts
+    counts = s.counts
+    consts = s.consts
+    deck = s.deck
+    discard = s.discard
+    hands = s.hands
+    floors = s.floors
+    values = s.values
+    dogs = s.dogs
+    n_floors = s.n_floors
+    skips = s.skips
+    milk = s.milk
+    s_played = s.played
     legal = np.empty(NUM_ACTIONS, np.int32)
     brng = np.empty(1, np.uint64)
     for g in range(n_games):
         gi = np.uint64(first_game + g)
-        init_state(s, n_players, seed_for(run_seed, gi, np.uint64(0)))
+        init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
+                    n_floors, skips, milk, s_played, n_players,
+                    seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
-        first_player[g] = s.meta[M_CUR]
-        while s.meta[M_PHASE] != PH_OVER:
-            n = legal_actions_into(s, legal)
-            k = seat_idx[g, s.meta[M_CUR]]
-            a = choose(codes[k], params[k], s, legal, n, brng)
-            apply_inplace(s, a)
-        turns[g] = s.meta[M_TURN]
-        decisions[g] = s.meta[M_DEC]
-        end_reason[g] = s.meta[M_END]
-        winner[g] = s.meta[M_WINNER]
+        first_player[g] = meta[M_CUR]
+        while meta[M_PHASE] != PH_OVER:
+            n = legal_actions_arrays(meta, opts, consts, hands, floors, values, dogs, n_floors,
+                                     skips, legal)
+            k = seat_idx[g, meta[M_CUR]]
+            a = choose_arrays(codes[k], params, k, meta, opts, hands, n_floors, skips, legal, n,
+                              brng)
+            apply_arrays(meta, rng, opts, consts, deck, discard, hands, floors, values, dogs,
+                         n_floors, skips, milk, s_played, a)
+        turns[g] = meta[M_TURN]
+        decisions[g] = meta[M_DEC]
+        end_reason[g] = meta[M_END]
+        winner[g] = meta[M_WINNER]
         for p in range(n_players):
-            score[g, p] = s.n_floors[p]
-            for k in range(played.shape[2]):
-                played[g, p, k] = s.played[p, k]
+            score[g, p] = n_floors[p]
+            for j in range(played.shape[2]):
+                played[g, p, j] = s_played[p, j]
