@@ -3,7 +3,6 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND := Agg
 
 .PHONY: install run test bench check clean
