@@ -267,7 +267,7 @@ def _execute_dask(tasks: list[tuple], jobs: int, scheduler: str | None):
     with contextlib.ExitStack() as stack:
         if scheduler:
             try:
-                client = stack.enter_context(Client(scheduler, timeout="10s"))
+                client = stack.enter_context(Client(scheduler, timeout="5s"))
             except (OSError, TimeoutError) as e:
                 raise UserError(f"cannot reach the dask scheduler at {scheduler} ({e})") from None
         else:

@@ -30,11 +30,12 @@ from sim.go_town.constants import (
     M_NP,
     M_PHASE,
     MAXF,
+    MAXP,
     O_TARGET,
     PH_DISCARD,
     QM,
 )
-from sim.go_town.kernels import hsize
+from sim.go_town.kernels import derive_hands
 
 # parameter slots of scripted_bot
 PARAM_NAMES = (
@@ -123,21 +124,21 @@ def random_bot(s, legal, n, rng):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _leader(hands, n_floors, np_, c):
+def _leader(hn, n_floors, np_, c):
     """Rival with most floors (ties: more cards in hand, then lower seat)."""
     best = -1
     for t in range(np_):
         if t == c:
             continue
         if best < 0 or n_floors[t] > n_floors[best] or (
-            n_floors[t] == n_floors[best] and hsize(hands, t) > hsize(hands, best)
+            n_floors[t] == n_floors[best] and hn[t] > hn[best]
         ):
             best = t
     return best
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, p, k):
+def _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, hn, p, k):
     """Priority of the legal action ``a`` for seat ``c`` under the parameter row ``p[k]``.
 
     ``leader``: the rival ``_leader`` picks; ``mine``: ``c``'s floors; ``target``: the option.
@@ -187,7 +188,7 @@ def _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, p, k):
         return p[k, 9] + (p[k, 15] if t == leader else 0.0) + 0.1 * n_floors[t]
     if a < A_DONUT:
         t = a - A_THIEF
-        return p[k, 13] + 0.1 * hsize(hands, t)
+        return p[k, 13] + 0.1 * hn[t]
     if a == A_DONUT:
         close = 0
         for t in range(np_):
@@ -202,7 +203,7 @@ def _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, p, k):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def scripted_arrays(meta, opts, hands, n_floors, skips, legal, n, rng, p, k):
+def scripted_arrays(meta, opts, hands, n_floors, skips, hn, legal, n, rng, p, k):
     """Priority bot over the parameter row ``p[k]`` (float64[:, N_PARAMS], see PARAM_NAMES)."""
     c = meta[M_CUR]
     if meta[M_PHASE] == PH_DISCARD:
@@ -217,7 +218,7 @@ def scripted_arrays(meta, opts, hands, n_floors, skips, legal, n, rng, p, k):
                 best = legal[i]
         return best
     np_ = meta[M_NP]
-    leader = _leader(hands, n_floors, np_, c)
+    leader = _leader(hn, n_floors, np_, c)
     mine = n_floors[c]
     target = opts[O_TARGET]
     best = A_END
@@ -225,7 +226,7 @@ def scripted_arrays(meta, opts, hands, n_floors, skips, legal, n, rng, p, k):
     ties = 1
     for i in range(n):
         a = legal[i]
-        pr = _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, p, k)
+        pr = _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, hn, p, k)
         if pr > bp:
             bp = pr
             best = a
@@ -238,12 +239,12 @@ def scripted_arrays(meta, opts, hands, n_floors, skips, legal, n, rng, p, k):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def choose_arrays(code, params, k, meta, opts, hands, n_floors, skips, legal, n, rng):
+def choose_arrays(code, params, k, meta, opts, hands, n_floors, skips, hn, legal, n, rng):
     """``choose`` on the state's arrays with the strategy's parameters as row ``k`` of the
     matrix ``params`` (float64[:, N_PARAMS]); the batch loop's entry point."""
     if code == 0:
         return legal[rand_below(rng, n)]
-    return scripted_arrays(meta, opts, hands, n_floors, skips, legal, n, rng, params, k)
+    return scripted_arrays(meta, opts, hands, n_floors, skips, hn, legal, n, rng, params, k)
 
 
 @njit(cache=True)
@@ -252,7 +253,11 @@ def scripted_bot(s, legal, n, rng, p):
     row = np.empty((1, p.shape[0]), np.float64)
     for j in range(p.shape[0]):
         row[0, j] = p[j]
-    return scripted_arrays(s.meta, s.opts, s.hands, s.n_floors, s.skips, legal, n, rng, row, 0)
+    hn = np.empty(MAXP, np.int64)
+    hm = np.empty(MAXP, np.int64)
+    derive_hands(s.hands, hn, hm)
+    return scripted_arrays(s.meta, s.opts, s.hands, s.n_floors, s.skips, hn, legal, n, rng, row,
+                           0)
 
 
 @njit(cache=True)

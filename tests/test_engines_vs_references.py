@@ -28,7 +28,7 @@ CASES = {
 
 PARAMS = []
 for gid, (mod, cls, cases, n_games) in CASES.items():
-    for i, (players, options) in enumerate(cases):
+    for players, options in cases:
         PARAMS.append(pytest.param(gid, mod, cls, players, options, n_games,
                                    id=f"{gid}-{players}p-" + (
                                        ",".join(f"{k}={v}" for k, v in options.items())

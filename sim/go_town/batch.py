@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from sim.core.rng import seed_for
+from sim.core.rng import rand_below, seed_for
 from sim.go_town.constants import (
     M_CUR,
     M_DEC,
@@ -11,10 +11,18 @@ from sim.go_town.constants import (
     M_PHASE,
     M_TURN,
     M_WINNER,
+    MAXP,
     NUM_ACTIONS,
     PH_OVER,
 )
-from sim.go_town.kernels import apply_arrays, init_arrays, legal_actions_arrays
+from sim.go_town.kernels import (
+    apply_arrays,
+    count_legal,
+    init_arrays,
+    legal_bits,
+    list_legal,
+    nth_legal,
+)
 from strategies.go_town import choose_arrays
 
 
@@ -48,21 +56,29 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     s_played = s.played
     legal = np.empty(NUM_ACTIONS, np.int32)
     brng = np.empty(1, np.uint64)
+    hn = np.empty(MAXP, np.int64)  # hand sizes and
+    hm = np.empty(MAXP, np.int64)  # hand bit sets, kept up to date by the kernels
     for g in range(n_games):
         gi = np.uint64(first_game + g)
         init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
-                    n_floors, skips, milk, s_played, n_players,
+                    n_floors, skips, milk, s_played, hn, hm, n_players,
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         first_player[g] = meta[M_CUR]
         while meta[M_PHASE] != PH_OVER:
-            n = legal_actions_arrays(meta, opts, consts, hands, floors, values, dogs, n_floors,
-                                     skips, legal)
+            lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, floors, values, dogs,
+                                                n_floors, skips, hn, hm)
             k = seat_idx[g, meta[M_CUR]]
-            a = choose_arrays(codes[k], params, k, meta, opts, hands, n_floors, skips, legal, n,
-                              brng)
+            if codes[k] == 0:
+                # the random bot, legal[rand_below(n)], without listing the legal actions
+                a = nth_legal(lo, d0, d1, b0, b1, hi,
+                              rand_below(brng, count_legal(lo, d0, d1, b0, b1, hi)))
+            else:
+                n = list_legal(lo, d0, d1, b0, b1, hi, legal)
+                a = choose_arrays(codes[k], params, k, meta, opts, hands, n_floors, skips, hn,
+                                  legal, n, brng)
             apply_arrays(meta, rng, opts, consts, deck, discard, hands, floors, values, dogs,
-                         n_floors, skips, milk, s_played, a)
+                         n_floors, skips, milk, s_played, hn, hm, a)
         turns[g] = meta[M_TURN]
         decisions[g] = meta[M_DEC]
         end_reason[g] = meta[M_END]

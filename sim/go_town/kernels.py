@@ -11,7 +11,9 @@ See the performance note below before changing a signature.
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from sim.core.rng import rand_below, shuffle
 from sim.go_town.constants import (
@@ -169,12 +171,40 @@ def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoT
 # ---------------------------------------------------------------------------------------------
 # small helpers
 @njit(cache=True, _nrt=False)
-def hsize(hands, p):
-    """Hand size of seat ``p`` from the ``hands`` count array."""
-    t = 0
-    for k in range(1, NT):
-        t += hands[p, k]
-    return t
+def derive_hands(hands, hn, hm):
+    """Fill the derived hand arrays from ``hands``: ``hn`` sizes, ``hm`` presence bit sets."""
+    for p in range(hands.shape[0]):
+        t = 0
+        m = 0
+        for k in range(1, NT):
+            t += hands[p, k]
+            m |= (hands[p, k] > 0) << k
+        hn[p] = t
+        hm[p] = m
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of the int64 ``x`` (LLVM ``ctpop``)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """Index of the lowest set bit of the int64 ``x`` != 0 (LLVM ``cttz``)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
 
 
 @njit(cache=True, _nrt=False)
@@ -193,11 +223,22 @@ def end_game(meta, winner, reason):
     meta[M_PHASE] = PH_OVER
 
 
+# ---------------------------------------------------------------------------------------------
+# hand changes: every change of ``hands`` goes through these, which keep ``hn`` and ``hm``
 @njit(cache=True, _nrt=False)
-def top_free(n_floors, dogs, t):
-    """True if seat ``t`` has a top floor without a dog."""
-    nf = n_floors[t]
-    return nf > 0 and dogs[t, nf - 1] == 0
+def hand_add(hands, hn, hm, p, k):
+    """Card ``k`` enters seat ``p``'s hand."""
+    hands[p, k] += 1
+    hn[p] += 1
+    hm[p] |= 1 << k
+
+
+@njit(cache=True, _nrt=False)
+def hand_remove(hands, hn, hm, p, k):
+    """Card ``k`` (held) leaves seat ``p``'s hand."""
+    hands[p, k] -= 1
+    hn[p] -= 1
+    hm[p] ^= (hands[p, k] == 0) << k
 
 
 # ---------------------------------------------------------------------------------------------
@@ -215,33 +256,33 @@ def reshuffle(meta, rng, deck, discard):
     meta[M_DECKN] = n
 
 
-@njit(cache=True, _nrt=False)
-def draw(meta, rng, opts, deck, discard, hands, p):
+@njit(cache=True, _nrt=False, forceinline=True)
+def draw(meta, rng, opts, deck, discard, hands, hn, hm, p):
     """Draw one card for seat ``p``; reshuffle per D4; a draw from two empty piles is lost."""
     if meta[M_DECKN] == 0:
         if dsize(discard) == 0:
             return
         reshuffle(meta, rng, deck, discard)
     n = meta[M_DECKN] - 1
-    hands[p, deck[n]] += 1
+    hand_add(hands, hn, hm, p, deck[n])
     meta[M_DECKN] = n
-    if opts[O_RESHUFFLE] == 1 and n == 0 and dsize(discard) > 0:
+    if n == 0 and opts[O_RESHUFFLE] == 1 and dsize(discard) > 0:
         reshuffle(meta, rng, deck, discard)
 
 
-@njit(cache=True, _nrt=False)
-def refill(meta, rng, opts, consts, deck, discard, hands, p):
+@njit(cache=True, _nrt=False, forceinline=True)
+def refill(meta, rng, opts, consts, deck, discard, hands, hn, hm, p):
     """End-of-turn refill to ``refill_to`` cards (§3.2 step 3)."""
-    while hsize(hands, p) < consts[C_REFILL]:
+    while hn[p] < consts[C_REFILL]:
         if meta[M_DECKN] == 0 and dsize(discard) == 0:
             return
-        draw(meta, rng, opts, deck, discard, hands, p)
+        draw(meta, rng, opts, deck, discard, hands, hn, hm, p)
 
 
 # ---------------------------------------------------------------------------------------------
 # turn flow (§3.2, §4.9)
-@njit(cache=True, _nrt=False)
-def begin_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, p):
+@njit(cache=True, _nrt=False, forceinline=True)
+def begin_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm, p):
     """Begin the turn of seat ``p``: skipped turns (D9, D10, D15), the turn cap (D17), the draw."""
     n = meta[M_NP]
     while True:
@@ -255,27 +296,28 @@ def begin_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, p):
                 milk[p] -= 1
                 discard[MILK] += 1
             if opts[O_SKIP_MEANS] == 1:
-                refill(meta, rng, opts, consts, deck, discard, hands, p)
-            p = (p + 1) % n
+                refill(meta, rng, opts, consts, deck, discard, hands, hn, hm, p)
+            p = p + 1 if p + 1 < n else 0
             continue
-        if hsize(hands, p) < consts[C_LIMIT]:
-            draw(meta, rng, opts, deck, discard, hands, p)
+        if hn[p] < consts[C_LIMIT]:
+            draw(meta, rng, opts, deck, discard, hands, hn, hm, p)
         meta[M_CUR] = p
         meta[M_PHASE] = PH_PLAY
         return
 
 
-@njit(cache=True, _nrt=False)
-def finish_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk):
+@njit(cache=True, _nrt=False, forceinline=True)
+def finish_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm):
     """End the current seat's turn (refill) and begin the next seat's."""
     c = meta[M_CUR]
-    refill(meta, rng, opts, consts, deck, discard, hands, c)
-    begin_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, (c + 1) % meta[M_NP])
+    refill(meta, rng, opts, consts, deck, discard, hands, hn, hm, c)
+    nxt = c + 1 if c + 1 < meta[M_NP] else 0
+    begin_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm, nxt)
 
 
 @njit(cache=True, _nrt=False)
 def init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
-                n_floors, skips, milk, played, n_players, seed):
+                n_floors, skips, milk, played, hn, hm, n_players, seed):
     """``init_state`` on the state's arrays: first player, shuffle, deal, first turn (§3.1)."""
     meta.fill(0)
     discard.fill(0)
@@ -287,6 +329,8 @@ def init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, v
     skips.fill(0)
     milk.fill(0)
     played.fill(0)
+    hn.fill(0)
+    hm.fill(0)
     rng[0] = seed
     meta[M_NP] = n_players
     meta[M_WINNER] = -1
@@ -302,63 +346,69 @@ def init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, v
     meta[M_DECKN] = n
     for p in range(n_players):
         for _ in range(consts[C_OPEN]):
-            draw(meta, rng, opts, deck, discard, hands, p)
+            draw(meta, rng, opts, deck, discard, hands, hn, hm, p)
     meta[M_CUR] = first
-    begin_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, first)
+    begin_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm, first)
 
 
 # ---------------------------------------------------------------------------------------------
 # legal actions (docs/games/go_town.md section 6)
+#
+# ``legal_bits`` computes the set of legal action ids as six int64 bit sets, in ascending id
+# order (each below 2**36, so no sign bit is ever involved):
+#   lo  ids   0..28   (END, BUILD, STEAL)           bit = id
+#   d0  ids  29..64   (DOG on seats 0, 1)           bit = id - A_DOG
+#   d1  ids  65..100  (DOG on seats 2, 3)           bit = id - A_DOG - 2 * MAXF
+#   b0  ids 101..136  (BONE on seats 0, 1)          bit = id - A_BONE
+#   b1  ids 137..172  (BONE on seats 2, 3)          bit = id - A_BONE - 2 * MAXF
+#   hi  ids 173..207  (DRILL .. MASTER, DISCARD)    bit = id - A_DRILL
+# ``legal_actions_arrays`` lists the set (ascending ids); the batch loop's random bot draws
+# its k-th member directly (``nth_legal``), which is the same action as ``legal[k]``.
+HI_DISCARD = A_DISCARD - A_DRILL  # bit of DISCARD type 0 in ``hi``
+SPECIAL_BITS = sum(1 << k for k in range(DOG, NT))
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
-def legal_actions_arrays(meta, opts, consts, hands, floors, values, dogs, n_floors, skips, out):
-    """``legal_actions_into`` on the state's arrays: ids into ``out`` ascending; return count."""
+def legal_bits(meta, opts, consts, floors, values, dogs, n_floors, skips, hn, hm):
+    """The legal action ids of the position as bit sets ``(lo, d0, d1, b0, b1, hi)``."""
     ph = meta[M_PHASE]
     if ph == PH_OVER:
-        return 0
+        return 0, 0, 0, 0, 0, 0
     c = meta[M_CUR]
-    n = 0
+    h = hm[c]  # bit k: the hand holds a card of type k
     if ph == PH_DISCARD:
-        for k in range(1, NT):
-            if hands[c, k] > 0:
-                out[n] = A_DISCARD + k
-                n += 1
-        return n
+        return 0, 0, 0, 0, 0, h << HI_DISCARD
     np_ = meta[M_NP]
-    out[n] = A_END
-    n += 1
-    # §4.1 build from hand
-    for lo in range(1, 5):
-        if hands[c, lo] > 0 and hands[c, 9 - lo] > 0:
-            out[n] = lo
-            n += 1
-    if hands[c, QM] > 0:
-        for v in range(1, 9):
-            if hands[c, v] > 0:
-                out[n] = A_BUILDQ + v
-                n += 1
-    # §4.2, §4.3 steal from a rival's unguarded top floor
+    # §4.1 build from hand: lo+hi pairs (ids 1..4), ?+n (ids 5..12)
+    lo = 1 << A_END
+    for x in range(1, 5):
+        lo |= ((h >> x) & (h >> (9 - x)) & 1) << x
+    lo |= ((h >> 1) & 0xFF & -((h >> QM) & 1)) << (A_BUILDQ + 1)
+    # §4.2, §4.3 steal from a rival's unguarded top floor; seat sets for the specials
+    by_num = opts[O_QM_BY_NUM] == 1
+    by_qm = (opts[O_QM_BY_QM] == 1) & ((h >> QM) & 1 == 1)
+    built = 0  # seats with a building
+    free = 0  # seats with an unguarded top floor
+    holding = 0  # seats holding cards
+    calm = 0  # seats without pending skips
     for v in range(np_):
-        if v == c or not top_free(n_floors, dogs, v):
-            continue
-        f = n_floors[v] - 1
+        nf = n_floors[v]
+        f = max(nf - 1, 0)
+        has = nf > 0
+        ok = has & (dogs[v, f] == 0)
+        built |= has << v
+        free |= ok << v
+        holding |= (hn[v] > 0) << v
+        calm |= (skips[v] == 0) << v
+        ok &= v != c
         for slot in range(2):
-            x = floors[v, f, slot]
-            w = values[v, f, slot]
-            base = A_STEAL + v * 4 + slot * 2
-            if x != QM:
-                if hands[c, 9 - w] > 0:
-                    out[n] = base
-                    n += 1
-            else:
-                if opts[O_QM_BY_NUM] == 1 and hands[c, 9 - w] > 0:
-                    out[n] = base
-                    n += 1
-                if opts[O_QM_BY_QM] == 1 and hands[c, QM] > 0:
-                    out[n] = base + 1
-                    n += 1
-    # §4.4 dog
-    n_dog = n
-    if hands[c, DOG] > 0:
+            is_qm = floors[v, f, slot] == QM
+            num = ok & ((h >> (9 - values[v, f, slot])) & 1 == 1) & ((not is_qm) | by_num)
+            lo |= (num | ((ok & is_qm & by_qm) << 1)) << (A_STEAL + v * 4 + slot * 2)
+    # §4.4 dog, §4.5 bone: floor sets per seat
+    d0 = 0
+    d1 = 0
+    if (h >> DOG) & 1:
         for t in range(np_):
             if t != c and opts[O_DOG_OTHERS] == 0:
                 continue
@@ -366,14 +416,16 @@ def legal_actions_arrays(meta, opts, consts, hands, floors, values, dogs, n_floo
             f0 = 0
             if opts[O_DOG_PLACE] == 1:
                 f0 = max(nf - 1, 0)
+            m = 0
             for f in range(f0, nf):
-                if dogs[t, f] < opts[O_DOGS_MAX]:
-                    out[n] = A_DOG + t * MAXF + f
-                    n += 1
-    dog_ok = n > n_dog
-    # §4.5 bone
-    n_bone = n
-    if hands[c, BONE] > 0:
+                m |= (dogs[t, f] < opts[O_DOGS_MAX]) << f
+            if t < 2:
+                d0 |= m << (t * MAXF)
+            else:
+                d1 |= m << ((t - 2) * MAXF)
+    b0 = 0
+    b1 = 0
+    if (h >> BONE) & 1:
         for t in range(np_):
             if t == c and opts[O_BONE_OWN] == 0:
                 continue
@@ -381,85 +433,118 @@ def legal_actions_arrays(meta, opts, consts, hands, floors, values, dogs, n_floo
             f0 = 0
             if opts[O_BONE_TARGET] == 1:
                 f0 = max(nf - 1, 0)
+            m = 0
             for f in range(f0, nf):
-                if dogs[t, f] > 0:
-                    out[n] = A_BONE + t * MAXF + f
-                    n += 1
-    bone_ok = n > n_bone
-    # §4.6 drill, §4.7 wrecking ball
-    n_drill = n
-    if hands[c, DRILL] > 0:
-        for t in range(np_):
-            if (t != c or opts[O_DESTROY_SELF] == 1) and top_free(n_floors, dogs, t):
-                out[n] = A_DRILL + t
-                n += 1
-    drill_ok = n > n_drill
-    n_wreck = n
-    if hands[c, WRECK] > 0:
-        for t in range(np_):
-            if (t != c or opts[O_DESTROY_SELF] == 1) and n_floors[t] > 0:
-                out[n] = A_WRECK + t
-                n += 1
-    wreck_ok = n > n_wreck
-    # §4.9 milkshake
-    n_milk = n
-    if hands[c, MILK] > 0:
-        for t in range(np_):
-            if t == c and opts[O_MILK_SELF] == 0:
-                continue
-            if opts[O_SKIP_STACK] == 1 and skips[t] > 0:
-                continue
-            out[n] = A_MILK + t
-            n += 1
-    milk_ok = n > n_milk
-    # §4.8 thief
-    thief_ok = False
-    master_ok = False
-    if hands[c, THIEF] > 0 or hands[c, MASTER] > 0:
-        cap_gain = opts[O_HANDMODE] == 1
-        room = (not cap_gain) or hsize(hands, c) - 1 < consts[C_LIMIT]
-        n_thief = n
-        if hands[c, THIEF] > 0 and room:
-            for t in range(np_):
-                if t != c and hsize(hands, t) > 0:
-                    out[n] = A_THIEF + t
-                    n += 1
-        thief_ok = n > n_thief
-        if hands[c, MASTER] > 0 and room:
-            for t in range(np_):
-                if t != c and hsize(hands, t) > 0:
-                    master_ok = True
+                m |= (dogs[t, f] > 0) << f
+            if t < 2:
+                b0 |= m << (t * MAXF)
+            else:
+                b1 |= m << ((t - 2) * MAXF)
+    # §4.6 drill, §4.7 wrecking ball, §4.9 milkshake, §4.8 thieves: seat sets
+    everyone = (1 << np_) - 1
+    rivals = everyone & ~(1 << c)
+    hit = everyone if opts[O_DESTROY_SELF] == 1 else rivals
+    drill = free & hit & -((h >> DRILL) & 1)
+    wreck = built & hit & -((h >> WRECK) & 1)
+    milk_to = everyone if opts[O_MILK_SELF] == 1 else rivals
+    if opts[O_SKIP_STACK] == 1:
+        milk_to &= calm
+    milk = milk_to & -((h >> MILK) & 1)
+    room = (opts[O_HANDMODE] != 1) | (hn[c] - 1 < consts[C_LIMIT])
+    victims = holding & rivals & -room
+    thief = victims & -((h >> THIEF) & 1)
+    master_ok = ((h >> MASTER) & 1 == 1) & (victims != 0)
     # §4.9 donut truck
     donut_ok = False
-    if hands[c, DONUT] > 0:
+    if (h >> DONUT) & 1:
         if opts[O_SKIP_STACK] == 0:
             donut_ok = np_ > 1 or opts[O_DONUT_SCOPE] == 1
         else:
-            for t in range(np_):
-                if (t != c or opts[O_DONUT_SCOPE] == 1) and skips[t] == 0:
-                    donut_ok = True
-        if donut_ok:
-            out[n] = A_DONUT
-            n += 1
-    # §4.8 master thief
-    if master_ok:
-        out[n] = A_MASTER
-        n += 1
-    # D14 dead plays
+            who = everyone if opts[O_DONUT_SCOPE] == 1 else rivals
+            donut_ok = (who & calm) != 0
+    hi = (drill | (wreck << 4) | (milk << 8) | (thief << 12) | (donut_ok << 16)
+          | (master_ok << 17))
+    # D14 dead plays: a special card whose family has no legal action
     if opts[O_DEAD_PLAYS] == 1:
-        for k in range(DOG, NT):
-            if hands[c, k] == 0:
-                continue
-            ok = (
-                (k == DOG and dog_ok) or (k == BONE and bone_ok) or (k == DRILL and drill_ok)
-                or (k == WRECK and wreck_ok) or (k == MILK and milk_ok)
-                or (k == DONUT and donut_ok) or (k == THIEF and thief_ok)
-                or (k == MASTER and master_ok)
-            )
-            if not ok:
-                out[n] = A_DISCARD + k
-                n += 1
+        live = (
+            (((d0 | d1) != 0) << DOG) | (((b0 | b1) != 0) << BONE) | ((drill != 0) << DRILL)
+            | ((wreck != 0) << WRECK) | ((milk != 0) << MILK) | (donut_ok << DONUT)
+            | ((thief != 0) << THIEF) | (master_ok << MASTER)
+        )
+        hi |= (h & SPECIAL_BITS & ~live) << HI_DISCARD
+    return lo, d0, d1, b0, b1, hi
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def list_bits(m, first_id, out, n):
+    """Append the ids ``first_id + bit`` of the bit set ``m`` to ``out[n:]``; return the new n."""
+    while m != 0:
+        out[n] = first_id + lowest_bit(m)
+        n += 1
+        m &= m - 1
     return n
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def nth_bit(m, k):
+    """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
+    for _ in range(k):
+        m &= m - 1
+    return lowest_bit(m)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def list_legal(lo, d0, d1, b0, b1, hi, out):
+    """Write the ids of the bit sets of ``legal_bits`` into ``out`` ascending; return count."""
+    n = list_bits(lo, 0, out, 0)
+    n = list_bits(d0, A_DOG, out, n)
+    n = list_bits(d1, A_DOG + 2 * MAXF, out, n)
+    n = list_bits(b0, A_BONE, out, n)
+    n = list_bits(b1, A_BONE + 2 * MAXF, out, n)
+    return list_bits(hi, A_DRILL, out, n)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def legal_actions_arrays(meta, opts, consts, floors, values, dogs, n_floors, skips, hn, hm,
+                         out):
+    """``legal_actions_into`` on the state's arrays: ids into ``out`` ascending; return count."""
+    lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, floors, values, dogs, n_floors,
+                                        skips, hn, hm)
+    return list_legal(lo, d0, d1, b0, b1, hi, out)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def count_legal(lo, d0, d1, b0, b1, hi):
+    """Number of legal actions in the bit sets of ``legal_bits``."""
+    return (popcount(lo) + popcount(d0) + popcount(d1) + popcount(b0) + popcount(b1)
+            + popcount(hi))
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def nth_legal(lo, d0, d1, b0, b1, hi, k):
+    """The ``k``-th (from 0) legal action in ascending order, i.e. ``legal[k]``."""
+    n = popcount(lo)
+    if k < n:
+        return nth_bit(lo, k)
+    k -= n
+    if (d0 | d1 | b0 | b1) != 0:
+        n = popcount(d0)
+        if k < n:
+            return A_DOG + nth_bit(d0, k)
+        k -= n
+        n = popcount(d1)
+        if k < n:
+            return A_DOG + 2 * MAXF + nth_bit(d1, k)
+        k -= n
+        n = popcount(b0)
+        if k < n:
+            return A_BONE + nth_bit(b0, k)
+        k -= n
+        n = popcount(b1)
+        if k < n:
+            return A_BONE + 2 * MAXF + nth_bit(b1, k)
+        k -= n
+    return A_DRILL + nth_bit(hi, k)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -498,27 +583,27 @@ def remove_top(discard, floors, values, dogs, n_floors, t, to_discard):
 
 
 @njit(cache=True, _nrt=False)
-def take_random_card(rng, hands, c, v):
+def take_random_card(rng, hands, hn, hm, c, v):
     """Move one uniformly random card of ``v``'s hand to ``c``'s (§4.8; encoding §6.2)."""
-    r = rand_below(rng, hsize(hands, v))
+    r = rand_below(rng, hn[v])
     for k in range(1, NT):
         if r < hands[v, k]:
-            hands[v, k] -= 1
-            hands[c, k] += 1
+            hand_remove(hands, hn, hm, v, k)
+            hand_add(hands, hn, hm, c, k)
             return
         r -= hands[v, k]
 
 
 @njit(cache=True, _nrt=False)
-def play_card(hands, played, c, k):
+def play_card(hands, played, hn, hm, c, k):
     """Card ``k`` leaves ``c``'s hand as a play (counted in ``played``)."""
-    hands[c, k] -= 1
+    hand_remove(hands, hn, hm, c, k)
     played[c, k] += 1
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def apply_arrays(meta, rng, opts, consts, deck, discard, hands, floors, values, dogs, n_floors,
-                 skips, milk, played, a):
+                 skips, milk, played, hn, hm, a):
     """``apply_inplace`` on the state's arrays (docs/games/go_town.md section 6)."""
     c = meta[M_CUR]
     np_ = meta[M_NP]
@@ -526,27 +611,27 @@ def apply_arrays(meta, rng, opts, consts, deck, discard, hands, floors, values, 
     limit = consts[C_LIMIT]
     if meta[M_PHASE] == PH_DISCARD:
         k = a - A_DISCARD
-        hands[c, k] -= 1
+        hand_remove(hands, hn, hm, c, k)
         discard[k] += 1
-        if hsize(hands, c) <= limit:
-            finish_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk)
+        if hn[c] <= limit:
+            finish_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm)
     elif a == A_END:
         if opts[O_WINCHECK] == 1 and n_floors[c] >= opts[O_TARGET]:
             end_game(meta, c, END_TARGET)
-        elif opts[O_HANDMODE] == 2 and hsize(hands, c) > limit:
+        elif opts[O_HANDMODE] == 2 and hn[c] > limit:
             meta[M_PHASE] = PH_DISCARD
         else:
-            finish_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk)
+            finish_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm)
     elif a < A_BUILDQ + 1:  # BUILD lo+hi
         lo = a
         hi = 9 - a
-        play_card(hands, played, c, lo)
-        play_card(hands, played, c, hi)
+        play_card(hands, played, hn, hm, c, lo)
+        play_card(hands, played, hn, hm, c, hi)
         add_floor(meta, opts, floors, values, dogs, n_floors, c, lo, hi, lo, hi)
     elif a < A_STEAL:  # BUILD ?+n
         v = a - A_BUILDQ
-        play_card(hands, played, c, v)
-        play_card(hands, played, c, QM)
+        play_card(hands, played, hn, hm, c, v)
+        play_card(hands, played, hn, hm, c, QM)
         add_floor(meta, opts, floors, values, dogs, n_floors, c, v, QM, v, 9 - v)
     elif a < A_DOG:  # STEAL v slot by_qm
         i = a - A_STEAL
@@ -558,42 +643,42 @@ def apply_arrays(meta, rng, opts, consts, deck, discard, hands, floors, values, 
         w = values[v, f, slot]
         other = floors[v, f, 1 - slot]
         paid = QM if by_qm == 1 else 9 - w
-        play_card(hands, played, c, paid)
+        play_card(hands, played, hn, hm, c, paid)
         discard[other] += 1
         remove_top(discard, floors, values, dogs, n_floors, v, False)
         add_floor(meta, opts, floors, values, dogs, n_floors, c, paid, x, 9 - w, w)
     elif a < A_BONE:  # DOG t f
         i = a - A_DOG
-        play_card(hands, played, c, DOG)
+        play_card(hands, played, hn, hm, c, DOG)
         dogs[i // MAXF, i % MAXF] += 1
     elif a < A_DRILL:  # BONE t f
         i = a - A_BONE
-        play_card(hands, played, c, BONE)
+        play_card(hands, played, hn, hm, c, BONE)
         dogs[i // MAXF, i % MAXF] -= 1
         discard[DOG] += 1
         discard[BONE] += 1
     elif a < A_WRECK:
-        play_card(hands, played, c, DRILL)
+        play_card(hands, played, hn, hm, c, DRILL)
         discard[DRILL] += 1
         remove_top(discard, floors, values, dogs, n_floors, a - A_DRILL, True)
     elif a < A_MILK:
-        play_card(hands, played, c, WRECK)
+        play_card(hands, played, hn, hm, c, WRECK)
         discard[WRECK] += 1
         remove_top(discard, floors, values, dogs, n_floors, a - A_WRECK, True)
     elif a < A_THIEF:
         t = a - A_MILK
-        play_card(hands, played, c, MILK)
+        play_card(hands, played, hn, hm, c, MILK)
         skips[t] += 1
         if opts[O_MILK_DISCARD] == 0:
             milk[t] += 1
         else:
             discard[MILK] += 1
     elif a < A_DONUT:
-        play_card(hands, played, c, THIEF)
+        play_card(hands, played, hn, hm, c, THIEF)
         discard[THIEF] += 1
-        take_random_card(rng, hands, c, a - A_THIEF)
+        take_random_card(rng, hands, hn, hm, c, a - A_THIEF)
     elif a == A_DONUT:
-        play_card(hands, played, c, DONUT)
+        play_card(hands, played, hn, hm, c, DONUT)
         discard[DONUT] += 1
         for t in range(np_):
             if t == c and opts[O_DONUT_SCOPE] == 0:
@@ -603,46 +688,55 @@ def apply_arrays(meta, rng, opts, consts, deck, discard, hands, floors, values, 
             elif skips[t] == 0:
                 skips[t] = 1
     elif a == A_MASTER:
-        play_card(hands, played, c, MASTER)
+        play_card(hands, played, hn, hm, c, MASTER)
         discard[MASTER] += 1
         cap_gain = opts[O_HANDMODE] == 1
         for i in range(1, np_):
             v = (c + i) % np_
-            if hsize(hands, v) > 0 and ((not cap_gain) or hsize(hands, c) < limit):
-                take_random_card(rng, hands, c, v)
+            if hn[v] > 0 and ((not cap_gain) or hn[c] < limit):
+                take_random_card(rng, hands, hn, hm, c, v)
     else:  # DISCARD k in phase play: a dead play (D14)
         k = a - A_DISCARD
-        play_card(hands, played, c, k)
+        play_card(hands, played, hn, hm, c, k)
         discard[k] += 1
     if meta[M_PHASE] != PH_OVER and meta[M_DEC] >= opts[O_MAXTURNS] * DECISIONS_PER_TURN_CAP:
         end_game(meta, -1, END_LIMIT)
 
 
 # ---------------------------------------------------------------------------------------------
-# GoTownState entry points (the Python API in game.py); each unpacks the state once
+# GoTownState entry points (the Python API in game.py); each unpacks the state once and
+# derives the hand arrays ``hn``/``hm`` from ``hands``
 @njit(cache=True)
 def init_state(s, n_players, seed):
     """Set up a new game in the arrays of ``s`` (§3.1): first player, shuffle, deal, first turn.
 
     ``seed``: uint64 generator seed. Options and data already in ``opts/counts/consts``.
     """
+    hn = np.empty(MAXP, np.int64)
+    hm = np.empty(MAXP, np.int64)
     init_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
-                s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played,
+                s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
                 n_players, seed)
 
 
 @njit(cache=True)
 def legal_actions_into(s, out):
     """Write the legal action ids of ``s`` into ``out`` (int32[>= 208]) ascending; return count."""
-    return legal_actions_arrays(s.meta, s.opts, s.consts, s.hands, s.floors, s.values, s.dogs,
-                                s.n_floors, s.skips, out)
+    hn = np.empty(MAXP, np.int64)
+    hm = np.empty(MAXP, np.int64)
+    derive_hands(s.hands, hn, hm)
+    return legal_actions_arrays(s.meta, s.opts, s.consts, s.floors, s.values, s.dogs,
+                                s.n_floors, s.skips, hn, hm, out)
 
 
 @njit(cache=True)
 def apply_inplace(s, a):
     """Apply the legal action ``a`` to ``s`` in place (docs/games/go_town.md section 6)."""
+    hn = np.empty(MAXP, np.int64)
+    hm = np.empty(MAXP, np.int64)
+    derive_hands(s.hands, hn, hm)
     apply_arrays(s.meta, s.rng, s.opts, s.consts, s.deck, s.discard, s.hands, s.floors,
-                 s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, a)
+                 s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm, a)
 
 
 @njit(cache=True)

@@ -1,0 +1,582 @@
+"""Province: the game object behind ``sim.get_game("province")``.
+
+Rules: shared/rules/province.md; encoding, procedures and state dict: docs/games/province.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.core.errors import UserError
+from sim.core.game import ChunkResult, Game
+from sim.core.options import OptionSet, RuleOption
+from sim.province import data
+from sim.province.batch import MISC_NAMES, run_games
+from sim.province.constants import (
+    A_BUILD,
+    A_END,
+    A_GRIND,
+    A_HIRE,
+    A_REPAY,
+    A_TAKE,
+    A_UNION,
+    COND_NAMES,
+    CONST_NAMES,
+    DECISIONS_PER_TURN_CAP,
+    END_REASONS,
+    M_BUILT,
+    M_CUR,
+    M_DEC,
+    M_DRY,
+    M_END,
+    M_FIRST,
+    M_GAINED,
+    M_GN,
+    M_GNEXT,
+    M_GRINDS,
+    M_HIRED_T,
+    M_LABOR,
+    M_LAST,
+    M_LHOLDER,
+    M_LTURN,
+    M_MOVED,
+    M_PHASE,
+    M_SHIPS,
+    M_TRIG,
+    M_TURN,
+    M_WIN,
+    MAXG,
+    N_CONSTS,
+    N_META,
+    N_OPTS,
+    NS,
+    NSCOL,
+    NSTATS,
+    NUM_ACTIONS,
+    NW,
+    O_COIN_TOTAL,
+    PH_OVER,
+    PHASES,
+    S_C,
+    S_L,
+    S_PRE,
+    S_VP1,
+    S_VP2,
+    SHIP_NAMES,
+    SPACE_NAMES,
+    STRUCT_NAMES,
+    W_SAILOR0,
+    WIN_DRAW,
+    X_BT,
+    X_COINS,
+    X_CONSTS,
+    X_FB,
+    X_GD,
+    X_GR,
+    X_GS,
+    X_HIRED,
+    X_OPTS,
+    X_OWN,
+    X_POS,
+    X_SD,
+    X_ST,
+)
+from sim.province.kernels import (
+    ProvinceState,
+    alloc_state,
+    apply_inplace,
+    init_state,
+    legal_actions_into,
+    owned_count,
+    score_of,
+    workers_of,
+)
+from strategies import province as bots
+
+_C = "choice"
+OPTIONS = OptionSet([
+    RuleOption("coin_total", "int", 35, "§2.3, §6.5a", "coins in the game (35 Kickstarter list, 28 rulebook list)", allowed=(35, 28)),
+    RuleOption("p1_coins", "int", 2, "§5.1", "starting coins of the first player", min=0, max=10),
+    RuleOption("p2_coins", "int", 3, "§5.1, §9.2", "starting coins of the second player (the compensation)", min=0, max=10),
+    RuleOption("first_player", _C, "seat0", "§5.1", "who starts (the runner's seating already randomises seats)", ("seat0", "random")),
+    RuleOption("entry_space", _C, "labor_a", "§2.1, §6.5k", "the 'topmost labor space' where new workers enter", ("labor_a", "labor_b")),
+    RuleOption("lender_steal", "bool", True, "§6.3", "the Lender token may be taken from an opponent who holds it (the debt moves)"),
+    RuleOption("borrowed_prereq", "bool", False, "§5.3, §6.5h", "a borrowed structure satisfies a prerequisite"),
+    RuleOption("borrow_harbor_union", "bool", True, "§5.6, §7", "the Harbor and the Union can be borrowed with the Lender"),
+    RuleOption("harbor_benefit", _C, "all_owners", "§5.7, §6.5e", "who gets the ship-flip benefit", ("all_owners", "master_only")),
+    RuleOption("sailor_needs_mixed", "bool", True, "§5.7, §6.5g", "hiring a sailor needs a mixed (white/black) flip"),
+    RuleOption("income_on_build_turn", "bool", False, "§6.5d", "a Mill pays its labor on the turn it is built"),
+    RuleOption("smithy_effect", _C, "double_labor", "§3.1, §7", "RECON Smithy effect: 2 labor per own worker landing on labor, or +1 labor per turn", ("double_labor", "turn_labor")),
+    RuleOption("all_types_trigger", "bool", True, "§5.9, §6.4", "the game ends once every structure type has been built"),
+    RuleOption("final_turn", _C, "finish_turn", "§5.9, §6.5j, §9.2", "after the trigger: end with the triggering turn, or give the opponent one last turn", ("finish_turn", "opponent_last_turn")),
+    RuleOption("worker_tiebreak", "bool", True, "§5.10", "second tie-break on workers (own access)"),
+    RuleOption("max_turns", "int", 200, "docs §4", "player-turns before the game stops as 'limit'", min=10, max=10000),
+    RuleOption("recon_tweak", _C, "none", "§7, §9.2", "sensitivity: one reconstructed cost changed by one", data.TWEAKS),
+])
+
+
+
+class _Views:
+    """Named numpy views into the flat state array (docs/games/province.md §10 names)."""
+
+    def __init__(self, x: np.ndarray):
+        self.meta = x[:N_META]
+        self.opts = x[X_OPTS: X_OPTS + N_OPTS]
+        self.consts = x[X_CONSTS: X_CONSTS + N_CONSTS]
+        self.sdata = x[X_SD: X_SD + NS * NSCOL].reshape(NS, NSCOL)
+        self.gdata = x[X_GD: X_GD + MAXG * 2].reshape(MAXG, 2)
+        self.coins = x[X_COINS: X_COINS + 2]
+        self.pos = x[X_POS: X_POS + NW]
+        self.hired = x[X_HIRED: X_HIRED + 2]
+        self.owned = x[X_OWN: X_OWN + 2 * NS].reshape(2, NS)
+        self.bturn = x[X_BT: X_BT + 2 * NS].reshape(2, NS)
+        self.fb = x[X_FB: X_FB + NS]
+        self.gstack = x[X_GS: X_GS + MAXG]
+        self.gres = x[X_GR: X_GR + MAXG]
+        self.stats = x[X_ST: X_ST + 2 * NSTATS].reshape(2, NSTATS)
+
+
+def _goal_key(name: str) -> str:
+    return name.lower().replace(" ", "_")
+
+
+class Province(Game):
+    """Province, 2 players: shared work cycle, first-builder VP, goal tokens (spec §1-§5)."""
+
+    id = "province"
+    title = "Province"
+    min_players = 2
+    max_players = 2
+    num_actions = NUM_ACTIONS
+    options = OPTIONS
+    end_reasons = END_REASONS
+    spec = "shared/rules/province.md"
+    data_status = data.DATA_STATUS
+    strategies = bots.STRATEGIES
+
+    def __init__(self, structures: dict | None = None, goals: list | None = None,
+                 constants: dict | None = None):
+        self.sdata = data.structures_array(structures)
+        self.gdata, self.goal_names = data.goals_array(goals)
+        self.consts = data.consts_array(constants, len(self.goal_names))
+        self.seat_detail_names = (
+            tuple(f"built_{n.lower()}" for n in STRUCT_NAMES)
+            + tuple(f"turnbuilt_{n.lower()}" for n in STRUCT_NAMES)
+            + tuple(f"goal_{_goal_key(n)}" for n in self.goal_names)
+            + tuple(f"goalin_{_goal_key(n)}" for n in self.goal_names)
+            + tuple(m for m in MISC_NAMES if m != "score")
+        )
+
+    def max_game_length(self, options: dict[str, Any] | None = None) -> int:
+        """Decisions: ``max_turns * 128`` (the engine's safety cap, docs §4)."""
+        return int(self.resolve_options(options)["max_turns"]) * DECISIONS_PER_TURN_CAP
+
+    def _alloc(self, resolved: dict) -> ProvinceState:
+        opts = self.options.encode(resolved)
+        sdata = data.apply_tweak(self.sdata, resolved["recon_tweak"])
+        return alloc_state(opts, sdata, self.gdata, self.consts)
+
+    # ---- interface ----------------------------------------------------------------------
+    def new_state(self, n_players: int, seed: int, options: dict | None = None) -> ProvinceState:
+        """New game (spec §5.1). ``seed``: int, taken mod 2**64. Raises UserError on bad input."""
+        self.check_players(n_players)
+        s = self._alloc(self.resolve_options(options))
+        init_state(s.x, s.rng, np.uint64(int(seed) % 2**64))
+        return s
+
+    def legal_actions(self, state: ProvinceState) -> np.ndarray:
+        """Legal action ids, ``int32[k]`` ascending; empty at the end of the game."""
+        buf = np.empty(NUM_ACTIONS, np.int32)
+        n = legal_actions_into(state.x, buf)
+        return buf[:n].copy()
+
+    def apply_action(self, state: ProvinceState, action: int) -> ProvinceState:
+        """A new state after ``action``. Raises UserError if the action is not legal."""
+        legal = self.legal_actions(state)
+        if int(action) not in set(legal.tolist()):
+            raise UserError(f"province: action {action} is not legal here; legal: "
+                            f"{', '.join(map(str, legal))}")
+        s = self.copy_state(state)
+        apply_inplace(s.x, s.rng, int(action))
+        return s
+
+    def is_terminal(self, state) -> bool:
+        return int(state.x[M_PHASE]) == PH_OVER
+
+    def current_player(self, state) -> int:
+        return -1 if self.is_terminal(state) else int(state.x[M_CUR])
+
+    def scores(self, state) -> np.ndarray:
+        """VP per seat, ``int64[2]`` (docs §8; the current VP before the end)."""
+        return np.array([score_of(state.x, 0), score_of(state.x, 1)], np.int64)
+
+    def winners(self, state) -> list[int]:
+        w = int(state.x[M_WIN])
+        if not self.is_terminal(state) or w < 0:
+            return []
+        return [0, 1] if w == WIN_DRAW else [w]
+
+    def ranks(self, state) -> np.ndarray:
+        """Rank per seat: winners 1, the other 2; all 0 before the end and in a 'limit' game."""
+        w = self.winners(state)
+        if not w:
+            return np.zeros(2, np.int64)
+        return np.array([1 if p in w else 2 for p in range(2)], np.int64)
+
+    # ---- strings ----------------------------------------------------------------------
+    def action_to_string(self, state, action: int) -> str:
+        a = int(action)
+        v = _Views(state.x)
+        c = int(v.meta[M_CUR])
+        if a == A_END:
+            return "END_TURN"
+        if 0 < a < A_BUILD:
+            parts = []
+            for i in range(8):
+                if (a >> i) & 1:
+                    if i < 3:
+                        name, w = f"green{i}", i
+                    elif i == 3:
+                        name, w = "yellow", 3
+                    elif i == 4:
+                        name, w = "orange", 4
+                    else:
+                        name, w = f"sailor{i - 5}", W_SAILOR0 + 3 * c + i - 5
+                    p = int(v.pos[w])
+                    if p >= 0:
+                        name += f"({SPACE_NAMES[p]}->{SPACE_NAMES[(p + 1) % 3]})"
+                    parts.append(name)
+            return "MOVE " + ", ".join(parts)
+        if A_BUILD <= a < A_GRIND:
+            return f"BUILD {STRUCT_NAMES[a - A_BUILD]}"
+        names = {A_GRIND: "GRIND", A_UNION: "UNION", A_HIRE: "HIRE", A_TAKE: "TAKE_LENDER",
+                 A_REPAY: "REPAY_LENDER"}
+        if a in names:
+            return names[a]
+        raise UserError(f"province: action {a} out of range 0..{NUM_ACTIONS - 1}")
+
+    def state_to_string(self, state) -> str:
+        d = self.state_to_dict(state)
+        sc = self.scores(state)
+        if d["phase"] == "over":
+            head = (f"Province over after {d['turn']} turns ({d['end_reason']}): "
+                    + ("winners " + ",".join(f"P{w}" for w in d["winners"]) if d["winners"]
+                       else "no winner"))
+        else:
+            head = (f"Province turn {d['turn']}, decision {d['decisions']}, phase {d['phase']}, "
+                    f"P{d['current']} to act, labor {d['labor']}, ships {d['ships']}")
+        w = d["workers"]
+        lines = [
+            head,
+            f"  supply {d['supply']}; greens {w['green']} yellow {w['yellow']} orange "
+            f"{w['orange']} sailors {w['sailors']} (0=C 1=A 2=B)",
+            f"  lender {d['lender']}; goals " + " ".join(
+                f"{g}[{'face up' if i == d['goals']['next'] else r}]"
+                for i, (g, r) in enumerate(zip(d["goals"]["stack"], d["goals"]["result"]))),
+        ]
+        for p in range(2):
+            lines.append(f"  P{p}: {int(sc[p])} VP, {d['coins'][p]} coins, "
+                         f"built {', '.join(d['owned'][p]) or '-'}")
+        return "\n".join(lines)
+
+    # ---- dict form (docs/games/province.md §10) -----------------------------------------
+    def state_to_dict(self, state) -> dict:
+        v = _Views(state.x)
+        m = v.meta
+        sd = v.sdata
+        gd = v.gdata
+        ngoals = int(v.consts[CONST_NAMES.index("goals_total")])
+        gn = int(m[M_GN])
+        ships = int(m[M_SHIPS])
+        pos = v.pos
+        win = int(m[M_WIN])
+        return {
+            "game": self.id,
+            "options": self.options.decode(v.opts),
+            "data": {
+                "structures": [
+                    {"name": STRUCT_NAMES[k], "labor": int(sd[k, S_L]), "coins": int(sd[k, S_C]),
+                     "vp_first": int(sd[k, S_VP1]), "vp_copy": int(sd[k, S_VP2]),
+                     "prereq": None if sd[k, S_PRE] < 0 else STRUCT_NAMES[int(sd[k, S_PRE])]}
+                    for k in range(NS)
+                ],
+                "goals": [
+                    {"name": self._goal_name(i), "condition": COND_NAMES[int(gd[i, 0])],
+                     "threshold": int(gd[i, 1])}
+                    for i in range(ngoals)
+                ],
+                "constants": {k: int(v.consts[i]) for i, k in enumerate(CONST_NAMES)},
+            },
+            "rng": "0x%016x" % int(state.rng[0]),
+            "first_player": int(m[M_FIRST]),
+            "current": int(m[M_CUR]),
+            "phase": PHASES[int(m[M_PHASE])],
+            "turn": int(m[M_TURN]),
+            "decisions": int(m[M_DEC]),
+            "coins": [int(v.coins[0]), int(v.coins[1])],
+            "supply": int(v.opts[O_COIN_TOTAL] - v.coins[0] - v.coins[1]),
+            "labor": int(m[M_LABOR]),
+            "workers": {
+                "green": [int(pos[0]), int(pos[1]), int(pos[2])],
+                "yellow": int(pos[3]),
+                "orange": int(pos[4]),
+                "sailors": [[int(pos[W_SAILOR0 + 3 * p + k]) for k in range(3)] for p in range(2)],
+            },
+            "owned": [[STRUCT_NAMES[k] for k in range(NS) if v.owned[p, k]] for p in range(2)],
+            "first_builder": [int(x) for x in v.fb],
+            "built_turn": [[int(x) for x in v.bturn[p]] for p in range(2)],
+            "ships": "none" if ships < 0 else SHIP_NAMES[ships],
+            "lender": {"holder": int(m[M_LHOLDER]), "taken_turn": int(m[M_LTURN])},
+            "goals": {
+                "stack": [self._goal_name(int(g)) for g in v.gstack[:gn]],
+                "next": int(m[M_GNEXT]),
+                "result": [int(x) for x in v.gres[:gn]],
+            },
+            "this_turn": {
+                "labor_gained": int(m[M_GAINED]), "moved": int(m[M_MOVED]),
+                "grinds": int(m[M_GRINDS]), "built": bool(m[M_BUILT]),
+                "hired": bool(m[M_HIRED_T]),
+            },
+            "end_trigger": END_REASONS[int(m[M_TRIG])],
+            "last_turn": bool(m[M_LAST]),
+            "end_reason": END_REASONS[int(m[M_END])],
+            "winners": [] if win < 0 else ([0, 1] if win == WIN_DRAW else [win]),
+            "stats": {
+                "supply_ran_dry": bool(m[M_DRY]),
+                "coins_missed": [int(x) for x in v.stats[:, 0]],
+                "lender_takes": [int(x) for x in v.stats[:, 1]],
+                "lender_steals": [int(x) for x in v.stats[:, 2]],
+            },
+        }
+
+    def _goal_name(self, i: int) -> str:
+        return self.goal_names[i] if i < len(self.goal_names) else f"goal{i}"
+
+    def state_from_dict(self, d: dict) -> ProvinceState:
+        """Build a state from the dict layout of docs/games/province.md §10. Raises UserError."""
+        try:
+            resolved = self.resolve_options(d["options"])
+            opts = self.options.encode(resolved)
+            dd = d["data"]
+            structs = {}
+            for k, e in enumerate(dd["structures"]):
+                if e["name"] != STRUCT_NAMES[k]:
+                    raise UserError(f"state dict: structure {k} must be {STRUCT_NAMES[k]}")
+                structs[e["name"]] = (e["labor"], e["coins"], e["vp_first"], e["vp_copy"],
+                                      e["prereq"])
+            sdata = data.structures_array(structs)
+            goals = [(e["name"], e["condition"], e["threshold"]) for e in dd["goals"]]
+            gdata, gnames = data.goals_array(goals)
+            consts = data.consts_array(dd["constants"], len(goals))
+            s = alloc_state(opts, sdata, gdata, consts)
+            v = _Views(s.x)
+            m = v.meta
+            m[M_FIRST] = d["first_player"]
+            m[M_CUR] = d["current"]
+            m[M_PHASE] = PHASES.index(d["phase"])
+            m[M_TURN] = d["turn"]
+            m[M_DEC] = d["decisions"]
+            v.coins[:] = d["coins"]
+            if d["supply"] != resolved["coin_total"] - sum(d["coins"]) or d["supply"] < 0:
+                raise UserError("state dict: supply must equal coin_total - coins and be >= 0")
+            m[M_LABOR] = d["labor"]
+            w = d["workers"]
+            v.pos[:3] = w["green"]
+            v.pos[3] = w["yellow"]
+            v.pos[4] = w["orange"]
+            for p in range(2):
+                v.pos[W_SAILOR0 + 3 * p: W_SAILOR0 + 3 * p + 3] = w["sailors"][p]
+                sail = list(w["sailors"][p])
+                v.hired[p] = sum(1 for x in sail if x >= 0)
+                if any(x < 0 for x in sail[: v.hired[p]]):
+                    raise UserError("state dict: sailors are hired in order (k < hired on the cycle)")
+                for name in d["owned"][p]:
+                    v.owned[p, STRUCT_NAMES.index(name)] = 1
+                v.bturn[p] = d["built_turn"][p]
+            if any(x not in (-1, 0, 1, 2) for x in v.pos):
+                raise UserError("state dict: worker positions must be -1, 0, 1 or 2")
+            v.fb[:] = d["first_builder"]
+            m[M_SHIPS] = -1 if d["ships"] == "none" else SHIP_NAMES.index(d["ships"])
+            m[M_LHOLDER] = d["lender"]["holder"]
+            m[M_LTURN] = d["lender"]["taken_turn"]
+            g = d["goals"]
+            stack = [gnames.index(x) for x in g["stack"]]
+            if not 1 <= len(stack) <= MAXG or len(g["result"]) != len(stack):
+                raise UserError("state dict: goals.stack and goals.result: 1..9 entries each")
+            m[M_GN] = len(stack)
+            v.gstack[: len(stack)] = stack
+            v.gres[: len(stack)] = g["result"]
+            m[M_GNEXT] = g["next"]
+            t = d["this_turn"]
+            m[M_GAINED] = t["labor_gained"]
+            m[M_MOVED] = t["moved"]
+            m[M_GRINDS] = t["grinds"]
+            m[M_BUILT] = int(bool(t["built"]))
+            m[M_HIRED_T] = int(bool(t["hired"]))
+            m[M_TRIG] = END_REASONS[:4].index(d["end_trigger"])
+            m[M_LAST] = int(bool(d["last_turn"]))
+            m[M_END] = END_REASONS.index(d["end_reason"])
+            wn = list(d["winners"])
+            m[M_WIN] = -1 if not wn else (WIN_DRAW if len(wn) == 2 else wn[0])
+            st = d["stats"]
+            m[M_DRY] = int(bool(st["supply_ran_dry"]))
+            v.stats[:, 0] = st["coins_missed"]
+            v.stats[:, 1] = st["lender_takes"]
+            v.stats[:, 2] = st["lender_steals"]
+            s.rng[0] = np.uint64(int(d["rng"], 16))
+            return s
+        except UserError:
+            raise
+        except (KeyError, ValueError, TypeError, IndexError) as e:
+            raise UserError(f"province state dict: malformed ({type(e).__name__}: {e})") from None
+
+    # ---- bots and batch -----------------------------------------------------------------
+    def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
+        spec = self.strategy(strategy)
+        codes, params = bots.params_matrix([spec.name])
+        legal = self.legal_actions(state)
+        if len(legal) == 0:
+            raise UserError("province: the game is over; there is no action to choose")
+        return int(bots.choose(codes[0], params[0], state.x, legal, len(legal), rng))
+
+    def check_invariants(self, state) -> None:
+        """Coins: both seats and the supply add up to ``coin_total``, none negative; workers,
+        sailors, structures, first builders, the Lender and the goal stack are consistent."""
+        v = _Views(state.x)
+        m = v.meta
+        total = int(v.opts[O_COIN_TOTAL])
+        coins = v.coins
+        assert (coins >= 0).all() and coins.sum() <= total, f"coins {coins} vs supply {total}"
+        assert m[M_LABOR] >= 0, "negative labor"
+        if m[M_PHASE] == PH_OVER:
+            assert m[M_END] != 0
+        assert ((v.pos >= -1) & (v.pos <= 2)).all()
+        assert (v.pos[:3] >= 0).all(), "greens always on the cycle"
+        hired = v.hired
+        cst = dict(zip(CONST_NAMES, v.consts.tolist()))
+        assert hired.sum() <= cst["max_sailors"] and (hired <= cst["sailors_per_player"]).all()
+        for p in range(2):
+            for k in range(3):
+                on = v.pos[W_SAILOR0 + 3 * p + k] >= 0
+                assert on == (k < hired[p]), "sailors hired in order"
+            assert owned_count(state.x, p) <= cst["structure_tokens"]
+        for k in range(NS):
+            f = int(v.fb[k])
+            own_any = bool(v.owned[:, k].any())
+            assert (f >= 0) == own_any, f"first builder of {STRUCT_NAMES[k]}"
+            if f >= 0:
+                assert v.owned[f, k] == 1
+                if v.owned[1 - f, k]:
+                    assert v.bturn[1 - f, k] >= v.bturn[f, k]
+            for p in range(2):
+                assert (v.bturn[p, k] >= 0) == bool(v.owned[p, k])
+        assert (v.pos[3] >= 0) == bool(v.owned[:, 2].any())
+        assert (v.pos[4] >= 0) == bool(v.owned[:, 3].any())
+        assert m[M_LHOLDER] in (-1, 0, 1)
+        if m[M_LHOLDER] >= 0:
+            assert v.owned[m[M_LHOLDER], 0] == 1, "the holder owns a Lender"
+        gn, nx = int(m[M_GN]), int(m[M_GNEXT])
+        assert 0 <= nx <= gn
+        assert all(int(r) in (-1, 0, 1) for r in v.gres[:nx])
+        assert all(int(r) == -2 for r in v.gres[nx:gn])
+        assert len(set(v.gstack[:gn].tolist())) == gn, "goal tokens drawn once"
+        for p in range(2):
+            assert workers_of(state.x, p) >= 3
+
+    def conformance_values(self) -> dict[str, list[Any]]:
+        out = super().conformance_values()
+        out["p1_coins"] = [5]
+        out["p2_coins"] = [2, 5]
+        out["max_turns"] = [10]
+        out["recon_tweak"] = ["Bank.coins-1", "Smithy.labor-1", "Camp.coins+1"]
+        return out
+
+    def default_plan(self) -> list[dict[str, Any]]:
+        """2 players (spec §9.2; about 1.2 M games, ~60-70 s of ``boardsim run`` on 2 cores):
+
+        * ``<a>-vs-<b>``: every pairing of the six bots in both seat orders, as two fixed-seat
+          runs with the same seed, so game i of both orders has the same goal draw;
+        * ``<a>-self``: each scripted bot against itself (seat 0 always moves first);
+        * ``p2coins-<c>``: the second player's starting coins 2..5, seats drawn from the pool
+          of scripted bots (``p2coins-3`` is the default rules);
+        * ``coins28``, ``last-turn``: the 28-coin supply and the opponent-last-turn ending;
+        * ``tweak-<Name>.<labor|coins><p1|m1>``: one reconstructed cost changed by one.
+
+        All pool runs share seed 13, so their games line up with ``p2coins-3`` game by game.
+        """
+        names = list(self.strategies)
+        scripted = names[1:]
+        plan: list[dict[str, Any]] = []
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                for x, y in ((a, b), (b, a)):
+                    plan.append({"name": f"{x}-vs-{y}", "players": 2, "strategies": [x, y],
+                                 "seating": "fixed", "n_games": 16_000, "chunk_size": 8_000,
+                                 "seed": 11})
+        for a in scripted:
+            plan.append({"name": f"{a}-self", "players": 2, "strategies": [a, a],
+                         "seating": "fixed", "n_games": 16_000, "chunk_size": 8_000,
+                         "seed": 12})
+        pool = {"players": 2, "strategies": scripted, "seating": "pool", "seed": 13,
+                "chunk_size": 5_000}
+        for c2 in (2, 3, 4, 5):
+            plan.append({"name": f"p2coins-{c2}", **pool, "n_games": 50_000,
+                         "options": {"p2_coins": c2}})
+        plan.append({"name": "coins28", **pool, "n_games": 50_000,
+                     "options": {"coin_total": 28}})
+        plan.append({"name": "last-turn", **pool, "n_games": 30_000,
+                     "options": {"final_turn": "opponent_last_turn"}})
+        for t in data.TWEAKS[1:]:
+            plan.append({"name": "tweak-" + t.replace("+", "p").replace("-", "m"), **pool,
+                         "n_games": 12_000, "chunk_size": 6_000, "options": {"recon_tweak": t}})
+        return plan
+
+    def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
+                  strategy_names) -> ChunkResult:
+        """Play a chunk of games (see Game.run_chunk); ``seat_strategies`` indexes
+        ``strategy_names``."""
+        self.check_players(n_players)
+        s = self._alloc(self.resolve_options(options))
+        codes, params = bots.params_matrix(list(strategy_names))
+        n = n_games
+        turns = np.zeros(n, np.int64)
+        decisions = np.zeros(n, np.int64)
+        end_reason = np.zeros(n, np.int64)
+        first = np.zeros(n, np.int64)
+        winner = np.zeros(n, np.int64)
+        built = np.zeros((n, 2, NS), np.int64)
+        tbuilt = np.zeros((n, 2, NS), np.int64)
+        ng = len(self.goal_names)
+        goal = np.zeros((n, 2, MAXG), np.int64)
+        goalin = np.zeros((n, MAXG), np.int64)
+        misc = np.zeros((n, 2, len(MISC_NAMES)), np.int64)
+        run_games(s.x, s.rng, first_game, n, np.uint64(run_seed % 2**64),
+                  np.ascontiguousarray(seat_strategies, dtype=np.int64), codes, params,
+                  turns, decisions, end_reason, first, winner, built, tbuilt, goal, goalin, misc)
+        share = np.zeros((n, 2), np.float64)
+        rank = np.zeros((n, 2), np.int64)
+        for p in range(2):
+            won = (winner == p) | (winner == WIN_DRAW)
+            share[:, p] = np.where(winner == WIN_DRAW, 0.5, np.where(winner == p, 1.0, 0.0))
+            rank[:, p] = np.where(winner < 0, 0, np.where(won, 1, 2))
+        detail: dict[str, np.ndarray] = {}
+        for k, name in enumerate(STRUCT_NAMES):
+            detail[f"built_{name.lower()}"] = built[:, :, k]
+        for k, name in enumerate(STRUCT_NAMES):
+            detail[f"turnbuilt_{name.lower()}"] = tbuilt[:, :, k]
+        for i in range(ng):
+            key = _goal_key(self.goal_names[i])
+            detail[f"goal_{key}"] = goal[:, :, i]
+        for i in range(ng):
+            key = _goal_key(self.goal_names[i])
+            detail[f"goalin_{key}"] = np.repeat(goalin[:, i:i + 1], 2, axis=1)
+        for j, name in enumerate(MISC_NAMES):
+            if name != "score":
+                detail[name] = misc[:, :, j]
+        return ChunkResult(turns, decisions, end_reason, first, misc[:, :, 0].copy(), rank,
+                           share, detail)
+
+
+GAME_CLASS = Province

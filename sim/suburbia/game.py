@@ -1,0 +1,562 @@
+"""Suburbia (서버비아): the game object behind ``sim.get_game("suburbia")``.
+
+Rules: shared/rules/suburbia.md; data tables, encoding, procedures and state dict:
+docs/games/suburbia.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.core.errors import UserError
+from sim.core.game import ChunkResult, Game
+from sim.core.options import OptionSet, RuleOption
+from sim.suburbia import data
+from sim.suburbia.batch import DETAIL_NAMES, N_DETAIL, run_games, slug
+from sim.suburbia.constants import (
+    A_BASIC,
+    A_BUY,
+    A_DISCARD,
+    A_INVEST,
+    A_KEEP,
+    A_LAKE,
+    A_PASS,
+    A_PLACE,
+    C_BLOCK1,
+    C_EXTRA_C,
+    C_INVEST,
+    C_STACK1,
+    C_SUR0,
+    END_REASONS,
+    K_CELL,
+    K_FROM,
+    K_INV,
+    K_KIND,
+    K_LAKE,
+    K_OMR,
+    K_RL,
+    K_TURN,
+    M_CUR,
+    M_DEC,
+    M_END,
+    M_LAST,
+    M_NP,
+    M_NPUB,
+    M_PFROM,
+    M_PHASE,
+    M_PILEN,
+    M_PKIND,
+    M_PSRC,
+    M_ROUND,
+    M_TURN,
+    MAXPILE,
+    MAXT,
+    NG,
+    NK,
+    NSLOTS,
+    NUM_ACTIONS,
+    P_GOALBITS,
+    P_GOALPOP,
+    P_HIGH,
+    P_INC,
+    P_MONEY,
+    P_MONEYPOP,
+    P_NINV,
+    P_NT,
+    P_POP,
+    P_REP,
+    P_RLDOWN,
+    P_RLUP,
+    PH_ACTION,
+    PH_DISCARD,
+    PH_EXTRA,
+    PH_OVER,
+    PH_PLACE,
+    PHASES,
+    SOURCES,
+    SRC_BASIC,
+    SRC_BUY,
+    SRC_LAKE,
+    SRC_NONE,
+    STACK_A,
+    STACK_B,
+    STACK_C,
+    T_COUNT,
+    T_PRICE,
+    T_STACK,
+    cell_id,
+    cell_xy,
+)
+from sim.suburbia.kernels import (
+    MAX_DECISIONS,
+    SuburbiaState,
+    alloc_state,
+    apply_inplace,
+    init_state,
+    legal_actions_into,
+    make_geo,
+)
+from strategies import suburbia as bots
+
+_C = "choice"
+OPTIONS = OptionSet([
+    RuleOption("red_line_offset", "int", 0, "§2, D1", "shift of every red line (-1 = the FastAPI convention: reaching 14 crosses)", allowed=(-1, 0, 1)),
+    RuleOption("red_line_down", "bool", True, "§5.5, D2", "falling below a red line gives +1 Income/+1 Reputation back (false: never, lines crossed once)"),
+    RuleOption("tile_reactions", "bool", True, "§5.3, D3", "other tiles react to a placement (steps 4-6); false = the seed example's literal listing"),
+    RuleOption("hoa_price", "int", 6, "§3 A7, D4", "price of the Homeowners Association", allowed=(5, 6)),
+    RuleOption("office_building_target", _C, "commercial", "§3 A12, D5", "Office Building: +1 Income per adjacent Commercial or per adjacent office", ("commercial", "office")),
+    RuleOption("parking_lot_immediate", _C, "income", "§3 A13, D6", "Parking Lot immediate: +1 Income or +1 Population", ("income", "population")),
+    RuleOption("b_stack_counts", _C, "standard", "§3 B, D7", "B counts: standard (36), one Casino, or two Domestic Airports (35)", ("standard", "casino_1", "domestic_airport_2")),
+    RuleOption("after_scope", _C, "any_borough", "§3, D8", "'built after this one' counts tiles of any borough or only the owner's", ("any_borough", "own_borough")),
+    RuleOption("waterfront", _C, "pairs", "§5.6, D9", "Waterfront Realty one-off: per (Lake, tile) pair, per tile next to a Lake, or none", ("pairs", "tiles", "future_only")),
+    RuleOption("counts_itself", "bool", True, "§5.4, D10", "'own'/'every' counts include the tile itself"),
+    RuleOption("private_goal_ties", _C, "strict", "§4, D11", "a private goal tied for best: not achieved, or scores", ("strict", "tie_scores")),
+    RuleOption("invest_replay", "bool", True, "§5.6, D12", "investing replays the tile's effects once (false: only doubles later firings)"),
+    RuleOption("clamp_timing", _C, "each_change", "§5.5, D13", "clamp Income/Reputation after every change or at the end of the resolution", ("each_change", "end_of_resolution")),
+    RuleOption("redline_tiles_down", _C, "nothing", "§5.5, D14", "Casino/PR Firm when falling below a red line: nothing or the reverse", ("nothing", "reverse")),
+    RuleOption("borough_width", "int", 0, "§2, D16", "hexes of borough width (0 = unlimited)", allowed=(0, 7)),
+    RuleOption("tie_break", _C, "rep_inc_money", "§5.7, D17", "tie-break after population", ("rep_inc_money", "rep_inc")),
+    RuleOption("rep_debt", _C, "pay_what_you_have", "§5.2, D19", "negative Reputation at population 0 without enough money", ("pay_what_you_have", "all_or_nothing")),
+    RuleOption("pop_max", "int", 0, "§2, §7", "top of the population track (0 = unbounded)", allowed=(0, 150)),
+    RuleOption("invest_on_lake", "bool", True, "§5.2 D, §7", "an investment marker may go on a Lake"),
+    RuleOption("postal_service_immediate", _C, "none", "§3 B11, §7", "Postal Service immediate effect", ("none", "income")),
+    RuleOption("recycling_plant_rep", "int", 1, "§3 C13, §7", "Recycling Plant immediate Reputation", allowed=(1, 2)),
+    RuleOption("solo_redline_penalty", "int", 2, "§1 solo, §7", "Income and Reputation lost per red line in the Lone Architect", allowed=(1, 2)),
+    RuleOption("omr_replacement", "bool", True, "§5.2, §7", "a replacement is drawn when the 1 More Round tile comes up"),
+])
+TILE_NAMES = data.TILE_NAMES
+GOAL_NAMES = data.GOAL_NAMES
+KIND_OF = data.KIND_OF
+GOAL_OF = {n: g for g, n in enumerate(GOAL_NAMES)}
+BASIC_NAMES = ("Suburbs", "Community Park", "Heavy Factory")
+
+
+def _kind(name, what: str) -> int:
+    if name not in KIND_OF:
+        raise UserError(f"{what}: unknown tile {name!r}")
+    return KIND_OF[name]
+
+
+def _goal(name, what: str) -> int:
+    if name is None:
+        return -1
+    if name not in GOAL_OF:
+        raise UserError(f"{what}: unknown goal {name!r}; allowed: {', '.join(GOAL_NAMES)}")
+    return GOAL_OF[name]
+
+
+def _counts(row) -> dict[str, int]:
+    return {TILE_NAMES[k]: int(row[k]) for k in range(1, NK) if row[k]}
+
+
+class SuburbiaGame(Game):
+    """Suburbia, 1-4 players (1 = the Lone Architect), 100 A/B/C tiles as effect records."""
+
+    id = "suburbia"
+    title = "Suburbia"
+    min_players = 1
+    max_players = 4
+    num_actions = NUM_ACTIONS
+    options = OPTIONS
+    end_reasons = END_REASONS
+    spec = "shared/rules/suburbia.md"
+    data_status = data.DATA_STATUS
+    strategies = bots.STRATEGIES
+    seat_detail_names = DETAIL_NAMES
+    impact_groups = [
+        {"prefix": "tile_", "title": "Tiles", "noun": "tile", "verb": "placed",
+         "include": [slug(TILE_NAMES[k]) for k in range(4, 51)]},
+        {"prefix": "goal_", "title": "Goals", "noun": "goal", "verb": "achieved",
+         "include": [slug(n) for n in GOAL_NAMES]},
+        {"prefix": "invest_", "title": "Investments", "noun": "tile", "verb": "invested in",
+         "include": None},
+    ]
+
+    def __init__(self, tiles: list | None = None, goals: list | None = None,
+                 red_lines: list | None = None, constants: dict | None = None):
+        self.tiles = data.tiles_array(tiles)
+        self.goals = data.goals_array(goals)
+        self.lines, n_lines = data.lines_array(red_lines)
+        self.consts = data.consts_array(constants, n_lines)
+        self.geo = make_geo()
+        self._check_data()
+
+    def _check_data(self) -> None:
+        """Raise UserError if the set-up numbers cannot be dealt or the game could outgrow the
+        borough grid (at most 21 placements per seat)."""
+        t = self.tiles
+        per = {st: int(t[t[:, T_STACK] == st, T_COUNT].sum()) for st in (STACK_A, STACK_B, STACK_C)}
+        for n in range(1, 5):
+            S = int(self.consts[C_STACK1 + n - 1])
+            M = int(self.consts[C_BLOCK1 + n - 1])
+            E = int(self.consts[C_EXTRA_C])
+            if not (7 <= S <= min(per[STACK_A], per[STACK_B]) and M <= S
+                    and S + E <= per[STACK_C]):
+                raise UserError("suburbia data: stack sizes do not fit the tile counts")
+            if 3 * S + E + 1 > MAXPILE:
+                raise UserError("suburbia data: stacks too large")
+            last_draw = 3 * S - 6  # latest draw (after the first 7) that can reveal the 1MR
+            rounds = (last_draw + 1) // 2 if n == 1 else (last_draw + n - 1) // n + 1
+            if rounds > MAXT - 3:
+                raise UserError("suburbia data: games this long overflow the borough grid")
+
+    def _alloc(self, resolved: dict) -> SuburbiaState:
+        tiles = data.apply_options(self.tiles, resolved)
+        return alloc_state(self.options.encode(resolved), tiles, self.goals, self.lines,
+                           self.consts, self.geo)
+
+    def max_game_length(self, options: dict[str, Any] | None = None) -> int:
+        """Decisions: the engine's safety cap (doc §5.5); real games need at most ~200."""
+        self.resolve_options(options)
+        return MAX_DECISIONS
+
+    # ---- interface ----------------------------------------------------------------------
+    def new_state(self, n_players: int, seed: int, options: dict | None = None) -> SuburbiaState:
+        """New game (spec §5.1, doc §4). ``seed``: int, taken mod 2**64. Raises UserError."""
+        n_players = self.check_players(n_players)
+        s = self._alloc(self.resolve_options(options))
+        init_state(s, n_players, np.uint64(int(seed) % 2**64))
+        return s
+
+    def legal_actions(self, state: SuburbiaState) -> np.ndarray:
+        """Legal action ids, ``int32[k]`` ascending; empty at the end of the game."""
+        buf = np.empty(NUM_ACTIONS, np.int32)
+        n = legal_actions_into(state, buf)
+        return buf[:n].copy()
+
+    def apply_action(self, state: SuburbiaState, action: int) -> SuburbiaState:
+        """A new state after ``action``. Raises UserError if the action is not legal."""
+        legal = self.legal_actions(state)
+        if int(action) not in set(legal.tolist()):
+            shown = ", ".join(map(str, legal[:40])) + (" ..." if len(legal) > 40 else "")
+            raise UserError(f"suburbia: action {action} is not legal here; legal: {shown}")
+        s = self.copy_state(state)
+        apply_inplace(s, int(action))
+        return s
+
+    def is_terminal(self, state) -> bool:
+        return int(state.meta[M_PHASE]) == PH_OVER
+
+    def current_player(self, state) -> int:
+        return -1 if self.is_terminal(state) else int(state.meta[M_CUR])
+
+    def scores(self, state) -> np.ndarray:
+        """Population per seat, ``int64[n_players]`` (final population once over)."""
+        return state.pl[: state.meta[M_NP], P_POP].copy()
+
+    def _keys(self, state) -> np.ndarray:
+        n = int(state.meta[M_NP])
+        k = np.zeros((1, n, 4), np.int64)
+        k[0, :, 0] = state.pl[:n, P_POP]
+        k[0, :, 1] = state.pl[:n, P_REP]
+        k[0, :, 2] = state.pl[:n, P_INC]
+        k[0, :, 3] = state.pl[:n, P_MONEY]
+        return k
+
+    def ranks(self, state) -> np.ndarray:
+        """Competition ranks by population, reputation, income, money (D17); 0s before the end
+        or after a ``limit`` stop."""
+        n = int(state.meta[M_NP])
+        if not self.is_terminal(state) or int(state.meta[M_END]) != 1:
+            return np.zeros(n, np.int64)
+        money = self.options.decode(state.opts)["tie_break"] == "rep_inc_money"
+        return _ranks_batch(self._keys(state), money)[0]
+
+    def winners(self, state) -> list[int]:
+        return [int(p) for p in np.nonzero(self.ranks(state) == 1)[0]]
+
+    # ---- strings ----------------------------------------------------------------------
+    def action_to_string(self, state, action: int) -> str:
+        a = int(action)
+        c = int(state.meta[M_CUR])
+        if A_BUY <= a < A_BASIC:
+            k = int(state.market[a - A_BUY])
+            p = int(state.tiles[k, T_PRICE]) + int(state.consts[C_SUR0 + a - A_BUY])
+            return f"BUY slot {a - A_BUY} {TILE_NAMES[k] or '(empty)'} for ${p}"
+        if a < A_LAKE:
+            return f"BASIC {BASIC_NAMES[a - A_BASIC]}"
+        if a < A_INVEST:
+            k = int(state.market[a - A_LAKE])
+            return f"LAKE from slot {a - A_LAKE} {TILE_NAMES[k] or '(empty)'}"
+        if a < A_DISCARD:
+            t = a - A_INVEST
+            k = int(state.tk[c, t, K_KIND]) if t < state.pl[c, P_NT] else 0
+            return f"INVEST in tile {t} {TILE_NAMES[k] or '(none)'}"
+        if a < A_KEEP:
+            k = int(state.market[a - A_DISCARD])
+            return f"DISCARD slot {a - A_DISCARD} {TILE_NAMES[k] or '(empty)'}"
+        if a < A_PASS:
+            g = int(state.goffer[c, a - A_KEEP])
+            return f"KEEP goal {GOAL_NAMES[g] if g >= 0 else '?'}"
+        if a == A_PASS:
+            return "PASS"
+        if A_PLACE <= a < NUM_ACTIONS:
+            x, y = cell_xy(a - A_PLACE)
+            return f"PLACE {TILE_NAMES[int(state.meta[M_PKIND])] or 'tile'} at ({x},{y})"
+        raise UserError(f"suburbia: action {a} out of range 0..{NUM_ACTIONS - 1}")
+
+    def state_to_string(self, state) -> str:
+        d = self.state_to_dict(state)
+        head = (f"Suburbia, {d['n_players']} players, round {d['round']}, turn {d['turn']}, "
+                f"phase {d['phase']}, P{d['current']} to act")
+        if d["phase"] == "over":
+            head = (f"Suburbia, {d['n_players']} players, over after {d['turn']} turns: winners "
+                    + ", ".join(f"P{w}" for w in self.winners(state)))
+        lines = [head,
+                 f"  pile {len(d['pile'])}, last round {d['last_round']}, market "
+                 + " | ".join(m or "-" for m in d["market"])]
+        if d["public_goals"]:
+            lines.append("  public goals: " + ", ".join(d["public_goals"]))
+        for p, q in enumerate(d["players"]):
+            tl = ", ".join(f"{t['tile']}{'*' if t['invested'] else ''}({t['x']},{t['y']})"
+                           for t in q["tiles"][3:])
+            lines.append(f"  P{p}: ${q['money']} inc {q['income']} rep {q['reputation']} "
+                         f"pop {q['population']} goal {d['private_goals'][p] if d['private_goals'] else '-'}"
+                         f" | {tl or '-'}")
+        return "\n".join(lines)
+
+    # ---- dict form (docs/games/suburbia.md §12) ----------------------------------------
+    def state_to_dict(self, state) -> dict:
+        n = int(state.meta[M_NP])
+        meta = state.meta
+        tk = state.tk
+        players = []
+        for p in range(n):
+            row = state.pl[p]
+            tiles = []
+            for t in range(int(row[P_NT])):
+                k = int(tk[p, t, K_KIND])
+                x, y = cell_xy(int(tk[p, t, K_CELL]))
+                e = {"tile": TILE_NAMES[k]}
+                if k == K_LAKE:
+                    e["from"] = TILE_NAMES[int(tk[p, t, K_FROM])]
+                e.update(x=x, y=y, turn=int(tk[p, t, K_TURN]), invested=bool(tk[p, t, K_INV]),
+                         rl=int(tk[p, t, K_RL]))
+                tiles.append(e)
+            players.append({
+                "money": int(row[P_MONEY]), "income": int(row[P_INC]),
+                "reputation": int(row[P_REP]), "population": int(row[P_POP]),
+                "pop_high": int(row[P_HIGH]), "redlines_up": int(row[P_RLUP]),
+                "redlines_down": int(row[P_RLDOWN]), "goal_pop": int(row[P_GOALPOP]),
+                "money_pop": int(row[P_MONEYPOP]),
+                "goals_scored": [GOAL_NAMES[g] for g in range(NG) if (int(row[P_GOALBITS]) >> g) & 1],
+                "tiles": tiles,
+            })
+        src = int(meta[M_PSRC])
+        pending = None
+        if src != SRC_NONE:
+            pending = {"tile": TILE_NAMES[int(meta[M_PKIND])], "source": SOURCES[src]}
+            if src == SRC_LAKE:
+                pending["from"] = TILE_NAMES[int(meta[M_PFROM])]
+        npub = int(meta[M_NPUB])
+        return {
+            "game": self.id,
+            "n_players": n,
+            "options": self.options.decode(state.opts),
+            "rng": "0x%016x" % int(state.rng[0]),
+            "phase": PHASES[int(meta[M_PHASE])],
+            "current": int(meta[M_CUR]),
+            "round": int(meta[M_ROUND]),
+            "turn": int(meta[M_TURN]),
+            "decisions": int(meta[M_DEC]),
+            "last_round": int(meta[M_LAST]),
+            "end_reason": END_REASONS[int(meta[M_END])],
+            "pile": [TILE_NAMES[k] for k in state.pile[: meta[M_PILEN]]],
+            "market": [TILE_NAMES[k] if k else None for k in state.market],
+            "discard": _counts(state.discard),
+            "box": _counts(state.box),
+            "supply": {BASIC_NAMES[b]: int(state.supply[b]) for b in range(3)},
+            "public_goals": [GOAL_NAMES[g] for g in state.gpub[:npub]],
+            "goal_offers": [[GOAL_NAMES[g] for g in state.goffer[p]] for p in range(n)] if n > 1 else [],
+            "private_goals": [GOAL_NAMES[g] if g >= 0 else None for g in state.gpriv[:n]],
+            "pending": pending,
+            "players": players,
+        }
+
+    def state_from_dict(self, d: dict) -> SuburbiaState:
+        """Build a state from the dict layout of docs/games/suburbia.md §12. Raises UserError."""
+        try:
+            if d.get("game", self.id) != self.id:
+                raise UserError(f"state dict: game {d['game']!r} is not {self.id!r}")
+            n = self.check_players(int(d["n_players"]))
+            s = self._alloc(self.resolve_options(d["options"]))
+            m = s.meta
+            m[M_NP] = n
+            m[M_PHASE] = PHASES.index(d["phase"])
+            m[M_CUR] = int(d["current"])
+            m[M_ROUND] = int(d["round"])
+            m[M_TURN] = int(d["turn"])
+            m[M_DEC] = int(d["decisions"])
+            m[M_LAST] = int(d["last_round"])
+            m[M_END] = END_REASONS.index(d["end_reason"])
+            s.rng[0] = np.uint64(int(d["rng"], 16))
+            pile = [_kind(x, "pile") for x in d["pile"]]
+            if len(pile) > MAXPILE:
+                raise UserError(f"state dict: pile longer than {MAXPILE}")
+            s.pile[: len(pile)] = pile
+            m[M_PILEN] = len(pile)
+            if len(d["market"]) != NSLOTS:
+                raise UserError(f"state dict: market must have {NSLOTS} slots")
+            s.market[:] = [0 if x is None else _kind(x, "market") for x in d["market"]]
+            for key, arr in (("discard", s.discard), ("box", s.box)):
+                for name, v in d[key].items():
+                    arr[_kind(name, key)] = int(v)
+            s.supply[:] = [int(d["supply"][b]) for b in BASIC_NAMES]
+            pub = [_goal(g, "public_goals") for g in d["public_goals"]]
+            s.gpub[: len(pub)] = pub
+            m[M_NPUB] = len(pub)
+            for p, offers in enumerate(d["goal_offers"]):
+                s.goffer[p, :] = [_goal(g, "goal_offers") for g in offers]
+            for p in range(n):
+                s.gpriv[p] = _goal(d["private_goals"][p], "private_goals")
+            pend = d["pending"]
+            if pend is not None:
+                m[M_PKIND] = _kind(pend["tile"], "pending")
+                m[M_PSRC] = SOURCES.index(pend["source"])
+                if pend["source"] == "lake":
+                    m[M_PFROM] = _kind(pend["from"], "pending.from")
+            for p in range(n):
+                q = d["players"][p]
+                row = s.pl[p]
+                row[P_MONEY] = q["money"]
+                row[P_INC] = q["income"]
+                row[P_REP] = q["reputation"]
+                row[P_POP] = q["population"]
+                row[P_HIGH] = q["pop_high"]
+                row[P_RLUP] = q["redlines_up"]
+                row[P_RLDOWN] = q["redlines_down"]
+                row[P_GOALPOP] = q["goal_pop"]
+                row[P_MONEYPOP] = q["money_pop"]
+                row[P_GOALBITS] = sum(1 << _goal(g, "goals_scored") for g in q["goals_scored"])
+                tiles = q["tiles"]
+                if len(tiles) > MAXT:
+                    raise UserError(f"state dict: at most {MAXT} tiles per borough")
+                for t, e in enumerate(tiles):
+                    k = _kind(e["tile"], "tiles")
+                    cid = cell_id(int(e["x"]), int(e["y"]))
+                    if cid < 0 or s.grid[p, cid]:
+                        raise UserError(f"state dict: bad or duplicate cell ({e['x']},{e['y']})")
+                    s.tk[p, t] = [k, cid, int(e["turn"]), int(bool(e["invested"])), int(e["rl"]),
+                                  _kind(e["from"], "tiles.from") if k == K_LAKE else 0]
+                    s.grid[p, cid] = t + 1
+                    s.kc[p, k] += 1
+                    row[P_NINV] += int(bool(e["invested"]))
+                row[P_NT] = len(tiles)
+            return s
+        except UserError:
+            raise
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError) as e:
+            raise UserError(f"suburbia state dict: malformed ({type(e).__name__}: {e})") from None
+
+    # ---- bots and batch -----------------------------------------------------------------
+    def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
+        spec = self.strategy(strategy)
+        codes, params = bots.params_matrix([spec.name])
+        legal = self.legal_actions(state)
+        if len(legal) == 0:
+            raise UserError("suburbia: the game is over; there is no action to choose")
+        return int(bots.choose(codes[0], params, 0, state, legal, len(legal), rng))
+
+    def check_invariants(self, state) -> None:
+        """Tiles are conserved (pile, market, discard, box, supply, boroughs, Lakes' sources,
+        pending, the 1MR set aside); tracks within their limits; boroughs consistent."""
+        n = int(state.meta[M_NP])
+        seen = np.zeros(NK, np.int64)
+        for k in state.pile[: state.meta[M_PILEN]]:
+            seen[k] += 1
+        for k in state.market:
+            seen[k] += 1
+        seen[0] = 0
+        seen += state.discard + state.box
+        seen[1:4] += state.supply
+        for p in range(n):
+            nt = int(state.pl[p, P_NT])
+            kc = np.zeros(NK, np.int64)
+            assert int((state.grid[p] > 0).sum()) == nt, "grid and tile list disagree"
+            for t in range(nt):
+                k = int(state.tk[p, t, K_KIND])
+                kc[k] += 1
+                assert state.grid[p, state.tk[p, t, K_CELL]] == t + 1
+                if k == K_LAKE:
+                    seen[state.tk[p, t, K_FROM]] += 1
+                else:
+                    seen[k] += 1
+            assert (kc == state.kc[p]).all(), "kind counts out of date"
+            assert int(state.tk[p, :nt, K_INV].sum()) == int(state.pl[p, P_NINV])
+            assert state.pl[p, P_NINV] <= state.consts[C_INVEST]
+            assert -5 <= state.pl[p, P_INC] <= 15 and -5 <= state.pl[p, P_REP] <= 15
+            assert state.pl[p, P_POP] >= 0 and state.pl[p, P_MONEY] >= 0
+        src = int(state.meta[M_PSRC])
+        if src in (SRC_BUY, SRC_BASIC):
+            seen[state.meta[M_PKIND]] += 1
+        elif src == SRC_LAKE:
+            seen[state.meta[M_PFROM]] += 1
+        if K_OMR not in state.pile[: state.meta[M_PILEN]]:
+            seen[K_OMR] += 1
+        counts = state.tiles[:, T_COUNT].copy()
+        counts[K_LAKE] = 0
+        counts[0] = 0
+        seen[K_LAKE] = 0
+        assert (seen == counts).all(), f"tiles not conserved: {dict(enumerate((seen - counts).tolist()))}"
+        ph = int(state.meta[M_PHASE])
+        if ph == PH_ACTION:
+            filled = state.market != 0
+            assert not (filled[:-1] & ~filled[1:]).any(), "market not packed right"
+        assert (src != SRC_NONE) == (ph == PH_PLACE)
+        assert ph != PH_DISCARD or src == SRC_NONE
+        assert ph != PH_EXTRA or n == 1
+
+    def default_plan(self) -> list[dict[str, Any]]:
+        """2, 3 and 4 players, every seat drawn from the pool of all seven bots (spec §9)."""
+        pool = list(self.strategies)
+        sizes = {2: 30_000, 3: 24_000, 4: 20_000}
+        return [
+            {"name": f"p{p}-pool", "players": p, "strategies": pool, "seating": "pool",
+             "n_games": sizes[p], "seed": 1}
+            for p in (2, 3, 4)
+        ]
+
+    def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
+                  strategy_names) -> ChunkResult:
+        """Play a chunk of games (see Game.run_chunk); ``seat_strategies`` indexes
+        ``strategy_names``."""
+        resolved = self.resolve_options(options)
+        s = self._alloc(resolved)
+        codes, params = bots.params_matrix(list(strategy_names))
+        turns = np.zeros(n_games, np.int64)
+        decisions = np.zeros(n_games, np.int64)
+        end_reason = np.zeros(n_games, np.int64)
+        keys = np.zeros((n_games, n_players, 4), np.int64)
+        detail = np.zeros((n_games, n_players, N_DETAIL), np.int64)
+        run_games(s, first_game, n_games, np.uint64(run_seed % 2**64), n_players,
+                  np.ascontiguousarray(seat_strategies, dtype=np.int64), codes, params,
+                  turns, decisions, end_reason, keys, detail)
+        rank = _ranks_batch(keys, resolved["tie_break"] == "rep_inc_money")
+        rank[end_reason != 1] = 0
+        wins = (rank == 1)
+        k = wins.sum(axis=1, keepdims=True)
+        share = np.where(wins, 1.0 / np.maximum(k, 1), 0.0)
+        first = np.zeros(n_games, np.int64)
+        det = {name: detail[:, :, j] for j, name in enumerate(DETAIL_NAMES)}
+        return ChunkResult(turns, decisions, end_reason, first, keys[:, :, 0].copy(), rank,
+                           share, det)
+
+
+def _ranks_batch(keys: np.ndarray, use_money: bool) -> np.ndarray:
+    """Competition ranks ``int64[n, p]`` from ranking keys ``int64[n, p, 4]`` (pop, rep, inc,
+    money): 1 + the number of seats with a lexicographically greater key."""
+    kk = keys if use_money else keys[:, :, :3]
+    n, p, m = kk.shape
+    a = kk[:, :, None, :]   # seat i
+    b = kk[:, None, :, :]   # seat j
+    greater = np.zeros((n, p, p), bool)
+    equal = np.ones((n, p, p), bool)
+    for j in range(m):
+        greater |= equal & (b[..., j] > a[..., j])
+        equal &= b[..., j] == a[..., j]
+    return (1 + greater.sum(axis=2)).astype(np.int64)
+
+
+GAME_CLASS = SuburbiaGame

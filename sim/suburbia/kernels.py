@@ -1,0 +1,1125 @@
+"""Suburbia kernels: set-up, legal actions, the generic tile-effect interpreter, turn flow.
+
+Every function here is ``@njit(cache=True)`` and works in place on the arrays of the state; the
+Python API in ``game.py`` copies before applying. Rules: shared/rules/suburbia.md (cited as §);
+encoding and the exact procedures: docs/games/suburbia.md (cited as doc §).
+
+No tile has code of its own: each tile kind is a row of the ``tiles`` table (class bits, price,
+immediate effect, up to three effect records of (stat, amount, scope, target mask)) and the
+functions ``own_records`` (a tile's records counted at placement or replay) and ``react`` (a
+tile's records reacting to a placement) interpret the records.
+
+Performance: as in Go Town, kernels take the plain arrays they need (never the NamedTuple),
+index 2-D/3-D arrays directly and make no views; small helpers are compiled without NRT.
+Argument order, where present, is that of SuburbiaState.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import shuffle
+from sim.suburbia.constants import (
+    A_BASIC,
+    A_BUY,
+    A_DISCARD,
+    A_INVEST,
+    A_KEEP,
+    A_LAKE,
+    A_PASS,
+    A_PLACE,
+    C_BLOCK1,
+    C_EXTRA_C,
+    C_INC,
+    C_INVEST,
+    C_MONEY,
+    C_NLINES,
+    C_POP,
+    C_PUB1,
+    C_REP,
+    C_STACK1,
+    C_SUPPLY,
+    C_SUR0,
+    END_END,
+    END_LIMIT,
+    G_BONUS,
+    G_DIR,
+    G_MASK,
+    G_MEASURE,
+    GEO_X,
+    GM_COUNT,
+    GM_GROUP,
+    GM_INCOME,
+    GM_INVEST,
+    GM_MONEY,
+    GM_REP,
+    K_CELL,
+    K_FACTORY,
+    K_FROM,
+    K_INV,
+    K_KIND,
+    K_LAKE,
+    K_OMR,
+    K_PARK,
+    K_RL,
+    K_SUBURBS,
+    K_TURN,
+    M_CUR,
+    M_DEC,
+    M_END,
+    M_LAST,
+    M_NP,
+    M_NPUB,
+    M_PFROM,
+    M_PHASE,
+    M_PILEN,
+    M_PKIND,
+    M_PSRC,
+    M_ROUND,
+    M_TURN,
+    MAXP,
+    MAXPILE,
+    MAXT,
+    N_META,
+    NCELLS,
+    NG,
+    NGEO,
+    NK,
+    NPL,
+    NSLOTS,
+    NTK,
+    O_AFTER,
+    O_CLAMP,
+    O_INV_LAKE,
+    O_OMR_REPL,
+    O_POP_MAX,
+    O_PRIV_TIES,
+    O_REACTIONS,
+    O_REP_DEBT,
+    O_REPLAY,
+    O_RL_DOWN,
+    O_RL_OFFSET,
+    O_RL_TILES_DOWN,
+    O_SELF,
+    O_SOLO_PEN,
+    O_WATERFRONT,
+    O_WIDTH,
+    P_GOALBITS,
+    P_GOALPOP,
+    P_HIGH,
+    P_INC,
+    P_MONEY,
+    P_MONEYPOP,
+    P_NINV,
+    P_NT,
+    P_POP,
+    P_REP,
+    P_RLDOWN,
+    P_RLUP,
+    PH_ACTION,
+    PH_DISCARD,
+    PH_EXTRA,
+    PH_GOAL,
+    PH_OVER,
+    PH_PLACE,
+    S_INC,
+    S_MONEY,
+    S_POP,
+    S_REP,
+    SC_ADJ,
+    SC_AFTER,
+    SC_EVERY,
+    SC_LAKE_ADJ,
+    SC_LAKEBONUS,
+    SC_OTHERS,
+    SC_OWN,
+    SC_REDLINE,
+    SRC_BASIC,
+    SRC_BUY,
+    SRC_LAKE,
+    SRC_NONE,
+    STACK_A,
+    STACK_B,
+    STACK_C,
+    T_CLS,
+    T_COUNT,
+    T_IMM,
+    T_NREC,
+    T_PRICE,
+    T_REC,
+    T_STACK,
+)
+
+MAX_DECISIONS = 400
+START_CELLS = (11, 56, 101)  # cell ids of (0,0), (0,2), (0,4)
+
+
+class SuburbiaState(NamedTuple):
+    """Suburbia state: plain numpy arrays (dict form: docs/games/suburbia.md §12).
+
+    meta    int64[13]             n_players, current, phase, round, turn, decisions, last_round,
+                                  end_reason, pile_n, pending kind, pending source, pending from,
+                                  number of public goals
+    rng     uint64[1]             SplitMix64 state
+    opts    int64[23]             encoded rule options (slots O_* in constants.py)
+    tiles   int64[53, 21]         tile table after option overrides (component data, doc §1.1)
+    goals   int64[20, 4]          goal table (doc §1.3)
+    lines   int64[64]             red-line values N ascending (doc §1.4)
+    consts  int64[28]             set-up numbers (doc §1.5)
+    geo     int64[1103, 8]        per cell: 6 neighbour ids (-1 outside), x, y
+    pile    int64[96]             draw pile, bottom first; top = pile[pile_n - 1]
+    market  int64[7]              kind per slot (0 empty), left (+$10) to right
+    discard int64[53]             discard pile, counts per kind
+    box     int64[53]             tiles set aside at set-up, counts per kind
+    supply  int64[3]              Suburbs, Community Park, Heavy Factory left
+    gpub    int64[4]              public goal ids (-1 unused)
+    goffer  int64[4, 2]           private goal offers per seat (-1 none)
+    gpriv   int64[4]              kept private goal per seat (-1 none)
+    pl      int64[4, 12]          per seat: money, income, reputation, population, pop_high,
+                                  redlines_up, redlines_down, goal_pop, money_pop, n_tiles,
+                                  markers placed, bit set of the goals scored
+    tk      int64[4, 24, 6]       per seat and placement index: kind, cell, turn, invested, rl,
+                                  from (a Lake's source kind)
+    grid    int64[4, 1103]        per seat and cell: tile index + 1 (0 empty)
+    kc      int64[4, 53]          per seat: tiles of each kind in the borough (Lakes as kind 51)
+    """
+
+    meta: np.ndarray
+    rng: np.ndarray
+    opts: np.ndarray
+    tiles: np.ndarray
+    goals: np.ndarray
+    lines: np.ndarray
+    consts: np.ndarray
+    geo: np.ndarray
+    pile: np.ndarray
+    market: np.ndarray
+    discard: np.ndarray
+    box: np.ndarray
+    supply: np.ndarray
+    gpub: np.ndarray
+    goffer: np.ndarray
+    gpriv: np.ndarray
+    pl: np.ndarray
+    tk: np.ndarray
+    grid: np.ndarray
+    kc: np.ndarray
+
+
+def alloc_state(opts, tiles, goals, lines, consts, geo) -> SuburbiaState:
+    """Empty state arrays for the given option and data arrays (copied)."""
+    return SuburbiaState(
+        meta=np.zeros(N_META, np.int64),
+        rng=np.zeros(1, np.uint64),
+        opts=opts.astype(np.int64).copy(),
+        tiles=tiles.astype(np.int64).copy(),
+        goals=goals.astype(np.int64).copy(),
+        lines=lines.astype(np.int64).copy(),
+        consts=consts.astype(np.int64).copy(),
+        geo=geo.astype(np.int64).copy(),
+        pile=np.zeros(MAXPILE, np.int64),
+        market=np.zeros(NSLOTS, np.int64),
+        discard=np.zeros(NK, np.int64),
+        box=np.zeros(NK, np.int64),
+        supply=np.zeros(3, np.int64),
+        gpub=np.full(MAXP, -1, np.int64),
+        goffer=np.full((MAXP, 2), -1, np.int64),
+        gpriv=np.full(MAXP, -1, np.int64),
+        pl=np.zeros((MAXP, NPL), np.int64),
+        tk=np.zeros((MAXP, MAXT, NTK), np.int64),
+        grid=np.zeros((MAXP, NCELLS), np.int64),
+        kc=np.zeros((MAXP, NK), np.int64),
+    )
+
+
+def make_geo() -> np.ndarray:
+    """``int64[NCELLS, NGEO]``: neighbours (doc §2 order, -1 outside the grid), x, y."""
+    from sim.suburbia.constants import DIRS, cell_id, cell_xy
+
+    geo = np.full((NCELLS, NGEO), -1, np.int64)
+    for cid in range(NCELLS):
+        x, y = cell_xy(cid)
+        for d, (dx, dy) in enumerate(DIRS):
+            geo[cid, d] = cell_id(x + dx, y + dy)
+        geo[cid, 6] = x
+        geo[cid, 7] = y
+    return geo
+
+
+# ---------------------------------------------------------------------------------------------
+# tracks (doc §8)
+@njit(cache=True, _nrt=False)
+def add_track(opts, pl, o, slot, d):
+    """Income/Reputation change with the clamp of D13 (doc §8.1)."""
+    v = pl[o, slot] + d
+    if opts[O_CLAMP] == 0:
+        if v > 15:
+            v = 15
+        elif v < -5:
+            v = -5
+    pl[o, slot] = v
+
+
+@njit(cache=True, _nrt=False)
+def clamp_all(pl, np_):
+    """Clamp every seat's income and reputation to [-5, 15] (D13 end_of_resolution)."""
+    for o in range(np_):
+        for s in (P_INC, P_REP):
+            if pl[o, s] > 15:
+                pl[o, s] = 15
+            elif pl[o, s] < -5:
+                pl[o, s] = -5
+
+
+@njit(cache=True, _nrt=False)
+def add_money(pl, o, d):
+    v = pl[o, P_MONEY] + d
+    pl[o, P_MONEY] = v if v > 0 else 0
+
+
+@njit(cache=True, _nrt=False)
+def rl_counter(opts, pl, o):
+    """``redlines_up - redlines_down`` (the latter only under redline_tiles_down=reverse)."""
+    if opts[O_RL_TILES_DOWN] == 1:
+        return pl[o, P_RLUP] - pl[o, P_RLDOWN]
+    return pl[o, P_RLUP]
+
+
+@njit(cache=True, _nrt=False)
+def redline_tiles(opts, tiles, pl, tk, o, sign):
+    """Fire every ``redline`` record of seat ``o`` (placement order) once, times ``sign``."""
+    for t in range(pl[o, P_NT]):
+        k = tk[o, t, K_KIND]
+        for r in range(tiles[k, T_NREC]):
+            b = T_REC + 4 * r
+            if tiles[k, b + 2] == SC_REDLINE:
+                amt = sign * tiles[k, b + 1] * (2 if tk[o, t, K_INV] == 1 else 1)
+                st = tiles[k, b]
+                if st == S_INC:
+                    add_track(opts, pl, o, P_INC, amt)
+                elif st == S_REP:
+                    add_track(opts, pl, o, P_REP, amt)
+                elif st == S_MONEY:
+                    add_money(pl, o, amt)
+
+
+@njit(cache=True, _nrt=False)
+def pop_change(opts, tiles, lines, consts, pl, tk, np_, o, d):
+    """Population change with red lines both ways (spec §5.5, D1, D2, D14; doc §8.2)."""
+    p = pl[o, P_POP]
+    q = p + d
+    if q < 0:
+        q = 0
+    if opts[O_POP_MAX] > 0 and q > opts[O_POP_MAX]:
+        q = opts[O_POP_MAX]
+    pl[o, P_POP] = q
+    pen = opts[O_SOLO_PEN] if np_ == 1 else 1
+    off = opts[O_RL_OFFSET]
+    nl = consts[C_NLINES]
+    if q > p:
+        lo = p
+        if opts[O_RL_DOWN] == 0 and pl[o, P_HIGH] > lo:
+            lo = pl[o, P_HIGH]
+        for i in range(nl):
+            L = lines[i] + off
+            if lo <= L and L < q:
+                add_track(opts, pl, o, P_INC, -pen)
+                add_track(opts, pl, o, P_REP, -pen)
+                pl[o, P_RLUP] += 1
+                redline_tiles(opts, tiles, pl, tk, o, 1)
+        if q > pl[o, P_HIGH]:
+            pl[o, P_HIGH] = q
+    elif q < p and opts[O_RL_DOWN] == 1:
+        for i in range(nl - 1, -1, -1):
+            L = lines[i] + off
+            if q <= L and L < p:
+                add_track(opts, pl, o, P_INC, pen)
+                add_track(opts, pl, o, P_REP, pen)
+                pl[o, P_RLDOWN] += 1
+                if opts[O_RL_TILES_DOWN] == 1:
+                    redline_tiles(opts, tiles, pl, tk, o, -1)
+
+
+@njit(cache=True, _nrt=False)
+def fire(opts, tiles, lines, consts, pl, tk, np_, o, stat, amt):
+    """One change of ``amt`` to ``stat`` of seat ``o`` (doc §8.1)."""
+    if amt == 0:
+        return
+    if stat == S_INC:
+        add_track(opts, pl, o, P_INC, amt)
+    elif stat == S_REP:
+        add_track(opts, pl, o, P_REP, amt)
+    elif stat == S_POP:
+        pop_change(opts, tiles, lines, consts, pl, tk, np_, o, amt)
+    else:
+        add_money(pl, o, amt)
+
+
+# ---------------------------------------------------------------------------------------------
+# counting (doc §1.2)
+@njit(cache=True, _nrt=False)
+def count_borough(tiles, kc, o, mask):
+    """Tiles of seat ``o``'s borough whose class matches ``mask``."""
+    n = 0
+    for k in range(1, NK):
+        if kc[o, k] > 0 and (tiles[k, T_CLS] & mask) != 0:
+            n += kc[o, k]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def count_adj(tiles, geo, tk, grid, o, cell, mask):
+    """Tiles of seat ``o`` adjacent to ``cell`` whose class matches ``mask``."""
+    n = 0
+    for d in range(6):
+        nb = geo[cell, d]
+        if nb >= 0:
+            u = grid[o, nb]
+            if u > 0 and (tiles[tk[o, u - 1, K_KIND], T_CLS] & mask) != 0:
+                n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def is_adj(geo, a, b):
+    for d in range(6):
+        if geo[a, d] == b:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def lake_bonus(tiles, pl, tk, o):
+    """Sum of ``amount x m`` over seat ``o``'s ``lakebonus`` records (doc §1.2)."""
+    b = 0
+    for t in range(pl[o, P_NT]):
+        k = tk[o, t, K_KIND]
+        for r in range(tiles[k, T_NREC]):
+            base = T_REC + 4 * r
+            if tiles[k, base + 2] == SC_LAKEBONUS:
+                b += tiles[k, base + 1] * (2 if tk[o, t, K_INV] == 1 else 1)
+    return b
+
+
+@njit(cache=True, _nrt=False)
+def waterfront_count(opts, geo, pl, tk, grid, o, self_t):
+    """One-off count of a ``lakebonus`` record (option waterfront, D9; doc §1.2)."""
+    mode = opts[O_WATERFRONT]
+    if mode == 2:
+        return 0
+    n = 0
+    for t in range(pl[o, P_NT]):
+        if t == self_t or tk[o, t, K_KIND] == K_LAKE:
+            continue
+        cell = tk[o, t, K_CELL]
+        lakes = 0
+        for d in range(6):
+            nb = geo[cell, d]
+            if nb >= 0:
+                u = grid[o, nb]
+                if u > 0 and tk[o, u - 1, K_KIND] == K_LAKE:
+                    lakes += 1
+        if mode == 0:
+            n += lakes
+        elif lakes > 0:
+            n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def count_after(opts, tiles, pl, tk, np_, o, turn, mask):
+    """Tiles placed after ``turn`` matching ``mask`` (any borough, or ``o``'s: D8)."""
+    n = 0
+    for q in range(np_):
+        if opts[O_AFTER] == 1 and q != o:
+            continue
+        for u in range(pl[q, P_NT]):
+            if tk[q, u, K_TURN] > turn and (tiles[tk[q, u, K_KIND], T_CLS] & mask) != 0:
+                n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def record_count(opts, tiles, geo, pl, tk, grid, kc, np_, o, t, r, replay):
+    """Count of record ``r`` of seat ``o``'s tile ``t`` at placement / at a replay (doc §1.2)."""
+    k = tk[o, t, K_KIND]
+    base = T_REC + 4 * r
+    scope = tiles[k, base + 2]
+    mask = tiles[k, base + 3]
+    selfm = 0
+    if opts[O_SELF] == 0 and (tiles[k, T_CLS] & mask) != 0:
+        selfm = 1
+    if scope == SC_ADJ or scope == SC_LAKE_ADJ:
+        return count_adj(tiles, geo, tk, grid, o, tk[o, t, K_CELL], mask)
+    if scope == SC_OWN:
+        return count_borough(tiles, kc, o, mask) - selfm
+    if scope == SC_EVERY:
+        n = 0
+        for q in range(np_):
+            n += count_borough(tiles, kc, q, mask)
+        return n - selfm
+    if scope == SC_OTHERS:
+        n = 0
+        for q in range(np_):
+            if q != o:
+                n += count_borough(tiles, kc, q, mask)
+        return n
+    if scope == SC_AFTER:
+        if not replay:
+            return 0
+        return count_after(opts, tiles, pl, tk, np_, o, tk[o, t, K_TURN], mask)
+    if scope == SC_REDLINE:
+        if not replay:
+            return 0
+        return rl_counter(opts, pl, o) - tk[o, t, K_RL]
+    if scope == SC_LAKEBONUS:
+        return waterfront_count(opts, geo, pl, tk, grid, o, t)
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def immediate(opts, tiles, lines, consts, pl, tk, np_, o, k):
+    """The immediate effect of kind ``k`` for seat ``o``: Inc, Rep, Pop, $ in this order."""
+    for s in range(4):
+        v = tiles[k, T_IMM + s]
+        if v != 0:
+            fire(opts, tiles, lines, consts, pl, tk, np_, o, s, v)
+
+
+@njit(cache=True, _nrt=False)
+def own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, t, replay):
+    """Step 3 of a placement / the replay of an investment: each record of tile ``t`` once."""
+    k = tk[o, t, K_KIND]
+    for r in range(tiles[k, T_NREC]):
+        cnt = record_count(opts, tiles, geo, pl, tk, grid, kc, np_, o, t, r, replay)
+        if cnt != 0:
+            base = T_REC + 4 * r
+            amt = tiles[k, base + 1]
+            if tiles[k, base + 2] == SC_LAKE_ADJ:
+                amt += lake_bonus(tiles, pl, tk, o)
+            fire(opts, tiles, lines, consts, pl, tk, np_, o, tiles[k, base], amt * cnt)
+
+
+@njit(cache=True, _nrt=False)
+def react(opts, tiles, lines, consts, pl, tk, np_, o, u, cls, mode):
+    """Records of seat ``o``'s tile ``u`` reacting to a placed tile of class ``cls``.
+
+    mode 0: ``u`` is adjacent, same borough (step 4); 1: not adjacent, same borough (step 5);
+    2: another seat's borough (step 6). spec §5.3-5.4, doc §6.
+    """
+    k = tk[o, u, K_KIND]
+    nr = tiles[k, T_NREC]
+    for r in range(nr):
+        base = T_REC + 4 * r
+        if (tiles[k, base + 3] & cls) == 0:
+            continue
+        scope = tiles[k, base + 2]
+        ok = False
+        if mode == 0:
+            ok = (scope == SC_ADJ or scope == SC_LAKE_ADJ or scope == SC_OWN
+                  or scope == SC_EVERY or scope == SC_AFTER)
+        elif mode == 1:
+            ok = scope == SC_OWN or scope == SC_EVERY or scope == SC_AFTER
+        else:
+            ok = scope == SC_EVERY or scope == SC_OTHERS or (
+                scope == SC_AFTER and opts[O_AFTER] == 0)
+        if not ok:
+            continue
+        amt = tiles[k, base + 1]
+        if scope == SC_LAKE_ADJ:
+            amt += lake_bonus(tiles, pl, tk, o)
+        if tk[o, u, K_INV] == 1:
+            amt *= 2
+        fire(opts, tiles, lines, consts, pl, tk, np_, o, tiles[k, base], amt)
+
+
+@njit(cache=True, _nrt=False)
+def place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, c, kind, cell, frm):
+    """Place ``kind`` on ``cell`` for seat ``c`` and resolve it (spec §5.3, doc §6)."""
+    np_ = meta[M_NP]
+    t = pl[c, P_NT]
+    tk[c, t, K_KIND] = kind
+    tk[c, t, K_CELL] = cell
+    tk[c, t, K_TURN] = meta[M_TURN]
+    tk[c, t, K_INV] = 0
+    tk[c, t, K_RL] = rl_counter(opts, pl, c)
+    tk[c, t, K_FROM] = frm
+    grid[c, cell] = t + 1
+    kc[c, kind] += 1
+    pl[c, P_NT] = t + 1
+    immediate(opts, tiles, lines, consts, pl, tk, np_, c, kind)                 # step 2
+    own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, c, t, False)  # step 3
+    if opts[O_REACTIONS] == 0:
+        return
+    cls = tiles[kind, T_CLS]
+    for u in range(t):                                                           # step 4
+        if is_adj(geo, tk[c, u, K_CELL], cell):
+            react(opts, tiles, lines, consts, pl, tk, np_, c, u, cls, 0)
+    for u in range(t):                                                           # step 5
+        if not is_adj(geo, tk[c, u, K_CELL], cell):
+            react(opts, tiles, lines, consts, pl, tk, np_, c, u, cls, 1)
+    for i in range(1, np_):                                                      # step 6
+        o = (c + i) % np_
+        for u in range(pl[o, P_NT]):
+            react(opts, tiles, lines, consts, pl, tk, np_, o, u, cls, 2)
+
+
+@njit(cache=True, _nrt=False)
+def invest(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, c, t):
+    """Investment marker on seat ``c``'s tile ``t`` (spec §5.6, D12; doc §7). Price paid here."""
+    np_ = meta[M_NP]
+    k = tk[c, t, K_KIND]
+    pl[c, P_MONEY] -= tiles[k, T_PRICE]
+    if opts[O_REPLAY] == 1:
+        immediate(opts, tiles, lines, consts, pl, tk, np_, c, k)
+        own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, c, t, True)
+    tk[c, t, K_INV] = 1
+    pl[c, P_NINV] += 1
+
+
+# ---------------------------------------------------------------------------------------------
+# placement cells (doc §2)
+@njit(cache=True, _nrt=False)
+def frontier(opts, geo, pl, tk, grid, c, buf, start):
+    """Legal cells of seat ``c`` written ascending into ``buf[start:]``; returns how many."""
+    n = 0
+    w = opts[O_WIDTH]
+    half = (w - 1) // 2
+    for t in range(pl[c, P_NT]):
+        cell = tk[c, t, K_CELL]
+        for d in range(6):
+            nb = geo[cell, d]
+            if nb < 0 or grid[c, nb] != 0:
+                continue
+            if w > 0 and abs(geo[nb, GEO_X]) > half:
+                continue
+            j = 0
+            while j < n and buf[start + j] < nb:
+                j += 1
+            if j < n and buf[start + j] == nb:
+                continue
+            i = n
+            while i > j:
+                buf[start + i] = buf[start + i - 1]
+                i -= 1
+            buf[start + j] = nb
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# market (spec §5.2 step 4; doc §5.6)
+@njit(cache=True, _nrt=False)
+def refill(meta, opts, pile, market):
+    """Slide the market right, then fill the empty slots from the pile (1MR handling)."""
+    j = NSLOTS - 1
+    for i in range(NSLOTS - 1, -1, -1):
+        if market[i] != 0:
+            v = market[i]
+            market[i] = 0
+            market[j] = v
+            j -= 1
+    e = j + 1
+    i = 0
+    while i < e:
+        n = meta[M_PILEN]
+        if n == 0:
+            return
+        k = pile[n - 1]
+        pile[n - 1] = 0
+        meta[M_PILEN] = n - 1
+        if k == K_OMR:
+            if meta[M_NP] == 1:
+                meta[M_LAST] = meta[M_ROUND]
+            elif meta[M_LAST] < 0:
+                meta[M_LAST] = meta[M_ROUND] + 1
+            if opts[O_OMR_REPL] == 0:
+                return
+            continue
+        market[e - 1 - i] = k
+        i += 1
+
+
+@njit(cache=True, _nrt=False)
+def can_discard(consts, pl, market, c):
+    for s in range(NSLOTS):
+        if market[s] != 0 and consts[C_SUR0 + s] <= pl[c, P_MONEY]:
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# goals and the end (spec §4, §5.7; doc §11)
+@njit(cache=True, _nrt=False)
+def largest_group(tiles, geo, pl, tk, grid, o, mask):
+    """Largest connected set of seat ``o``'s tiles matching ``mask`` (bit-set flood fill)."""
+    nt = pl[o, P_NT]
+    done = 0  # bit set over tile indices (< 64)
+    best = 0
+    for s in range(nt):
+        if (done >> s) & 1 or (tiles[tk[o, s, K_KIND], T_CLS] & mask) == 0:
+            continue
+        front = 1 << s
+        done |= front
+        size = 0
+        while front != 0:
+            t = 0
+            while ((front >> t) & 1) == 0:
+                t += 1
+            front &= ~(1 << t)
+            size += 1
+            cell = tk[o, t, K_CELL]
+            for d in range(6):
+                nb = geo[cell, d]
+                if nb >= 0:
+                    u = grid[o, nb] - 1
+                    if u >= 0 and ((done >> u) & 1) == 0 and (
+                            tiles[tk[o, u, K_KIND], T_CLS] & mask) != 0:
+                        done |= 1 << u
+                        front |= 1 << u
+        if size > best:
+            best = size
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def goal_measure(tiles, goals, geo, pl, tk, grid, kc, o, g):
+    """The value goal ``g`` measures for seat ``o`` (doc §1.3)."""
+    m = goals[g, G_MEASURE]
+    mask = goals[g, G_MASK]
+    if m == GM_COUNT:
+        return count_borough(tiles, kc, o, mask)
+    if m == GM_GROUP:
+        return largest_group(tiles, geo, pl, tk, grid, o, mask)
+    if m == GM_MONEY:
+        return pl[o, P_MONEY]
+    if m == GM_INCOME:
+        return pl[o, P_INC]
+    if m == GM_REP:
+        return pl[o, P_REP]
+    if m == GM_INVEST:
+        return pl[o, P_NINV]
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def goal_status(tiles, goals, geo, pl, tk, grid, kc, np_, o, g):
+    """2 if seat ``o`` is strictly best at goal ``g``, 1 if tied best, 0 otherwise."""
+    d = goals[g, G_DIR]
+    mine = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, o, g)
+    tied = False
+    for q in range(np_):
+        if q == o:
+            continue
+        v = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, q, g)
+        if v > mine:
+            return 0
+        if v == mine:
+            tied = True
+    return 1 if tied else 2
+
+
+@njit(cache=True, _nrt=False)
+def finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc):
+    """Goals, money conversion (spec §5.7; doc §11). Ranking is done by the callers."""
+    np_ = meta[M_NP]
+    meta[M_PHASE] = PH_OVER
+    meta[M_END] = END_END
+    if np_ >= 2:
+        for i in range(meta[M_NPUB]):
+            g = gpub[i]
+            for o in range(np_):
+                if goal_status(tiles, goals, geo, pl, tk, grid, kc, np_, o, g) == 2:
+                    pl[o, P_GOALPOP] += goals[g, G_BONUS]
+                    pl[o, P_GOALBITS] |= 1 << g
+        for o in range(np_):
+            g = gpriv[o]
+            if g < 0:
+                continue
+            st = goal_status(tiles, goals, geo, pl, tk, grid, kc, np_, o, g)
+            if st == 2 or (st == 1 and opts[O_PRIV_TIES] == 1):
+                pl[o, P_GOALPOP] += goals[g, G_BONUS]
+                pl[o, P_GOALBITS] |= 1 << g
+    for o in range(np_):
+        pl[o, P_POP] += pl[o, P_GOALPOP]
+        mp = pl[o, P_MONEY] // 5
+        pl[o, P_MONEYPOP] = mp
+        pl[o, P_POP] += mp
+        pl[o, P_MONEY] -= 5 * mp
+
+
+# ---------------------------------------------------------------------------------------------
+# turn flow (spec §5.2; doc §5)
+@njit(cache=True, _nrt=False)
+def begin_turn(meta, s):
+    meta[M_TURN] += 1
+    meta[M_CUR] = s
+    meta[M_PHASE] = PH_ACTION
+
+
+@njit(cache=True, _nrt=False)
+def end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc):
+    """End of the active seat's turn (after the refill): next seat, next round or the end."""
+    c = meta[M_CUR]
+    np_ = meta[M_NP]
+    if np_ == 1:
+        if meta[M_LAST] >= 0:
+            finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc)
+            return
+        meta[M_ROUND] += 1
+        begin_turn(meta, 0)
+    elif c == np_ - 1:
+        if meta[M_LAST] >= 0 and meta[M_ROUND] == meta[M_LAST]:
+            finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc)
+            return
+        meta[M_ROUND] += 1
+        begin_turn(meta, 0)
+    else:
+        begin_turn(meta, c + 1)
+
+
+@njit(cache=True, _nrt=False)
+def income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, c):
+    """Income step and reputation step of the active seat (spec §5.2, D19; doc §8.3)."""
+    np_ = meta[M_NP]
+    eor = opts[O_CLAMP] == 1
+    if eor:
+        clamp_all(pl, np_)
+    i = pl[c, P_INC]
+    if i > 0:
+        pl[c, P_MONEY] += i
+    elif i < 0:
+        if pl[c, P_MONEY] >= -i:
+            pl[c, P_MONEY] += i
+        else:
+            missing = -i - pl[c, P_MONEY]
+            pl[c, P_MONEY] = 0
+            loss = missing if missing < pl[c, P_POP] else pl[c, P_POP]
+            pop_change(opts, tiles, lines, consts, pl, tk, np_, c, -loss)
+    if eor:
+        clamp_all(pl, np_)
+    r = pl[c, P_REP]
+    if r > 0:
+        pop_change(opts, tiles, lines, consts, pl, tk, np_, c, r)
+    elif r < 0:
+        if pl[c, P_POP] >= -r:
+            pop_change(opts, tiles, lines, consts, pl, tk, np_, c, r)
+        else:
+            below = -r - pl[c, P_POP]
+            pop_change(opts, tiles, lines, consts, pl, tk, np_, c, -pl[c, P_POP])
+            if opts[O_REP_DEBT] == 0:
+                pay = below if below < pl[c, P_MONEY] else pl[c, P_MONEY]
+                pl[c, P_MONEY] -= pay
+            elif pl[c, P_MONEY] >= below:
+                pl[c, P_MONEY] -= below
+    if eor:
+        clamp_all(pl, np_)
+
+
+@njit(cache=True, _nrt=False)
+def action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv, pl, tk,
+                grid, kc):
+    """The action step is over: income, reputation, solo extra discard, refill, end of turn."""
+    c = meta[M_CUR]
+    income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, c)
+    if meta[M_NP] == 1 and can_discard(consts, pl, market, c):
+        meta[M_PHASE] = PH_EXTRA
+        return
+    refill(meta, opts, pile, market)
+    end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc)
+
+
+@njit(cache=True, _nrt=False)
+def discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv, pl, tk,
+                 grid, kc):
+    if opts[O_CLAMP] == 1:
+        clamp_all(pl, meta[M_NP])
+    if can_discard(consts, pl, market, meta[M_CUR]):
+        meta[M_PHASE] = PH_DISCARD
+    else:
+        action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv, pl,
+                    tk, grid, kc)
+
+
+# ---------------------------------------------------------------------------------------------
+# set-up (spec §5.1; doc §4)
+@njit(cache=True)
+def _stack_list(tiles, stack):
+    n = 0
+    for k in range(1, NK):
+        if tiles[k, T_STACK] == stack:
+            n += tiles[k, T_COUNT]
+    out = np.empty(n, np.int64)
+    i = 0
+    for k in range(1, NK):
+        if tiles[k, T_STACK] == stack:
+            for _ in range(tiles[k, T_COUNT]):
+                out[i] = k
+                i += 1
+    return out
+
+
+@njit(cache=True)
+def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard, box,
+                supply, gpub, goffer, gpriv, pl, tk, grid, kc, n_players, seed):
+    """``init_state`` on the state's arrays (doc §4): stacks, market, goals, boroughs."""
+    meta.fill(0)
+    pile.fill(0)
+    market.fill(0)
+    discard.fill(0)
+    box.fill(0)
+    gpub.fill(-1)
+    goffer.fill(-1)
+    gpriv.fill(-1)
+    pl.fill(0)
+    tk.fill(0)
+    grid.fill(0)
+    kc.fill(0)
+    rng[0] = seed
+    n = n_players
+    meta[M_NP] = n
+    meta[M_LAST] = -1
+    meta[M_ROUND] = 1
+    S = consts[C_STACK1 + n - 1]
+    M = consts[C_BLOCK1 + n - 1]
+    E = consts[C_EXTRA_C]
+    a = _stack_list(tiles, STACK_A)
+    shuffle(rng, a, len(a))
+    b = _stack_list(tiles, STACK_B)
+    shuffle(rng, b, len(b))
+    cc = _stack_list(tiles, STACK_C)
+    shuffle(rng, cc, len(cc))
+    block = np.empty(M + 1, np.int64)
+    for i in range(M):
+        block[i] = cc[i]
+    block[M] = K_OMR
+    shuffle(rng, block, M + 1)
+    for i in range(S, len(a)):
+        box[a[i]] += 1
+    for i in range(S, len(b)):
+        box[b[i]] += 1
+    for i in range(S + E, len(cc)):
+        box[cc[i]] += 1
+    m = 0
+    for i in range(S, S + E):
+        pile[m] = cc[i]
+        m += 1
+    for i in range(M + 1):
+        pile[m] = block[i]
+        m += 1
+    for i in range(M, S):
+        pile[m] = cc[i]
+        m += 1
+    for i in range(S):
+        pile[m] = b[i]
+        m += 1
+    for i in range(S):
+        pile[m] = a[i]
+        m += 1
+    for i in range(NSLOTS):
+        market[NSLOTS - 1 - i] = pile[m - 1]
+        pile[m - 1] = 0
+        m -= 1
+    meta[M_PILEN] = m
+    if n >= 2:
+        g = np.arange(NG)
+        shuffle(rng, g, NG)
+        P = consts[C_PUB1 + n - 1]
+        for i in range(P):
+            gpub[i] = g[i]
+        meta[M_NPUB] = P
+        for s in range(n):
+            goffer[s, 0] = g[P + 2 * s]
+            goffer[s, 1] = g[P + 2 * s + 1]
+    basics = (K_SUBURBS, K_PARK, K_FACTORY)
+    for j in range(3):
+        supply[j] = consts[C_SUPPLY]
+        box[basics[j]] = tiles[basics[j], T_COUNT] - consts[C_SUPPLY] - n
+    for p in range(n):
+        for j in range(3):
+            k = basics[j]
+            tk[p, j, K_KIND] = k
+            tk[p, j, K_CELL] = START_CELLS[j]
+            grid[p, START_CELLS[j]] = j + 1
+            kc[p, k] += 1
+        pl[p, P_NT] = 3
+        pl[p, P_MONEY] = consts[C_MONEY]
+        pl[p, P_INC] = consts[C_INC]
+        pl[p, P_REP] = consts[C_REP]
+        pl[p, P_POP] = consts[C_POP]
+        pl[p, P_HIGH] = consts[C_POP]
+    if n >= 2:
+        meta[M_PHASE] = PH_GOAL
+        meta[M_CUR] = 0
+    else:
+        begin_turn(meta, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# legal actions (doc §5.2)
+@njit(cache=True, _nrt=False)
+def legal_actions_arrays(meta, opts, tiles, consts, geo, market, supply, pl, tk, grid, out):
+    """Legal action ids of the position into ``out`` (ascending); returns the count."""
+    ph = meta[M_PHASE]
+    if ph == PH_OVER:
+        return 0
+    c = meta[M_CUR]
+    n = 0
+    if ph == PH_GOAL:
+        out[0] = A_KEEP
+        out[1] = A_KEEP + 1
+        return 2
+    money = pl[c, P_MONEY]
+    if ph == PH_ACTION:
+        for s in range(NSLOTS):
+            k = market[s]
+            if k != 0 and tiles[k, T_PRICE] + consts[C_SUR0 + s] <= money:
+                out[n] = A_BUY + s
+                n += 1
+        for b in range(3):
+            if supply[b] > 0 and tiles[b + 1, T_PRICE] <= money:
+                out[n] = A_BASIC + b
+                n += 1
+        for s in range(NSLOTS):
+            if market[s] != 0 and consts[C_SUR0 + s] <= money:
+                out[n] = A_LAKE + s
+                n += 1
+        if pl[c, P_NINV] < consts[C_INVEST]:
+            for t in range(pl[c, P_NT]):
+                k = tk[c, t, K_KIND]
+                if tk[c, t, K_INV] == 1:
+                    continue
+                if k == K_LAKE and opts[O_INV_LAKE] == 0:
+                    continue
+                if tiles[k, T_PRICE] <= money:
+                    out[n] = A_INVEST + t
+                    n += 1
+        if n == 0:
+            out[0] = A_PASS
+            n = 1
+        return n
+    if ph == PH_PLACE:
+        m = frontier(opts, geo, pl, tk, grid, c, out, 0)
+        for i in range(m):
+            out[i] += A_PLACE
+        return m
+    for s in range(NSLOTS):  # discard, extra_discard
+        if market[s] != 0 and consts[C_SUR0 + s] <= money:
+            out[n] = A_DISCARD + s
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# applying an action (doc §5)
+@njit(cache=True, _nrt=False)
+def apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard, box,
+                 supply, gpub, goffer, gpriv, pl, tk, grid, kc, a):
+    """Apply the legal action ``a`` in place (docs/games/suburbia.md §5-§8)."""
+    c = meta[M_CUR]
+    meta[M_DEC] += 1
+    ph = meta[M_PHASE]
+    if ph == PH_GOAL:
+        gpriv[c] = goffer[c, a - A_KEEP]
+        if c + 1 < meta[M_NP]:
+            meta[M_CUR] = c + 1
+        else:
+            begin_turn(meta, 0)
+    elif ph == PH_ACTION:
+        if a < A_BASIC:
+            s = a - A_BUY
+            k = market[s]
+            pl[c, P_MONEY] -= tiles[k, T_PRICE] + consts[C_SUR0 + s]
+            market[s] = 0
+            meta[M_PKIND] = k
+            meta[M_PSRC] = SRC_BUY
+            meta[M_PFROM] = 0
+            meta[M_PHASE] = PH_PLACE
+        elif a < A_LAKE:
+            b = a - A_BASIC
+            pl[c, P_MONEY] -= tiles[b + 1, T_PRICE]
+            supply[b] -= 1
+            meta[M_PKIND] = b + 1
+            meta[M_PSRC] = SRC_BASIC
+            meta[M_PFROM] = 0
+            meta[M_PHASE] = PH_PLACE
+        elif a < A_INVEST:
+            s = a - A_LAKE
+            k = market[s]
+            pl[c, P_MONEY] -= consts[C_SUR0 + s]
+            market[s] = 0
+            meta[M_PKIND] = K_LAKE
+            meta[M_PSRC] = SRC_LAKE
+            meta[M_PFROM] = k
+            meta[M_PHASE] = PH_PLACE
+        elif a < A_DISCARD:
+            invest(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, c, a - A_INVEST)
+            discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
+                         pl, tk, grid, kc)
+        else:  # PASS
+            action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
+                        pl, tk, grid, kc)
+    elif ph == PH_PLACE:
+        kind = meta[M_PKIND]
+        src = meta[M_PSRC]
+        frm = meta[M_PFROM]
+        meta[M_PKIND] = 0
+        meta[M_PSRC] = SRC_NONE
+        meta[M_PFROM] = 0
+        place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, c, kind,
+                   a - A_PLACE, frm)
+        if src == SRC_BASIC:
+            discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
+                         pl, tk, grid, kc)
+        else:
+            if opts[O_CLAMP] == 1:
+                clamp_all(pl, meta[M_NP])
+            action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
+                        pl, tk, grid, kc)
+    else:  # discard / extra_discard
+        s = a - A_DISCARD
+        pl[c, P_MONEY] -= consts[C_SUR0 + s]
+        discard[market[s]] += 1
+        market[s] = 0
+        if ph == PH_DISCARD:
+            action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
+                        pl, tk, grid, kc)
+        else:
+            refill(meta, opts, pile, market)
+            end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc)
+    if meta[M_PHASE] != PH_OVER and meta[M_DEC] >= MAX_DECISIONS:
+        meta[M_PHASE] = PH_OVER
+        meta[M_END] = END_LIMIT
+
+
+# ---------------------------------------------------------------------------------------------
+# SuburbiaState entry points (the Python API in game.py); each unpacks the state once
+@njit(cache=True)
+def init_state(s, n_players, seed):
+    """Set up a new game in the arrays of ``s`` (doc §4). ``seed``: uint64."""
+    init_arrays(s.meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
+                s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
+                s.grid, s.kc, n_players, seed)
+
+
+@njit(cache=True)
+def legal_actions_into(s, out):
+    """Legal action ids of ``s`` into ``out`` (int32[>= NUM_ACTIONS]) ascending; the count."""
+    return legal_actions_arrays(s.meta, s.opts, s.tiles, s.consts, s.geo, s.market, s.supply,
+                                s.pl, s.tk, s.grid, out)
+
+
+@njit(cache=True)
+def apply_inplace(s, a):
+    """Apply the legal action ``a`` to ``s`` in place (doc §5)."""
+    apply_arrays(s.meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
+                 s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
+                 s.grid, s.kc, a)
+
+
+@njit(cache=True)
+def goal_status_state(s, o, g):
+    """2 strictly best, 1 tied best, 0 not best: seat ``o`` at goal ``g`` now."""
+    return goal_status(s.tiles, s.goals, s.geo, s.pl, s.tk, s.grid, s.kc, s.meta[M_NP], o, g)
+

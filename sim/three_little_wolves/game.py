@@ -1,0 +1,656 @@
+"""The Three Little Wolves (아기늑대 삼형제): the game behind ``sim.get_game("three-little-wolves")``.
+
+Rules: shared/rules/three_little_wolves.md; encoding, flow and state dict:
+docs/games/three_little_wolves.md.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from sim.core.errors import UserError
+from sim.core.game import ChunkResult, Game
+from sim.core.options import OptionSet, RuleOption
+from sim.three_little_wolves import data
+from sim.three_little_wolves.batch import run_games
+from sim.three_little_wolves.constants import (
+    A_BASE,
+    A_COMMIT,
+    A_DBASE,
+    A_DDISC,
+    A_DFLOOR,
+    A_DISC,
+    A_DNEW,
+    A_PASS,
+    A_PIGTIE,
+    A_PLACE,
+    A_WOLF,
+    C_TOKEN,
+    C_WOLF,
+    DET_NAMES,
+    DUMMY,
+    END_REASONS,
+    H_COL,
+    H_NB,
+    H_NF,
+    H_NW,
+    H_PIG,
+    H_W0S,
+    H_W0V,
+    HAND_CAP,
+    HOUSE_COLOUR_NAMES,
+    K_COL,
+    K_ICON,
+    K_MARK,
+    K_NUM,
+    M_CUR,
+    M_DCARD,
+    M_DEC,
+    M_DECKN,
+    M_DRAWER,
+    M_END,
+    M_ESTEP,
+    M_FLEFT,
+    M_MUST,
+    M_NOWN,
+    M_NP,
+    M_NPIGS,
+    M_NTIE,
+    M_PHASE,
+    M_PIGCARD,
+    M_RSTEP,
+    M_STAGE,
+    M_TP,
+    M_TURN,
+    M_UNDER,
+    MAX_DECISIONS,
+    MAXB,
+    MAXF,
+    MAXH,
+    NBUILD,
+    NCARD,
+    NUM_ACTIONS,
+    PH_OVER,
+    PHASES,
+    PTS_NAMES,
+    S_BUILD,
+    S_COMMIT,
+    S_DISCN,
+    S_HN,
+    S_PASS,
+    S_WOLFN,
+    S_WU,
+    STAGES,
+    SUIT,
+    T_LEFT,
+    T_LOST,
+    T_PLACED,
+    UNASSIGNED,
+)
+from sim.three_little_wolves.kernels import (
+    TLWState,
+    alloc_state,
+    apply_inplace,
+    compute_points,
+    hand_add,
+    init_state,
+    legal_actions_into,
+    refresh_heights,
+)
+from strategies import three_little_wolves as bots
+
+_C = "choice"
+OPTIONS = OptionSet([
+    RuleOption("card_set", _C, "cards_v1", "§2.1", "building-card data (reconstruction): v1 the spec's table, v0 no floor icons, v2 icon 3 on the duplicate 9", ("cards_v0", "cards_v1", "cards_v2")),
+    RuleOption("variant_kids", "bool", False, "§1.2", "children's variant: wolves only on own houses, no pig effects"),
+    RuleOption("kids_pig_tokens", "bool", True, "§1.2", "pig tokens are still placed in the children's variant"),
+    RuleOption("hand_size", "int", 5, "§3.2, 4.21", "cards dealt and held", allowed=(4, 5)),
+    RuleOption("wolf_order_free", "bool", True, "§3.6, 4.14", "any unused wolf may be placed (false: lowest first)"),
+    RuleOption("wolf_two_slot_rule", _C, "B3", "§3.6, 4.15", "which houses hold two wolves", ("B3", "any_basement")),
+    RuleOption("b3_same_player", "bool", True, "§3.6, 4.16", "one player may fill both wolf slots of a house"),
+    RuleOption("coloured_basement_unassigned", "bool", False, "§3.5, 4.5", "a coloured basement may go under an all-white house"),
+    RuleOption("pure_discard_allowed", "bool", False, "§3.4, 4.17", "a card may be discarded for nothing even when a build or wolf is legal"),
+    RuleOption("pig_tie_drawer_first", "bool", True, "§3.7, 4.8", "pig-token ties go to the drawer first (false: the drawer last)"),
+    RuleOption("pig_same_owner_tie", _C, "owner_chooses", "§3.7, 4.9", "tie between houses of one owner", ("owner_chooses", "colour_order")),
+    RuleOption("unplaced_pig_token", _C, "lost", "§3.7, 4.10", "a pig token with no eligible house", ("lost", "kept")),
+    RuleOption("dummy_gets_pig_tokens", "bool", True, "§3.10, 4.19", "the 2p dummy's houses can receive pig tokens"),
+    RuleOption("dummy_policy", _C, "neutral", "§3.10.5, 4.18", "2p dummy placement: the neutral rule, or the mustache holder's decision", ("neutral", "holder_choice")),
+    RuleOption("final2p_white_pass", "bool", False, "§3.10.4", "in the 2p end a white dummy card also passes the mustache"),
+    RuleOption("height_rule", _C, "icon_top", "§3.9, 4.1, 4.2", "height: top card counts its floor icon, or plain card count", ("icon_top", "card_count")),
+    RuleOption("lone_house_collapses", "bool", False, "§3.12, 4.12", "the only house of a colour collapses (literal reading)"),
+    RuleOption("lone_house_bonus", "bool", True, "§3.12, 4.12", "the only house of a colour wins its bonus"),
+    RuleOption("marks_on_collapsed", "bool", True, "§3.12, 4.13", "top-card marks count on collapsed houses too"),
+    RuleOption("tiebreak_wolf_net", "bool", True, "§3.12, 4.22", "tie-break on net wolf points (false: points of standing wolves)"),
+])
+
+
+@lru_cache(maxsize=64)
+def _names(suit: tuple) -> tuple[list[str], dict[str, int]]:
+    names = data.card_names(suit)
+    return names, {n: i for i, n in enumerate(names)}
+
+
+def _suit_of(cards: np.ndarray) -> tuple:
+    return tuple((int(cards[r, K_NUM]), int(cards[r, K_ICON]), int(cards[r, K_MARK]))
+                 for r in range(SUIT))
+
+
+class ThreeLittleWolves(Game):
+    """The Three Little Wolves, 2-4 players (2p with the dummy), 56 building and 3 pig cards."""
+
+    id = "three-little-wolves"
+    title = "The Three Little Wolves"
+    min_players = 2
+    max_players = 4
+    num_actions = NUM_ACTIONS
+    options = OPTIONS
+    end_reasons = END_REASONS
+    spec = "shared/rules/three_little_wolves.md"
+    data_status = data.DATA_STATUS
+    strategies = bots.STRATEGIES
+    seat_detail_names = (
+        tuple(f"pts_{n}" for n in PTS_NAMES)
+        + ("act_build", "act_wolf", "act_discard")
+        + DET_NAMES
+        + ("cards_under_last_pig",)
+    )
+
+    def __init__(self, card_sets: dict[str, list] | None = None,
+                 components: dict[str, Any] | None = None):
+        """``card_sets``: override suit templates by name; ``components``: override
+        ``data.COMPONENTS`` entries. Raises UserError on bad data."""
+        try:
+            sets = dict(data.CARD_SETS)
+            sets.update(card_sets or {})
+            self.cards = {k: data.cards_array(v) for k, v in sets.items()}
+            self.consts = data.consts_array(components)
+        except (ValueError, KeyError, IndexError, TypeError) as e:
+            raise UserError(f"three-little-wolves data: {e}") from None
+        if len(set(self.consts[C_WOLF:C_WOLF + 3].tolist())) != 3:
+            raise UserError("three-little-wolves data: wolf_values must be 3 distinct numbers")
+
+    def max_game_length(self, options: dict[str, Any] | None = None) -> int:
+        """Decisions: 256 (a bound never reached; doc §6)."""
+        self.resolve_options(options)
+        return MAX_DECISIONS
+
+    def _alloc(self, resolved: dict[str, Any]) -> TLWState:
+        opts = self.options.encode(resolved)
+        return alloc_state(opts, self.cards[resolved["card_set"]], self.consts)
+
+    # ---- interface ----------------------------------------------------------------------
+    def new_state(self, n_players: int, seed: int, options: dict | None = None) -> TLWState:
+        """New game (spec §3.2, doc §3). ``seed``: int, taken mod 2**64. Raises UserError."""
+        n_players = self.check_players(n_players)
+        s = self._alloc(self.resolve_options(options))
+        init_state(s, n_players, np.uint64(int(seed) % 2**64))
+        return s
+
+    def legal_actions(self, state: TLWState) -> np.ndarray:
+        """Legal action ids, ``int32[k]`` ascending; empty at the end of the game."""
+        buf = np.empty(NUM_ACTIONS, np.int32)
+        n = legal_actions_into(state, buf)
+        return buf[:n].copy()
+
+    def apply_action(self, state: TLWState, action: int) -> TLWState:
+        """A new state after ``action``. Raises UserError if the action is not legal."""
+        legal = self.legal_actions(state)
+        if int(action) not in set(legal.tolist()):
+            raise UserError(
+                f"three-little-wolves: action {action} is not legal here; legal: "
+                f"{', '.join(map(str, legal))}"
+            )
+        s = self.copy_state(state)
+        apply_inplace(s, int(action))
+        return s
+
+    def is_terminal(self, state) -> bool:
+        return int(state.meta[M_PHASE]) == PH_OVER
+
+    def current_player(self, state) -> int:
+        return -1 if self.is_terminal(state) else int(state.meta[M_CUR])
+
+    def points(self, state) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Score components ``int64[n, 6]`` (houses, collapses, bonuses, pigs, wolves, marks),
+        tie-break ``int64[n]`` and detail ``int64[n, 6]`` (DET_NAMES), as if the game ended now."""
+        n = int(state.meta[M_NP])
+        pts = np.zeros((4, 6), np.int64)
+        tb = np.zeros(4, np.int64)
+        det = np.zeros((4, 6), np.int64)
+        compute_points(state, pts, tb, det)
+        return pts[:n], tb[:n], det[:n]
+
+    def scores(self, state) -> np.ndarray:
+        """Total points per seat, ``int64[n_players]`` (as if the game ended now)."""
+        return self.points(state)[0].sum(axis=1)
+
+    def tiebreaks(self, state) -> np.ndarray:
+        """Tie-break value per seat (wolf points, doc §7)."""
+        return self.points(state)[1]
+
+    def winners(self, state) -> list[int]:
+        """Winning seats of a finished game (shared wins list several); [] while running."""
+        if not self.is_terminal(state) or int(state.meta[M_END]) != 1:
+            return []
+        return [int(i) for i in np.nonzero(self.ranks(state) == 1)[0]]
+
+    def ranks(self, state) -> np.ndarray:
+        """Rank per seat: 1 + seats with a better (score, tie-break); all 0 while running."""
+        pts, tb, _ = self.points(state)
+        r = _ranks(pts.sum(axis=1)[None, :], tb[None, :])[0]
+        if not self.is_terminal(state) or int(state.meta[M_END]) != 1:
+            r[:] = 0
+        return r
+
+    # ---- strings ----------------------------------------------------------------------
+    def _card_names(self, state) -> list[str]:
+        return _names(_suit_of(state.cards))[0]
+
+    def _house_label(self, state, o: int, h: int) -> str:
+        n = int(state.meta[M_NP])
+        who = "dummy" if (n == 2 and o == DUMMY) else f"P{o}"
+        col = int(state.hs[o, h, H_COL]) if state.hs[o, h, H_NF] > 0 else -1
+        return f"{who} house {h}" + (f" ({HOUSE_COLOUR_NAMES[col]})" if col >= 0 else "")
+
+    def action_to_string(self, state, action: int) -> str:
+        a = int(action)
+        nm = self._card_names(state)
+        p = int(state.meta[M_CUR])
+        if a < 0 or a >= NUM_ACTIONS:
+            raise UserError(f"three-little-wolves: action {a} out of range 0..{NUM_ACTIONS - 1}")
+        if a < A_BASE:
+            c, k = divmod(a, 4)
+            if k == 3:
+                return f"FLOOR {nm[c]} as a new house"
+            return f"FLOOR {nm[c]} on {self._house_label(state, p, k)}"
+        if a < A_WOLF:
+            c, h = divmod(a - A_BASE, 3)
+            return f"BASEMENT {nm[c]} under {self._house_label(state, p, h)}"
+        if a < A_PLACE:
+            return f"WOLF: discard {nm[a - A_WOLF]} face down"
+        if a < A_DISC:
+            i = a - A_PLACE
+            v, o, h = i // 12, (i % 12) // 3, i % 3
+            return (f"PLACE wolf {int(state.consts[C_WOLF + v])} on "
+                    f"{self._house_label(state, o, h)}")
+        if a < A_PASS:
+            return f"DISCARD {nm[a - A_DISC]}"
+        if a < A_PIGTIE:
+            return f"PASS {nm[a - A_PASS]}"
+        if a < A_DFLOOR:
+            return f"PIG_TIE token on {self._house_label(state, p, a - A_PIGTIE)}"
+        x = int(state.meta[M_DCARD])
+        xs = nm[x] if x >= 0 else "?"
+        if a < A_DNEW:
+            return f"DUMMY_FLOOR {xs} on {self._house_label(state, DUMMY, a - A_DFLOOR)}"
+        if a < A_DBASE:
+            return f"DUMMY_NEW {xs} starts a {'RYG'[a - A_DNEW]} house"
+        if a < A_DDISC:
+            return f"DUMMY_BASE {xs} under {self._house_label(state, DUMMY, a - A_DBASE)}"
+        if a == A_DDISC:
+            return f"DUMMY_DISCARD {xs}"
+        return f"COMMIT {nm[a - A_COMMIT]}"
+
+    def state_to_string(self, state) -> str:
+        d = self.state_to_dict(state)
+        n = d["n_players"]
+        if d["phase"] == "over":
+            sc = self.scores(state).tolist()
+            head = (f"The Three Little Wolves, {n} players, over after {d['turn']} turns: "
+                    f"scores {sc}, winners {self.winners(state)}")
+        else:
+            head = (f"The Three Little Wolves, {n} players, turn {d['turn']}, decision "
+                    f"{d['decisions']}, stage {d['stage']}, phase {d['phase']}, "
+                    f"P{d['current']} to act")
+        lines = [head, f"  deck {len(d['deck'])} cards, pigs revealed {d['pigs_revealed']}, "
+                       f"pig tokens left {d['pig_tokens_left']}"
+                       + (f", mustache P{d['mustache']}" if d["mustache"] >= 0 else "")]
+        for o, houses in enumerate(d["houses"]):
+            who = "dummy" if o >= n else f"P{o}"
+            hs = []
+            for hd in houses:
+                cards = [f"{b}(B)" for b in reversed(hd["basements"])] + hd["floors"]
+                extra = (f" pig {hd['pig']}" if hd["pig"] else "") + "".join(
+                    f" wolf P{w[0]}:{w[1]}" for w in hd["wolves"])
+                hs.append(f"{hd['colour']}[{' '.join(cards)}]{extra}")
+            tail = ""
+            if o < n:
+                tail = f" | hand {' '.join(d['hands'][o]) or '-'} | wolves {d['wolves_left'][o]}"
+            lines.append(f"  {who}: {'  '.join(hs) or '-'}{tail}")
+        return "\n".join(lines)
+
+    # ---- dict form (doc §9) -------------------------------------------------------------
+    def state_to_dict(self, state) -> dict:
+        meta = state.meta
+        n = int(meta[M_NP])
+        n_own = int(meta[M_NOWN])
+        nm = self._card_names(state)
+        hs, hf, hb, seat = state.hs, state.hf, state.hb, state.seat
+
+        def name(c):
+            return None if c < 0 else nm[int(c)]
+
+        houses = []
+        for o in range(n_own):
+            row = []
+            for h in range(MAXH):
+                nf = int(hs[o, h, H_NF])
+                if nf == 0:
+                    continue
+                row.append({
+                    "colour": HOUSE_COLOUR_NAMES[int(hs[o, h, H_COL])],
+                    "floors": [nm[int(c)] for c in hf[o, h, :nf]],
+                    "basements": [nm[int(c)] for c in hb[o, h, : hs[o, h, H_NB]]],
+                    "pig": int(hs[o, h, H_PIG]),
+                    "wolves": [[int(hs[o, h, H_W0S + 2 * w]), int(hs[o, h, H_W0V + 2 * w])]
+                               for w in range(int(hs[o, h, H_NW]))],
+                })
+            houses.append(row)
+        consts = state.consts
+        return {
+            "game": self.id,
+            "n_players": n,
+            "options": self.options.decode(state.opts),
+            "data": {"suit": [list(r) for r in _suit_of(state.cards)],
+                     **data.components_dict(consts)},
+            "rng": "0x%016x" % int(state.rng[0]),
+            "stage": STAGES[int(meta[M_STAGE])],
+            "phase": PHASES[int(meta[M_PHASE])],
+            "current": int(meta[M_CUR]),
+            "turn_player": int(meta[M_TP]),
+            "turn": int(meta[M_TURN]),
+            "decisions": int(meta[M_DEC]),
+            "deck": [nm[int(c)] for c in state.deck[: meta[M_DECKN]]],
+            "hands": [[nm[int(c)] for c in state.hands[p, : seat[p, S_HN]]] for p in range(n)],
+            "discard": [nm[c] for c in range(NCARD) if state.discard[c]],
+            "houses": houses,
+            "wolves_left": [[int(consts[C_WOLF + v]) for v in range(3) if not seat[p, S_WU + v]]
+                            for p in range(n)],
+            "pigs_revealed": [nm[int(c)] for c in state.pigs[: meta[M_NPIGS]]],
+            "pig_tokens_left": sorted(int(consts[C_TOKEN + t]) for t in range(3)
+                                      if state.tokens[t] == T_LEFT),
+            "pig_tokens_lost": sorted(int(consts[C_TOKEN + t]) for t in range(3)
+                                      if state.tokens[t] == T_LOST),
+            "mustache": int(meta[M_MUST]),
+            "drawer": int(meta[M_DRAWER]),
+            "pig_card": name(meta[M_PIGCARD]),
+            "effect_step": int(meta[M_ESTEP]),
+            "tie_houses": [int(h) for h in state.tie[: meta[M_NTIE]]],
+            "passing": [name(seat[p, S_PASS]) for p in range(n)],
+            "final_left": int(meta[M_FLEFT]),
+            "round_step": int(meta[M_RSTEP]),
+            "committed": [name(seat[p, S_COMMIT]) for p in range(n)],
+            "dummy_card": name(meta[M_DCARD]),
+            "cards_under_last_pig": int(meta[M_UNDER]),
+            "stats": [{"build": int(seat[p, S_BUILD]), "wolf": int(seat[p, S_WOLFN]),
+                       "discard": int(seat[p, S_DISCN])} for p in range(n)],
+            "end_reason": END_REASONS[int(meta[M_END])],
+        }
+
+    def state_from_dict(self, d: dict) -> TLWState:
+        """Build a state from the dict layout of doc §9. Raises UserError if malformed."""
+        try:
+            return self._from_dict(d)
+        except UserError:
+            raise
+        except (KeyError, ValueError, TypeError, IndexError) as e:
+            raise UserError(
+                f"three-little-wolves state dict: malformed ({type(e).__name__}: {e})") from None
+
+    def _from_dict(self, d: dict) -> TLWState:
+        n = self.check_players(int(d["n_players"]))
+        resolved = self.resolve_options(d["options"])
+        opts = self.options.encode(resolved)
+        dd = d["data"]
+        cards = data.cards_array(dd["suit"])
+        consts = data.consts_array({k: v for k, v in dd.items() if k != "suit"})
+        s = alloc_state(opts, cards, consts)
+        _, idx = _names(_suit_of(cards))
+
+        def cid(name, what):
+            if name is None:
+                return -1
+            if name not in idx:
+                raise UserError(f"state dict {what}: unknown card {name!r}")
+            return idx[name]
+
+        meta = s.meta
+        n_own = n if n >= 3 else 3
+        meta[M_NP] = n
+        meta[M_NOWN] = n_own
+        meta[M_STAGE] = STAGES.index(d["stage"])
+        meta[M_PHASE] = PHASES.index(d["phase"])
+        meta[M_CUR] = int(d["current"])
+        meta[M_TP] = int(d["turn_player"])
+        meta[M_TURN] = int(d["turn"])
+        meta[M_DEC] = int(d["decisions"])
+        meta[M_END] = END_REASONS.index(d["end_reason"])
+        deck = [cid(c, "deck") for c in d["deck"]]
+        s.deck[: len(deck)] = deck
+        meta[M_DECKN] = len(deck)
+        pigs = [cid(c, "pigs_revealed") for c in d["pigs_revealed"]]
+        if len(pigs) > 3 or any(c < NBUILD for c in pigs):
+            raise UserError("state dict pigs_revealed: at most 3 pig cards")
+        s.pigs[: len(pigs)] = pigs
+        meta[M_NPIGS] = len(pigs)
+        meta[M_MUST] = int(d["mustache"])
+        meta[M_DRAWER] = int(d["drawer"])
+        meta[M_PIGCARD] = cid(d["pig_card"], "pig_card")
+        meta[M_ESTEP] = int(d["effect_step"])
+        tie = [int(h) for h in d["tie_houses"]]
+        s.tie[: len(tie)] = tie
+        meta[M_NTIE] = len(tie)
+        meta[M_FLEFT] = int(d["final_left"])
+        meta[M_RSTEP] = int(d["round_step"])
+        meta[M_DCARD] = cid(d["dummy_card"], "dummy_card")
+        meta[M_UNDER] = int(d["cards_under_last_pig"])
+        seat = s.seat
+        for p in range(n):
+            hand = d["hands"][p]
+            if len(hand) > HAND_CAP:
+                raise UserError(f"state dict hands[{p}]: at most {HAND_CAP} cards")
+            for c in hand:
+                hand_add(s.hands, seat, p, cid(c, f"hands[{p}]"))
+            seat[p, S_PASS] = cid(d["passing"][p], "passing")
+            seat[p, S_COMMIT] = cid(d["committed"][p], "committed")
+            st = d["stats"][p]
+            seat[p, S_BUILD] = int(st["build"])
+            seat[p, S_WOLFN] = int(st["wolf"])
+            seat[p, S_DISCN] = int(st["discard"])
+            left = [int(x) for x in d["wolves_left"][p]]
+            for v in range(3):
+                seat[p, S_WU + v] = 0 if int(consts[C_WOLF + v]) in left else 1
+        for p in range(n, 4):
+            seat[p, S_PASS] = -1
+            seat[p, S_COMMIT] = -1
+        for c in d["discard"]:
+            s.discard[cid(c, "discard")] = 1
+        # pig tokens: left and lost by value, the rest placed
+        state = [T_PLACED] * 3
+        for key, code in (("pig_tokens_left", T_LEFT), ("pig_tokens_lost", T_LOST)):
+            for val in d[key]:
+                for t in range(3):
+                    if state[t] == T_PLACED and int(consts[C_TOKEN + t]) == int(val):
+                        state[t] = code
+                        break
+                else:
+                    raise UserError(f"state dict {key}: no pig token {val}")
+        s.tokens[:] = state
+        wolf_index = {int(consts[C_WOLF + v]): v for v in range(3)}
+        if len(d["houses"]) != n_own:
+            raise UserError(f"state dict houses: need {n_own} owner lists")
+        for o, row in enumerate(d["houses"]):
+            if len(row) > MAXH:
+                raise UserError(f"state dict houses[{o}]: at most {MAXH} houses")
+            for h, hd in enumerate(row):
+                col = HOUSE_COLOUR_NAMES.index(hd["colour"])
+                fl = [cid(c, "floors") for c in hd["floors"]]
+                bs = [cid(c, "basements") for c in hd["basements"]]
+                if not 1 <= len(fl) <= MAXF or len(bs) > MAXB:
+                    raise UserError(f"state dict houses[{o}][{h}]: 1..{MAXF} floors, "
+                                    f"0..{MAXB} basements")
+                s.hs[o, h, H_COL] = col
+                s.hs[o, h, H_NF] = len(fl)
+                s.hf[o, h, : len(fl)] = fl
+                s.hs[o, h, H_NB] = len(bs)
+                s.hb[o, h, : len(bs)] = bs
+                s.hs[o, h, H_PIG] = int(hd["pig"])
+                wl = hd["wolves"]
+                if len(wl) > 2:
+                    raise UserError(f"state dict houses[{o}][{h}]: at most 2 wolves")
+                s.hs[o, h, H_NW] = len(wl)
+                for w, (q, val) in enumerate(wl):
+                    if int(val) not in wolf_index:
+                        raise UserError(f"state dict: wolf value {val} not in wolf_values")
+                    s.hs[o, h, H_W0S + 2 * w] = int(q)
+                    s.hs[o, h, H_W0V + 2 * w] = int(val)
+        refresh_heights(s)
+        s.rng[0] = np.uint64(int(d["rng"], 16))
+        return s
+
+    # ---- bots and batch -----------------------------------------------------------------
+    def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
+        spec = self.strategy(strategy)
+        codes, params = bots.params_matrix([spec.name])
+        legal = self.legal_actions(state)
+        if len(legal) == 0:
+            raise UserError("three-little-wolves: the game is over; there is no action to choose")
+        return int(bots.choose(codes[0], params[0], state, legal, len(legal), rng))
+
+    def check_invariants(self, state) -> None:
+        """Conservation (doc §9): each of the 59 cards in exactly one place; each wolf unused or
+        on one house; pig tokens placed + left + lost = the three tokens; houses well formed."""
+        meta = state.meta
+        n = int(meta[M_NP])
+        n_own = int(meta[M_NOWN])
+        seen = np.zeros(NCARD, np.int64)
+        for c in state.deck[: meta[M_DECKN]]:
+            seen[c] += 1
+        for p in range(n):
+            for c in state.hands[p, : state.seat[p, S_HN]]:
+                seen[c] += 1
+            if state.seat[p, S_PASS] >= 0:
+                seen[state.seat[p, S_PASS]] += 1
+            hand = state.hands[p, : state.seat[p, S_HN]]
+            assert (np.diff(hand) > 0).all(), "hand not ascending"
+            cm = state.seat[p, S_COMMIT]
+            assert cm < 0 or cm in hand, "committed card not in hand"
+        seen += state.discard
+        for c in state.pigs[: meta[M_NPIGS]]:
+            seen[c] += 1
+        if meta[M_DCARD] >= 0:
+            seen[meta[M_DCARD]] += 1
+        wolves = np.zeros((4, 3), np.int64)
+        placed_tokens = []
+        cards, hs, hf, hb = state.cards, state.hs, state.hf, state.hb
+        for o in range(n_own):
+            colours = []
+            for h in range(MAXH):
+                nf = int(hs[o, h, H_NF])
+                if nf == 0:
+                    assert all(hs[o, g, H_NF] == 0 for g in range(h, MAXH)), "house gap"
+                    break
+                fl = hf[o, h, :nf]
+                bs = hb[o, h, : hs[o, h, H_NB]]
+                for c in list(fl) + list(bs):
+                    seen[c] += 1
+                assert (np.diff(cards[fl, K_NUM]) > 0).all(), "floors not ascending"
+                assert (np.diff(cards[bs, K_NUM]) > 0).all(), "basements not ascending"
+                assert all(cards[bs, K_NUM] <= 3), "basement above 3"
+                col = int(hs[o, h, H_COL])
+                cols = set(int(x) for x in cards[list(fl) + list(bs), K_COL]) - {3}
+                if col == UNASSIGNED:
+                    assert not cols, "unassigned house with coloured cards"
+                else:
+                    assert cols <= {col}, "house with cards of another colour"
+                    colours.append(col)
+                if hs[o, h, H_PIG]:
+                    placed_tokens.append(int(hs[o, h, H_PIG]))
+                for w in range(int(hs[o, h, H_NW])):
+                    q = int(hs[o, h, H_W0S + 2 * w])
+                    v = list(state.consts[C_WOLF:C_WOLF + 3]).index(hs[o, h, H_W0V + 2 * w])
+                    wolves[q, v] += 1
+            assert len(colours) == len(set(colours)), "two houses of one colour"
+        assert (seen == 1).all(), f"cards not conserved: {np.nonzero(seen != 1)[0].tolist()}"
+        for p in range(n):
+            for v in range(3):
+                assert wolves[p, v] == state.seat[p, S_WU + v], "wolf not conserved"
+        toks = sorted(placed_tokens + [int(state.consts[C_TOKEN + t]) for t in range(3)
+                                       if state.tokens[t] != T_PLACED])
+        assert toks == sorted(int(x) for x in state.consts[C_TOKEN:C_TOKEN + 3]), \
+            "pig tokens not conserved"
+
+    def default_plan(self) -> list[dict[str, Any]]:
+        """The main job (about a minute on 2 cores): 2, 3 and 4 players with every seat drawn
+        from a pool of the bots, under the default card set and the two alternative card sets
+        (spec §2.1, §7.2); the wolf study (greedy against the same bot with wolves forbidden,
+        with ``pure_discard_allowed`` so that it never has to bet); 2p dummy control (neutral
+        against hostile, ``dummy_policy=holder_choice``)."""
+        pool = ["random", "greedy", "cautious", "wolf-bettor", "no-wolf"]
+        plan = []
+        for p in (2, 3, 4):
+            plan.append({"name": f"p{p}-pool", "players": p, "strategies": pool,
+                         "seating": "pool", "n_games": 50_000, "seed": 1})
+        for cs in ("cards_v0", "cards_v2"):
+            for p in (2, 3, 4):
+                plan.append({"name": f"p{p}-pool-{cs}", "players": p, "strategies": pool,
+                             "seating": "pool", "n_games": 20_000, "seed": 1,
+                             "options": {"card_set": cs}})
+        for p in (2, 3, 4):
+            plan.append({"name": f"p{p}-wolf-study", "players": p,
+                         "strategies": ["greedy", "no-wolf"], "seating": "pool",
+                         "n_games": 20_000, "seed": 1,
+                         "options": {"pure_discard_allowed": True}})
+        plan.append({"name": "p2-dummy-control", "players": 2,
+                     "strategies": ["greedy", "hostile"], "seating": "pool",
+                     "n_games": 20_000, "seed": 1,
+                     "options": {"dummy_policy": "holder_choice"}})
+        return plan
+
+    def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
+                  strategy_names) -> ChunkResult:
+        """Play a chunk of games (see Game.run_chunk); ``seat_strategies`` indexes
+        ``strategy_names``."""
+        resolved = self.resolve_options(options)
+        s = self._alloc(resolved)
+        codes, params = bots.params_matrix(list(strategy_names))
+        turns = np.zeros(n_games, np.int64)
+        decisions = np.zeros(n_games, np.int64)
+        end_reason = np.zeros(n_games, np.int64)
+        under = np.zeros(n_games, np.int64)
+        pts = np.zeros((n_games, n_players, 6), np.int64)
+        tb = np.zeros((n_games, n_players), np.int64)
+        det = np.zeros((n_games, n_players, 6), np.int64)
+        acts = np.zeros((n_games, n_players, 3), np.int64)
+        run_games(s, first_game, n_games, np.uint64(run_seed % 2**64), n_players,
+                  np.ascontiguousarray(seat_strategies, dtype=np.int64), codes, params,
+                  turns, decisions, end_reason, pts, tb, det, acts, under)
+        score = pts.sum(axis=2)
+        rank = _ranks(score, tb)
+        finished = end_reason == 1
+        rank[~finished] = 0
+        win = (rank == 1) & finished[:, None]
+        k = np.maximum(win.sum(axis=1, keepdims=True), 1)
+        share = np.where(win, 1.0 / k, 0.0)
+        detail = {f"pts_{nm}": pts[:, :, j] for j, nm in enumerate(PTS_NAMES)}
+        for j, nm in enumerate(("act_build", "act_wolf", "act_discard")):
+            detail[nm] = acts[:, :, j]
+        for j, nm in enumerate(DET_NAMES):
+            detail[nm] = det[:, :, j]
+        detail["cards_under_last_pig"] = np.repeat(under[:, None], n_players, axis=1)
+        first = np.zeros(n_games, np.int64)
+        return ChunkResult(turns, decisions, end_reason, first, score, rank, share, detail)
+
+
+def _ranks(score: np.ndarray, tb: np.ndarray) -> np.ndarray:
+    """``int64[n, p]``: 1 + number of seats with a higher score, or an equal score and a higher
+    tie-break (competition ranking; shared winners all rank 1)."""
+    better = ((score[:, None, :] > score[:, :, None])
+              | ((score[:, None, :] == score[:, :, None]) & (tb[:, None, :] > tb[:, :, None])))
+    return (1 + better.sum(axis=2)).astype(np.int64)
+
+
+GAME_CLASS = ThreeLittleWolves

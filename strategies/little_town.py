@@ -1,0 +1,604 @@
+"""Little Town scripted bots (spec §10), numba functions of (state, legal actions, rng, params).
+
+Two kernels: ``random_bot`` (uniform over the legal actions, draft picks included) and
+``plan_bot``, a one-decision-ahead evaluator: every legal action gets a value in victory-point
+equivalents from the parameter vector (cube and coin values, a premium on food while the coming
+feeding is not covered, the future worth of a building per remaining round, where to site it,
+progress on its own goal cards) and the best is played (ties broken at random). Draft picks use
+a random pick or a building value table; both are parameters. The named strategies are
+parameter vectors (data), so a designer can add one without touching code.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.game import StrategySpec
+from sim.core.rng import next_u64, rand_below
+from sim.little_town.constants import (
+    A_ACT,
+    A_BUILD,
+    A_BUY_FISH,
+    A_BUY_WHEAT,
+    A_END,
+    A_FEED_FISH,
+    A_FEED_WHEAT,
+    A_GATHER,
+    A_PAWN,
+    A_PICK,
+    A_SITE,
+    A_STARVE,
+    B_CASTLE,
+    B_CATHEDRAL,
+    B_PAWNSHOP,
+    B_RESIDENCE,
+    B_WATCHTOWER,
+    BD_COST,
+    BD_COSTC,
+    BD_IN,
+    BD_INC,
+    BD_KIND,
+    BD_OUT,
+    BD_OUTC,
+    BD_OUTVP,
+    BD_VP,
+    C_BUY,
+    C_FEE,
+    CE_BLD,
+    CE_OWN,
+    G_ACTS_IN_TURN,
+    G_COINS_GE,
+    G_CONNECTED,
+    G_FEED_ALL_WITH,
+    G_MORE_BLD,
+    G_OWN_SET,
+    G_TERRAIN_TRIO,
+    G_VP_ACTS_IN_TURN,
+    GD_KIND,
+    GD_PARAM,
+    GD_SET,
+    GD_VP,
+    GE_NBR,
+    GE_TCNT,
+    GE_TERR,
+    K_E,
+    K_P,
+    K_R,
+    K_X,
+    M_CUR,
+    M_FEED_LEFT,
+    M_NGOALS,
+    M_PENDING,
+    M_PHASE,
+    M_ROUND,
+    M_SUPPLY,
+    M_WORKERS,
+    NB,
+    NCELL,
+    NUM_ACTIONS,
+    O_RES_FEES,
+    O_ROUNDS,
+    P_ACTS,
+    P_CELL,
+    P_SEAT,
+    P_VPACTS,
+    PAIRS,
+    PH_ACT,
+    PH_DRAFT,
+    PH_FEED,
+    PH_RES,
+    PH_SITE,
+    SE_COINS,
+    SE_CUBES,
+    SE_GDONE,
+    SE_GOALS,
+    T_F,
+    T_G,
+    T_L,
+    T_M,
+)
+
+# parameter slots of plan_bot
+PARAM_NAMES = (
+    "draft_mode",  # 0 random pick, 1 pick by the table below
+    *[f"draft_value_{b}" for b in range(NB)],  # building value table (index = building id)
+    "w_wood", "w_stone", "w_fish", "w_wheat",  # VP per cube held
+    "w_coin",  # VP per coin held
+    "food_short",  # extra VP per food cube while the next feeding is not covered
+    "build_future",  # VP per remaining round for an activatable building of one's own
+    "build_bias",  # flat VP added to every BUILD (builder > 0, gatherer < 0)
+    "site_own_adj",  # siting: VP per own building among the 8 neighbours
+    "site_traffic",  # siting: VP per terrain cube gathered by the free cells around
+    "site_self_block",  # siting: VP lost per terrain cube the chosen cell itself would gather
+    "goal_weight",  # multiplier of a goal card's VP for progress this decision
+    "epsilon",  # probability of a uniformly random legal action
+    "end_food_value",  # multiplier of food value in the last round once feeding is covered
+)
+N_PARAMS = len(PARAM_NAMES)
+I_DRAFT_MODE = 0
+I_DRAFT = 1
+I_W = 1 + NB
+I_COIN = I_W + 4
+I_FOOD_SHORT = I_COIN + 1
+I_FUTURE = I_FOOD_SHORT + 1
+I_BUILD_BIAS = I_FUTURE + 1
+I_SITE_OWN = I_BUILD_BIAS + 1
+I_SITE_TRAFFIC = I_SITE_OWN + 1
+I_SITE_SELF = I_SITE_TRAFFIC + 1
+I_GOAL = I_SITE_SELF + 1
+I_EPS = I_GOAL + 1
+I_END_FOOD = I_EPS + 1
+
+# a building value table for drafts: build VP plus a rough worth of its effect (spec §10)
+DEFAULT_DRAFT_TABLE = (
+    0.0, 7.0, 9.0, 8.0, 6.0, 8.0, 6.0, 6.0, 9.0, 8.0, 7.0, 8.0, 7.0,
+    9.0, 7.0, 6.0, 7.0, 5.0, 7.0, 8.0, 9.0, 10.0, 4.0, 8.0, 6.0,
+)
+
+
+def _params(draft_mode=1.0, table=DEFAULT_DRAFT_TABLE, **kw) -> tuple:
+    base = {
+        "w_wood": 0.7, "w_stone": 1.0, "w_fish": 0.7, "w_wheat": 0.7, "w_coin": 0.34,
+        "food_short": 1.6, "build_future": 1.0, "build_bias": 0.0, "site_own_adj": 0.3,
+        "site_traffic": 0.3, "site_self_block": 0.3, "goal_weight": 1.0, "epsilon": 0.0,
+        "end_food_value": 0.2,
+    }
+    for k, v in kw.items():
+        assert k in base, k
+        base[k] = float(v)
+    out = [float(draft_mode)] + [float(x) for x in table]
+    out += [base[k] for k in PARAM_NAMES[1 + NB:]]
+    assert len(out) == N_PARAMS
+    return tuple(out)
+
+
+# code 0: random_bot; code 1: plan_bot with the vector below
+STRATEGIES = {
+    "random": StrategySpec("random", 0, "uniform over the legal actions (draft picks too)"),
+    "greedy": StrategySpec(
+        "greedy", 1,
+        "one decision ahead: points now plus weighted cubes and coins, a food premium until "
+        "the coming feeding is covered, future worth of buildings, progress on its goals; "
+        "drafts by the building value table",
+        _params(), PARAM_NAMES),
+    "builder": StrategySpec(
+        "builder", 1,
+        "spec §10 builder: builds early and often, next to its own buildings, near busy "
+        "gathering cells; drafts by the value table",
+        _params(build_future=1.8, build_bias=2.0, site_own_adj=1.2, site_traffic=0.4,
+                w_stone=1.2, w_wood=0.9), PARAM_NAMES),
+    "gatherer": StrategySpec(
+        "gatherer", 1,
+        "spec §10 feeder/gatherer: values cubes and food highly, keeps the next feeding "
+        "covered, builds only for large immediate points; drafts by the value table",
+        _params(build_future=0.8, build_bias=-1.0, w_wood=0.9, w_stone=1.1, w_fish=1.0,
+                w_wheat=1.0, food_short=2.5, w_coin=0.4), PARAM_NAMES),
+    "greedy-draft-random": StrategySpec(
+        "greedy-draft-random", 1, "greedy, with random draft picks", _params(draft_mode=0.0),
+        PARAM_NAMES),
+}
+for _name, _spec in STRATEGIES.items():
+    assert _spec.code == 0 or len(_spec.params) == N_PARAMS, _name
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def random_bot(legal, n, rng):
+    return legal[rand_below(rng, n)]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _unit(rng):
+    """Uniform float in [0, 1)."""
+    return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, _nrt=False)
+def _cube_values(meta, opts, seat, c, p, wv):
+    """VP value of one more cube of each type for seat ``c`` now (food premium, spec §10)."""
+    for t in range(4):
+        wv[t] = p[I_W + t]
+    food = seat[c, SE_CUBES + 2] + seat[c, SE_CUBES + 3]
+    last = meta[M_ROUND] >= opts[O_ROUNDS]
+    if food < meta[M_WORKERS]:
+        wv[2] += p[I_FOOD_SHORT]
+        wv[3] += p[I_FOOD_SHORT]
+    elif last:
+        wv[2] *= p[I_END_FOOD]
+        wv[3] *= p[I_END_FOOD]
+    if last:
+        wv[0] *= p[I_END_FOOD]
+        wv[1] *= p[I_END_FOOD]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _pay_value(seat, c, wv, wcoin, buy, n0, n1, n2, n3, k):
+    """VP worth given up by paying cubes n0..n3 (own first, missing bought) and k coins."""
+    v = k * wcoin
+    h = seat[c, SE_CUBES]
+    v += n0 * wv[0] if n0 <= h else h * wv[0] + (n0 - h) * buy * wcoin
+    h = seat[c, SE_CUBES + 1]
+    v += n1 * wv[1] if n1 <= h else h * wv[1] + (n1 - h) * buy * wcoin
+    h = seat[c, SE_CUBES + 2]
+    v += n2 * wv[2] if n2 <= h else h * wv[2] + (n2 - h) * buy * wcoin
+    h = seat[c, SE_CUBES + 3]
+    v += n3 * wv[3] if n3 <= h else h * wv[3] + (n3 - h) * buy * wcoin
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _act_value(bdata, consts, seat, c, b, fee, wv, wcoin):
+    """Net VP value of activating building ``b`` once (inputs and fee against outputs)."""
+    if b == B_PAWNSHOP:
+        # swap the two least valuable held cubes for two of the most valuable type
+        best = 0.0
+        for t in range(4):
+            if wv[t] > best:
+                best = wv[t]
+        lo1 = 1e9
+        lo2 = 1e9
+        for t in range(4):
+            for _ in range(min(seat[c, SE_CUBES + t], 2)):
+                if wv[t] < lo1:
+                    lo2 = lo1
+                    lo1 = wv[t]
+                elif wv[t] < lo2:
+                    lo2 = wv[t]
+        if lo2 > 1e8:
+            return -1.0
+        return 2 * best - lo1 - lo2 - fee * wcoin
+    gain = bdata[b, BD_OUTVP] + bdata[b, BD_OUTC] * wcoin
+    for t in range(4):
+        gain += bdata[b, BD_OUT + t] * wv[t]
+    cost = _pay_value(seat, c, wv, wcoin, consts[C_BUY], bdata[b, BD_IN], bdata[b, BD_IN + 1],
+                      bdata[b, BD_IN + 2], bdata[b, BD_IN + 3], bdata[b, BD_INC] + fee)
+    return gain - cost
+
+
+@njit(cache=True, _nrt=False)
+def _affordable(meta, bdata, consts, seat, c, b, fee):
+    buy = consts[C_BUY]
+    miss = 0
+    for t in range(4):
+        m = bdata[b, BD_IN + t] - seat[c, SE_CUBES + t]
+        if m > 0:
+            if meta[M_SUPPLY + t] < m:
+                return False
+            miss += m
+    return seat[c, SE_COINS] >= fee + bdata[b, BD_INC] + buy * miss
+
+
+@njit(cache=True, _nrt=False)
+def _goal_bonus_build(meta, gdata, cells, seat, c, b, nown, p):
+    """Goal VP this seat would gain by owning one more building ``b`` (own-building goals)."""
+    bonus = 0.0
+    for j in range(meta[M_NGOALS]):
+        card = seat[c, SE_GOALS + j]
+        if card == 0 or seat[c, SE_GDONE + j] != 0:
+            continue
+        kind = gdata[card, GD_KIND]
+        vp = gdata[card, GD_VP] * p[I_GOAL]
+        if kind == G_OWN_SET and gdata[card, GD_SET + b] == 1:
+            have = 0
+            for cell in range(NCELL):
+                if cells[CE_OWN, cell] == c and gdata[card, GD_SET + cells[CE_BLD, cell]] == 1:
+                    have += 1
+            if have + 1 >= gdata[card, GD_PARAM]:
+                bonus += vp
+            else:
+                bonus += vp * 0.4
+        elif kind == G_MORE_BLD:
+            if nown + 1 > meta[M_WORKERS]:
+                bonus += vp
+            else:
+                bonus += vp * 0.5 / (meta[M_WORKERS] + 1 - nown)
+        elif kind == G_CONNECTED or kind == G_TERRAIN_TRIO:
+            bonus += vp * 0.2
+    return bonus
+
+
+@njit(cache=True, _nrt=False)
+def _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, b, nown, p, wv):
+    """BUILD b: its VP, future worth, goal progress, minus what the payment gives up."""
+    rounds_left = opts[O_ROUNDS] - meta[M_ROUND] + 1
+    kind = bdata[b, BD_KIND]
+    v = bdata[b, BD_VP] + p[I_BUILD_BIAS]
+    if kind == K_P or kind == K_X:
+        v += p[I_FUTURE] * (rounds_left - 0.5)
+    elif kind == K_R:
+        if b == B_CATHEDRAL:
+            v += 2.0 * rounds_left
+        elif b == B_RESIDENCE:
+            v += 1.5 * (rounds_left - 1)
+    elif kind == K_E:
+        if b == B_CASTLE:
+            v += 8.0
+        elif b == B_WATCHTOWER:
+            v += 9.0
+    v += _goal_bonus_build(meta, gdata, cells, seat, c, b, nown, p)
+    v -= _pay_value(seat, c, wv, p[I_COIN], consts[C_BUY], bdata[b, BD_COST],
+                    bdata[b, BD_COST + 1], bdata[b, BD_COST + 2], bdata[b, BD_COST + 3],
+                    bdata[b, BD_COSTC])
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _place_value(meta, bdata, gdata, geo, cells, seat, c, cell, p, wv, actv_own, actv_other):
+    """PLACE cell: the terrain cubes it gathers and the positive activations around it."""
+    v = 0.0
+    for t in range(3):
+        g = geo[cell, GE_TCNT + t]
+        if g > meta[M_SUPPLY + t]:
+            g = meta[M_SUPPLY + t]
+        v += g * wv[t]
+    nact = 0
+    nvp = 0
+    for k in range(8):
+        x = geo[cell, GE_NBR + k]
+        if x < 0:
+            continue
+        b = cells[CE_BLD, x]
+        if b < 0:
+            continue
+        a = actv_own[b] if cells[CE_OWN, x] == c else actv_other[b]
+        if a > 0:
+            v += a
+            nact += 1
+            if bdata[b, BD_OUTVP] > 0:
+                nvp += 1
+    if nact >= 2:
+        for j in range(meta[M_NGOALS]):
+            card = seat[c, SE_GOALS + j]
+            if card == 0 or seat[c, SE_GDONE + j] != 0:
+                continue
+            kind = gdata[card, GD_KIND]
+            if kind == G_ACTS_IN_TURN and nact >= gdata[card, GD_PARAM]:
+                v += gdata[card, GD_VP] * p[I_GOAL]
+            elif kind == G_VP_ACTS_IN_TURN and nvp >= gdata[card, GD_PARAM]:
+                v += gdata[card, GD_VP] * p[I_GOAL]
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _site_value(meta, gdata, geo, cells, seat, c, cell, b, p):
+    """SITE: where to put building ``b`` (spec §10: own cluster, busy cells, Castle/Watchtower)."""
+    own = 0
+    ortho = 0
+    traffic = 0
+    empty = 0
+    lake = 0
+    mount = 0
+    forest = 0
+    for k in range(8):
+        x = geo[cell, GE_NBR + k]
+        if x < 0:
+            continue
+        if cells[CE_OWN, x] == c:
+            own += 1
+            if k == 1 or k == 3 or k == 4 or k == 6:
+                ortho += 1
+        t = geo[x, GE_TERR]
+        if t == T_G and cells[CE_BLD, x] < 0:
+            empty += 1
+            traffic += geo[x, GE_TCNT] + geo[x, GE_TCNT + 1] + geo[x, GE_TCNT + 2]
+        elif t == T_L:
+            lake = 1
+        elif t == T_M:
+            mount = 1
+        elif t == T_F:
+            forest = 1
+    v = (p[I_SITE_OWN] * own + p[I_SITE_TRAFFIC] * traffic
+         - p[I_SITE_SELF] * (geo[cell, GE_TCNT] + geo[cell, GE_TCNT + 1] + geo[cell, GE_TCNT + 2]))
+    if b == B_CASTLE:
+        v += 4.0 * own
+    elif b == B_WATCHTOWER:
+        v += 2.0 * empty
+    elif b == B_CATHEDRAL:
+        v += 0.5 * traffic
+    for j in range(meta[M_NGOALS]):
+        card = seat[c, SE_GOALS + j]
+        if card == 0 or seat[c, SE_GDONE + j] != 0:
+            continue
+        kind = gdata[card, GD_KIND]
+        if kind == G_CONNECTED:
+            v += 0.5 * ortho * p[I_GOAL]
+        elif kind == G_TERRAIN_TRIO:
+            v += 0.3 * (lake + mount + forest) * p[I_GOAL]
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _turn_goal_bonus(meta, bdata, gdata, seat, c, b, p):
+    """Per-turn goals (cards 15, 16) and card 13 this activation would complete."""
+    v = 0.0
+    if meta[P_SEAT] != c:
+        return v
+    for j in range(meta[M_NGOALS]):
+        card = seat[c, SE_GOALS + j]
+        if card == 0 or seat[c, SE_GDONE + j] != 0:
+            continue
+        kind = gdata[card, GD_KIND]
+        if kind == G_ACTS_IN_TURN and meta[P_ACTS] + 1 >= gdata[card, GD_PARAM]:
+            v += gdata[card, GD_VP] * p[I_GOAL]
+        elif (kind == G_VP_ACTS_IN_TURN and bdata[b, BD_OUTVP] > 0
+              and meta[P_VPACTS] + 1 >= gdata[card, GD_PARAM]):
+            v += gdata[card, GD_VP] * p[I_GOAL]
+        elif kind == G_COINS_GE and seat[c, SE_COINS] + bdata[b, BD_OUTC] >= gdata[card, GD_PARAM]:
+            v += gdata[card, GD_VP] * p[I_GOAL] * 0.5
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _feed_choice(meta, gdata, seat, c, legal, n):
+    """Feeding: keep the card-6/7 food if such a card is held, else eat the larger pile; buy
+    rather than starve (3 coins are worth at most 1 VP, a hungry worker costs 3)."""
+    want = -1
+    for j in range(meta[M_NGOALS]):
+        card = seat[c, SE_GOALS + j]
+        if card != 0 and seat[c, SE_GDONE + j] == 0 and gdata[card, GD_KIND] == G_FEED_ALL_WITH:
+            want = gdata[card, GD_PARAM]
+    has_ff = False
+    has_fw = False
+    has_bf = False
+    has_bw = False
+    for i in range(n):
+        a = legal[i]
+        if a == A_FEED_FISH:
+            has_ff = True
+        elif a == A_FEED_WHEAT:
+            has_fw = True
+        elif a == A_BUY_FISH:
+            has_bf = True
+        elif a == A_BUY_WHEAT:
+            has_bw = True
+    if has_ff and has_fw:
+        if want == 2 and seat[c, SE_CUBES + 2] >= meta[M_FEED_LEFT]:
+            return A_FEED_FISH
+        if want == 3 and seat[c, SE_CUBES + 3] >= meta[M_FEED_LEFT]:
+            return A_FEED_WHEAT
+        return A_FEED_FISH if seat[c, SE_CUBES + 2] >= seat[c, SE_CUBES + 3] else A_FEED_WHEAT
+    if has_ff:
+        return A_FEED_FISH
+    if has_fw:
+        return A_FEED_WHEAT
+    if has_bf and (want != 3 or not has_bw):
+        return A_BUY_FISH
+    if has_bw:
+        return A_BUY_WHEAT
+    return A_STARVE
+
+
+@njit(cache=True, _nrt=False)
+def _best(vals, legal, n, rng):
+    best = -1e18
+    pick = legal[0]
+    ties = 0
+    for i in range(n):
+        v = vals[i]
+        if v > best + 1e-12:
+            best = v
+            pick = legal[i]
+            ties = 1
+        elif abs(v - best) <= 1e-12:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                pick = legal[i]
+    return pick
+
+
+@njit(cache=True, _nrt=False)
+def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, n, rng, fbuf):
+    """One-decision-ahead evaluator over the parameter vector ``p`` (see PARAM_NAMES).
+    ``fbuf``: float64[>= 272 + 4 + 2*25] work buffer (no allocation here)."""
+    ph = meta[M_PHASE]
+    c = meta[M_CUR]
+    if p[I_EPS] > 0 and _unit(rng) < p[I_EPS]:
+        return legal[rand_below(rng, n)]
+    if ph == PH_FEED:
+        return _feed_choice(meta, gdata, seat, c, legal, n)
+    vals = fbuf[:n]
+    if ph == PH_DRAFT:
+        if p[I_DRAFT_MODE] < 0.5:
+            return legal[rand_below(rng, n)]
+        for i in range(n):
+            vals[i] = p[I_DRAFT + legal[i] - A_PICK]
+        return _best(vals, legal, n, rng)
+    if ph == PH_SITE:
+        b = meta[M_PENDING]
+        for i in range(n):
+            vals[i] = _site_value(meta, gdata, geo, cells, seat, c, legal[i] - A_SITE, b, p)
+        return _best(vals, legal, n, rng)
+    wv = fbuf[NUM_ACTIONS:NUM_ACTIONS + 4]
+    _cube_values(meta, opts, seat, c, p, wv)
+    wcoin = p[I_COIN]
+    fee = consts[C_FEE]
+    if ph == PH_ACT or ph == PH_RES:
+        cell = meta[P_CELL]
+        fee_ok = ph == PH_ACT or opts[O_RES_FEES] == 1
+        for i in range(n):
+            a = legal[i]
+            if a == A_GATHER:
+                vals[i] = 1000.0  # gathering first never hurts (spec §6.3 item 4)
+            elif a == A_END:
+                vals[i] = 0.0
+            elif a < A_PAWN:
+                x = geo[cell, GE_NBR + a - A_ACT]
+                b = cells[CE_BLD, x]
+                f = fee if (fee_ok and cells[CE_OWN, x] != c) else 0
+                vals[i] = (_act_value(bdata, consts, seat, c, b, f, wv, wcoin)
+                           + _turn_goal_bonus(meta, bdata, gdata, seat, c, b, p))
+            else:
+                j = a - A_PAWN
+                pi = j // 10
+                po = j % 10
+                f = 0
+                for k in range(8):
+                    y = geo[cell, GE_NBR + k]
+                    if y >= 0 and cells[CE_BLD, y] == B_PAWNSHOP and fee_ok \
+                            and cells[CE_OWN, y] != c:
+                        f = fee
+                a1, a2 = PAIRS[po]
+                gain = wv[a1] + wv[a2]
+                b1, b2 = PAIRS[pi]
+                n0 = (b1 == 0) + (b2 == 0)
+                n1 = (b1 == 1) + (b2 == 1)
+                n2 = (b1 == 2) + (b2 == 2)
+                n3 = (b1 == 3) + (b2 == 3)
+                cost = _pay_value(seat, c, wv, wcoin, consts[C_BUY], n0, n1, n2, n3, f)
+                vals[i] = gain - cost - 0.05
+        return _best(vals, legal, n, rng)
+    # phase turn: PLACE or BUILD
+    actv_own = fbuf[NUM_ACTIONS + 4:NUM_ACTIONS + 4 + NB]
+    actv_other = fbuf[NUM_ACTIONS + 4 + NB:NUM_ACTIONS + 4 + 2 * NB]
+    for b in range(NB):
+        kind = bdata[b, BD_KIND]
+        actv_own[b] = -1.0
+        actv_other[b] = -1.0
+        if kind == K_P or kind == K_X:
+            if _affordable(meta, bdata, consts, seat, c, b, 0):
+                actv_own[b] = _act_value(bdata, consts, seat, c, b, 0, wv, wcoin)
+            if _affordable(meta, bdata, consts, seat, c, b, fee):
+                actv_other[b] = _act_value(bdata, consts, seat, c, b, fee, wv, wcoin)
+    nown = 0
+    for x in range(NCELL):
+        if cells[CE_OWN, x] == c:
+            nown += 1
+    for i in range(n):
+        a = legal[i]
+        if a < A_BUILD:
+            vals[i] = _place_value(meta, bdata, gdata, geo, cells, seat, c, a, p, wv, actv_own,
+                                   actv_other)
+        else:
+            vals[i] = _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, a - A_BUILD,
+                                   nown, p, wv)
+    return _best(vals, legal, n, rng)
+
+
+@njit(cache=True, _nrt=False)
+def choose_arrays(code, params, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, n,
+                  rng, fbuf):
+    """Dispatch: strategy ``code`` (0 random, 1 plan_bot) with ``params`` (float64[N_PARAMS])
+    on the state's arrays; ``legal[:n]`` are the legal ids."""
+    if code == 0:
+        return random_bot(legal, n, rng)
+    return plan_bot(params, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, n,
+                    rng, fbuf)
+
+
+FBUF_SIZE = 512
+
+
+@njit(cache=True)
+def choose(code, params, s, legal, n, rng):
+    """``choose_arrays`` on a LittleTownState (the Python API's entry point)."""
+    fbuf = np.empty(FBUF_SIZE, np.float64)
+    return choose_arrays(code, params, s.meta, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells,
+                         s.seat, s.mkt, legal, n, rng, fbuf)
+
+
+def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Codes ``int64[k]`` and parameter rows ``float64[k, N_PARAMS]`` of the named strategies."""
+    codes = np.array([STRATEGIES[n].code for n in names], dtype=np.int64)
+    params = np.zeros((len(names), N_PARAMS), dtype=np.float64)
+    for i, n in enumerate(names):
+        if STRATEGIES[n].params:
+            params[i] = STRATEGIES[n].params
+    return codes, params

@@ -1,0 +1,667 @@
+"""Suburbia scripted bots (spec §9), as numba functions of (state arrays, legal actions, rng,
+params).
+
+Two kernels behind one dispatcher (``choose_arrays``): code 0 is ``random`` (uniform over the
+legal actions); code 1 is the *valued* bot. The valued bot looks one decision ahead: for every
+legal action (and, for a tile, every legal cell) it estimates the change of the active seat's
+Income, Reputation, Population and money the placement would bring (the tile's immediate effect,
+its own records, the reactions of the seat's own tiles, the red lines it would cross) and scores
+
+    value = w_inc(t) * R * dInc + w_rep(t) * R * dRep + w_pop * dPop + w_money * d$
+            + affinity(tile classes) + goal_w * d(goal chances) - redline_w * lines crossed
+            + fut_w * (expected later firings of the tile's own records)
+
+where ``R`` is the expected number of turns the seat still plays (this one included), ``t`` the
+progress of the game (0 at the start, 1 at the end) and ``w_inc(t)``, ``w_rep(t)`` move linearly
+from their early to their late value ("income first, reputation later", spec §9). After a basic
+tile or an investment it discards the cheapest tile, or, with ``deny_w > 0``, the tile the next
+seat would value most (spec §9 hate-discarding). The named strategies are parameter vectors
+(data), so a designer can add one without touching code. The estimate ignores the clamp order
+inside a placement and the other seats' reactions: it is a bot's heuristic, not the rules.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from sim.core.game import StrategySpec
+from sim.core.rng import rand_below
+from sim.suburbia.constants import (
+    A_BASIC,
+    A_BUY,
+    A_DISCARD,
+    A_INVEST,
+    A_KEEP,
+    A_LAKE,
+    A_PASS,
+    A_PLACE,
+    AIRPORT,
+    C_BLOCK1,
+    C_EXTRA_C,
+    C_NLINES,
+    C_SUR0,
+    G_BONUS,
+    G_DIR,
+    G_MASK,
+    G_MEASURE,
+    GM_COUNT,
+    GM_GROUP,
+    GM_INCOME,
+    GM_INVEST,
+    GM_MONEY,
+    GM_REP,
+    K_INV,
+    K_KIND,
+    K_LAKE,
+    LAKEB,
+    M_CUR,
+    M_LAST,
+    M_NP,
+    M_NPUB,
+    M_PHASE,
+    M_PILEN,
+    M_PKIND,
+    M_ROUND,
+    NSLOTS,
+    O_RL_OFFSET,
+    O_SELF,
+    O_SOLO_PEN,
+    P_INC,
+    P_MONEY,
+    P_NT,
+    P_POP,
+    P_REP,
+    PH_ACTION,
+    PH_GOAL,
+    PH_PLACE,
+    S_INC,
+    S_MONEY,
+    S_POP,
+    S_REP,
+    SC_ADJ,
+    SC_AFTER,
+    SC_EVERY,
+    SC_LAKE_ADJ,
+    SC_LAKEBONUS,
+    SC_OTHERS,
+    SC_OWN,
+    SC_REDLINE,
+    SCHOOL,
+    T_CLS,
+    T_COUNT,
+    T_IMM,
+    T_NREC,
+    T_PRICE,
+    T_REC,
+    C,
+    I,
+    R,
+    V,
+)
+from sim.suburbia.kernels import (
+    count_adj,
+    count_borough,
+    frontier,
+    goal_measure,
+    lake_bonus,
+    record_count,
+    waterfront_count,
+)
+
+PARAM_NAMES = (
+    "w_inc_early",   # 0  weight of +1 Income per remaining turn, at the start
+    "w_inc_late",    # 1  ... at the end
+    "w_rep_early",   # 2  weight of +1 Reputation per remaining turn, at the start
+    "w_rep_late",    # 3
+    "w_pop",         # 4  weight of +1 Population now
+    "w_money",       # 5  weight of +$1 at the start
+    "goal_w",        # 6  weight of the change of goal chances (0 = ignores goals)
+    "deny_w",        # 7  weight of the next seat's value of a tile when discarding (0 = cheapest)
+    "aff_R",         # 8  bonus for placing a Residential tile
+    "aff_C",         # 9  Commercial
+    "aff_I",         # 10 Industrial
+    "aff_V",         # 11 Civic
+    "aff_lake",      # 12 a Lake
+    "aff_airport",   # 13 an airport
+    "aff_school",    # 14 a school
+    "invest_w",      # 15 extra weight of an investment's future doubling (x its replay value)
+    "redline_w",     # 16 extra penalty per red line crossed
+    "w_money_late",  # 17 weight of +$1 at the end (w_money is the weight at the start)
+    "fut_w",         # 18 weight of the expected future firings of the tile's own records
+)
+N_PARAMS = len(PARAM_NAMES)
+
+
+def _params(**kw) -> tuple:
+    base = dict.fromkeys(PARAM_NAMES, 0.0)
+    base.update(w_inc_early=1.0, w_inc_late=0.2, w_rep_early=0.3, w_rep_late=1.0, w_pop=1.0,
+                w_money=0.6, w_money_late=0.2, invest_w=0.0, redline_w=0.0, fut_w=1.0)
+    for k, v in kw.items():
+        assert k in base, k
+        base[k] = float(v)
+    return tuple(float(base[k]) for k in PARAM_NAMES)
+
+
+STRATEGIES = {
+    "random": StrategySpec("random", 0, "uniform over the legal actions"),
+    "greedy": StrategySpec(
+        "greedy", 1,
+        "one decision ahead on Income, Reputation, Population and money; income weighs more "
+        "early and reputation more late (spec §9 policy 1); discards the cheapest tile",
+        _params(), PARAM_NAMES),
+    "goal-greedy": StrategySpec(
+        "goal-greedy", 1,
+        "greedy plus the change of its chances at its public and private goals (spec §9 "
+        "policy 2); keeps the private goal it leads",
+        _params(goal_w=1.0), PARAM_NAMES),
+    "denier": StrategySpec(
+        "denier", 1,
+        "greedy, but after a basic tile or an investment discards what the next seat wants "
+        "most, surcharge permitting (spec §9 policy 3, the seed's hate-discarding tip)",
+        _params(deny_w=0.6), PARAM_NAMES),
+    "residential-civic": StrategySpec(
+        "residential-civic", 1,
+        "archetype: Residential, Civic and schools, Lakes beside the start tiles, reputation "
+        "early (spec §9, boardgame.business primer)",
+        _params(aff_R=1.5, aff_V=1.5, aff_school=1.0, aff_lake=1.0, w_rep_early=0.5,
+                goal_w=0.5), PARAM_NAMES),
+    "industrial-airports": StrategySpec(
+        "industrial-airports", 1,
+        "archetype: Industrial tiles and airports, income first (spec §9)",
+        _params(aff_I=1.5, aff_airport=3.0, w_inc_early=1.2, goal_w=0.5), PARAM_NAMES),
+    "commercial": StrategySpec(
+        "commercial", 1,
+        "archetype: Commercial tiles with Condominiums/Apartments beside them (spec §9)",
+        _params(aff_C=1.5, aff_R=0.5, w_inc_early=1.2, goal_w=0.5), PARAM_NAMES),
+}
+for _name, _spec in STRATEGIES.items():
+    assert _spec.code == 0 or len(_spec.params) == N_PARAMS, _name
+
+# scratch layout of ``work`` (float64[WORK]) and ``cells`` (int64[CELLS]) buffers
+CELLS = 256
+WORK = 16
+
+
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def remaining_turns(meta, consts, c):
+    """Expected turns seat ``c`` still plays, this one included (1MR position unknown)."""
+    np_ = meta[M_NP]
+    if meta[M_LAST] >= 0:
+        if np_ == 1:
+            return 1.0
+        return float(meta[M_LAST] - meta[M_ROUND] + 1)
+    E = consts[C_EXTRA_C]
+    M = consts[C_BLOCK1 + np_ - 1]
+    above = meta[M_PILEN] - (E + M + 1)
+    if above >= 0:
+        draws = above + M / 2.0
+    else:
+        draws = (meta[M_PILEN] - E - 1) / 2.0
+        if draws < 0:
+            draws = 0.0
+    if np_ == 1:
+        return draws / 2.0 + 0.5
+    return draws / np_ + 1.5
+
+
+@njit(cache=True, _nrt=False)
+def lines_crossed(opts, lines, consts, p, q):
+    off = opts[O_RL_OFFSET]
+    n = 0
+    for i in range(consts[C_NLINES]):
+        L = lines[i] + off
+        if p <= L and L < q:
+            n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def clampd(v, d):
+    w = v + d
+    if w > 15:
+        w = 15
+    elif w < -5:
+        w = -5
+    return w - v
+
+
+@njit(cache=True, _nrt=False)
+def affinity(p, k, cls):
+    a = 0.0
+    if cls & R:
+        a += p[k, 8]
+    if cls & C:
+        a += p[k, 9]
+    if cls & I:
+        a += p[k, 10]
+    if cls & V:
+        a += p[k, 11]
+    if cls & LAKEB:
+        a += p[k, 12]
+    if cls & AIRPORT:
+        a += p[k, 13]
+    if cls & SCHOOL:
+        a += p[k, 14]
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
+                wM):
+    """Value of the raw deltas for seat ``o`` with red lines and clamps applied (approx.)."""
+    pen = opts[O_SOLO_PEN] if np_ == 1 else 1
+    pop = pl[o, P_POP]
+    q = pop + dP
+    if q < 0:
+        q = 0
+    L = lines_crossed(opts, lines, consts, pop, q) if q > pop else 0
+    if L > 0:
+        dI -= L * pen
+        dR -= L * pen
+        # redline records of own tiles
+        for t in range(pl[o, P_NT]):
+            k = tk[o, t, K_KIND]
+            for r in range(tiles[k, T_NREC]):
+                b = T_REC + 4 * r
+                if tiles[k, b + 2] == SC_REDLINE:
+                    amt = L * tiles[k, b + 1] * (2 if tk[o, t, K_INV] == 1 else 1)
+                    if tiles[k, b] == S_INC:
+                        dI += amt
+                    elif tiles[k, b] == S_REP:
+                        dR += amt
+    eI = clampd(pl[o, P_INC], dI)
+    eR = clampd(pl[o, P_REP], dR)
+    return wI * eI + wR * eR + p[kr, 4] * (q - pop) + wM * dM - p[kr, 16] * L
+
+
+@njit(cache=True, _nrt=False)
+def kind_base(opts, tiles, geo, pl, tk, grid, kc, np_, o, kind, w):
+    """Cell-independent deltas of placing ``kind`` for seat ``o`` into ``w[0..3]`` (Inc, Rep,
+    Pop, $): immediate, own/every/others/lakebonus records, own listeners."""
+    for s in range(4):
+        w[s] = tiles[kind, T_IMM + s]
+    cls = tiles[kind, T_CLS]
+    for r in range(tiles[kind, T_NREC]):
+        b = T_REC + 4 * r
+        scope = tiles[kind, b + 2]
+        mask = tiles[kind, b + 3]
+        selfm = 1 if (opts[O_SELF] == 1 and (cls & mask) != 0) else 0
+        cnt = 0
+        if scope == SC_OWN:
+            cnt = count_borough(tiles, kc, o, mask) + selfm
+        elif scope == SC_EVERY:
+            for q in range(np_):
+                cnt += count_borough(tiles, kc, q, mask)
+            cnt += selfm
+        elif scope == SC_OTHERS:
+            for q in range(np_):
+                if q != o:
+                    cnt += count_borough(tiles, kc, q, mask)
+        elif scope == SC_LAKEBONUS:
+            cnt = waterfront_count(opts, geo, pl, tk, grid, o, -1)
+        w[tiles[kind, b]] += tiles[kind, b + 1] * cnt
+    # own tiles listening to the placement anywhere in the borough
+    for t in range(pl[o, P_NT]):
+        k = tk[o, t, K_KIND]
+        m = 2 if tk[o, t, K_INV] == 1 else 1
+        for r in range(tiles[k, T_NREC]):
+            b = T_REC + 4 * r
+            scope = tiles[k, b + 2]
+            if (tiles[k, b + 3] & cls) == 0:
+                continue
+            if scope == SC_OWN or scope == SC_EVERY or scope == SC_AFTER:
+                w[tiles[k, b]] += tiles[k, b + 1] * m
+
+
+@njit(cache=True, _nrt=False)
+def future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM):
+    """Expected value of the later firings of ``kind``'s records (a rough per-turn rate of
+    matching placements times the remaining turns; Inc/Rep firings count for half the rest)."""
+    if p[kr, 18] == 0.0:
+        return 0.0
+    np_ = meta[M_NP]
+    Rt = remaining_turns(meta, consts, meta[M_CUR])
+    tot = 0.0
+    for r in range(tiles[kind, T_NREC]):
+        b = T_REC + 4 * r
+        scope = tiles[kind, b + 2]
+        mask = tiles[kind, b + 3]
+        num = 0.0
+        den = 0.0
+        for k in range(1, 51):
+            den += tiles[k, T_COUNT]
+            if (tiles[k, T_CLS] & mask) != 0:
+                num += tiles[k, T_COUNT]
+        frac = num / den if den > 0 else 0.0
+        rate = 0.0
+        if scope == SC_ADJ or scope == SC_LAKE_ADJ:
+            rate = 0.3 * frac
+        elif scope == SC_OWN:
+            rate = frac
+        elif scope == SC_EVERY or scope == SC_AFTER:
+            rate = np_ * frac
+        elif scope == SC_OTHERS:
+            rate = (np_ - 1) * frac
+        elif scope == SC_REDLINE:
+            rate = 0.25
+        elif scope == SC_LAKEBONUS:
+            rate = 0.6
+        amt = tiles[kind, b + 1]
+        st = tiles[kind, b]
+        if st == S_INC:
+            per = amt * wI * 0.5
+        elif st == S_REP:
+            per = amt * wR * 0.5
+        elif st == S_POP:
+            per = amt * p[kr, 4]
+        else:
+            per = amt * wM
+        tot += Rt * rate * per
+    return p[kr, 18] * tot
+
+
+@njit(cache=True, _nrt=False)
+def cell_delta(tiles, geo, pl, tk, grid, o, kind, cell, w, lb):
+    """Adjacency deltas of placing ``kind`` on ``cell`` added to ``w[4..7]`` (from w[0..3])."""
+    for s in range(4):
+        w[4 + s] = w[s]
+    cls = tiles[kind, T_CLS]
+    for r in range(tiles[kind, T_NREC]):
+        b = T_REC + 4 * r
+        scope = tiles[kind, b + 2]
+        if scope == SC_ADJ or scope == SC_LAKE_ADJ:
+            cnt = count_adj(tiles, geo, tk, grid, o, cell, tiles[kind, b + 3])
+            amt = tiles[kind, b + 1]
+            if scope == SC_LAKE_ADJ:
+                amt += lb
+            w[4 + tiles[kind, b]] += amt * cnt
+    for d in range(6):
+        nb = geo[cell, d]
+        if nb < 0:
+            continue
+        u = grid[o, nb] - 1
+        if u < 0:
+            continue
+        k = tk[o, u, K_KIND]
+        m = 2 if tk[o, u, K_INV] == 1 else 1
+        for r in range(tiles[k, T_NREC]):
+            b = T_REC + 4 * r
+            scope = tiles[k, b + 2]
+            if (scope == SC_ADJ or scope == SC_LAKE_ADJ) and (tiles[k, b + 3] & cls) != 0:
+                amt = tiles[k, b + 1]
+                if scope == SC_LAKE_ADJ:
+                    amt += lb
+                w[4 + tiles[k, b]] += amt * m
+
+
+@njit(cache=True, _nrt=False)
+def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind, ncell, cells,
+              w, p, kr, wI, wR, wM):
+    """(best value, best cell) of placing ``kind`` for seat ``o`` over ``cells[:ncell]``."""
+    kind_base(opts, tiles, geo, pl, tk, grid, kc, np_, o, kind, w)
+    lb = lake_bonus(tiles, pl, tk, o)
+    best = -1e18
+    bc = -1
+    for i in range(ncell):
+        cell_delta(tiles, geo, pl, tk, grid, o, kind, cells[i], w, lb)
+        v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[4], w[5], w[6], w[7], p,
+                        kr, wI, wR, wM)
+        if v > best:
+            best = v
+            bc = cells[i]
+    return best, bc
+
+
+@njit(cache=True, _nrt=False)
+def goal_value(tiles, goals, geo, pl, tk, grid, kc, np_, o, g, dmeasure):
+    """Bonus-weighted chance (logistic in the margin) that seat ``o`` wins goal ``g`` if its
+    measure changes by ``dmeasure``."""
+    d = goals[g, G_DIR]
+    mine = d * (goal_measure(tiles, goals, geo, pl, tk, grid, kc, o, g) + dmeasure)
+    best = -1e9
+    for q in range(np_):
+        if q != o:
+            v = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, q, g)
+            if v > best:
+                best = v
+    margin = mine - best - 0.5
+    return goals[g, G_BONUS] / (1.0 + math.exp(-margin))
+
+
+@njit(cache=True, _nrt=False)
+def goal_delta(tiles, goals, geo, pl, tk, grid, kc, gpub, gpriv, meta, o, cls, dI, dR, dM,
+               dinv):
+    """Change of the seat's goal value if it places a tile of class ``cls`` (0 = none) and its
+    income, reputation, money and markers change by dI, dR, dM, dinv."""
+    np_ = meta[M_NP]
+    tot = 0.0
+    for i in range(meta[M_NPUB] + 1):
+        g = gpub[i] if i < meta[M_NPUB] else gpriv[o]
+        if g < 0:
+            continue
+        ms = goals[g, G_MEASURE]
+        dm = 0.0
+        if ms == GM_COUNT or ms == GM_GROUP:
+            if (goals[g, G_MASK] & cls) != 0:
+                dm = 1.0
+        elif ms == GM_MONEY:
+            dm = dM
+        elif ms == GM_INCOME:
+            dm = dI
+        elif ms == GM_REP:
+            dm = dR
+        elif ms == GM_INVEST:
+            dm = dinv
+        if dm != 0.0:
+            tot += goal_value(tiles, goals, geo, pl, tk, grid, kc, np_, o, g, dm) - goal_value(
+                tiles, goals, geo, pl, tk, grid, kc, np_, o, g, 0.0)
+    return tot
+
+
+@njit(cache=True, _nrt=False)
+def weights(meta, consts, p, kr, o):
+    Rt = remaining_turns(meta, consts, o)
+    total = 16.0 if meta[M_NP] >= 3 else 20.0
+    t = 1.0 - Rt / total
+    if t < 0.0:
+        t = 0.0
+    if t > 1.0:
+        t = 1.0
+    wI = (p[kr, 0] + (p[kr, 1] - p[kr, 0]) * t) * Rt
+    wR = (p[kr, 2] + (p[kr, 3] - p[kr, 2]) * t) * Rt
+    wM = p[kr, 5] + (p[kr, 17] - p[kr, 5]) * t
+    return wI, wR, wM
+
+
+@njit(cache=True, _nrt=False)
+def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc, s, cells, w,
+                    p, kr):
+    """What the next seat would gain by buying the tile in slot ``s`` (0 if it cannot pay)."""
+    np_ = meta[M_NP]
+    c = meta[M_CUR]
+    o = (c + 1) % np_
+    if o == c:
+        return 0.0
+    k = market[s]
+    # after the refill the tile slides one slot right (cheaper by the surcharge difference)
+    s2 = s + 1 if s + 1 < NSLOTS else s
+    cost = tiles[k, T_PRICE] + consts[C_SUR0 + s2]
+    if cost > pl[o, P_MONEY]:
+        return 0.0
+    n = frontier(opts, geo, pl, tk, grid, o, cells, 0)
+    wI, wR, wM = weights(meta, consts, p, kr, o)
+    v, _cell = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, k, n, cells,
+                         w, p, kr, wI, wR, wM)
+    v -= wM * cost
+    return v if v > 0 else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc, legal, n,
+                   cells, w, p, kr):
+    _wI, _wR, wM = weights(meta, consts, p, kr, meta[M_CUR])
+    best = legal[0]
+    bv = -1e18
+    for i in range(n):
+        a = legal[i]
+        s = a - A_DISCARD
+        v = -wM * consts[C_SUR0 + s] + 1e-3 * s
+        if p[kr, 7] > 0:
+            v += p[kr, 7] * next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl,
+                                            tk, grid, kc, s, cells, w, p, kr)
+        if v > bv:
+            bv = v
+            best = a
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, gpub, gpriv, goals, o,
+                 t, p, kr, wI, wR, wM):
+    """Value of an investment in tile ``t``: its replay (doc §7) times (1 + invest_w)."""
+    np_ = meta[M_NP]
+    k = tk[o, t, K_KIND]
+    dI = float(tiles[k, T_IMM + S_INC])
+    dR = float(tiles[k, T_IMM + S_REP])
+    dP = float(tiles[k, T_IMM + S_POP])
+    dM = float(tiles[k, T_IMM + S_MONEY])
+    lb = lake_bonus(tiles, pl, tk, o)
+    for r in range(tiles[k, T_NREC]):
+        b = T_REC + 4 * r
+        cnt = record_count(opts, tiles, geo, pl, tk, grid, kc, np_, o, t, r, True)
+        amt = tiles[k, b + 1]
+        if tiles[k, b + 2] == SC_LAKE_ADJ:
+            amt += lb
+        st = tiles[k, b]
+        if st == S_INC:
+            dI += amt * cnt
+        elif st == S_REP:
+            dR += amt * cnt
+        elif st == S_POP:
+            dP += amt * cnt
+        else:
+            dM += amt * cnt
+    v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
+                    wM)
+    v = v * (1.0 + p[kr, 15]) + future_value(meta, consts, tiles, k, p, kr, wI, wR, wM)
+    return v - wM * tiles[k, T_PRICE]
+
+
+@njit(cache=True)
+def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, gpub, goffer,
+                  gpriv, pl, tk, grid, kc, legal, n, rng, p, kr, cells, w):
+    """The valued bot (module docstring) with parameter row ``p[kr]``."""
+    ph = meta[M_PHASE]
+    o = meta[M_CUR]
+    np_ = meta[M_NP]
+    if ph == PH_GOAL:
+        best = 0
+        bv = -1e18
+        for j in range(2):
+            g = goffer[o, j]
+            v = float(goals[g, G_BONUS])
+            if p[kr, 6] > 0:
+                v = goal_value(tiles, goals, geo, pl, tk, grid, kc, np_, o, g, 0.0)
+            if v > bv:
+                bv = v
+                best = j
+        return A_KEEP + best
+    wI, wR, wM = weights(meta, consts, p, kr, o)
+    gw = p[kr, 6]
+    if ph == PH_PLACE:
+        kind = meta[M_PKIND]
+        ncell = 0
+        for i in range(n):
+            cells[i] = legal[i] - A_PLACE
+            ncell += 1
+        _v, bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind,
+                           ncell, cells, w, p, kr, wI, wR, wM)
+        return A_PLACE + bc
+    if ph != PH_ACTION:
+        return choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc,
+                              legal, n, cells, w, p, kr)
+    if legal[0] == A_PASS:
+        return A_PASS
+    ncell = frontier(opts, geo, pl, tk, grid, o, cells, 0)
+    best = legal[0]
+    bv = -1e18
+    ties = 1
+    lake_v = -1e18
+    for i in range(n):
+        a = legal[i]
+        if a < A_LAKE:
+            if a < A_BASIC:
+                kind = market[a - A_BUY]
+                cost = tiles[kind, T_PRICE] + consts[C_SUR0 + a - A_BUY]
+            else:
+                kind = a - A_BASIC + 1
+                cost = tiles[kind, T_PRICE]
+            v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind,
+                               ncell, cells, w, p, kr, wI, wR, wM)
+            cls = tiles[kind, T_CLS]
+            v += affinity(p, kr, cls) - wM * cost
+            v += future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM)
+            if gw > 0:
+                v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, gpub, gpriv, meta, o,
+                                     cls, 0.0, 0.0, -cost, 0.0)
+        elif a < A_INVEST:
+            s = a - A_LAKE
+            if lake_v < -1e17:
+                lake_v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_,
+                                        o, K_LAKE, ncell, cells, w, p, kr, wI, wR, wM)
+                lake_v += affinity(p, kr, LAKEB)
+                lake_v += future_value(meta, consts, tiles, K_LAKE, p, kr, wI, wR, wM)
+                if gw > 0:
+                    lake_v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, gpub, gpriv,
+                                              meta, o, LAKEB, 0.0, 0.0, 0.0, 0.0)
+            v = lake_v - wM * consts[C_SUR0 + s]
+        else:
+            t = a - A_INVEST
+            v = invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, gpub,
+                             gpriv, goals, o, t, p, kr, wI, wR, wM)
+            if gw > 0:
+                v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, gpub, gpriv, meta, o,
+                                     0, 0.0, 0.0, -float(tiles[tk[o, t, K_KIND], T_PRICE]), 1.0)
+        if v > bv + 1e-9:
+            bv = v
+            best = a
+            ties = 1
+        elif v > bv - 1e-9:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                best = a
+    return best
+
+
+@njit(cache=True)
+def choose_arrays(code, params, kr, meta, opts, tiles, goals, lines, consts, geo, market,
+                  supply, gpub, goffer, gpriv, pl, tk, grid, kc, legal, n, rng, cells, w):
+    """Strategy ``code`` (0 random, 1 valued) with parameter row ``params[kr]``; the batch
+    loop's entry point. ``cells`` int64[CELLS], ``w`` float64[WORK] scratch."""
+    if code == 0:
+        return legal[rand_below(rng, n)]
+    return valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, gpub,
+                         goffer, gpriv, pl, tk, grid, kc, legal, n, rng, params, kr, cells, w)
+
+
+@njit(cache=True)
+def choose(code, params, kr, s, legal, n, rng):
+    """``choose_arrays`` on a SuburbiaState (the Python API's entry point)."""
+    cells = np.zeros(CELLS, np.int64)
+    w = np.zeros(WORK, np.float64)
+    return choose_arrays(code, params, kr, s.meta, s.opts, s.tiles, s.goals, s.lines, s.consts,
+                         s.geo, s.market, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
+                         s.grid, s.kc, legal, n, rng, cells, w)
+
+
+def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Codes ``int64[k]`` and parameter rows ``float64[k, N_PARAMS]`` of the named strategies."""
+    codes = np.array([STRATEGIES[n].code for n in names], dtype=np.int64)
+    params = np.zeros((len(names), N_PARAMS), dtype=np.float64)
+    for i, n in enumerate(names):
+        if STRATEGIES[n].params:
+            params[i] = STRATEGIES[n].params
+    return codes, params
+

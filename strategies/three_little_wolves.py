@@ -1,0 +1,779 @@
+"""The Three Little Wolves scripted bots (spec §7), numba functions of (state, legal, rng, params).
+
+Two kernels: ``random_bot`` (uniform over the legal actions) and ``scripted_bot``, a one-step
+evaluator. For every legal action it computes the change of a position value ``V`` for the
+deciding seat (the action is tried on the house it touches, evaluated, and undone) plus simple
+per-action terms, and plays the best (ties uniformly at random).
+
+``V(p)`` (spec §7.1 heuristics 2, 5, 7, 8): for each own house, the chance ``ps`` that it stands
+times (house points + its pig token) plus the chance it falls times the penalties, the chance
+``pb`` of its colour bonus times 3, the top mark (weighted by lateness), ``height`` weight times
+its height, a penalty if it is the unique shortest of its colour; for each own wolf, ``ps`` of
+its house times the wolf value plus the fall penalty. ``ps``/``pb`` blend a prior per standing
+(unique shortest, tied shortest, above the shortest, unique tallest, tied tallest, lone,
+unassigned) with the actual outcome as the game gets late (lateness ``L`` = share of the deck
+drawn; 1 after the third pig).
+
+Per-action terms: a floor's number gap (``gap``: play low, §7.1.1), a bonus for starting a
+house, a cost for spending a basement card early (§7.1.4), a wolf-action bonus and the cost of
+discarding a card that could still be built (§7.1.6). Forced discards and passes give away the
+least useful card. Pig ties go to the house with the larger lead over its colour's shortest
+rival (§3.7). In the 2p end, the committed card is the one with the best use. Dummy control
+(``dummy_policy = holder_choice``): ``neutral`` plays the spec's neutral rule, ``hostile``
+(§7.1.10) the placement that most lowers the opponent's value.
+
+The named strategies are parameter vectors (data).
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core.game import StrategySpec
+from sim.core.rng import rand_below
+from sim.three_little_wolves.constants import (
+    A_BASE,
+    A_COMMIT,
+    A_DBASE,
+    A_DDISC,
+    A_DFLOOR,
+    A_DISC,
+    A_DNEW,
+    A_PASS,
+    A_PIGTIE,
+    A_PLACE,
+    A_WOLF,
+    C_BONUS_PTS,
+    C_COLLAPSE_PTS,
+    C_HOUSE_PTS,
+    C_WOLF,
+    DUMMY,
+    H_B3,
+    H_COL,
+    H_HT,
+    H_LB,
+    H_NB,
+    H_NF,
+    H_NW,
+    H_PIG,
+    H_TOP,
+    H_W0S,
+    H_W0V,
+    H_W1S,
+    K_COL,
+    K_ICON,
+    K_MARK,
+    K_NUM,
+    M_CUR,
+    M_DCARD,
+    M_DECKN,
+    M_NOWN,
+    M_NP,
+    M_NPIGS,
+    M_PHASE,
+    M_STAGE,
+    MAXH,
+    NUM_ACTIONS,
+    O_HAND,
+    O_HEIGHT,
+    O_LONE_BONUS,
+    O_LONE_COLLAPSES,
+    O_MARKS_COLLAPSED,
+    PH_COMMIT,
+    PH_DUMMY,
+    PH_PASS,
+    PH_PIGTIE,
+    PH_PLAY,
+    ST_NORMAL,
+    UNASSIGNED,
+    W,
+)
+from sim.three_little_wolves.kernels import (
+    can_base,
+    has_colour_o,
+    n_houses,
+    neutral_dummy_action,
+    play_actions_into,
+    put_base,
+    put_floor,
+    wolf_target_ok,
+    wolf_value_ok,
+)
+
+PARAM_NAMES = (
+    "p_umin",        # prior: a unique-shortest house stands
+    "p_tmin",        # prior: a tied-shortest house stands
+    "p_above",       # prior: a house above its colour's minimum stands
+    "p_lone",        # prior: the only house of its colour stands
+    "p_unassigned",  # prior: an all-white house stands (gets a colour)
+    "p_umax",        # prior: a unique-tallest house keeps the bonus
+    "p_tmax",        # prior: a tied-tallest house wins the bonus
+    "p_lone_bonus",  # prior: a lone house wins the bonus
+    "height",        # value per floor of own height
+    "umin_pen",      # penalty per own house that is the unique shortest of its colour
+    "gap",           # penalty per number skipped by a floor (start: number - 1)
+    "new_house",     # bonus for starting a house
+    "base_early",    # cost of spending a basement card while the game is early
+    "wolf",          # bonus of a wolf action (discard + wolf)
+    "card_keep",     # cost of discarding a card that could still be built
+    "no_wolf",       # 1: never take a wolf action while another action is legal
+    "hostile",       # 1: dummy control hostile to the opponent; 0: the neutral rule
+    "max_houses",    # never start more houses than this
+    "wolf_early",    # extra cost of a wolf action scaled by (1 - lateness): bet when informed
+)
+N_PARAMS = len(PARAM_NAMES)
+_BASE = dict(
+    p_umin=0.35, p_tmin=0.75, p_above=0.9, p_lone=0.75, p_unassigned=0.4, p_umax=0.6,
+    p_tmax=0.25, p_lone_bonus=0.4, height=0.3, umin_pen=0.0, gap=0.35, new_house=1.0,
+    base_early=0.6, wolf=-1.0, card_keep=1.5, no_wolf=0, hostile=0, max_houses=3,
+    wolf_early=6.0,
+)
+
+
+def _params(**kw) -> tuple:
+    base = dict(_BASE)
+    for k, v in kw.items():
+        assert k in base, k
+        base[k] = float(v)
+    return tuple(float(base[k]) for k in PARAM_NAMES)
+
+
+STRATEGIES = {
+    "random": StrategySpec("random", 0, "uniform over the legal actions"),
+    "greedy": StrategySpec(
+        "greedy", 1,
+        "one decision ahead: values height, unique maxima and minima per colour, wolves on "
+        "likely-standing houses (bets later in the game); plays low; neutral dummy control",
+        _params(), PARAM_NAMES,
+    ),
+    "cautious": StrategySpec(
+        "cautious", 1,
+        "spec §7.1.2-4 cautious builder: a heavy penalty on any own house that is the unique "
+        "shortest of its colour, values height more, keeps basement cards for late height, "
+        "rarely bets wolves",
+        _params(p_umin=0.1, umin_pen=4.0, height=0.45, new_house=0.0, wolf=-2.0,
+                base_early=1.0), PARAM_NAMES,
+    ),
+    "wolf-bettor": StrategySpec(
+        "wolf-bettor", 1,
+        "spec §7.1.5-6 wolf-heavy bettor: bets its wolves early on the safest rival houses",
+        _params(wolf=3.0, wolf_early=0.0, card_keep=0.5), PARAM_NAMES,
+    ),
+    "no-wolf": StrategySpec(
+        "no-wolf", 1,
+        "greedy with wolf actions forbidden (a wolf only when nothing else is legal, and the "
+        "compulsory house-effect wolf): the restricted-play baseline of the wolf-value study",
+        _params(no_wolf=1), PARAM_NAMES,
+    ),
+    "hostile": StrategySpec(
+        "hostile", 1,
+        "greedy, with hostile dummy control (2p, dummy_policy=holder_choice): builds the dummy's "
+        "houses against the opponent (spec §7.1.10)",
+        _params(hostile=1), PARAM_NAMES,
+    ),
+}
+for _name, _spec in STRATEGIES.items():
+    assert _spec.code == 0 or len(_spec.params) == N_PARAMS, _name
+
+
+@njit(cache=True, inline="always")
+def random_bot(s, legal, n, rng):
+    return legal[rand_below(rng, n)]
+
+
+@njit(cache=True, inline="always")
+def lateness(meta, opts):
+    """0 at the start of the deck, 1 after the third pig (share of the deck drawn)."""
+    if meta[M_STAGE] != ST_NORMAL:
+        return 1.0
+    d0 = 59 - opts[O_HAND] * meta[M_NP]
+    L = 1.0 - meta[M_DECKN] / d0
+    if meta[M_NPIGS] == 2 and meta[M_DECKN] <= 6:
+        L = max(L, 0.9)
+    return L
+
+
+@njit(cache=True, inline="always")
+def fill_colour_stats(hs, n_own, cst):
+    """``cst[c]`` = (houses, min height, houses at min, max height, houses at max) of colour c."""
+    for c in range(3):
+        cst[c, 0] = 0
+        cst[c, 1] = 1 << 30
+        cst[c, 2] = 0
+        cst[c, 3] = -1
+        cst[c, 4] = 0
+    for o in range(n_own):
+        for h in range(MAXH):
+            if hs[o, h, H_NF] == 0:
+                continue
+            c = hs[o, h, H_COL]
+            if c == UNASSIGNED:
+                continue
+            ht = hs[o, h, H_HT]
+            cst[c, 0] += 1
+            if ht < cst[c, 1]:
+                cst[c, 1] = ht
+                cst[c, 2] = 1
+            elif ht == cst[c, 1]:
+                cst[c, 2] += 1
+            if ht > cst[c, 3]:
+                cst[c, 3] = ht
+                cst[c, 4] = 1
+            elif ht == cst[c, 3]:
+                cst[c, 4] += 1
+
+
+@njit(cache=True, inline="always")
+def house_probs(c, ht, cnt, mn, cmn, mx, cmx, lone_coll, lone_bonus,
+                p_umin, p_tmin, p_above, p_lone, p_unas, p_umax, p_tmax, p_lbonus, L):
+    """(stand probability, bonus probability, unique shortest) of a house of colour ``c`` and
+    height ``ht``; (cnt, mn, cmn, mx, cmx) are its colour's statistics. Scalars only."""
+    umin = False
+    bprior = 0.0
+    bactual = 0.0
+    if c == UNASSIGNED:
+        prior = p_unas
+        actual = 0.0
+    elif cnt == 1:
+        prior = p_lone
+        actual = 0.0 if lone_coll else 1.0
+        bprior = p_lbonus
+        bactual = 1.0 if lone_bonus else 0.0
+    else:
+        if ht == mn and cmn == 1:
+            prior = p_umin
+            actual = 0.0
+            umin = True
+        elif ht == mn:
+            prior = p_tmin
+            actual = 1.0
+        else:
+            prior = p_above
+            actual = 1.0
+        if ht == mx and cmx == 1:
+            bprior = p_umax
+            bactual = 1.0
+        elif ht == mx:
+            bprior = p_tmax
+    ps = (1.0 - L) * prior + L * actual
+    pb = (1.0 - L) * bprior + L * bactual
+    return ps, pb, umin
+
+
+@njit(cache=True)
+def position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L):
+    """Heuristic value ``V`` of seat ``p`` (module docstring); ``cst`` int64[3, 5] scratch."""
+    n_own = meta[M_NOWN]
+    # colour statistics (written out: no array-taking helper calls in the loop)
+    for c in range(3):
+        cst[c, 0] = 0
+        cst[c, 1] = 1 << 30
+        cst[c, 2] = 0
+        cst[c, 3] = -1
+        cst[c, 4] = 0
+    for o in range(n_own):
+        for h in range(MAXH):
+            if hs[o, h, H_NF] == 0:
+                continue
+            c = hs[o, h, H_COL]
+            if c == UNASSIGNED:
+                continue
+            ht = hs[o, h, H_HT]
+            cst[c, 0] += 1
+            if ht < cst[c, 1]:
+                cst[c, 1] = ht
+                cst[c, 2] = 1
+            elif ht == cst[c, 1]:
+                cst[c, 2] += 1
+            if ht > cst[c, 3]:
+                cst[c, 3] = ht
+                cst[c, 4] = 1
+            elif ht == cst[c, 3]:
+                cst[c, 4] += 1
+    hp = consts[C_HOUSE_PTS]
+    cp = consts[C_COLLAPSE_PTS]
+    bp = consts[C_BONUS_PTS]
+    marks_all = opts[O_MARKS_COLLAPSED] == 1
+    lone_coll = opts[O_LONE_COLLAPSES] == 1
+    lone_bonus = opts[O_LONE_BONUS] == 1
+    p0, p1, p2, p3, p4, p5, p6, p7 = prm[0], prm[1], prm[2], prm[3], prm[4], prm[5], prm[6], prm[7]
+    w_ht = prm[8]
+    w_umin = prm[9]
+    v = 0.0
+    for o in range(n_own):
+        for h in range(MAXH):
+            nf = hs[o, h, H_NF]
+            if nf == 0:
+                continue
+            mine = o == p
+            nw = hs[o, h, H_NW]
+            has_mine = (nw >= 1 and hs[o, h, H_W0S] == p) or (nw >= 2 and hs[o, h, H_W1S] == p)
+            if not mine and not has_mine:
+                continue
+            ht = hs[o, h, H_HT]
+            c = hs[o, h, H_COL]
+            cc = c if c < 3 else 0
+            ps, pb, umin = house_probs(c, ht, cst[cc, 0], cst[cc, 1], cst[cc, 2], cst[cc, 3],
+                                       cst[cc, 4], lone_coll, lone_bonus,
+                                       p0, p1, p2, p3, p4, p5, p6, p7, L)
+            if has_mine:
+                for w in range(nw):
+                    if hs[o, h, H_W0S + 2 * w] == p:
+                        v += ps * hs[o, h, H_W0V + 2 * w] + (1.0 - ps) * cp
+            if not mine:
+                continue
+            pig = hs[o, h, H_PIG]
+            v += ps * (hp + pig) + (1.0 - ps) * (cp + (cp if pig > 0 else 0))
+            v += pb * bp
+            mark = cards[hf[o, h, nf - 1], K_MARK]
+            if marks_all:
+                v += L * mark
+            else:
+                v += L * ps * mark
+            v += w_ht * ht
+            if umin:
+                v -= w_umin
+    return v
+
+
+@njit(cache=True, inline="always")
+def card_live(opts, cards, hs, p, c):
+    """True if card ``c`` could still be built by seat ``p`` (on a house, new, or basement)."""
+    col = cards[c, K_COL]
+    k = cards[c, K_NUM]
+    nh = n_houses(hs, p)
+    if nh < MAXH and (col == W or not has_colour_o(hs, p, col)):
+        return True
+    for h in range(nh):
+        hc = hs[p, h, H_COL]
+        if col == W or hc == col or (hc == UNASSIGNED and not has_colour_o(hs, p, col)):
+            if k > hs[p, h, H_TOP]:
+                return True
+        if k <= 3 and can_base(hs, cards, opts, p, h, c):
+            return True
+    return False
+
+
+@njit(cache=True)
+def try_build(meta, opts, cards, consts, hs, hf, hb, cst, p, a, prm, L):
+    """Value of FLOOR/BASEMENT action ``a`` for seat ``p``: V after (house tried and undone)."""
+    if a < A_BASE:
+        c = a // 4
+        h = a % 4
+        k = cards[c, K_NUM]
+        extra = 0.0
+        if h == 3:
+            h = 0
+            while h < MAXH and hs[p, h, H_NF] > 0:
+                h += 1
+            if h + 1 > prm[17]:
+                return -1e9
+            extra = prm[11] - prm[10] * (k - 1)
+            nf = 0
+            nb = 0
+            hs[p, h, H_PIG] = 0
+            hs[p, h, H_NW] = 0
+        else:
+            extra = -prm[10] * (k - hs[p, h, H_TOP] - 1)
+            nf = hs[p, h, H_NF]
+            nb = hs[p, h, H_NB]
+        col = hs[p, h, H_COL]
+        top = hs[p, h, H_TOP]
+        ht = hs[p, h, H_HT]
+        cc = cards[c, K_COL]
+        if nf == 0:
+            hs[p, h, H_NB] = 0
+            hs[p, h, H_COL] = UNASSIGNED if cc == W else cc
+        elif cc != W and col == UNASSIGNED:
+            hs[p, h, H_COL] = cc
+        hf[p, h, nf] = c
+        hs[p, h, H_NF] = nf + 1
+        hs[p, h, H_TOP] = k
+        icon = cards[c, K_ICON] if opts[O_HEIGHT] == 0 else 0
+        hs[p, h, H_HT] = nf + 1 + nb + (icon - 1 if icon > 0 else 0)
+        v = position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
+        hs[p, h, H_COL] = col
+        hs[p, h, H_NF] = nf
+        hs[p, h, H_TOP] = top
+        hs[p, h, H_HT] = ht
+        return v + extra
+    i = a - A_BASE
+    c = i // 3
+    h = i % 3
+    col = hs[p, h, H_COL]
+    ht = hs[p, h, H_HT]
+    cc = cards[c, K_COL]
+    if cc != W and col == UNASSIGNED:
+        hs[p, h, H_COL] = cc
+    hs[p, h, H_HT] = ht + 1
+    v = position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
+    hs[p, h, H_COL] = col
+    hs[p, h, H_HT] = ht
+    return v - prm[12] * (1.0 - L)
+
+
+@njit(cache=True, inline="always")
+def place_delta(opts, consts, hs, cst, v, o, h, prm, L):
+    """Change of V from putting a wolf ``v`` on house (o, h) (statistics ``cst`` filled)."""
+    c = hs[o, h, H_COL]
+    cc = c if c < 3 else 0
+    ps, _pb, _u = house_probs(c, hs[o, h, H_HT], cst[cc, 0], cst[cc, 1], cst[cc, 2],
+                              cst[cc, 3], cst[cc, 4], opts[O_LONE_COLLAPSES] == 1,
+                              opts[O_LONE_BONUS] == 1, prm[0], prm[1], prm[2], prm[3],
+                              prm[4], prm[5], prm[6], prm[7], L)
+    val = consts[C_WOLF + v]
+    # keep the big wolves for safe houses: a small cost per point of the face used
+    return ps * val + (1.0 - ps) * consts[C_COLLAPSE_PTS] - 0.05 * val
+
+
+@njit(cache=True)
+def best_place(meta, opts, consts, seat, hs, cst, p, prm, L):
+    """Best PLACE value change for seat ``p`` over its legal (value, target) pairs."""
+    n_own = meta[M_NOWN]
+    fill_colour_stats(hs, n_own, cst)
+    best = -1e18
+    for v in range(3):
+        if not wolf_value_ok(seat, opts, p, v):
+            continue
+        for o in range(n_own):
+            for h in range(MAXH):
+                if hs[o, h, H_NF] > 0 and wolf_target_ok(hs, opts, n_own, p, o, h):
+                    x = place_delta(opts, consts, hs, cst, v, o, h, prm, L)
+                    if x > best:
+                        best = x
+    return best
+
+
+@njit(cache=True, inline="always")
+def card_cost(opts, cards, hs, p, c, prm):
+    """Cost of giving up card ``c`` (discard, wolf, pass): live cards cost more, low cards and
+    basement cards more than high ones."""
+    if card_live(opts, cards, hs, p, c):
+        return prm[14] + 0.05 * (13 - cards[c, K_NUM])
+    return 0.0
+
+
+@njit(cache=True)
+def play_values(meta, opts, cards, consts, seat, hs, hf, hb, cst, p, legal, n, prm, L, vals):
+    """Values of phase-play actions ``legal[:n]`` for seat ``p`` into ``vals``.
+
+    The value ``V`` (as ``position_value``) is computed in this one body for the position now
+    (i = -1) and after each FLOOR/BASEMENT (the house is changed, evaluated and restored):
+    calls with array arguments cost reference-count operations, so none are made per
+    candidate.
+    """
+    n_own = meta[M_NOWN]
+    hp = consts[C_HOUSE_PTS]
+    cp = consts[C_COLLAPSE_PTS]
+    bp = consts[C_BONUS_PTS]
+    marks_all = opts[O_MARKS_COLLAPSED] == 1
+    lone_coll = opts[O_LONE_COLLAPSES] == 1
+    lone_bonus = opts[O_LONE_BONUS] == 1
+    icons = opts[O_HEIGHT] == 0
+    p0, p1, p2, p3, p4, p5, p6, p7 = prm[0], prm[1], prm[2], prm[3], prm[4], prm[5], prm[6], prm[7]
+    w_ht = prm[8]
+    w_umin = prm[9]
+    w_gap = prm[10]
+    w_new = prm[11]
+    w_base = prm[12]
+    max_h = prm[17]
+    base = 0.0
+    any_other = False
+    any_wolf = False
+    for i in range(-1, n):
+        extra = 0.0
+        h = -1
+        col = 0
+        nf = 0
+        top = 0
+        ht = 0
+        if i >= 0:
+            a = legal[i]
+            if a >= A_WOLF:
+                if a < A_PLACE:
+                    any_wolf = True
+                else:
+                    any_other = True
+                continue
+            any_other = True
+            if a < A_BASE:
+                c = a // 4
+                h = a % 4
+                k = cards[c, K_NUM]
+                if h == 3:
+                    h = 0
+                    while h < MAXH and hs[p, h, H_NF] > 0:
+                        h += 1
+                    if h + 1 > max_h:
+                        vals[i] = -1e9
+                        continue
+                    extra = w_new - w_gap * (k - 1)
+                    nf = 0
+                    nb = 0
+                    hs[p, h, H_PIG] = 0
+                    hs[p, h, H_NW] = 0
+                else:
+                    extra = -w_gap * (k - hs[p, h, H_TOP] - 1)
+                    nf = hs[p, h, H_NF]
+                    nb = hs[p, h, H_NB]
+                col = hs[p, h, H_COL]
+                top = hs[p, h, H_TOP]
+                ht = hs[p, h, H_HT]
+                cc = cards[c, K_COL]
+                if nf == 0:
+                    hs[p, h, H_NB] = 0
+                    hs[p, h, H_COL] = UNASSIGNED if cc == W else cc
+                elif cc != W and col == UNASSIGNED:
+                    hs[p, h, H_COL] = cc
+                hf[p, h, nf] = c
+                hs[p, h, H_NF] = nf + 1
+                hs[p, h, H_TOP] = k
+                icon = cards[c, K_ICON] if icons else 0
+                hs[p, h, H_HT] = nf + 1 + nb + (icon - 1 if icon > 0 else 0)
+            else:
+                j = a - A_BASE
+                c = j // 3
+                h = j % 3
+                col = hs[p, h, H_COL]
+                nf = hs[p, h, H_NF]
+                top = hs[p, h, H_TOP]
+                ht = hs[p, h, H_HT]
+                cc = cards[c, K_COL]
+                if cc != W and col == UNASSIGNED:
+                    hs[p, h, H_COL] = cc
+                hs[p, h, H_HT] = ht + 1
+                extra = -w_base * (1.0 - L)
+        # ---- V (same as position_value) ----
+        for c in range(3):
+            cst[c, 0] = 0
+            cst[c, 1] = 1 << 30
+            cst[c, 2] = 0
+            cst[c, 3] = -1
+            cst[c, 4] = 0
+        for o in range(n_own):
+            for g in range(MAXH):
+                if hs[o, g, H_NF] == 0:
+                    continue
+                c = hs[o, g, H_COL]
+                if c == UNASSIGNED:
+                    continue
+                hg = hs[o, g, H_HT]
+                cst[c, 0] += 1
+                if hg < cst[c, 1]:
+                    cst[c, 1] = hg
+                    cst[c, 2] = 1
+                elif hg == cst[c, 1]:
+                    cst[c, 2] += 1
+                if hg > cst[c, 3]:
+                    cst[c, 3] = hg
+                    cst[c, 4] = 1
+                elif hg == cst[c, 3]:
+                    cst[c, 4] += 1
+        v = 0.0
+        for o in range(n_own):
+            for g in range(MAXH):
+                nfg = hs[o, g, H_NF]
+                if nfg == 0:
+                    continue
+                mine = o == p
+                nw = hs[o, g, H_NW]
+                has_mine = (nw >= 1 and hs[o, g, H_W0S] == p) or (
+                    nw >= 2 and hs[o, g, H_W1S] == p)
+                if not mine and not has_mine:
+                    continue
+                hg = hs[o, g, H_HT]
+                c = hs[o, g, H_COL]
+                cc = c if c < 3 else 0
+                ps, pb, umin = house_probs(c, hg, cst[cc, 0], cst[cc, 1], cst[cc, 2],
+                                           cst[cc, 3], cst[cc, 4], lone_coll, lone_bonus,
+                                           p0, p1, p2, p3, p4, p5, p6, p7, L)
+                if has_mine:
+                    for w in range(nw):
+                        if hs[o, g, H_W0S + 2 * w] == p:
+                            v += ps * hs[o, g, H_W0V + 2 * w] + (1.0 - ps) * cp
+                if not mine:
+                    continue
+                pig = hs[o, g, H_PIG]
+                v += ps * (hp + pig) + (1.0 - ps) * (cp + (cp if pig > 0 else 0))
+                v += pb * bp
+                mark = cards[hf[o, g, nfg - 1], K_MARK]
+                if marks_all:
+                    v += L * mark
+                else:
+                    v += L * ps * mark
+                v += w_ht * hg
+                if umin:
+                    v -= w_umin
+        # ---- restore ----
+        if i < 0:
+            base = v
+            continue
+        vals[i] = v + extra
+        hs[p, h, H_COL] = col
+        hs[p, h, H_NF] = nf
+        hs[p, h, H_TOP] = top
+        hs[p, h, H_HT] = ht
+    wolf_v = -1e18
+    if any_wolf:
+        wolf_v = base + best_place(meta, opts, consts, seat, hs, cst, p, prm, L)
+    for i in range(n):
+        a = legal[i]
+        if a < A_WOLF:
+            continue
+        if a < A_PLACE:
+            c = a - A_WOLF
+            vals[i] = wolf_v + prm[13] - prm[18] * (1.0 - L) - card_cost(opts, cards, hs, p, c, prm)
+            if prm[15] > 0 and any_other:
+                vals[i] = -1e15
+        else:
+            c = a - A_DISC
+            vals[i] = base - card_cost(opts, cards, hs, p, c, prm) - 0.5
+
+
+@njit(cache=True)
+def dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, a, x, prm, L):
+    """Hostile dummy control: V(p) - V(opponent) after DUMMY_* action ``a`` with card ``x``."""
+    q = 1 - p
+    if a == A_DDISC:
+        return (position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
+                - position_value(meta, opts, cards, consts, hs, hf, cst, q, prm, L))
+    if a >= A_DBASE:
+        h = a - A_DBASE
+        nb = hs[DUMMY, h, H_NB]
+        lb = hs[DUMMY, h, H_LB]
+        b3 = hs[DUMMY, h, H_B3]
+        ht = hs[DUMMY, h, H_HT]
+        put_base(hs, hf, hb, cards, opts, DUMMY, h, x)
+        v = (position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
+             - position_value(meta, opts, cards, consts, hs, hf, cst, q, prm, L))
+        hs[DUMMY, h, H_NB] = nb
+        hs[DUMMY, h, H_LB] = lb
+        hs[DUMMY, h, H_B3] = b3
+        hs[DUMMY, h, H_HT] = ht
+        return v
+    if a >= A_DNEW:
+        h = n_houses(hs, DUMMY)
+        put_floor(hs, hf, cards, opts, DUMMY, h, x)
+        hs[DUMMY, h, H_COL] = a - A_DNEW
+        v = (position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
+             - position_value(meta, opts, cards, consts, hs, hf, cst, q, prm, L))
+        hs[DUMMY, h, H_NF] = 0
+        return v
+    h = a - A_DFLOOR
+    col = hs[DUMMY, h, H_COL]
+    nf = hs[DUMMY, h, H_NF]
+    top = hs[DUMMY, h, H_TOP]
+    ht = hs[DUMMY, h, H_HT]
+    put_floor(hs, hf, cards, opts, DUMMY, h, x)
+    v = (position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
+         - position_value(meta, opts, cards, consts, hs, hf, cst, q, prm, L))
+    hs[DUMMY, h, H_COL] = col
+    hs[DUMMY, h, H_NF] = nf
+    hs[DUMMY, h, H_TOP] = top
+    hs[DUMMY, h, H_HT] = ht
+    return v
+
+
+@njit(cache=True)
+def scripted_bot(s, legal, n, rng, prm):
+    """One-step evaluator over the parameter vector ``prm`` (float64[N_PARAMS])."""
+    meta = s.meta
+    opts = s.opts
+    cards = s.cards
+    consts = s.consts
+    seat = s.seat
+    hs = s.hs
+    hf = s.hf
+    hb = s.hb
+    if n == 1:
+        return legal[0]
+    p = meta[M_CUR]
+    ph = meta[M_PHASE]
+    L = lateness(meta, opts)
+    vals = np.empty(n, np.float64)
+    cst = np.empty((3, 5), np.int64)
+    if ph == PH_PLAY:
+        play_values(meta, opts, cards, consts, seat, hs, hf, hb, cst, p, legal, n, prm, L, vals)
+    elif ph == PH_PASS:
+        for i in range(n):
+            vals[i] = -card_cost(opts, cards, hs, p, legal[i] - A_PASS, prm)
+    elif ph == PH_PIGTIE:
+        for i in range(n):
+            h = legal[i] - A_PIGTIE
+            c = hs[p, h, H_COL]
+            lead = -100.0
+            if c != UNASSIGNED:
+                lowest = 1 << 30
+                for o in range(meta[M_NOWN]):
+                    if o == p:
+                        continue
+                    for g in range(MAXH):
+                        if hs[o, g, H_NF] > 0 and hs[o, g, H_COL] == c:
+                            lowest = min(lowest, hs[o, g, H_HT])
+                lead = 50.0 if lowest == 1 << 30 else float(hs[p, h, H_HT] - lowest)
+            vals[i] = lead
+    elif ph == PH_COMMIT:
+        buf = np.empty(NUM_ACTIONS, np.int32)
+        m = play_actions_into(opts, cards, s.hands, seat, hs, meta[M_NOWN], p, -1, buf, 0)
+        pv = np.empty(m, np.float64)
+        play_values(meta, opts, cards, consts, seat, hs, hf, hb, cst, p, buf, m, prm, L, pv)
+        for i in range(n):
+            c = legal[i] - A_COMMIT
+            best = -1e18
+            for j in range(m):
+                a = buf[j]
+                if a < A_BASE:
+                    cj = a // 4
+                elif a < A_WOLF:
+                    cj = (a - A_BASE) // 3
+                elif a < A_PLACE:
+                    cj = a - A_WOLF
+                else:
+                    cj = a - A_DISC
+                if cj == c and pv[j] > best:
+                    best = pv[j]
+            vals[i] = best
+    elif ph == PH_DUMMY:
+        x = meta[M_DCARD]
+        if prm[16] == 0:
+            return neutral_dummy_action(s, x)
+        for i in range(n):
+            vals[i] = dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, legal[i], x, prm,
+                                   L)
+    else:  # PH_WOLF, PH_HOUSE: PLACE ids
+        fill_colour_stats(hs, meta[M_NOWN], cst)
+        for i in range(n):
+            j = legal[i] - A_PLACE
+            vals[i] = place_delta(opts, consts, hs, cst, j // 12, (j % 12) // 3, j % 3, prm, L)
+    best = vals[0]
+    ba = legal[0]
+    ties = 1
+    for i in range(1, n):
+        x = vals[i]
+        if x > best + 1e-9:
+            best = x
+            ba = legal[i]
+            ties = 1
+        elif x > best - 1e-9:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                ba = legal[i]
+    return ba
+
+
+@njit(cache=True)
+def choose(code, params, s, legal, n, rng):
+    """Dispatch: strategy ``code`` (0 random, 1 scripted) with ``params`` (float64[N_PARAMS])."""
+    if code == 0:
+        return random_bot(s, legal, n, rng)
+    return scripted_bot(s, legal, n, rng, params)
+
+
+def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Codes ``int64[k]`` and parameter rows ``float64[k, N_PARAMS]`` of the named strategies."""
+    codes = np.array([STRATEGIES[n].code for n in names], dtype=np.int64)
+    params = np.zeros((len(names), N_PARAMS), dtype=np.float64)
+    for i, n in enumerate(names):
+        if STRATEGIES[n].params:
+            params[i] = STRATEGIES[n].params
+    return codes, params
+
