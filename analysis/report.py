@@ -63,6 +63,34 @@ class Doc:
         self.blocks.append(("img", name, alt))
 
 
+@dataclass
+class ReportContext:
+    """What a game's report extension (analysis/games/<package>.py) works with."""
+
+    doc: Doc
+    games: pl.LazyFrame
+    seats: pl.LazyFrame
+    run_dirs: list[str]
+    manifests: list[dict]
+    roles: dict[int, str]
+    out_dir: str
+    charts: dict[str, str]
+    headline_block: list[str]
+    summary: list[str]
+
+    def add_chart(self, name: str, path: str) -> None:
+        self.charts[name] = path
+
+    def headline(self, text: str, summary_line: str | None = None) -> None:
+        """A bullet under "Headline answers" (and a line of the terminal summary)."""
+        self.headline_block.append(text)
+        if summary_line:
+            self.summary.append(summary_line)
+
+    def runs_with_role(self, role: str) -> list[int]:
+        return [i for i in range(len(self.run_dirs)) if self.roles.get(i, "main") == role]
+
+
 def _md_cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
@@ -244,7 +272,7 @@ DEFAULT_IMPACT_GROUPS = [
 
 def write_report(
     run_dirs: list[str], out_dir: str, game_title: str | None = None,
-    impact_groups: list[dict] | None = None,
+    impact_groups: list[dict] | None = None, roles: list[str] | None = None,
 ) -> dict[str, str]:
     """Analyse ``run_dirs`` (run folders of one game) and write the report into ``out_dir``.
 
@@ -260,6 +288,9 @@ def write_report(
     ``prefix`` (column prefix), ``title`` (section title), ``noun`` (e.g. "special card"),
     ``verb`` (e.g. "played"), ``include`` (component names to keep, or None for all); the first
     group gives the headline. Default: every ``played_*`` column.
+    ``roles``: one role per run (from the game's ``default_plan``); the generic sections use the
+    "main" runs only (all runs when ``roles`` is None); the game's report extension
+    (``analysis.games``) sees every run.
     """
     run_dirs = [os.fspath(r) for r in run_dirs]
     groups = impact_groups or DEFAULT_IMPACT_GROUPS
@@ -273,7 +304,11 @@ def write_report(
     title = game_title or _game_title(game_id, manifests)
     os.makedirs(out_dir, exist_ok=True)
 
-    games, seats = q.scan_runs(run_dirs)
+    all_games, all_seats = q.scan_runs(run_dirs)
+    role_of = {i: (roles[i] if roles else "main") for i in range(len(run_dirs))}
+    main_idx = [i for i, r in role_of.items() if r == "main"] or list(role_of)
+    games = all_games.filter(pl.col("run").is_in(main_idx))
+    seats = all_seats.filter(pl.col("run").is_in(main_idx))
     per_run = q._collect(
         games.group_by("run").agg(
             n=pl.len(),
@@ -332,6 +367,20 @@ def write_report(
     for i, (grp, imp) in enumerate(zip(groups, impacts)):
         name = "component_impact" if i == 0 else f"component_impact_{i + 1}"
         _component_section(doc, imp, grp, f"{name}.png")
+    from analysis import games as game_ext
+
+    ext = game_ext.load(game_id)
+    extra_summary: list[str] = []
+    if ext is not None:
+        block: list[str] = []
+        ctx = ReportContext(doc, all_games, all_seats, run_dirs, manifests, role_of, out_dir,
+                            paths, block, extra_summary)
+        ext.extend_report(ctx)
+        if block:
+            # game-specific headlines go right after the generic ones
+            at = next(i for i, b in enumerate(doc.blocks)
+                      if b[0] == "h" and b[2] == "Seat win rates")
+            doc.blocks[at:at] = [("p", "**Game-specific answers:**"), ("ul", block)]
     _method_section(doc)
 
     md_path = os.path.join(out_dir, "report.md")
@@ -339,7 +388,8 @@ def write_report(
     _write_atomic(md_path, render_markdown(doc))
     _write_atomic(html_path, render_html(doc, out_dir, f"Balance report: {title}"))
     summary = "\n".join(
-        [f"{title}: {info}", *headlines, f"Report: {md_path} (and {os.path.basename(html_path)})"]
+        [f"{title}: {info}", *headlines, *extra_summary,
+         f"Report: {md_path} (and {os.path.basename(html_path)})"]
     )
     return {"markdown": md_path, "html": html_path, **paths, "summary": summary}
 

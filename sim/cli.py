@@ -140,13 +140,14 @@ def report(
     typer.echo(summary)
 
 
-def _write_report(game_id: str, runs: list[str], out: Optional[Path]) -> str:
+def _write_report(game_id: str, runs: list[str], out: Optional[Path],
+                  roles: list[str] | None = None) -> str:
     from analysis.report import write_report
     from sim.registry import get_game
 
     out = out or Path("reports") / game_id
     game = get_game(game_id)
-    res = write_report(runs, str(out), game.title, game.impact_groups or None)
+    res = write_report(runs, str(out), game.title, game.impact_groups or None, roles)
     return f"{res.get('summary', '').rstrip()}\nreport: {out / 'report.md'} and {out / 'report.html'}"
 
 
@@ -180,15 +181,16 @@ def run(
     ids = _split(only) or list_games()
     for gid in ids:
         game = get_game(gid)
-        runs = []
+        runs, roles = [], []
         for plan in game.default_plan():
+            roles.append(plan.get("role", "main"))
             n = max(1, int(plan["n_games"] * scale))
             out = Path("reports") / "_runs" / gid / f"{plan['name']}-n{n}"
             runs.append(str(run_simulation(
                 gid, n, plan["players"], plan["strategies"], plan.get("seed", 1),
                 plan.get("options", {}), jobs, plan.get("chunk_size", 10_000), out,
                 plan.get("seating", "pool"), "loky", label=f"{gid} {plan['name']}")))
-        typer.echo(_write_report(gid, runs, None))
+        typer.echo(_write_report(gid, runs, None, roles))
 
 
 def main() -> None:
