@@ -193,6 +193,31 @@ def run(
         typer.echo(_write_report(gid, runs, None, roles))
 
 
+@app.command("compare-setups")
+def compare_setups(
+    game: str = typer.Argument(..., help="a game with setup variants (little-town)"),
+    setups: str = typer.Option("random,beginner,draft,one-of-two", help="comma-separated"),
+    n: int = typer.Option(100_000, "-n", "--games", help="games per setup"),
+    players: int = typer.Option(3, "--players", "-p"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="bot pool (default: the game's main-job pool)"),
+    seed: int = typer.Option(1, help="run seed (the same for every setup)"),
+    jobs: int = typer.Option(-1, "--jobs", "-j"),
+    out: Optional[Path] = typer.Option(None, help="report folder"),
+):
+    """Run each setup variant on the same seeds and write a setup comparison report."""
+    from analysis import games as game_ext
+    from sim.registry import get_game
+
+    g = get_game(game)
+    ext = game_ext.load(g.id)
+    if ext is None or not hasattr(ext, "compare_setups"):
+        raise UserError(f"compare-setups: {g.id} has no setup variants; allowed: little-town")
+    typer.echo(ext.compare_setups(
+        setups=_split(setups), n=n, players=players, strategies=_split(strategies) or None,
+        seed=seed, jobs=jobs, out=out, run_simulation=run_simulation))
+
+
 def main() -> None:
     """Console entry point: UserError -> one line on stderr, exit code 2."""
     try:
