@@ -151,6 +151,12 @@ class ThreeLittleWolves(Game):
     spec = "shared/rules/three_little_wolves.md"
     data_status = data.DATA_STATUS
     strategies = bots.STRATEGIES
+    impact_groups = [
+        {"prefix": "houses_", "title": "House outcomes", "noun": "house outcome",
+         "verb": "had", "include": ["collapsed", "saved_by_tie"]},
+        {"prefix": "act_", "title": "Wolf bets and discards", "noun": "action",
+         "verb": "took", "include": ["wolf", "discard"]},
+    ]
     seat_detail_names = (
         tuple(f"pts_{n}" for n in PTS_NAMES)
         + ("act_build", "act_wolf", "act_discard")
@@ -584,30 +590,55 @@ class ThreeLittleWolves(Game):
             "pig tokens not conserved"
 
     def default_plan(self) -> list[dict[str, Any]]:
-        """The main job (about a minute on 2 cores): 2, 3 and 4 players with every seat drawn
-        from a pool of the bots, under the default card set and the two alternative card sets
-        (spec §2.1, §7.2); the wolf study (greedy against the same bot with wolves forbidden,
-        with ``pure_discard_allowed`` so that it never has to bet); 2p dummy control (neutral
-        against hostile, ``dummy_policy=holder_choice``)."""
+        """The main job (about two minutes on 2 loaded cores), each run with a ``role`` for
+        the report (analysis/games/three_little_wolves.py):
+
+        * ``main``: 2, 3 and 4 players, every seat drawn from the pool of the five bots, default
+          rules and card set (the generic sections pool these);
+        * ``cards:<set>``: the same pool under the alternative card sets ``cards_v0`` and
+          ``cards_v2`` (spec §2.1, §7.2), for the card-set sensitivity of every finding;
+        * ``wolf:allowed:<set>`` / ``wolf:forbidden:<set>``: the restricted-play pair of the wolf
+          study, under each card set: the same seeds, all-greedy tables, and in the forbidden
+          arm one seat (rotating) plays ``no-wolf``; ``pure_discard_allowed`` in both arms so
+          that the restricted bot never has to bet;
+        * ``dummy:neutral:<set>`` / ``dummy:hostile:<set>``: the 2p dummy-control pair
+          (``dummy_policy=holder_choice``): all-greedy (neutral control) against one rotating
+          ``hostile`` seat, on the same seeds.
+        """
         pool = ["random", "greedy", "cautious", "wolf-bettor", "no-wolf"]
-        plan = []
+        sets = ("cards_v1", "cards_v0", "cards_v2")
+        plan: list[dict[str, Any]] = []
         for p in (2, 3, 4):
-            plan.append({"name": f"p{p}-pool", "players": p, "strategies": pool,
-                         "seating": "pool", "n_games": 50_000, "seed": 1})
-        for cs in ("cards_v0", "cards_v2"):
+            plan.append({"name": f"p{p}-pool", "role": "main", "players": p,
+                         "strategies": pool, "seating": "pool", "n_games": 30_000, "seed": 1,
+                         "chunk_size": 7_500})
+        for cs in sets[1:]:
             for p in (2, 3, 4):
-                plan.append({"name": f"p{p}-pool-{cs}", "players": p, "strategies": pool,
-                             "seating": "pool", "n_games": 20_000, "seed": 1,
-                             "options": {"card_set": cs}})
-        for p in (2, 3, 4):
-            plan.append({"name": f"p{p}-wolf-study", "players": p,
-                         "strategies": ["greedy", "no-wolf"], "seating": "pool",
-                         "n_games": 20_000, "seed": 1,
-                         "options": {"pure_discard_allowed": True}})
-        plan.append({"name": "p2-dummy-control", "players": 2,
-                     "strategies": ["greedy", "hostile"], "seating": "pool",
-                     "n_games": 20_000, "seed": 1,
-                     "options": {"dummy_policy": "holder_choice"}})
+                plan.append({"name": f"p{p}-pool-{cs}", "role": f"cards:{cs}", "players": p,
+                             "strategies": pool, "seating": "pool", "n_games": 8_000,
+                             "seed": 1, "chunk_size": 4_000, "options": {"card_set": cs}})
+        for cs in sets:
+            for p in (2, 3, 4):
+                opts = {"pure_discard_allowed": True, "card_set": cs}
+                plan.append({"name": f"p{p}-wolves-allowed-{cs}", "role": f"wolf:allowed:{cs}",
+                             "players": p, "strategies": ["greedy"], "seating": "fixed",
+                             "n_games": 3_000, "seed": 2, "chunk_size": 1_500,
+                             "options": opts})
+                plan.append({"name": f"p{p}-wolves-forbidden-{cs}",
+                             "role": f"wolf:forbidden:{cs}", "players": p,
+                             "strategies": ["no-wolf"] + ["greedy"] * (p - 1),
+                             "seating": "rotate", "n_games": 3_000, "seed": 2,
+                             "chunk_size": 1_500, "options": opts})
+        for cs in sets:
+            n = 12_000 if cs == "cards_v1" else 4_000
+            opts = {"dummy_policy": "holder_choice", "card_set": cs}
+            plan.append({"name": f"p2-dummy-neutral-{cs}", "role": f"dummy:neutral:{cs}",
+                         "players": 2, "strategies": ["greedy"], "seating": "fixed",
+                         "n_games": n, "seed": 3, "chunk_size": n // 2, "options": opts})
+            plan.append({"name": f"p2-dummy-hostile-{cs}", "role": f"dummy:hostile:{cs}",
+                         "players": 2, "strategies": ["hostile", "greedy"],
+                         "seating": "rotate", "n_games": n, "seed": 3, "chunk_size": n // 2,
+                         "options": opts})
         return plan
 
     def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
