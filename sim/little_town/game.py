@@ -176,6 +176,10 @@ class LittleTown(Game):
     spec = "shared/rules/little_town.md"
     data_status = data.DATA_STATUS
     strategies = bots.STRATEGIES
+    impact_groups = [
+        {"prefix": "built_", "title": "Buildings: built vs not built (all seat-games)",
+         "noun": "building", "verb": "built", "include": None},
+    ]
 
     def __init__(self, data_block: dict | None = None):
         self.data_block = data_block or data.default_data()
@@ -508,13 +512,24 @@ class LittleTown(Game):
         assert (parts == s.seat[:n, SE_SCORE]).all(), "score is not the sum of its parts"
 
     def default_plan(self) -> list[dict[str, Any]]:
-        """2, 3 and 4 players, random market, every seat drawn from the pool of bots."""
+        """Role ``main``: 2, 3 and 4 players, random market, every seat drawn from the pool of
+        bots. Role ``mix:b``: 3 players, a second bot mix (no random bot) for the report's
+        "robust" mark. Roles ``setup:<market>``: 3 players, the other market setups with the
+        main bots, seed and number of games (the main 3-player run is the random setup)."""
         pool = ["random", "greedy", "builder", "gatherer"]
-        return [
+        n = 40_000
+        plan = [
             {"name": f"p{p}-pool", "players": p, "strategies": pool, "seating": "pool",
-             "n_games": 100_000, "seed": 1}
+             "n_games": n, "seed": 1, "role": "main"}
             for p in (2, 3, 4)
         ]
+        plan.append({"name": "p3-mix-b", "players": 3, "strategies": ["greedy", "builder",
+                     "gatherer"], "seating": "pool", "n_games": n, "seed": 1, "role": "mix:b"})
+        for market in ("beginner", "draft", "one-of-two"):
+            plan.append({"name": f"p3-{market}", "players": 3, "strategies": pool,
+                         "seating": "pool", "n_games": n, "seed": 1,
+                         "options": {"market": market}, "role": f"setup:{market}"})
+        return plan
 
     def seat_detail_names(self) -> list[str]:
         names = []
