@@ -310,7 +310,7 @@ def write_report(
     games = all_games.filter(pl.col("run").is_in(main_idx))
     seats = all_seats.filter(pl.col("run").is_in(main_idx))
     per_run = q._collect(
-        games.group_by("run").agg(
+        all_games.group_by("run").agg(
             n=pl.len(),
             limit=(pl.col("end_reason") == q.LIMIT).sum(),
             players=pl.col("players").unique().sort().cast(pl.Utf8).str.join(","),
@@ -357,7 +357,7 @@ def write_report(
             position_col="position")
 
     doc = Doc()
-    info = _header(doc, title, game_id, run_dirs, manifests, per_run)
+    info = _header(doc, title, game_id, run_dirs, manifests, per_run, role_of)
     headlines = _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
                            groups[0])
     _seat_section(doc, seat_rates, order_rates, firsts, varied)
@@ -394,7 +394,8 @@ def write_report(
     return {"markdown": md_path, "html": html_path, **paths, "summary": summary}
 
 
-def _header(doc, title, game_id, run_dirs, manifests, per_run) -> str:
+def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> str:
+    roles = roles or {}
     doc.h(1, f"Balance report: {title}")
     rows = []
     counts = []
@@ -419,6 +420,7 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run) -> str:
             str(m.get("seed", "?")),
             "; ".join(_options_text(o) for o in opts),
             "yes" if m.get("complete", True) else "**no**",
+            roles.get(i, "main"),
         ])
     total = sum(counts)
     games_line = (
@@ -450,11 +452,16 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run) -> str:
               "its results cover only the games written so far.")
     doc.table(Table(
         ["Run", "Folder", "Players", "Games", "Stopped at limit", "Bot mix", "Seating", "Seed",
-         "Non-default options", "Complete"],
-        rows, [True, False, True, True, True, False, False, True, False, False]))
+         "Non-default options", "Complete", "Role"],
+        rows, [True, False, True, True, True, False, False, True, False, False, False]))
+    if any(r != "main" for r in roles.values()):
+        doc.p("The generic sections below (seat and strategy win rates, balance, lengths, "
+              "component impact) use the runs whose role is **main**; the other runs serve "
+              "the game-specific studies further down.")
     by_players: dict[str, list[int]] = {}
     for i, row in enumerate(rows):
-        by_players.setdefault(row[2], []).append(i)
+        if row[10] == "main":
+            by_players.setdefault(row[2], []).append(i)
     for p, idx in by_players.items():
         if len(idx) > 1:
             same = len({(rows[i][5], rows[i][6], rows[i][8]) for i in idx}) == 1
