@@ -155,6 +155,12 @@ class Province(Game):
     spec = "shared/rules/province.md"
     data_status = data.DATA_STATUS
     strategies = bots.STRATEGIES
+    impact_groups = [
+        {"prefix": "built_", "title": "Structures", "noun": "structure", "verb": "built",
+         "include": None},
+        {"prefix": "goal_", "title": "Goal tokens", "noun": "goal token", "verb": "claimed",
+         "include": None},
+    ]
 
     def __init__(self, structures: dict | None = None, goals: list | None = None,
                  constants: dict | None = None):
@@ -494,17 +500,25 @@ class Province(Game):
         return out
 
     def default_plan(self) -> list[dict[str, Any]]:
-        """2 players (spec §9.2; about 1.2 M games, ~60-70 s of ``boardsim run`` on 2 cores):
+        """2 players (spec §9.2; about 0.97 M games in 71 runs, ~1 min of ``boardsim run
+        --jobs 2`` on an idle 2-core machine once the kernels are compiled, ~2.5 min when it
+        is heavily shared). Roles (read by analysis/games/province.py):
 
-        * ``<a>-vs-<b>``: every pairing of the six bots in both seat orders, as two fixed-seat
-          runs with the same seed, so game i of both orders has the same goal draw;
-        * ``<a>-self``: each scripted bot against itself (seat 0 always moves first);
-        * ``p2coins-<c>``: the second player's starting coins 2..5, seats drawn from the pool
-          of scripted bots (``p2coins-3`` is the default rules);
-        * ``coins28``, ``last-turn``: the 28-coin supply and the opponent-last-turn ending;
-        * ``tweak-<Name>.<labor|coins><p1|m1>``: one reconstructed cost changed by one.
+        * ``<a>-vs-<b>`` (role ``pairing``): every pairing of the six bots in both seat orders,
+          as two fixed-seat runs with the same seed, so game i of both orders has the same
+          goal draw and bot generators;
+        * ``<a>-self`` (role ``self``): each bot against itself (seat 0 always moves first);
+        * ``p2coins-<c>`` (role ``sweep:p2_coins=<c>``): the second player's starting coins
+          2..5, seats drawn from the pool of scripted bots; ``p2coins-3`` is the default rules
+          with the standard bot mix, role ``main`` (the generic sections use it alone);
+        * ``coins28`` and ``random-self-coins28`` (role ``variant:coin_total=28``): the
+          28-coin supply (the scripted bots never empty the supply, random play can);
+        * ``last-turn`` (role ``variant:final_turn=opponent_last_turn``);
+        * ``tweak-<Name>.<labor|coins><p1|m1>`` (role ``tweak:<recon_tweak>``): one
+          reconstructed cost changed by one.
 
-        All pool runs share seed 13, so their games line up with ``p2coins-3`` game by game.
+        All pool runs share seed 13, so their games line up with ``p2coins-3`` game by game
+        (same seats, goal draw and bot generators): differences are paired.
         """
         names = list(self.strategies)
         scripted = names[1:]
@@ -512,25 +526,32 @@ class Province(Game):
         for i, a in enumerate(names):
             for b in names[i + 1:]:
                 for x, y in ((a, b), (b, a)):
-                    plan.append({"name": f"{x}-vs-{y}", "players": 2, "strategies": [x, y],
-                                 "seating": "fixed", "n_games": 16_000, "chunk_size": 8_000,
-                                 "seed": 11})
-        for a in scripted:
-            plan.append({"name": f"{a}-self", "players": 2, "strategies": [a, a],
-                         "seating": "fixed", "n_games": 16_000, "chunk_size": 8_000,
-                         "seed": 12})
-        pool = {"players": 2, "strategies": scripted, "seating": "pool", "seed": 13,
-                "chunk_size": 5_000}
-        for c2 in (2, 3, 4, 5):
-            plan.append({"name": f"p2coins-{c2}", **pool, "n_games": 50_000,
-                         "options": {"p2_coins": c2}})
-        plan.append({"name": "coins28", **pool, "n_games": 50_000,
+                    plan.append({"name": f"{x}-vs-{y}", "role": "pairing", "players": 2,
+                                 "strategies": [x, y], "seating": "fixed", "n_games": 12_000,
+                                 "chunk_size": 6_000, "seed": 11})
+        for a in names:
+            plan.append({"name": f"{a}-self", "role": "self", "players": 2,
+                         "strategies": [a, a], "seating": "fixed", "n_games": 12_000,
+                         "chunk_size": 6_000, "seed": 12})
+        plan.append({"name": "random-self-coins28", "role": "variant:coin_total=28",
+                     "players": 2, "strategies": ["random", "random"], "seating": "fixed",
+                     "n_games": 12_000, "chunk_size": 6_000, "seed": 12,
                      "options": {"coin_total": 28}})
-        plan.append({"name": "last-turn", **pool, "n_games": 30_000,
+        pool = {"players": 2, "strategies": scripted, "seating": "pool", "seed": 13}
+        for c2 in (2, 3, 4, 5):
+            plan.append({"name": f"p2coins-{c2}",
+                         "role": "main" if c2 == 3 else f"sweep:p2_coins={c2}", **pool,
+                         "n_games": 40_000, "chunk_size": 20_000,
+                         "options": {"p2_coins": c2}})
+        plan.append({"name": "coins28", "role": "variant:coin_total=28", **pool,
+                     "n_games": 10_000, "chunk_size": 5_000, "options": {"coin_total": 28}})
+        plan.append({"name": "last-turn", "role": "variant:final_turn=opponent_last_turn",
+                     **pool, "n_games": 20_000, "chunk_size": 10_000,
                      "options": {"final_turn": "opponent_last_turn"}})
         for t in data.TWEAKS[1:]:
-            plan.append({"name": "tweak-" + t.replace("+", "p").replace("-", "m"), **pool,
-                         "n_games": 12_000, "chunk_size": 6_000, "options": {"recon_tweak": t}})
+            plan.append({"name": "tweak-" + t.replace("+", "p").replace("-", "m"),
+                         "role": f"tweak:{t}", **pool, "n_games": 12_000, "chunk_size": 6_000,
+                         "options": {"recon_tweak": t}})
         return plan
 
     def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
