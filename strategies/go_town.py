@@ -127,13 +127,12 @@ def random_bot(s, legal, n, rng):
 def _leader(hn, n_floors, np_, c):
     """Rival with most floors (ties: more cards in hand, then lower seat)."""
     best = -1
+    best_key = -1
     for t in range(np_):
-        if t == c:
-            continue
-        if best < 0 or n_floors[t] > n_floors[best] or (
-            n_floors[t] == n_floors[best] and hn[t] > hn[best]
-        ):
-            best = t
+        key = (n_floors[t] << 32) + hn[t]  # floors, then cards (branch-free comparisons)
+        better = (t != c) & (key > best_key)
+        best = t if better else best
+        best_key = key if better else best_key
     return best
 
 

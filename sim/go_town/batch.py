@@ -16,11 +16,13 @@ from sim.go_town.constants import (
     PH_OVER,
 )
 from sim.go_town.kernels import (
+    N_BOARD,
     apply_arrays,
     count_legal,
     init_arrays,
     legal_bits,
     list_legal,
+    nonneg,
     nth_legal,
 )
 from strategies.go_town import choose_arrays
@@ -54,31 +56,37 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     skips = s.skips
     milk = s.milk
     s_played = s.played
+    # the derived arrays (kernels.py), set up by init_arrays and kept by the kernels
+    hn = np.empty(MAXP, np.int64)
+    hm = np.empty(MAXP, np.int64)
+    dogbits = np.empty(MAXP, np.int64)
+    board = np.empty(N_BOARD, np.int64)
     legal = np.empty(NUM_ACTIONS, np.int32)
     brng = np.empty(1, np.uint64)
-    hn = np.empty(MAXP, np.int64)  # hand sizes and
-    hm = np.empty(MAXP, np.int64)  # hand bit sets, kept up to date by the kernels
+    bot = np.empty(MAXP, np.int64)  # strategy code of each seat in the current game
     for g in range(n_games):
         gi = np.uint64(first_game + g)
         init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
-                    n_floors, skips, milk, s_played, hn, hm, n_players,
+                    n_floors, skips, milk, s_played, hn, hm, dogbits, board, n_players,
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         first_player[g] = meta[M_CUR]
+        for p in range(n_players):
+            bot[p] = codes[seat_idx[g, p]]
         while meta[M_PHASE] != PH_OVER:
-            lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, floors, values, dogs,
-                                                n_floors, skips, hn, hm)
-            k = seat_idx[g, meta[M_CUR]]
-            if codes[k] == 0:
-                # the random bot, legal[rand_below(n)], without listing the legal actions
+            lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, skips, hn, hm, board)
+            c = nonneg(meta[M_CUR])
+            if bot[c] == 0:
+                # the random bot, legal[rand_below(n)], from the bit sets without listing them
                 a = nth_legal(lo, d0, d1, b0, b1, hi,
                               rand_below(brng, count_legal(lo, d0, d1, b0, b1, hi)))
             else:
                 n = list_legal(lo, d0, d1, b0, b1, hi, legal)
-                a = choose_arrays(codes[k], params, k, meta, opts, hands, n_floors, skips, hn,
+                k = nonneg(seat_idx[g, c])
+                a = choose_arrays(bot[c], params, k, meta, opts, hands, n_floors, skips, hn,
                                   legal, n, brng)
-            apply_arrays(meta, rng, opts, consts, deck, discard, hands, floors, values, dogs,
-                         n_floors, skips, milk, s_played, hn, hm, a)
+            apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values,
+                         dogs, n_floors, skips, milk, s_played, hn, hm, dogbits, board, a)
         turns[g] = meta[M_TURN]
         decisions[g] = meta[M_DEC]
         end_reason[g] = meta[M_END]

@@ -2,17 +2,19 @@
 
 Every function here is ``@njit(cache=True)`` and works in place on the arrays of the state; the
 Python API in ``game.py`` copies before applying. Rules: shared/rules/go_town.md (cited as §);
-encoding: docs/games/go_town.md. The work is done by kernels over the state's arrays
-(``init_arrays``, ``legal_actions_arrays``, ``apply_arrays``); ``init_state``,
+encoding: docs/games/go_town.md. The work is done by kernels over the state's arrays and a few
+derived arrays (``init_arrays``, ``legal_bits``, ``apply_arrays``); ``init_state``,
 ``legal_actions_into`` and ``apply_inplace`` are their entry points over a ``GoTownState``.
-See the performance note below before changing a signature.
+See the performance note below before changing a signature or a change to the state.
 """
 
 from typing import NamedTuple
 
+import llvmlite.binding as llvm_binding
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import config as numba_config
 from numba.extending import intrinsic
 
 from sim.core.rng import rand_below, shuffle
@@ -143,44 +145,80 @@ def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoT
 
 
 # ---------------------------------------------------------------------------------------------
-# Performance note: array arguments, ``_nrt=False``, ``forceinline``
+# Performance note
 #
-# numba reference-counts arrays. Taking an array out of the NamedTuple (``s.meta``), slicing a
-# row (``hands[c]``) or receiving an array argument emits atomic incref/decref pairs, and its
-# refcount-pruning pass cannot remove pairs that straddle branches and loops; in the game loop
-# those atomics were ~90% of the run time. Hence:
+# Kernel calls and reference counting. numba reference-counts arrays. Taking an array out of
+# the NamedTuple (``s.meta``), slicing a row (``hands[c]``) or receiving an array argument emits
+# atomic incref/decref pairs, and its refcount-pruning pass cannot remove pairs that straddle
+# branches and loops; in the game loop those atomics were ~90% of the run time. Hence:
 #
-# * Every kernel takes the plain arrays it needs as arguments (always in GoTownState field
-#   order: meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
-#   n_floors, skips, milk, played) and indexes 2-D/3-D arrays directly (``hands[c, k]``).
+# * Every kernel takes the plain arrays it needs as arguments (in GoTownState field order:
+#   meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs, n_floors,
+#   skips, milk, played, then the derived arrays hn, hm, dogbits, board) and indexes 2-D/3-D
+#   arrays directly (``hands[c, k]``).
 # * The array kernels are compiled with ``_nrt=False`` (numba's switch for compiling without
 #   its runtime's reference counting): they contain no refcount operation at all. They only
 #   read and write arrays their caller holds, and numba refuses to compile an allocation in
 #   them, so nothing can be freed early or leak. Functions that allocate or unpack the state
 #   (the entry points at the end of this file, ``run_games``) keep the default.
-# * The per-decision kernels (``legal_actions_arrays``, ``apply_arrays`` and the bots in
+# * The per-decision kernels (``legal_bits``, ``apply_arrays``, the turn flow and the bots in
 #   strategies/go_town.py) are ``forceinline=True`` (LLVM-level inlining into the game loop):
-#   a call passes each array as its 7-11 struct fields, ~100 machine words per call, and that
-#   was ~25% of the run time. Rarely run kernels stay plain calls (LLVM still inlines the small
-#   ones); numba-level ``inline="always"`` is not used (with it on every kernel
-#   the first compile took ~45 s; now ~8 s).
+#   a call passes each array as its 7-11 struct fields, ~100 machine words per call. Rarely
+#   run kernels stay plain calls (LLVM still inlines the small ones); numba-level
+#   ``inline="always"`` is not used (it made the first compile several times slower).
 # * The ``GoTownState`` entry points at the end unpack the state once and delegate; the batch
 #   loop (batch.py) unpacks it once per chunk and calls the array kernels directly.
+#
+# Derived arrays. Four small arrays, kept up to date by the kernels, summarise the state so
+# that the legal actions of a position take a few dozen bit operations instead of scans of the
+# hands and buildings (they are not part of GoTownState: the batch loop keeps them across a
+# game, and every entry point derives them afresh from the state, ``derived_arrays``):
+#   hn[p]       int64[MAXP]     cards in seat p's hand
+#   hm[p]       int64[MAXP]     bit k: seat p holds a card of type k
+#   dogbits[p]  int64[MAXP]     bit f: floor f of seat p has a dog; bit FULL + f: it has
+#                               dogs_per_floor_max dogs
+#   board       int64[N_BOARD]  the buildings as targets of steals, dogs and bones (B_* below)
+# Every change of ``hands`` goes through ``hand_add``/``hand_remove``, every change of ``dogs``
+# through ``set_dogs``, and every change of a building is followed by ``update_board``.
+#
+# ``init_arrays`` sets them up with the state. A kernel that changes the state another way
+# must keep them too; to check, compare them with ``derive_hands``/``derive_buildings`` of the
+# state after every action of many games (all options).
+#
+# The legal actions are computed as bit sets (``legal_bits``, layout there): the random bot of
+# the batch loop draws the k-th member of the set (``nth_legal``) without listing it; the API
+# and the scripted bots list it (``list_legal``), ascending, as before.
+#
+# Branches and indices. The outcomes in the per-decision code are random, so mispredicted
+# branches cost much of the time; the hot code therefore computes with masks and conditional
+# moves instead of branching where it can (``legal_bits``, ``update_board``, ``_leader`` in the
+# bots), and ``nth_bit`` uses the BMI2 instruction ``pdep`` where it is fast (``FAST_PDEP``;
+# otherwise a loop over the bits). ``nonneg`` marks array indices known to be >= 0, which
+# spares the code that Python's negative indices need on every access.
+#
+# Effect, 4 players, random bots, one core (AMD Zen 5): ~73,000 games/s before these changes,
+# ~225,000 after (~35 ns per decision: legal actions, choice and effect). The first compile of
+# ``run_games`` takes ~18 s (then it is cached).
 
 
 # ---------------------------------------------------------------------------------------------
-# small helpers
-@njit(cache=True, _nrt=False)
-def derive_hands(hands, hn, hm):
-    """Fill the derived hand arrays from ``hands``: ``hn`` sizes, ``hm`` presence bit sets."""
-    for p in range(hands.shape[0]):
-        t = 0
-        m = 0
-        for k in range(1, NT):
-            t += hands[p, k]
-            m |= (hands[p, k] > 0) << k
-        hn[p] = t
-        hm[p] = m
+# bit operations (LLVM intrinsics)
+@intrinsic
+def nonneg(typingctx, x):
+    """``x`` (an integer >= 0) as an int64, telling the compiler that it is >= 0 (LLVM
+    ``assume``): an array index known to be >= 0 needs no code for Python's negative indices."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        v = context.cast(builder, args[0], x, types.int64)
+        ok = builder.icmp_signed(">=", v, ir.Constant(ir.IntType(64), 0))
+        fn = builder.module.declare_intrinsic("llvm.assume", fnty=ir.FunctionType(
+            ir.VoidType(), [ir.IntType(1)]))
+        builder.call(fn, [ok])
+        return v
+
+    return types.int64(x), codegen
 
 
 @intrinsic
@@ -207,6 +245,72 @@ def lowest_bit(typingctx, x):
     return types.int64(types.int64), codegen
 
 
+@intrinsic
+def deposit_bits(typingctx, x, m):
+    """x86 BMI2 ``pdep``: the low bits of ``x`` placed at the set bits of ``m`` (int64)."""
+    if x != types.int64 or m != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        i64 = ir.IntType(64)
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(
+            i64, [i64, i64]))
+        return builder.call(fn, [args[0], args[1]])
+
+    return types.int64(types.int64, types.int64), codegen
+
+
+def _fast_pdep() -> bool:
+    """True if the kernels may use ``pdep``: numba compiles for this machine (no
+    NUMBA_CPU_NAME / NUMBA_CPU_FEATURES), whose CPU has BMI2 and is not an AMD one before Zen 3
+    (there ``pdep`` is microcoded and slow). numba's cache is keyed on the CPU, so a cache
+    built here is not loaded on a machine without it."""
+    if numba_config.CPU_NAME or numba_config.CPU_FEATURES:
+        return False
+    try:
+        name = llvm_binding.get_host_cpu_name()
+        features = llvm_binding.get_host_cpu_features()
+        bmi2 = bool(features.get("bmi2", False))
+    except Exception:  # an llvmlite without these queries: take the portable code
+        return False
+    return bmi2 and not name.startswith(("znver1", "znver2", "bdver", "btver"))
+
+
+FAST_PDEP = _fast_pdep()
+
+if FAST_PDEP:
+    @njit(cache=True, _nrt=False, forceinline=True)
+    def nth_bit(m, k):
+        """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
+        return lowest_bit(deposit_bits(1 << k, m))
+else:
+    @njit(cache=True, _nrt=False, forceinline=True)
+    def nth_bit(m, k):
+        """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
+        for _ in range(k):
+            m &= m - 1
+        return lowest_bit(m)
+
+
+# ---------------------------------------------------------------------------------------------
+# small helpers
+@njit(cache=True, _nrt=False, forceinline=True)
+def zero(a):
+    """Set the array ``a`` (1-3 dimensions) to 0 (faster than ``a.fill(0)``)."""
+    if a.ndim == 1:
+        for i in range(a.shape[0]):
+            a[i] = 0
+    elif a.ndim == 2:
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                a[i, j] = 0
+    else:
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                for k in range(a.shape[2]):
+                    a[i, j, k] = 0
+
+
 @njit(cache=True, _nrt=False)
 def dsize(discard):
     """Cards in the discard pile."""
@@ -224,10 +328,24 @@ def end_game(meta, winner, reason):
 
 
 # ---------------------------------------------------------------------------------------------
-# hand changes: every change of ``hands`` goes through these, which keep ``hn`` and ``hm``
+# derived arrays (see the performance note): hands
+@njit(cache=True, _nrt=False)
+def derive_hands(hands, hn, hm):
+    """Fill ``hn`` and ``hm`` from ``hands``."""
+    for p in range(hands.shape[0]):
+        t = 0
+        m = 0
+        for k in range(1, NT):
+            t += hands[p, k]
+            m |= (hands[p, k] > 0) << k
+        hn[p] = t
+        hm[p] = m
+
+
 @njit(cache=True, _nrt=False)
 def hand_add(hands, hn, hm, p, k):
     """Card ``k`` enters seat ``p``'s hand."""
+    p, k = nonneg(p), nonneg(k)
     hands[p, k] += 1
     hn[p] += 1
     hm[p] |= 1 << k
@@ -236,53 +354,138 @@ def hand_add(hands, hn, hm, p, k):
 @njit(cache=True, _nrt=False)
 def hand_remove(hands, hn, hm, p, k):
     """Card ``k`` (held) leaves seat ``p``'s hand."""
-    hands[p, k] -= 1
+    p, k = nonneg(p), nonneg(k)
+    left = hands[p, k] - 1
+    hands[p, k] = left
     hn[p] -= 1
-    hm[p] ^= (hands[p, k] == 0) << k
+    hm[p] ^= (left == 0) << k
+
+
+# derived arrays: buildings
+FULL = MAXF  # dogbits[p]: bit f, floor f has a dog; bit FULL + f, it has dogs_per_floor_max
+FLOOR_BITS = (1 << MAXF) - 1
+# board: the buildings as targets; the part of seat v is recomputed by ``update_board``
+B_SEATS = 0  # bit v: seat v has a building; bit 4 + v: its top floor has no dog
+B_PAY = 1  # B_PAY + v // 2, byte 2 (v % 2) + s: the number cards (bit j: card j + 1) that
+#            steal slot s of v's top floor (§4.2, §4.3)
+B_QM = 3  # bit 4 v + 2 s + 1: slot s of v's top floor may be stolen with a ? (as the ids)
+B_DOG = 4  # B_DOG + v // 2, bit MAXF (v % 2) + f: a dog may guard floor f of v (§4.4)
+B_BONE = 6  # B_BONE + v // 2, bit MAXF (v % 2) + f: a bone may target floor f of v (§4.5)
+N_BOARD = 8
+
+
+@njit(cache=True, _nrt=False)
+def set_dogs(opts, dogs, dogbits, t, f, d):
+    """Put ``d`` dogs on floor ``f`` of seat ``t``."""
+    t, f = nonneg(t), nonneg(f)
+    dogs[t, f] = d
+    b = dogbits[t] & ~((1 << f) | (1 << (FULL + f)))
+    dogbits[t] = b | ((d > 0) << f) | ((d >= opts[O_DOGS_MAX]) << (FULL + f))
+
+
+@njit(cache=True, _nrt=False)
+def update_board(opts, floors, values, dogs, n_floors, dogbits, board, v):
+    """Recompute seat ``v``'s part of ``board`` (after any change to its floors or dogs)."""
+    v = nonneg(v)
+    nf = n_floors[v]
+    f = max(nf - 1, 0)
+    built = nf > 0
+    free = built & (dogs[v, f] == 0)
+    board[B_SEATS] = (board[B_SEATS] & ~(0x11 << v)) | (built << v) | (free << (4 + v))
+    # §4.2, §4.3: a number pays 9 - value; a ? is taken by number (D5 route B) or by a ?
+    by_num = opts[O_QM_BY_NUM] == 1
+    by_qm = opts[O_QM_BY_QM] == 1
+    pay = 0
+    qm = 0
+    for slot in range(2):
+        is_qm = floors[v, f, slot] == QM
+        pay |= (free & ((not is_qm) | by_num)) << (8 * slot + 8 - values[v, f, slot])
+        qm |= (free & is_qm & by_qm) << (2 * slot + 1)
+    at = 16 * (v % 2)
+    w = B_PAY + v // 2
+    board[w] = (board[w] & ~(0xFFFF << at)) | (pay << at)
+    board[B_QM] = (board[B_QM] & ~(0xF << (4 * v))) | (qm << (4 * v))
+    # §4.4, §4.5 (D6, D12, D13)
+    building = (1 << nf) - 1
+    top = building & ~(building >> 1)
+    db = dogbits[v]
+    bone = db & (top if opts[O_BONE_TARGET] == 1 else building)
+    dog = ~(db >> FULL) & (top if opts[O_DOG_PLACE] == 1 else building)
+    at = MAXF * (v % 2)
+    w = B_BONE + v // 2
+    board[w] = (board[w] & ~(FLOOR_BITS << at)) | (bone << at)
+    w = B_DOG + v // 2
+    board[w] = (board[w] & ~(FLOOR_BITS << at)) | (dog << at)
+
+
+@njit(cache=True, _nrt=False)
+def derive_buildings(opts, floors, values, dogs, n_floors, dogbits, board):
+    """Fill ``dogbits`` and ``board`` from the buildings."""
+    zero(board)
+    for v in range(n_floors.shape[0]):
+        b = 0
+        for f in range(MAXF):
+            b |= ((dogs[v, f] > 0) << f) | ((dogs[v, f] >= opts[O_DOGS_MAX]) << (FULL + f))
+        dogbits[v] = b
+        update_board(opts, floors, values, dogs, n_floors, dogbits, board, v)
 
 
 # ---------------------------------------------------------------------------------------------
 # drawing (§3.2)
 @njit(cache=True, _nrt=False)
-def reshuffle(meta, rng, deck, discard):
+def reshuffle(meta, rng, counts, deck, discard):
     """The discard pile, laid out in ascending type order, shuffled into a new draw pile."""
     n = 0
     for k in range(1, NT):
-        for _ in range(discard[k]):
-            deck[n] = k
-            n += 1
+        # counts[k] >= discard[k] copies, the extra ones overwritten by the next type or left
+        # above the new pile's top: loops of the same lengths in every reshuffle (predictable)
+        for j in range(counts[k]):
+            deck[n + j] = k
+        n += nonneg(discard[k])
         discard[k] = 0
     shuffle(rng, deck, n)
     meta[M_DECKN] = n
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def draw(meta, rng, opts, deck, discard, hands, hn, hm, p):
+def draw(meta, rng, opts, counts, deck, discard, hands, hn, hm, p):
     """Draw one card for seat ``p``; reshuffle per D4; a draw from two empty piles is lost."""
     if meta[M_DECKN] == 0:
         if dsize(discard) == 0:
             return
-        reshuffle(meta, rng, deck, discard)
-    n = meta[M_DECKN] - 1
-    hand_add(hands, hn, hm, p, deck[n])
+        reshuffle(meta, rng, counts, deck, discard)
+    n = nonneg(meta[M_DECKN] - 1)
+    hand_add(hands, hn, hm, p, nonneg(deck[n]))
     meta[M_DECKN] = n
     if n == 0 and opts[O_RESHUFFLE] == 1 and dsize(discard) > 0:
-        reshuffle(meta, rng, deck, discard)
+        reshuffle(meta, rng, counts, deck, discard)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def refill(meta, rng, opts, consts, deck, discard, hands, hn, hm, p):
+def refill(meta, rng, opts, counts, consts, deck, discard, hands, hn, hm, p):
     """End-of-turn refill to ``refill_to`` cards (§3.2 step 3)."""
     while hn[p] < consts[C_REFILL]:
         if meta[M_DECKN] == 0 and dsize(discard) == 0:
             return
-        draw(meta, rng, opts, deck, discard, hands, hn, hm, p)
+        draw(meta, rng, opts, counts, deck, discard, hands, hn, hm, p)
 
 
 # ---------------------------------------------------------------------------------------------
 # turn flow (§3.2, §4.9)
+@njit(cache=True, _nrt=False)
+def skip_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm, p):
+    """Seat ``p`` skips its turn (D9, D10, D15). (Not inlined: rare, and keeps the compiled
+    game loop smaller.)"""
+    skips[p] -= 1
+    if milk[p] > 0:
+        milk[p] -= 1
+        discard[MILK] += 1
+    if opts[O_SKIP_MEANS] == 1:
+        refill(meta, rng, opts, counts, consts, deck, discard, hands, hn, hm, p)
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
-def begin_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm, p):
+def begin_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm, p):
     """Begin the turn of seat ``p``: skipped turns (D9, D10, D15), the turn cap (D17), the draw."""
     n = meta[M_NP]
     while True:
@@ -291,46 +494,37 @@ def begin_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, h
             return
         meta[M_TURN] += 1
         if skips[p] > 0:
-            skips[p] -= 1
-            if milk[p] > 0:
-                milk[p] -= 1
-                discard[MILK] += 1
-            if opts[O_SKIP_MEANS] == 1:
-                refill(meta, rng, opts, consts, deck, discard, hands, hn, hm, p)
+            skip_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm,
+                      p)
             p = p + 1 if p + 1 < n else 0
             continue
         if hn[p] < consts[C_LIMIT]:
-            draw(meta, rng, opts, deck, discard, hands, hn, hm, p)
+            draw(meta, rng, opts, counts, deck, discard, hands, hn, hm, p)
         meta[M_CUR] = p
         meta[M_PHASE] = PH_PLAY
         return
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def finish_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm):
+def finish_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm):
     """End the current seat's turn (refill) and begin the next seat's."""
-    c = meta[M_CUR]
-    refill(meta, rng, opts, consts, deck, discard, hands, hn, hm, c)
+    c = nonneg(meta[M_CUR])
+    refill(meta, rng, opts, counts, consts, deck, discard, hands, hn, hm, c)
     nxt = c + 1 if c + 1 < meta[M_NP] else 0
-    begin_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm, nxt)
+    begin_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm, nxt)
 
 
 @njit(cache=True, _nrt=False)
 def init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
-                n_floors, skips, milk, played, hn, hm, n_players, seed):
-    """``init_state`` on the state's arrays: first player, shuffle, deal, first turn (§3.1)."""
-    meta.fill(0)
-    discard.fill(0)
-    hands.fill(0)
-    floors.fill(0)
-    values.fill(0)
-    dogs.fill(0)
-    n_floors.fill(0)
-    skips.fill(0)
-    milk.fill(0)
-    played.fill(0)
-    hn.fill(0)
-    hm.fill(0)
+                n_floors, skips, milk, played, hn, hm, dogbits, board, n_players, seed):
+    """``init_state`` on the state's arrays: first player, shuffle, deal, first turn (§3.1);
+    the derived arrays too."""
+    for a in (meta, discard, n_floors, skips, milk, hn, hm, dogbits, board):
+        zero(a)
+    for a in (hands, dogs, played):
+        zero(a)
+    for a in (floors, values):
+        zero(a)
     rng[0] = seed
     meta[M_NP] = n_players
     meta[M_WINNER] = -1
@@ -346,15 +540,15 @@ def init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, v
     meta[M_DECKN] = n
     for p in range(n_players):
         for _ in range(consts[C_OPEN]):
-            draw(meta, rng, opts, deck, discard, hands, hn, hm, p)
+            draw(meta, rng, opts, counts, deck, discard, hands, hn, hm, p)
     meta[M_CUR] = first
-    begin_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm, first)
+    begin_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm, first)
 
 
 # ---------------------------------------------------------------------------------------------
 # legal actions (docs/games/go_town.md section 6)
 #
-# ``legal_bits`` computes the set of legal action ids as six int64 bit sets, in ascending id
+# ``legal_bits`` gives the set of legal action ids as six int64 bit sets, in ascending id
 # order (each below 2**36, so no sign bit is ever involved):
 #   lo  ids   0..28   (END, BUILD, STEAL)           bit = id
 #   d0  ids  29..64   (DOG on seats 0, 1)           bit = id - A_DOG
@@ -362,87 +556,70 @@ def init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, v
 #   b0  ids 101..136  (BONE on seats 0, 1)          bit = id - A_BONE
 #   b1  ids 137..172  (BONE on seats 2, 3)          bit = id - A_BONE - 2 * MAXF
 #   hi  ids 173..207  (DRILL .. MASTER, DISCARD)    bit = id - A_DRILL
-# ``legal_actions_arrays`` lists the set (ascending ids); the batch loop's random bot draws
-# its k-th member directly (``nth_legal``), which is the same action as ``legal[k]``.
+# ``list_legal`` lists the set (ascending ids); the batch loop's random bot draws its k-th
+# member directly (``nth_legal``), which is the same action as ``legal[k]``.
 HI_DISCARD = A_DISCARD - A_DRILL  # bit of DISCARD type 0 in ``hi``
+# PAIRS[m]: for the cards 5..8 held (m bit j: card 5 + j), bit 9 - (5 + j) = 4 - j, the card
+# each pairs with in a BUILD lo+hi (§4.1), at the bit of that card and of the BUILD id
+PAIRS = np.array([sum(1 << (4 - j) for j in range(4) if m >> j & 1) for m in range(16)],
+                 np.int64)
 SPECIAL_BITS = sum(1 << k for k in range(DOG, NT))
+# SEAT_FLOORS[m]: all floor bits of the seats in the 2-seat set m, laid out as board[B_DOG]
+SEAT_FLOORS = np.array([(FLOOR_BITS if m & 1 else 0) | ((FLOOR_BITS << MAXF) if m & 2 else 0)
+                        for m in range(4)], np.int64)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def legal_bits(meta, opts, consts, floors, values, dogs, n_floors, skips, hn, hm):
+def paying_bytes(x):
+    """Bit 2 j for each nonzero byte j of the 32-bit ``x``."""
+    # bit 8 j: byte j is nonzero; then the product moves bit 8 j to bit 24 + 2 j (its other
+    # terms land on distinct bits outside 24..30, so nothing carries into them)
+    x = ((((x & 0x7F7F7F7F) + 0x7F7F7F7F) | x) >> 7) & 0x01010101
+    return ((x * 0x1041040) >> 24) & 0x55
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def legal_bits(meta, opts, consts, skips, hn, hm, board):
     """The legal action ids of the position as bit sets ``(lo, d0, d1, b0, b1, hi)``."""
     ph = meta[M_PHASE]
     if ph == PH_OVER:
         return 0, 0, 0, 0, 0, 0
-    c = meta[M_CUR]
+    c = nonneg(meta[M_CUR])
     h = hm[c]  # bit k: the hand holds a card of type k
     if ph == PH_DISCARD:
         return 0, 0, 0, 0, 0, h << HI_DISCARD
     np_ = meta[M_NP]
     # §4.1 build from hand: lo+hi pairs (ids 1..4), ?+n (ids 5..12)
-    lo = 1 << A_END
-    for x in range(1, 5):
-        lo |= ((h >> x) & (h >> (9 - x)) & 1) << x
+    lo = (1 << A_END) | ((h & PAIRS[(h >> 5) & 0xF]) & 0x1E)
     lo |= ((h >> 1) & 0xFF & -((h >> QM) & 1)) << (A_BUILDQ + 1)
-    # §4.2, §4.3 steal from a rival's unguarded top floor; seat sets for the specials
-    by_num = opts[O_QM_BY_NUM] == 1
-    by_qm = (opts[O_QM_BY_QM] == 1) & ((h >> QM) & 1 == 1)
-    built = 0  # seats with a building
-    free = 0  # seats with an unguarded top floor
-    holding = 0  # seats holding cards
-    calm = 0  # seats without pending skips
-    for v in range(np_):
-        nf = n_floors[v]
-        f = max(nf - 1, 0)
-        has = nf > 0
-        ok = has & (dogs[v, f] == 0)
-        built |= has << v
-        free |= ok << v
-        holding |= (hn[v] > 0) << v
-        calm |= (skips[v] == 0) << v
-        ok &= v != c
-        for slot in range(2):
-            is_qm = floors[v, f, slot] == QM
-            num = ok & ((h >> (9 - values[v, f, slot])) & 1 == 1) & ((not is_qm) | by_num)
-            lo |= (num | ((ok & is_qm & by_qm) << 1)) << (A_STEAL + v * 4 + slot * 2)
-    # §4.4 dog, §4.5 bone: floor sets per seat
-    d0 = 0
-    d1 = 0
-    if (h >> DOG) & 1:
-        for t in range(np_):
-            if t != c and opts[O_DOG_OTHERS] == 0:
-                continue
-            nf = n_floors[t]
-            f0 = 0
-            if opts[O_DOG_PLACE] == 1:
-                f0 = max(nf - 1, 0)
-            m = 0
-            for f in range(f0, nf):
-                m |= (dogs[t, f] < opts[O_DOGS_MAX]) << f
-            if t < 2:
-                d0 |= m << (t * MAXF)
-            else:
-                d1 |= m << ((t - 2) * MAXF)
-    b0 = 0
-    b1 = 0
-    if (h >> BONE) & 1:
-        for t in range(np_):
-            if t == c and opts[O_BONE_OWN] == 0:
-                continue
-            nf = n_floors[t]
-            f0 = 0
-            if opts[O_BONE_TARGET] == 1:
-                f0 = max(nf - 1, 0)
-            m = 0
-            for f in range(f0, nf):
-                m |= (dogs[t, f] > 0) << f
-            if t < 2:
-                b0 |= m << (t * MAXF)
-            else:
-                b1 |= m << ((t - 2) * MAXF)
-    # §4.6 drill, §4.7 wrecking ball, §4.9 milkshake, §4.8 thieves: seat sets
+    # seat sets
     everyone = (1 << np_) - 1
     rivals = everyone & ~(1 << c)
+    # §4.2, §4.3 steal from a rival's unguarded top floor (ids A_STEAL + 4 v + 2 slot + by_qm)
+    held = ((h >> 1) & 0xFF) * 0x01010101  # the number cards held, in each byte of B_PAY
+    steal = paying_bytes(board[B_PAY] & held) | (board[B_QM] & -((h >> QM) & 1))
+    if np_ > 2:
+        steal |= paying_bytes(board[B_PAY + 1] & held) << 8
+    lo |= (steal & ~(0xF << (4 * c))) << A_STEAL
+    # §4.4 dog, §4.5 bone: the floors of the seats a dog / bone may go to
+    dog_to = (everyone if opts[O_DOG_OTHERS] == 1 else 1 << c) & -((h >> DOG) & 1)
+    bone_to = (everyone if opts[O_BONE_OWN] == 1 else rivals) & -((h >> BONE) & 1)
+    d0 = board[B_DOG] & SEAT_FLOORS[dog_to & 3]
+    d1 = board[B_DOG + 1] & SEAT_FLOORS[(dog_to >> 2) & 3]
+    b0 = board[B_BONE] & SEAT_FLOORS[bone_to & 3]
+    b1 = board[B_BONE + 1] & SEAT_FLOORS[(bone_to >> 2) & 3]
+    # §4.6 drill, §4.7 wrecking ball, §4.9 milkshake, §4.8 thieves: seat sets
+    built = board[B_SEATS] & 0xF  # seats with a building
+    free = (board[B_SEATS] >> 4) & 0xF  # seats with an unguarded top floor
+    # (loops over all MAXP seats: short, of constant length; a seat beyond n_players holds no
+    # card, and the seat sets calm is used with have only seats below n_players)
+    holding = 0  # seats holding cards
+    for v in range(MAXP):
+        holding |= (hn[v] > 0) << v
+    calm = 0  # seats without pending skips (needed under no_stack only)
+    if opts[O_SKIP_STACK] == 1:
+        for v in range(MAXP):
+            calm |= (skips[v] == 0) << v
     hit = everyone if opts[O_DESTROY_SELF] == 1 else rivals
     drill = free & hit & -((h >> DRILL) & 1)
     wreck = built & hit & -((h >> WRECK) & 1)
@@ -486,14 +663,6 @@ def list_bits(m, first_id, out, n):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def nth_bit(m, k):
-    """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
-    for _ in range(k):
-        m &= m - 1
-    return lowest_bit(m)
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
 def list_legal(lo, d0, d1, b0, b1, hi, out):
     """Write the ids of the bit sets of ``legal_bits`` into ``out`` ascending; return count."""
     n = list_bits(lo, 0, out, 0)
@@ -502,15 +671,6 @@ def list_legal(lo, d0, d1, b0, b1, hi, out):
     n = list_bits(b0, A_BONE, out, n)
     n = list_bits(b1, A_BONE + 2 * MAXF, out, n)
     return list_bits(hi, A_DRILL, out, n)
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def legal_actions_arrays(meta, opts, consts, floors, values, dogs, n_floors, skips, hn, hm,
-                         out):
-    """``legal_actions_into`` on the state's arrays: ids into ``out`` ascending; return count."""
-    lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, floors, values, dogs, n_floors,
-                                        skips, hn, hm)
-    return list_legal(lo, d0, d1, b0, b1, hi, out)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -547,44 +707,56 @@ def nth_legal(lo, d0, d1, b0, b1, hi, k):
     return A_DRILL + nth_bit(hi, k)
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def legal_actions_arrays(meta, opts, consts, skips, hn, hm, board, out):
+    """``legal_actions_into`` on the state's arrays: ids into ``out`` ascending; return count."""
+    lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, skips, hn, hm, board)
+    return list_legal(lo, d0, d1, b0, b1, hi, out)
+
+
 # ---------------------------------------------------------------------------------------------
 # effects
 @njit(cache=True, _nrt=False)
-def add_floor(meta, opts, floors, values, dogs, n_floors, c, x0, x1, v0, v1):
+def add_floor(meta, opts, floors, values, dogs, n_floors, dogbits, board, c, x0, x1, v0, v1):
     """New top floor for ``c`` (§4.1, §4.2); dogs ride up under D7; immediate win check (D2)."""
-    f = n_floors[c]
+    c = nonneg(c)
+    f = nonneg(n_floors[c])
     floors[c, f, 0] = x0
     floors[c, f, 1] = x1
     values[c, f, 0] = v0
     values[c, f, 1] = v1
-    dogs[c, f] = 0
+    set_dogs(opts, dogs, dogbits, c, f, 0)
     if opts[O_DOG_UP] == 1 and f > 0 and dogs[c, f - 1] > 0:
-        dogs[c, f] = dogs[c, f - 1]
-        dogs[c, f - 1] = 0
+        set_dogs(opts, dogs, dogbits, c, f, dogs[c, f - 1])
+        set_dogs(opts, dogs, dogbits, c, f - 1, 0)
     n_floors[c] = f + 1
+    update_board(opts, floors, values, dogs, n_floors, dogbits, board, c)
     if opts[O_WINCHECK] == 0 and f + 1 >= opts[O_TARGET]:
         end_game(meta, c, END_TARGET)
 
 
 @njit(cache=True, _nrt=False)
-def remove_top(discard, floors, values, dogs, n_floors, t, to_discard):
+def remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, t, to_discard):
     """Remove ``t``'s top floor; its cards (if ``to_discard``) and its dogs go to the discard."""
-    f = n_floors[t] - 1
+    t = nonneg(t)
+    f = nonneg(n_floors[t] - 1)
     if to_discard:
-        discard[floors[t, f, 0]] += 1
-        discard[floors[t, f, 1]] += 1
+        discard[nonneg(floors[t, f, 0])] += 1
+        discard[nonneg(floors[t, f, 1])] += 1
     discard[DOG] += dogs[t, f]
     floors[t, f, 0] = 0
     floors[t, f, 1] = 0
     values[t, f, 0] = 0
     values[t, f, 1] = 0
-    dogs[t, f] = 0
+    set_dogs(opts, dogs, dogbits, t, f, 0)
     n_floors[t] = f
+    update_board(opts, floors, values, dogs, n_floors, dogbits, board, t)
 
 
 @njit(cache=True, _nrt=False)
 def take_random_card(rng, hands, hn, hm, c, v):
     """Move one uniformly random card of ``v``'s hand to ``c``'s (§4.8; encoding §6.2)."""
+    c, v = nonneg(c), nonneg(v)
     r = rand_below(rng, hn[v])
     for k in range(1, NT):
         if r < hands[v, k]:
@@ -598,73 +770,81 @@ def take_random_card(rng, hands, hn, hm, c, v):
 def play_card(hands, played, hn, hm, c, k):
     """Card ``k`` leaves ``c``'s hand as a play (counted in ``played``)."""
     hand_remove(hands, hn, hm, c, k)
-    played[c, k] += 1
+    played[nonneg(c), nonneg(k)] += 1
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def apply_arrays(meta, rng, opts, consts, deck, discard, hands, floors, values, dogs, n_floors,
-                 skips, milk, played, hn, hm, a):
+def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
+                 n_floors, skips, milk, played, hn, hm, dogbits, board, a):
     """``apply_inplace`` on the state's arrays (docs/games/go_town.md section 6)."""
-    c = meta[M_CUR]
+    c = nonneg(meta[M_CUR])
+    a = nonneg(a)
     np_ = meta[M_NP]
     meta[M_DEC] += 1
     limit = consts[C_LIMIT]
+    turn_over = False  # (one call of finish_turn below, for both ways to end a turn)
     if meta[M_PHASE] == PH_DISCARD:
-        k = a - A_DISCARD
+        k = nonneg(a - A_DISCARD)
         hand_remove(hands, hn, hm, c, k)
         discard[k] += 1
-        if hn[c] <= limit:
-            finish_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm)
+        turn_over = hn[c] <= limit
     elif a == A_END:
         if opts[O_WINCHECK] == 1 and n_floors[c] >= opts[O_TARGET]:
             end_game(meta, c, END_TARGET)
         elif opts[O_HANDMODE] == 2 and hn[c] > limit:
             meta[M_PHASE] = PH_DISCARD
         else:
-            finish_turn(meta, rng, opts, consts, deck, discard, hands, skips, milk, hn, hm)
+            turn_over = True
     elif a < A_BUILDQ + 1:  # BUILD lo+hi
         lo = a
         hi = 9 - a
         play_card(hands, played, hn, hm, c, lo)
         play_card(hands, played, hn, hm, c, hi)
-        add_floor(meta, opts, floors, values, dogs, n_floors, c, lo, hi, lo, hi)
+        add_floor(meta, opts, floors, values, dogs, n_floors, dogbits, board, c, lo, hi, lo, hi)
     elif a < A_STEAL:  # BUILD ?+n
         v = a - A_BUILDQ
         play_card(hands, played, hn, hm, c, v)
         play_card(hands, played, hn, hm, c, QM)
-        add_floor(meta, opts, floors, values, dogs, n_floors, c, v, QM, v, 9 - v)
+        add_floor(meta, opts, floors, values, dogs, n_floors, dogbits, board, c, v, QM, v, 9 - v)
     elif a < A_DOG:  # STEAL v slot by_qm
         i = a - A_STEAL
         v = i // 4
         slot = (i // 2) % 2
         by_qm = i % 2
-        f = n_floors[v] - 1
+        f = nonneg(n_floors[v] - 1)
         x = floors[v, f, slot]
         w = values[v, f, slot]
-        other = floors[v, f, 1 - slot]
+        other = nonneg(floors[v, f, 1 - slot])
         paid = QM if by_qm == 1 else 9 - w
         play_card(hands, played, hn, hm, c, paid)
         discard[other] += 1
-        remove_top(discard, floors, values, dogs, n_floors, v, False)
-        add_floor(meta, opts, floors, values, dogs, n_floors, c, paid, x, 9 - w, w)
+        remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, v, False)
+        add_floor(meta, opts, floors, values, dogs, n_floors, dogbits, board, c, paid, x, 9 - w,
+                  w)
     elif a < A_BONE:  # DOG t f
-        i = a - A_DOG
+        t = (a - A_DOG) // MAXF
+        f = (a - A_DOG) % MAXF
         play_card(hands, played, hn, hm, c, DOG)
-        dogs[i // MAXF, i % MAXF] += 1
+        set_dogs(opts, dogs, dogbits, t, f, dogs[t, f] + 1)
+        update_board(opts, floors, values, dogs, n_floors, dogbits, board, t)
     elif a < A_DRILL:  # BONE t f
-        i = a - A_BONE
+        t = (a - A_BONE) // MAXF
+        f = (a - A_BONE) % MAXF
         play_card(hands, played, hn, hm, c, BONE)
-        dogs[i // MAXF, i % MAXF] -= 1
+        set_dogs(opts, dogs, dogbits, t, f, dogs[t, f] - 1)
+        update_board(opts, floors, values, dogs, n_floors, dogbits, board, t)
         discard[DOG] += 1
         discard[BONE] += 1
     elif a < A_WRECK:
         play_card(hands, played, hn, hm, c, DRILL)
         discard[DRILL] += 1
-        remove_top(discard, floors, values, dogs, n_floors, a - A_DRILL, True)
+        remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, a - A_DRILL,
+                   True)
     elif a < A_MILK:
         play_card(hands, played, hn, hm, c, WRECK)
         discard[WRECK] += 1
-        remove_top(discard, floors, values, dogs, n_floors, a - A_WRECK, True)
+        remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, a - A_WRECK,
+                   True)
     elif a < A_THIEF:
         t = a - A_MILK
         play_card(hands, played, hn, hm, c, MILK)
@@ -696,47 +876,56 @@ def apply_arrays(meta, rng, opts, consts, deck, discard, hands, floors, values, 
             if hn[v] > 0 and ((not cap_gain) or hn[c] < limit):
                 take_random_card(rng, hands, hn, hm, c, v)
     else:  # DISCARD k in phase play: a dead play (D14)
-        k = a - A_DISCARD
+        k = nonneg(a - A_DISCARD)
         play_card(hands, played, hn, hm, c, k)
         discard[k] += 1
-    if meta[M_PHASE] != PH_OVER and meta[M_DEC] >= opts[O_MAXTURNS] * DECISIONS_PER_TURN_CAP:
+    if turn_over:
+        finish_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm)
+    if meta[M_DEC] >= opts[O_MAXTURNS] * DECISIONS_PER_TURN_CAP and meta[M_PHASE] != PH_OVER:
         end_game(meta, -1, END_LIMIT)
 
 
 # ---------------------------------------------------------------------------------------------
 # GoTownState entry points (the Python API in game.py); each unpacks the state once and
-# derives the hand arrays ``hn``/``hm`` from ``hands``
+# derives the derived arrays from it
+@njit(cache=True)
+def derived_arrays(s):
+    """New derived arrays ``hn, hm, dogbits, board`` of the state ``s``."""
+    hn = np.empty(MAXP, np.int64)
+    hm = np.empty(MAXP, np.int64)
+    dogbits = np.empty(MAXP, np.int64)
+    board = np.empty(N_BOARD, np.int64)
+    derive_hands(s.hands, hn, hm)
+    derive_buildings(s.opts, s.floors, s.values, s.dogs, s.n_floors, dogbits, board)
+    return hn, hm, dogbits, board
+
+
 @njit(cache=True)
 def init_state(s, n_players, seed):
     """Set up a new game in the arrays of ``s`` (§3.1): first player, shuffle, deal, first turn.
 
     ``seed``: uint64 generator seed. Options and data already in ``opts/counts/consts``.
     """
-    hn = np.empty(MAXP, np.int64)
-    hm = np.empty(MAXP, np.int64)
+    hn, hm, dogbits, board = derived_arrays(s)
     init_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
                 s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                n_players, seed)
+                dogbits, board, n_players, seed)
 
 
 @njit(cache=True)
 def legal_actions_into(s, out):
     """Write the legal action ids of ``s`` into ``out`` (int32[>= 208]) ascending; return count."""
-    hn = np.empty(MAXP, np.int64)
-    hm = np.empty(MAXP, np.int64)
-    derive_hands(s.hands, hn, hm)
-    return legal_actions_arrays(s.meta, s.opts, s.consts, s.floors, s.values, s.dogs,
-                                s.n_floors, s.skips, hn, hm, out)
+    hn, hm, dogbits, board = derived_arrays(s)
+    return legal_actions_arrays(s.meta, s.opts, s.consts, s.skips, hn, hm, board, out)
 
 
 @njit(cache=True)
 def apply_inplace(s, a):
     """Apply the legal action ``a`` to ``s`` in place (docs/games/go_town.md section 6)."""
-    hn = np.empty(MAXP, np.int64)
-    hm = np.empty(MAXP, np.int64)
-    derive_hands(s.hands, hn, hm)
-    apply_arrays(s.meta, s.rng, s.opts, s.consts, s.deck, s.discard, s.hands, s.floors,
-                 s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm, a)
+    hn, hm, dogbits, board = derived_arrays(s)
+    apply_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
+                 s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
+                 dogbits, board, a)
 
 
 @njit(cache=True)
