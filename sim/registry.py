@@ -10,12 +10,15 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from pathlib import Path
+from typing import Any
 
+from sim.core.components import overrides_key
 from sim.core.errors import UserError
 from sim.core.game import Game
 
 ORDER = ("go-town", "little-town", "three-little-wolves", "province", "suburbia")
 _GAMES: dict[str, Game] = {}
+_VARIANTS: dict[tuple[str, str], Game] = {}
 
 
 def _load() -> None:
@@ -40,9 +43,18 @@ def list_games() -> list[str]:
     return list(_GAMES)
 
 
-def get_game(game_id: str) -> Game:
-    """The game with id ``game_id``. Raises UserError naming the allowed ids."""
+def get_game(game_id: str, overrides: dict[str, Any] | None = None) -> Game:
+    """The game with id ``game_id``, playing with its printed component data or with
+    ``overrides`` ({path: value}, see sim/core/components.py) applied. Raises UserError naming
+    the allowed ids, or the allowed keys of a bad override."""
     _load()
     if game_id not in _GAMES:
         raise UserError(f"unknown game {game_id!r}; allowed: {', '.join(_GAMES)}")
-    return _GAMES[game_id]
+    if not overrides:
+        return _GAMES[game_id]
+    key = (game_id, overrides_key(overrides))
+    if key not in _VARIANTS:
+        if len(_VARIANTS) > 64:
+            _VARIANTS.clear()
+        _VARIANTS[key] = _GAMES[game_id].with_overrides(overrides)
+    return _VARIANTS[key]

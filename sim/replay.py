@@ -27,7 +27,7 @@ def replay_lines(target: str, index: int = 0, players: int = 2,
         from sim.runner import load_manifest
 
         m = load_manifest(target)
-        game = get_game(m["game"])
+        game = get_game(m["game"], m.get("overrides") or None)
         players, strategies, seed = m["players"], m["strategies"], m["seed"]
         options, seating = m["options"], m["seating"]
         if not 0 <= index < m["n_games"]:
@@ -53,6 +53,9 @@ def replay_lines(target: str, index: int = 0, players: int = 2,
     nd = game.options.non_default(options)
     if nd:
         yield "options: " + ", ".join(f"{k}={v}" for k, v in nd.items())
+    if game.overrides:
+        yield "component data overrides: " + ", ".join(
+            f"{k}={v}" for k, v in game.overrides.items())
     if show_states:
         yield game.state_to_string(state)
     step = 0

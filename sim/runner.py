@@ -51,19 +51,23 @@ def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
 
 
 def run_identity(game_id: str, n_games: int, players: int, strategies: list[str], seating: str,
-                 seed: int, options: dict[str, Any], chunk_size: int) -> dict[str, Any]:
-    """The arguments that define a run's results (a resumed run must match them exactly)."""
+                 seed: int, options: dict[str, Any], chunk_size: int,
+                 overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The arguments that define a run's results (a resumed run must match them exactly);
+    ``overrides``: the canonical component-data overrides ({} = the printed data)."""
     return {
         "game": game_id, "n_games": n_games, "players": players, "strategies": strategies,
         "seating": seating, "seed": seed, "options": options, "chunk_size": chunk_size,
+        "overrides": dict(overrides or {}),
     }
 
 
 def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
-                 strategies: list[str], seating: str, options: dict[str, Any]
+                 strategies: list[str], seating: str, options: dict[str, Any],
+                 overrides: dict[str, Any] | None = None
                  ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Play games ``first .. first+count-1`` and return the (games, seats) tables."""
-    game = get_game(game_id)
+    game = get_game(game_id, overrides)
     seats_idx = seat_matrix(seating, seed, first, count, players, len(strategies))
     res = game.run_chunk(first, count, seed, players, seats_idx, options, strategies)
     idx = np.arange(first, first + count, dtype=np.int64)
@@ -112,10 +116,11 @@ def _game_seeds(run_seed, first, out):
 
 def _chunk_task(out: str, game_id: str, k: int, first: int, count: int, seed: int,
                 players: int, strategies: list[str], seating: str,
-                options: dict[str, Any]) -> tuple[int, int, float]:
+                options: dict[str, Any], overrides: dict[str, Any] | None = None
+                ) -> tuple[int, int, float]:
     t0 = time.perf_counter()
     games, seats = chunk_tables(game_id, first, count, seed, players, strategies, seating,
-                                options)
+                                options, overrides)
     root = Path(out)
     # seats first, games last: a chunk counts as finished only when both exist
     write_parquet_atomic(seats, root / "seats" / _chunk_name(k))
@@ -164,9 +169,11 @@ def _prepare_folder(root: Path, identity: dict[str, Any]) -> dict[str, Any] | No
 
 
 def validate(game_id: str, n_games: int, players: int, strategies: list[str], seating: str,
-             options: dict[str, Any] | None, jobs: int, chunk_size: int, backend: str):
-    """Validate a run's arguments; return (game, resolved options). Raises UserError."""
-    game = get_game(game_id)
+             options: dict[str, Any] | None, jobs: int, chunk_size: int, backend: str,
+             overrides: dict[str, Any] | None = None):
+    """Validate a run's arguments; return (game, resolved options). The game carries the
+    canonical ``overrides`` (component data, validated). Raises UserError."""
+    game = get_game(game_id, overrides)
     game.check_players(players)
     if not isinstance(n_games, int) or n_games <= 0:
         raise UserError(f"n must be a positive number of games, got {n_games}")
@@ -188,7 +195,8 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
              options: dict[str, Any] | None = None, jobs: int = 1, chunk_size: int = 10_000,
              out: str | os.PathLike | None = None, seating: str = "fixed",
              backend: str = "loky", scheduler: str | None = None,
-             progress: Callable[[int, int], None] | None = None) -> Path:
+             progress: Callable[[int, int], None] | None = None,
+             overrides: dict[str, Any] | None = None) -> Path:
     """Run ``n_games`` games and write the results folder; return its path.
 
     Parameters: game id; number of games (> 0); players (the game's range); strategy names
@@ -198,14 +206,16 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     ``fixed``/``rotate``/``pool``; joblib backend (``loky`` processes, ``threading``,
     ``sequential``, or ``dask``: joblib's dask backend on the dask.distributed scheduler at
     ``scheduler``, or on a local cluster of ``jobs`` worker processes started for the run);
-    ``progress(done_games, total)`` callback.
+    ``progress(done_games, total)`` callback; ``overrides``: component data changes
+    ({path: value}, sim/core/components.py), recorded in the manifest and part of the run's
+    identity, so results of different data never mix in one folder.
 
     Raises UserError on bad input or a foreign/unwritable ``out``. Resumes an interrupted run.
     """
     game, resolved = validate(game_id, n_games, players, strategies, seating, options, jobs,
-                              chunk_size, backend)
+                              chunk_size, backend, overrides)
     identity = run_identity(game.id, n_games, players, list(strategies), seating, int(seed),
-                            resolved, chunk_size)
+                            resolved, chunk_size, game.overrides)
     root = Path(out) if out is not None else default_out(identity)
     old = _prepare_folder(root, identity)
     n_chunks = math.ceil(n_games / chunk_size)
@@ -226,7 +236,7 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
         progress(finished_games, n_games)
     tasks = [
         (str(root), game.id, k, k * chunk_size, min(chunk_size, n_games - k * chunk_size),
-         int(seed), players, list(strategies), seating, resolved)
+         int(seed), players, list(strategies), seating, resolved, game.overrides)
         for k in todo
     ]
     for _k, count, _dt in _execute(tasks, jobs, backend, scheduler):

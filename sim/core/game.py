@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sim.core.components import ComponentSchema, apply_to_document
 from sim.core.errors import UserError
 from sim.core.options import OptionSet
 
@@ -66,6 +67,9 @@ class Game:
     strategies: dict[str, StrategySpec] = {}
     # per-seat detail groups the report analyses (see analysis.report.write_report)
     impact_groups: list[dict] = []
+    # component data (balance lab; sim/core/components.py): how to read the document, and the
+    # canonical overrides this instance was built with ({} = the printed data)
+    overrides: dict[str, Any] = {}
 
     # ---- validation helpers -------------------------------------------------------------
     def check_players(self, n_players: int) -> int:
@@ -160,6 +164,46 @@ class Game:
     def bot_rng(seed: int) -> np.ndarray:
         """A bot generator state ``uint64[1]`` from an int seed."""
         return np.array([int(seed) % 2**64], np.uint64)
+
+    # ---- component data (balance lab) ----------------------------------------------------
+    # A game exposes its data through ``sim/<package>/components.py``: ``SCHEMA``
+    # (ComponentSchema), ``document(game) -> dict`` and ``build(doc) -> Game``.
+    def _components(self):
+        import importlib
+
+        pkg = type(self).__module__.rsplit(".", 1)[0]
+        try:
+            return importlib.import_module(f"{pkg}.components")
+        except ModuleNotFoundError:
+            raise UserError(f"{self.id}: its component data is not exposed as tables yet"
+                            ) from None
+
+    @property
+    def component_schema(self) -> ComponentSchema:
+        """How the component document reads (tables, keys, tunable numbers, impact links)."""
+        return self._components().SCHEMA
+
+    def component_document(self) -> dict[str, Any]:
+        """This instance's component data as a JSON-able dict of tables (see
+        sim/core/components.py). Raises UserError for a game without one."""
+        return self._components().document(self)
+
+    def from_document(self, doc: dict[str, Any]) -> Game:
+        """A new instance of this game playing with the component data ``doc``. Raises
+        UserError when the data is impossible (the game's own checks)."""
+        return self._components().build(doc)
+
+    def with_overrides(self, overrides: dict[str, Any] | None) -> Game:
+        """A new instance with ``overrides`` ({path: value}) applied to this one's data; its
+        ``overrides`` attribute holds them in canonical form. Raises UserError naming the
+        allowed keys on an unknown path, a wrong type or an impossible value."""
+        if not overrides:
+            return self
+        doc, canon = apply_to_document(self.component_document(), self.component_schema,
+                                       overrides, self.id)
+        game = self.from_document(doc)
+        game.overrides = {**self.overrides, **canon}
+        return game
 
     # ---- batch ------------------------------------------------------------------------
     def run_chunk(

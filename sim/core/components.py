@@ -1,0 +1,337 @@
+"""Component data a designer can read and override (the balance lab).
+
+A game's component data is a *document*: a JSON-able dict of tables. A table is either a list
+of rows (dicts, one per component, named by the table's key field: a building's ``name``, a
+goal card's ``card`` number) or a dict of named values (constants). One number is named by a
+dotted *path*:
+
+* ``table.row.field``: a field of a row of a list table; the row by its key spelled as a slug
+  (``buildings.gold_mine.vp``; ``goals.13.vp``);
+* ``table.name``: a value of a dict table (``constants.hand_limit``);
+* a further part indexes a vector field by position or by the part's name
+  (``buildings.church.cost.stone`` = ``buildings.church.cost.1``).
+
+Overrides come from a TOML file (its nested tables flatten to paths) and from ``--set
+path=value`` options; both are validated against the printed data (unknown paths, wrong types
+and impossible values are refused with a message naming the allowed keys), then the game's own
+constructor checks the whole data again. A run records its overrides in its manifest.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sim.core.errors import UserError
+
+
+def slug(text: Any) -> str:
+    """``"Gold Mine"`` -> ``"gold_mine"``; numbers as their decimal text."""
+    return re.sub(r"[^a-z0-9]+", "_", str(text).lower()).strip("_")
+
+
+@dataclass(frozen=True)
+class Tunable:
+    """A number ``boardsim suggest`` may change, in every row of ``table``.
+
+    ``field``: a scalar field, or ``field.part`` / ``field.*`` (every non-zero part of a vector
+    field); ``effect``: +1 if raising the number makes the component stronger for its owner,
+    -1 if weaker; ``lo``/``hi``: the values it may take.
+    """
+
+    table: str
+    field: str
+    effect: int
+    lo: int = 0
+    hi: int = 99
+
+
+@dataclass(frozen=True)
+class ImpactLink:
+    """Ties a per-seat detail column group of the results to a component table: the column of
+    row ``key`` is ``prefix + fmt.format(key)`` (``fmt`` default: the key's slug)."""
+
+    prefix: str
+    table: str
+    fmt: str | None = None
+    title: str = ""
+
+    def column(self, key: Any) -> str:
+        return self.prefix + (self.fmt.format(key) if self.fmt else slug(key))
+
+
+@dataclass(frozen=True)
+class ComponentSchema:
+    """How to read a game's component document.
+
+    keys: list table -> its key field; vectors: ``"table.field"`` -> names of its parts;
+    signed: ``"table.field"`` entries that may be negative (others must be >= 0);
+    tunables: what ``suggest`` may change; impact: the detail columns measuring each table's
+    components; docs: table -> one line (what it is, and whether the data is confirmed).
+    """
+
+    keys: dict[str, str] = field(default_factory=dict)
+    vectors: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    signed: tuple[str, ...] = ()
+    tunables: tuple[Tunable, ...] = ()
+    impact: tuple[ImpactLink, ...] = ()
+    docs: dict[str, str] = field(default_factory=dict)
+
+
+# ---- reading override input ------------------------------------------------------------------
+def flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested TOML tables -> ``{"a.b.c": value}``."""
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        p = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(flatten(v, p + "."))
+        else:
+            out[p] = v
+    return out
+
+
+def load_override_file(path: str | Path) -> dict[str, Any]:
+    """The overrides of a TOML file as ``{path: value}``. Raises UserError if unreadable."""
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except OSError as e:
+        raise UserError(f"override file {p}: cannot read it ({e.strerror})") from None
+    try:
+        return flatten(tomllib.loads(text))
+    except tomllib.TOMLDecodeError as e:
+        raise UserError(f"override file {p}: malformed TOML ({e})") from None
+
+
+def parse_set_args(items: list[str] | None) -> dict[str, str]:
+    """``["a.b=1", ...]`` -> ``{"a.b": "1"}``. Raises UserError on an item without ``=``."""
+    out: dict[str, str] = {}
+    for item in items or []:
+        if "=" not in item:
+            raise UserError(f"--set {item!r}: expected path=value, e.g. buildings.church.vp=7")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def gather_overrides(files: list[str | Path] | None = None,
+                     sets: list[str] | None = None) -> dict[str, Any]:
+    """Overrides from TOML files then ``--set`` items (later ones win)."""
+    out: dict[str, Any] = {}
+    for f in files or []:
+        out.update(load_override_file(f))
+    out.update(parse_set_args(sets))
+    return out
+
+
+# ---- resolving and applying ----------------------------------------------------------------
+def _allowed(keys) -> str:
+    keys = list(keys)
+    text = ", ".join(str(k) for k in keys[:40])
+    return text + (f", ... ({len(keys)} in all)" if len(keys) > 40 else "")
+
+
+def _locate(doc: dict, schema: ComponentSchema, path: str, game_id: str):
+    """(container, key, canonical path, vector part names or None, 'table.field') of ``path``."""
+    parts = [p for p in path.split(".")]
+    if not path or any(not p for p in parts):
+        raise UserError(f"{game_id}: bad data path {path!r}; use table.row.field")
+    table = parts[0]
+    if table not in doc:
+        raise UserError(f"{game_id}: unknown data table {table!r}; allowed: {_allowed(doc)}")
+    node = doc[table]
+    canon = [table]
+    rest = parts[1:]
+    tf = table
+    if isinstance(node, list):
+        keyf = schema.keys.get(table, "name")
+        rows = {slug(r[keyf]): r for r in node}
+        if not rest:
+            raise UserError(f"{game_id}: {path}: name a row of {table}; allowed: {_allowed(rows)}")
+        row = rows.get(slug(rest[0]))
+        if row is None:
+            raise UserError(f"{game_id}: unknown {table} row {rest[0]!r}; allowed: "
+                            f"{_allowed(rows)}")
+        canon.append(slug(rest[0]))
+        node, rest = row, rest[1:]
+        fields = [k for k in row if k != keyf]
+        if not rest:
+            raise UserError(f"{game_id}: {path}: name a field; allowed: {_allowed(fields)}")
+        if rest[0] not in fields:
+            raise UserError(f"{game_id}: unknown field {rest[0]!r} of {table}; allowed: "
+                            f"{_allowed(fields)}")
+    elif isinstance(node, dict):
+        if not rest:
+            raise UserError(f"{game_id}: {path}: name a value of {table}; allowed: "
+                            f"{_allowed(node)}")
+        if rest[0] not in node:
+            raise UserError(f"{game_id}: unknown {table} entry {rest[0]!r}; allowed: "
+                            f"{_allowed(node)}")
+    else:
+        raise UserError(f"{game_id}: {table} is a single value; use {table}=value")
+    key = rest[0]
+    canon.append(key)
+    tf = f"{table}.{key}"
+    rest = rest[1:]
+    if rest:
+        vec = node[key]
+        if not isinstance(vec, list) or len(rest) > 1:
+            raise UserError(f"{game_id}: {path}: {'.'.join(canon)} has no parts")
+        names = schema.vectors.get(tf, ())
+        part = rest[0]
+        if part.isdigit() and int(part) < len(vec):
+            idx = int(part)
+        elif part in names:
+            idx = names.index(part)
+        else:
+            allowed = list(names) or [str(i) for i in range(len(vec))]
+            raise UserError(f"{game_id}: unknown part {part!r} of {'.'.join(canon)}; allowed: "
+                            f"{_allowed(allowed)}")
+        canon.append(names[idx] if idx < len(names) else str(idx))
+        return vec, idx, ".".join(canon), tf
+    return node, key, ".".join(canon), tf
+
+
+def _coerce(old: Any, new: Any, path: str, game_id: str, signed: bool) -> Any:
+    """``new`` as the type of ``old`` (text from --set is parsed). Raises UserError."""
+    def bad(what: str) -> UserError:
+        return UserError(f"{game_id}: {path} = {new!r}: {what}")
+
+    if isinstance(old, bool):
+        if isinstance(new, bool):
+            return new
+        if isinstance(new, str) and new.lower() in ("true", "false", "1", "0", "yes", "no"):
+            return new.lower() in ("true", "1", "yes")
+        raise bad("expected true or false")
+    if isinstance(old, int):
+        if isinstance(new, bool):
+            raise bad("expected a whole number")
+        if isinstance(new, str):
+            try:
+                new = int(new.strip())
+            except ValueError:
+                raise bad("expected a whole number") from None
+        if isinstance(new, float):
+            if not new.is_integer():
+                raise bad("expected a whole number")
+            new = int(new)
+        if not isinstance(new, int):
+            raise bad("expected a whole number")
+        if new < 0 and not signed:
+            raise bad("must be 0 or more")
+        return new
+    if isinstance(old, float):
+        try:
+            return float(new)
+        except (TypeError, ValueError):
+            raise bad("expected a number") from None
+    if isinstance(old, str):
+        if not isinstance(new, str):
+            raise bad("expected text")
+        return new
+    if isinstance(old, list):
+        items = new
+        if isinstance(new, str):
+            items = [x.strip() for x in new.strip("[]").split(",") if x.strip()]
+        if not isinstance(items, list):
+            raise bad(f"expected a list of {len(old)}")
+        if old and all(not isinstance(x, (list, dict)) for x in old) and len(items) != len(old):
+            raise bad(f"expected {len(old)} values")
+        proto = old[0] if old else items[0] if items else 0
+        return [_coerce(proto, x, path, game_id, signed) for x in items]
+    raise bad("this value cannot be overridden")
+
+
+def apply_to_document(doc: dict, schema: ComponentSchema, overrides: dict[str, Any],
+                      game_id: str) -> tuple[dict, dict[str, Any]]:
+    """A copy of ``doc`` with ``overrides`` applied, and the canonical overrides (paths in
+    canonical spelling, typed values, sorted). Raises UserError naming the allowed keys."""
+    new = copy.deepcopy(doc)
+    canon: dict[str, Any] = {}
+    for path, value in overrides.items():
+        box, key, cpath, tf = _locate(new, schema, str(path).strip(), game_id)
+        value = _coerce(box[key], value, cpath, game_id, tf in schema.signed)
+        box[key] = value
+        canon[cpath] = value
+    return new, dict(sorted(canon.items()))
+
+
+def get_path(doc: dict, schema: ComponentSchema, path: str, game_id: str = "") -> Any:
+    box, key, _, _ = _locate(doc, schema, path, game_id)
+    return box[key]
+
+
+def overrides_key(overrides: dict[str, Any] | None) -> str:
+    """A stable text key of an overrides dict ('' when there are none)."""
+    return json.dumps(overrides, sort_keys=True) if overrides else ""
+
+
+# ---- listing ------------------------------------------------------------------------------
+def table_rows(doc: dict, schema: ComponentSchema, table: str) -> list[dict[str, Any]]:
+    """Rows of a table for display: list tables as they are (vector fields spelled out by part
+    name where the schema names them), dict tables as ``name``/``value`` rows."""
+    node = doc[table]
+    if isinstance(node, list):
+        out = []
+        for r in node:
+            row = {}
+            for k, v in r.items():
+                names = schema.vectors.get(f"{table}.{k}")
+                if names and isinstance(v, list) and len(v) == len(names):
+                    row[k] = " ".join(f"{n}={x}" for n, x in zip(names, v) if x) or "-"
+                else:
+                    row[k] = v
+            out.append(row)
+        return out
+    if isinstance(node, dict):
+        out = []
+        for k, v in node.items():
+            names = schema.vectors.get(f"{table}.{k}")
+            if names and isinstance(v, list) and len(v) == len(names):
+                v = " ".join(f"{n}={x}" for n, x in zip(names, v))
+            out.append({"name": k, "value": v})
+        return out
+    return [{"name": table, "value": node}]
+
+
+def row_keys(doc: dict, schema: ComponentSchema, table: str) -> list[Any]:
+    node = doc[table]
+    if isinstance(node, list):
+        keyf = schema.keys.get(table, "name")
+        return [r[keyf] for r in node]
+    return list(node)
+
+
+def tunable_paths(doc: dict, schema: ComponentSchema, table: str, key: Any
+                  ) -> list[tuple[str, int, int, int, int]]:
+    """For one component: ``(path, value, effect, lo, hi)`` of every tunable number."""
+    out = []
+    keyf = schema.keys.get(table, "name")
+    node = doc[table]
+    row = next((r for r in node if slug(r[keyf]) == slug(key)), None) if isinstance(node, list) \
+        else None
+    if row is None:
+        return out
+    for t in schema.tunables:
+        if t.table != table:
+            continue
+        fname, _, part = t.field.partition(".")
+        if fname not in row:
+            continue
+        v = row[fname]
+        base = f"{table}.{slug(key)}.{fname}"
+        if isinstance(v, list):
+            names = schema.vectors.get(f"{table}.{fname}", ())
+            for i, x in enumerate(v):
+                pname = names[i] if i < len(names) else str(i)
+                if (part in ("", "*") and x) or part == pname:
+                    out.append((f"{base}.{pname}", int(x), t.effect, t.lo, t.hi))
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            out.append((base, int(v), t.effect, t.lo, t.hi))
+    return out

@@ -1,0 +1,46 @@
+"""Go Town component data as tables (balance lab): card counts and hand constants (spec §2).
+
+Every number is confirmed by the seed rulebook. Paths: ``cards.dog.count``,
+``cards.question_mark.count``, ``constants.hand_limit``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.core.components import ComponentSchema
+from sim.core.errors import UserError
+from sim.go_town.constants import CARD_NAMES, NT
+
+_ROW = {"?": "question_mark"}
+_BACK = {v: k for k, v in _ROW.items()}
+
+SCHEMA = ComponentSchema(
+    keys={"cards": "card"},
+    docs={
+        "cards": "copies of each card type in the deck (spec §2; confirmed by the seed)",
+        "constants": "opening hand, hand limit, refill target (spec §3; confirmed by the seed)",
+    },
+)
+
+
+def document(game) -> dict[str, Any]:
+    """{"cards": [{"card", "count"}], "constants": {...}} of ``game``'s arrays."""
+    return {
+        "cards": [{"card": _ROW.get(CARD_NAMES[k], CARD_NAMES[k]), "count": int(game.counts[k])}
+                  for k in range(1, NT)],
+        "constants": {"opening_hand": int(game.consts[0]), "hand_limit": int(game.consts[1]),
+                      "refill_to": int(game.consts[2])},
+    }
+
+
+def build(doc: dict[str, Any]):
+    from sim.go_town.game import GoTown
+
+    counts = {_BACK.get(r["card"], r["card"]): int(r["count"]) for r in doc["cards"]}
+    c = doc["constants"]
+    if c["opening_hand"] < 1 or c["hand_limit"] < c["opening_hand"] or c["refill_to"] > c[
+            "hand_limit"]:
+        raise UserError("go-town data: need 1 <= opening_hand <= hand_limit and "
+                        "refill_to <= hand_limit")
+    return GoTown(counts, c)

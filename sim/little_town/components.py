@@ -1,0 +1,58 @@
+"""Little Town component data as tables (balance lab): buildings (spec §4), goal cards (§5),
+board sides (§2.2), the per-count table and the constants (§3).
+
+The document is the game's ``data`` block (sim/little_town/data.py, docs/games/little_town.md
+section 11). Paths: ``buildings.church.vp``, ``buildings.church.cost.stone``,
+``goals.13.vp``, ``per_count.3.workers``, ``consts.buy_price``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from sim.core.components import ComponentSchema, ImpactLink, Tunable
+
+_RES = ("wood", "stone", "fish", "wheat")
+
+SCHEMA = ComponentSchema(
+    keys={"buildings": "name", "goals": "card"},
+    vectors={"buildings.cost": _RES, "buildings.input": _RES, "buildings.output": _RES,
+             "per_count.2": ("workers", "houses", "goal_cards"),
+             "per_count.3": ("workers", "houses", "goal_cards"),
+             "per_count.4": ("workers", "houses", "goal_cards")},
+    tunables=(
+        Tunable("buildings", "vp", +1, 0, 20),
+        Tunable("buildings", "cost.*", -1, 0, 9),
+        Tunable("buildings", "cost_coins", -1, 0, 12),
+        Tunable("buildings", "output.*", +1, 0, 6),
+        Tunable("buildings", "output_coins", +1, 0, 9),
+        Tunable("buildings", "output_vp", +1, 0, 12),
+        Tunable("buildings", "input.*", -1, 0, 6),
+        Tunable("buildings", "input_coins", -1, 0, 9),
+        Tunable("goals", "vp", +1, 0, 9),
+    ),
+    impact=(
+        ImpactLink("built_", "buildings", title="building (built vs not built)"),
+        ImpactLink("goal_", "goals", "{:02d}", title="goal card (completed vs not)"),
+    ),
+    docs={
+        "buildings": "25 building tiles: count, cost (cubes and coins), VP, kind, activation "
+                     "input and output (spec §4; confirmed from scans and fan code)",
+        "goals": "goal cards (spec §5; 17 of 18 from one source, card 7 unknown)",
+        "boards": "board sides A and B, 6 rows of 9 cells (spec §2.2; confirmed)",
+        "per_count": "workers, houses and goal cards per player count (secondary sources)",
+        "consts": "supply, coins, prices and end scoring constants (spec §3, §6)",
+    },
+)
+
+
+def document(game) -> dict[str, Any]:
+    """The game's data block (a deep copy)."""
+    return copy.deepcopy(game.data_block)
+
+
+def build(doc: dict[str, Any]):
+    from sim.little_town.game import LittleTown
+
+    return LittleTown(copy.deepcopy(doc))
