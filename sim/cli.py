@@ -67,14 +67,21 @@ def _progress_bar(total: int, label: str):
     return prog
 
 
+def _overrides(data: Optional[list[Path]], sets: Optional[list[str]]) -> dict:
+    from sim.core.components import gather_overrides
+
+    return gather_overrides(data, sets)
+
+
 def run_simulation(game: str, n: int, players: int, strategies: list[str], seed: int,
                    options: dict, jobs: int, chunk_size: int, out: Optional[Path],
                    seating: str, backend: str, label: str | None = None,
-                   scheduler: str | None = None) -> Path:
+                   scheduler: str | None = None, overrides: dict | None = None) -> Path:
     """simulate() with a rich progress bar over chunks showing games/s."""
     from sim.runner import simulate, validate
 
-    validate(game, n, players, strategies, seating, options, jobs, chunk_size, backend)
+    validate(game, n, players, strategies, seating, options, jobs, chunk_size, backend,
+             overrides)
     prog = _progress_bar(n, label or f"{game} {players}p")
     state = {"t0": None, "start": 0}
     with prog:
@@ -89,7 +96,7 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
 
         return simulate(game, n, players, strategies, seed=seed, options=options, jobs=jobs,
                         chunk_size=chunk_size, out=out, seating=seating, backend=backend,
-                        scheduler=scheduler, progress=cb)
+                        scheduler=scheduler, progress=cb, overrides=overrides)
 
 
 @app.command()
@@ -110,12 +117,17 @@ def simulate(
     scheduler: Optional[str] = typer.Option(
         None, help="dask scheduler address (with --backend dask; default: a local cluster)"),
     out: Optional[Path] = typer.Option(None, help="results folder (default reports/_runs/...)"),
+    data: Optional[list[Path]] = typer.Option(
+        None, "--data", help="TOML file of component-data overrides (see `boardsim data`)"),
+    set_: Optional[list[str]] = typer.Option(
+        None, "--set", help="component-data override path=value (repeatable)"),
 ):
     """Run N games between scripted bots and write a Parquet results folder (resumable)."""
     if scheduler and backend != "dask":
         raise UserError("--scheduler needs --backend dask")
     root = run_simulation(game, n, players, _split(strategies), seed, _options(option), jobs,
-                          chunk_size, out, seating, backend, scheduler=scheduler)
+                          chunk_size, out, seating, backend, scheduler=scheduler,
+                          overrides=_overrides(data, set_))
     typer.echo(f"results: {root}")
     typer.echo(f"report:  boardsim report {root}")
 
@@ -216,6 +228,154 @@ def compare_setups(
     typer.echo(ext.compare_setups(
         setups=_split(setups), n=n, players=players, strategies=_split(strategies) or None,
         seed=seed, jobs=jobs, out=out, run_simulation=run_simulation))
+
+
+@app.command("data")
+def data_cmd(
+    game: str = typer.Argument(..., help="game id (see `boardsim games`)"),
+    table: Optional[str] = typer.Option(None, "--table", "-t", help="only this table"),
+    data: Optional[list[Path]] = typer.Option(None, "--data", help="TOML overrides to apply"),
+    set_: Optional[list[str]] = typer.Option(None, "--set", help="override path=value"),
+    as_json: bool = typer.Option(False, "--json", help="the whole document as JSON"),
+):
+    """Print a game's component tables (every number the rules use) and how to override them."""
+    from sim.core.components import table_rows
+    from sim.registry import get_game
+
+    g = get_game(game, _overrides(data, set_) or None)
+    doc = g.component_document()
+    schema = g.component_schema
+    if table is not None and table not in doc:
+        raise UserError(f"unknown data table {table!r}; allowed: {', '.join(doc)}")
+    if as_json:
+        typer.echo(json.dumps(doc if table is None else {table: doc[table]}, indent=2))
+        return
+    typer.echo(f"{g.title} ({g.id}) component data; status: {g.data_status}")
+    if g.overrides:
+        typer.echo("overrides: " + ", ".join(f"{k}={v}" for k, v in g.overrides.items()))
+    for name in ([table] if table else list(doc)):
+        rows = table_rows(doc, schema, name)
+        typer.echo("")
+        typer.echo(f"[{name}] {schema.docs.get(name, '')}")
+        cols = list(dict.fromkeys(k for r in rows for k in r))
+        cells = [[_cell(r.get(c, "")) for c in cols] for r in rows]
+        widths = [max(len(c), *(len(x[i]) for x in cells)) for i, c in enumerate(cols)]
+        typer.echo("  ".join(c.ljust(w) for c, w in zip(cols, widths)).rstrip())
+        for x in cells:
+            typer.echo("  ".join(v.ljust(w) for v, w in zip(x, widths)).rstrip())
+    keys = [k for k in doc if isinstance(doc[k], list)]
+    example = next(iter(keys or doc))
+    typer.echo("")
+    typer.echo(f"override: --set {example}.<row>.<field>=VALUE, or a TOML file passed with "
+               f"--data (e.g. [{example}.<row>] <field> = VALUE); rows by their name in "
+               "lower case with _ for spaces")
+
+
+def _cell(v) -> str:
+    if isinstance(v, list):
+        return ",".join(str(x) for x in v) or "-"
+    return str(v)
+
+
+def _arm(name: str, data: Optional[list[Path]], sets: Optional[list[str]],
+         options: Optional[list[str]]):
+    from analysis.lab import Arm
+
+    return Arm(name, _overrides(data, sets), _options(options))
+
+
+@app.command()
+def compare(
+    game: str = typer.Argument(..., help="game id"),
+    baseline: Optional[list[Path]] = typer.Option(None, "--baseline",
+                                                  help="TOML overrides of the baseline"),
+    variant: Optional[list[Path]] = typer.Option(None, "--variant",
+                                                 help="TOML overrides of the variant"),
+    set_baseline: Optional[list[str]] = typer.Option(None, "--set-baseline",
+                                                     help="baseline override path=value"),
+    set_variant: Optional[list[str]] = typer.Option(None, "--set-variant", "--set",
+                                                    help="variant override path=value"),
+    option_baseline: Optional[list[str]] = typer.Option(None, "--option-baseline",
+                                                        help="baseline rule option name=value"),
+    option_variant: Optional[list[str]] = typer.Option(None, "--option-variant",
+                                                       help="variant rule option name=value"),
+    n: int = typer.Option(20_000, "-n", "--games", help="games per arm and seating"),
+    players: int = typer.Option(2, "--players", "-p"),
+    strategies: str = typer.Option("greedy", "--strategies", "-s",
+                                   help="one for all seats, or one per seat"),
+    rotate: bool = typer.Option(True, "--rotate/--no-rotate",
+                                help="play each seed in every rotation of the strategies"),
+    seed: int = typer.Option(1),
+    jobs: int = typer.Option(-1, "--jobs", "-j"),
+    out: Optional[Path] = typer.Option(None, help="output folder"),
+):
+    """Paired comparison of a variant against a baseline on the same seeds and seatings."""
+    from analysis.lab import compare as run_compare
+
+    base = _arm("baseline", baseline, set_baseline, option_baseline)
+    var = _arm("variant", variant, set_variant, option_variant)
+    if not var.overrides and not var.options and not base.overrides and not base.options:
+        raise UserError("compare: give the variant's changes (--variant FILE, --set path=value "
+                        "or --option-variant name=value)")
+    res = run_compare(game, base, var, n, players, _split(strategies), seed, rotate, jobs, out,
+                      run_simulation)
+    typer.echo(res["summary"])
+
+
+@app.command()
+def sweep(
+    game: str = typer.Argument(..., help="game id"),
+    param: list[str] = typer.Option(..., "--param",
+                                    help="NAME=v1,v2,...: a rule option or a data path "
+                                         "(one or two)"),
+    n: int = typer.Option(20_000, "-n", "--games", help="games per value and seating"),
+    players: int = typer.Option(2, "--players", "-p"),
+    strategies: str = typer.Option("greedy", "--strategies", "-s"),
+    rotate: bool = typer.Option(False, "--rotate/--no-rotate"),
+    seed: int = typer.Option(1),
+    jobs: int = typer.Option(-1, "--jobs", "-j"),
+    out: Optional[Path] = typer.Option(None, help="output folder"),
+):
+    """Play each value of one or two parameters on the same seeds; table, chart and report."""
+    from analysis.lab import sweep as run_sweep
+
+    res = run_sweep(game, param, n, players, _split(strategies), seed, rotate, jobs, out,
+                    run_simulation)
+    typer.echo(res["summary"])
+
+
+@app.command()
+def suggest(
+    game: str = typer.Argument(..., help="game id"),
+    n: int = typer.Option(20_000, "-n", "--games", help="games per setting"),
+    band: float = typer.Option(2.0, help="allowed win-rate difference, +- points"),
+    players: Optional[int] = typer.Option(None, "--players", "-p",
+                                          help="default: the main job's first run"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="bots (default: the main job's bot mix)"),
+    alt_strategies: str = typer.Option("", "--alt-strategies",
+                                       help="second bot mix for the robustness check"),
+    limit: int = typer.Option(5, help="at most this many outliers"),
+    max_step: int = typer.Option(2, help="largest change of one number"),
+    data: Optional[list[Path]] = typer.Option(None, "--data", help="start from these overrides"),
+    set_: Optional[list[str]] = typer.Option(None, "--set", help="start from path=value"),
+    center: str = typer.Option("median", help="band centre: median (of the component's "
+                               "table) or zero"),
+    seed: int = typer.Option(1),
+    jobs: int = typer.Option(-1, "--jobs", "-j"),
+    out: Optional[Path] = typer.Option(None, help="output folder"),
+):
+    """Find outlier components and the smallest change to their own numbers that fixes each."""
+    from analysis.lab import suggest as run_suggest
+
+    if band <= 0:
+        raise UserError(f"--band must be positive, got {band}")
+    if limit < 1 or max_step < 1:
+        raise UserError("--limit and --max-step must be at least 1")
+    res = run_suggest(game, n, players, _split(strategies) or None, seed, band, limit,
+                      max_step, _split(alt_strategies) or None, jobs, out, run_simulation,
+                      _overrides(data, set_) or None, center)
+    typer.echo(res["summary"])
 
 
 def main() -> None:

@@ -40,7 +40,7 @@ class Tunable:
     """A number ``boardsim suggest`` may change, in every row of ``table``.
 
     ``field``: a scalar field, or ``field.part`` / ``field.*`` (every non-zero part of a vector
-    field); ``effect``: +1 if raising the number makes the component stronger for its owner,
+    field) / ``field.all`` (every part); ``effect``: +1 if raising the number makes the component stronger for its owner,
     -1 if weaker; ``lo``/``hi``: the values it may take.
     """
 
@@ -330,7 +330,7 @@ def tunable_paths(doc: dict, schema: ComponentSchema, table: str, key: Any
             names = schema.vectors.get(f"{table}.{fname}", ())
             for i, x in enumerate(v):
                 pname = names[i] if i < len(names) else str(i)
-                if (part in ("", "*") and x) or part == pname:
+                if (part in ("", "*") and x) or part in ("all", pname):
                     out.append((f"{base}.{pname}", int(x), t.effect, t.lo, t.hi))
         elif isinstance(v, (int, float)) and not isinstance(v, bool):
             out.append((base, int(v), t.effect, t.lo, t.hi))

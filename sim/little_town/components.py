@@ -23,7 +23,7 @@ SCHEMA = ComponentSchema(
              "per_count.4": ("workers", "houses", "goal_cards")},
     tunables=(
         Tunable("buildings", "vp", +1, 0, 20),
-        Tunable("buildings", "cost.*", -1, 0, 9),
+        Tunable("buildings", "cost.all", -1, 0, 9),
         Tunable("buildings", "cost_coins", -1, 0, 12),
         Tunable("buildings", "output.*", +1, 0, 6),
         Tunable("buildings", "output_coins", +1, 0, 9),

@@ -1,0 +1,692 @@
+"""The balance lab: paired comparisons, sweeps and suggested fixes on common random numbers.
+
+Every *arm* (the printed game, or a variant with component-data overrides and/or rule options)
+is played on the same game seeds and the same seatings: game ``i`` of every arm starts from
+the same deal when the change does not touch the deal, and its bots draw from the same
+generators. With ``rotate``, each seed is played once in every rotation of the strategies over
+the seats, so strategy comparisons are free of seat effects.
+
+Entry points (used by ``boardsim compare``, ``sweep`` and ``suggest``): ``run_arms``,
+``paired_metrics``, ``compare``, ``sweep``, ``suggest``. Each writes its tables (CSV) and a
+Markdown report under ``out`` through temporary names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from analysis import queries as q
+from analysis.paired import paired_difference
+from sim.core.components import get_path, slug, tunable_paths
+from sim.core.errors import UserError
+from sim.registry import get_game
+
+
+@dataclass
+class Arm:
+    """One setting of the game: a name, component-data overrides and rule options."""
+
+    name: str
+    overrides: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        parts = [f"{k}={v}" for k, v in self.overrides.items()]
+        parts += [f"option {k}={v}" for k, v in self.options.items()]
+        return ", ".join(parts) or "as printed"
+
+
+@dataclass
+class ArmRuns:
+    """The run folders of one arm: one per rotation of the strategies."""
+
+    arm: Arm
+    runs: list[Path]
+    seat_strategies: list[list[str]]
+
+
+RunFn = Callable[..., Path]
+
+
+def _default_run(game, n, players, strategies, seed, options, jobs, chunk_size, out, seating,
+                 backend, label=None, scheduler=None, overrides=None) -> Path:
+    from sim.runner import simulate
+
+    return simulate(game, n, players, strategies, seed=seed, options=options, jobs=jobs,
+                    chunk_size=chunk_size, out=out, seating=seating, backend=backend,
+                    overrides=overrides)
+
+
+def rotations(strategies: list[str], players: int, rotate: bool) -> list[list[str]]:
+    """Seat strategy lists: the given one, and with ``rotate`` every rotation of it.
+
+    ``strategies``: one name (every seat) or one per seat. Raises UserError otherwise."""
+    if len(strategies) == 1:
+        strategies = strategies * players
+    if len(strategies) != players:
+        raise UserError(f"give one strategy for every seat or one per seat ({players}), got "
+                        f"{len(strategies)}")
+    if not rotate or len(set(strategies)) == 1:
+        return [list(strategies)]
+    return [strategies[r:] + strategies[:r] for r in range(players)]
+
+
+def run_arms(game_id: str, arms: list[Arm], n: int, players: int, strategies: list[str],
+             seed: int, rotate: bool, jobs: int, out: Path, run: RunFn | None = None,
+             chunk_size: int = 10_000) -> list[ArmRuns]:
+    """Play ``n`` games per rotation for every arm on the same seeds; return their folders.
+
+    Runs go to ``out/runs/<arm>/rot<r>`` (resumable). Raises UserError on bad input."""
+    run = run or _default_run
+    seatings = rotations(strategies, players, rotate)
+    out = Path(out)
+    result = []
+    for arm in arms:
+        folders = []
+        for r, seats in enumerate(seatings):
+            folder = out / "runs" / slug(arm.name) / f"rot{r}"
+            folders.append(run(game_id, n, players, seats, seed, arm.options, jobs,
+                               chunk_size, folder, "fixed", "loky",
+                               label=f"{arm.name} rot{r}" if len(seatings) > 1 else arm.name,
+                               overrides=arm.overrides))
+        result.append(ArmRuns(arm, folders, seatings))
+    return result
+
+
+# ---- per-game metrics ---------------------------------------------------------------------
+def load_games(runs: list[Path], players: int) -> dict[str, np.ndarray]:
+    """Per-game arrays of an arm's runs stacked in rotation order: win_share, score
+    ``float64[N, players]``, strategy index ``int64[N, players]`` (into the sorted strategy
+    names in ``"names"``), turns ``float64[N]``, first_player ``int64[N]``."""
+    ws, sc, st, turns, first = [], [], [], [], []
+    for run in runs:
+        seats = (pl.scan_parquet(os.path.join(run, "seats", "chunk-*.parquet"))
+                 .select("game", "seat", "strategy", "score", "win_share")
+                 .sort("game", "seat").collect())
+        games = (pl.scan_parquet(os.path.join(run, "games", "chunk-*.parquet"))
+                 .select("game", "turns", "first_player").sort("game").collect())
+        ng = games.height
+        ws.append(seats["win_share"].to_numpy().reshape(ng, players))
+        sc.append(seats["score"].to_numpy().astype(np.float64).reshape(ng, players))
+        st.append(seats["strategy"].to_numpy().reshape(ng, players))
+        turns.append(games["turns"].to_numpy().astype(np.float64))
+        first.append(games["first_player"].to_numpy().astype(np.int64))
+    strat = np.concatenate(st)
+    names = sorted(set(strat.ravel().tolist()))
+    idx = np.searchsorted(np.array(names), strat)
+    return {"win_share": np.concatenate(ws), "score": np.concatenate(sc), "strategy": idx,
+            "names": names, "turns": np.concatenate(turns), "first_player": np.concatenate(first)}
+
+
+def game_metrics(g: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
+    """Per-game values of every metric ``name -> float64[N]``: first-player win rate, each
+    seat's win rate and mean score, each strategy's win rate (mean win share of its seats in
+    the game; NaN where absent), game length (turns)."""
+    n = g["turns"].shape[0]
+    out: dict[str, np.ndarray] = {}
+    out["first-player win rate"] = g["win_share"][np.arange(n), g["first_player"]]
+    for s in range(players):
+        out[f"seat {s + 1} win rate"] = g["win_share"][:, s]
+    for s in range(players):
+        out[f"seat {s + 1} mean score"] = g["score"][:, s]
+    names = g["names"]
+    if len(names) > 1:
+        for k, name in enumerate(names):
+            mask = g["strategy"] == k
+            cnt = mask.sum(axis=1)
+            val = np.where(mask, g["win_share"], 0.0).sum(axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[f"{name} win rate"] = np.where(cnt > 0, val / np.maximum(cnt, 1), np.nan)
+    out["mean score (all seats)"] = g["score"].mean(axis=1)
+    out["game length (turns)"] = g["turns"]
+    return out
+
+
+def paired_metrics(base: ArmRuns, var: ArmRuns, players: int) -> pl.DataFrame:
+    """One row per metric: baseline, variant, diff with the paired 95% interval, the unpaired
+    interval, the width ratio and the games factor (how many more games independent runs would
+    need). Win rates are in points (percent)."""
+    gb, gv = load_games(base.runs, players), load_games(var.runs, players)
+    if gb["turns"].shape != gv["turns"].shape:
+        raise UserError("compare: the two arms have different game counts")
+    mb, mv = game_metrics(gb, players), game_metrics(gv, players)
+    rows = []
+    for name, xb in mb.items():
+        if name not in mv:
+            continue
+        xv = mv[name]
+        ok = ~(np.isnan(xb) | np.isnan(xv))
+        if ok.sum() < 2:
+            continue
+        pdiff = paired_difference(xb[ok], xv[ok])
+        scale = 100.0 if "win rate" in name else 1.0
+        rows.append({
+            "metric": name, "games": pdiff.n, "baseline": pdiff.baseline * scale,
+            "variant": pdiff.variant * scale, "diff": pdiff.diff * scale,
+            "lo": pdiff.lo * scale, "hi": pdiff.hi * scale,
+            "unpaired_lo": pdiff.unpaired_lo * scale, "unpaired_hi": pdiff.unpaired_hi * scale,
+            "width_ratio": pdiff.width_ratio, "games_factor": pdiff.games_factor,
+        })
+    return pl.DataFrame(rows)
+
+
+# ---- component win-rate differences ---------------------------------------------------------
+def component_table(game, runs: list[Path]) -> pl.DataFrame:
+    """Win-rate difference (points) of every component linked by the game's schema
+    (``ImpactLink``): table, key, component (row key), column, n_with, diff, lo, hi."""
+    schema = game.component_schema
+    doc = game.component_document()
+    _, seats = q.scan_runs([str(r) for r in runs])
+    names = set(seats.collect_schema().names())
+    frames = []
+    for link in schema.impact:
+        node = doc[link.table]
+        keyf = schema.keys.get(link.table, "name")
+        keys = [r[keyf] for r in node] if isinstance(node, list) else list(node)
+        cols = {link.column(k): k for k in keys if link.column(k) in names}
+        if not cols:
+            continue
+        imp = q.component_impact(seats, detail_prefix=link.prefix)
+        imp = imp.filter(pl.col("column").is_in(list(cols)))
+        frames.append(imp.with_columns(
+            table=pl.lit(link.table),
+            key=pl.col("column").replace_strict(cols, return_dtype=pl.Utf8,
+                                                default=None).cast(pl.Utf8),
+        ))
+    if not frames:
+        return pl.DataFrame()
+    df = pl.concat(frames)
+    return df.with_columns((pl.col(["diff", "lo", "hi"]) * 100.0)).select(
+        "players", "table", "key", "column", "n_with", "n_without", "diff", "lo", "hi")
+
+
+# ---- writing -----------------------------------------------------------------------------
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+    return path
+
+
+def _write_csv(df: pl.DataFrame, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    df.write_csv(tmp)
+    os.replace(tmp, path)
+    return path
+
+
+def _f(x: float, d: int = 1) -> str:
+    return "n/a" if x is None or x != x else f"{x:+.{d}f}" if d else f"{x:+.0f}"
+
+
+def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def _setup_lines(game, n, players, strategies, seed, rotate, seatings) -> list[str]:
+    return [
+        f"- Game: {game.title} (`{game.id}`), {players} players; data status: "
+        f"{game.data_status}",
+        f"- Bots: {', '.join(strategies)}; seatings: "
+        + ("; ".join(",".join(s) for s in seatings)) + (" (every rotation)" if rotate else ""),
+        f"- Games: {n:,} per arm and seating, seed {seed}; every arm plays the same seeds "
+        "(common random numbers).",
+    ]
+
+
+# ---- compare ------------------------------------------------------------------------------
+def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
+            strategies: list[str], seed: int = 1, rotate: bool = True, jobs: int = -1,
+            out: Path | None = None, run: RunFn | None = None) -> dict[str, Any]:
+    """Paired comparison of ``variant`` against ``baseline`` on the same seeds and seatings.
+
+    Writes ``out/compare.md`` and ``out/compare.csv`` (one row per metric: baseline, variant,
+    diff with paired and unpaired 95% intervals, in points for win rates). Returns
+    ``{"table": DataFrame, "markdown": path, "summary": str}``. Raises UserError on bad input.
+    """
+    game = get_game(game_id)
+    game.check_players(players)
+    out = Path(out or Path("reports") / game.id / "compare" / f"{slug(variant.name)}")
+    arms = run_arms(game.id, [baseline, variant], n, players, strategies, seed, rotate, jobs,
+                    out, run)
+    table = paired_metrics(arms[0], arms[1], players)
+    comp_b = component_table(get_game(game.id, baseline.overrides), arms[0].runs)
+    comp_v = component_table(get_game(game.id, variant.overrides), arms[1].runs)
+    lines = [f"# Paired comparison: {game.title}", "",
+             f"Baseline: {baseline.describe()}. Variant: {variant.describe()}.", ""]
+    lines += _setup_lines(game, n, players, strategies, seed, rotate, arms[0].seat_strategies)
+    lines += ["", "## Metrics", "",
+              "Difference = variant - baseline (points for win rates), 95% interval from the "
+              "paired games, and the interval two independent runs of the same size would "
+              "give. *Games factor*: independent runs would need that many times more games for "
+              "the same precision.", ""]
+    rows = []
+    for r in table.iter_rows(named=True):
+        rows.append([r["metric"], f"{r['baseline']:.2f}", f"{r['variant']:.2f}",
+                     f"{_f(r['diff'], 2)} [{r['lo']:+.2f}, {r['hi']:+.2f}]",
+                     f"[{r['unpaired_lo']:+.2f}, {r['unpaired_hi']:+.2f}]",
+                     f"{r['games_factor']:.1f}x" if r["games_factor"] == r["games_factor"]
+                     and r["games_factor"] != float("inf") else "exact"])
+    lines += _md_table(["metric", "baseline", "variant", "difference (paired 95%)",
+                        "unpaired 95%", "games factor"], rows)
+    changed = _changed_components(comp_b, comp_v, variant.overrides)
+    if changed:
+        lines += ["", "## Changed components", "",
+                  "Win-rate difference of the seats that have the component against those that "
+                  "do not (points, Newcombe 95% interval; an association).", ""]
+        lines += _md_table(["component", "baseline", "variant"], changed)
+    md = _write(out / "compare.md", "\n".join(lines) + "\n")
+    _write_csv(table, out / "compare.csv")
+    head = [f"{r['metric']}: {_f(r['diff'], 2)} [{r['lo']:+.2f}, {r['hi']:+.2f}] "
+            f"(unpaired [{r['unpaired_lo']:+.2f}, {r['unpaired_hi']:+.2f}])"
+            for r in table.iter_rows(named=True)]
+    return {"table": table, "markdown": md, "summary": "\n".join(head + [f"report: {md}"])}
+
+
+def _changed_components(cb: pl.DataFrame, cv: pl.DataFrame, overrides: dict) -> list[list[str]]:
+    if cb.is_empty() or cv.is_empty():
+        return []
+    rows = []
+    for path in overrides:
+        parts = path.split(".")
+        if len(parts) < 3:
+            continue
+        t, k = parts[0], parts[1]
+        b = cb.filter((pl.col("table") == t) & (pl.col("key").map_elements(
+            slug, return_dtype=pl.Utf8) == k))
+        v = cv.filter((pl.col("table") == t) & (pl.col("key").map_elements(
+            slug, return_dtype=pl.Utf8) == k))
+        if b.height and v.height:
+            rb, rv = b.row(0, named=True), v.row(0, named=True)
+            rows.append([f"{t}.{k}", _ci(rb), _ci(rv)])
+    return rows
+
+
+def _ci(r: dict) -> str:
+    if r["diff"] is None:
+        return "n/a"
+    return f"{r['diff']:+.1f} [{r['lo']:+.1f}, {r['hi']:+.1f}] (n={r['n_with']:,})"
+
+
+# ---- sweep --------------------------------------------------------------------------------
+def parse_param(game, text: str) -> tuple[str, str, list[str]]:
+    """``NAME=v1,v2,..`` -> (kind "option"/"data", name, values). Raises UserError."""
+    if "=" not in text:
+        raise UserError(f"--param {text!r}: expected NAME=v1,v2,... (a rule option or a data "
+                        "path, e.g. buildings.church.vp=6,7,8)")
+    name, vals = text.split("=", 1)
+    name = name.strip()
+    values = [v.strip() for v in vals.split(",") if v.strip()]
+    if not values:
+        raise UserError(f"--param {name}: give at least one value")
+    if name in [o.name for o in game.options]:
+        for v in values:
+            game.resolve_options({name: v})
+        return "option", name, values
+    for v in values:
+        game.with_overrides({name: v})
+    return "data", name, values
+
+
+def sweep(game_id: str, params: list[str], n: int, players: int, strategies: list[str],
+          seed: int = 1, rotate: bool = False, jobs: int = -1, out: Path | None = None,
+          run: RunFn | None = None) -> dict[str, Any]:
+    """Play every value (or pair of values) of one or two parameters on the same seeds.
+
+    ``params``: ``["NAME=v1,v2,..."]`` (one or two; a rule option or a data path). Writes
+    ``out/sweep.csv`` (one row per value and metric: value, estimate, lo, hi), ``out/sweep.md``
+    and ``out/sweep.png`` (metrics against the value with 95% bands). Raises UserError."""
+    game = get_game(game_id)
+    game.check_players(players)
+    if not 1 <= len(params) <= 2:
+        raise UserError("sweep: give one or two --param")
+    parsed = [parse_param(game, p) for p in params]
+    grid: list[list[tuple[str, str, str]]] = [[]]
+    for kind, name, values in parsed:
+        grid = [g + [(kind, name, v)] for g in grid for v in values]
+    arms = []
+    for combo in grid:
+        arm = Arm(" ".join(f"{name}={v}" for _, name, v in combo))
+        for kind, name, v in combo:
+            (arm.options if kind == "option" else arm.overrides)[name] = v
+        arms.append(arm)
+    tag = "-".join(slug(p[1]) for p in parsed)
+    out = Path(out or Path("reports") / game.id / "sweep" / tag)
+    runs = run_arms(game.id, arms, n, players, strategies, seed, rotate, jobs, out, run)
+    rows = []
+    for combo, ar in zip(grid, runs):
+        g = load_games(ar.runs, players)
+        mets = game_metrics(g, players)
+        vals = {f"param{i + 1}": v for i, (_, _, v) in enumerate(combo)}
+        for name, x in mets.items():
+            x = x[~np.isnan(x)]
+            if len(x) < 2:
+                continue
+            scale = 100.0 if "win rate" in name else 1.0
+            m, se = x.mean(), x.std(ddof=1) / np.sqrt(len(x))
+            rows.append({**vals, "metric": name, "games": len(x), "estimate": m * scale,
+                         "lo": (m - 1.96 * se) * scale, "hi": (m + 1.96 * se) * scale})
+        seats = q.scan_runs([str(r) for r in ar.runs])[1]
+        for b in q.balance(seats).iter_rows(named=True):
+            rows.append({**vals, "metric": "Balance (1 - seat spread)", "games": b["n"],
+                         "estimate": b["balance"], "lo": None, "hi": None})
+        for _, name, _v in combo:
+            if name.count(".") >= 2:
+                comp = component_table(get_game(game.id, ar.arm.overrides), ar.runs)
+                t, k = name.split(".")[:2]
+                hit = comp.filter((pl.col("table") == t) & (pl.col("key").map_elements(
+                    slug, return_dtype=pl.Utf8) == k)) if comp.height else comp
+                if hit.height:
+                    r = hit.row(0, named=True)
+                    rows.append({**vals, "metric": f"{t}.{k} win-rate difference",
+                                 "games": r["n_with"], "estimate": r["diff"], "lo": r["lo"],
+                                 "hi": r["hi"]})
+    table = pl.DataFrame(rows)
+    _write_csv(table, out / "sweep.csv")
+    png = sweep_chart(table, [p[1] for p in parsed], out / "sweep.png")
+    lines = [f"# Sweep: {game.title}", "",
+             "Parameters: " + "; ".join(f"`{p[1]}` = {', '.join(p[2])} ({p[0]})"
+                                        for p in parsed), ""]
+    lines += _setup_lines(game, n, players, strategies, seed, rotate, runs[0].seat_strategies)
+    lines += ["", f"![metrics against the parameter]({Path(png).name})", ""]
+    metrics = list(dict.fromkeys(table["metric"].to_list()))
+    header = [p[1] for p in parsed] + metrics
+    body = []
+    for combo in grid:
+        sel = table
+        for i, (_, _, v) in enumerate(combo):
+            sel = sel.filter(pl.col(f"param{i + 1}") == v)
+        cells = [v for _, _, v in combo]
+        for m in metrics:
+            r = sel.filter(pl.col("metric") == m)
+            if not r.height:
+                cells.append("")
+                continue
+            r = r.row(0, named=True)
+            cells.append(f"{r['estimate']:.2f}" + (f" [{r['lo']:.2f}, {r['hi']:.2f}]"
+                                                    if r["lo"] is not None else ""))
+        body.append(cells)
+    lines += _md_table(header, body)
+    md = _write(out / "sweep.md", "\n".join(lines) + "\n")
+    return {"table": table, "markdown": md, "chart": png,
+            "summary": f"{len(grid)} settings x {n:,} games; table {out / 'sweep.csv'}\n"
+                       f"report: {md}"}
+
+
+def sweep_chart(table: pl.DataFrame, names: list[str], path: Path) -> Path:
+    """One panel per metric: estimate against the first parameter's value with its 95% band,
+    one line per value of the second parameter. Written to a temporary name, then renamed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    metrics = list(dict.fromkeys(table["metric"].to_list()))
+    cols = 3
+    rows_ = (len(metrics) + cols - 1) // cols
+    fig, axes = plt.subplots(rows_, cols, figsize=(4.2 * cols, 3.0 * rows_), squeeze=False)
+    xs = list(dict.fromkeys(table["param1"].to_list()))
+    groups = list(dict.fromkeys(table["param2"].to_list())) if "param2" in table.columns \
+        else [None]
+    for ax, m in zip(axes.ravel(), metrics):
+        for g in groups:
+            sel = table.filter(pl.col("metric") == m)
+            if g is not None:
+                sel = sel.filter(pl.col("param2") == g)
+            pos = [xs.index(v) for v in sel["param1"].to_list()]
+            est = sel["estimate"].to_numpy()
+            label = f"{names[1]}={g}" if g is not None else None
+            ax.plot(pos, est, marker="o", label=label)
+            if sel["lo"].null_count() < sel.height:
+                lo = sel["lo"].fill_null(np.nan).to_numpy()
+                hi = sel["hi"].fill_null(np.nan).to_numpy()
+                ax.fill_between(pos, lo, hi, alpha=0.25)
+        ax.set_xticks(range(len(xs)), xs)
+        ax.set_xlabel(names[0])
+        ax.set_title(m, fontsize=9)
+        if groups != [None]:
+            ax.legend(fontsize=7)
+    for ax in axes.ravel()[len(metrics):]:
+        ax.axis("off")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.png")
+    fig.savefig(tmp, dpi=90)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return path
+
+
+# ---- suggest -------------------------------------------------------------------------------
+@dataclass
+class Proposal:
+    component: str
+    path: str
+    before_value: Any
+    after_value: Any
+    before: dict
+    after: dict
+    games: int
+    robust: bool | None = None
+    robust_note: str = ""
+    inside: bool = True
+
+
+def centred(comp: pl.DataFrame, center: str) -> pl.DataFrame:
+    """``comp`` with ``center`` (the reference of each table: 0, or the median difference of
+    the table's components) and ``dev``/``dev_lo``/``dev_hi`` = diff/lo/hi minus it."""
+    if comp.is_empty():
+        return comp
+    ref = (pl.col("diff").median().over("table") if center == "median" else pl.lit(0.0))
+    return comp.with_columns(center=ref).with_columns(
+        dev=pl.col("diff") - pl.col("center"), dev_lo=pl.col("lo") - pl.col("center"),
+        dev_hi=pl.col("hi") - pl.col("center"))
+
+
+def _outliers(comp: pl.DataFrame, band: float, limit: int) -> list[dict]:
+    """Components whose difference lies outside the band around the centre with an interval
+    that excludes the centre, largest deviation first."""
+    if comp.is_empty():
+        return []
+    df = comp.filter(pl.col("dev").is_not_null()
+                     & ((pl.col("dev") > band) | (pl.col("dev") < -band))
+                     & ((pl.col("dev_lo") > 0) | (pl.col("dev_hi") < 0)))
+    df = df.with_columns(_a=pl.col("dev").abs()).sort("_a", descending=True).drop("_a")
+    return df.head(limit).to_dicts()
+
+
+def _candidates(game, table: str, key: Any, direction: int, max_step: int
+                ) -> list[tuple[str, int, int]]:
+    """Changes to one component's own numbers, smallest first: (path, old, new). ``direction``
+    -1 weakens the component, +1 strengthens it."""
+    doc = game.component_document()
+    out = []
+    for step in range(1, max_step + 1):
+        for path, value, effect, lo, hi in tunable_paths(doc, game.component_schema, table, key):
+            new = value + step * direction * effect
+            if lo <= new <= hi:
+                out.append((path, value, new))
+    return out
+
+
+def suggest(game_id: str, n: int, players: int | None = None,
+            strategies: list[str] | None = None, seed: int = 1, band: float = 2.0,
+            limit: int = 5, max_step: int = 2, alt_strategies: list[str] | None = None,
+            jobs: int = -1, out: Path | None = None, run: RunFn | None = None,
+            base_overrides: dict[str, Any] | None = None, center: str = "median"
+            ) -> dict[str, Any]:
+    """Find components whose win-rate difference lies outside ``+-band`` points around the
+    centre (interval excluding the centre), and for each the smallest change to its own
+    numbers that brings it inside the band without pushing another component out (outside the
+    band with an interval clear of it), on the same seeds.
+
+    ``center``: ``"median"`` (default): the median difference of the component's table, so a
+    component is judged against its peers (seats that build or complete more tend to win, so
+    raw differences all sit above 0); ``"zero"``: the raw difference.
+
+    Default bots and player count: the game's first main-job run. ``alt_strategies``: a second
+    bot mix to check each proposal under (default: the game's other mix, else all-greedy).
+    ``base_overrides``: start from changed data (e.g. a deliberately broken component).
+    Writes ``out/suggest.md`` and ``out/suggest.csv``; returns ``{"proposals", "outliers",
+    "markdown", "summary"}``. Raises UserError when the game has no tunable data."""
+    if center not in ("median", "zero"):
+        raise UserError(f"--center {center!r}; allowed: median, zero")
+    game = get_game(game_id, base_overrides or None)
+    schema = game.component_schema
+    if not schema.impact or not schema.tunables:
+        raise UserError(f"suggest: {game.id} has no tunable component data linked to results")
+    plan = next((p for p in game.default_plan() if p.get("role", "main") == "main"), None)
+    players = players or (plan["players"] if plan else game.min_players)
+    game.check_players(players)
+    base_strats = strategies or (list(plan["strategies"]) if plan else ["greedy"])
+    if alt_strategies is None:
+        mix = next((p for p in game.default_plan() if str(p.get("role", "")).startswith("mix")
+                    and p["players"] == players), None)
+        alt_strategies = list(mix["strategies"]) if mix else ["greedy"]
+        if sorted(alt_strategies) == sorted(base_strats):
+            main = next((list(p["strategies"]) for p in game.default_plan()
+                         if p.get("role", "main") == "main" and p["players"] == players), None)
+            alt_strategies = main if main and sorted(main) != sorted(base_strats) \
+                else ["greedy"]
+    out = Path(out or Path("reports") / game.id / "suggest")
+    run = run or _default_run
+
+    def play(overrides: dict, strats: list[str], tag: str) -> list[Path]:
+        seat_mode = "pool" if len(strats) > 1 and (len(strats) != players or (
+            plan is not None and plan.get("seating") == "pool")) else "fixed"
+        full = {**(base_overrides or {}), **overrides}
+        return [run(game.id, n, players, strats, seed, {}, jobs, 10_000,
+                    out / "runs" / tag, seat_mode, "loky", label=tag, overrides=full)]
+
+    def measure(overrides: dict, strats: list[str], tag: str) -> pl.DataFrame:
+        runs = play(overrides, strats, tag)
+        return centred(component_table(get_game(
+            game.id, {**(base_overrides or {}), **overrides} or None), runs), center)
+
+    base = measure({}, base_strats, "baseline")
+    outliers = _outliers(base, band, limit)
+    inside = {(r["table"], r["key"]) for r in base.iter_rows(named=True)
+              if r["dev"] is not None and abs(r["dev"]) <= band}
+    proposals: list[Proposal] = []
+    tried: list[dict] = []
+    alt_base = None
+    for o in outliers:
+        direction = -1 if o["dev"] > 0 else +1
+        found = None
+        best = None
+        for path, old, new in _candidates(game, o["table"], o["key"], direction, max_step):
+            tag = f"{slug(path)}-{new}"
+            comp = measure({path: new}, base_strats, tag)
+            me = comp.filter((pl.col("table") == o["table"]) & (pl.col("key") == o["key"]))
+            if not me.height or me["dev"][0] is None:
+                continue
+            r = me.row(0, named=True)
+            pushed = [f"{x['table']}.{x['key']}" for x in comp.iter_rows(named=True)
+                      if (x["table"], x["key"]) in inside and x["dev"] is not None
+                      and (x["dev_lo"] > band or x["dev_hi"] < -band)]
+            tried.append({"component": f"{o['table']}.{o['key']}", "path": path, "from": old,
+                          "to": new, "diff": r["diff"], "lo": r["lo"], "hi": r["hi"],
+                          "center": r["center"], "pushed_out": ";".join(pushed)})
+            if abs(r["dev"]) <= band and not pushed:
+                found = Proposal(f"{o['table']}.{o['key']}", path, old, new, o, r, n)
+                break
+            if not pushed and abs(r["dev"]) < abs(o["dev"]) and (
+                    best is None or abs(r["dev"]) < abs(best.after["dev"])):
+                best = Proposal(f"{o['table']}.{o['key']}", path, old, new, o, r, n,
+                                inside=False)
+        if found is None:
+            found = best  # no single change reached the band: the one that came closest
+        if found is None:
+            continue
+        if alt_strategies:
+            if alt_base is None:
+                alt_base = measure({}, alt_strategies, "alt-baseline")
+            ca = measure({found.path: found.after_value}, alt_strategies,
+                         f"alt-{slug(found.path)}-{found.after_value}")
+            a0 = alt_base.filter((pl.col("table") == o["table"]) & (pl.col("key") == o["key"]))
+            a1 = ca.filter((pl.col("table") == o["table"]) & (pl.col("key") == o["key"]))
+            if a1.height and a1["dev"][0] is not None:
+                d1 = a1["dev"][0]
+                d0 = a0["dev"][0] if a0.height else None
+                found.robust = abs(d1) <= band
+                found.robust_note = (f"{', '.join(alt_strategies)}: "
+                                     f"{_f(d0) if d0 is not None else 'n/a'} -> {_f(d1)}")
+        proposals.append(found)
+    return _write_suggest(game, out, proposals, outliers, tried, base, band, n, players,
+                          base_strats, alt_strategies, seed, base_overrides, center)
+
+
+def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players, strats,
+                   alt, seed, base_overrides, center) -> dict[str, Any]:
+    lines = [f"# Suggested fixes: {game.title}", "",
+             f"- {players} players; bots {', '.join(strats)}; {n:,} games per setting, seed "
+             f"{seed}, every setting on the same seeds; data status: {game.data_status}",
+             f"- Band: win-rate difference within +-{band:g} points of "
+             + ("the median difference of the component's table (its peers)"
+                if center == "median" else "zero")
+             + " (seats with the component minus seats without, Newcombe 95% interval; an "
+             "association, not a cause). A change is accepted when the component's difference "
+             "falls inside the band and no component that was inside moves out of it with an "
+             "interval clear of the band.",
+             f"- Second bot mix for the robustness check: {', '.join(alt or [])}"]
+    if base_overrides:
+        lines.append("- Starting data: " + ", ".join(f"{k}={v}" for k, v in
+                                                     base_overrides.items()))
+    lines += ["", "## Proposals", ""]
+    if proposals:
+        rows = [[p.component, f"`{p.path}`", f"{p.before_value} -> {p.after_value}",
+                 _ci(p.before), _ci(p.after) + ("" if p.inside else " (closest; still outside)"),
+                 "yes" if p.robust else "no" if p.robust is False else "not checked",
+                 p.robust_note] for p in proposals]
+        lines += _md_table(["component", "number", "change", "before", "after",
+                            "holds under 2nd mix", "2nd mix"], rows)
+    else:
+        lines.append("No proposal: " + ("no component lies outside the band with an interval "
+                                        "excluding its centre." if not outliers else
+                                        "no single change of up to the maximum step moved "
+                                        "an outlier towards the band without pushing another "
+                                        "component out."))
+    lines += ["", "## Outliers found", ""]
+    lines += _md_table(["component", "difference (95%)", "centre"],
+                       [[f"{o['table']}.{o['key']}", _ci(o), f"{o['center']:+.1f}"]
+                        for o in outliers]) if outliers else ["None."]
+    if tried:
+        lines += ["", "## Every change tried", ""]
+        lines += _md_table(["component", "number", "change", "difference (95%)",
+                            "pushed out"],
+                           [[t["component"], f"`{t['path']}`", f"{t['from']} -> {t['to']}",
+                             f"{t['diff']:+.1f} [{t['lo']:+.1f}, {t['hi']:+.1f}]",
+                             t["pushed_out"] or "-"] for t in tried])
+    md = _write(out / "suggest.md", "\n".join(lines) + "\n")
+    _write_csv(base, out / "components.csv")
+    rows = [{"component": p.component, "path": p.path, "from": p.before_value,
+             "to": p.after_value, "before_diff": p.before["diff"], "before_lo": p.before["lo"],
+             "before_hi": p.before["hi"], "after_diff": p.after["diff"],
+             "after_lo": p.after["lo"], "after_hi": p.after["hi"], "games": p.games,
+             "robust": p.robust, "inside_band": p.inside} for p in proposals]
+    _write(out / "suggest.json", json.dumps(rows, indent=2, default=str))
+    summary = [f"{p.component}: {p.path.split('.')[-1]} {p.before_value} to {p.after_value} "
+               f"brings its difference from {_ci(p.before)} to {_ci(p.after)}"
+               + ("" if p.inside else " (closest change found; still outside the band)")
+               + ("" if p.robust is None else " (holds under the 2nd mix)" if p.robust
+                  else " (does NOT hold under the 2nd mix)") for p in proposals]
+    if not proposals:
+        summary = [lines[lines.index("## Proposals") + 2]]
+    return {"proposals": proposals, "outliers": outliers, "tried": tried, "markdown": md,
+            "summary": "\n".join(summary + [f"report: {md}"])}
+
+
+def component_value(game, path: str) -> Any:
+    return get_path(game.component_document(), game.component_schema, path, game.id)

@@ -1,0 +1,185 @@
+"""Balance lab: overrides reach the engine, common random numbers, paired intervals, sweep and
+suggest (issue 7)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sim
+from analysis import lab
+from analysis.paired import Z95, paired_difference
+from sim.core.errors import UserError
+from sim.little_town.constants import A_BUILD, A_SITE
+from sim.runner import simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+                          text=True, cwd=cwd or ROOT)
+
+
+# ---- paired statistics ----------------------------------------------------------------------
+def test_paired_difference_exact():
+    x = [0.0, 1.0, 1.0, 0.0]
+    y = [0.0, 1.0, 0.0, 0.0]
+    r = paired_difference(x, y)
+    # d = [0, 0, -1, 0]: mean -0.25, sd 0.5, se 0.25
+    assert r.diff == pytest.approx(-0.25)
+    assert (r.lo, r.hi) == pytest.approx((-0.25 - Z95 * 0.25, -0.25 + Z95 * 0.25))
+    se_u = np.sqrt((1 / 3) / 4 + 0.25 / 4)
+    assert (r.unpaired_lo, r.unpaired_hi) == pytest.approx((-0.25 - Z95 * se_u,
+                                                            -0.25 + Z95 * se_u))
+    assert r.width_ratio == pytest.approx(0.25 / se_u)
+    with pytest.raises(ValueError):
+        paired_difference([1.0], [1.0])
+    with pytest.raises(ValueError):
+        paired_difference([1.0, 0.0], [1.0])
+
+
+def test_identical_arms_give_a_zero_width_paired_interval():
+    x = np.array([0.0, 1.0, 0.5, 0.0, 1.0])
+    r = paired_difference(x, x)
+    assert (r.diff, r.lo, r.hi) == (0.0, 0.0, 0.0)
+    assert r.unpaired_hi > 0 and r.games_factor == float("inf")
+
+
+# ---- overrides reach the engine ----------------------------------------------------------------
+def test_override_changes_the_worked_example_value():
+    """Spec §9 T15 (Little Town): a Workshop (2 stone, 5 VP) bought with 2 missing stone at 3
+    coins each leaves 0 of 6 coins and scores 5; with the buy price at 2 and the Workshop at
+    7 VP the same play leaves 2 coins and scores 7."""
+    for overrides, coins, score in (({}, 0, 5),
+                                    ({"consts.buy_price": 2, "buildings.workshop.vp": 7}, 2, 7)):
+        game = sim.get_game("little-town", overrides or None)
+        opts = {"market": "beginner", "first_player": "seat0"}
+        d = game.state_to_dict(game.new_state(2, 0, opts))
+        d["supply"][0] -= 2
+        d["players"][0]["cubes"][0] += 2
+        d["bank"] += d["players"][0]["coins"] - 6
+        d["players"][0]["coins"] = 6
+        s = game.state_from_dict(d)
+        workshop = 1
+        s = game.apply_action(s, A_BUILD + workshop)
+        s = game.apply_action(s, A_SITE + 9 * 2 + 4)
+        p0 = game.state_to_dict(s)["players"][0]
+        assert (p0["coins"], p0["score"]) == (coins, score)
+
+
+def test_go_town_opening_hand_override():
+    base = sim.get_game("go-town")
+    game = sim.get_game("go-town", {"constants.opening_hand": 6})
+    assert game.overrides == {"constants.opening_hand": 6}
+    sizes = [[sum(h.values()) for h in g.state_to_dict(g.new_state(3, 7))["hands"]]
+             for g in (base, game)]
+    assert min(sizes[0]) == 5  # spec §3: five cards each (the first player has drawn)
+    assert sizes[1] == [k + 1 for k in sizes[0]]
+
+
+def test_crn_same_deal_when_the_override_does_not_touch_it():
+    base = sim.get_game("little-town")
+    var = sim.get_game("little-town", {"buildings.church.vp": 6})
+    for seed in range(5):
+        a = base.state_to_dict(base.new_state(3, seed))
+        b = var.state_to_dict(var.new_state(3, seed))
+        assert a["data"] != b["data"]
+        a.pop("data"), b.pop("data")
+        assert a == b
+
+
+def test_results_of_different_overrides_never_mix(tmp_path):
+    out = tmp_path / "run"
+    simulate("go-town", 20, 2, ["random"], seed=3, out=out,
+             overrides={"constants.hand_limit": 9})
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["overrides"] == {"constants.hand_limit": 9}
+    with pytest.raises(UserError, match="differs in: overrides"):
+        simulate("go-town", 20, 2, ["random"], seed=3, out=out)
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["data", "nosuch"], "unknown game"),
+    (["data", "little-town", "--table", "nope"], "allowed: buildings"),
+    (["data", "little-town", "--set", "buildings.church.vpp=3"], "allowed: count, cost"),
+    (["simulate", "go-town", "-n", "5", "--set", "cards.dog.count=-1"], "must be 0 or more"),
+    (["simulate", "go-town", "-n", "5", "--set", "cards.dogg.count=1"], "allowed: 1, 2"),
+    (["simulate", "go-town", "-n", "5", "--set", "cards.dog.count"], "expected path=value"),
+    (["compare", "go-town", "-n", "5"], "give the variant's changes"),
+    (["sweep", "go-town", "--param", "constants.hand_limit"], "expected NAME=v1"),
+    (["suggest", "go-town", "-n", "5"], "no tunable component data"),
+])
+def test_bad_lab_input_one_line_exit_2(args, msg):
+    r = cli(*args)
+    assert r.returncode == 2, r.stderr
+    assert msg in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_malformed_override_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[buildings.church\nvp = 7\n")
+    r = cli("data", "little-town", "--data", str(bad))
+    assert r.returncode == 2 and "malformed TOML" in r.stderr
+    good = tmp_path / "good.toml"
+    good.write_text("[buildings.church]\nvp = 6\n[consts]\nbuy_price = 2\n")
+    r = cli("data", "little-town", "--data", str(good), "--table", "consts", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["consts"]["buy_price"] == 2
+
+
+# ---- compare and sweep ----------------------------------------------------------------------
+def test_compare_pairs_games_and_is_never_wider(tmp_path):
+    base = lab.Arm("baseline")
+    var = lab.Arm("variant", {"constants.hand_limit": 6})
+    res = lab.compare("go-town", base, var, 1500, 3, ["greedy", "attacker", "random"], seed=2,
+                      rotate=True, jobs=1, out=tmp_path)
+    t = res["table"]
+    assert t["games"].to_list()[0] == 4500  # 3 rotations x 1500 games
+    widths = (t["hi"] - t["lo"]).to_numpy()
+    unpaired = (t["unpaired_hi"] - t["unpaired_lo"]).to_numpy()
+    assert (widths <= unpaired + 1e-12).all()
+    assert (tmp_path / "compare.md").exists() and (tmp_path / "compare.csv").exists()
+    # each rotation runs the same seeds: game i's chance seed is the same in every folder
+    import polars as pl
+    seeds = [pl.read_parquet(str(p / "games" / "*.parquet")).sort("game")["seed"].to_list()
+             for a in ("baseline", "variant") for p in sorted((tmp_path / "runs" / a).iterdir())]
+    assert all(s == seeds[0] for s in seeds)
+
+
+def test_rotations():
+    assert lab.rotations(["a", "b", "c"], 3, True) == [["a", "b", "c"], ["b", "c", "a"],
+                                                      ["c", "a", "b"]]
+    assert lab.rotations(["a"], 2, True) == [["a", "a"]]
+    with pytest.raises(UserError):
+        lab.rotations(["a", "b"], 3, True)
+
+
+def test_sweep_writes_table_and_chart(tmp_path):
+    res = lab.sweep("go-town", ["constants.hand_limit=6,8", "max_turns=1000"], 300, 2,
+                    ["greedy", "random"], seed=1, jobs=1, out=tmp_path)
+    t = res["table"]
+    assert sorted(set(t["param1"].to_list())) == ["6", "8"]
+    assert (tmp_path / "sweep.png").stat().st_size > 1000
+    assert "first-player win rate" in set(t["metric"].to_list())
+
+
+# ---- suggest ----------------------------------------------------------------------------------
+def test_suggest_fixes_a_deliberately_broken_building_first(tmp_path):
+    """The Church made free and worth 20 VP: it is the first outlier, and the first proposal
+    changes the Church's own numbers and moves its difference towards the band."""
+    broken = {"buildings.church.cost.stone": 0, "buildings.church.vp": 20}
+    res = lab.suggest("little-town", 2000, players=3, strategies=["greedy", "builder"],
+                      band=2.0, limit=1, max_step=2, alt_strategies=["greedy"], jobs=1,
+                      out=tmp_path, base_overrides=broken)
+    assert res["outliers"][0]["key"] == "Church"
+    assert res["proposals"], res["summary"]
+    p = res["proposals"][0]
+    assert p.component == "buildings.Church" and p.path.startswith("buildings.church.")
+    assert abs(p.after["dev"]) < abs(p.before["dev"])
+    assert p.inside == (abs(p.after["dev"]) <= 2.0)
+    assert (tmp_path / "suggest.md").read_text().count("buildings.Church") >= 2
