@@ -1,0 +1,147 @@
+"""Province component data as tables (balance lab): structures (spec §3.1, docs/games/province.md
+§1.1), goal tokens (§4.1, docs §1.2) and the rule constants (docs §1.3).
+
+Paths: ``structures.bank.coins``, ``structures.mill.labor_income``, ``goals.hoard.threshold``,
+``constants.grind_coins``.
+
+The production numbers of a structure live in its own row, so that ``suggest`` can change them
+for that structure: ``mill.labor_income`` (the constant ``mill_labor``), ``harbor.ship_labor``
+and ``harbor.ship_coins`` (``harbor_labor``, ``harbor_coins``), ``union.trade_coins`` and
+``union.trade_labor`` (``union_coins`` paid for ``union_labor``). They are therefore not in the
+``constants`` table (one path per number). Rows of other structures have no such fields.
+
+The rule option ``recon_tweak`` (one reconstructed cost +-1) is applied on top of these numbers
+when a game is set up; the tables show the data without it.
+
+A goal token is worth 1 VP: that number is fixed in the engine (``score_of`` in kernels.py), not
+data, so it is not a field here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.core.components import ComponentSchema, ImpactLink, Tunable, slug
+from sim.core.errors import UserError
+from sim.province.constants import (
+    C_HARBOR_C,
+    C_HARBOR_L,
+    C_MILL,
+    C_UNION_C,
+    C_UNION_L,
+    COND_NAMES,
+    CONST_NAMES,
+    MAXG,
+    NS,
+    S_C,
+    S_L,
+    S_PRE,
+    S_VP1,
+    S_VP2,
+    STRUCT_NAMES,
+)
+
+# structure -> ((row field, constant name, constants slot), ...)
+_PRODUCTION = {
+    "Mill": (("labor_income", "mill_labor", C_MILL),),
+    "Union": (("trade_coins", "union_coins", C_UNION_C), ("trade_labor", "union_labor", C_UNION_L)),
+    "Harbor": (("ship_labor", "harbor_labor", C_HARBOR_L), ("ship_coins", "harbor_coins", C_HARBOR_C)),
+}
+_MOVED = {c for fields in _PRODUCTION.values() for _f, c, _i in fields}
+
+SCHEMA = ComponentSchema(
+    keys={"structures": "name", "goals": "name"},
+    tunables=(
+        Tunable("structures", "labor", -1, 0, 9),
+        Tunable("structures", "coins", -1, 0, 9),
+        Tunable("structures", "vp_first", +1, 0, 9),
+        Tunable("structures", "vp_copy", +1, 0, 9),
+        Tunable("structures", "labor_income", +1, 0, 5),
+        Tunable("structures", "ship_labor", +1, 0, 5),
+        Tunable("structures", "ship_coins", +1, 0, 5),
+        Tunable("structures", "trade_coins", -1, 1, 9),
+        Tunable("structures", "trade_labor", +1, 0, 5),
+        Tunable("goals", "threshold", -1, 1, 12),
+    ),
+    impact=(
+        ImpactLink("built_", "structures", title="structure (built vs not built)"),
+        ImpactLink("goal_", "goals", title="goal token (claimed vs not)"),
+    ),
+    docs={
+        "structures": "8 structures: cost in labor and coins, VP of the first builder and of a "
+                      "copy, prerequisite (name or none), production numbers of Mill, Union and "
+                      "Harbor (spec §3.1; confirmed: names, prerequisite arrows, Lender 2L+2C "
+                      "1 VP, Bank 2 VP, harbor ship income 1/1; RECONSTRUCTION: costs of Bank, "
+                      "Camp, Village, Mill, Smithy, Union, Harbor, VP of Camp..Harbor, Mill "
+                      "income and Union rate (a forum example); the option recon_tweak moves one "
+                      "reconstructed cost by one on top of these)",
+        "goals": "9 goal tokens: condition code and threshold (spec §4.1; confirmed: 9 tokens, "
+                 "5 drawn, 1 VP each (fixed in the engine); every condition and threshold is a "
+                 "RECONSTRUCTION)",
+        "constants": "grind rate, sailor cost, Lender repay and penalty, sailor limits, "
+                     "structure tokens, goal tokens total/drawn (spec §2.3, §5; confirmed by the "
+                     "seed)",
+    },
+)
+
+
+def document(game) -> dict[str, Any]:
+    """{"structures": [...], "goals": [...], "constants": {...}} of ``game``'s ``sdata``,
+    ``gdata``/``goal_names`` and ``consts`` arrays."""
+    sd, consts = game.sdata, game.consts
+    structures = []
+    for k, name in enumerate(STRUCT_NAMES):
+        pre = int(sd[k, S_PRE])
+        row = {"name": name, "labor": int(sd[k, S_L]), "coins": int(sd[k, S_C]),
+               "vp_first": int(sd[k, S_VP1]), "vp_copy": int(sd[k, S_VP2]),
+               "prereq": "none" if pre < 0 else STRUCT_NAMES[pre]}
+        for f, _c, i in _PRODUCTION.get(name, ()):
+            row[f] = int(consts[i])
+        structures.append(row)
+    goals = [{"name": n, "condition": COND_NAMES[int(game.gdata[g, 0])],
+              "threshold": int(game.gdata[g, 1])} for g, n in enumerate(game.goal_names)]
+    constants = {c: int(consts[i]) for i, c in enumerate(CONST_NAMES) if c not in _MOVED}
+    return {"structures": structures, "goals": goals, "constants": constants}
+
+
+def _prereq(value: str, name: str) -> str | None:
+    if slug(value) in ("none", ""):
+        return None
+    by_slug = {slug(n): n for n in STRUCT_NAMES}
+    pre = by_slug.get(slug(value))
+    if pre is None:
+        raise UserError(f"province data: {name} prereq {value!r}; allowed: none, "
+                        f"{', '.join(STRUCT_NAMES)}")
+    return pre
+
+
+def build(doc: dict[str, Any]):
+    from sim.province.game import Province
+
+    rows = {r["name"]: r for r in doc["structures"]}
+    if sorted(rows) != sorted(STRUCT_NAMES):
+        raise UserError(f"province data: the structures must be {', '.join(STRUCT_NAMES)}")
+    structures: dict[str, tuple] = {}
+    constants = dict(doc["constants"])
+    for name in STRUCT_NAMES:
+        r = rows[name]
+        pre = _prereq(r["prereq"], name)
+        structures[name] = (r["labor"], r["coins"], r["vp_first"], r["vp_copy"], pre)
+        for f, c, _i in _PRODUCTION.get(name, ()):
+            constants[c] = r[f]
+    # a prerequisite chain must end (no structure may need itself, directly or not)
+    for name in STRUCT_NAMES:
+        seen, cur = {name}, structures[name][4]
+        while cur is not None:
+            if cur in seen:
+                raise UserError(f"province data: the prerequisites of {name} form a loop; "
+                                f"set one prereq to none")
+            seen.add(cur)
+            cur = structures[cur][4]
+    goals = [(g["name"], g["condition"], g["threshold"]) for g in doc["goals"]]
+    if len(goals) > MAXG:
+        raise UserError(f"province data: at most {MAXG} goal tokens")
+    if int(constants.get("goals_total", len(goals))) > len(goals):
+        raise UserError(f"province data: goals_total is more than the {len(goals)} goal tokens")
+    assert len(structures) == NS
+    return Province(structures, goals, constants)
