@@ -588,7 +588,14 @@ def suggest(game_id: str, n: int, players: int | None = None,
         best = None
         for path, old, new in _candidates(game, o["table"], o["key"], direction, max_step):
             tag = f"{slug(path)}-{new}"
-            comp = measure({path: new}, base_strats, tag)
+            try:
+                comp = measure({path: new}, base_strats, tag)
+            except UserError as e:  # a number the game refuses to change (e.g. option-owned)
+                tried.append({"component": f"{o['table']}.{o['key']}", "path": path,
+                              "from": old, "to": new, "diff": float("nan"),
+                              "lo": float("nan"), "hi": float("nan"), "center": float("nan"),
+                              "pushed_out": f"refused: {e}"})
+                continue
             me = comp.filter((pl.col("table") == o["table"]) & (pl.col("key") == o["key"]))
             if not me.height or me["dev"][0] is None:
                 continue

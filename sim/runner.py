@@ -107,7 +107,7 @@ def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
     return games, pl.DataFrame(seats)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _game_seeds(run_seed, first, out):
     """``out[i] = seed_for(run_seed, first + i, 0)``: the chance seed of each game."""
     for i in range(out.shape[0]):

@@ -28,7 +28,7 @@ from sim.go_town.kernels import (
 from strategies.go_town import choose_arrays
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, first_player, winner, score, played):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
