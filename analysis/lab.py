@@ -495,12 +495,14 @@ def centred(comp: pl.DataFrame, center: str) -> pl.DataFrame:
         dev_hi=pl.col("hi") - pl.col("center"))
 
 
-def _outliers(comp: pl.DataFrame, band: float, limit: int) -> list[dict]:
+def _outliers(comp: pl.DataFrame, band: float, limit: int, min_n: int = 50) -> list[dict]:
     """Components whose difference lies outside the band around the centre with an interval
-    that excludes the centre, largest deviation first."""
+    that excludes the centre, seen in at least ``min_n`` seat-games with and without, largest
+    deviation first."""
     if comp.is_empty():
         return []
     df = comp.filter(pl.col("dev").is_not_null()
+                     & (pl.col("n_with") >= min_n) & (pl.col("n_without") >= min_n)
                      & ((pl.col("dev") > band) | (pl.col("dev") < -band))
                      & ((pl.col("dev_lo") > 0) | (pl.col("dev_hi") < 0)))
     df = df.with_columns(_a=pl.col("dev").abs()).sort("_a", descending=True).drop("_a")
@@ -525,8 +527,8 @@ def suggest(game_id: str, n: int, players: int | None = None,
             strategies: list[str] | None = None, seed: int = 1, band: float = 2.0,
             limit: int = 5, max_step: int = 2, alt_strategies: list[str] | None = None,
             jobs: int = -1, out: Path | None = None, run: RunFn | None = None,
-            base_overrides: dict[str, Any] | None = None, center: str = "median"
-            ) -> dict[str, Any]:
+            base_overrides: dict[str, Any] | None = None, center: str = "median",
+            min_n: int = 50) -> dict[str, Any]:
     """Find components whose win-rate difference lies outside ``+-band`` points around the
     centre (interval excluding the centre), and for each the smallest change to its own
     numbers that brings it inside the band without pushing another component out (outside the
@@ -534,7 +536,8 @@ def suggest(game_id: str, n: int, players: int | None = None,
 
     ``center``: ``"median"`` (default): the median difference of the component's table, so a
     component is judged against its peers (seats that build or complete more tend to win, so
-    raw differences all sit above 0); ``"zero"``: the raw difference.
+    raw differences all sit above 0); ``"zero"``: the raw difference. ``min_n``: components
+    seen in fewer seat-games (with, or without) are not judged.
 
     Default bots and player count: the game's first main-job run. ``alt_strategies``: a second
     bot mix to check each proposal under (default: the game's other mix, else all-greedy).
@@ -576,7 +579,7 @@ def suggest(game_id: str, n: int, players: int | None = None,
             game.id, {**(base_overrides or {}), **overrides} or None), runs), center)
 
     base = measure({}, base_strats, "baseline")
-    outliers = _outliers(base, band, limit)
+    outliers = _outliers(base, band, limit, min_n)
     inside = {(r["table"], r["key"]) for r in base.iter_rows(named=True)
               if r["dev"] is not None and abs(r["dev"]) <= band}
     proposals: list[Proposal] = []
