@@ -121,9 +121,16 @@ def main() -> None:
     ap.add_argument("--skip-million", action="store_true")
     ap.add_argument("--skip-jobs", action="store_true")
     ap.add_argument("--games", help="comma-separated game ids (default: all)")
+    ap.add_argument("--backends", action="store_true",
+                    help="only the backend comparison (loky vs threading, jobs 1 and 2)")
+    ap.add_argument("--ten-million", action="store_true",
+                    help="only the 10-million-game runs of go-town and little-town and their "
+                         "reports: wall time and peak memory (about 15 minutes on 2 cores)")
     args = ap.parse_args()
     n = 20_000 if args.quick else 200_000
     ap_games = args.games.split(",") if args.games else sim.list_games()
+    if args.backends or args.ten_million:
+        ap_games = []
     out: dict = {
         "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores, "
                    f"{platform.python_implementation()} {platform.python_version()}",
@@ -161,7 +168,7 @@ def main() -> None:
               f"speedup {eng / ref:,.0f}x")
     if "go-town" not in ap_games:
         args.skip_million = True
-        args.skip_jobs = True
+        args.skip_jobs = not args.backends
 
     tmp = Path(tempfile.mkdtemp(prefix="boardsim-bench-"))
     env = dict(os.environ)
@@ -169,18 +176,27 @@ def main() -> None:
            "--strategies", "greedy,greedy,random,attacker"]
     try:
         nj = 50_000 if args.quick else 400_000
-        for jobs in () if args.skip_jobs else (1, 2):
-            times = []
+        combos = [(b, j) for b in ("loky", "threading") for j in (1, 2)]
+        for backend, jobs in () if args.skip_jobs else combos:
+            if backend == "threading" and jobs == 1:
+                continue  # one job runs in the calling process whatever the backend
+            times, peaks = [], []
             for r in range(args.repeats):
-                dt, _, rc = peak_memory(cli + ["-n", str(nj), "--jobs", str(jobs), "--out",
-                                               str(tmp / f"j{jobs}-{r}")], env)
+                dt, pk, rc = peak_memory(cli + ["-n", str(nj), "--jobs", str(jobs), "--out",
+                                                str(tmp / f"{backend}{jobs}-{r}"),
+                                                "--backend", backend], env)
                 assert rc == 0
                 times.append(dt)
+                peaks.append(pk)
             med = statistics.median(times)
-            out[f"jobs{jobs}"] = {"games": nj, "wall_s": round(med, 2),
-                                  "games_per_s": round(nj / med)}
-            print(f"simulate {nj:,} games 4p greedy,greedy,random,attacker jobs={jobs}: "
-                  f"{med:.1f} s wall, {nj / med:,.0f} games/s (incl. start-up and Parquet)")
+            key = f"jobs{jobs}" if backend == "loky" else f"{backend}_jobs{jobs}"
+            out[key] = {"games": nj, "backend": backend, "wall_s": round(med, 2),
+                        "games_per_s": round(nj / med), "peak_rss_mb": round(max(peaks))}
+            print(f"simulate {nj:,} games 4p greedy,greedy,random,attacker {backend} "
+                  f"jobs={jobs}: {med:.1f} s wall, {nj / med:,.0f} games/s (incl. start-up and "
+                  f"Parquet), peak {max(peaks):,.0f} MB")
+        if args.ten_million:
+            out["ten_million"] = ten_million(tmp, env)
         if not args.skip_million:
             n_m = 100_000 if args.quick else 1_000_000
             dt, peak, rc = peak_memory(cli + ["-n", str(n_m), "--jobs", "2", "--out",
@@ -193,8 +209,37 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
     dest = Path("reports/_bench")
     dest.mkdir(parents=True, exist_ok=True)
-    (dest / "bench.json").write_text(json.dumps(out, indent=2))
-    print(f"written: {dest / 'bench.json'}")
+    name = "bench-scale.json" if (args.backends or args.ten_million) else "bench.json"
+    (dest / name).write_text(json.dumps(out, indent=2))
+    print(f"written: {dest / name}")
+
+
+def ten_million(tmp: Path, env: dict) -> list[dict]:
+    """``boardsim simulate GAME -n 10000000 --jobs 2`` (default players and bots) and
+    ``boardsim report`` over its results, for go-town and little-town: wall time and peak
+    memory of each process tree."""
+    rows = []
+    for gid in ("go-town", "little-town"):
+        run = tmp / f"ten-{gid}"
+        cmd = [sys.executable, "-m", "sim.cli", "simulate", gid, "-n", "10000000", "--jobs",
+               "2", "--out", str(run)]
+        dt, peak, rc = peak_memory(cmd, env)
+        assert rc == 0, f"simulate {gid} failed"
+        size = sum(f.stat().st_size for f in run.rglob("*.parquet")) / 2**20
+        rows.append({"game": gid, "step": "simulate", "games": 10_000_000,
+                     "wall_s": round(dt, 1), "peak_rss_mb": round(peak),
+                     "parquet_mb": round(size)})
+        print(f"{gid}: simulate 10,000,000 games jobs=2: {dt:.1f} s, peak {peak:,.0f} MB, "
+              f"results {size:,.0f} MB")
+        rcmd = [sys.executable, "-m", "sim.cli", "report", str(run), "--out",
+                str(tmp / f"report-{gid}")]
+        dt, peak, rc = peak_memory(rcmd, env)
+        assert rc == 0, f"report {gid} failed"
+        rows.append({"game": gid, "step": "report", "games": 10_000_000,
+                     "wall_s": round(dt, 1), "peak_rss_mb": round(peak)})
+        print(f"{gid}: report over 10,000,000 games: {dt:.1f} s, peak {peak:,.0f} MB")
+        shutil.rmtree(run, ignore_errors=True)
+    return rows
 
 
 if __name__ == "__main__":
