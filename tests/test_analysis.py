@@ -24,7 +24,18 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 
 from analysis import queries as q
 from analysis.report import write_report
-from analysis.stats import equal_rates_pvalue, newcombe_difference, wilson_interval
+from analysis.stats import (
+    difference_half_width,
+    equal_rates_pvalue,
+    games_for_units,
+    n_for_difference,
+    n_for_mean,
+    n_for_rate,
+    newcombe_difference,
+    rate_half_width,
+    wilson_interval,
+    z_value,
+)
 
 CARDS = ["1", "?", "DOG", "DRILL"]
 STATUS = "confirmed: synthetic test data"
@@ -164,6 +175,52 @@ def test_equal_rates_pvalue():
     assert equal_rates_pvalue([50, 50], 100) == pytest.approx(1.0)
     assert equal_rates_pvalue([65, 35], 100) == pytest.approx(0.002699796, abs=1e-8)
     assert math.isnan(equal_rates_pvalue([0, 0], 0))
+
+
+def test_sample_size_for_a_rate():
+    z = 1.959963984540054
+    assert z_value() == pytest.approx(z, abs=1e-12)
+    assert z_value(0.10) == pytest.approx(1.6448536269514722, abs=1e-12)
+    n = n_for_rate(np.array([0.5, 0.25, 1 / 3, 0.65, 0.0, 1.0]))
+    assert n.shape == (6,) and n.dtype == np.float64
+    # ceil(z^2 p (1 - p) / 0.01^2): 9603.65 -> 9604, 7202.74 -> 7203, 8536.58 -> 8537, ...
+    assert n.tolist() == [9604.0, 7203.0, 8537.0, 8740.0, 0.0, 0.0]
+    assert n_for_rate(0.5, d=0.02).tolist() == [2401.0]  # a quarter for twice the difference
+    assert n_for_rate(0.5, d=0.01, alpha=0.10).tolist() == [6764.0]
+    # the requirement is the smallest n whose half-width is at most 1 point
+    for p in (0.5, 0.25, 0.65, 0.1):
+        k = n_for_rate(p)[0]
+        assert rate_half_width(p, k)[0] <= 0.01 < rate_half_width(p, k - 1)[0]
+    hw = rate_half_width([0.5, 0.65, 0.5], [100, 100, 0])
+    assert hw[0] == pytest.approx(z * 0.05, abs=1e-15)  # 0.098 = ±9.8 points
+    assert round(hw[1] * 100, 1) == 9.3
+    assert np.isnan(hw[2])
+
+
+def test_sample_size_for_a_difference_and_a_mean():
+    z2 = 1.959963984540054 ** 2
+    # equal groups, both rates 50%: z^2 (0.25 / 0.5 + 0.25 / 0.5) / 1e-4 = 38414.59 -> 38415
+    assert n_for_difference(0.5, 7, 0.5, 7).tolist() == [38415.0]
+    # a 20/80 split: z^2 (0.24 / 0.2 + 0.24 / 0.8) / 1e-4 = 57621.88 -> 57622 seat-games
+    assert n_for_difference(0.6, 20, 0.4, 80).tolist() == [57622.0]
+    assert n_for_difference(0.6, 200, 0.4, 800).tolist() == [57622.0]  # only the split counts
+    # the component DRILL of run A: 40/60 vs 60/140 -> 41895 seat-games
+    assert n_for_difference(40 / 60, 60, 60 / 140, 140).tolist() == [41895.0]
+    assert np.isnan(n_for_difference([0.5], [0], [0.5], [10])).all()
+    need = n_for_difference(0.6, 20, 0.4, 80)[0]
+    assert difference_half_width(0.6, 0.2 * need, 0.4, 0.8 * need)[0] <= 0.01
+    assert difference_half_width(0.6, 0.2 * (need - 1), 0.4, 0.8 * (need - 1))[0] > 0.01
+    hw = difference_half_width([0.5, 0.5], [100, 0], [0.3, 0.3], [200, 200])
+    assert hw[0] == pytest.approx(math.sqrt(z2 * (0.25 / 100 + 0.21 / 200)), abs=1e-15)
+    assert round(hw[0], 6) == 0.116778 and np.isnan(hw[1])
+    # mean: ceil((z sd / d)^2)
+    assert n_for_mean([10.0, 1.0, float("nan")]).tolist()[:2] == [385.0, 4.0]
+    assert np.isnan(n_for_mean(float("nan"))[0])
+    assert n_for_mean(10.0, d=2.0).tolist() == [97.0]
+    # seat-games -> games at the run's own rate: 1000 * 200 / 600 = 333.3 -> 334
+    assert games_for_units(1000, 600, 200).tolist() == [334.0]
+    assert games_for_units(9604, 100, 100).tolist() == [9604.0]
+    assert np.isnan(games_for_units(10, 0, 5)[0])
 
 
 # ---------------------------------------------------------------- queries -----------------
