@@ -368,6 +368,68 @@ def test_write_report(run_a, run_b, tmp_path):
     assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in html
     assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in res["summary"]
     assert not [f for f in os.listdir(out) if "tmp" in f]
+    # sample size: rows with exact requirements (see test_sample_size_*)
+    size = md[md.index("## Sample size"): md.index("## Notes on method")]
+    for row in (
+        "| 2 | Seat 1 win rate | 65.0% [55.3, 73.6] | finished games | 100 | 8,740 | ±9.3 | "
+        "8,740 | 100 | **no** |",
+        "| 2 | `greedy` win rate | 54.2% [45.3, 62.8] | seat-games | 120 | 9,537 | ±8.9 | "
+        "7,948 | 100 | **no** |",
+        "| 2 | `greedy` minus `random` | +10.4 [-3.7, 23.9] | seat-games | 200 | 39,529 | "
+        "±14.1 | 19,765 | 100 | **no** |",
+        "| 2 | **DRILL**: played minus not | +23.8 [8.7, 37.0] | seat-games | 200 | 41,895 | "
+        "±14.5 | 20,948 | 100 | **no** |",
+        "| 2 | Mean score (score points) | 3.75 (sd 1.41) | seat-games | 200 | 8 | ±0.20 | "
+        "4 | 100 | yes |",
+        "| 3 | First player's win rate (turn order) | 60.0% [42.3, 75.4] | finished games | 30 "
+        "| 9,220 | ±17.5 | 9,220 | 30 | **no** |",
+    ):
+        assert row in size, row
+    # the first seat is fixed at 2 players: no separate turn-order row there
+    assert "| 2 | First player's win rate" not in size
+    assert ("2 players: the largest requirement is **20,948** finished games (**DRILL**: "
+            "played minus not); the run has 100 (0.5% of it)") in size
+    assert "the two groups together need N = ⌈1.96²·(p₁(1−p₁)/r + p₂(1−p₂)/(1−r))/d²⌉" in md
+    # every headline claim gets its warning
+    heads = md[md.index("## Headline answers"): md.index("## Seat win rates")]
+    assert heads.count("⚠") == 5
+    assert ("n = 100 finished games. ⚠ **Too few games for 1-point resolution:** this run "
+            "resolves ±9.3 points; ±1 point needs about 8,740 finished 2-player games (100 in "
+            "the run).") in heads
+    assert ("parity 50%. ⚠ **Direction not established at this sample size:** the interval of "
+            "the difference `greedy` minus `random`, +10.4 [-3.7, 23.9] points, includes 0"
+            ) in heads
+    assert "n = 60 vs 140 seat-games). ⚠ **Too few games for 1-point resolution:**" in heads
+    assert "⚠ <strong>Direction not established" in html
+    assert ("Best strategy at 2 players: greedy 54.2% [45.3, 62.8]. [too few games to tell "
+            "best from worst]") in res["summary"]
+
+
+def test_sample_size_warnings_only_where_due(tmp_path):
+    """A 2-player run large enough for 1 point (seat 1 wins 11,000 of 20,000: 9,508 needed)
+    and a small 3-player run at parity (99 of 297 for each turn-order position)."""
+    big = write_run(tmp_path / "big", 2,
+                    [_game(("greedy", "greedy"), [0]) for _ in range(11_000)]
+                    + [_game(("greedy", "greedy"), [1]) for _ in range(9_000)],
+                    seed=1, strategies=["greedy"], seating="fixed")
+    small = write_run(tmp_path / "small", 3,
+                      [_game(("greedy", "random", "random"), [(f + pos) % 3], first=f)
+                       for f in range(3) for pos in range(3) for _ in range(33)],
+                      seed=2, strategies=["greedy", "random"], seating="fixed")
+    res = write_report([big, small], str(tmp_path / "rep"), game_title="Go Town")
+    md = open(res["markdown"]).read()
+    heads = md[md.index("## Headline answers"): md.index("## Seat win rates")]
+    two = next(x for x in heads.splitlines() if "of 2-player games" in x)
+    assert two.startswith("- Seat 1 wins 55.0% [54.3, 55.7] of 2-player games")
+    assert "⚠" not in two  # 20,000 finished games >= 9,508 needed
+    three = next(x for x in heads.splitlines() if "of 3-player games" in x)
+    assert "consistent with parity" in three
+    assert three.endswith("±1 point needs about 8,537 finished 3-player games (297 in the "
+                          "run), so an advantage or disadvantage smaller than that cannot be "
+                          "ruled out.")
+    assert "| 2 | Seat 1 win rate | 55.0% [54.3, 55.7] | finished games | 20,000 | 9,508 | " \
+        "±0.7 | 9,508 | 20,000 | yes |" in md
+    assert "2 players: every seat played `greedy` (mirror matches)" in heads
 
 
 def test_write_report_refuses_mixed_games(run_a, tmp_path):
