@@ -24,7 +24,7 @@ from analysis import charts
 from analysis import queries as q
 from analysis import stats as st
 
-__all__ = ["write_report", "load_manifests"]
+__all__ = ["write_report", "load_manifests", "overrides_of", "overrides_text"]
 
 CAUTION = (
     "This is an association, not causation: seats that play a card differ in other ways "
@@ -246,6 +246,39 @@ def _options_text(raw: str) -> str:
                      for k, v in sorted(opts.items()))
 
 
+def overrides_of(manifest: dict) -> dict:
+    """The component-data overrides a run's manifest records (``"overrides"``: a flat dict
+    such as ``{"buildings.church.vp": 7}``); absent or ``{}`` means the data as printed."""
+    ov = manifest.get("overrides") or {}
+    if not isinstance(ov, dict):
+        from sim.core.errors import UserError
+
+        raise UserError(f"manifest overrides must be a dict of name: value, got {ov!r}")
+    return ov
+
+
+def overrides_text(ov: dict) -> str:
+    """``{"b.church.vp": 7}`` -> ``"b.church.vp=7"``; ``{}`` -> ``"component data as printed"``."""
+    if not ov:
+        return "component data as printed"
+    return ", ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}"
+                     for k, v in sorted(ov.items()))
+
+
+def _check_overrides(run_dirs: list[str], manifests: list[dict]) -> dict:
+    """The overrides shared by every run; UserError (a ValueError) when they differ, so that
+    results of different component data never mix in one report."""
+    ovs = [overrides_of(m) for m in manifests]
+    if len({json.dumps(o, sort_keys=True) for o in ovs}) > 1:
+        from sim.core.errors import UserError
+
+        each = "; ".join(f"{os.path.basename(os.path.normpath(r))}: {overrides_text(o)}"
+                         for r, o in zip(run_dirs, ovs, strict=True))
+        raise UserError(f"runs have different component-data overrides ({each}); "
+                        "report each set of overrides separately")
+    return ovs[0] if ovs else {}
+
+
 def _game_title(game_id: str, manifests: list[dict]) -> str:
     for m in manifests:
         if m.get("title"):
@@ -283,8 +316,9 @@ def write_report(
     (and ``turn_order_win_rates.png`` when the first seat varied between games), each to a
     temporary name first and then renamed. Returns a dict: ``markdown``, ``html`` and one key per
     chart (paths, str), plus ``summary`` (a few lines of plain text for the terminal).
-    Raises ValueError when the runs are of different games, FileNotFoundError when a folder has
-    no data.
+    Raises ValueError when the runs are of different games, ``sim.core.errors.UserError`` (a
+    ValueError with a one-line message) when their component-data overrides (manifest
+    ``"overrides"``) differ, FileNotFoundError when a folder has no data.
 
     ``impact_groups``: the game's per-seat detail groups to analyse, each a dict with
     ``prefix`` (column prefix), ``title`` (section title), ``noun`` (e.g. "special card"),
@@ -303,6 +337,7 @@ def write_report(
     if len(game_ids) > 1:
         raise ValueError(f"runs are of different games: {', '.join(game_ids)}")
     game_id = game_ids[0] if game_ids else "unknown game"
+    _check_overrides(run_dirs, manifests)
     title = game_title or _game_title(game_id, manifests)
     os.makedirs(out_dir, exist_ok=True)
 
@@ -443,6 +478,7 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> st
         "**Rule options differing from defaults:** " + _one_or_each([row[8] for row in rows]),
         "**Component data status:** " + _one_or_each(
             [str(m.get("data_status", "unknown")) for m in manifests]),
+        "**Component data overrides:** " + _overrides_line(manifests),
         "**boardsim version:** " + _one_or_each(
             [str(m.get("boardsim_version", "unknown")) for m in manifests]),
         f"**Date:** {now}",
@@ -474,6 +510,15 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> st
                   + ("." if same else ", although their bot mix, seating or options differ; "
                      "read pooled rates with care."))
     return f"{total:,} games in {len(run_dirs)} run{'s' if len(run_dirs) > 1 else ''}"
+
+
+def _overrides_line(manifests: list[dict]) -> str:
+    """The header's overrides line (``write_report`` has checked that every run has the same
+    overrides): ``component data as printed`` or ``name=value, ...``, naming the runs."""
+    ov = overrides_of(manifests[0]) if manifests else {}
+    text = overrides_text(ov) if not ov else "`" + overrides_text(ov) + "`"
+    k = len(manifests)
+    return text if k == 1 else text + (" (both runs)" if k == 2 else f" (all {k} runs)")
 
 
 def _first_phrase(p: int, firsts: dict[int, list[int]]) -> str:

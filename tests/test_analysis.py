@@ -368,6 +368,8 @@ def test_write_report(run_a, run_b, tmp_path):
     assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in html
     assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in res["summary"]
     assert not [f for f in os.listdir(out) if "tmp" in f]
+    # header: no overrides in these manifests
+    assert "**Component data overrides:** component data as printed (both runs)" in head
     # sample size: rows with exact requirements (see test_sample_size_*)
     size = md[md.index("## Sample size"): md.index("## Notes on method")]
     for row in (
