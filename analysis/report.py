@@ -316,6 +316,10 @@ def write_report(
     (and ``turn_order_win_rates.png`` when the first seat varied between games), each to a
     temporary name first and then renamed. Returns a dict: ``markdown``, ``html`` and one key per
     chart (paths, str), plus ``summary`` (a few lines of plain text for the terminal).
+    Also writes ``summary.json`` (headline numbers for the cross-game index,
+    ``analysis.index``): game id and title, games played, players covered, the first seat's win
+    rate per player count with its Wilson interval, data status, component-data overrides, bot
+    mix, seeds, the generic headline lines and the game-specific answer lines.
     Raises ValueError when the runs are of different games, ``sim.core.errors.UserError`` (a
     ValueError with a one-line message) when their component-data overrides (manifest
     ``"overrides"``) differ, FileNotFoundError when a folder has no data.
@@ -337,7 +341,7 @@ def write_report(
     if len(game_ids) > 1:
         raise ValueError(f"runs are of different games: {', '.join(game_ids)}")
     game_id = game_ids[0] if game_ids else "unknown game"
-    _check_overrides(run_dirs, manifests)
+    overrides = _check_overrides(run_dirs, manifests)
     title = game_title or _game_title(game_id, manifests)
     os.makedirs(out_dir, exist_ok=True)
 
@@ -426,11 +430,80 @@ def write_report(
     html_path = os.path.join(out_dir, "report.html")
     _write_atomic(md_path, render_markdown(doc))
     _write_atomic(html_path, render_html(doc, out_dir, f"Balance report: {title}"))
+    summary_path = os.path.join(out_dir, "summary.json")
+    _write_atomic(summary_path, json.dumps(_summary_json(
+        game_id, title, run_dirs, manifests, role_of, main_idx, per_run, order_rates, firsts,
+        ss, overrides, headlines, block), indent=2, allow_nan=False) + "\n")
     summary = "\n".join(
         [f"{title}: {info}", *headlines, *extra_summary,
          f"Report: {md_path} (and {os.path.basename(html_path)})"]
     )
-    return {"markdown": md_path, "html": html_path, **paths, "summary": summary}
+    return {"markdown": md_path, "html": html_path, **paths, "summary_json": summary_path,
+            "summary": summary}
+
+
+def _clean(x):
+    """JSON-safe number: NaN/None -> None, numpy scalars -> Python."""
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def _summary_json(game_id, title, run_dirs, manifests, role_of, main_idx, per_run,
+                  order_rates, firsts, ss, overrides, headlines, answers) -> dict:
+    """The report's headline numbers (``summary.json``), read by ``analysis.index``.
+
+    Rates are proportions in [0, 1]; ``first_seat`` comes from the runs whose role is "main"
+    (the generic sections); ``games_played`` and ``players`` cover every run."""
+    runs = []
+    for i, (run, m) in enumerate(zip(run_dirs, manifests, strict=True)):
+        r = per_run.filter(pl.col("run") == i)
+        runs.append({
+            "folder": os.path.basename(os.path.normpath(run)),
+            "role": role_of.get(i, "main"),
+            "players": [int(x) for x in r["players"][0].split(",")] if len(r) else [],
+            "games": int(r["n"][0]) if len(r) else 0,
+            "strategies": list(m.get("strategies") or []),
+            "seating": m.get("seating"),
+            "seed": m.get("seed"),
+        })
+    first = []
+    for r in order_rates.filter(pl.col("position") == 0).iter_rows(named=True):
+        p = int(r["players"])
+        need = ss["first"].get(p)
+        first.append({
+            "players": p,
+            "who": _first_phrase(p, firsts),
+            "n": int(r["n"]),
+            "win_rate": _clean(r["win_rate"]),
+            "lo": _clean(r["lo"]),
+            "hi": _clean(r["hi"]),
+            "parity": 1.0 / p,
+            "games_for_1_point": _clean(need.games_need) if need else None,
+        })
+    main_mix = [f"{', '.join(manifests[i].get('strategies') or ['?'])} "
+                f"({manifests[i].get('seating', '?')})" for i in main_idx]
+    return {
+        "game": game_id,
+        "title": title,
+        "generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "games_played": sum(x["games"] for x in runs),
+        "players": sorted({p for x in runs for p in x["players"]}),
+        "first_seat": first,
+        "data_status": "; ".join(dict.fromkeys(
+            str(m.get("data_status", "unknown")) for m in manifests)),
+        "overrides": overrides,
+        "bot_mix": "; ".join(dict.fromkeys(main_mix)),
+        "seeds": list(dict.fromkeys(m.get("seed") for m in manifests)),
+        "boardsim_version": "; ".join(dict.fromkeys(
+            str(m.get("boardsim_version", "unknown")) for m in manifests)),
+        "runs": runs,
+        "headlines": list(headlines),
+        "answers": list(answers),
+        "report_md": "report.md",
+        "report_html": "report.html",
+    }
 
 
 def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> str:

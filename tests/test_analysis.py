@@ -405,6 +405,19 @@ def test_write_report(run_a, run_b, tmp_path):
     assert "⚠ <strong>Direction not established" in html
     assert ("Best strategy at 2 players: greedy 54.2% [45.3, 62.8]. [too few games to tell "
             "best from worst]") in res["summary"]
+    summ = json.loads((out / "summary.json").read_text())
+    assert res["summary_json"] == str(out / "summary.json")
+    assert (summ["game"], summ["title"], summ["games_played"]) == ("go-town", "Go Town", 140)
+    assert summ["players"] == [2, 3] and summ["seeds"] == [11, 12]
+    assert summ["data_status"] == STATUS and summ["overrides"] == {}
+    assert summ["bot_mix"] == "greedy, random (rotate); greedy, random (fixed)"
+    f2, f3 = summ["first_seat"]
+    assert (f2["players"], f2["who"], f2["n"], f2["win_rate"]) == (2, "Seat 1", 100, 0.65)
+    assert (f2["lo"], f2["hi"]) == pytest.approx(_wilson(65, 100), abs=1e-12)
+    assert f2["games_for_1_point"] == 8740
+    assert (f3["who"], f3["n"], f3["win_rate"]) == ("The first player", 30, 0.6)
+    assert summ["answers"] == [] and len(summ["headlines"]) == 7
+    assert [r["folder"] for r in summ["runs"]] == ["run_a", "run_b"]
 
 
 def test_sample_size_warnings_only_where_due(tmp_path):

@@ -52,6 +52,8 @@ def test_header_states_the_overrides(base_run, tmp_path):
     head = _head(open(res["markdown"]).read())
     assert ("**Component data overrides:** `buildings.church.cost_stone=3, "
             "buildings.church.vp=7` (both runs)") in head
+    assert json.loads(open(res["summary_json"]).read())["overrides"] == {
+        "buildings.church.cost_stone": 3, "buildings.church.vp": 7}
     # printed data: absent and {} are the same thing
     c = _copy(base_run, tmp_path / "c")
     d = _copy(base_run, tmp_path / "d", {})
