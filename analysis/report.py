@@ -1062,7 +1062,8 @@ def _sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
                    f"{len(short)} of the {len(mine)} metrics below are not resolved to 1 point")
         items.append(f"{p} players: the largest requirement is **{_count(worst.games_need)}** "
                      f"finished games ({worst.metric}); the run has {_count(have)} "
-                     f"({pct(have / worst.games_need)} of it): {verdict}.")
+                     f"({pct(have / worst.games_need) if worst.games_need else 'all'} of it):"
+                     f" {verdict}.")
     doc.ul(items)
     doc.table(Table(
         ["Players", "Metric", "Estimate [95% CI]", "Counted in", "n in run",
