@@ -1037,6 +1037,14 @@ def _direction_warning(lo, hi, what: str, n: Need) -> str:
             f"({_count(n.games)} in the run).")
 
 
+def _share(have: float, need: float) -> str:
+    """have / need as a percentage, with two decimals below 1% ('0.03%'); 'all' if need = 0."""
+    if not need:
+        return "all"
+    x = have / need
+    return pct(x, 2 if x < 0.01 else 1)
+
+
 def _sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
     doc.h(2, "Sample size")
     doc.p("How many games this run would need to resolve a difference of **1 percentage "
@@ -1062,7 +1070,7 @@ def _sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
                    f"{len(short)} of the {len(mine)} metrics below are not resolved to 1 point")
         items.append(f"{p} players: the largest requirement is **{_count(worst.games_need)}** "
                      f"finished games ({worst.metric}); the run has {_count(have)} "
-                     f"({pct(have / worst.games_need) if worst.games_need else 'all'} of it):"
+                     f"({_share(have, worst.games_need)} of it):"
                      f" {verdict}.")
     doc.ul(items)
     doc.table(Table(

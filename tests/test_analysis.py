@@ -390,7 +390,7 @@ def test_write_report(run_a, run_b, tmp_path):
     # the first seat is fixed at 2 players: no separate turn-order row there
     assert "| 2 | First player's win rate" not in size
     assert ("2 players: the largest requirement is **20,948** finished games (**DRILL**: "
-            "played minus not); the run has 100 (0.5% of it)") in size
+            "played minus not); the run has 100 (0.48% of it)") in size
     assert "the two groups together need N = ⌈1.96²·(p₁(1−p₁)/r + p₂(1−p₂)/(1−r))/d²⌉" in md
     # every headline claim gets its warning
     heads = md[md.index("## Headline answers"): md.index("## Seat win rates")]
