@@ -17,12 +17,14 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+import numpy as np
 import polars as pl
 
 from analysis import charts
 from analysis import queries as q
+from analysis import stats as st
 
-__all__ = ["write_report", "load_manifests"]
+__all__ = ["write_report", "load_manifests", "overrides_of", "overrides_text"]
 
 CAUTION = (
     "This is an association, not causation: seats that play a card differ in other ways "
@@ -244,6 +246,39 @@ def _options_text(raw: str) -> str:
                      for k, v in sorted(opts.items()))
 
 
+def overrides_of(manifest: dict) -> dict:
+    """The component-data overrides a run's manifest records (``"overrides"``: a flat dict
+    such as ``{"buildings.church.vp": 7}``); absent or ``{}`` means the data as printed."""
+    ov = manifest.get("overrides") or {}
+    if not isinstance(ov, dict):
+        from sim.core.errors import UserError
+
+        raise UserError(f"manifest overrides must be a dict of name: value, got {ov!r}")
+    return ov
+
+
+def overrides_text(ov: dict) -> str:
+    """``{"b.church.vp": 7}`` -> ``"b.church.vp=7"``; ``{}`` -> ``"component data as printed"``."""
+    if not ov:
+        return "component data as printed"
+    return ", ".join(f"{k}={v if isinstance(v, str) else json.dumps(v)}"
+                     for k, v in sorted(ov.items()))
+
+
+def _check_overrides(run_dirs: list[str], manifests: list[dict]) -> dict:
+    """The overrides shared by every run; UserError (a ValueError) when they differ, so that
+    results of different component data never mix in one report."""
+    ovs = [overrides_of(m) for m in manifests]
+    if len({json.dumps(o, sort_keys=True) for o in ovs}) > 1:
+        from sim.core.errors import UserError
+
+        each = "; ".join(f"{os.path.basename(os.path.normpath(r))}: {overrides_text(o)}"
+                         for r, o in zip(run_dirs, ovs, strict=True))
+        raise UserError(f"runs have different component-data overrides ({each}); "
+                        "report each set of overrides separately")
+    return ovs[0] if ovs else {}
+
+
 def _game_title(game_id: str, manifests: list[dict]) -> str:
     for m in manifests:
         if m.get("title"):
@@ -281,8 +316,13 @@ def write_report(
     (and ``turn_order_win_rates.png`` when the first seat varied between games), each to a
     temporary name first and then renamed. Returns a dict: ``markdown``, ``html`` and one key per
     chart (paths, str), plus ``summary`` (a few lines of plain text for the terminal).
-    Raises ValueError when the runs are of different games, FileNotFoundError when a folder has
-    no data.
+    Also writes ``summary.json`` (headline numbers for the cross-game index,
+    ``analysis.index``): game id and title, games played, players covered, the first seat's win
+    rate per player count with its Wilson interval, data status, component-data overrides, bot
+    mix, seeds, the generic headline lines and the game-specific answer lines.
+    Raises ValueError when the runs are of different games, ``sim.core.errors.UserError`` (a
+    ValueError with a one-line message) when their component-data overrides (manifest
+    ``"overrides"``) differ, FileNotFoundError when a folder has no data.
 
     ``impact_groups``: the game's per-seat detail groups to analyse, each a dict with
     ``prefix`` (column prefix), ``title`` (section title), ``noun`` (e.g. "special card"),
@@ -301,6 +341,7 @@ def write_report(
     if len(game_ids) > 1:
         raise ValueError(f"runs are of different games: {', '.join(game_ids)}")
     game_id = game_ids[0] if game_ids else "unknown game"
+    overrides = _check_overrides(run_dirs, manifests)
     title = game_title or _game_title(game_id, manifests)
     os.makedirs(out_dir, exist_ok=True)
 
@@ -358,8 +399,9 @@ def write_report(
 
     doc = Doc()
     info = _header(doc, title, game_id, run_dirs, manifests, per_run, role_of)
+    ss = _sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp, groups[0])
     headlines = _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
-                           groups[0])
+                           groups[0], ss)
     _seat_section(doc, seat_rates, order_rates, firsts, varied)
     _balance_section(doc, bal, comp)
     _strategy_section(doc, strat, matchups)
@@ -367,12 +409,13 @@ def write_report(
     for i, (grp, imp) in enumerate(zip(groups, impacts)):
         name = "component_impact" if i == 0 else f"component_impact_{i + 1}"
         _component_section(doc, imp, grp, f"{name}.png")
+    _sample_size_section(doc, ss, groups[0])
     from analysis import games as game_ext
 
     ext = game_ext.load(game_id)
     extra_summary: list[str] = []
+    block: list[str] = []
     if ext is not None:
-        block: list[str] = []
         ctx = ReportContext(doc, all_games, all_seats, run_dirs, manifests, role_of, out_dir,
                             paths, block, extra_summary)
         ext.extend_report(ctx)
@@ -387,11 +430,80 @@ def write_report(
     html_path = os.path.join(out_dir, "report.html")
     _write_atomic(md_path, render_markdown(doc))
     _write_atomic(html_path, render_html(doc, out_dir, f"Balance report: {title}"))
+    summary_path = os.path.join(out_dir, "summary.json")
+    _write_atomic(summary_path, json.dumps(_summary_json(
+        game_id, title, run_dirs, manifests, role_of, main_idx, per_run, order_rates, firsts,
+        ss, overrides, headlines, block), indent=2, allow_nan=False) + "\n")
     summary = "\n".join(
         [f"{title}: {info}", *headlines, *extra_summary,
          f"Report: {md_path} (and {os.path.basename(html_path)})"]
     )
-    return {"markdown": md_path, "html": html_path, **paths, "summary": summary}
+    return {"markdown": md_path, "html": html_path, **paths, "summary_json": summary_path,
+            "summary": summary}
+
+
+def _clean(x):
+    """JSON-safe number: NaN/None -> None, numpy scalars -> Python."""
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def _summary_json(game_id, title, run_dirs, manifests, role_of, main_idx, per_run,
+                  order_rates, firsts, ss, overrides, headlines, answers) -> dict:
+    """The report's headline numbers (``summary.json``), read by ``analysis.index``.
+
+    Rates are proportions in [0, 1]; ``first_seat`` comes from the runs whose role is "main"
+    (the generic sections); ``games_played`` and ``players`` cover every run."""
+    runs = []
+    for i, (run, m) in enumerate(zip(run_dirs, manifests, strict=True)):
+        r = per_run.filter(pl.col("run") == i)
+        runs.append({
+            "folder": os.path.basename(os.path.normpath(run)),
+            "role": role_of.get(i, "main"),
+            "players": [int(x) for x in r["players"][0].split(",")] if len(r) else [],
+            "games": int(r["n"][0]) if len(r) else 0,
+            "strategies": list(m.get("strategies") or []),
+            "seating": m.get("seating"),
+            "seed": m.get("seed"),
+        })
+    first = []
+    for r in order_rates.filter(pl.col("position") == 0).iter_rows(named=True):
+        p = int(r["players"])
+        need = ss["first"].get(p)
+        first.append({
+            "players": p,
+            "who": _first_phrase(p, firsts),
+            "n": int(r["n"]),
+            "win_rate": _clean(r["win_rate"]),
+            "lo": _clean(r["lo"]),
+            "hi": _clean(r["hi"]),
+            "parity": 1.0 / p,
+            "games_for_1_point": _clean(need.games_need) if need else None,
+        })
+    main_mix = [f"{', '.join(manifests[i].get('strategies') or ['?'])} "
+                f"({manifests[i].get('seating', '?')})" for i in main_idx]
+    return {
+        "game": game_id,
+        "title": title,
+        "generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "games_played": sum(x["games"] for x in runs),
+        "players": sorted({p for x in runs for p in x["players"]}),
+        "first_seat": first,
+        "data_status": "; ".join(dict.fromkeys(
+            str(m.get("data_status", "unknown")) for m in manifests)),
+        "overrides": overrides,
+        "bot_mix": "; ".join(dict.fromkeys(main_mix)),
+        "seeds": list(dict.fromkeys(m.get("seed") for m in manifests)),
+        "boardsim_version": "; ".join(dict.fromkeys(
+            str(m.get("boardsim_version", "unknown")) for m in manifests)),
+        "runs": runs,
+        "headlines": list(headlines),
+        "answers": list(answers),
+        "report_md": "report.md",
+        "report_html": "report.html",
+    }
 
 
 def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> str:
@@ -439,6 +551,7 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> st
         "**Rule options differing from defaults:** " + _one_or_each([row[8] for row in rows]),
         "**Component data status:** " + _one_or_each(
             [str(m.get("data_status", "unknown")) for m in manifests]),
+        "**Component data overrides:** " + _overrides_line(manifests),
         "**boardsim version:** " + _one_or_each(
             [str(m.get("boardsim_version", "unknown")) for m in manifests]),
         f"**Date:** {now}",
@@ -472,6 +585,15 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> st
     return f"{total:,} games in {len(run_dirs)} run{'s' if len(run_dirs) > 1 else ''}"
 
 
+def _overrides_line(manifests: list[dict]) -> str:
+    """The header's overrides line (``write_report`` has checked that every run has the same
+    overrides): ``component data as printed`` or ``name=value, ...``, naming the runs."""
+    ov = overrides_of(manifests[0]) if manifests else {}
+    text = overrides_text(ov) if not ov else "`" + overrides_text(ov) + "`"
+    k = len(manifests)
+    return text if k == 1 else text + (" (both runs)" if k == 2 else f" (all {k} runs)")
+
+
 def _first_phrase(p: int, firsts: dict[int, list[int]]) -> str:
     f = firsts.get(p, [0])
     if len(f) == 1:
@@ -480,7 +602,7 @@ def _first_phrase(p: int, firsts: dict[int, list[int]]) -> str:
 
 
 def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
-               grp: dict) -> list[str]:
+               grp: dict, ss: dict) -> list[str]:
     doc.h(2, "Headline answers")
     lines: list[str] = []
     doc.p("**First-player advantage** (win rate of the seat that moves first, 95% interval, "
@@ -506,8 +628,14 @@ def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
         extra = "the first seat varied from game to game; " if who == "The first player" else ""
         text = (f"{who} wins {pct(r['win_rate'])} {_ci(r['lo'], r['hi'])} of {p}-player games "
                 f"against a parity of {_parity(p)}")
-        items.append(f"{text}: {verdict}; {extra}n = {r['n']:,} finished games.")
-        lines.append(f"{text} (n = {r['n']:,}).")
+        need = ss["first"].get(p)
+        warn = _short(need) if need else ""
+        if warn and r["lo"] <= par <= r["hi"]:
+            warn = warn[:-1] + ", so an advantage or disadvantage smaller than that cannot be " \
+                "ruled out."
+        items.append(f"{text}: {verdict}; {extra}n = {r['n']:,} finished games.{warn}")
+        lines.append(f"{text} (n = {r['n']:,})." + (" [too few games for ±1 point]"
+                                                     if warn else ""))
     doc.ul(items)
 
     items = []
@@ -519,14 +647,24 @@ def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
                              "matches), so no strategy comparison.")
             continue
         b, w = g.row(0, named=True), g.row(len(g) - 1, named=True)
+        warn = ""
+        if p in ss["pair"]:
+            need, d = ss["pair"][p]
+            warn = (_direction_warning(
+                d["lo"], d["hi"],
+                f"the difference `{b['strategy']}` minus `{w['strategy']}`, "
+                f"{_pts(d['diff'])} {_ci(d['lo'], d['hi'])} points,", need)
+                or _short(need))
         items.append(
             f"{p} players: `{b['strategy']}` wins {pct(b['win_rate'])} {_ci(b['lo'], b['hi'])} "
             f"of its seats (n = {b['n']:,}), `{w['strategy']}` the least, "
             f"{pct(w['win_rate'])} {_ci(w['lo'], w['hi'])} (n = {w['n']:,}); "
-            f"parity {_parity(p)}."
+            f"parity {_parity(p)}.{warn}"
         )
         lines.append(f"Best strategy at {p} players: {b['strategy']} "
-                     f"{pct(b['win_rate'])} {_ci(b['lo'], b['hi'])}.")
+                     f"{pct(b['win_rate'])} {_ci(b['lo'], b['hi'])}."
+                     + (" [too few games to tell best from worst]" if "Direction" in warn
+                        else " [too few games for ±1 point]" if warn else ""))
     if items:
         doc.p("**Which strategy wins:**")
         doc.ul(items)
@@ -543,10 +681,15 @@ def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
                 f"{_pts(abs(r['diff']))[1:]} points {sign} "
                 f"(difference {_pts(r['diff'])} {_ci(r['lo'], r['hi'])}; {excl}; "
                 f"n = {r['n_with']:,} vs {r['n_without']:,} seat-games).")
-        items.append(text)
+        need = ss["top"].get(p)
+        warn = (_direction_warning(r["lo"], r["hi"], "the difference", need) or _short(need)) \
+            if need else ""
+        items.append(text + warn)
         lines.append(f"{grp['noun'].capitalize()} most associated with winning at {p} players: "
                      f"{r['component']} "
-                     f"{_pts(r['diff'])} points {_ci(r['lo'], r['hi'])}.")
+                     f"{_pts(r['diff'])} points {_ci(r['lo'], r['hi'])}."
+                     + (" [direction not established]" if "Direction" in warn
+                        else " [too few games for ±1 point]" if warn else ""))
     if items:
         doc.p(f"**Which {grp['noun']} moves the win rate most** (largest difference in win "
               f"rate between seats that {grp['verb']} it and seats that did not):")
@@ -724,4 +867,235 @@ def _method_section(doc) -> None:
         "Games stopped at the length limit are excluded from win rates, scores and lengths and "
         "reported under Completion.",
         "Seats are 1-based in the text and tables (Seat 1 = seat 0 in the data files).",
+        "Sample size (normal approximation, z = 1.96 for 95%): a difference of d = 1 "
+        "percentage point is resolvable when the interval's half-width is at most d. For a rate "
+        "p over n trials the half-width is 1.96·√(p(1−p)/n), so the run needs "
+        "n = ⌈1.96²·p(1−p)/d²⌉ trials (9,604 at p = 50%, 7,203 at p = 25%); p is the observed "
+        "rate, or parity (1/players) when the observed rate is 0% or 100%. For the difference "
+        "of two rates over groups of n₁ and n₂ seat-games (a component's users and non-users, "
+        "the best and the worst strategy) the half-width is 1.96·√(p₁(1−p₁)/n₁ + p₂(1−p₂)/n₂); "
+        "keeping the run's split r = n₁/(n₁+n₂), the two groups together need "
+        "N = ⌈1.96²·(p₁(1−p₁)/r + p₂(1−p₂)/(1−r))/d²⌉ seat-games. For the mean score (standard "
+        "deviation s, d = 1 score point) n = ⌈(1.96·s/d)²⌉ seat-games. Seat-games are turned "
+        "into finished games at the run's own number of such seat-games per finished game. "
+        "At this n an observed 1-point difference just excludes 0; to detect a true 1-point "
+        "difference 80% of the time, about twice as many games are needed "
+        "((1.96 + 0.84)²/1.96² = 2.04).",
     ])
+
+
+# ---------------------------------------------------------------- sample size --------------
+RESOLVE = 0.01  # the difference to resolve for win rates: 1 percentage point
+RESOLVE_SCORE = 1.0  # and for the mean score: 1 score point
+
+
+def _plan_p(p, parity: float) -> float:
+    """The rate used to size a run: the observed rate, or parity when it is missing, 0 or 1
+    (a degenerate observed rate would claim that no games are needed)."""
+    if p is None or math.isnan(p) or p <= 0.0 or p >= 1.0:
+        return parity
+    return float(p)
+
+
+def _f(x) -> float:
+    return float(np.asarray(x).ravel()[0])
+
+
+@dataclass
+class Need:
+    """One metric's sample-size requirement (see the "Sample size" section).
+
+    ``n``/``need``: units in the run / needed for ±1 point (``unit``: "finished games" or
+    "seat-games"); ``games``/``games_need``: finished games of that player count in the run /
+    needed; ``hw``: the current 95% half-width (proportion, or score points for the mean)."""
+
+    players: int
+    metric: str
+    estimate: str
+    unit: str
+    n: float
+    need: float
+    games: float
+    games_need: float
+    hw: float
+
+    @property
+    def enough(self) -> bool:
+        return not math.isnan(self.games_need) and self.games >= self.games_need
+
+
+def rate_need(players: int, metric: str, estimate: str, p, n: float, games: float,
+              unit: str = "finished games") -> Need:
+    """Requirement for a rate measured over ``n`` units in ``games`` finished games."""
+    pp = _plan_p(p, 1.0 / players)
+    need = _f(st.n_for_rate(pp, RESOLVE))
+    return Need(players, metric, estimate, unit, n, need,
+                games, _f(st.games_for_units(need, n, games)), _f(st.rate_half_width(pp, n)))
+
+
+def difference_need(players: int, metric: str, estimate: str, p1, n1: float, p2, n2: float,
+                    games: float) -> Need:
+    """Requirement for a difference of two seat-game rates (groups ``n1`` and ``n2``)."""
+    par = 1.0 / players
+    a, b = _plan_p(p1, par), _plan_p(p2, par)
+    need = _f(st.n_for_difference(a, n1, b, n2, RESOLVE))
+    return Need(players, metric, estimate, "seat-games", n1 + n2, need, games,
+                _f(st.games_for_units(need, n1 + n2, games)),
+                _f(st.difference_half_width(a, n1, b, n2)))
+
+
+def _sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
+                  grp: dict) -> dict:
+    """Every requirement the "Sample size" section and the headline warnings use."""
+    fin = {int(r["players"]): float(r["finished"]) for r in comp.iter_rows(named=True)}
+    rows: list[Need] = []
+    first: dict[int, Need] = {}
+    pair: dict[int, tuple[Need, dict]] = {}
+    top: dict[int, Need] = {}
+    comps: dict[int, list[tuple[Need, dict]]] = {}
+    for p in sorted(fin):
+        games = fin[p]
+        if not games:
+            continue
+        for r in seat_rates.filter(pl.col("players") == p).iter_rows(named=True):
+            rows.append(rate_need(p, f"Seat {r['seat'] + 1} win rate",
+                                  f"{pct(r['win_rate'])} {_ci(r['lo'], r['hi'])}",
+                                  r["win_rate"], r["n"], games))
+        o = order_rates.filter((pl.col("players") == p) & (pl.col("position") == 0))
+        if len(o):
+            r = o.row(0, named=True)
+            first[p] = rate_need(p, "First player's win rate (turn order)",
+                                 f"{pct(r['win_rate'])} {_ci(r['lo'], r['hi'])}",
+                                 r["win_rate"], r["n"], games)
+            if len(firsts.get(p, [0])) > 1:
+                rows.append(first[p])
+            else:  # the same figure as Seat 1's row
+                first[p].metric = "Seat 1 win rate"
+        g = strat.filter((pl.col("players") == p) & (pl.col("n") > 0))
+        for r in g.iter_rows(named=True):
+            rows.append(rate_need(p, f"`{r['strategy']}` win rate",
+                                  f"{pct(r['win_rate'])} {_ci(r['lo'], r['hi'])}",
+                                  r["win_rate"], r["n"], games, unit="seat-games"))
+        if len(g) >= 2:
+            g = g.sort("win_rate", descending=True)
+            b, w = g.row(0, named=True), g.row(len(g) - 1, named=True)
+            d, lo, hi = (_f(x) for x in st.newcombe_difference(b["wins"], b["n"], w["wins"],
+                                                               w["n"]))
+            need = difference_need(
+                p, f"`{b['strategy']}` minus `{w['strategy']}`",
+                f"{_pts(d)} {_ci(lo, hi)}", b["win_rate"], b["n"], w["win_rate"], w["n"], games)
+            rows.append(need)
+            pair[p] = (need, {"diff": d, "lo": lo, "hi": hi})
+        items = []
+        for r in impact.filter((pl.col("players") == p) & pl.col("diff").is_not_null()) \
+                .iter_rows(named=True):
+            items.append((difference_need(
+                p, f"**{r['component']}**: {grp['verb']} minus not",
+                f"{_pts(r['diff'])} {_ci(r['lo'], r['hi'])}", r["rate_with"], r["n_with"],
+                r["rate_without"], r["n_without"], games), r))
+        if items:
+            comps[p] = items
+            top[p] = items[0][0]
+            rows.append(items[0][0])
+        sc = scores.filter(pl.col("players") == p)
+        if len(sc) and sc["n"][0]:
+            r = sc.row(0, named=True)
+            need = _f(st.n_for_mean(r["sd"], RESOLVE_SCORE))
+            hw = st.z_value() * r["sd"] / math.sqrt(r["n"]) if r["n"] > 1 else math.nan
+            rows.append(Need(p, "Mean score (score points)",
+                             f"{_num(r['mean'], 2)} (sd {_num(r['sd'], 2)})", "seat-games",
+                             r["n"], need, games, _f(st.games_for_units(need, r["n"], games)),
+                             hw))
+    return {"finished": fin, "rows": rows, "first": first, "pair": pair, "top": top,
+            "comps": comps}
+
+
+def _res(n: Need) -> str:
+    """The current half-width: '±9.3' points (rates) or '±0.21' (score points)."""
+    if n.hw is None or math.isnan(n.hw):
+        return "n/a"
+    return f"±{n.hw:.2f}" if n.metric.startswith("Mean score") else f"±{n.hw * 100:.1f}"
+
+
+def _short(n: Need) -> str:
+    """' ⚠ ...' when the run is below the 1-point requirement (empty when it is not)."""
+    if n.enough or math.isnan(n.games_need):
+        return ""
+    unit = "score point" if n.metric.startswith("Mean score") else "point"
+    return (f" ⚠ **Too few games for 1-{unit} resolution:** this run resolves {_res(n)} "
+            f"{unit}s; ±1 {unit} needs about {_count(n.games_need)} finished "
+            f"{n.players}-player games ({_count(n.games)} in the run).")
+
+
+def _direction_warning(lo, hi, what: str, n: Need) -> str:
+    """' ⚠ ...' for a claim that names a direction while its interval includes 0."""
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi) or lo > 0 or hi < 0:
+        return ""
+    return (f" ⚠ **Direction not established at this sample size:** the interval of {what} "
+            f"includes 0, so this run cannot say which way it goes; ±1 point needs about "
+            f"{_count(n.games_need)} finished {n.players}-player games "
+            f"({_count(n.games)} in the run).")
+
+
+def _share(have: float, need: float) -> str:
+    """have / need as a percentage, with two decimals below 1% ('0.03%'); 'all' if need = 0."""
+    if not need:
+        return "all"
+    x = have / need
+    return pct(x, 2 if x < 0.01 else 1)
+
+
+def _sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
+    doc.h(2, "Sample size")
+    doc.p("How many games this run would need to resolve a difference of **1 percentage "
+          "point** (win rates) or **1 score point** (mean score) at 95% confidence, for the "
+          "metrics of the tables above. \"Resolution now\" is the current 95% half-width "
+          "(1.96 × standard error); a metric is resolved when it is at most 1 point, i.e. when "
+          "an estimate 1 point from parity (or a difference of 1 point) would have an interval "
+          "that excludes parity (or 0). Formulas under Notes on method. A ⚠ marks each headline "
+          "claim that the run is too small to support.")
+    rows = ss["rows"]
+    if not rows:
+        doc.p("No finished games, so no sample-size figures.")
+        return
+    items = []
+    for p in sorted({n.players for n in rows}):
+        mine = [n for n in rows if n.players == p and not math.isnan(n.games_need)]
+        if not mine:
+            continue
+        worst = max(mine, key=lambda n: n.games_need)
+        have = ss["finished"][p]
+        short = [n for n in mine if not n.enough]
+        verdict = ("enough for all of them" if not short else
+                   f"{len(short)} of the {len(mine)} metrics below are not resolved to 1 point")
+        items.append(f"{p} players: the largest requirement is **{_count(worst.games_need)}** "
+                     f"finished games ({worst.metric}); the run has {_count(have)} "
+                     f"({_share(have, worst.games_need)} of it):"
+                     f" {verdict}.")
+    doc.ul(items)
+    doc.table(Table(
+        ["Players", "Metric", "Estimate [95% CI]", "Counted in", "n in run",
+         "n for ±1 point", "Resolution now (±)", "Finished games for ±1 point",
+         "Finished games in run", "Enough?"],
+        [[str(n.players), n.metric, n.estimate, n.unit, _count(n.n),
+          "n/a" if math.isnan(n.need) else _count(n.need), _res(n),
+          "n/a" if math.isnan(n.games_need) else _count(n.games_need), _count(n.games),
+          "yes" if n.enough else "**no**"]
+         for n in rows],
+        [True, False, True, False, True, True, True, True, True, False]))
+    items = []
+    for p, comp in sorted(ss["comps"].items()):
+        needs = sorted(n.games_need for n, _ in comp)
+        ok = sum(n.enough for n, _ in comp)
+        big_n, big_r = max(comp, key=lambda x: x[0].games_need)
+        share = big_r["n_with"] / (big_r["n_with"] + big_r["n_without"])
+        items.append(
+            f"{p} players: {ok} of {len(comp)} {grp['noun']} differences are resolved to 1 "
+            f"point with this run's {_count(ss['finished'][p])} finished games; the median "
+            f"{grp['noun']} needs {_count(float(np.median(needs)))}, the largest "
+            f"{_count(big_n.games_need)} (**{big_r['component']}**, {grp['verb']} in "
+            f"{pct(share)} of seat-games: a rare {grp['noun']} needs many games).")
+    if items:
+        doc.p(f"**{grp['title']}** (every {grp['noun']} with a difference; the table above "
+              f"shows the one of the headline):")
+        doc.ul(items)

@@ -15,7 +15,11 @@ import numpy as np
 from scipy import stats as _sp
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
-__all__ = ["wilson_interval", "newcombe_difference", "equal_rates_pvalue", "rate"]
+__all__ = [
+    "wilson_interval", "newcombe_difference", "equal_rates_pvalue", "rate", "z_value",
+    "rate_half_width", "n_for_rate", "difference_half_width", "n_for_difference",
+    "n_for_mean", "games_for_units",
+]
 
 
 def _arrays(*xs):
@@ -87,3 +91,107 @@ def equal_rates_pvalue(wins, n_games: float) -> float:
         return float("nan")
     expected = np.full(len(w), total / len(w))
     return float(_sp.chisquare(w, expected).pvalue)
+
+
+# ---------------------------------------------------------------- sample size -------------
+# Normal (Wald) approximations, used only to size runs: a difference of ``d`` is "resolvable"
+# when the 95% interval's half-width is at most ``d``, so that an estimate ``d`` away from the
+# reference (parity, or 0 for a difference) has an interval that just excludes it. That is
+# about 50% power for a true difference of exactly ``d``; 80% power needs about
+# ((z + 0.8416) / z)^2 = 2.04 times as many games at 95% confidence.
+
+
+def z_value(alpha: float = 0.05) -> float:
+    """Two-sided normal quantile ``z = Phi^-1(1 - alpha/2)``: 1.959964 for ``alpha = 0.05``."""
+    return float(_sp.norm.ppf(1.0 - alpha / 2.0))
+
+
+def _ceil(x: np.ndarray) -> np.ndarray:
+    """Ceiling that ignores float noise below 1e-9 (9604.000000001 -> 9604); NaN stays NaN."""
+    return np.ceil(np.maximum(x - 1e-9, 0.0))
+
+
+def rate_half_width(p, n, alpha: float = 0.05) -> np.ndarray:
+    """Half-width ``z * sqrt(p (1 - p) / n)`` of the normal interval of a rate.
+
+    ``p`` (proportion in [0, 1]) and ``n`` (trials) are broadcast arrays. Returns float64
+    proportions (0.01 = 1 percentage point); NaN where ``n <= 0``.
+    Example: p = 0.5, n = 9604 -> 0.0099998 (about 1 point).
+    """
+    p, m = np.broadcast_arrays(*_arrays(p, n))
+    out = np.full(p.shape, np.nan)
+    ok = m > 0
+    out[ok] = z_value(alpha) * np.sqrt(p[ok] * (1.0 - p[ok]) / m[ok])
+    return out
+
+
+def n_for_rate(p, d: float = 0.01, alpha: float = 0.05) -> np.ndarray:
+    """Trials needed for a rate's interval half-width to be at most ``d``:
+    ``ceil(z^2 p (1 - p) / d^2)``.
+
+    ``p``: proportion(s) in [0, 1], any shape; ``d``: difference to resolve, as a proportion
+    (0.01 = 1 percentage point). Returns float64 counts of trials (whole numbers), the shape
+    of ``p``. Examples at 95%: p = 0.5 -> 9604, p = 0.25 -> 7203, p = 0 -> 0 (the caller
+    should pass a planning value instead of a degenerate observed rate).
+    """
+    (q,) = _arrays(p)
+    return _ceil(z_value(alpha) ** 2 * q * (1.0 - q) / d**2)
+
+
+def difference_half_width(p1, n1, p2, n2, alpha: float = 0.05) -> np.ndarray:
+    """Half-width ``z * sqrt(p1 (1 - p1) / n1 + p2 (1 - p2) / n2)`` of the normal interval of
+    the difference ``p1 - p2`` of two independent rates.
+
+    Broadcast arrays of proportions and trial counts. Returns float64 proportions; NaN where
+    ``n1 <= 0`` or ``n2 <= 0``.
+    """
+    a1, m1, a2, m2 = np.broadcast_arrays(*_arrays(p1, n1, p2, n2))
+    out = np.full(a1.shape, np.nan)
+    ok = (m1 > 0) & (m2 > 0)
+    out[ok] = z_value(alpha) * np.sqrt(a1[ok] * (1 - a1[ok]) / m1[ok]
+                                       + a2[ok] * (1 - a2[ok]) / m2[ok])
+    return out
+
+
+def n_for_difference(p1, n1, p2, n2, d: float = 0.01, alpha: float = 0.05) -> np.ndarray:
+    """Total trials ``N = n1 + n2`` needed for the half-width of ``p1 - p2`` to be at most
+    ``d``, keeping the split ``r = n1 / (n1 + n2)`` of the data (for a component: the share of
+    seat-games that used it): ``ceil(z^2 (p1 (1 - p1) / r + p2 (1 - p2) / (1 - r)) / d^2)``.
+
+    Broadcast arrays: rates ``p1``, ``p2`` (proportions), group sizes ``n1``, ``n2`` (only
+    their ratio matters). Returns float64 totals of trials (both groups together); NaN where a
+    group is empty. Example: p1 = p2 = 0.5, n1 = n2 -> ceil(3.8415 * 10000) = 38415.
+    """
+    a1, m1, a2, m2 = np.broadcast_arrays(*_arrays(p1, n1, p2, n2))
+    out = np.full(a1.shape, np.nan)
+    ok = (m1 > 0) & (m2 > 0)
+    r = m1[ok] / (m1[ok] + m2[ok])
+    var = a1[ok] * (1 - a1[ok]) / r + a2[ok] * (1 - a2[ok]) / (1 - r)
+    out[ok] = _ceil(z_value(alpha) ** 2 * var / d**2)
+    return out
+
+
+def n_for_mean(sd, d: float = 1.0, alpha: float = 0.05) -> np.ndarray:
+    """Observations needed for a mean's interval half-width ``z * sd / sqrt(n)`` to be at most
+    ``d``: ``ceil((z * sd / d)^2)``.
+
+    ``sd`` (standard deviation, in the measure's units, e.g. score points) and ``d`` (same
+    units) broadcast. Returns float64 counts; NaN where ``sd`` is NaN.
+    Example: sd = 10, d = 1 -> 385.
+    """
+    (s,) = _arrays(sd)
+    return _ceil((z_value(alpha) * s / d) ** 2)
+
+
+def games_for_units(units_needed, units, games) -> np.ndarray:
+    """Convert a requirement counted in units (seat-games, say) into games, at the run's own
+    rate of ``units / games`` units per game: ``ceil(units_needed * games / units)``.
+
+    Broadcast arrays of counts. Returns float64 game counts; NaN where ``units <= 0`` or the
+    requirement is NaN. Example: 1000 seat-games needed, 600 seat-games in 200 games -> 334.
+    """
+    need, u, g = np.broadcast_arrays(*_arrays(units_needed, units, games))
+    out = np.full(need.shape, np.nan)
+    ok = (u > 0) & ~np.isnan(need)
+    out[ok] = _ceil(need[ok] * g[ok] / u[ok])
+    return out

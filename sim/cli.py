@@ -187,7 +187,9 @@ def run(
     scale: float = typer.Option(1.0, help="multiply every game count (e.g. 0.01 for a smoke run)"),
     only: Optional[str] = typer.Option(None, help="comma-separated game ids (default: all)"),
 ):
-    """The main job: every registered game at its default settings, reports under reports/."""
+    """The main job: every registered game at its default settings, reports under reports/,
+    then the cross-game index reports/index.html and reports/README.md."""
+    from analysis.index import write_index
     from sim.registry import get_game, list_games
 
     ids = _split(only) or list_games()
@@ -203,6 +205,8 @@ def run(
                 plan.get("options", {}), jobs, plan.get("chunk_size", 10_000), out,
                 plan.get("seating", "pool"), "loky", label=f"{gid} {plan['name']}")))
         typer.echo(_write_report(gid, runs, None, roles))
+    index = write_index("reports")
+    typer.echo(f"index: {index['html']} and {index['markdown']}")
 
 
 @app.command("compare-setups")

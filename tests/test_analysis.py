@@ -24,7 +24,18 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 
 from analysis import queries as q
 from analysis.report import write_report
-from analysis.stats import equal_rates_pvalue, newcombe_difference, wilson_interval
+from analysis.stats import (
+    difference_half_width,
+    equal_rates_pvalue,
+    games_for_units,
+    n_for_difference,
+    n_for_mean,
+    n_for_rate,
+    newcombe_difference,
+    rate_half_width,
+    wilson_interval,
+    z_value,
+)
 
 CARDS = ["1", "?", "DOG", "DRILL"]
 STATUS = "confirmed: synthetic test data"
@@ -164,6 +175,52 @@ def test_equal_rates_pvalue():
     assert equal_rates_pvalue([50, 50], 100) == pytest.approx(1.0)
     assert equal_rates_pvalue([65, 35], 100) == pytest.approx(0.002699796, abs=1e-8)
     assert math.isnan(equal_rates_pvalue([0, 0], 0))
+
+
+def test_sample_size_for_a_rate():
+    z = 1.959963984540054
+    assert z_value() == pytest.approx(z, abs=1e-12)
+    assert z_value(0.10) == pytest.approx(1.6448536269514722, abs=1e-12)
+    n = n_for_rate(np.array([0.5, 0.25, 1 / 3, 0.65, 0.0, 1.0]))
+    assert n.shape == (6,) and n.dtype == np.float64
+    # ceil(z^2 p (1 - p) / 0.01^2): 9603.65 -> 9604, 7202.74 -> 7203, 8536.58 -> 8537, ...
+    assert n.tolist() == [9604.0, 7203.0, 8537.0, 8740.0, 0.0, 0.0]
+    assert n_for_rate(0.5, d=0.02).tolist() == [2401.0]  # a quarter for twice the difference
+    assert n_for_rate(0.5, d=0.01, alpha=0.10).tolist() == [6764.0]
+    # the requirement is the smallest n whose half-width is at most 1 point
+    for p in (0.5, 0.25, 0.65, 0.1):
+        k = n_for_rate(p)[0]
+        assert rate_half_width(p, k)[0] <= 0.01 < rate_half_width(p, k - 1)[0]
+    hw = rate_half_width([0.5, 0.65, 0.5], [100, 100, 0])
+    assert hw[0] == pytest.approx(z * 0.05, abs=1e-15)  # 0.098 = ±9.8 points
+    assert round(hw[1] * 100, 1) == 9.3
+    assert np.isnan(hw[2])
+
+
+def test_sample_size_for_a_difference_and_a_mean():
+    z2 = 1.959963984540054 ** 2
+    # equal groups, both rates 50%: z^2 (0.25 / 0.5 + 0.25 / 0.5) / 1e-4 = 38414.59 -> 38415
+    assert n_for_difference(0.5, 7, 0.5, 7).tolist() == [38415.0]
+    # a 20/80 split: z^2 (0.24 / 0.2 + 0.24 / 0.8) / 1e-4 = 57621.88 -> 57622 seat-games
+    assert n_for_difference(0.6, 20, 0.4, 80).tolist() == [57622.0]
+    assert n_for_difference(0.6, 200, 0.4, 800).tolist() == [57622.0]  # only the split counts
+    # the component DRILL of run A: 40/60 vs 60/140 -> 41895 seat-games
+    assert n_for_difference(40 / 60, 60, 60 / 140, 140).tolist() == [41895.0]
+    assert np.isnan(n_for_difference([0.5], [0], [0.5], [10])).all()
+    need = n_for_difference(0.6, 20, 0.4, 80)[0]
+    assert difference_half_width(0.6, 0.2 * need, 0.4, 0.8 * need)[0] <= 0.01
+    assert difference_half_width(0.6, 0.2 * (need - 1), 0.4, 0.8 * (need - 1))[0] > 0.01
+    hw = difference_half_width([0.5, 0.5], [100, 0], [0.3, 0.3], [200, 200])
+    assert hw[0] == pytest.approx(math.sqrt(z2 * (0.25 / 100 + 0.21 / 200)), abs=1e-15)
+    assert round(hw[0], 6) == 0.116778 and np.isnan(hw[1])
+    # mean: ceil((z sd / d)^2)
+    assert n_for_mean([10.0, 1.0, float("nan")]).tolist()[:2] == [385.0, 4.0]
+    assert np.isnan(n_for_mean(float("nan"))[0])
+    assert n_for_mean(10.0, d=2.0).tolist() == [97.0]
+    # seat-games -> games at the run's own rate: 1000 * 200 / 600 = 333.3 -> 334
+    assert games_for_units(1000, 600, 200).tolist() == [334.0]
+    assert games_for_units(9604, 100, 100).tolist() == [9604.0]
+    assert np.isnan(games_for_units(10, 0, 5)[0])
 
 
 # ---------------------------------------------------------------- queries -----------------
@@ -311,6 +368,83 @@ def test_write_report(run_a, run_b, tmp_path):
     assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in html
     assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in res["summary"]
     assert not [f for f in os.listdir(out) if "tmp" in f]
+    # header: no overrides in these manifests
+    assert "**Component data overrides:** component data as printed (both runs)" in head
+    # sample size: rows with exact requirements (see test_sample_size_*)
+    size = md[md.index("## Sample size"): md.index("## Notes on method")]
+    for row in (
+        "| 2 | Seat 1 win rate | 65.0% [55.3, 73.6] | finished games | 100 | 8,740 | ±9.3 | "
+        "8,740 | 100 | **no** |",
+        "| 2 | `greedy` win rate | 54.2% [45.3, 62.8] | seat-games | 120 | 9,537 | ±8.9 | "
+        "7,948 | 100 | **no** |",
+        "| 2 | `greedy` minus `random` | +10.4 [-3.7, 23.9] | seat-games | 200 | 39,529 | "
+        "±14.1 | 19,765 | 100 | **no** |",
+        "| 2 | **DRILL**: played minus not | +23.8 [8.7, 37.0] | seat-games | 200 | 41,895 | "
+        "±14.5 | 20,948 | 100 | **no** |",
+        "| 2 | Mean score (score points) | 3.75 (sd 1.41) | seat-games | 200 | 8 | ±0.20 | "
+        "4 | 100 | yes |",
+        "| 3 | First player's win rate (turn order) | 60.0% [42.3, 75.4] | finished games | 30 "
+        "| 9,220 | ±17.5 | 9,220 | 30 | **no** |",
+    ):
+        assert row in size, row
+    # the first seat is fixed at 2 players: no separate turn-order row there
+    assert "| 2 | First player's win rate" not in size
+    assert ("2 players: the largest requirement is **20,948** finished games (**DRILL**: "
+            "played minus not); the run has 100 (0.48% of it)") in size
+    assert "the two groups together need N = ⌈1.96²·(p₁(1−p₁)/r + p₂(1−p₂)/(1−r))/d²⌉" in md
+    # every headline claim gets its warning
+    heads = md[md.index("## Headline answers"): md.index("## Seat win rates")]
+    assert heads.count("⚠") == 5
+    assert ("n = 100 finished games. ⚠ **Too few games for 1-point resolution:** this run "
+            "resolves ±9.3 points; ±1 point needs about 8,740 finished 2-player games (100 in "
+            "the run).") in heads
+    assert ("parity 50%. ⚠ **Direction not established at this sample size:** the interval of "
+            "the difference `greedy` minus `random`, +10.4 [-3.7, 23.9] points, includes 0"
+            ) in heads
+    assert "n = 60 vs 140 seat-games). ⚠ **Too few games for 1-point resolution:**" in heads
+    assert "⚠ <strong>Direction not established" in html
+    assert ("Best strategy at 2 players: greedy 54.2% [45.3, 62.8]. [too few games to tell "
+            "best from worst]") in res["summary"]
+    summ = json.loads((out / "summary.json").read_text())
+    assert res["summary_json"] == str(out / "summary.json")
+    assert (summ["game"], summ["title"], summ["games_played"]) == ("go-town", "Go Town", 140)
+    assert summ["players"] == [2, 3] and summ["seeds"] == [11, 12]
+    assert summ["data_status"] == STATUS and summ["overrides"] == {}
+    assert summ["bot_mix"] == "greedy, random (rotate); greedy, random (fixed)"
+    f2, f3 = summ["first_seat"]
+    assert (f2["players"], f2["who"], f2["n"], f2["win_rate"]) == (2, "Seat 1", 100, 0.65)
+    assert (f2["lo"], f2["hi"]) == pytest.approx(_wilson(65, 100), abs=1e-12)
+    assert f2["games_for_1_point"] == 8740
+    assert (f3["who"], f3["n"], f3["win_rate"]) == ("The first player", 30, 0.6)
+    assert summ["answers"] == [] and len(summ["headlines"]) == 7
+    assert [r["folder"] for r in summ["runs"]] == ["run_a", "run_b"]
+
+
+def test_sample_size_warnings_only_where_due(tmp_path):
+    """A 2-player run large enough for 1 point (seat 1 wins 11,000 of 20,000: 9,508 needed)
+    and a small 3-player run at parity (99 of 297 for each turn-order position)."""
+    big = write_run(tmp_path / "big", 2,
+                    [_game(("greedy", "greedy"), [0]) for _ in range(11_000)]
+                    + [_game(("greedy", "greedy"), [1]) for _ in range(9_000)],
+                    seed=1, strategies=["greedy"], seating="fixed")
+    small = write_run(tmp_path / "small", 3,
+                      [_game(("greedy", "random", "random"), [(f + pos) % 3], first=f)
+                       for f in range(3) for pos in range(3) for _ in range(33)],
+                      seed=2, strategies=["greedy", "random"], seating="fixed")
+    res = write_report([big, small], str(tmp_path / "rep"), game_title="Go Town")
+    md = open(res["markdown"]).read()
+    heads = md[md.index("## Headline answers"): md.index("## Seat win rates")]
+    two = next(x for x in heads.splitlines() if "of 2-player games" in x)
+    assert two.startswith("- Seat 1 wins 55.0% [54.3, 55.7] of 2-player games")
+    assert "⚠" not in two  # 20,000 finished games >= 9,508 needed
+    three = next(x for x in heads.splitlines() if "of 3-player games" in x)
+    assert "consistent with parity" in three
+    assert three.endswith("±1 point needs about 8,537 finished 3-player games (297 in the "
+                          "run), so an advantage or disadvantage smaller than that cannot be "
+                          "ruled out.")
+    assert "| 2 | Seat 1 win rate | 55.0% [54.3, 55.7] | finished games | 20,000 | 9,508 | " \
+        "±0.7 | 9,508 | 20,000 | yes |" in md
+    assert "2 players: every seat played `greedy` (mirror matches)" in heads
 
 
 def test_write_report_refuses_mixed_games(run_a, tmp_path):

@@ -82,3 +82,21 @@ def test_games_lists_options():
     assert r.returncode == 0
     assert "go-town  (Go Town, 2-4 players, 208 actions)" in r.stdout
     assert "target_floors = 5  [4, 5]  §1.4, D1" in r.stdout
+
+
+def test_run_writes_reports_and_the_cross_game_index(tmp_path):
+    import json
+
+    r = boardsim("run", "--only", "go-town", "--scale", "0.001", "--jobs", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.rstrip().endswith("index: reports/index.html and reports/README.md")
+    reports = tmp_path / "reports"
+    s = json.loads((reports / "go-town" / "summary.json").read_text())
+    assert (s["game"], s["games_played"], s["players"], s["seeds"]) == (
+        "go-town", 600, [2, 3, 4], [1])
+    assert [f["players"] for f in s["first_seat"]] == [2, 3, 4]
+    md = (reports / "README.md").read_text()
+    assert "| [Go Town](go-town/report.md) (`go-town`) | 600 | 2, 3, 4 | 2p: " in md
+    html = (reports / "index.html").read_text()
+    assert '<a href="go-town/report.html">Go Town</a>' in html
+    assert "## Sample size" in (reports / "go-town" / "report.md").read_text()

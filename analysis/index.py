@@ -1,0 +1,196 @@
+"""The cross-game index: ``reports/index.html`` and ``reports/README.md``.
+
+``write_index(reports_dir)`` reads every ``<reports_dir>/<folder>/summary.json`` that
+``analysis.report.write_report`` wrote and writes two files next to those folders, each to a
+temporary name first and then renamed:
+
+* ``index.html``: self-contained (inline style, no scripts or external files), one table row
+  per report linking its ``report.html``, with the headline numbers (games played, players, the
+  first seat's win rate per player count with its 95% Wilson interval, data status,
+  overrides, bot mix, seeds), then each report's game-specific answer lines;
+* ``README.md``: the same in Markdown, linking each ``report.md``.
+
+Folders without a readable ``summary.json`` (``_runs``, ``_bench``, older reports) are skipped;
+an unreadable one is listed as such. ``boardsim run`` calls ``write_index("reports")`` at the
+end.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from datetime import datetime, timezone
+from urllib.parse import quote
+
+from analysis.report import _CSS, _inline_html, _md_cell, _write_atomic, overrides_text, pct
+
+__all__ = ["write_index", "load_summaries", "first_seat_text"]
+
+INTRO = (
+    "`make run` (or `boardsim run`) writes one folder per game here: `<game>/report.md`, a "
+    "self-contained `<game>/report.html` with its charts, and `<game>/summary.json` (the "
+    "headline numbers below). Raw results are kept under `_runs/` (Parquet, one folder per "
+    "run, resumable). Everything here is generated, so nothing but `.gitkeep` is versioned; "
+    "this index is rewritten at the end of every `boardsim run`."
+)
+
+
+def load_summaries(reports_dir: str) -> tuple[list[tuple[str, dict]], list[str]]:
+    """``([(folder, summary), ...] sorted by title then folder, [unreadable folders])``."""
+    found, bad = [], []
+    if not os.path.isdir(reports_dir):
+        return found, bad
+    for name in sorted(os.listdir(reports_dir)):
+        path = os.path.join(reports_dir, name, "summary.json")
+        if not os.path.isfile(path):
+            continue
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+            if not isinstance(data, dict):
+                raise ValueError("not an object")
+        except (OSError, ValueError):
+            bad.append(name)
+            continue
+        found.append((name, data))
+    found.sort(key=lambda x: (str(x[1].get("title") or x[0]).lower(), x[0]))
+    return found, bad
+
+
+def _ci(lo, hi) -> str:
+    if lo is None or hi is None:
+        return "[n/a]"
+    return f"[{lo * 100:.1f}, {hi * 100:.1f}]"
+
+
+def first_seat_text(row: dict) -> str:
+    """``{"players": 2, "win_rate": 0.65, "lo": .., "hi": .., "parity": .5, "n": 100}`` ->
+    ``'2p: 65.0% [55.3, 73.6] vs 50% (n = 100)'``."""
+    par = row.get("parity") or 1.0 / int(row["players"])
+    text = (f"{row['players']}p: {pct(row.get('win_rate'))} {_ci(row.get('lo'), row.get('hi'))}"
+            f" vs {f'{par * 100:.1f}'.rstrip('0').rstrip('.')}% (n = {int(row.get('n', 0)):,})")
+    need = row.get("games_for_1_point")
+    if need is not None and int(row.get("n", 0)) < need:
+        text += " ⚠"
+    return text
+
+
+def _row(folder: str, s: dict) -> dict[str, str]:
+    players = s.get("players") or []
+    return {
+        "title": str(s.get("title") or s.get("game") or folder),
+        "game": str(s.get("game", "?")),
+        "folder": folder,
+        "games": f"{int(s.get('games_played', 0)):,}",
+        "players": ", ".join(str(p) for p in players) or "?",
+        "first": [first_seat_text(r) for r in s.get("first_seat") or []],
+        "data": str(s.get("data_status", "unknown")),
+        "overrides": overrides_text(s.get("overrides") or {}),
+        "mix": str(s.get("bot_mix", "?")),
+        "seeds": ", ".join(str(x) for x in s.get("seeds") or []) or "?",
+        "generated": str(s.get("generated", "?")),
+    }
+
+
+_HEADERS = ["Game", "Games played", "Players", "First seat wins (95% CI) vs parity",
+            "Component data", "Overrides", "Bot mix (seating)", "Seeds"]
+_LEGEND = ("First seat: the win rate of the seat that moves first, per player count, in "
+           "finished games of the report's main runs; ⚠ = fewer games than needed to resolve "
+           "1 percentage point (see each report's Sample size section).")
+
+
+def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
+    out = ["# reports/", "", INTRO, ""]
+    if not items:
+        out += ["No reports yet: run `make run` or `boardsim run`.", ""]
+    else:
+        out += ["## Index", "", _LEGEND, "",
+                "| " + " | ".join(_HEADERS) + " |",
+                "|" + "|".join(["---", "---:", "---", "---", "---", "---", "---", "---"]) + "|"]
+        for folder, s in items:
+            r = _row(folder, s)
+            link = f"[{r['title']}]({quote(folder)}/{s.get('report_md', 'report.md')})"
+            cells = [link + f" (`{r['game']}`)", r["games"], r["players"],
+                     "; ".join(r["first"]) or "n/a", r["data"], r["overrides"], r["mix"],
+                     r["seeds"]]
+            out.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
+        out.append("")
+        for folder, s in items:
+            answers = [str(a) for a in (s.get("answers") or [])]
+            r = _row(folder, s)
+            out += [f"### {r['title']} (`{folder}/`)", "",
+                    f"Report written {r['generated']}."]
+            if answers:
+                out += [""] + [f"- {a}" for a in answers]
+            else:
+                out += ["", "No game-specific answers in this report."]
+            out.append("")
+    if bad:
+        out += ["Unreadable summaries (skipped): " + ", ".join(f"`{b}/summary.json`"
+                                                                for b in bad), ""]
+    out.append(f"Index written {_now()}.")
+    return "\n".join(out) + "\n"
+
+
+def render_html(items: list[tuple[str, dict]], bad: list[str]) -> str:
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             f"<title>boardsim reports</title><style>{_CSS}</style></head><body>",
+             "<h1>boardsim reports</h1>", f"<p>{_inline_html(INTRO)}</p>"]
+    if not items:
+        parts.append("<p>No reports yet: run <code>make run</code> or "
+                     "<code>boardsim run</code>.</p>")
+    else:
+        parts.append(f"<p>{_inline_html(_LEGEND)}</p>")
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in _HEADERS)
+        body = []
+        for folder, s in items:
+            r = _row(folder, s)
+            href = html.escape(f"{quote(folder)}/{s.get('report_html', 'report.html')}")
+            cells = [
+                f'<td><a href="{href}">{html.escape(r["title"])}</a> '
+                f'(<code>{html.escape(r["game"])}</code>)</td>',
+                f'<td class="r">{r["games"]}</td>',
+                f"<td>{html.escape(r['players'])}</td>",
+                "<td>" + ("<br>".join(html.escape(x) for x in r["first"]) or "n/a") + "</td>",
+                f"<td>{html.escape(r['data'])}</td>",
+                f"<td>{html.escape(r['overrides'])}</td>",
+                f"<td>{html.escape(r['mix'])}</td>",
+                f"<td>{html.escape(r['seeds'])}</td>",
+            ]
+            body.append("<tr>" + "".join(cells) + "</tr>")
+        parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
+                     "</tbody></table>")
+        for folder, s in items:
+            r = _row(folder, s)
+            parts.append(f"<h2>{html.escape(r['title'])} (<code>{html.escape(folder)}/</code>)"
+                         "</h2>")
+            parts.append(f"<p>Report written {html.escape(r['generated'])}.</p>")
+            answers = [str(a) for a in (s.get("answers") or [])]
+            if answers:
+                parts.append("<ul>" + "".join(f"<li>{_inline_html(a)}</li>" for a in answers)
+                             + "</ul>")
+            else:
+                parts.append("<p>No game-specific answers in this report.</p>")
+    if bad:
+        parts.append("<p>Unreadable summaries (skipped): "
+                     + ", ".join(f"<code>{html.escape(b)}/summary.json</code>" for b in bad)
+                     + "</p>")
+    parts.append(f"<p>Index written {_now()}.</p></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def write_index(reports_dir: str = "reports") -> dict[str, str]:
+    """Write ``index.html`` and ``README.md`` into ``reports_dir`` from every
+    ``<reports_dir>/*/summary.json``; return their paths (``html``, ``markdown``) and
+    ``reports`` (the folders indexed, comma-joined)."""
+    os.makedirs(reports_dir, exist_ok=True)
+    items, bad = load_summaries(reports_dir)
+    html_path = _write_atomic(os.path.join(reports_dir, "index.html"), render_html(items, bad))
+    md_path = _write_atomic(os.path.join(reports_dir, "README.md"), render_markdown(items, bad))
+    return {"html": html_path, "markdown": md_path,
+            "reports": ",".join(folder for folder, _ in items)}
