@@ -77,7 +77,7 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
         while x[M_PHASE] != PH_OVER:
             n = legal_actions_into(x, legal)
             k = seat_idx[g, x[M_CUR]]
-            a = choose(codes[k], params[k], x, legal, n, brng)
+            a = choose(codes[k], params, k, x, legal, n, brng)
             apply_inplace(x, rng, a)
         turns[g] = x[M_TURN]
         decisions[g] = x[M_DEC]

@@ -552,7 +552,7 @@ def can_hire(x, c):
             and x[X_COINS + c] >= cst(x, C_SAILOR_COST))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions_into(x, out):
     """Write the legal action ids of ``x`` into ``out`` (int32[>= 269]) ascending; return count."""
     ph = x[M_PHASE]
@@ -680,7 +680,7 @@ def end_turn(x, rng, c):
     begin_turn(x, rng, 1 - c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_inplace(x, rng, a):
     """Apply the legal action ``a`` to the state ``x``/``rng`` in place (docs §5)."""
     c = x[M_CUR]
