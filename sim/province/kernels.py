@@ -12,7 +12,9 @@ procedures: docs/games/province.md (cited as docs §).
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from sim.core.rng import rand_below, shuffle
 from sim.province.constants import (
@@ -20,7 +22,6 @@ from sim.province.constants import (
     A_END,
     A_GRIND,
     A_HIRE,
-    A_REPAY,
     A_TAKE,
     A_UNION,
     BANK,
@@ -552,47 +553,125 @@ def can_hire(x, c):
             and x[X_COINS + c] >= cst(x, C_SAILOR_COST))
 
 
-@njit(cache=True, _nrt=False)
-def legal_actions_into(x, out):
-    """Write the legal action ids of ``x`` into ``out`` (int32[>= 269]) ascending; return count."""
-    ph = x[M_PHASE]
-    if ph == PH_OVER:
-        return 0
+# The legal actions as two bit sets (``legal_bits``): ``mv``, the movable-worker mask of the
+# work phase (0 in the spending phase), whose non-empty submasks in ascending order are the
+# MOVE actions (the i-th, from 1, is the low bits of i deposited at the set bits of ``mv``),
+# and ``lo``, the other actions: bit 0 END_TURN, bit 1 + k BUILD k, 9 GRIND, 10 UNION, 11 HIRE,
+# 12 TAKE_LENDER, 13 REPAY_LENDER, i.e. bit j >= 1 is action id 255 + j. The ascending action
+# ids are the MOVE actions, then the set bits of ``lo`` in order. The random bot of the batch
+# loop draws the k-th of them (``nth_legal``) without listing them; ``legal_actions_into``
+# lists them.
+L_BUILD0, L_GRIND, L_UNION, L_HIRE, L_TAKE, L_REPAY = 1, 9, 10, 11, 12, 13
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of the int64 ``x`` (LLVM ``ctpop``)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """Index of the lowest set bit of the int64 ``x`` != 0 (LLVM ``cttz``)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def deposit(v, m):
+    """The low bits of ``v`` placed at the set bits of ``m`` (the ``v``-th submask of ``m``)."""
+    r = 0
+    while m != 0:
+        low = m & -m
+        if v & 1:
+            r |= low
+        v >>= 1
+        m &= m - 1
+    return r
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def legal_bits(x):
+    """The legal actions of ``x`` (not over) as the bit sets ``(mv, lo)`` described above."""
     c = x[M_CUR]
-    n = 0
-    if ph == PH_WORK:
+    mv = 0
+    lo = 0
+    if x[M_PHASE] == PH_WORK:
         mv = movable_mask(x, c)
-        sub = 0
-        while True:  # non-empty submasks of mv in ascending order
-            sub = (sub - mv) & mv
-            if sub == 0:
-                break
-            out[n] = sub
-            n += 1
     else:
-        out[0] = A_END
-        n = 1
+        lo = 1
         if x[M_BUILT] == 0:
             for k in range(NS):
                 if can_build(x, c, k):
-                    out[n] = A_BUILD + k
-                    n += 1
+                    lo |= 1 << (L_BUILD0 + k)
         if x[M_LABOR] >= cst(x, C_GRIND_L) and supply_of(x) >= 1:
-            out[n] = A_GRIND
-            n += 1
+            lo |= 1 << L_GRIND
         if x[X_COINS + c] >= cst(x, C_UNION_C) and access(x, c, UNION):
-            out[n] = A_UNION
-            n += 1
+            lo |= 1 << L_UNION
         if can_hire(x, c):
-            out[n] = A_HIRE
-            n += 1
+            lo |= 1 << L_HIRE
     if can_take(x, c):
-        out[n] = A_TAKE
-        n += 1
+        lo |= 1 << L_TAKE
     if can_repay(x, c):
-        out[n] = A_REPAY
+        lo |= 1 << L_REPAY
+    return mv, lo
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def count_legal(mv, lo):
+    """Number of legal actions in the bit sets."""
+    return (1 << popcount(mv)) - 1 + popcount(lo)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def nth_legal(mv, lo, k):
+    """The ``k``-th (from 0) legal action id in ascending order (k < count_legal)."""
+    cw = (1 << popcount(mv)) - 1
+    if k < cw:
+        return deposit(k + 1, mv)
+    for _ in range(k - cw):
+        lo &= lo - 1
+    j = lowest_bit(lo)
+    return 0 if j == 0 else 255 + j
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def list_legal(mv, lo, out):
+    """Write the legal action ids of the bit sets into ``out`` ascending; return count."""
+    n = 0
+    sub = 0
+    while True:  # non-empty submasks of mv in ascending order
+        sub = (sub - mv) & mv
+        if sub == 0:
+            break
+        out[n] = sub
         n += 1
+    while lo != 0:
+        j = lowest_bit(lo)
+        out[n] = 0 if j == 0 else 255 + j
+        n += 1
+        lo &= lo - 1
     return n
+
+
+@njit(cache=True, _nrt=False)
+def legal_actions_into(x, out):
+    """Write the legal action ids of ``x`` into ``out`` (int32[>= 269]) ascending; return count."""
+    if x[M_PHASE] == PH_OVER:
+        return 0
+    mv, lo = legal_bits(x)
+    return list_legal(mv, lo, out)
 
 
 # ---------------------------------------------------------------------------------------------
