@@ -273,9 +273,7 @@ def movable_mask_b(x, c, bor):
         m |= 8
     if x[X_POS + W_ORANGE] >= 0 and access_b(x, c, VILLAGE, bor):
         m |= 16
-    for k in range(x[X_HIRED + c]):
-        m |= 32 << k
-    return m
+    return m | (((1 << x[X_HIRED + c]) - 1) << 5)  # hired sailors: bits 5, 6, 7
 
 
 @njit(cache=True, inline="always")
@@ -531,6 +529,8 @@ def can_repay(x, c):
 
 @njit(cache=True, inline="always")
 def can_build(x, c, k):
+    """BUILD ``k`` is legal, given that ``c`` has built nothing this turn and owns fewer than
+    ``structure_tokens`` structures (checked once by the caller)."""
     if owns(x, c, k):
         return False
     if x[M_LABOR] < sd(x, k, S_L) or x[X_COINS + c] < sd(x, k, S_C):
@@ -539,7 +539,7 @@ def can_build(x, c, k):
     if pre >= 0 and not owns(x, c, pre):
         if opt(x, O_BPREREQ) == 0 or not access(x, c, pre):
             return False
-    return owned_count(x, c) < cst(x, C_TOKENS)
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -590,14 +590,13 @@ def lowest_bit(typingctx, x):
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def deposit(v, m):
-    """The low bits of ``v`` placed at the set bits of ``m`` (the ``v``-th submask of ``m``)."""
+    """The low bits of ``v`` placed at the set bits of ``m`` < 256 (the ``v``-th submask)."""
     r = 0
-    while m != 0:
-        low = m & -m
-        if v & 1:
-            r |= low
-        v >>= 1
-        m &= m - 1
+    j = 0
+    for i in range(8):  # unrolled, no branches (the masks have bits 0..7 only)
+        b = (m >> i) & 1
+        r |= ((v >> j) & b) << i
+        j += b
     return r
 
 
@@ -611,7 +610,7 @@ def legal_bits(x):
         mv = movable_mask(x, c)
     else:
         lo = 1
-        if x[M_BUILT] == 0:
+        if x[M_BUILT] == 0 and owned_count(x, c) < cst(x, C_TOKENS):
             for k in range(NS):
                 if can_build(x, c, k):
                     lo |= 1 << (L_BUILD0 + k)
@@ -681,20 +680,22 @@ def do_move(x, c, m):
     """MOVE mask ``m``: each chosen worker one step clockwise, yields by landing space (§5.2.1)."""
     cy = 2 if access(x, c, BANK) else 1
     ly = 2 if (opt(x, O_SMITHY) == 0 and access(x, c, SMITHY)) else 1
+    # without branches (the mask is random): unmoved workers are written back unchanged, and
+    # the coins of all landings are taken at once (capping each landing by the supply in turn
+    # gives the same total, misses and dry flag)
     cnt = 0
+    ncoin = 0
     for i in range(8):
-        if (m >> i) & 1 == 0:
-            continue
+        b = (m >> i) & 1
         w = i if i < 5 else W_SAILOR0 + 3 * c + (i - 5)
-        p = x[X_POS + w] + 1
-        if p == 3:
-            p = 0
+        p = x[X_POS + w] + b
+        p = 0 if p == 3 else p
         x[X_POS + w] = p
-        cnt += 1
-        if p == SP_COIN:
-            gain_coins(x, c, cy)
-        else:
-            gain_labor(x, ly)
+        cnt += b
+        ncoin += b & (p == SP_COIN)
+    if ncoin > 0:
+        gain_coins(x, c, cy * ncoin)
+    gain_labor(x, ly * (cnt - ncoin))
     x[M_MOVED] += cnt
     x[M_PHASE] = PH_SPEND
 
@@ -759,7 +760,7 @@ def end_turn(x, rng, c):
     begin_turn(x, rng, 1 - c)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def apply_inplace(x, rng, a):
     """Apply the legal action ``a`` to the state ``x``/``rng`` in place (docs §5)."""
     c = x[M_CUR]
