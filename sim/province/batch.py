@@ -56,7 +56,7 @@ MISC_NAMES = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
               turns, decisions, end_reason, first_player, winner, built, tbuilt, goal, goalin,
               misc):

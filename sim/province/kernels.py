@@ -7,6 +7,19 @@ numba emits no per-access reference counting, which made a many-array layout 5x 
 Every function is ``@njit(cache=True)`` and works in place; the Python API in ``game.py``
 copies before applying. Rules: shared/rules/province.md (cited as §); exact encoding and
 procedures: docs/games/province.md (cited as docs §).
+
+Performance note (see also the one in sim/go_town/kernels.py). The per-decision kernels
+(``legal_bits`` and its helpers, ``apply_inplace``, the bots' ``plan_bot``/``best_move``) are
+compiled with ``_nrt=False``: numba's reference counting of the array arguments was about half
+of the run time even with the flat layout, and without it numba refuses any allocation in
+them (``init_state``, once per game, keeps the default). ``apply_inplace`` and the bit-set
+kernels are ``forceinline=True`` into the batch loop. The legal actions are computed as two bit
+sets (``legal_bits``); the random bot of the batch loop draws the k-th legal action from them
+without listing (``count_legal``/``nth_legal``), the API and ``plan_bot`` list them
+(``list_legal``) in the same ascending order. The MOVE effect and the submask deposit are
+written without data-dependent branches (the random choices made them mispredict). Effect,
+2 players, one core (AMD Zen 5, CPU time): random 24,000 -> 103,000 games/s, greedy 49,000 ->
+124,000.
 """
 
 from typing import NamedTuple
