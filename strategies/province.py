@@ -203,7 +203,7 @@ def _goal_met(x, c, g, k, end_c, grinds, moved, gained):
 
 
 @njit(cache=True, inline="always")
-def best_plan(x, c, lab, cn, moved, gained, bor, p):
+def best_plan(x, c, lab, cn, moved, gained, bor, p, r):
     """Best end-of-turn plan from ``lab`` labor and ``cn`` coins: (value, structure or -1)."""
     o = 1 - c
     union_ok = access_b(x, c, UNION, bor)
@@ -244,25 +244,25 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p):
             lab2 = lab + u * ul - gr * gl - need_l
             cn2 = cn - u * uc + gr * gc - need_c
         ng = 0
-        if p[P_GRIND] > 0:
+        if p[r, P_GRIND] > 0:
             ng = lab2 // gl
             sup = opt(x, O_COIN_TOTAL) - cn2 - x[X_COINS + o]
             if gc > 0 and ng * gc > sup:
                 ng = sup // gc
         end_c = cn2 + ng * gc
-        if end_c > p[P_CAP]:
-            v = p[P_COIN] * (p[P_CAP] + 0.1 * (end_c - p[P_CAP]))
+        if end_c > p[r, P_CAP]:
+            v = p[r, P_COIN] * (p[r, P_CAP] + 0.1 * (end_c - p[r, P_CAP]))
         else:
-            v = p[P_COIN] * end_c
+            v = p[r, P_COIN] * end_c
         if k >= 0:
-            v += p[P_STRUCT]
+            v += p[r, P_STRUCT]
             if x[X_FB + k] < 0:
-                v += p[P_VP] * sd(x, k, S_VP1) + p[P_B0 + k]
+                v += p[r, P_VP] * sd(x, k, S_VP1) + p[r, P_B0 + k]
             else:
-                v += p[P_VP] * sd(x, k, S_VP2) + p[P_B0 + k] * p[P_COPY]
-        if g >= 0 and p[P_GOAL] != 0.0 and _goal_met(
+                v += p[r, P_VP] * sd(x, k, S_VP2) + p[r, P_B0 + k] * p[r, P_COPY]
+        if g >= 0 and p[r, P_GOAL] != 0.0 and _goal_met(
                 x, c, g, k, end_c, x[M_GRINDS] + ng, moved, gained):
-            v += p[P_GOAL]
+            v += p[r, P_GOAL]
         if v > best_v:
             best_v = v
             best_k = k
@@ -322,8 +322,8 @@ def opp_best_vp(x, c, m, cn_after):
     return best
 
 
-@njit(cache=True)
-def best_move(x, c, mv, bor, lab0, cn0, p):
+@njit(cache=True, _nrt=False)
+def best_move(x, c, mv, bor, lab0, cn0, p, r):
     """Best move mask among the non-empty submasks of ``mv``: (value, mask)."""
     cy = 2 if access_b(x, c, BANK, bor) else 1
     ly = 2 if (opt(x, O_SMITHY) == 0 and access_b(x, c, SMITHY, bor)) else 1
@@ -350,18 +350,19 @@ def best_move(x, c, mv, bor, lab0, cn0, p):
                 lab += ly
                 gain += ly
         cn = cn0 + (cg if cg < sup else sup)
-        v, _k = best_plan(x, c, lab, cn, x[M_MOVED] + cnt, x[M_GAINED] + gain, bor, p)
-        if p[P_DENY] != 0.0:
-            v -= p[P_DENY] * opp_best_vp(x, c, sub, cn)
+        v, _k = best_plan(x, c, lab, cn, x[M_MOVED] + cnt, x[M_GAINED] + gain, bor, p, r)
+        if p[r, P_DENY] != 0.0:
+            v -= p[r, P_DENY] * opp_best_vp(x, c, sub, cn)
         if v > best_v:
             best_v = v
             best_m = sub
     return best_v, best_m
 
 
-@njit(cache=True)
-def plan_bot(x, legal, n, rng, p):
-    """One-turn planner over the parameter vector ``p`` (float64[N_PARAMS], see PARAM_NAMES)."""
+@njit(cache=True, _nrt=False)
+def plan_bot(x, legal, n, rng, p, r):
+    """One-turn planner over the parameter vector ``p[r]`` (``p`` float64[k, N_PARAMS], see
+    PARAM_NAMES; rows are indexed in place, not sliced: no reference counting)."""
     c = x[M_CUR]
     coins = x[X_COINS + c]
     has_take = False
@@ -373,21 +374,21 @@ def plan_bot(x, legal, n, rng, p):
             has_repay = True
     work = x[M_PHASE] == PH_WORK
     if has_repay and (x[M_TRIG] != 0 or (
-            not work and p[P_REPAY] >= 0 and coins >= cst(x, C_REPAY) + p[P_REPAY])):
+            not work and p[r, P_REPAY] >= 0 and coins >= cst(x, C_REPAY) + p[r, P_REPAY])):
         return A_REPAY
     if work:
         bor = borrowing(x, c)
         mv = movable_mask_b(x, c, bor)
-        v0, m0 = best_move(x, c, mv, bor, x[M_LABOR], coins, p)
-        late = x[M_GN] - x[M_GNEXT] <= p[P_LATE]
+        v0, m0 = best_move(x, c, mv, bor, x[M_LABOR], coins, p, r)
+        late = x[M_GN] - x[M_GNEXT] <= p[r, P_LATE]
         types = 0
         for k in range(NS):
             if x[X_FB + k] >= 0:
                 types += 1
-        late = late or NS - types <= p[P_LATE] or owned_count(x, 1 - c) >= cst(
-            x, C_TOKENS) - p[P_LATE] or owned_count(x, c) >= cst(x, C_TOKENS) - p[P_LATE]
-        if has_take and p[P_BORROW] < 1e8 and x[M_TRIG] == 0 and not late and (
-                x[M_LHOLDER] == -1 or p[P_STEAL] > 0):
+        late = late or NS - types <= p[r, P_LATE] or owned_count(x, 1 - c) >= cst(
+            x, C_TOKENS) - p[r, P_LATE] or owned_count(x, c) >= cst(x, C_TOKENS) - p[r, P_LATE]
+        if has_take and p[r, P_BORROW] < 1e8 and x[M_TRIG] == 0 and not late and (
+                x[M_LHOLDER] == -1 or p[r, P_STEAL] > 0):
             # hypothetical borrow: access to the opponent's structures and their incomes now
             o = 1 - c
             lab = x[M_LABOR]
@@ -402,13 +403,13 @@ def plan_bot(x, legal, n, rng, p):
                     lab += cst(x, C_HARBOR_L)
                 elif x[M_SHIPS] == 2 and supply_of(x) > 0:
                     cn += cst(x, C_HARBOR_C)
-            v1, _m1 = best_move(x, c, movable_mask_b(x, c, True), True, lab, cn, p)
-            if v1 - v0 >= p[P_BORROW]:
+            v1, _m1 = best_move(x, c, movable_mask_b(x, c, True), True, lab, cn, p, r)
+            if v1 - v0 >= p[r, P_BORROW]:
                 return A_TAKE
         return m0
     # spending phase
     if x[M_BUILT] == 0:
-        _v, k = best_plan(x, c, x[M_LABOR], coins, x[M_MOVED], x[M_GAINED], borrowing(x, c), p)
+        _v, k = best_plan(x, c, x[M_LABOR], coins, x[M_MOVED], x[M_GAINED], borrowing(x, c), p, r)
         if k >= 0:
             for i in range(n):
                 if legal[i] == A_BUILD + k:
@@ -424,9 +425,9 @@ def plan_bot(x, legal, n, rng, p):
             has_grind = True
         elif legal[i] == A_HIRE:
             has_hire = True
-    if has_grind and p[P_GRIND] > 0:
+    if has_grind and p[r, P_GRIND] > 0:
         return A_GRIND
-    if has_hire and p[P_HIRE] > 0:
+    if has_hire and p[r, P_HIRE] > 0:
         keep = False
         if x[M_GNEXT] < x[M_GN]:
             g = x[X_GS + x[M_GNEXT]]
@@ -439,11 +440,12 @@ def plan_bot(x, legal, n, rng, p):
 
 
 @njit(cache=True, inline="always")
-def choose(code, params, x, legal, n, rng):
-    """Dispatch: strategy ``code`` (0 random, 1 plan_bot) with ``params`` (float64[N_PARAMS])."""
+def choose(code, params, r, x, legal, n, rng):
+    """Dispatch: strategy ``code`` (0 random, 1 plan_bot) with parameter row ``params[r]``
+    (``params`` float64[k, N_PARAMS])."""
     if code == 0:
         return random_bot(x, legal, n, rng)
-    return plan_bot(x, legal, n, rng, params)
+    return plan_bot(x, legal, n, rng, params, r)
 
 
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:

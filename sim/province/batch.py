@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from sim.core.rng import seed_for
+from sim.core.rng import rand_below, seed_for
 from sim.province.constants import (
     C_PENALTY,
     M_CUR,
@@ -35,9 +35,12 @@ from sim.province.constants import (
 )
 from sim.province.kernels import (
     apply_inplace,
+    count_legal,
     cst,
     init_state,
-    legal_actions_into,
+    legal_bits,
+    list_legal,
+    nth_legal,
     owned_count,
     owns,
     score_of,
@@ -53,7 +56,7 @@ MISC_NAMES = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
               turns, decisions, end_reason, first_player, winner, built, tbuilt, goal, goalin,
               misc):
@@ -75,9 +78,14 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         first_player[g] = x[M_FIRST]
         while x[M_PHASE] != PH_OVER:
-            n = legal_actions_into(x, legal)
+            mv, lo = legal_bits(x)
             k = seat_idx[g, x[M_CUR]]
-            a = choose(codes[k], params[k], x, legal, n, brng)
+            if codes[k] == 0:
+                # the random bot, legal[rand_below(n)], from the bit sets without listing them
+                a = nth_legal(mv, lo, rand_below(brng, count_legal(mv, lo)))
+            else:
+                n = list_legal(mv, lo, legal)
+                a = choose(codes[k], params, k, x, legal, n, brng)
             apply_inplace(x, rng, a)
         turns[g] = x[M_TURN]
         decisions[g] = x[M_DEC]

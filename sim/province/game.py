@@ -445,7 +445,7 @@ class Province(Game):
         legal = self.legal_actions(state)
         if len(legal) == 0:
             raise UserError("province: the game is over; there is no action to choose")
-        return int(bots.choose(codes[0], params[0], state.x, legal, len(legal), rng))
+        return int(bots.choose(codes[0], params, 0, state.x, legal, len(legal), rng))
 
     def check_invariants(self, state) -> None:
         """Coins: both seats and the supply add up to ``coin_total``, none negative; workers,
