@@ -451,7 +451,7 @@ def terrain_trio(cells, geo, p):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def check_goals(meta, gdata, geo, cells, seat):
     """State check of every seat's unclaimed, non-event goals (doc 8.2). Goals that depend on
     a seat's buildings are re-evaluated only after that seat built (SE_GDIRTY)."""
@@ -660,7 +660,20 @@ def init_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, pil
 
 # ---------------------------------------------------------------------------------------------
 # legal actions (doc 5)
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
+def free_cells(geo, cells, out, base):
+    """``base + cell`` for every empty grass cell (no building, no worker) into ``out``
+    ascending; return the count. Branch-free: each cell is written and the count advances
+    only for a free one (``out`` has room for all 54)."""
+    n = 0
+    for cell in range(NCELL):
+        out[n] = base + cell
+        n += ((geo[cell, GE_TERR] == T_G) & (cells[CE_BLD, cell] < 0)
+              & (cells[CE_WRK, cell] < 0))
+    return n
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_arrays(meta, opts, bdata, geo, consts, cells, seat, sb, mkt, out):
     """Legal action ids into ``out`` (int32[272]) ascending; return the count."""
     ph = meta[M_PHASE]
@@ -669,11 +682,7 @@ def legal_arrays(meta, opts, bdata, geo, consts, cells, seat, sb, mkt, out):
     c = meta[M_CUR]
     n = 0
     if ph == PH_TURN:
-        for cell in range(NCELL):
-            if (geo[cell, GE_TERR] == T_G and cells[CE_BLD, cell] < 0
-                    and cells[CE_WRK, cell] < 0):
-                out[n] = cell
-                n += 1
+        n = free_cells(geo, cells, out, 0)
         if n > 0 and seat[c, SE_HOUSES] >= 1:
             buy = consts[C_BUY]
             for b in range(NB):
@@ -684,12 +693,7 @@ def legal_arrays(meta, opts, bdata, geo, consts, cells, seat, sb, mkt, out):
                     n += 1
         return n
     if ph == PH_SITE:
-        for cell in range(NCELL):
-            if (geo[cell, GE_TERR] == T_G and cells[CE_BLD, cell] < 0
-                    and cells[CE_WRK, cell] < 0):
-                out[n] = A_SITE + cell
-                n += 1
-        return n
+        return free_cells(geo, cells, out, A_SITE)
     if ph == PH_ACT or ph == PH_RES:
         return legal_act(meta, opts, bdata, geo, consts, cells, seat, out, c, ph)
     if ph == PH_FEED:
@@ -728,7 +732,7 @@ def pair_counts(i):
     return n0, n1, n2, n3
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_act(meta, opts, bdata, geo, consts, cells, seat, out, c, ph):
     """Doc 5.3-5.6: activations, Pawnshop exchanges, GATHER, END of a placement."""
     buy = consts[C_BUY]
@@ -1083,7 +1087,7 @@ def draft_pick(meta, opts, gdata, consts, seat, sb, piles, mkt, c, b):
     meta[M_CUR] = meta[M_FIRST]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def step(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, a):
     """Apply one action (chosen or forced) with its goal checks and continuation (doc 5-8)."""
     c = meta[M_CUR]
@@ -1175,7 +1179,7 @@ def step(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt
         draft_pick(meta, opts, gdata, consts, seat, sb, piles, mkt, c, a - A_PICK)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def auto_forced(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, out):
     """Doc 4 (L2): apply forced moves; leave the legal list in ``out`` and its length in
     meta[M_NLEGAL]."""
@@ -1188,7 +1192,7 @@ def auto_forced(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, pil
         return
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, out,
                  a):
     """A chosen action: count it, apply it, then the forced moves (doc 4)."""
