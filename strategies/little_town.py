@@ -484,7 +484,7 @@ def _best(vals, legal, n, rng):
     return pick
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, n, rng, fbuf):
     """One-decision-ahead evaluator over the parameter vector ``p`` (see PARAM_NAMES).
     ``fbuf``: float64[>= 272 + 4 + 2*25] work buffer (no allocation here)."""
@@ -572,7 +572,7 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
     return _best(vals, legal, n, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def choose_arrays(code, params, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, n,
                   rng, fbuf):
     """Dispatch: strategy ``code`` (0 random, 1 plan_bot) with ``params`` (float64[N_PARAMS])
