@@ -72,6 +72,7 @@ from sim.little_town.constants import (
     M_ROUND,
     M_SUPPLY,
     M_WORKERS,
+    MK_LOC,
     NB,
     NCELL,
     NUM_ACTIONS,
@@ -552,7 +553,8 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
         kind = bdata[b, BD_KIND]
         actv_own[b] = -1.0
         actv_other[b] = -1.0
-        if kind == K_P or kind == K_X:
+        # only buildings on the board are read by _place_value (no effect on the values)
+        if (kind == K_P or kind == K_X) and mkt[MK_LOC, b] >= 0:
             if _affordable(meta, bdata, consts, seat, c, b, 0):
                 actv_own[b] = _act_value(bdata, consts, seat, c, b, 0, wv, wcoin)
             if _affordable(meta, bdata, consts, seat, c, b, fee):

@@ -674,6 +674,33 @@ def free_cells(geo, cells, out, base):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
+def affordable_builds(meta, bdata, consts, seat, mkt, c, out, n):
+    """BUILD b for every building b in the market that seat ``c`` can pay (``can_pay4``, in
+    branch-free form: a missing cube count is clamped at 0, so the supply test is vacuous for
+    it) into ``out`` from ``n`` ascending; return the new count."""
+    buy = consts[C_BUY]
+    h0 = seat[c, SE_CUBES]
+    h1 = seat[c, SE_CUBES + 1]
+    h2 = seat[c, SE_CUBES + 2]
+    h3 = seat[c, SE_CUBES + 3]
+    s0 = meta[M_SUPPLY]
+    s1 = meta[M_SUPPLY + 1]
+    s2 = meta[M_SUPPLY + 2]
+    s3 = meta[M_SUPPLY + 3]
+    coins = seat[c, SE_COINS]
+    for b in range(NB):
+        m0 = max(bdata[b, BD_COST] - h0, 0)
+        m1 = max(bdata[b, BD_COST + 1] - h1, 0)
+        m2 = max(bdata[b, BD_COST + 2] - h2, 0)
+        m3 = max(bdata[b, BD_COST + 3] - h3, 0)
+        ok = ((mkt[MK_MARKET, b] >= 1) & (m0 <= s0) & (m1 <= s1) & (m2 <= s2) & (m3 <= s3)
+              & (coins >= bdata[b, BD_COSTC] + buy * (m0 + m1 + m2 + m3)))
+        out[n] = A_BUILD + b
+        n += ok
+    return n
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_arrays(meta, opts, bdata, geo, consts, cells, seat, sb, mkt, out):
     """Legal action ids into ``out`` (int32[272]) ascending; return the count."""
     ph = meta[M_PHASE]
@@ -684,13 +711,7 @@ def legal_arrays(meta, opts, bdata, geo, consts, cells, seat, sb, mkt, out):
     if ph == PH_TURN:
         n = free_cells(geo, cells, out, 0)
         if n > 0 and seat[c, SE_HOUSES] >= 1:
-            buy = consts[C_BUY]
-            for b in range(NB):
-                if mkt[MK_MARKET, b] >= 1 and can_pay4(
-                        meta, seat, c, bdata[b, BD_COST], bdata[b, BD_COST + 1],
-                        bdata[b, BD_COST + 2], bdata[b, BD_COST + 3], bdata[b, BD_COSTC], buy):
-                    out[n] = A_BUILD + b
-                    n += 1
+            n = affordable_builds(meta, bdata, consts, seat, mkt, c, out, n)
         return n
     if ph == PH_SITE:
         return free_cells(geo, cells, out, A_SITE)
