@@ -72,6 +72,7 @@ from sim.little_town.constants import (
     M_ROUND,
     M_SUPPLY,
     M_WORKERS,
+    MK_LOC,
     NB,
     NCELL,
     NUM_ACTIONS,
@@ -358,7 +359,7 @@ def _place_value(meta, bdata, gdata, geo, cells, seat, c, cell, p, wv, actv_own,
 
 
 @njit(cache=True, _nrt=False)
-def _site_value(meta, gdata, geo, cells, seat, c, cell, b, p):
+def _site_value(meta, gdata, geo, cells, seat, c, cell, b, p, gmask):
     """SITE: where to put building ``b`` (spec §10: own cluster, busy cells, Castle/Watchtower)."""
     own = 0
     ortho = 0
@@ -393,16 +394,30 @@ def _site_value(meta, gdata, geo, cells, seat, c, cell, b, p):
         v += 2.0 * empty
     elif b == B_CATHEDRAL:
         v += 0.5 * traffic
+    while gmask != 0:  # the seat's open goal cards in slot order (_site_goal_mask)
+        if gmask & 1:
+            v += 0.5 * ortho * p[I_GOAL]
+        elif gmask & 2:
+            v += 0.3 * (lake + mount + forest) * p[I_GOAL]
+        gmask >>= 2
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _site_goal_mask(meta, gdata, seat, c):
+    """Seat ``c``'s open goal cards that _site_value scores, two bits per slot j in order:
+    bit 2j a connected card, bit 2j+1 a terrain-trio card."""
+    m = 0
     for j in range(meta[M_NGOALS]):
         card = seat[c, SE_GOALS + j]
         if card == 0 or seat[c, SE_GDONE + j] != 0:
             continue
         kind = gdata[card, GD_KIND]
         if kind == G_CONNECTED:
-            v += 0.5 * ortho * p[I_GOAL]
+            m |= 1 << (2 * j)
         elif kind == G_TERRAIN_TRIO:
-            v += 0.3 * (lake + mount + forest) * p[I_GOAL]
-    return v
+            m |= 2 << (2 * j)
+    return m
 
 
 @njit(cache=True, _nrt=False)
@@ -484,7 +499,7 @@ def _best(vals, legal, n, rng):
     return pick
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, n, rng, fbuf):
     """One-decision-ahead evaluator over the parameter vector ``p`` (see PARAM_NAMES).
     ``fbuf``: float64[>= 272 + 4 + 2*25] work buffer (no allocation here)."""
@@ -503,8 +518,10 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
         return _best(vals, legal, n, rng)
     if ph == PH_SITE:
         b = meta[M_PENDING]
+        gmask = _site_goal_mask(meta, gdata, seat, c)
         for i in range(n):
-            vals[i] = _site_value(meta, gdata, geo, cells, seat, c, legal[i] - A_SITE, b, p)
+            vals[i] = _site_value(meta, gdata, geo, cells, seat, c, legal[i] - A_SITE, b, p,
+                                  gmask)
         return _best(vals, legal, n, rng)
     wv = fbuf[NUM_ACTIONS:NUM_ACTIONS + 4]
     _cube_values(meta, opts, seat, c, p, wv)
@@ -552,7 +569,8 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
         kind = bdata[b, BD_KIND]
         actv_own[b] = -1.0
         actv_other[b] = -1.0
-        if kind == K_P or kind == K_X:
+        # only buildings on the board are read by _place_value (no effect on the values)
+        if (kind == K_P or kind == K_X) and mkt[MK_LOC, b] >= 0:
             if _affordable(meta, bdata, consts, seat, c, b, 0):
                 actv_own[b] = _act_value(bdata, consts, seat, c, b, 0, wv, wcoin)
             if _affordable(meta, bdata, consts, seat, c, b, fee):
@@ -572,7 +590,7 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
     return _best(vals, legal, n, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def choose_arrays(code, params, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, n,
                   rng, fbuf):
     """Dispatch: strategy ``code`` (0 random, 1 plan_bot) with ``params`` (float64[N_PARAMS])

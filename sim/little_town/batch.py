@@ -34,7 +34,7 @@ from sim.little_town.kernels import apply_arrays, init_arrays
 from strategies.little_town import FBUF_SIZE, choose_arrays
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, first_player, score, detail):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.

@@ -451,7 +451,7 @@ def terrain_trio(cells, geo, p):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def check_goals(meta, gdata, geo, cells, seat):
     """State check of every seat's unclaimed, non-event goals (doc 8.2). Goals that depend on
     a seat's buildings are re-evaluated only after that seat built (SE_GDIRTY)."""
@@ -660,7 +660,47 @@ def init_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, pil
 
 # ---------------------------------------------------------------------------------------------
 # legal actions (doc 5)
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
+def free_cells(geo, cells, out, base):
+    """``base + cell`` for every empty grass cell (no building, no worker) into ``out``
+    ascending; return the count. Branch-free: each cell is written and the count advances
+    only for a free one (``out`` has room for all 54)."""
+    n = 0
+    for cell in range(NCELL):
+        out[n] = base + cell
+        n += ((geo[cell, GE_TERR] == T_G) & (cells[CE_BLD, cell] < 0)
+              & (cells[CE_WRK, cell] < 0))
+    return n
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def affordable_builds(meta, bdata, consts, seat, mkt, c, out, n):
+    """BUILD b for every building b in the market that seat ``c`` can pay (``can_pay4``, in
+    branch-free form: a missing cube count is clamped at 0, so the supply test is vacuous for
+    it) into ``out`` from ``n`` ascending; return the new count."""
+    buy = consts[C_BUY]
+    h0 = seat[c, SE_CUBES]
+    h1 = seat[c, SE_CUBES + 1]
+    h2 = seat[c, SE_CUBES + 2]
+    h3 = seat[c, SE_CUBES + 3]
+    s0 = meta[M_SUPPLY]
+    s1 = meta[M_SUPPLY + 1]
+    s2 = meta[M_SUPPLY + 2]
+    s3 = meta[M_SUPPLY + 3]
+    coins = seat[c, SE_COINS]
+    for b in range(NB):
+        m0 = max(bdata[b, BD_COST] - h0, 0)
+        m1 = max(bdata[b, BD_COST + 1] - h1, 0)
+        m2 = max(bdata[b, BD_COST + 2] - h2, 0)
+        m3 = max(bdata[b, BD_COST + 3] - h3, 0)
+        ok = ((mkt[MK_MARKET, b] >= 1) & (m0 <= s0) & (m1 <= s1) & (m2 <= s2) & (m3 <= s3)
+              & (coins >= bdata[b, BD_COSTC] + buy * (m0 + m1 + m2 + m3)))
+        out[n] = A_BUILD + b
+        n += ok
+    return n
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_arrays(meta, opts, bdata, geo, consts, cells, seat, sb, mkt, out):
     """Legal action ids into ``out`` (int32[272]) ascending; return the count."""
     ph = meta[M_PHASE]
@@ -669,27 +709,12 @@ def legal_arrays(meta, opts, bdata, geo, consts, cells, seat, sb, mkt, out):
     c = meta[M_CUR]
     n = 0
     if ph == PH_TURN:
-        for cell in range(NCELL):
-            if (geo[cell, GE_TERR] == T_G and cells[CE_BLD, cell] < 0
-                    and cells[CE_WRK, cell] < 0):
-                out[n] = cell
-                n += 1
+        n = free_cells(geo, cells, out, 0)
         if n > 0 and seat[c, SE_HOUSES] >= 1:
-            buy = consts[C_BUY]
-            for b in range(NB):
-                if mkt[MK_MARKET, b] >= 1 and can_pay4(
-                        meta, seat, c, bdata[b, BD_COST], bdata[b, BD_COST + 1],
-                        bdata[b, BD_COST + 2], bdata[b, BD_COST + 3], bdata[b, BD_COSTC], buy):
-                    out[n] = A_BUILD + b
-                    n += 1
+            n = affordable_builds(meta, bdata, consts, seat, mkt, c, out, n)
         return n
     if ph == PH_SITE:
-        for cell in range(NCELL):
-            if (geo[cell, GE_TERR] == T_G and cells[CE_BLD, cell] < 0
-                    and cells[CE_WRK, cell] < 0):
-                out[n] = A_SITE + cell
-                n += 1
-        return n
+        return free_cells(geo, cells, out, A_SITE)
     if ph == PH_ACT or ph == PH_RES:
         return legal_act(meta, opts, bdata, geo, consts, cells, seat, out, c, ph)
     if ph == PH_FEED:
@@ -728,7 +753,7 @@ def pair_counts(i):
     return n0, n1, n2, n3
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_act(meta, opts, bdata, geo, consts, cells, seat, out, c, ph):
     """Doc 5.3-5.6: activations, Pawnshop exchanges, GATHER, END of a placement."""
     buy = consts[C_BUY]
@@ -1083,7 +1108,7 @@ def draft_pick(meta, opts, gdata, consts, seat, sb, piles, mkt, c, b):
     meta[M_CUR] = meta[M_FIRST]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def step(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, a):
     """Apply one action (chosen or forced) with its goal checks and continuation (doc 5-8)."""
     c = meta[M_CUR]
@@ -1175,7 +1200,7 @@ def step(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt
         draft_pick(meta, opts, gdata, consts, seat, sb, piles, mkt, c, a - A_PICK)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def auto_forced(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, out):
     """Doc 4 (L2): apply forced moves; leave the legal list in ``out`` and its length in
     meta[M_NLEGAL]."""
@@ -1188,7 +1213,7 @@ def auto_forced(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, pil
         return
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, out,
                  a):
     """A chosen action: count it, apply it, then the forced moves (doc 4)."""
