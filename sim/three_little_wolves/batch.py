@@ -25,6 +25,7 @@ from sim.three_little_wolves.kernels import (
     legal_into,
     nonneg,
     points_arrays,
+    random_legal,
 )
 from strategies.three_little_wolves import choose_arrays
 
@@ -75,10 +76,14 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                     hs, hf, hb, pile, n_players, seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         while meta[M_PHASE] != PH_OVER:
-            n = legal_into(meta, opts, cards, hands, tie, seat, hs, legal)
             k = nonneg(seat_idx[g, nonneg(meta[M_CUR])])
-            a = choose_arrays(codes[k], meta, opts, cards, consts, hands, seat, hs, hf, hb, legal,
-                              n, brng, params, k, vals, cst, buf, pv)
+            if codes[k] == 0:
+                # the random bot, legal[rand_below(n)], mostly without listing (kernels.py)
+                a = random_legal(meta, opts, cards, hands, tie, seat, hs, legal, brng)
+            else:
+                n = legal_into(meta, opts, cards, hands, tie, seat, hs, legal)
+                a = choose_arrays(codes[k], meta, opts, cards, consts, hands, seat, hs, hf, hb,
+                                  legal, n, brng, params, k, vals, cst, buf, pv)
             apply_arrays(meta, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat,
                          hs, hf, hb, a)
         turns[g] = meta[M_TURN]

@@ -14,9 +14,11 @@ before changing a signature.
 
 from typing import NamedTuple
 
+import llvmlite.binding as llvm_binding
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import config as numba_config
 from numba.extending import intrinsic
 
 from sim.core.rng import rand_below, shuffle
@@ -268,6 +270,77 @@ def nonneg(typingctx, x):
         return v
 
     return types.int64(x), codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of the int64 ``x`` (LLVM ``ctpop``)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """Index of the lowest set bit of the int64 ``x`` != 0 (LLVM ``cttz``)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def deposit_bits(typingctx, x, m):
+    """x86 BMI2 ``pdep``: the low bits of ``x`` placed at the set bits of ``m`` (int64)."""
+    if x != types.int64 or m != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        i64 = ir.IntType(64)
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(
+            i64, [i64, i64]))
+        return builder.call(fn, [args[0], args[1]])
+
+    return types.int64(types.int64, types.int64), codegen
+
+
+def _fast_pdep() -> bool:
+    """True if the kernels may use ``pdep``: numba compiles for this machine (no
+    NUMBA_CPU_NAME / NUMBA_CPU_FEATURES), whose CPU has BMI2 and is not an AMD one before Zen 3
+    (there ``pdep`` is microcoded and slow). numba's cache is keyed on the CPU, so a cache
+    built here is not loaded on a machine without it."""
+    if numba_config.CPU_NAME or numba_config.CPU_FEATURES:
+        return False
+    try:
+        name = llvm_binding.get_host_cpu_name()
+        features = llvm_binding.get_host_cpu_features()
+        bmi2 = bool(features.get("bmi2", False))
+    except Exception:  # an llvmlite without these queries: take the portable code
+        return False
+    return bmi2 and not name.startswith(("znver1", "znver2", "bdver", "btver"))
+
+
+FAST_PDEP = _fast_pdep()
+
+if FAST_PDEP:
+    @njit(cache=True, _nrt=False, forceinline=True)
+    def nth_bit(m, k):
+        """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
+        return lowest_bit(deposit_bits(1 << k, m))
+else:
+    @njit(cache=True, _nrt=False, forceinline=True)
+    def nth_bit(m, k):
+        """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
+        for _ in range(k):
+            m &= m - 1
+        return lowest_bit(m)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -582,20 +655,26 @@ def start_turn(meta, p):
 # ---------------------------------------------------------------------------------------------
 # legal actions (doc §6)
 @njit(cache=True, _nrt=False, forceinline=True)
-def play_actions_into(opts, cards, hands, seat, hs, n_own, p, only, out, n):
-    """Phase play: append FLOOR, BASEMENT, WOLF, DISCARD ids for seat ``p`` to ``out`` from
-    index ``n``; ``only`` >= 0 restricts to that card (2p end). Returns the new count.
+def play_bits(opts, cards, hands, seat, hs, n_own, p, only):
+    """Phase play: the legal actions of seat ``p`` as bit sets over the hand indexes ``i``
+    (``only`` >= 0 restricts to that card, 2p end). Returns (fb, sel, wolf, disc):
 
-    Written with per-house scalars; the rules are those of ``can_floor``/``can_new``/
-    ``can_base``.
+    fb    bit 4i + h: FLOOR of card i on house h (h = 3: new house); bit 32 + 3i + h: BASEMENT
+          of card i under house h (rules of ``can_floor``/``can_new``/``can_base``);
+    sel   bit i: card i may be used (all cards, or only ``only``);
+    wolf  1 if every selected card may be discarded for a wolf (WOLF ids), else 0;
+    disc  1 if every selected card may be discarded for nothing (DISCARD ids), else 0.
+
+    The legal ids, ascending, are the FLOORs in bit order, the BASEMENTs in bit order, then the
+    WOLFs and the DISCARDs of the selected cards in hand order (``play_actions_into``,
+    ``nth_play``). Computed with masks, without branches per card.
     """
-    n0 = n
     # own houses: colour, top number, last basement number (houses are created in order)
     nh = 0
     mask = 0  # bit c: p has a house of colour c
     c0 = c1 = c2 = -1
-    t0 = t1 = t2 = 0
-    b0 = b1 = b2 = 0
+    t0 = t1 = t2 = 1 << 30
+    b0 = b1 = b2 = 1 << 30
     for h in range(MAXH):
         if hs[p, h, H_NF] == 0:
             break
@@ -615,81 +694,120 @@ def play_actions_into(opts, cards, hands, seat, hs, n_own, p, only, out, n):
             c2 = col
             t2 = hs[p, h, H_TOP]
             b2 = hs[p, h, H_LB]
+    # a missing house has top and last basement 1 << 30: no card goes on or under it
+    u0 = c0 == UNASSIGNED
+    u1 = c1 == UNASSIGNED
+    u2 = c2 == UNASSIGNED
+    room = nh < MAXH
     colbase_u = opts[O_COLBASE_U] == 1
+    fb = 0
+    sel = 0
     hn = seat[p, S_HN]
     for i in range(hn):
         c = hands[p, i]
         if only >= 0 and c != only:
             continue
+        sel |= 1 << i
         k = cards[c, K_NUM]
         col = cards[c, K_COL]
         white = col == W
-        free = white or (mask >> col) & 1 == 0  # may take an unassigned house / start new
-        if nh > 0 and k > t0 and (white or c0 == col or (c0 == UNASSIGNED and free)):
-            out[n] = 4 * c
+        free = white | ((mask >> col) & 1 == 0)  # may take an unassigned house / start new
+        f = (np.int64((k > t0) & (white | (c0 == col) | (u0 & free)))
+             | (np.int64((k > t1) & (white | (c1 == col) | (u1 & free))) << 1)
+             | (np.int64((k > t2) & (white | (c2 == col) | (u2 & free))) << 2)
+             | (np.int64(room & free) << 3))
+        ufree = colbase_u & (not white) & ((mask >> col) & 1 == 0)
+        low = k <= 3
+        g = (np.int64(low & (k > b0) & (white | (c0 == col) | (u0 & ufree)))
+             | (np.int64(low & (k > b1) & (white | (c1 == col) | (u1 & ufree))) << 1)
+             | (np.int64(low & (k > b2) & (white | (c2 == col) | (u2 & ufree))) << 2))
+        fb |= (f << (4 * i)) | (g << (32 + 3 * i))
+    wolf = 0
+    if sel != 0 and any_wolf_move(hs, seat, opts, n_own, p):
+        wolf = 1
+    disc = 0
+    if (fb == 0 and wolf == 0) or opts[O_PURE_DISC] == 1:
+        disc = 1
+    return fb, sel, wolf, disc
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def nth_play(hands, p, fb, sel, wolf, k):
+    """The ``k``-th (from 0) legal id of phase play from the bit sets of ``play_bits``."""
+    nf = popcount(fb)
+    if k < nf:
+        b = nth_bit(fb, k)
+        if b < 32:
+            return 4 * hands[p, nonneg(b >> 2)] + (b & 3)
+        j = b - 32
+        i = j // 3
+        return A_BASE + 3 * hands[p, nonneg(i)] + (j - 3 * i)
+    k -= nf
+    ns = popcount(sel)
+    if wolf == 1:
+        if k < ns:
+            return A_WOLF + hands[p, nth_bit(sel, k)]
+        k -= ns
+    return A_DISC + hands[p, nth_bit(sel, k)]
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def play_actions_into(opts, cards, hands, seat, hs, n_own, p, only, out, n):
+    """Phase play: append FLOOR, BASEMENT, WOLF, DISCARD ids for seat ``p`` to ``out`` from
+    index ``n``; ``only`` >= 0 restricts to that card (2p end). Returns the new count."""
+    fb, sel, wolf, disc = play_bits(opts, cards, hands, seat, hs, n_own, p, only)
+    m = fb & 0xFFFFFFFF
+    while m != 0:
+        b = lowest_bit(m)
+        m &= m - 1
+        out[n] = 4 * hands[p, nonneg(b >> 2)] + (b & 3)
+        n += 1
+    m = fb >> 32
+    while m != 0:
+        b = lowest_bit(m)
+        m &= m - 1
+        i = b // 3
+        out[n] = A_BASE + 3 * hands[p, nonneg(i)] + (b - 3 * i)
+        n += 1
+    if wolf == 1:
+        m = sel
+        while m != 0:
+            out[n] = A_WOLF + hands[p, lowest_bit(m)]
+            m &= m - 1
             n += 1
-        if nh > 1 and k > t1 and (white or c1 == col or (c1 == UNASSIGNED and free)):
-            out[n] = 4 * c + 1
-            n += 1
-        if nh > 2 and k > t2 and (white or c2 == col or (c2 == UNASSIGNED and free)):
-            out[n] = 4 * c + 2
-            n += 1
-        if nh < MAXH and free:
-            out[n] = 4 * c + 3
-            n += 1
-    for i in range(hn):
-        c = hands[p, i]
-        if only >= 0 and c != only:
-            continue
-        k = cards[c, K_NUM]
-        if k > 3:
-            continue
-        col = cards[c, K_COL]
-        white = col == W
-        ufree = colbase_u and (mask >> col) & 1 == 0 if not white else False
-        if nh > 0 and k > b0 and (white or c0 == col or (c0 == UNASSIGNED and ufree)):
-            out[n] = A_BASE + 3 * c
-            n += 1
-        if nh > 1 and k > b1 and (white or c1 == col or (c1 == UNASSIGNED and ufree)):
-            out[n] = A_BASE + 3 * c + 1
-            n += 1
-        if nh > 2 and k > b2 and (white or c2 == col or (c2 == UNASSIGNED and ufree)):
-            out[n] = A_BASE + 3 * c + 2
-            n += 1
-    if any_wolf_move(hs, seat, opts, n_own, p):
-        for i in range(hn):
-            c = hands[p, i]
-            if only >= 0 and c != only:
-                continue
-            out[n] = A_WOLF + c
-            n += 1
-    if n == n0 or opts[O_PURE_DISC] == 1:
-        for i in range(hn):
-            c = hands[p, i]
-            if only >= 0 and c != only:
-                continue
-            out[n] = A_DISC + c
+    if disc == 1:
+        m = sel
+        while m != 0:
+            out[n] = A_DISC + hands[p, lowest_bit(m)]
+            m &= m - 1
             n += 1
     return n
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def place_actions_into(opts, seat, hs, n_own, p, out, n):
-    """Phases wolf and house: PLACE ids of seat ``p`` (``wolf_value_ok``/``wolf_target_ok``,
-    written out)."""
-    free = opts[O_WOLF_FREE] == 1
-    targets = wolf_targets(hs, opts, n_own, p)
-    first = True
+def wolf_values(seat, opts, p):
+    """Bit set of the wolves ``v`` (0..2) seat ``p`` may place now (``wolf_value_ok``)."""
+    vs = 0
     for v in range(3):
-        if seat[p, S_WU + v] == 1:
-            continue
-        if not free and not first:
-            break
-        first = False
-        for t in range(12):
-            if (targets >> t) & 1:
-                out[n] = A_PLACE + 12 * v + t
-                n += 1
+        vs |= np.int64(seat[p, S_WU + v] == 0) << v
+    if opts[O_WOLF_FREE] == 0:
+        vs &= -vs  # the lowest unused only
+    return vs
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def place_actions_into(opts, seat, hs, n_own, p, out, n):
+    """Phases wolf and house: PLACE ids (A_PLACE + 12v + 3o + h, ascending) of seat ``p``."""
+    targets = wolf_targets(hs, opts, n_own, p)
+    vs = wolf_values(seat, opts, p)
+    while vs != 0:
+        v = lowest_bit(vs)
+        vs &= vs - 1
+        m = targets
+        while m != 0:
+            out[n] = A_PLACE + 12 * v + lowest_bit(m)
+            m &= m - 1
+            n += 1
     return n
 
 
@@ -742,6 +860,35 @@ def legal_into(meta, opts, cards, hands, tie, seat, hs, out):
             out[i] = A_PIGTIE + tie[i]
         return meta[M_NTIE]
     return dummy_actions_into(opts, cards, hs, meta[M_DCARD], out, 0)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def random_legal(meta, opts, cards, hands, tie, seat, hs, out, rng):
+    """``out[rand_below(rng, n)]`` after ``n = legal_into(.., out)`` (the random bot), mostly
+    without listing the legal actions: the same draw and the same action."""
+    ph = meta[M_PHASE]
+    p = nonneg(meta[M_CUR])
+    if ph == PH_PLAY:
+        only = -1
+        if meta[M_STAGE] == ST_FINAL2P:
+            only = seat[p, S_COMMIT]
+        fb, sel, wolf, disc = play_bits(opts, cards, hands, seat, hs, meta[M_NOWN], p, only)
+        n = popcount(fb) + (wolf + disc) * popcount(sel)
+        return nth_play(hands, p, fb, sel, wolf, rand_below(rng, n))
+    if ph == PH_WOLF or ph == PH_HOUSE:
+        targets = wolf_targets(hs, opts, meta[M_NOWN], p)
+        vs = wolf_values(seat, opts, p)
+        nt = popcount(targets)
+        k = rand_below(rng, popcount(vs) * nt)
+        v = nth_bit(vs, k // nt)
+        return A_PLACE + 12 * v + nth_bit(targets, k - (k // nt) * nt)
+    if ph == PH_PASS or ph == PH_COMMIT:
+        base = A_PASS if ph == PH_PASS else A_COMMIT
+        return base + hands[p, rand_below(rng, seat[p, S_HN])]
+    if ph == PH_PIGTIE:
+        return A_PIGTIE + tie[rand_below(rng, meta[M_NTIE])]
+    n = dummy_actions_into(opts, cards, hs, meta[M_DCARD], out, 0)
+    return out[rand_below(rng, n)]
 
 
 # ---------------------------------------------------------------------------------------------
