@@ -188,10 +188,11 @@ def random_bot(s, legal, n, rng):
 # and the bot's row) and are compiled without reference counting (performance note in
 # sim/three_little_wolves/kernels.py); their scratch (``vals``, ``cst``, ``buf``, ``pv``) is
 # allocated by the caller: ``scratch`` gives a set.
-def scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Scratch of ``choose_arrays``: vals, cst (colour statistics), buf, pv."""
+def scratch() -> tuple[np.ndarray, ...]:
+    """Scratch of ``choose_arrays``: vals, cst (colour statistics), buf, pv, rel, relp."""
     return (np.empty(NUM_ACTIONS, np.float64), np.empty((3, 5), np.int64),
-            np.empty(NUM_ACTIONS, np.int32), np.empty(NUM_ACTIONS, np.float64))
+            np.empty(NUM_ACTIONS, np.int32), np.empty(NUM_ACTIONS, np.float64),
+            np.empty((16, 5), np.int64), np.empty((16, 2), np.float64))
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -244,65 +245,67 @@ def house_probs(c, ht, cnt, mn, cmn, mx, cmx, lone_coll, lone_bonus,
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def stand_prob(opts, hs, cst, o, h, prm, r, L):
-    """Stand probability of house (o, h) (``house_probs``; statistics ``cst`` filled)."""
+def probs(opts, c, ht, cnt, mn, cmn, mx, cmx, prm, r, L):
+    """``house_probs`` with the options and the parameters ``prm[r]``."""
+    return house_probs(c, ht, cnt, mn, cmn, mx, cmx, opts[O_LONE_COLLAPSES] == 1,
+                       opts[O_LONE_BONUS] == 1, prm[r, 0], prm[r, 1], prm[r, 2], prm[r, 3],
+                       prm[r, 4], prm[r, 5], prm[r, 6], prm[r, 7], L)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def probs_of(opts, hs, cst, o, h, prm, r, L):
+    """``house_probs`` of house (o, h) over the colour statistics ``cst``."""
     c = hs[o, h, H_COL]
     cc = c if c < 3 else 0
-    ps, _pb, _u = house_probs(c, hs[o, h, H_HT], cst[cc, 0], cst[cc, 1], cst[cc, 2],
-                              cst[cc, 3], cst[cc, 4], opts[O_LONE_COLLAPSES] == 1,
-                              opts[O_LONE_BONUS] == 1, prm[r, 0], prm[r, 1], prm[r, 2],
-                              prm[r, 3], prm[r, 4], prm[r, 5], prm[r, 6], prm[r, 7], L)
-    return ps
+    return probs(opts, c, hs[o, h, H_HT], cst[cc, 0], cst[cc, 1], cst[cc, 2], cst[cc, 3],
+                 cst[cc, 4], prm, r, L)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def counts_for(hs, o, h, p):
+    """True if house (o, h) enters V(p): it exists and p owns it or has a wolf on it."""
+    if hs[o, h, H_NF] == 0:
+        return False
+    nw = hs[o, h, H_NW]
+    return o == p or (nw >= 1 and hs[o, h, H_W0S] == p) or (nw >= 2 and hs[o, h, H_W1S] == p)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def house_terms(v, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin, prm, r, L):
+    """``v`` plus the terms of V(p) from house (o, h), whose stand and bonus probabilities are
+    ``ps``/``pb`` (``umin``: it is the unique shortest of its colour), in this order: p's
+    wolves on it, then, if p owns it, house and pig points, bonus, top mark, height, penalty."""
+    cp = consts[C_COLLAPSE_PTS]
+    nw = hs[o, h, H_NW]
+    for w in range(nw):
+        if hs[o, h, H_W0S + 2 * w] == p:
+            v += ps * hs[o, h, H_W0V + 2 * w] + (1.0 - ps) * cp
+    if o == p:
+        pig = hs[o, h, H_PIG]
+        v += ps * (consts[C_HOUSE_PTS] + pig) + (1.0 - ps) * (cp + (cp if pig > 0 else 0))
+        v += pb * consts[C_BONUS_PTS]
+        mark = cards[hf[o, h, hs[o, h, H_NF] - 1], K_MARK]
+        if opts[O_MARKS_COLLAPSED] == 1:
+            v += L * mark
+        else:
+            v += L * ps * mark
+        v += prm[r, 8] * hs[o, h, H_HT]
+        if umin:
+            v -= prm[r, 9]
+    return v
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def seat_value(opts, cards, consts, hs, hf, cst, n_own, p, prm, r, L):
     """Heuristic value ``V`` of seat ``p`` (module docstring) over the colour statistics
-    ``cst`` (``colour_stats``) of the houses as they are."""
-    hp = consts[C_HOUSE_PTS]
-    cp = consts[C_COLLAPSE_PTS]
-    bp = consts[C_BONUS_PTS]
-    marks_all = opts[O_MARKS_COLLAPSED] == 1
-    lone_coll = opts[O_LONE_COLLAPSES] == 1
-    lone_bonus = opts[O_LONE_BONUS] == 1
-    p0, p1, p2, p3 = prm[r, 0], prm[r, 1], prm[r, 2], prm[r, 3]
-    p4, p5, p6, p7 = prm[r, 4], prm[r, 5], prm[r, 6], prm[r, 7]
-    w_ht = prm[r, 8]
-    w_umin = prm[r, 9]
+    ``cst`` (``colour_stats``) of the houses as they are: the terms of each house that counts,
+    in house order."""
     v = 0.0
     for o in range(n_own):
         for h in range(MAXH):
-            nf = hs[o, h, H_NF]
-            if nf == 0:
-                continue
-            mine = o == p
-            nw = hs[o, h, H_NW]
-            has_mine = (nw >= 1 and hs[o, h, H_W0S] == p) or (nw >= 2 and hs[o, h, H_W1S] == p)
-            if not mine and not has_mine:
-                continue
-            ht = hs[o, h, H_HT]
-            c = hs[o, h, H_COL]
-            cc = c if c < 3 else 0
-            ps, pb, umin = house_probs(c, ht, cst[cc, 0], cst[cc, 1], cst[cc, 2], cst[cc, 3],
-                                       cst[cc, 4], lone_coll, lone_bonus,
-                                       p0, p1, p2, p3, p4, p5, p6, p7, L)
-            if has_mine:
-                for w in range(nw):
-                    if hs[o, h, H_W0S + 2 * w] == p:
-                        v += ps * hs[o, h, H_W0V + 2 * w] + (1.0 - ps) * cp
-            if not mine:
-                continue
-            pig = hs[o, h, H_PIG]
-            v += ps * (hp + pig) + (1.0 - ps) * (cp + (cp if pig > 0 else 0))
-            v += pb * bp
-            mark = cards[hf[o, h, nf - 1], K_MARK]
-            if marks_all:
-                v += L * mark
-            else:
-                v += L * ps * mark
-            v += w_ht * ht
-            if umin:
-                v -= w_umin
+            if counts_for(hs, o, h, p):
+                ps, pb, umin = probs_of(opts, hs, cst, o, h, prm, r, L)
+                v = house_terms(v, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin, prm, r, L)
     return v
 
 
@@ -342,43 +345,116 @@ def card_cost(opts, cards, hs, p, c, prm, r):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def place_delta(opts, consts, hs, cst, v, o, h, prm, r, L):
-    """Change of V from putting a wolf ``v`` on house (o, h) (statistics ``cst`` filled)."""
-    ps = stand_prob(opts, hs, cst, o, h, prm, r, L)
+def place_value(consts, ps, v):
+    """Change of V from putting wolf ``v`` on a house that stands with probability ``ps``."""
     val = consts[C_WOLF + v]
     # keep the big wolves for safe houses: a small cost per point of the face used
     return ps * val + (1.0 - ps) * consts[C_COLLAPSE_PTS] - 0.05 * val
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def place_delta(opts, consts, hs, cst, v, o, h, prm, r, L):
+    """Change of V from putting a wolf ``v`` on house (o, h) (statistics ``cst`` filled)."""
+    ps, _pb, _u = probs_of(opts, hs, cst, o, h, prm, r, L)
+    return place_value(consts, ps, v)
+
+
 @njit(cache=True, _nrt=False)
 def best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L):
-    """Best PLACE value change for seat ``p`` over its legal (value, target) pairs."""
+    """Best PLACE value change for seat ``p`` over its legal (value, target) pairs (statistics
+    ``cst`` filled; the maximum does not depend on the order of the pairs)."""
     n_own = meta[M_NOWN]
-    colour_stats(hs, n_own, cst)
     best = -1e18
-    for v in range(3):
-        if not wolf_value_ok(seat, opts, p, v):
-            continue
-        for o in range(n_own):
-            for h in range(MAXH):
-                if hs[o, h, H_NF] > 0 and wolf_target_ok(hs, opts, n_own, p, o, h):
-                    x = place_delta(opts, consts, hs, cst, v, o, h, prm, r, L)
-                    if x > best:
-                        best = x
+    for o in range(n_own):
+        for h in range(MAXH):
+            if hs[o, h, H_NF] > 0 and wolf_target_ok(hs, opts, n_own, p, o, h):
+                ps, _pb, _u = probs_of(opts, hs, cst, o, h, prm, r, L)
+                for v in range(3):
+                    if wolf_value_ok(seat, opts, p, v):
+                        x = place_value(consts, ps, v)
+                        if x > best:
+                            best = x
     return best
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, r, L, vals):
+def stats_without(hs, n_own, col, p, g, row, j):
+    """``row[j]`` = the statistics (as ``colour_stats``) of colour ``col`` without house
+    (p, g)."""
+    cnt = 0
+    mn = 1 << 30
+    cmn = 0
+    mx = -1
+    cmx = 0
+    for o in range(n_own):
+        for h in range(MAXH):
+            if hs[o, h, H_NF] == 0 or hs[o, h, H_COL] != col or (o == p and h == g):
+                continue
+            ht = hs[o, h, H_HT]
+            cnt += 1
+            if ht < mn:
+                mn = ht
+                cmn = 1
+            elif ht == mn:
+                cmn += 1
+            if ht > mx:
+                mx = ht
+                cmx = 1
+            elif ht == mx:
+                cmx += 1
+    row[j, 0] = cnt
+    row[j, 1] = mn
+    row[j, 2] = cmn
+    row[j, 3] = mx
+    row[j, 4] = cmx
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, r, L, vals,
+                rel, relp):
     """Values of phase-play actions ``legal[:n]`` for seat ``p`` into ``vals``: ``V`` of the
     position now and after each FLOOR/BASEMENT (the house is changed, evaluated and restored),
-    plus the per-action terms."""
+    plus the per-action terms.
+
+    ``V`` after a FLOOR/BASEMENT on house (p, h) equals ``position_value`` of that position,
+    computed incrementally: only the statistics of the house's new colour change (those
+    without the house, ``stats_without``, plus the house), so only the probabilities of the
+    houses of that colour and of the house itself are computed again; the others are those of
+    the position now. The terms are added in the same order as ``seat_value`` (the same
+    floating-point sum). Scratch: ``rel`` int64[>= 16, 5] (the houses that count and, rows 13
+    to 15, the statistics without each house of p), ``relp`` float64[>= 13, 2].
+    """
+    n_own = meta[M_NOWN]
     w_gap = prm[r, 10]
     w_new = prm[r, 11]
     w_base = prm[r, 12]
     max_h = prm[r, 17]
-    base = position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L)
     icons = opts[O_HEIGHT] == 0
+    colour_stats(hs, n_own, cst)
+    # the houses that count for p now, in house order, and p's next house slot (a new house)
+    nrel = 0
+    base = 0.0
+    for o in range(n_own):
+        for h in range(MAXH):
+            slot = o == p and hs[o, h, H_NF] == 0 and (h == 0 or hs[o, h - 1, H_NF] > 0)
+            if slot:
+                rel[nrel, 0] = o
+                rel[nrel, 1] = h
+                nrel += 1
+            elif counts_for(hs, o, h, p):
+                ps, pb, umin = probs_of(opts, hs, cst, o, h, prm, r, L)
+                rel[nrel, 0] = o
+                rel[nrel, 1] = h
+                rel[nrel, 2] = hs[o, h, H_COL]
+                rel[nrel, 3] = 1 if umin else 0
+                relp[nrel, 0] = ps
+                relp[nrel, 1] = pb
+                base = house_terms(base, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin,
+                                   prm, r, L)
+                nrel += 1
+    for h in range(MAXH):
+        if hs[p, h, H_NF] > 0 and hs[p, h, H_COL] != UNASSIGNED:
+            stats_without(hs, n_own, hs[p, h, H_COL], p, h, rel, 13 + h)
     any_other = False
     any_wolf = False
     for i in range(n):
@@ -437,7 +513,50 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
                 hs[p, h, H_COL] = cc
             hs[p, h, H_HT] = ht + 1
             extra = -w_base * (1.0 - L)
-        vals[i] = position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L) + extra
+        # statistics of the house's colour now (the other colours' are unchanged)
+        c2 = hs[p, h, H_COL]
+        ht2 = hs[p, h, H_HT]
+        cnt = mn = cmn = mx = cmx = 0
+        if c2 != UNASSIGNED:
+            if nf > 0 and col == c2:
+                cnt = rel[13 + h, 0]
+                mn = rel[13 + h, 1]
+                cmn = rel[13 + h, 2]
+                mx = rel[13 + h, 3]
+                cmx = rel[13 + h, 4]
+            else:
+                cnt = cst[c2, 0]
+                mn = cst[c2, 1]
+                cmn = cst[c2, 2]
+                mx = cst[c2, 3]
+                cmx = cst[c2, 4]
+            cnt += 1
+            if ht2 < mn:
+                mn = ht2
+                cmn = 1
+            elif ht2 == mn:
+                cmn += 1
+            if ht2 > mx:
+                mx = ht2
+                cmx = 1
+            elif ht2 == mx:
+                cmx += 1
+        v = 0.0
+        for q in range(nrel):
+            o = rel[q, 0]
+            g = rel[q, 1]
+            if o == p and g == h:
+                ps, pb, umin = probs(opts, c2, ht2, cnt, mn, cmn, mx, cmx, prm, r, L)
+            elif hs[o, g, H_NF] == 0:
+                continue  # p's next house slot, still empty
+            elif c2 != UNASSIGNED and rel[q, 2] == c2:
+                ps, pb, umin = probs(opts, c2, hs[o, g, H_HT], cnt, mn, cmn, mx, cmx, prm, r, L)
+            else:
+                ps = relp[q, 0]
+                pb = relp[q, 1]
+                umin = rel[q, 3] == 1
+            v = house_terms(v, opts, cards, consts, hs, hf, o, g, p, ps, pb, umin, prm, r, L)
+        vals[i] = v + extra
         hs[p, h, H_COL] = col
         hs[p, h, H_NF] = nf
         hs[p, h, H_TOP] = top
@@ -508,10 +627,11 @@ def dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, a, x, prm, r, L):
 
 @njit(cache=True, _nrt=False)
 def commit_values(meta, opts, cards, consts, hands, seat, hs, hf, cst, p, legal, n, prm, r, L,
-                  vals, buf, pv):
+                  vals, buf, pv, rel, relp):
     """Phase commit (2p end): each card's value is that of its best play now."""
     m = play_actions_into(opts, cards, hands, seat, hs, meta[M_NOWN], p, -1, buf, 0)
-    play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, buf, m, prm, r, L, pv)
+    play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, buf, m, prm, r, L, pv, rel,
+                relp)
     for i in range(n):
         c = legal[i] - A_COMMIT
         best = -1e18
@@ -551,7 +671,7 @@ def pigtie_values(meta, hs, p, legal, n, vals):
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def scripted_arrays(meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n, rng, prm, r,
-                    vals, cst, buf, pv):
+                    vals, cst, buf, pv, rel, relp):
     """One-step evaluator with the parameters ``prm[r]`` (float64[N_PARAMS] rows)."""
     if n == 1:
         return legal[0]
@@ -559,7 +679,8 @@ def scripted_arrays(meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n
     ph = meta[M_PHASE]
     L = lateness(meta, opts)
     if ph == PH_PLAY:
-        play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, r, L, vals)
+        play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, r, L, vals,
+                    rel, relp)
     elif ph == PH_PASS:
         for i in range(n):
             vals[i] = -card_cost(opts, cards, hs, p, legal[i] - A_PASS, prm, r)
@@ -567,7 +688,7 @@ def scripted_arrays(meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n
         pigtie_values(meta, hs, p, legal, n, vals)
     elif ph == PH_COMMIT:
         commit_values(meta, opts, cards, consts, hands, seat, hs, hf, cst, p, legal, n, prm, r,
-                      L, vals, buf, pv)
+                      L, vals, buf, pv, rel, relp)
     elif ph == PH_DUMMY:
         x = meta[M_DCARD]
         if prm[r, 16] == 0:
@@ -599,12 +720,12 @@ def scripted_arrays(meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def choose_arrays(code, meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n, rng, prm,
-                  r, vals, cst, buf, pv):
+                  r, vals, cst, buf, pv, rel, relp):
     """Dispatch: strategy ``code`` (0 random, 1 scripted) with the parameters ``prm[r]``."""
     if code == 0:
         return legal[rand_below(rng, n)]
     return scripted_arrays(meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n, rng,
-                           prm, r, vals, cst, buf, pv)
+                           prm, r, vals, cst, buf, pv, rel, relp)
 
 
 @njit(cache=True)
@@ -614,11 +735,13 @@ def scripted_bot(s, legal, n, rng, prm):
     cst = np.empty((3, 5), np.int64)
     buf = np.empty(NUM_ACTIONS, np.int32)
     pv = np.empty(NUM_ACTIONS, np.float64)
+    rel = np.empty((16, 5), np.int64)
+    relp = np.empty((16, 2), np.float64)
     prm2 = np.empty((1, prm.shape[0]), np.float64)
     for j in range(prm.shape[0]):
         prm2[0, j] = prm[j]
     return scripted_arrays(s.meta, s.opts, s.cards, s.consts, s.hands, s.seat, s.hs, s.hf, s.hb,
-                           legal, n, rng, prm2, 0, vals, cst, buf, pv)
+                           legal, n, rng, prm2, 0, vals, cst, buf, pv, rel, relp)
 
 
 @njit(cache=True)

@@ -67,6 +67,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     cst = np.empty((3, 5), np.int64)
     buf = np.empty(NUM_ACTIONS, np.int32)
     pv = np.empty(NUM_ACTIONS, np.float64)
+    rel = np.empty((16, 5), np.int64)
+    relp = np.empty((16, 2), np.float64)
     p_ = np.zeros((4, 6), np.int64)
     t_ = np.zeros(4, np.int64)
     d_ = np.zeros((4, 6), np.int64)
@@ -83,7 +85,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             else:
                 n = legal_into(meta, opts, cards, hands, tie, seat, hs, legal)
                 a = choose_arrays(codes[k], meta, opts, cards, consts, hands, seat, hs, hf, hb,
-                                  legal, n, brng, params, k, vals, cst, buf, pv)
+                                  legal, n, brng, params, k, vals, cst, buf, pv, rel, relp)
             apply_arrays(meta, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat,
                          hs, hf, hb, a)
         turns[g] = meta[M_TURN]
