@@ -92,14 +92,15 @@ from sim.three_little_wolves.kernels import (
     can_base,
     colour_stats,
     has_colour_o,
+    lowest_bit,
     n_houses,
     neutral_dummy_action,
     nonneg,
     play_actions_into,
     put_base,
     put_floor,
-    wolf_target_ok,
-    wolf_value_ok,
+    wolf_targets,
+    wolf_values,
 )
 
 PARAM_NAMES = (
@@ -345,6 +346,14 @@ def card_cost(opts, cards, hs, p, c, prm, r):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
+def live_cost(cards, live, c, prm, r):
+    """``card_cost`` of card ``c`` where bit c of ``live`` tells whether it is live."""
+    if (live >> c) & 1 == 1:
+        return prm[r, 14] + 0.05 * (13 - cards[c, K_NUM])
+    return 0.0
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def place_value(consts, ps, v):
     """Change of V from putting wolf ``v`` on a house that stands with probability ``ps``."""
     val = consts[C_WOLF + v]
@@ -359,21 +368,25 @@ def place_delta(opts, consts, hs, cst, v, o, h, prm, r, L):
     return place_value(consts, ps, v)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L):
     """Best PLACE value change for seat ``p`` over its legal (value, target) pairs (statistics
     ``cst`` filled; the maximum does not depend on the order of the pairs)."""
-    n_own = meta[M_NOWN]
+    targets = wolf_targets(hs, opts, meta[M_NOWN], p)
+    vs = wolf_values(seat, opts, p)
     best = -1e18
-    for o in range(n_own):
-        for h in range(MAXH):
-            if hs[o, h, H_NF] > 0 and wolf_target_ok(hs, opts, n_own, p, o, h):
-                ps, _pb, _u = probs_of(opts, hs, cst, o, h, prm, r, L)
-                for v in range(3):
-                    if wolf_value_ok(seat, opts, p, v):
-                        x = place_value(consts, ps, v)
-                        if x > best:
-                            best = x
+    while targets != 0:
+        t = lowest_bit(targets)
+        targets &= targets - 1
+        o = t // 3
+        h = t - 3 * o
+        ps, _pb, _u = probs_of(opts, hs, cst, o, h, prm, r, L)
+        m = vs
+        while m != 0:
+            x = place_value(consts, ps, lowest_bit(m))
+            m &= m - 1
+            if x > best:
+                best = x
     return best
 
 
@@ -457,6 +470,7 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
             stats_without(hs, n_own, hs[p, h, H_COL], p, h, rel, 13 + h)
     any_other = False
     any_wolf = False
+    live = 0  # bit c: card c has a FLOOR or BASEMENT among the legal actions (``card_live``)
     for i in range(n):
         a = legal[i]
         if a >= A_WOLF:
@@ -466,6 +480,7 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
                 any_other = True
             continue
         any_other = True
+        live |= 1 << (a // 4 if a < A_BASE else (a - A_BASE) // 3)
         if a < A_BASE:
             c = a // 4
             h = a % 4
@@ -571,12 +586,12 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
         if a < A_PLACE:
             c = a - A_WOLF
             vals[i] = (wolf_v + prm[r, 13] - prm[r, 18] * (1.0 - L)
-                       - card_cost(opts, cards, hs, p, c, prm, r))
+                       - live_cost(cards, live, c, prm, r))
             if prm[r, 15] > 0 and any_other:
                 vals[i] = -1e15
         else:
             c = a - A_DISC
-            vals[i] = base - card_cost(opts, cards, hs, p, c, prm, r) - 0.5
+            vals[i] = base - live_cost(cards, live, c, prm, r) - 0.5
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
