@@ -193,7 +193,7 @@ def scratch() -> tuple[np.ndarray, ...]:
     """Scratch of ``choose_arrays``: vals, cst (colour statistics), buf, pv, rel, relp."""
     return (np.empty(NUM_ACTIONS, np.float64), np.empty((3, 5), np.int64),
             np.empty(NUM_ACTIONS, np.int32), np.empty(NUM_ACTIONS, np.float64),
-            np.empty((16, 5), np.int64), np.empty((16, 2), np.float64))
+            np.empty((16, 5), np.int64), np.empty((16, 3), np.float64))
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -434,8 +434,10 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
     without the house, ``stats_without``, plus the house), so only the probabilities of the
     houses of that colour and of the house itself are computed again; the others are those of
     the position now. The terms are added in the same order as ``seat_value`` (the same
-    floating-point sum). Scratch: ``rel`` int64[>= 16, 5] (the houses that count and, rows 13
-    to 15, the statistics without each house of p), ``relp`` float64[>= 13, 2].
+    floating-point sum), starting from the partial sum of the position now before the first
+    house whose terms change. Scratch: ``rel`` int64[>= 16, 5] (the houses that count and, rows
+    13 to 15, the statistics without each house of p), ``relp`` float64[>= 13, 3] (their
+    probabilities and the partial sums before them).
     """
     n_own = meta[M_NOWN]
     w_gap = prm[r, 10]
@@ -453,6 +455,8 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
             if slot:
                 rel[nrel, 0] = o
                 rel[nrel, 1] = h
+                rel[nrel, 2] = -1
+                relp[nrel, 2] = base
                 nrel += 1
             elif counts_for(hs, o, h, p):
                 ps, pb, umin = probs_of(opts, hs, cst, o, h, prm, r, L)
@@ -462,6 +466,7 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
                 rel[nrel, 3] = 1 if umin else 0
                 relp[nrel, 0] = ps
                 relp[nrel, 1] = pb
+                relp[nrel, 2] = base
                 base = house_terms(base, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin,
                                    prm, r, L)
                 nrel += 1
@@ -556,8 +561,13 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
                 cmx = 1
             elif ht2 == mx:
                 cmx += 1
-        v = 0.0
-        for q in range(nrel):
+        # the houses before the first one whose probabilities change add up as now
+        q0 = 0
+        while not ((rel[q0, 0] == p and rel[q0, 1] == h)
+                   or (c2 != UNASSIGNED and rel[q0, 2] == c2)):
+            q0 += 1
+        v = relp[q0, 2]
+        for q in range(q0, nrel):
             o = rel[q, 0]
             g = rel[q, 1]
             if o == p and g == h:
@@ -751,7 +761,7 @@ def scripted_bot(s, legal, n, rng, prm):
     buf = np.empty(NUM_ACTIONS, np.int32)
     pv = np.empty(NUM_ACTIONS, np.float64)
     rel = np.empty((16, 5), np.int64)
-    relp = np.empty((16, 2), np.float64)
+    relp = np.empty((16, 3), np.float64)
     prm2 = np.empty((1, prm.shape[0]), np.float64)
     for j in range(prm.shape[0]):
         prm2[0, j] = prm[j]

@@ -68,7 +68,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     buf = np.empty(NUM_ACTIONS, np.int32)
     pv = np.empty(NUM_ACTIONS, np.float64)
     rel = np.empty((16, 5), np.int64)
-    relp = np.empty((16, 2), np.float64)
+    relp = np.empty((16, 3), np.float64)
     p_ = np.zeros((4, 6), np.int64)
     t_ = np.zeros(4, np.int64)
     d_ = np.zeros((4, 6), np.int64)
