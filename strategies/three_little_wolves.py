@@ -3,7 +3,10 @@
 Two kernels: ``random_bot`` (uniform over the legal actions) and ``scripted_bot``, a one-step
 evaluator. For every legal action it computes the change of a position value ``V`` for the
 deciding seat (the action is tried on the house it touches, evaluated, and undone) plus simple
-per-action terms, and plays the best (ties uniformly at random).
+per-action terms, and plays the best (ties uniformly at random). The batch loop calls their
+array form ``choose_arrays`` (``scripted_arrays``) over the state's plain arrays, without
+reference counting or allocation (performance note in sim/three_little_wolves/kernels.py);
+``choose``/``scripted_bot`` are its entry points over a ``TLWState``.
 
 ``V(p)`` (spec §7.1 heuristics 2, 5, 7, 8): for each own house, the chance ``ps`` that it stands
 times (house points + its pig token) plus the chance it falls times the penalties, the chance
@@ -362,13 +365,6 @@ def place_value(consts, ps, v):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def place_delta(opts, consts, hs, cst, v, o, h, prm, r, L):
-    """Change of V from putting a wolf ``v`` on house (o, h) (statistics ``cst`` filled)."""
-    ps, _pb, _u = probs_of(opts, hs, cst, o, h, prm, r, L)
-    return place_value(consts, ps, v)
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
 def best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L):
     """Best PLACE value change for seat ``p`` over its legal (value, target) pairs (statistics
     ``cst`` filled; the maximum does not depend on the order of the pairs)."""
@@ -721,12 +717,17 @@ def scripted_arrays(meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n
         for i in range(n):
             vals[i] = dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, legal[i], x,
                                   prm, r, L)
-    else:  # PH_WOLF, PH_HOUSE: PLACE ids
+    else:  # PH_WOLF, PH_HOUSE: PLACE ids (each target's ``ps`` computed once)
         colour_stats(hs, meta[M_NOWN], cst)
+        done = 0
         for i in range(n):
             j = legal[i] - A_PLACE
-            vals[i] = place_delta(opts, consts, hs, cst, j // 12, (j % 12) // 3, j % 3, prm, r,
-                                  L)
+            t = j % 12
+            if (done >> t) & 1 == 0:
+                done |= 1 << t
+                ps, _pb, _u = probs_of(opts, hs, cst, t // 3, t % 3, prm, r, L)
+                relp[t, 0] = ps
+            vals[i] = place_value(consts, relp[t, 0], j // 12)
     best = vals[0]
     ba = legal[0]
     ties = 1
