@@ -466,9 +466,7 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
                 base = house_terms(base, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin,
                                    prm, r, L)
                 nrel += 1
-    for h in range(MAXH):
-        if hs[p, h, H_NF] > 0 and hs[p, h, H_COL] != UNASSIGNED:
-            stats_without(hs, n_own, hs[p, h, H_COL], p, h, rel, 13 + h)
+    have = 0  # bit h: rel[13 + h] holds the statistics without house (p, h)
     any_other = False
     any_wolf = False
     live = 0  # bit c: card c has a FLOOR or BASEMENT among the legal actions (``card_live``)
@@ -535,6 +533,9 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
         cnt = mn = cmn = mx = cmx = 0
         if c2 != UNASSIGNED:
             if nf > 0 and col == c2:
+                if (have >> h) & 1 == 0:
+                    have |= 1 << h
+                    stats_without(hs, n_own, c2, p, h, rel, 13 + h)
                 cnt = rel[13 + h, 0]
                 mn = rel[13 + h, 1]
                 cmn = rel[13 + h, 2]
