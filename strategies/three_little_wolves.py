@@ -3,7 +3,10 @@
 Two kernels: ``random_bot`` (uniform over the legal actions) and ``scripted_bot``, a one-step
 evaluator. For every legal action it computes the change of a position value ``V`` for the
 deciding seat (the action is tried on the house it touches, evaluated, and undone) plus simple
-per-action terms, and plays the best (ties uniformly at random).
+per-action terms, and plays the best (ties uniformly at random). The batch loop calls their
+array form ``choose_arrays`` (``scripted_arrays``) over the state's plain arrays, without
+reference counting or allocation (performance note in sim/three_little_wolves/kernels.py);
+``choose``/``scripted_bot`` are its entry points over a ``TLWState``.
 
 ``V(p)`` (spec §7.1 heuristics 2, 5, 7, 8): for each own house, the chance ``ps`` that it stands
 times (house points + its pig token) plus the chance it falls times the penalties, the chance
@@ -72,6 +75,7 @@ from sim.three_little_wolves.constants import (
     M_PHASE,
     M_STAGE,
     MAXH,
+    NCARD,
     NUM_ACTIONS,
     O_HAND,
     O_HEIGHT,
@@ -89,14 +93,17 @@ from sim.three_little_wolves.constants import (
 )
 from sim.three_little_wolves.kernels import (
     can_base,
+    colour_stats,
     has_colour_o,
+    lowest_bit,
     n_houses,
     neutral_dummy_action,
+    nonneg,
     play_actions_into,
     put_base,
     put_floor,
-    wolf_target_ok,
-    wolf_value_ok,
+    wolf_targets,
+    wolf_values,
 )
 
 PARAM_NAMES = (
@@ -180,49 +187,31 @@ def random_bot(s, legal, n, rng):
     return legal[rand_below(rng, n)]
 
 
-@njit(cache=True, inline="always")
+# ---------------------------------------------------------------------------------------------
+# The kernels below take the state's plain arrays and ``params``/``r`` (the parameter matrix
+# and the bot's row) and are compiled without reference counting (performance note in
+# sim/three_little_wolves/kernels.py); their scratch (``vals``, ``cst``, ``buf``, ``pv``) is
+# allocated by the caller: ``scratch`` gives a set.
+def scratch() -> tuple[np.ndarray, ...]:
+    """Scratch of ``choose_arrays``: vals, cst (colour statistics), buf, pv, rel, relp."""
+    return (np.empty(NUM_ACTIONS, np.float64), np.empty((3, 5), np.int64),
+            np.empty(NUM_ACTIONS, np.int32), np.empty(NUM_ACTIONS, np.float64),
+            np.empty((16, 5), np.int64), np.empty((16, 3), np.float64))
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def lateness(meta, opts):
     """0 at the start of the deck, 1 after the third pig (share of the deck drawn)."""
     if meta[M_STAGE] != ST_NORMAL:
         return 1.0
-    d0 = 59 - opts[O_HAND] * meta[M_NP]
+    d0 = NCARD - opts[O_HAND] * meta[M_NP]
     L = 1.0 - meta[M_DECKN] / d0
     if meta[M_NPIGS] == 2 and meta[M_DECKN] <= 6:
         L = max(L, 0.9)
     return L
 
 
-@njit(cache=True, inline="always")
-def fill_colour_stats(hs, n_own, cst):
-    """``cst[c]`` = (houses, min height, houses at min, max height, houses at max) of colour c."""
-    for c in range(3):
-        cst[c, 0] = 0
-        cst[c, 1] = 1 << 30
-        cst[c, 2] = 0
-        cst[c, 3] = -1
-        cst[c, 4] = 0
-    for o in range(n_own):
-        for h in range(MAXH):
-            if hs[o, h, H_NF] == 0:
-                continue
-            c = hs[o, h, H_COL]
-            if c == UNASSIGNED:
-                continue
-            ht = hs[o, h, H_HT]
-            cst[c, 0] += 1
-            if ht < cst[c, 1]:
-                cst[c, 1] = ht
-                cst[c, 2] = 1
-            elif ht == cst[c, 1]:
-                cst[c, 2] += 1
-            if ht > cst[c, 3]:
-                cst[c, 3] = ht
-                cst[c, 4] = 1
-            elif ht == cst[c, 3]:
-                cst[c, 4] += 1
-
-
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def house_probs(c, ht, cnt, mn, cmn, mx, cmx, lone_coll, lone_bonus,
                 p_umin, p_tmin, p_above, p_lone, p_unas, p_umax, p_tmax, p_lbonus, L):
     """(stand probability, bonus probability, unique shortest) of a house of colour ``c`` and
@@ -259,83 +248,80 @@ def house_probs(c, ht, cnt, mn, cmn, mx, cmx, lone_coll, lone_bonus,
     return ps, pb, umin
 
 
-@njit(cache=True)
-def position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L):
-    """Heuristic value ``V`` of seat ``p`` (module docstring); ``cst`` int64[3, 5] scratch."""
-    n_own = meta[M_NOWN]
-    # colour statistics (written out: no array-taking helper calls in the loop)
-    for c in range(3):
-        cst[c, 0] = 0
-        cst[c, 1] = 1 << 30
-        cst[c, 2] = 0
-        cst[c, 3] = -1
-        cst[c, 4] = 0
-    for o in range(n_own):
-        for h in range(MAXH):
-            if hs[o, h, H_NF] == 0:
-                continue
-            c = hs[o, h, H_COL]
-            if c == UNASSIGNED:
-                continue
-            ht = hs[o, h, H_HT]
-            cst[c, 0] += 1
-            if ht < cst[c, 1]:
-                cst[c, 1] = ht
-                cst[c, 2] = 1
-            elif ht == cst[c, 1]:
-                cst[c, 2] += 1
-            if ht > cst[c, 3]:
-                cst[c, 3] = ht
-                cst[c, 4] = 1
-            elif ht == cst[c, 3]:
-                cst[c, 4] += 1
-    hp = consts[C_HOUSE_PTS]
+@njit(cache=True, _nrt=False, forceinline=True)
+def probs(opts, c, ht, cnt, mn, cmn, mx, cmx, prm, r, L):
+    """``house_probs`` with the options and the parameters ``prm[r]``."""
+    return house_probs(c, ht, cnt, mn, cmn, mx, cmx, opts[O_LONE_COLLAPSES] == 1,
+                       opts[O_LONE_BONUS] == 1, prm[r, 0], prm[r, 1], prm[r, 2], prm[r, 3],
+                       prm[r, 4], prm[r, 5], prm[r, 6], prm[r, 7], L)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def probs_of(opts, hs, cst, o, h, prm, r, L):
+    """``house_probs`` of house (o, h) over the colour statistics ``cst``."""
+    c = hs[o, h, H_COL]
+    cc = c if c < 3 else 0
+    return probs(opts, c, hs[o, h, H_HT], cst[cc, 0], cst[cc, 1], cst[cc, 2], cst[cc, 3],
+                 cst[cc, 4], prm, r, L)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def counts_for(hs, o, h, p):
+    """True if house (o, h) enters V(p): it exists and p owns it or has a wolf on it."""
+    if hs[o, h, H_NF] == 0:
+        return False
+    nw = hs[o, h, H_NW]
+    return o == p or (nw >= 1 and hs[o, h, H_W0S] == p) or (nw >= 2 and hs[o, h, H_W1S] == p)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def house_terms(v, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin, prm, r, L):
+    """``v`` plus the terms of V(p) from house (o, h), whose stand and bonus probabilities are
+    ``ps``/``pb`` (``umin``: it is the unique shortest of its colour), in this order: p's
+    wolves on it, then, if p owns it, house and pig points, bonus, top mark, height, penalty."""
     cp = consts[C_COLLAPSE_PTS]
-    bp = consts[C_BONUS_PTS]
-    marks_all = opts[O_MARKS_COLLAPSED] == 1
-    lone_coll = opts[O_LONE_COLLAPSES] == 1
-    lone_bonus = opts[O_LONE_BONUS] == 1
-    p0, p1, p2, p3, p4, p5, p6, p7 = prm[0], prm[1], prm[2], prm[3], prm[4], prm[5], prm[6], prm[7]
-    w_ht = prm[8]
-    w_umin = prm[9]
-    v = 0.0
-    for o in range(n_own):
-        for h in range(MAXH):
-            nf = hs[o, h, H_NF]
-            if nf == 0:
-                continue
-            mine = o == p
-            nw = hs[o, h, H_NW]
-            has_mine = (nw >= 1 and hs[o, h, H_W0S] == p) or (nw >= 2 and hs[o, h, H_W1S] == p)
-            if not mine and not has_mine:
-                continue
-            ht = hs[o, h, H_HT]
-            c = hs[o, h, H_COL]
-            cc = c if c < 3 else 0
-            ps, pb, umin = house_probs(c, ht, cst[cc, 0], cst[cc, 1], cst[cc, 2], cst[cc, 3],
-                                       cst[cc, 4], lone_coll, lone_bonus,
-                                       p0, p1, p2, p3, p4, p5, p6, p7, L)
-            if has_mine:
-                for w in range(nw):
-                    if hs[o, h, H_W0S + 2 * w] == p:
-                        v += ps * hs[o, h, H_W0V + 2 * w] + (1.0 - ps) * cp
-            if not mine:
-                continue
-            pig = hs[o, h, H_PIG]
-            v += ps * (hp + pig) + (1.0 - ps) * (cp + (cp if pig > 0 else 0))
-            v += pb * bp
-            mark = cards[hf[o, h, nf - 1], K_MARK]
-            if marks_all:
-                v += L * mark
-            else:
-                v += L * ps * mark
-            v += w_ht * ht
-            if umin:
-                v -= w_umin
+    nw = hs[o, h, H_NW]
+    for w in range(nw):
+        if hs[o, h, H_W0S + 2 * w] == p:
+            v += ps * hs[o, h, H_W0V + 2 * w] + (1.0 - ps) * cp
+    if o == p:
+        pig = hs[o, h, H_PIG]
+        v += ps * (consts[C_HOUSE_PTS] + pig) + (1.0 - ps) * (cp + (cp if pig > 0 else 0))
+        v += pb * consts[C_BONUS_PTS]
+        mark = cards[hf[o, h, hs[o, h, H_NF] - 1], K_MARK]
+        if opts[O_MARKS_COLLAPSED] == 1:
+            v += L * mark
+        else:
+            v += L * ps * mark
+        v += prm[r, 8] * hs[o, h, H_HT]
+        if umin:
+            v -= prm[r, 9]
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
+def seat_value(opts, cards, consts, hs, hf, cst, n_own, p, prm, r, L):
+    """Heuristic value ``V`` of seat ``p`` (module docstring) over the colour statistics
+    ``cst`` (``colour_stats``) of the houses as they are: the terms of each house that counts,
+    in house order."""
+    v = 0.0
+    for o in range(n_own):
+        for h in range(MAXH):
+            if counts_for(hs, o, h, p):
+                ps, pb, umin = probs_of(opts, hs, cst, o, h, prm, r, L)
+                v = house_terms(v, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin, prm, r, L)
+    return v
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L):
+    """Heuristic value ``V`` of seat ``p``; ``cst`` int64[3, 5] scratch."""
+    n_own = meta[M_NOWN]
+    colour_stats(hs, n_own, cst)
+    return seat_value(opts, cards, consts, hs, hf, cst, n_own, p, prm, r, L)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def card_live(opts, cards, hs, p, c):
     """True if card ``c`` could still be built by seat ``p`` (on a house, new, or basement)."""
     col = cards[c, K_COL]
@@ -353,260 +339,245 @@ def card_live(opts, cards, hs, p, c):
     return False
 
 
-@njit(cache=True)
-def try_build(meta, opts, cards, consts, hs, hf, hb, cst, p, a, prm, L):
-    """Value of FLOOR/BASEMENT action ``a`` for seat ``p``: V after (house tried and undone)."""
-    if a < A_BASE:
-        c = a // 4
-        h = a % 4
-        k = cards[c, K_NUM]
-        extra = 0.0
-        if h == 3:
-            h = 0
-            while h < MAXH and hs[p, h, H_NF] > 0:
-                h += 1
-            if h + 1 > prm[17]:
-                return -1e9
-            extra = prm[11] - prm[10] * (k - 1)
-            nf = 0
-            nb = 0
-            hs[p, h, H_PIG] = 0
-            hs[p, h, H_NW] = 0
-        else:
-            extra = -prm[10] * (k - hs[p, h, H_TOP] - 1)
-            nf = hs[p, h, H_NF]
-            nb = hs[p, h, H_NB]
-        col = hs[p, h, H_COL]
-        top = hs[p, h, H_TOP]
-        ht = hs[p, h, H_HT]
-        cc = cards[c, K_COL]
-        if nf == 0:
-            hs[p, h, H_NB] = 0
-            hs[p, h, H_COL] = UNASSIGNED if cc == W else cc
-        elif cc != W and col == UNASSIGNED:
-            hs[p, h, H_COL] = cc
-        hf[p, h, nf] = c
-        hs[p, h, H_NF] = nf + 1
-        hs[p, h, H_TOP] = k
-        icon = cards[c, K_ICON] if opts[O_HEIGHT] == 0 else 0
-        hs[p, h, H_HT] = nf + 1 + nb + (icon - 1 if icon > 0 else 0)
-        v = position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
-        hs[p, h, H_COL] = col
-        hs[p, h, H_NF] = nf
-        hs[p, h, H_TOP] = top
-        hs[p, h, H_HT] = ht
-        return v + extra
-    i = a - A_BASE
-    c = i // 3
-    h = i % 3
-    col = hs[p, h, H_COL]
-    ht = hs[p, h, H_HT]
-    cc = cards[c, K_COL]
-    if cc != W and col == UNASSIGNED:
-        hs[p, h, H_COL] = cc
-    hs[p, h, H_HT] = ht + 1
-    v = position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
-    hs[p, h, H_COL] = col
-    hs[p, h, H_HT] = ht
-    return v - prm[12] * (1.0 - L)
+@njit(cache=True, _nrt=False, forceinline=True)
+def card_cost(opts, cards, hs, p, c, prm, r):
+    """Cost of giving up card ``c`` (discard, wolf, pass): live cards cost more, low cards and
+    basement cards more than high ones."""
+    if card_live(opts, cards, hs, p, c):
+        return prm[r, 14] + 0.05 * (13 - cards[c, K_NUM])
+    return 0.0
 
 
-@njit(cache=True, inline="always")
-def place_delta(opts, consts, hs, cst, v, o, h, prm, L):
-    """Change of V from putting a wolf ``v`` on house (o, h) (statistics ``cst`` filled)."""
-    c = hs[o, h, H_COL]
-    cc = c if c < 3 else 0
-    ps, _pb, _u = house_probs(c, hs[o, h, H_HT], cst[cc, 0], cst[cc, 1], cst[cc, 2],
-                              cst[cc, 3], cst[cc, 4], opts[O_LONE_COLLAPSES] == 1,
-                              opts[O_LONE_BONUS] == 1, prm[0], prm[1], prm[2], prm[3],
-                              prm[4], prm[5], prm[6], prm[7], L)
+@njit(cache=True, _nrt=False, forceinline=True)
+def live_cost(cards, live, c, prm, r):
+    """``card_cost`` of card ``c`` where bit c of ``live`` tells whether it is live."""
+    if (live >> c) & 1 == 1:
+        return prm[r, 14] + 0.05 * (13 - cards[c, K_NUM])
+    return 0.0
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def place_value(consts, ps, v):
+    """Change of V from putting wolf ``v`` on a house that stands with probability ``ps``."""
     val = consts[C_WOLF + v]
     # keep the big wolves for safe houses: a small cost per point of the face used
     return ps * val + (1.0 - ps) * consts[C_COLLAPSE_PTS] - 0.05 * val
 
 
-@njit(cache=True)
-def best_place(meta, opts, consts, seat, hs, cst, p, prm, L):
-    """Best PLACE value change for seat ``p`` over its legal (value, target) pairs."""
-    n_own = meta[M_NOWN]
-    fill_colour_stats(hs, n_own, cst)
+@njit(cache=True, _nrt=False, forceinline=True)
+def best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L):
+    """Best PLACE value change for seat ``p`` over its legal (value, target) pairs (statistics
+    ``cst`` filled; the maximum does not depend on the order of the pairs)."""
+    targets = wolf_targets(hs, opts, meta[M_NOWN], p)
+    vs = wolf_values(seat, opts, p)
     best = -1e18
-    for v in range(3):
-        if not wolf_value_ok(seat, opts, p, v):
-            continue
-        for o in range(n_own):
-            for h in range(MAXH):
-                if hs[o, h, H_NF] > 0 and wolf_target_ok(hs, opts, n_own, p, o, h):
-                    x = place_delta(opts, consts, hs, cst, v, o, h, prm, L)
-                    if x > best:
-                        best = x
+    while targets != 0:
+        t = lowest_bit(targets)
+        targets &= targets - 1
+        o = t // 3
+        h = t - 3 * o
+        ps, _pb, _u = probs_of(opts, hs, cst, o, h, prm, r, L)
+        m = vs
+        while m != 0:
+            x = place_value(consts, ps, lowest_bit(m))
+            m &= m - 1
+            if x > best:
+                best = x
     return best
 
 
-@njit(cache=True, inline="always")
-def card_cost(opts, cards, hs, p, c, prm):
-    """Cost of giving up card ``c`` (discard, wolf, pass): live cards cost more, low cards and
-    basement cards more than high ones."""
-    if card_live(opts, cards, hs, p, c):
-        return prm[14] + 0.05 * (13 - cards[c, K_NUM])
-    return 0.0
+@njit(cache=True, _nrt=False, forceinline=True)
+def stats_without(hs, n_own, col, p, g, row, j):
+    """``row[j]`` = the statistics (as ``colour_stats``) of colour ``col`` without house
+    (p, g)."""
+    cnt = 0
+    mn = 1 << 30
+    cmn = 0
+    mx = -1
+    cmx = 0
+    for o in range(n_own):
+        for h in range(MAXH):
+            if hs[o, h, H_NF] == 0 or hs[o, h, H_COL] != col or (o == p and h == g):
+                continue
+            ht = hs[o, h, H_HT]
+            cnt += 1
+            if ht < mn:
+                mn = ht
+                cmn = 1
+            elif ht == mn:
+                cmn += 1
+            if ht > mx:
+                mx = ht
+                cmx = 1
+            elif ht == mx:
+                cmx += 1
+    row[j, 0] = cnt
+    row[j, 1] = mn
+    row[j, 2] = cmn
+    row[j, 3] = mx
+    row[j, 4] = cmx
 
 
-@njit(cache=True)
-def play_values(meta, opts, cards, consts, seat, hs, hf, hb, cst, p, legal, n, prm, L, vals):
-    """Values of phase-play actions ``legal[:n]`` for seat ``p`` into ``vals``.
+@njit(cache=True, _nrt=False, forceinline=True)
+def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, r, L, vals,
+                rel, relp):
+    """Values of phase-play actions ``legal[:n]`` for seat ``p`` into ``vals``: ``V`` of the
+    position now and after each FLOOR/BASEMENT (the house is changed, evaluated and restored),
+    plus the per-action terms.
 
-    The value ``V`` (as ``position_value``) is computed in this one body for the position now
-    (i = -1) and after each FLOOR/BASEMENT (the house is changed, evaluated and restored):
-    calls with array arguments cost reference-count operations, so none are made per
-    candidate.
+    ``V`` after a FLOOR/BASEMENT on house (p, h) equals ``position_value`` of that position,
+    computed incrementally: only the statistics of the house's new colour change (those
+    without the house, ``stats_without``, plus the house), so only the probabilities of the
+    houses of that colour and of the house itself are computed again; the others are those of
+    the position now. The terms are added in the same order as ``seat_value`` (the same
+    floating-point sum), starting from the partial sum of the position now before the first
+    house whose terms change. Scratch: ``rel`` int64[>= 16, 5] (the houses that count and, rows
+    13 to 15, the statistics without each house of p), ``relp`` float64[>= 13, 3] (their
+    probabilities and the partial sums before them).
     """
     n_own = meta[M_NOWN]
-    hp = consts[C_HOUSE_PTS]
-    cp = consts[C_COLLAPSE_PTS]
-    bp = consts[C_BONUS_PTS]
-    marks_all = opts[O_MARKS_COLLAPSED] == 1
-    lone_coll = opts[O_LONE_COLLAPSES] == 1
-    lone_bonus = opts[O_LONE_BONUS] == 1
+    w_gap = prm[r, 10]
+    w_new = prm[r, 11]
+    w_base = prm[r, 12]
+    max_h = prm[r, 17]
     icons = opts[O_HEIGHT] == 0
-    p0, p1, p2, p3, p4, p5, p6, p7 = prm[0], prm[1], prm[2], prm[3], prm[4], prm[5], prm[6], prm[7]
-    w_ht = prm[8]
-    w_umin = prm[9]
-    w_gap = prm[10]
-    w_new = prm[11]
-    w_base = prm[12]
-    max_h = prm[17]
+    colour_stats(hs, n_own, cst)
+    # the houses that count for p now, in house order, and p's next house slot (a new house)
+    nrel = 0
     base = 0.0
+    for o in range(n_own):
+        for h in range(MAXH):
+            slot = o == p and hs[o, h, H_NF] == 0 and (h == 0 or hs[o, h - 1, H_NF] > 0)
+            if slot:
+                rel[nrel, 0] = o
+                rel[nrel, 1] = h
+                rel[nrel, 2] = -1
+                relp[nrel, 2] = base
+                nrel += 1
+            elif counts_for(hs, o, h, p):
+                ps, pb, umin = probs_of(opts, hs, cst, o, h, prm, r, L)
+                rel[nrel, 0] = o
+                rel[nrel, 1] = h
+                rel[nrel, 2] = hs[o, h, H_COL]
+                rel[nrel, 3] = 1 if umin else 0
+                relp[nrel, 0] = ps
+                relp[nrel, 1] = pb
+                relp[nrel, 2] = base
+                base = house_terms(base, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin,
+                                   prm, r, L)
+                nrel += 1
+    have = 0  # bit h: rel[13 + h] holds the statistics without house (p, h)
     any_other = False
     any_wolf = False
-    for i in range(-1, n):
-        extra = 0.0
-        h = -1
-        col = 0
-        nf = 0
-        top = 0
-        ht = 0
-        if i >= 0:
-            a = legal[i]
-            if a >= A_WOLF:
-                if a < A_PLACE:
-                    any_wolf = True
-                else:
-                    any_other = True
-                continue
-            any_other = True
-            if a < A_BASE:
-                c = a // 4
-                h = a % 4
-                k = cards[c, K_NUM]
-                if h == 3:
-                    h = 0
-                    while h < MAXH and hs[p, h, H_NF] > 0:
-                        h += 1
-                    if h + 1 > max_h:
-                        vals[i] = -1e9
-                        continue
-                    extra = w_new - w_gap * (k - 1)
-                    nf = 0
-                    nb = 0
-                    hs[p, h, H_PIG] = 0
-                    hs[p, h, H_NW] = 0
-                else:
-                    extra = -w_gap * (k - hs[p, h, H_TOP] - 1)
-                    nf = hs[p, h, H_NF]
-                    nb = hs[p, h, H_NB]
-                col = hs[p, h, H_COL]
-                top = hs[p, h, H_TOP]
-                ht = hs[p, h, H_HT]
-                cc = cards[c, K_COL]
-                if nf == 0:
-                    hs[p, h, H_NB] = 0
-                    hs[p, h, H_COL] = UNASSIGNED if cc == W else cc
-                elif cc != W and col == UNASSIGNED:
-                    hs[p, h, H_COL] = cc
-                hf[p, h, nf] = c
-                hs[p, h, H_NF] = nf + 1
-                hs[p, h, H_TOP] = k
-                icon = cards[c, K_ICON] if icons else 0
-                hs[p, h, H_HT] = nf + 1 + nb + (icon - 1 if icon > 0 else 0)
+    live = 0  # bit c: card c has a FLOOR or BASEMENT among the legal actions (``card_live``)
+    for i in range(n):
+        a = legal[i]
+        if a >= A_WOLF:
+            if a < A_PLACE:
+                any_wolf = True
             else:
-                j = a - A_BASE
-                c = j // 3
-                h = j % 3
-                col = hs[p, h, H_COL]
-                nf = hs[p, h, H_NF]
-                top = hs[p, h, H_TOP]
-                ht = hs[p, h, H_HT]
-                cc = cards[c, K_COL]
-                if cc != W and col == UNASSIGNED:
-                    hs[p, h, H_COL] = cc
-                hs[p, h, H_HT] = ht + 1
-                extra = -w_base * (1.0 - L)
-        # ---- V (same as position_value) ----
-        for c in range(3):
-            cst[c, 0] = 0
-            cst[c, 1] = 1 << 30
-            cst[c, 2] = 0
-            cst[c, 3] = -1
-            cst[c, 4] = 0
-        for o in range(n_own):
-            for g in range(MAXH):
-                if hs[o, g, H_NF] == 0:
-                    continue
-                c = hs[o, g, H_COL]
-                if c == UNASSIGNED:
-                    continue
-                hg = hs[o, g, H_HT]
-                cst[c, 0] += 1
-                if hg < cst[c, 1]:
-                    cst[c, 1] = hg
-                    cst[c, 2] = 1
-                elif hg == cst[c, 1]:
-                    cst[c, 2] += 1
-                if hg > cst[c, 3]:
-                    cst[c, 3] = hg
-                    cst[c, 4] = 1
-                elif hg == cst[c, 3]:
-                    cst[c, 4] += 1
-        v = 0.0
-        for o in range(n_own):
-            for g in range(MAXH):
-                nfg = hs[o, g, H_NF]
-                if nfg == 0:
-                    continue
-                mine = o == p
-                nw = hs[o, g, H_NW]
-                has_mine = (nw >= 1 and hs[o, g, H_W0S] == p) or (
-                    nw >= 2 and hs[o, g, H_W1S] == p)
-                if not mine and not has_mine:
-                    continue
-                hg = hs[o, g, H_HT]
-                c = hs[o, g, H_COL]
-                cc = c if c < 3 else 0
-                ps, pb, umin = house_probs(c, hg, cst[cc, 0], cst[cc, 1], cst[cc, 2],
-                                           cst[cc, 3], cst[cc, 4], lone_coll, lone_bonus,
-                                           p0, p1, p2, p3, p4, p5, p6, p7, L)
-                if has_mine:
-                    for w in range(nw):
-                        if hs[o, g, H_W0S + 2 * w] == p:
-                            v += ps * hs[o, g, H_W0V + 2 * w] + (1.0 - ps) * cp
-                if not mine:
-                    continue
-                pig = hs[o, g, H_PIG]
-                v += ps * (hp + pig) + (1.0 - ps) * (cp + (cp if pig > 0 else 0))
-                v += pb * bp
-                mark = cards[hf[o, g, nfg - 1], K_MARK]
-                if marks_all:
-                    v += L * mark
-                else:
-                    v += L * ps * mark
-                v += w_ht * hg
-                if umin:
-                    v -= w_umin
-        # ---- restore ----
-        if i < 0:
-            base = v
+                any_other = True
             continue
+        any_other = True
+        live |= 1 << (a // 4 if a < A_BASE else (a - A_BASE) // 3)
+        if a < A_BASE:
+            c = a // 4
+            h = a % 4
+            k = cards[c, K_NUM]
+            if h == 3:
+                h = 0
+                while h < MAXH and hs[p, h, H_NF] > 0:
+                    h += 1
+                if h + 1 > max_h:
+                    vals[i] = -1e9
+                    continue
+                extra = w_new - w_gap * (k - 1)
+                nf = 0
+                nb = 0
+                hs[p, h, H_PIG] = 0
+                hs[p, h, H_NW] = 0
+            else:
+                extra = -w_gap * (k - hs[p, h, H_TOP] - 1)
+                nf = hs[p, h, H_NF]
+                nb = hs[p, h, H_NB]
+            col = hs[p, h, H_COL]
+            top = hs[p, h, H_TOP]
+            ht = hs[p, h, H_HT]
+            cc = cards[c, K_COL]
+            if nf == 0:
+                hs[p, h, H_NB] = 0
+                hs[p, h, H_COL] = UNASSIGNED if cc == W else cc
+            elif cc != W and col == UNASSIGNED:
+                hs[p, h, H_COL] = cc
+            hf[p, h, nf] = c
+            hs[p, h, H_NF] = nf + 1
+            hs[p, h, H_TOP] = k
+            icon = cards[c, K_ICON] if icons else 0
+            hs[p, h, H_HT] = nf + 1 + nb + (icon - 1 if icon > 0 else 0)
+        else:
+            j = a - A_BASE
+            c = j // 3
+            h = j % 3
+            col = hs[p, h, H_COL]
+            nf = hs[p, h, H_NF]
+            top = hs[p, h, H_TOP]
+            ht = hs[p, h, H_HT]
+            cc = cards[c, K_COL]
+            if cc != W and col == UNASSIGNED:
+                hs[p, h, H_COL] = cc
+            hs[p, h, H_HT] = ht + 1
+            extra = -w_base * (1.0 - L)
+        # statistics of the house's colour now (the other colours' are unchanged)
+        c2 = hs[p, h, H_COL]
+        ht2 = hs[p, h, H_HT]
+        cnt = mn = cmn = mx = cmx = 0
+        if c2 != UNASSIGNED:
+            if nf > 0 and col == c2:
+                if (have >> h) & 1 == 0:
+                    have |= 1 << h
+                    stats_without(hs, n_own, c2, p, h, rel, 13 + h)
+                cnt = rel[13 + h, 0]
+                mn = rel[13 + h, 1]
+                cmn = rel[13 + h, 2]
+                mx = rel[13 + h, 3]
+                cmx = rel[13 + h, 4]
+            else:
+                cnt = cst[c2, 0]
+                mn = cst[c2, 1]
+                cmn = cst[c2, 2]
+                mx = cst[c2, 3]
+                cmx = cst[c2, 4]
+            cnt += 1
+            if ht2 < mn:
+                mn = ht2
+                cmn = 1
+            elif ht2 == mn:
+                cmn += 1
+            if ht2 > mx:
+                mx = ht2
+                cmx = 1
+            elif ht2 == mx:
+                cmx += 1
+        # the houses before the first one whose probabilities change add up as now
+        q0 = 0
+        while not ((rel[q0, 0] == p and rel[q0, 1] == h)
+                   or (c2 != UNASSIGNED and rel[q0, 2] == c2)):
+            q0 += 1
+        v = relp[q0, 2]
+        for q in range(q0, nrel):
+            o = rel[q, 0]
+            g = rel[q, 1]
+            if o == p and g == h:
+                ps, pb, umin = probs(opts, c2, ht2, cnt, mn, cmn, mx, cmx, prm, r, L)
+            elif hs[o, g, H_NF] == 0:
+                continue  # p's next house slot, still empty
+            elif c2 != UNASSIGNED and rel[q, 2] == c2:
+                ps, pb, umin = probs(opts, c2, hs[o, g, H_HT], cnt, mn, cmn, mx, cmx, prm, r, L)
+            else:
+                ps = relp[q, 0]
+                pb = relp[q, 1]
+                umin = rel[q, 3] == 1
+            v = house_terms(v, opts, cards, consts, hs, hf, o, g, p, ps, pb, umin, prm, r, L)
         vals[i] = v + extra
         hs[p, h, H_COL] = col
         hs[p, h, H_NF] = nf
@@ -614,28 +585,34 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, hb, cst, p, legal, n, p
         hs[p, h, H_HT] = ht
     wolf_v = -1e18
     if any_wolf:
-        wolf_v = base + best_place(meta, opts, consts, seat, hs, cst, p, prm, L)
+        wolf_v = base + best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L)
     for i in range(n):
         a = legal[i]
         if a < A_WOLF:
             continue
         if a < A_PLACE:
             c = a - A_WOLF
-            vals[i] = wolf_v + prm[13] - prm[18] * (1.0 - L) - card_cost(opts, cards, hs, p, c, prm)
-            if prm[15] > 0 and any_other:
+            vals[i] = (wolf_v + prm[r, 13] - prm[r, 18] * (1.0 - L)
+                       - live_cost(cards, live, c, prm, r))
+            if prm[r, 15] > 0 and any_other:
                 vals[i] = -1e15
         else:
             c = a - A_DISC
-            vals[i] = base - card_cost(opts, cards, hs, p, c, prm) - 0.5
+            vals[i] = base - live_cost(cards, live, c, prm, r) - 0.5
 
 
-@njit(cache=True)
-def dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, a, x, prm, L):
+@njit(cache=True, _nrt=False, forceinline=True)
+def dummy_margin(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L):
+    """V(p) - V(opponent) (2p)."""
+    return (position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L)
+            - position_value(meta, opts, cards, consts, hs, hf, cst, 1 - p, prm, r, L))
+
+
+@njit(cache=True, _nrt=False)
+def dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, a, x, prm, r, L):
     """Hostile dummy control: V(p) - V(opponent) after DUMMY_* action ``a`` with card ``x``."""
-    q = 1 - p
     if a == A_DDISC:
-        return (position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
-                - position_value(meta, opts, cards, consts, hs, hf, cst, q, prm, L))
+        return dummy_margin(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L)
     if a >= A_DBASE:
         h = a - A_DBASE
         nb = hs[DUMMY, h, H_NB]
@@ -643,8 +620,7 @@ def dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, a, x, prm, L):
         b3 = hs[DUMMY, h, H_B3]
         ht = hs[DUMMY, h, H_HT]
         put_base(hs, hf, hb, cards, opts, DUMMY, h, x)
-        v = (position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
-             - position_value(meta, opts, cards, consts, hs, hf, cst, q, prm, L))
+        v = dummy_margin(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L)
         hs[DUMMY, h, H_NB] = nb
         hs[DUMMY, h, H_LB] = lb
         hs[DUMMY, h, H_B3] = b3
@@ -654,8 +630,7 @@ def dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, a, x, prm, L):
         h = n_houses(hs, DUMMY)
         put_floor(hs, hf, cards, opts, DUMMY, h, x)
         hs[DUMMY, h, H_COL] = a - A_DNEW
-        v = (position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
-             - position_value(meta, opts, cards, consts, hs, hf, cst, q, prm, L))
+        v = dummy_margin(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L)
         hs[DUMMY, h, H_NF] = 0
         return v
     h = a - A_DFLOOR
@@ -664,8 +639,7 @@ def dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, a, x, prm, L):
     top = hs[DUMMY, h, H_TOP]
     ht = hs[DUMMY, h, H_HT]
     put_floor(hs, hf, cards, opts, DUMMY, h, x)
-    v = (position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, L)
-         - position_value(meta, opts, cards, consts, hs, hf, cst, q, prm, L))
+    v = dummy_margin(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L)
     hs[DUMMY, h, H_COL] = col
     hs[DUMMY, h, H_NF] = nf
     hs[DUMMY, h, H_TOP] = top
@@ -673,77 +647,88 @@ def dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, a, x, prm, L):
     return v
 
 
-@njit(cache=True)
-def scripted_bot(s, legal, n, rng, prm):
-    """One-step evaluator over the parameter vector ``prm`` (float64[N_PARAMS])."""
-    meta = s.meta
-    opts = s.opts
-    cards = s.cards
-    consts = s.consts
-    seat = s.seat
-    hs = s.hs
-    hf = s.hf
-    hb = s.hb
+@njit(cache=True, _nrt=False)
+def commit_values(meta, opts, cards, consts, hands, seat, hs, hf, cst, p, legal, n, prm, r, L,
+                  vals, buf, pv, rel, relp):
+    """Phase commit (2p end): each card's value is that of its best play now."""
+    m = play_actions_into(opts, cards, hands, seat, hs, meta[M_NOWN], p, -1, buf, 0)
+    play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, buf, m, prm, r, L, pv, rel,
+                relp)
+    for i in range(n):
+        c = legal[i] - A_COMMIT
+        best = -1e18
+        for j in range(m):
+            a = buf[j]
+            if a < A_BASE:
+                cj = a // 4
+            elif a < A_WOLF:
+                cj = (a - A_BASE) // 3
+            elif a < A_PLACE:
+                cj = a - A_WOLF
+            else:
+                cj = a - A_DISC
+            if cj == c and pv[j] > best:
+                best = pv[j]
+        vals[i] = best
+
+
+@njit(cache=True, _nrt=False)
+def pigtie_values(meta, hs, p, legal, n, vals):
+    """Phase pig_tie: the lead of each offered house over its colour's shortest rival."""
+    for i in range(n):
+        h = legal[i] - A_PIGTIE
+        c = hs[p, h, H_COL]
+        lead = -100.0
+        if c != UNASSIGNED:
+            lowest = 1 << 30
+            for o in range(meta[M_NOWN]):
+                if o == p:
+                    continue
+                for g in range(MAXH):
+                    if hs[o, g, H_NF] > 0 and hs[o, g, H_COL] == c:
+                        lowest = min(lowest, hs[o, g, H_HT])
+            lead = 50.0 if lowest == 1 << 30 else float(hs[p, h, H_HT] - lowest)
+        vals[i] = lead
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def scripted_arrays(meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n, rng, prm, r,
+                    vals, cst, buf, pv, rel, relp):
+    """One-step evaluator with the parameters ``prm[r]`` (float64[N_PARAMS] rows)."""
     if n == 1:
         return legal[0]
-    p = meta[M_CUR]
+    p = nonneg(meta[M_CUR])
     ph = meta[M_PHASE]
     L = lateness(meta, opts)
-    vals = np.empty(n, np.float64)
-    cst = np.empty((3, 5), np.int64)
     if ph == PH_PLAY:
-        play_values(meta, opts, cards, consts, seat, hs, hf, hb, cst, p, legal, n, prm, L, vals)
+        play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, r, L, vals,
+                    rel, relp)
     elif ph == PH_PASS:
         for i in range(n):
-            vals[i] = -card_cost(opts, cards, hs, p, legal[i] - A_PASS, prm)
+            vals[i] = -card_cost(opts, cards, hs, p, legal[i] - A_PASS, prm, r)
     elif ph == PH_PIGTIE:
-        for i in range(n):
-            h = legal[i] - A_PIGTIE
-            c = hs[p, h, H_COL]
-            lead = -100.0
-            if c != UNASSIGNED:
-                lowest = 1 << 30
-                for o in range(meta[M_NOWN]):
-                    if o == p:
-                        continue
-                    for g in range(MAXH):
-                        if hs[o, g, H_NF] > 0 and hs[o, g, H_COL] == c:
-                            lowest = min(lowest, hs[o, g, H_HT])
-                lead = 50.0 if lowest == 1 << 30 else float(hs[p, h, H_HT] - lowest)
-            vals[i] = lead
+        pigtie_values(meta, hs, p, legal, n, vals)
     elif ph == PH_COMMIT:
-        buf = np.empty(NUM_ACTIONS, np.int32)
-        m = play_actions_into(opts, cards, s.hands, seat, hs, meta[M_NOWN], p, -1, buf, 0)
-        pv = np.empty(m, np.float64)
-        play_values(meta, opts, cards, consts, seat, hs, hf, hb, cst, p, buf, m, prm, L, pv)
-        for i in range(n):
-            c = legal[i] - A_COMMIT
-            best = -1e18
-            for j in range(m):
-                a = buf[j]
-                if a < A_BASE:
-                    cj = a // 4
-                elif a < A_WOLF:
-                    cj = (a - A_BASE) // 3
-                elif a < A_PLACE:
-                    cj = a - A_WOLF
-                else:
-                    cj = a - A_DISC
-                if cj == c and pv[j] > best:
-                    best = pv[j]
-            vals[i] = best
+        commit_values(meta, opts, cards, consts, hands, seat, hs, hf, cst, p, legal, n, prm, r,
+                      L, vals, buf, pv, rel, relp)
     elif ph == PH_DUMMY:
         x = meta[M_DCARD]
-        if prm[16] == 0:
-            return neutral_dummy_action(s, x)
+        if prm[r, 16] == 0:
+            return neutral_dummy_action(opts, cards, hs, x)
         for i in range(n):
-            vals[i] = dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, legal[i], x, prm,
-                                   L)
-    else:  # PH_WOLF, PH_HOUSE: PLACE ids
-        fill_colour_stats(hs, meta[M_NOWN], cst)
+            vals[i] = dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, legal[i], x,
+                                  prm, r, L)
+    else:  # PH_WOLF, PH_HOUSE: PLACE ids (each target's ``ps`` computed once)
+        colour_stats(hs, meta[M_NOWN], cst)
+        done = 0
         for i in range(n):
             j = legal[i] - A_PLACE
-            vals[i] = place_delta(opts, consts, hs, cst, j // 12, (j % 12) // 3, j % 3, prm, L)
+            t = j % 12
+            if (done >> t) & 1 == 0:
+                done |= 1 << t
+                ps, _pb, _u = probs_of(opts, hs, cst, t // 3, t % 3, prm, r, L)
+                relp[t, 0] = ps
+            vals[i] = place_value(consts, relp[t, 0], j // 12)
     best = vals[0]
     ba = legal[0]
     ties = 1
@@ -758,6 +743,32 @@ def scripted_bot(s, legal, n, rng, prm):
             if rand_below(rng, ties) == 0:
                 ba = legal[i]
     return ba
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def choose_arrays(code, meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n, rng, prm,
+                  r, vals, cst, buf, pv, rel, relp):
+    """Dispatch: strategy ``code`` (0 random, 1 scripted) with the parameters ``prm[r]``."""
+    if code == 0:
+        return legal[rand_below(rng, n)]
+    return scripted_arrays(meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n, rng,
+                           prm, r, vals, cst, buf, pv, rel, relp)
+
+
+@njit(cache=True)
+def scripted_bot(s, legal, n, rng, prm):
+    """One-step evaluator over the parameter vector ``prm`` (float64[N_PARAMS])."""
+    vals = np.empty(NUM_ACTIONS, np.float64)
+    cst = np.empty((3, 5), np.int64)
+    buf = np.empty(NUM_ACTIONS, np.int32)
+    pv = np.empty(NUM_ACTIONS, np.float64)
+    rel = np.empty((16, 5), np.int64)
+    relp = np.empty((16, 3), np.float64)
+    prm2 = np.empty((1, prm.shape[0]), np.float64)
+    for j in range(prm.shape[0]):
+        prm2[0, j] = prm[j]
+    return scripted_arrays(s.meta, s.opts, s.cards, s.consts, s.hands, s.seat, s.hs, s.hf, s.hb,
+                           legal, n, rng, prm2, 0, vals, cst, buf, pv, rel, relp)
 
 
 @njit(cache=True)
@@ -776,4 +787,3 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
         if STRATEGIES[n].params:
             params[i] = STRATEGIES[n].params
     return codes, params
-

@@ -12,6 +12,7 @@ from sim.three_little_wolves.constants import (
     M_PHASE,
     M_TURN,
     M_UNDER,
+    NBUILD,
     NUM_ACTIONS,
     PH_OVER,
     S_BUILD,
@@ -19,15 +20,17 @@ from sim.three_little_wolves.constants import (
     S_WOLFN,
 )
 from sim.three_little_wolves.kernels import (
-    apply_inplace,
-    compute_points,
-    init_state,
-    legal_actions_into,
+    apply_arrays,
+    init_arrays,
+    legal_into,
+    nonneg,
+    points_arrays,
+    random_legal,
 )
-from strategies.three_little_wolves import choose
+from strategies.three_little_wolves import choose_arrays
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, pts, tb, det, acts, under):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
@@ -40,27 +43,56 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     (build, wolf, discard actions). Game i uses seed_for(run_seed, i, 0) for chance and
     seed_for(run_seed, i, 1) for its bots.
     """
+    # Unpack the state once; the loop only indexes arrays and calls the array kernels, which
+    # are compiled without reference counting (performance note in kernels.py).
+    meta = s.meta
+    rng = s.rng
+    opts = s.opts
+    cards = s.cards
+    consts = s.consts
+    deck = s.deck
+    hands = s.hands
+    discard = s.discard
+    pigs = s.pigs
+    tokens = s.tokens
+    tie = s.tie
+    seat = s.seat
+    hs = s.hs
+    hf = s.hf
+    hb = s.hb
+    pile = np.empty(NBUILD, np.int64)
     legal = np.empty(NUM_ACTIONS, np.int32)
     brng = np.empty(1, np.uint64)
+    vals = np.empty(NUM_ACTIONS, np.float64)
+    cst = np.empty((3, 5), np.int64)
+    buf = np.empty(NUM_ACTIONS, np.int32)
+    pv = np.empty(NUM_ACTIONS, np.float64)
+    rel = np.empty((16, 5), np.int64)
+    relp = np.empty((16, 3), np.float64)
     p_ = np.zeros((4, 6), np.int64)
     t_ = np.zeros(4, np.int64)
     d_ = np.zeros((4, 6), np.int64)
     for g in range(n_games):
         gi = np.uint64(first_game + g)
-        init_state(s, n_players, seed_for(run_seed, gi, np.uint64(0)))
+        init_arrays(meta, rng, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat,
+                    hs, hf, hb, pile, n_players, seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
-        meta = s.meta
         while meta[M_PHASE] != PH_OVER:
-            n = legal_actions_into(s, legal)
-            k = seat_idx[g, meta[M_CUR]]
-            a = choose(codes[k], params[k], s, legal, n, brng)
-            apply_inplace(s, a)
+            k = nonneg(seat_idx[g, nonneg(meta[M_CUR])])
+            if codes[k] == 0:
+                # the random bot, legal[rand_below(n)], mostly without listing (kernels.py)
+                a = random_legal(meta, opts, cards, hands, tie, seat, hs, legal, brng)
+            else:
+                n = legal_into(meta, opts, cards, hands, tie, seat, hs, legal)
+                a = choose_arrays(codes[k], meta, opts, cards, consts, hands, seat, hs, hf, hb,
+                                  legal, n, brng, params, k, vals, cst, buf, pv, rel, relp)
+            apply_arrays(meta, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat,
+                         hs, hf, hb, a)
         turns[g] = meta[M_TURN]
         decisions[g] = meta[M_DEC]
         end_reason[g] = meta[M_END]
         under[g] = meta[M_UNDER]
-        compute_points(s, p_, t_, d_)
-        seat = s.seat
+        points_arrays(meta, opts, cards, consts, hs, hf, cst, p_, t_, d_)
         for p in range(n_players):
             tb[g, p] = t_[p]
             for j in range(6):

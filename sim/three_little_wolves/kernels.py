@@ -6,13 +6,20 @@ encoding and flow: docs/games/three_little_wolves.md (cited as doc §).
 
 The flow (doc §5) is a driver loop over continuation codes (``K_*``) instead of mutually
 recursive procedures: each step returns the next code, ``K_DONE`` when a decision is pending or
-the game is over.
+the game is over. The work is done by array kernels (``init_arrays``, ``legal_into``,
+``apply_arrays``); ``init_state``, ``legal_actions_into``, ``apply_inplace`` and
+``compute_points`` are their entry points over a ``TLWState``. See the performance note below
+before changing a signature.
 """
 
 from typing import NamedTuple
 
+import llvmlite.binding as llvm_binding
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import config as numba_config
+from numba.extending import intrinsic
 
 from sim.core.rng import rand_below, shuffle
 from sim.three_little_wolves.constants import (
@@ -225,8 +232,137 @@ def alloc_state(opts: np.ndarray, cards: np.ndarray, consts: np.ndarray) -> TLWS
 
 
 # ---------------------------------------------------------------------------------------------
+# Performance note
+#
+# numba reference-counts arrays: taking an array out of the NamedTuple (``s.meta``), slicing
+# it or passing it to a kernel emits atomic incref/decref pairs, which dominated the run time
+# of the game loop. As in Go Town (performance note in sim/go_town/kernels.py):
+#
+# * Every per-decision kernel takes the plain arrays it needs as arguments, in TLWState field
+#   order (meta, rng, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat, hs,
+#   hf, hb), and indexes 2-D/3-D arrays directly (``hs[o, h, H_NF]``).
+# * These array kernels are compiled with ``_nrt=False`` (no reference counting at all; numba
+#   refuses an allocation in them): they only read and write arrays their caller holds. The
+#   scratch they need (the setup's pile, the bots' value buffers) is allocated once per chunk.
+# * The per-decision kernels (``legal_into``, ``apply_arrays`` and the flow, the bots in
+#   strategies/three_little_wolves.py) are ``forceinline=True`` (LLVM inlining into the game
+#   loop); rarely run ones stay plain calls.
+# * The ``TLWState`` entry points at the end of this file (``init_state``,
+#   ``legal_actions_into``, ``apply_inplace``, ``compute_points``) unpack the state once and
+#   delegate; the batch loop (batch.py) unpacks it once per chunk.
+# * The random bot of the batch loop draws the k-th legal action without listing them
+#   (``count_legal``/``nth_legal``, in the order of ``legal_into``).
+
+
+@intrinsic
+def nonneg(typingctx, x):
+    """``x`` (an integer >= 0) as an int64, telling the compiler that it is >= 0 (LLVM
+    ``assume``): an array index known to be >= 0 needs no code for Python's negative indices."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        v = context.cast(builder, args[0], x, types.int64)
+        ok = builder.icmp_signed(">=", v, ir.Constant(ir.IntType(64), 0))
+        fn = builder.module.declare_intrinsic("llvm.assume", fnty=ir.FunctionType(
+            ir.VoidType(), [ir.IntType(1)]))
+        builder.call(fn, [ok])
+        return v
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of the int64 ``x`` (LLVM ``ctpop``)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """Index of the lowest set bit of the int64 ``x`` != 0 (LLVM ``cttz``)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def deposit_bits(typingctx, x, m):
+    """x86 BMI2 ``pdep``: the low bits of ``x`` placed at the set bits of ``m`` (int64)."""
+    if x != types.int64 or m != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        i64 = ir.IntType(64)
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(
+            i64, [i64, i64]))
+        return builder.call(fn, [args[0], args[1]])
+
+    return types.int64(types.int64, types.int64), codegen
+
+
+def _fast_pdep() -> bool:
+    """True if the kernels may use ``pdep``: numba compiles for this machine (no
+    NUMBA_CPU_NAME / NUMBA_CPU_FEATURES), whose CPU has BMI2 and is not an AMD one before Zen 3
+    (there ``pdep`` is microcoded and slow). numba's cache is keyed on the CPU, so a cache
+    built here is not loaded on a machine without it."""
+    if numba_config.CPU_NAME or numba_config.CPU_FEATURES:
+        return False
+    try:
+        name = llvm_binding.get_host_cpu_name()
+        features = llvm_binding.get_host_cpu_features()
+        bmi2 = bool(features.get("bmi2", False))
+    except Exception:  # an llvmlite without these queries: take the portable code
+        return False
+    return bmi2 and not name.startswith(("znver1", "znver2", "bdver", "btver"))
+
+
+FAST_PDEP = _fast_pdep()
+
+if FAST_PDEP:
+    @njit(cache=True, _nrt=False, forceinline=True)
+    def nth_bit(m, k):
+        """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
+        return lowest_bit(deposit_bits(1 << k, m))
+else:
+    @njit(cache=True, _nrt=False, forceinline=True)
+    def nth_bit(m, k):
+        """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
+        for _ in range(k):
+            m &= m - 1
+        return lowest_bit(m)
+
+
+# ---------------------------------------------------------------------------------------------
 # small helpers (arrays in, no state)
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
+def zero(a):
+    """Set the array ``a`` (1-3 dimensions) to 0."""
+    if a.ndim == 1:
+        for i in range(a.shape[0]):
+            a[i] = 0
+    elif a.ndim == 2:
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                a[i, j] = 0
+    else:
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                for k in range(a.shape[2]):
+                    a[i, j, k] = 0
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def hand_add(hands, seat, p, c):
     """Insert card ``c`` into seat ``p``'s hand keeping it ascending."""
     n = seat[p, S_HN]
@@ -238,7 +374,7 @@ def hand_add(hands, seat, p, c):
     seat[p, S_HN] = n + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def hand_remove(hands, seat, p, c):
     """Remove card ``c`` from seat ``p``'s hand (it must be there)."""
     n = seat[p, S_HN]
@@ -250,7 +386,7 @@ def hand_remove(hands, seat, p, c):
     seat[p, S_HN] = j
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def n_houses(hs, o):
     """Houses of owner ``o`` (counted from the house arrays: a house has >= 1 floor)."""
     k = 0
@@ -260,7 +396,7 @@ def n_houses(hs, o):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def has_colour_o(hs, o, col):
     """True if owner ``o`` has a house of colour ``col``."""
     for h in range(MAXH):
@@ -269,7 +405,7 @@ def has_colour_o(hs, o, col):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def height_of(hs, hf, cards, opts, o, h):
     """Height of house (o, h) (§3.9, doc §4)."""
     nf = hs[o, h, H_NF]
@@ -281,7 +417,7 @@ def height_of(hs, hf, cards, opts, o, h):
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_floor(hs, cards, o, h, c):
     """Card ``c`` legal on top of existing house (o, h) (§3.5a, doc §4)."""
     if cards[c, K_NUM] <= hs[o, h, H_TOP]:
@@ -293,7 +429,7 @@ def can_floor(hs, cards, o, h, c):
     return hc == UNASSIGNED and not has_colour_o(hs, o, col)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_new(hs, cards, o, c):
     """Card ``c`` legal as the first card of a new house of owner ``o`` (§3.5a)."""
     if n_houses(hs, o) >= MAXH:
@@ -302,7 +438,7 @@ def can_new(hs, cards, o, c):
     return col == W or not has_colour_o(hs, o, col)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_base(hs, cards, opts, o, h, c):
     """Card ``c`` legal as a basement under house (o, h) (§3.5b, doc §4)."""
     k = cards[c, K_NUM]
@@ -315,7 +451,7 @@ def can_base(hs, cards, opts, o, h, c):
     return opts[O_COLBASE_U] == 1 and hc == UNASSIGNED and not has_colour_o(hs, o, col)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def wolf_target_ok(hs, opts, n_own, p, o, h):
     """Seat ``p`` may put a wolf on house (o, h) (§3.6, doc §4)."""
     if o >= n_own or hs[o, h, H_NF] == 0:
@@ -339,7 +475,7 @@ def wolf_target_ok(hs, opts, n_own, p, o, h):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def wolf_value_ok(seat, opts, p, v):
     """Seat ``p`` may place its wolf ``v`` (0..2) now (§3.6, option wolf_order_free)."""
     if seat[p, S_WU + v] == 1:
@@ -351,15 +487,14 @@ def wolf_value_ok(seat, opts, p, v):
     return True
 
 
-@njit(cache=True)
-def any_wolf_move(hs, seat, opts, n_own, p):
-    """True if seat ``p`` has some legal (wolf value, target) pair (rules of
-    ``wolf_value_ok``/``wolf_target_ok``, written out)."""
-    if seat[p, S_WU] + seat[p, S_WU + 1] + seat[p, S_WU + 2] == 3:
-        return False
+@njit(cache=True, _nrt=False, forceinline=True)
+def wolf_targets(hs, opts, n_own, p):
+    """Bit set of the houses seat ``p`` may put a wolf on: bit 3o + h (rules of
+    ``wolf_target_ok``, written out)."""
     kids = opts[O_KIDS] == 1
     b3rule = opts[O_TWO_SLOT] == 0
     same = opts[O_B3_SAME] == 1
+    targets = 0
     for o in range(n_own):
         if kids != (o == p):
             continue
@@ -367,27 +502,36 @@ def any_wolf_move(hs, seat, opts, n_own, p):
             if hs[o, h, H_NF] == 0:
                 break
             nw = hs[o, h, H_NW]
-            if nw == 0:
-                return True
+            ok = nw == 0
             if nw == 1:
                 two = hs[o, h, H_B3] == 1 if b3rule else hs[o, h, H_NB] > 0
-                if two and (same or hs[o, h, H_W0S] != p):
-                    return True
-    return False
+                ok = two and (same or hs[o, h, H_W0S] != p)
+            if ok:
+                targets |= 1 << (3 * o + h)
+    return targets
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
+def any_wolf_move(hs, seat, opts, n_own, p):
+    """True if seat ``p`` has some legal (wolf value, target) pair (rules of
+    ``wolf_value_ok``/``wolf_target_ok``)."""
+    if seat[p, S_WU] + seat[p, S_WU + 1] + seat[p, S_WU + 2] == 3:
+        return False
+    return wolf_targets(hs, opts, n_own, p) != 0
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def set_height(hs, hf, cards, opts, o, h):
     hs[o, h, H_HT] = height_of(hs, hf, cards, opts, o, h)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def put_floor(hs, hf, cards, opts, o, h, c):
     """Card ``c`` on top of house (o, h); ``h`` = number of houses starts a new one."""
     col = cards[c, K_COL]
     nf = hs[o, h, H_NF]
     if nf == 0:
-        for k in range(hs.shape[2]):
+        for k in range(N_HF):
             hs[o, h, k] = 0
         hs[o, h, H_COL] = UNASSIGNED if col == W else col
     elif col != W and hs[o, h, H_COL] == UNASSIGNED:
@@ -398,7 +542,7 @@ def put_floor(hs, hf, cards, opts, o, h, c):
     set_height(hs, hf, cards, opts, o, h)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def put_base(hs, hf, hb, cards, opts, o, h, c):
     """Card ``c`` as the new lowest basement of house (o, h)."""
     col = cards[c, K_COL]
@@ -414,7 +558,7 @@ def put_base(hs, hf, hb, cards, opts, o, h, c):
     set_height(hs, hf, cards, opts, o, h)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def put_wolf(hs, seat, consts, p, v, o, h):
     """Seat ``p``'s wolf ``v`` onto house (o, h)."""
     nw = hs[o, h, H_NW]
@@ -431,29 +575,35 @@ def put_wolf(hs, seat, consts, p, v, o, h):
 
 # ---------------------------------------------------------------------------------------------
 # setup (§3.2, doc §3)
-@njit(cache=True)
-def init_state(s, n_players, seed):
-    """Set up a new game in the arrays of ``s``: shuffle, deal, bottom packet, upper deck.
+@njit(cache=True, _nrt=False, forceinline=True)
+def shuffle_at(r, a, off, n):
+    """``shuffle`` (sim.core.rng) of ``a[off:off + n]`` in place: the same draws."""
+    for i in range(n - 1, 0, -1):
+        j = rand_below(r, i + 1)
+        t = a[off + i]
+        a[off + i] = a[off + j]
+        a[off + j] = t
 
-    ``seed``: uint64. Options and data already in ``opts/cards/consts``.
+
+@njit(cache=True, _nrt=False)
+def init_arrays(meta, rng, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat,
+                hs, hf, hb, pile, n_players, seed):
+    """Set up a new game in the state arrays: shuffle, deal, bottom packet, upper deck.
+
+    ``seed``: uint64; ``pile`` int64[>= 56] scratch. Options and data already in
+    ``opts/cards/consts``. The deck is the packet (bottom) followed by the upper deck, each
+    shuffled where it lies.
     """
-    meta = s.meta
-    rng = s.rng
-    opts = s.opts
-    consts = s.consts
-    deck = s.deck
-    hands = s.hands
-    seat = s.seat
-    meta[:] = 0
-    hands[:] = 0
-    s.discard[:] = 0
-    s.pigs[:] = 0
-    s.tokens[:] = 0
-    s.tie[:] = 0
-    seat[:] = 0
-    s.hs[:] = 0
-    s.hf[:] = 0
-    s.hb[:] = 0
+    zero(meta)
+    zero(hands)
+    zero(discard)
+    zero(pigs)
+    zero(tokens)
+    zero(tie)
+    zero(seat)
+    zero(hs)
+    zero(hf)
+    zero(hb)
     rng[0] = seed
     meta[M_NP] = n_players
     meta[M_NOWN] = n_players if n_players >= 3 else 3
@@ -465,7 +615,8 @@ def init_state(s, n_players, seed):
     for p in range(MAXP):
         seat[p, S_PASS] = -1
         seat[p, S_COMMIT] = -1
-    pile = np.arange(NBUILD).astype(np.int64)
+    for i in range(NBUILD):
+        pile[i] = i
     shuffle(rng, pile, NBUILD)
     top = NBUILD
     for p in range(n_players):
@@ -473,34 +624,26 @@ def init_state(s, n_players, seed):
             top -= 1
             hand_add(hands, seat, p, pile[top])
     npk = consts[C_PACKET]
-    packet = np.empty(npk + 1, np.int64)
     for i in range(npk):
         top -= 1
-        packet[i] = pile[top]
+        deck[i] = pile[top]
     j = rand_below(rng, 3)
-    packet[npk] = PIG0 + j
-    shuffle(rng, packet, npk + 1)
-    upper = np.empty(top + 2, np.int64)
+    deck[npk] = PIG0 + j
+    shuffle(rng, deck, npk + 1)
+    off = npk + 1
     for i in range(top):
-        upper[i] = pile[i]
+        deck[off + i] = pile[i]
     k = top
     for q in range(3):
         if q != j:
-            upper[k] = PIG0 + q
+            deck[off + k] = PIG0 + q
             k += 1
-    shuffle(rng, upper, top + 2)
-    n = 0
-    for i in range(npk + 1):
-        deck[n] = packet[i]
-        n += 1
-    for i in range(top + 2):
-        deck[n] = upper[i]
-        n += 1
-    meta[M_DECKN] = n
+    shuffle_at(rng, deck, off, top + 2)
+    meta[M_DECKN] = off + top + 2
     start_turn(meta, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def start_turn(meta, p):
     """A real player's turn begins (doc §5)."""
     meta[M_TURN] += 1
@@ -511,21 +654,27 @@ def start_turn(meta, p):
 
 # ---------------------------------------------------------------------------------------------
 # legal actions (doc §6)
-@njit(cache=True)
-def play_actions_into(opts, cards, hands, seat, hs, n_own, p, only, out, n):
-    """Phase play: append FLOOR, BASEMENT, WOLF, DISCARD ids for seat ``p`` to ``out`` from
-    index ``n``; ``only`` >= 0 restricts to that card (2p end). Returns the new count.
+@njit(cache=True, _nrt=False, forceinline=True)
+def play_bits(opts, cards, hands, seat, hs, n_own, p, only):
+    """Phase play: the legal actions of seat ``p`` as bit sets over the hand indexes ``i``
+    (``only`` >= 0 restricts to that card, 2p end). Returns (fb, sel, wolf, disc):
 
-    Written with per-house scalars (no array-taking helpers in the loops: each such call costs
-    reference-count operations); the rules are those of ``can_floor``/``can_new``/``can_base``.
+    fb    bit 4i + h: FLOOR of card i on house h (h = 3: new house); bit 32 + 3i + h: BASEMENT
+          of card i under house h (rules of ``can_floor``/``can_new``/``can_base``);
+    sel   bit i: card i may be used (all cards, or only ``only``);
+    wolf  1 if every selected card may be discarded for a wolf (WOLF ids), else 0;
+    disc  1 if every selected card may be discarded for nothing (DISCARD ids), else 0.
+
+    The legal ids, ascending, are the FLOORs in bit order, the BASEMENTs in bit order, then the
+    WOLFs and the DISCARDs of the selected cards in hand order (``play_actions_into``,
+    ``nth_play``). Computed with masks, without branches per card.
     """
-    n0 = n
     # own houses: colour, top number, last basement number (houses are created in order)
     nh = 0
     mask = 0  # bit c: p has a house of colour c
     c0 = c1 = c2 = -1
-    t0 = t1 = t2 = 0
-    b0 = b1 = b2 = 0
+    t0 = t1 = t2 = 1 << 30
+    b0 = b1 = b2 = 1 << 30
     for h in range(MAXH):
         if hs[p, h, H_NF] == 0:
             break
@@ -545,106 +694,126 @@ def play_actions_into(opts, cards, hands, seat, hs, n_own, p, only, out, n):
             c2 = col
             t2 = hs[p, h, H_TOP]
             b2 = hs[p, h, H_LB]
+    # a missing house has top and last basement 1 << 30: no card goes on or under it
+    u0 = c0 == UNASSIGNED
+    u1 = c1 == UNASSIGNED
+    u2 = c2 == UNASSIGNED
+    room = nh < MAXH
     colbase_u = opts[O_COLBASE_U] == 1
+    fb = 0
+    sel = 0
     hn = seat[p, S_HN]
     for i in range(hn):
         c = hands[p, i]
         if only >= 0 and c != only:
             continue
+        sel |= 1 << i
         k = cards[c, K_NUM]
         col = cards[c, K_COL]
         white = col == W
-        free = white or (mask >> col) & 1 == 0  # may take an unassigned house / start new
-        if nh > 0 and k > t0 and (white or c0 == col or (c0 == UNASSIGNED and free)):
-            out[n] = 4 * c
+        free = white | ((mask >> col) & 1 == 0)  # may take an unassigned house / start new
+        f = (np.int64((k > t0) & (white | (c0 == col) | (u0 & free)))
+             | (np.int64((k > t1) & (white | (c1 == col) | (u1 & free))) << 1)
+             | (np.int64((k > t2) & (white | (c2 == col) | (u2 & free))) << 2)
+             | (np.int64(room & free) << 3))
+        ufree = colbase_u & (not white) & ((mask >> col) & 1 == 0)
+        low = k <= 3
+        g = (np.int64(low & (k > b0) & (white | (c0 == col) | (u0 & ufree)))
+             | (np.int64(low & (k > b1) & (white | (c1 == col) | (u1 & ufree))) << 1)
+             | (np.int64(low & (k > b2) & (white | (c2 == col) | (u2 & ufree))) << 2))
+        fb |= (f << (4 * i)) | (g << (32 + 3 * i))
+    wolf = 0
+    if sel != 0 and any_wolf_move(hs, seat, opts, n_own, p):
+        wolf = 1
+    disc = 0
+    if (fb == 0 and wolf == 0) or opts[O_PURE_DISC] == 1:
+        disc = 1
+    return fb, sel, wolf, disc
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def nth_play(hands, p, fb, sel, wolf, k):
+    """The ``k``-th (from 0) legal id of phase play from the bit sets of ``play_bits``."""
+    nf = popcount(fb)
+    if k < nf:
+        b = nth_bit(fb, k)
+        if b < 32:
+            return 4 * hands[p, nonneg(b >> 2)] + (b & 3)
+        j = b - 32
+        i = j // 3
+        return A_BASE + 3 * hands[p, nonneg(i)] + (j - 3 * i)
+    k -= nf
+    ns = popcount(sel)
+    if wolf == 1:
+        if k < ns:
+            return A_WOLF + hands[p, nth_bit(sel, k)]
+        k -= ns
+    return A_DISC + hands[p, nth_bit(sel, k)]
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def play_actions_into(opts, cards, hands, seat, hs, n_own, p, only, out, n):
+    """Phase play: append FLOOR, BASEMENT, WOLF, DISCARD ids for seat ``p`` to ``out`` from
+    index ``n``; ``only`` >= 0 restricts to that card (2p end). Returns the new count."""
+    fb, sel, wolf, disc = play_bits(opts, cards, hands, seat, hs, n_own, p, only)
+    m = fb & 0xFFFFFFFF
+    while m != 0:
+        b = lowest_bit(m)
+        m &= m - 1
+        out[n] = 4 * hands[p, nonneg(b >> 2)] + (b & 3)
+        n += 1
+    m = fb >> 32
+    while m != 0:
+        b = lowest_bit(m)
+        m &= m - 1
+        i = b // 3
+        out[n] = A_BASE + 3 * hands[p, nonneg(i)] + (b - 3 * i)
+        n += 1
+    if wolf == 1:
+        m = sel
+        while m != 0:
+            out[n] = A_WOLF + hands[p, lowest_bit(m)]
+            m &= m - 1
             n += 1
-        if nh > 1 and k > t1 and (white or c1 == col or (c1 == UNASSIGNED and free)):
-            out[n] = 4 * c + 1
-            n += 1
-        if nh > 2 and k > t2 and (white or c2 == col or (c2 == UNASSIGNED and free)):
-            out[n] = 4 * c + 2
-            n += 1
-        if nh < MAXH and free:
-            out[n] = 4 * c + 3
-            n += 1
-    for i in range(hn):
-        c = hands[p, i]
-        if only >= 0 and c != only:
-            continue
-        k = cards[c, K_NUM]
-        if k > 3:
-            continue
-        col = cards[c, K_COL]
-        white = col == W
-        ufree = colbase_u and (mask >> col) & 1 == 0 if not white else False
-        if nh > 0 and k > b0 and (white or c0 == col or (c0 == UNASSIGNED and ufree)):
-            out[n] = A_BASE + 3 * c
-            n += 1
-        if nh > 1 and k > b1 and (white or c1 == col or (c1 == UNASSIGNED and ufree)):
-            out[n] = A_BASE + 3 * c + 1
-            n += 1
-        if nh > 2 and k > b2 and (white or c2 == col or (c2 == UNASSIGNED and ufree)):
-            out[n] = A_BASE + 3 * c + 2
-            n += 1
-    if any_wolf_move(hs, seat, opts, n_own, p):
-        for i in range(hn):
-            c = hands[p, i]
-            if only >= 0 and c != only:
-                continue
-            out[n] = A_WOLF + c
-            n += 1
-    if n == n0 or opts[O_PURE_DISC] == 1:
-        for i in range(hn):
-            c = hands[p, i]
-            if only >= 0 and c != only:
-                continue
-            out[n] = A_DISC + c
+    if disc == 1:
+        m = sel
+        while m != 0:
+            out[n] = A_DISC + hands[p, lowest_bit(m)]
+            m &= m - 1
             n += 1
     return n
 
 
-@njit(cache=True)
-def place_actions_into(opts, seat, hs, n_own, p, out, n):
-    """Phases wolf and house: PLACE ids of seat ``p`` (``wolf_value_ok``/``wolf_target_ok``,
-    written out)."""
-    free = opts[O_WOLF_FREE] == 1
-    kids = opts[O_KIDS] == 1
-    b3rule = opts[O_TWO_SLOT] == 0
-    same = opts[O_B3_SAME] == 1
-    targets = 0  # bit 3o + h: target legal
-    for o in range(n_own):
-        if kids != (o == p):
-            continue
-        for h in range(MAXH):
-            if hs[o, h, H_NF] == 0:
-                break
-            nw = hs[o, h, H_NW]
-            ok = nw == 0
-            if nw == 1:
-                two = hs[o, h, H_B3] == 1 if b3rule else hs[o, h, H_NB] > 0
-                ok = two and (same or hs[o, h, H_W0S] != p)
-            if ok:
-                targets |= 1 << (3 * o + h)
-    first = True
+@njit(cache=True, _nrt=False, forceinline=True)
+def wolf_values(seat, opts, p):
+    """Bit set of the wolves ``v`` (0..2) seat ``p`` may place now (``wolf_value_ok``)."""
+    vs = 0
     for v in range(3):
-        if seat[p, S_WU + v] == 1:
-            continue
-        if not free and not first:
-            break
-        first = False
-        for t in range(12):
-            if (targets >> t) & 1:
-                out[n] = A_PLACE + 12 * v + t
-                n += 1
+        vs |= np.int64(seat[p, S_WU + v] == 0) << v
+    if opts[O_WOLF_FREE] == 0:
+        vs &= -vs  # the lowest unused only
+    return vs
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def place_actions_into(opts, seat, hs, n_own, p, out, n):
+    """Phases wolf and house: PLACE ids (A_PLACE + 12v + 3o + h, ascending) of seat ``p``."""
+    targets = wolf_targets(hs, opts, n_own, p)
+    vs = wolf_values(seat, opts, p)
+    while vs != 0:
+        v = lowest_bit(vs)
+        vs &= vs - 1
+        m = targets
+        while m != 0:
+            out[n] = A_PLACE + 12 * v + lowest_bit(m)
+            m &= m - 1
+            n += 1
     return n
 
 
-@njit(cache=True, inline="always")
-def dummy_actions_into(s, x, out, n):
+@njit(cache=True, _nrt=False)
+def dummy_actions_into(opts, cards, hs, x, out, n):
     """Phase dummy: the legal placements of card ``x`` for the dummy (doc §5.3)."""
-    opts = s.opts
-    cards = s.cards
-    hs = s.hs
     n0 = n
     col = cards[x, K_COL]
     for h in range(MAXH):
@@ -667,40 +836,64 @@ def dummy_actions_into(s, x, out, n):
     return n
 
 
-@njit(cache=True)
-def legal_actions_into(s, out):
-    """Write the legal action ids of ``s`` into ``out`` (int32[>= 665]) ascending; return count."""
-    meta = s.meta
-    hands = s.hands
-    seat = s.seat
+@njit(cache=True, _nrt=False, forceinline=True)
+def legal_into(meta, opts, cards, hands, tie, seat, hs, out):
+    """Write the legal action ids into ``out`` (int32[>= 665]) ascending; return the count."""
     ph = meta[M_PHASE]
-    p = meta[M_CUR]
     if ph == PH_OVER:
         return 0
+    p = nonneg(meta[M_CUR])
     if ph == PH_PLAY:
         only = -1
         if meta[M_STAGE] == ST_FINAL2P:
             only = seat[p, S_COMMIT]
-        return play_actions_into(s.opts, s.cards, hands, seat, s.hs, meta[M_NOWN], p, only, out,
-                                 0)
+        return play_actions_into(opts, cards, hands, seat, hs, meta[M_NOWN], p, only, out, 0)
     if ph == PH_WOLF or ph == PH_HOUSE:
-        return place_actions_into(s.opts, seat, s.hs, meta[M_NOWN], p, out, 0)
+        return place_actions_into(opts, seat, hs, meta[M_NOWN], p, out, 0)
     if ph == PH_PASS or ph == PH_COMMIT:
         base = A_PASS if ph == PH_PASS else A_COMMIT
         for i in range(seat[p, S_HN]):
             out[i] = base + hands[p, i]
         return seat[p, S_HN]
     if ph == PH_PIGTIE:
-        tie = s.tie
         for i in range(meta[M_NTIE]):
             out[i] = A_PIGTIE + tie[i]
         return meta[M_NTIE]
-    return dummy_actions_into(s, meta[M_DCARD], out, 0)
+    return dummy_actions_into(opts, cards, hs, meta[M_DCARD], out, 0)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def random_legal(meta, opts, cards, hands, tie, seat, hs, out, rng):
+    """``out[rand_below(rng, n)]`` after ``n = legal_into(.., out)`` (the random bot), mostly
+    without listing the legal actions: the same draw and the same action."""
+    ph = meta[M_PHASE]
+    p = nonneg(meta[M_CUR])
+    if ph == PH_PLAY:
+        only = -1
+        if meta[M_STAGE] == ST_FINAL2P:
+            only = seat[p, S_COMMIT]
+        fb, sel, wolf, disc = play_bits(opts, cards, hands, seat, hs, meta[M_NOWN], p, only)
+        n = popcount(fb) + (wolf + disc) * popcount(sel)
+        return nth_play(hands, p, fb, sel, wolf, rand_below(rng, n))
+    if ph == PH_WOLF or ph == PH_HOUSE:
+        targets = wolf_targets(hs, opts, meta[M_NOWN], p)
+        vs = wolf_values(seat, opts, p)
+        nt = popcount(targets)
+        k = rand_below(rng, popcount(vs) * nt)
+        v = nth_bit(vs, k // nt)
+        return A_PLACE + 12 * v + nth_bit(targets, k - (k // nt) * nt)
+    if ph == PH_PASS or ph == PH_COMMIT:
+        base = A_PASS if ph == PH_PASS else A_COMMIT
+        return base + hands[p, rand_below(rng, seat[p, S_HN])]
+    if ph == PH_PIGTIE:
+        return A_PIGTIE + tie[rand_below(rng, meta[M_NTIE])]
+    n = dummy_actions_into(opts, cards, hs, meta[M_DCARD], out, 0)
+    return out[rand_below(rng, n)]
 
 
 # ---------------------------------------------------------------------------------------------
 # pig tokens (§3.7.1, §3.8.1, doc §5.1)
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def current_token(meta, opts, consts, tokens):
     """Index of the pig token the pig being resolved hands out, or -1 if none is left."""
     if opts[O_UNPLACED] == 0:
@@ -713,7 +906,7 @@ def current_token(meta, opts, consts, tokens):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def token_eligible(meta, opts, hs, o, h):
     """House (o, h) may receive a pig token (§3.7.1, options)."""
     if hs[o, h, H_NF] == 0 or hs[o, h, H_PIG] != 0:
@@ -725,13 +918,13 @@ def token_eligible(meta, opts, hs, o, h):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def give_token(hs, tokens, consts, t, o, h):
     hs[o, h, H_PIG] = consts[C_TOKEN + t]
     tokens[t] = T_PLACED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place_token(meta, opts, consts, tokens, hs, tie):
     """Hand the current pig token to the tallest eligible house (doc §5.1); may suspend."""
     t = current_token(meta, opts, consts, tokens)
@@ -777,12 +970,9 @@ def place_token(meta, opts, consts, tokens, hs, tie):
 
 # ---------------------------------------------------------------------------------------------
 # the dummy (§3.10, doc §5.3)
-@njit(cache=True)
-def neutral_dummy_action(s, x):
+@njit(cache=True, _nrt=False)
+def neutral_dummy_action(opts, cards, hs, x):
     """The neutral placement of card ``x`` as a DUMMY_* action id (§3.10.5)."""
-    opts = s.opts
-    cards = s.cards
-    hs = s.hs
     col = cards[x, K_COL]
     k = cards[x, K_NUM]
     if col != W:
@@ -829,18 +1019,12 @@ def neutral_dummy_action(s, x):
     return A_DDISC
 
 
-@njit(cache=True)
-def dummy_apply(s, x, a):
+@njit(cache=True, _nrt=False)
+def dummy_apply(meta, opts, cards, discard, hs, hf, hb, x, a):
     """Apply DUMMY_* action ``a`` to card ``x``; return the next continuation (doc §5.3)."""
-    meta = s.meta
-    opts = s.opts
-    cards = s.cards
-    hs = s.hs
-    hf = s.hf
-    hb = s.hb
     placed = True
     if a == A_DDISC:
-        s.discard[x] = 1
+        discard[x] = 1
         placed = False
     elif a >= A_DBASE:
         put_base(hs, hf, hb, cards, opts, DUMMY, a - A_DBASE, x)
@@ -860,12 +1044,12 @@ def dummy_apply(s, x, a):
     return K_END_ROUND
 
 
-@njit(cache=True, inline="always")
-def dummy_reveal(s, x):
+@njit(cache=True, _nrt=False)
+def dummy_reveal(meta, opts, cards, discard, hs, hf, hb, x):
     """The dummy's card ``x``: placed at once (neutral) or offered to the holder (doc §5.3)."""
-    meta = s.meta
-    if s.opts[O_DUMMY_POLICY] == 0:
-        return dummy_apply(s, x, neutral_dummy_action(s, x))
+    if opts[O_DUMMY_POLICY] == 0:
+        return dummy_apply(meta, opts, cards, discard, hs, hf, hb, x,
+                           neutral_dummy_action(opts, cards, hs, x))
     meta[M_DCARD] = x
     meta[M_PHASE] = PH_DUMMY
     meta[M_CUR] = meta[M_MUST]
@@ -874,26 +1058,16 @@ def dummy_reveal(s, x):
 
 # ---------------------------------------------------------------------------------------------
 # scoring (§3.12, doc §7)
-@njit(cache=True)
-def compute_points(s, pts, tb, det):
-    """Score components ``pts`` int64[4, 6] (P_*), tie-break ``tb`` int64[4] and detail
-    ``det`` int64[4, 6] (D_*) of every seat, as if the game ended now (all zeroed first)."""
-    meta = s.meta
-    opts = s.opts
-    cards = s.cards
-    consts = s.consts
-    hs = s.hs
-    hf = s.hf
-    n = meta[M_NP]
-    n_own = meta[M_NOWN]
-    pts[:] = 0
-    tb[:] = 0
-    det[:] = 0
-    cnt = np.zeros(3, np.int64)
-    mn = np.full(3, 1 << 30, np.int64)
-    mx = np.full(3, -1, np.int64)
-    cmn = np.zeros(3, np.int64)
-    cmx = np.zeros(3, np.int64)
+@njit(cache=True, _nrt=False, forceinline=True)
+def colour_stats(hs, n_own, cst):
+    """``cst[c]`` = (houses, min height, houses at min, max height, houses at max) of colour c
+    over the houses of owners ``0 .. n_own - 1`` (all-white houses count for no colour)."""
+    for c in range(3):
+        cst[c, 0] = 0
+        cst[c, 1] = 1 << 30
+        cst[c, 2] = 0
+        cst[c, 3] = -1
+        cst[c, 4] = 0
     for o in range(n_own):
         for h in range(MAXH):
             if hs[o, h, H_NF] == 0:
@@ -902,17 +1076,30 @@ def compute_points(s, pts, tb, det):
             if c == UNASSIGNED:
                 continue
             ht = hs[o, h, H_HT]
-            cnt[c] += 1
-            if ht < mn[c]:
-                mn[c] = ht
-                cmn[c] = 1
-            elif ht == mn[c]:
-                cmn[c] += 1
-            if ht > mx[c]:
-                mx[c] = ht
-                cmx[c] = 1
-            elif ht == mx[c]:
-                cmx[c] += 1
+            cst[c, 0] += 1
+            if ht < cst[c, 1]:
+                cst[c, 1] = ht
+                cst[c, 2] = 1
+            elif ht == cst[c, 1]:
+                cst[c, 2] += 1
+            if ht > cst[c, 3]:
+                cst[c, 3] = ht
+                cst[c, 4] = 1
+            elif ht == cst[c, 3]:
+                cst[c, 4] += 1
+
+
+@njit(cache=True, _nrt=False)
+def points_arrays(meta, opts, cards, consts, hs, hf, cst, pts, tb, det):
+    """Score components ``pts`` int64[4, 6] (P_*), tie-break ``tb`` int64[4] and detail
+    ``det`` int64[4, 6] (D_*) of every seat, as if the game ended now (all zeroed first);
+    ``cst`` int64[3, 5] scratch (``colour_stats``)."""
+    n = meta[M_NP]
+    n_own = meta[M_NOWN]
+    zero(pts)
+    zero(tb)
+    zero(det)
+    colour_stats(hs, n_own, cst)
     collapse_pts = consts[C_COLLAPSE_PTS]
     for o in range(n_own):
         for h in range(MAXH):
@@ -920,15 +1107,21 @@ def compute_points(s, pts, tb, det):
                 continue
             c = hs[o, h, H_COL]
             ht = hs[o, h, H_HT]
+            cc = c if c < 3 else 0
+            cnt = cst[cc, 0]
+            mn = cst[cc, 1]
+            cmn = cst[cc, 2]
+            mx = cst[cc, 3]
+            cmx = cst[cc, 4]
             bonus = False
             if c == UNASSIGNED:
                 stand = False
-            elif cnt[c] == 1:
+            elif cnt == 1:
                 stand = opts[O_LONE_COLLAPSES] == 0
                 bonus = opts[O_LONE_BONUS] == 1
             else:
-                stand = not (ht == mn[c] and cmn[c] == 1)
-                bonus = ht == mx[c] and cmx[c] == 1
+                stand = not (ht == mn and cmn == 1)
+                bonus = ht == mx and cmx == 1
             nw = hs[o, h, H_NW]
             for w in range(nw):
                 q = hs[o, h, H_W0S + 2 * w]
@@ -956,10 +1149,10 @@ def compute_points(s, pts, tb, det):
                 pts[o, P_BONUSES] += consts[C_BONUS_PTS]
             if stand or opts[O_MARKS_COLLAPSED] == 1:
                 pts[o, P_MARKS] += cards[hf[o, h, hs[o, h, H_NF] - 1], K_MARK]
-            if c != UNASSIGNED and cnt[c] >= 2:
-                if ht == mn[c] and cmn[c] >= 2:
+            if c != UNASSIGNED and cnt >= 2:
+                if ht == mn and cmn >= 2:
                     det[o, D_SAVED_TIE] += 1
-                if ht == mx[c] and cmx[c] >= 2:
+                if ht == mx and cmx >= 2:
                     det[o, D_BONUS_TIE] += 1
     if opts[O_TB_NET] == 1:
         for p in range(n):
@@ -967,7 +1160,7 @@ def compute_points(s, pts, tb, det):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def finish_game(meta, reason):
     meta[M_STAGE] = ST_OVER
     meta[M_PHASE] = PH_OVER
@@ -977,15 +1170,10 @@ def finish_game(meta, reason):
 
 # ---------------------------------------------------------------------------------------------
 # the flow driver (doc §5)
-@njit(cache=True)
-def run_flow(s, k):
+@njit(cache=True, _nrt=False, forceinline=True)
+def run_flow_arrays(meta, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat,
+                    hs, hf, hb, k):
     """Run continuation ``k`` and its successors until a decision is pending or the game ends."""
-    meta = s.meta
-    opts = s.opts
-    consts = s.consts
-    deck = s.deck
-    hands = s.hands
-    seat = s.seat
     n = meta[M_NP]
     while k != K_DONE:
         if k == K_AFTER_USE:
@@ -1009,10 +1197,10 @@ def run_flow(s, k):
                 k = K_END_TURN
                 continue
             meta[M_DECKN] -= 1
-            x = deck[meta[M_DECKN]]
+            x = deck[nonneg(meta[M_DECKN])]
             tp = meta[M_TP]
             if x >= PIG0:
-                s.pigs[meta[M_NPIGS]] = x
+                pigs[meta[M_NPIGS]] = x
                 meta[M_NPIGS] += 1
                 meta[M_PIGCARD] = x
                 meta[M_DRAWER] = tp if tp < n else meta[M_MUST]
@@ -1021,9 +1209,9 @@ def run_flow(s, k):
                 hand_add(hands, seat, tp, x)
                 k = K_END_TURN
             else:
-                k = dummy_reveal(s, x)
+                k = dummy_reveal(meta, opts, cards, discard, hs, hf, hb, x)
         elif k == K_PLACE_TOKEN:
-            k = place_token(meta, opts, consts, s.tokens, s.hs, s.tie)
+            k = place_token(meta, opts, consts, tokens, hs, tie)
         elif k == K_AFTER_TOKEN:
             if meta[M_NPIGS] == 3:
                 meta[M_UNDER] = meta[M_DECKN]
@@ -1085,7 +1273,7 @@ def run_flow(s, k):
             k = K_REVEAL
             while meta[M_ESTEP] < n:
                 q = (d + meta[M_ESTEP]) % n
-                if any_wolf_move(s.hs, seat, opts, meta[M_NOWN], q):
+                if any_wolf_move(hs, seat, opts, meta[M_NOWN], q):
                     meta[M_PHASE] = PH_HOUSE
                     meta[M_CUR] = q
                     k = K_DONE
@@ -1136,7 +1324,8 @@ def run_flow(s, k):
                 if meta[M_DECKN] > 0:
                     meta[M_DECKN] -= 1
                     meta[M_TP] = DUMMY
-                    k = dummy_reveal(s, deck[meta[M_DECKN]])
+                    k = dummy_reveal(meta, opts, cards, discard, hs, hf, hb,
+                                     deck[nonneg(meta[M_DECKN])])
                 else:
                     k = K_END_ROUND
         elif k == K_END_ROUND:
@@ -1146,21 +1335,12 @@ def run_flow(s, k):
 
 # ---------------------------------------------------------------------------------------------
 # apply (doc §6)
-@njit(cache=True)
-def apply_inplace(s, a):
-    """Apply the legal action ``a`` to ``s`` in place (doc §6)."""
-    meta = s.meta
-    opts = s.opts
-    cards = s.cards
-    consts = s.consts
-    hands = s.hands
-    discard = s.discard
-    seat = s.seat
-    hs = s.hs
-    hf = s.hf
-    hb = s.hb
+@njit(cache=True, _nrt=False, forceinline=True)
+def apply_arrays(meta, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat, hs,
+                 hf, hb, a):
+    """Apply the legal action ``a`` in place (doc §6)."""
     ph = meta[M_PHASE]
-    p = meta[M_CUR]
+    p = nonneg(meta[M_CUR])
     meta[M_DEC] += 1
     k = K_DONE
     if ph == PH_PLAY:
@@ -1206,20 +1386,53 @@ def apply_inplace(s, a):
         meta[M_ESTEP] += 1
         k = K_PASS_NEXT
     elif ph == PH_PIGTIE:
-        give_token(hs, s.tokens, consts, current_token(meta, opts, consts, s.tokens), p, a - A_PIGTIE)
+        give_token(hs, tokens, consts, current_token(meta, opts, consts, tokens), p,
+                   a - A_PIGTIE)
         meta[M_NTIE] = 0
         k = K_AFTER_TOKEN
     elif ph == PH_DUMMY:
         x = meta[M_DCARD]
         meta[M_DCARD] = -1
-        k = dummy_apply(s, x, a)
+        k = dummy_apply(meta, opts, cards, discard, hs, hf, hb, x, a)
     elif ph == PH_COMMIT:
         seat[p, S_COMMIT] = a - A_COMMIT
         meta[M_RSTEP] += 1
         k = K_COMMIT_NEXT
-    run_flow(s, k)
+    run_flow_arrays(meta, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat, hs,
+                    hf, hb, k)
     if meta[M_PHASE] != PH_OVER and meta[M_DEC] >= MAX_DECISIONS:
         finish_game(meta, END_LIMIT)
+
+
+# ---------------------------------------------------------------------------------------------
+# entry points over a TLWState (the Python API; they unpack the state once and delegate)
+@njit(cache=True)
+def init_state(s, n_players, seed):
+    """Set up a new game in the arrays of ``s`` (``init_arrays``). ``seed``: uint64."""
+    pile = np.empty(NBUILD, np.int64)
+    init_arrays(s.meta, s.rng, s.opts, s.cards, s.consts, s.deck, s.hands, s.discard, s.pigs,
+                s.tokens, s.tie, s.seat, s.hs, s.hf, s.hb, pile, n_players, seed)
+
+
+@njit(cache=True)
+def legal_actions_into(s, out):
+    """Write the legal action ids of ``s`` into ``out`` (int32[>= 665]) ascending; return count."""
+    return legal_into(s.meta, s.opts, s.cards, s.hands, s.tie, s.seat, s.hs, out)
+
+
+@njit(cache=True)
+def apply_inplace(s, a):
+    """Apply the legal action ``a`` to ``s`` in place (doc §6)."""
+    apply_arrays(s.meta, s.opts, s.cards, s.consts, s.deck, s.hands, s.discard, s.pigs, s.tokens,
+                 s.tie, s.seat, s.hs, s.hf, s.hb, a)
+
+
+@njit(cache=True)
+def compute_points(s, pts, tb, det):
+    """Score components ``pts`` int64[4, 6] (P_*), tie-break ``tb`` int64[4] and detail
+    ``det`` int64[4, 6] (D_*) of every seat, as if the game ended now (all zeroed first)."""
+    cst = np.empty((3, 5), np.int64)
+    return points_arrays(s.meta, s.opts, s.cards, s.consts, s.hs, s.hf, cst, pts, tb, det)
 
 
 @njit(cache=True)
@@ -1243,5 +1456,3 @@ def refresh_heights(s):
                 if cards[hb[o, h, b], K_NUM] == 3:
                     hs[o, h, H_B3] = 1
             set_height(hs, hf, cards, opts, o, h)
-
-
