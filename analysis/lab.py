@@ -28,6 +28,7 @@ from analysis.paired import paired_difference
 from sim.core.components import get_path, slug, tunable_paths
 from sim.core.errors import UserError
 from sim.registry import get_game
+from sim.runner import DEFAULT_BACKEND
 
 
 @dataclass
@@ -94,7 +95,7 @@ def run_arms(game_id: str, arms: list[Arm], n: int, players: int, strategies: li
         for r, seats in enumerate(seatings):
             folder = out / "runs" / slug(arm.name) / f"rot{r}"
             folders.append(run(game_id, n, players, seats, seed, arm.options, jobs,
-                               chunk_size, folder, "fixed", "loky",
+                               chunk_size, folder, "fixed", DEFAULT_BACKEND,
                                label=f"{arm.name} rot{r}" if len(seatings) > 1 else arm.name,
                                overrides=arm.overrides))
         result.append(ArmRuns(arm, folders, seatings))
@@ -571,7 +572,7 @@ def suggest(game_id: str, n: int, players: int | None = None,
             plan is not None and plan.get("seating") == "pool")) else "fixed"
         full = {**(base_overrides or {}), **overrides}
         return [run(game.id, n, players, strats, seed, {}, jobs, 10_000,
-                    out / "runs" / tag, seat_mode, "loky", label=tag, overrides=full)]
+                    out / "runs" / tag, seat_mode, DEFAULT_BACKEND, label=tag, overrides=full)]
 
     def measure(overrides: dict, strats: list[str], tag: str) -> pl.DataFrame:
         runs = play(overrides, strats, tag)

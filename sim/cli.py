@@ -112,8 +112,9 @@ def simulate(
                                                help="rule option name=value (repeatable)"),
     jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (-1 = all cores)"),
     chunk_size: int = typer.Option(10_000, help="games per task and per Parquet file"),
-    backend: str = typer.Option("loky",
-                                help="joblib backend: loky | threading | sequential | dask"),
+    backend: str = typer.Option("threading",
+                                help="joblib backend: threading (default; kernels release the GIL) | loky | "
+                                     "sequential | dask"),
     scheduler: Optional[str] = typer.Option(
         None, help="dask scheduler address (with --backend dask; default: a local cluster)"),
     out: Optional[Path] = typer.Option(None, help="results folder (default reports/_runs/...)"),
@@ -191,6 +192,7 @@ def run(
     then the cross-game index reports/index.html and reports/README.md."""
     from analysis.index import write_index
     from sim.registry import get_game, list_games
+    from sim.runner import DEFAULT_BACKEND
 
     ids = _split(only) or list_games()
     for gid in ids:
@@ -203,7 +205,7 @@ def run(
             runs.append(str(run_simulation(
                 gid, n, plan["players"], plan["strategies"], plan.get("seed", 1),
                 plan.get("options", {}), jobs, plan.get("chunk_size", 10_000), out,
-                plan.get("seating", "pool"), "loky", label=f"{gid} {plan['name']}")))
+                plan.get("seating", "pool"), DEFAULT_BACKEND, label=f"{gid} {plan['name']}")))
         typer.echo(_write_report(gid, runs, None, roles))
     index = write_index("reports")
     typer.echo(f"index: {index['html']} and {index['markdown']}")

@@ -30,7 +30,10 @@ from sim.registry import get_game
 
 MANIFEST = "manifest.json"
 TABLES = ("games", "seats")
-BACKENDS = ("loky", "threading", "sequential", "dask")
+BACKENDS = ("threading", "loky", "sequential", "dask")
+# the default: numba batch kernels release the GIL, so threads use every core without
+# worker start-up or result transfer (BENCHMARKS.md, "Backends")
+DEFAULT_BACKEND = "threading"
 
 
 def _chunk_name(k: int) -> str:
@@ -194,7 +197,7 @@ def validate(game_id: str, n_games: int, players: int, strategies: list[str], se
 def simulate(game_id: str, n_games: int, players: int, strategies: list[str], seed: int = 0,
              options: dict[str, Any] | None = None, jobs: int = 1, chunk_size: int = 10_000,
              out: str | os.PathLike | None = None, seating: str = "fixed",
-             backend: str = "loky", scheduler: str | None = None,
+             backend: str = DEFAULT_BACKEND, scheduler: str | None = None,
              progress: Callable[[int, int], None] | None = None,
              overrides: dict[str, Any] | None = None) -> Path:
     """Run ``n_games`` games and write the results folder; return its path.

@@ -87,7 +87,7 @@ def test_tunables_resolve(gid):
         assert t.effect in (-1, 1) and t.lo <= t.hi, t
         found = 0
         for key in row_keys(doc, schema, t.table):
-            for path, value, effect, lo, hi in tunable_paths(doc, schema, t.table, key):
+            for path, value, _effect, _lo, _hi in tunable_paths(doc, schema, t.table, key):
                 assert get_path(doc, schema, path, gid) == value, path
                 assert path.startswith(f"{t.table}.{slug(key)}.")
                 found += 1

@@ -1236,6 +1236,7 @@ def compare_setups(setups, n, players, strategies, seed, jobs, out, run_simulati
     unknown setup."""
     from sim.core.errors import UserError
     from sim.registry import get_game
+    from sim.runner import DEFAULT_BACKEND
 
     game = get_game(GAME_ID)
     allowed = list(game.options.by_name["market"].allowed)
@@ -1255,12 +1256,12 @@ def compare_setups(setups, n, players, strategies, seed, jobs, out, run_simulati
         args = (GAME_ID, n, players, list(strategies), seed, {"market": s}, jobs,
                 min(10_000, max(1, n)))
         try:
-            path = run_simulation(*args, root, "pool", "loky", label=f"{GAME_ID} {s}")
+            path = run_simulation(*args, root, "pool", DEFAULT_BACKEND, label=f"{GAME_ID} {s}")
         except UserError as e:
             if "different run" not in str(e):
                 raise
             tag = hashlib.sha1(json.dumps([list(strategies), seed]).encode()).hexdigest()[:8]
-            path = run_simulation(*args, root.with_name(f"{root.name}-{tag}"), "pool", "loky",
+            path = run_simulation(*args, root.with_name(f"{root.name}-{tag}"), "pool", DEFAULT_BACKEND,
                                   label=f"{GAME_ID} {s}")
         runs.append(str(path))
     out_dir = str(out or Path("reports") / "little-town-setups")
