@@ -5,8 +5,9 @@ import re
 import numpy as np
 from numba import njit
 
-from sim.core.rng import seed_for
+from sim.core.rng import rand_below, seed_for
 from sim.suburbia.constants import (
+    A_PLACE,
     K_INV,
     K_KIND,
     K_LAKE,
@@ -17,7 +18,9 @@ from sim.suburbia.constants import (
     M_PHASE,
     M_PILEN,
     M_TURN,
+    MAXP,
     NG,
+    NK,
     NUM_ACTIONS,
     P_GOALBITS,
     P_GOALPOP,
@@ -31,6 +34,7 @@ from sim.suburbia.constants import (
     P_RLDOWN,
     P_RLUP,
     PH_OVER,
+    PH_PLACE,
     T_CLS,
     T_COUNT,
     C,
@@ -39,7 +43,16 @@ from sim.suburbia.constants import (
     V,
 )
 from sim.suburbia.data import GOAL_NAMES, TILE_NAMES
-from sim.suburbia.kernels import apply_arrays, init_arrays, legal_actions_arrays
+from sim.suburbia.kernels import (
+    NKT,
+    NPD,
+    apply_arrays,
+    frontier_count,
+    frontier_nth,
+    init_arrays,
+    kind_tables,
+    legal_actions_arrays,
+)
 from strategies.suburbia import CELLS, WORK, choose_arrays
 
 
@@ -155,6 +168,10 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     tk = s.tk
     grid = s.grid
     kc = s.kc
+    # derived arrays (kernels.py): kind tables for the chunk, seat rows kept by the kernels
+    kt = np.zeros((NK, NKT), np.int64)
+    pd = np.zeros((MAXP, NPD), np.int64)
+    kind_tables(opts, tiles, goals, kt)
     legal = np.empty(NUM_ACTIONS, np.int32)
     cells = np.zeros(CELLS, np.int64)
     w = np.zeros(WORK, np.float64)
@@ -163,18 +180,26 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     for g in range(n_games):
         gi = np.uint64(first_game + g)
         init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard,
-                    box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, n_players,
+                    box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, n_players,
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         while meta[M_PHASE] != PH_OVER:
-            n = legal_actions_arrays(meta, opts, tiles, consts, geo, market, supply, pl, tk,
-                                     grid, legal)
-            k = seat_idx[g, meta[1]]
-            a = choose_arrays(codes[k], params, k, meta, opts, tiles, goals, lines, consts, geo,
-                              market, supply, gpub, goffer, gpriv, pl, tk, grid, kc, legal, n,
-                              brng, cells, w)
+            c = meta[1]
+            k = seat_idx[g, c]
+            if codes[k] == 0 and meta[M_PHASE] == PH_PLACE:
+                # the random bot, legal[rand_below(n)], from the frontier bits without a list
+                a = A_PLACE + frontier_nth(pd, c, rand_below(brng, frontier_count(pd, c)))
+            else:
+                n = legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd,
+                                         legal)
+                if codes[k] == 0:
+                    a = legal[rand_below(brng, n)]
+                else:
+                    a = choose_arrays(codes[k], params, k, meta, opts, tiles, goals, lines,
+                                      consts, geo, market, supply, gpub, goffer, gpriv, pl, tk,
+                                      grid, kc, kt, pd, legal, n, brng, cells, w)
             apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
-                         discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, a)
+                         discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a)
         turns[g] = meta[M_TURN]
         decisions[g] = meta[M_DEC]
         end_reason[g] = meta[M_END]

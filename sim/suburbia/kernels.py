@@ -17,7 +17,9 @@ Argument order, where present, is that of SuburbiaState.
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from sim.core.rng import shuffle
 from sim.suburbia.constants import (
@@ -80,6 +82,7 @@ from sim.suburbia.constants import (
     M_TURN,
     MAXP,
     MAXPILE,
+    MAXREC,
     MAXT,
     N_META,
     NCELLS,
@@ -248,6 +251,194 @@ def make_geo() -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------
+# Derived arrays (performance; not part of SuburbiaState)
+#
+# Two small arrays summarise the data and the boroughs so that the hot code of a placement can
+# skip what cannot fire and count tiles without scanning all kinds. Neither is part of
+# SuburbiaState: the batch loop keeps them across a chunk / a game, and every entry point below
+# derives them afresh from the state (``derived_arrays``).
+#
+#   kt  int64[NK, NKT]   per tile kind, from the tile table and the options (``kind_tables``):
+#       KT_M0  union of the target masks of its records that react to a placement next to it
+#              (step 4: adj, lake_adj, own, every, after)
+#       KT_M1  ... to a placement elsewhere in its borough (step 5: own, every, after)
+#       KT_M2  ... to a placement in another borough (step 6: every, others, after if
+#              after_scope = any_borough)
+#       KT_FLAGS  F_REDLINE: it has a ``redline`` record; F_LAKEBONUS: a ``lakebonus`` record
+#       KT_RB + r  bit set of the kinds (1..NK-1) matching the mask of its record r
+#       KT_GB  (row g < number of goals) bit set of the kinds matching goal g's mask
+#   pd  int64[MAXP, NPD]  per seat, kept by ``place_tile`` (``pd_add``):
+#       PD_KBITS  bit k: the borough has a tile of kind k (kc[o, k] > 0)
+#       PD_M0, PD_M1, PD_M2, PD_FLAGS  union of KT_M0, ... over the borough's tiles
+#       PD_FR + w  word w of the bit set of the legal cells of a placement (the frontier: empty
+#              cells next to the borough, within the borough width), cell id i at bit i % 64 of
+#              word i // 64
+# A derived mask is a superset test only (a tile it does not rule out is interpreted as
+# before), so skipping never changes which effects fire or their order.
+KT_M0, KT_M1, KT_M2, KT_FLAGS, KT_RB = 0, 1, 2, 3, 4
+KT_GB = KT_RB + MAXREC
+NKT = KT_GB + 1
+F_REDLINE, F_LAKEBONUS = 1, 2
+PD_KBITS, PD_M0, PD_M1, PD_M2, PD_FLAGS, PD_FR = 0, 1, 2, 3, 4, 5
+NFW = (NCELLS + 63) // 64
+NPD = PD_FR + NFW
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of the int64 ``x`` (LLVM ``ctpop``)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """Index of the lowest set bit of the int64 ``x`` != 0 (LLVM ``cttz``)."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, _nrt=False)
+def kinds_matching(tiles, mask):
+    """Bit set of the kinds ``k`` in 1..NK-1 whose class matches ``mask``."""
+    b = 0
+    for k in range(1, NK):
+        if (tiles[k, T_CLS] & mask) != 0:
+            b |= 1 << k
+    return b
+
+
+@njit(cache=True, _nrt=False)
+def kind_tables(opts, tiles, goals, kt):
+    """Fill ``kt`` (derived arrays above) from the tile and goal tables and the options."""
+    for k in range(NK):
+        m0 = 0
+        m1 = 0
+        m2 = 0
+        fl = 0
+        for r in range(MAXREC):
+            kt[k, KT_RB + r] = 0
+        for r in range(tiles[k, T_NREC]):
+            b = T_REC + 4 * r
+            sc = tiles[k, b + 2]
+            mask = tiles[k, b + 3]
+            if (sc == SC_ADJ or sc == SC_LAKE_ADJ or sc == SC_OWN or sc == SC_EVERY
+                    or sc == SC_AFTER):
+                m0 |= mask
+            if sc == SC_OWN or sc == SC_EVERY or sc == SC_AFTER:
+                m1 |= mask
+            if sc == SC_EVERY or sc == SC_OTHERS or (sc == SC_AFTER and opts[O_AFTER] == 0):
+                m2 |= mask
+            if sc == SC_REDLINE:
+                fl |= F_REDLINE
+            if sc == SC_LAKEBONUS:
+                fl |= F_LAKEBONUS
+            kt[k, KT_RB + r] = kinds_matching(tiles, mask)
+        kt[k, KT_M0] = m0
+        kt[k, KT_M1] = m1
+        kt[k, KT_M2] = m2
+        kt[k, KT_FLAGS] = fl
+        kt[k, KT_GB] = kinds_matching(tiles, goals[k, G_MASK]) if k < goals.shape[0] else 0
+
+
+@njit(cache=True, _nrt=False)
+def pd_add(opts, geo, grid, kt, pd, o, kind, cell):
+    """Seat ``o``'s derived row after a tile of ``kind`` was put on ``cell`` (grid set)."""
+    pd[o, PD_KBITS] |= 1 << kind
+    pd[o, PD_M0] |= kt[kind, KT_M0]
+    pd[o, PD_M1] |= kt[kind, KT_M1]
+    pd[o, PD_M2] |= kt[kind, KT_M2]
+    pd[o, PD_FLAGS] |= kt[kind, KT_FLAGS]
+    pd[o, PD_FR + (cell >> 6)] &= ~(1 << (cell & 63))
+    w = opts[O_WIDTH]
+    half = (w - 1) // 2
+    for d in range(6):
+        nb = geo[cell, d]
+        if nb < 0 or grid[o, nb] != 0:
+            continue
+        if w > 0 and abs(geo[nb, GEO_X]) > half:
+            continue
+        pd[o, PD_FR + (nb >> 6)] |= 1 << (nb & 63)
+
+
+@njit(cache=True, _nrt=False)
+def derive_player(opts, geo, pl, tk, grid, kt, pd, o):
+    """Seat ``o``'s derived row ``pd[o]`` from its borough."""
+    for j in range(NPD):
+        pd[o, j] = 0
+    for t in range(pl[o, P_NT]):
+        pd_add(opts, geo, grid, kt, pd, o, tk[o, t, K_KIND], tk[o, t, K_CELL])
+
+
+@njit(cache=True)
+def derived_arrays(s):
+    """``(kt, pd)`` of the state ``s``, derived afresh (for the entry points)."""
+    kt = np.zeros((NK, NKT), np.int64)
+    pd = np.zeros((MAXP, NPD), np.int64)
+    kind_tables(s.opts, s.tiles, s.goals, kt)
+    for o in range(s.meta[M_NP]):
+        derive_player(s.opts, s.geo, s.pl, s.tk, s.grid, kt, pd, o)
+    return kt, pd
+
+
+@njit(cache=True, _nrt=False)
+def count_kinds(kc, o, bits):
+    """Tiles of seat ``o`` of the kinds in the bit set ``bits``."""
+    n = 0
+    while bits != 0:
+        n += kc[o, lowest_bit(bits)]
+        bits &= bits - 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def frontier_count(pd, c):
+    """Number of legal cells of a placement by seat ``c``."""
+    n = 0
+    for w in range(NFW):
+        n += popcount(pd[c, PD_FR + w])
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def frontier_nth(pd, c, k):
+    """The ``k``-th (from 0, ascending) legal cell of a placement by seat ``c``."""
+    for w in range(NFW):
+        m = pd[c, PD_FR + w]
+        n = popcount(m)
+        if k < n:
+            for _ in range(k):
+                m &= m - 1
+            return (w << 6) + lowest_bit(m)
+        k -= n
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def frontier_list(pd, c, buf, start):
+    """Legal cells of seat ``c`` written ascending into ``buf[start:]``; returns how many
+    (the same list as ``frontier``)."""
+    n = 0
+    for w in range(NFW):
+        m = pd[c, PD_FR + w]
+        while m != 0:
+            buf[start + n] = (w << 6) + lowest_bit(m)
+            n += 1
+            m &= m - 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
 # tracks (doc §8)
 @njit(cache=True, _nrt=False)
 def add_track(opts, pl, o, slot, d):
@@ -305,8 +496,11 @@ def redline_tiles(opts, tiles, pl, tk, o, sign):
 
 
 @njit(cache=True, _nrt=False)
-def pop_change(opts, tiles, lines, consts, pl, tk, np_, o, d):
-    """Population change with red lines both ways (spec §5.5, D1, D2, D14; doc §8.2)."""
+def pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, o, d):
+    """Population change with red lines both ways (spec §5.5, D1, D2, D14; doc §8.2).
+
+    ``lines[:n]`` is ascending (data.lines_array), so the scans stop at the first line past
+    the change."""
     p = pl[o, P_POP]
     q = p + d
     if q < 0:
@@ -323,26 +517,31 @@ def pop_change(opts, tiles, lines, consts, pl, tk, np_, o, d):
             lo = pl[o, P_HIGH]
         for i in range(nl):
             L = lines[i] + off
-            if lo <= L and L < q:
+            if L >= q:
+                break
+            if lo <= L:
                 add_track(opts, pl, o, P_INC, -pen)
                 add_track(opts, pl, o, P_REP, -pen)
                 pl[o, P_RLUP] += 1
-                redline_tiles(opts, tiles, pl, tk, o, 1)
+                if pd[o, PD_FLAGS] & F_REDLINE:
+                    redline_tiles(opts, tiles, pl, tk, o, 1)
         if q > pl[o, P_HIGH]:
             pl[o, P_HIGH] = q
     elif q < p and opts[O_RL_DOWN] == 1:
         for i in range(nl - 1, -1, -1):
             L = lines[i] + off
-            if q <= L and L < p:
+            if L < q:
+                break
+            if L < p:
                 add_track(opts, pl, o, P_INC, pen)
                 add_track(opts, pl, o, P_REP, pen)
                 pl[o, P_RLDOWN] += 1
-                if opts[O_RL_TILES_DOWN] == 1:
+                if opts[O_RL_TILES_DOWN] == 1 and (pd[o, PD_FLAGS] & F_REDLINE):
                     redline_tiles(opts, tiles, pl, tk, o, -1)
 
 
 @njit(cache=True, _nrt=False)
-def fire(opts, tiles, lines, consts, pl, tk, np_, o, stat, amt):
+def fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, stat, amt):
     """One change of ``amt`` to ``stat`` of seat ``o`` (doc §8.1)."""
     if amt == 0:
         return
@@ -351,7 +550,7 @@ def fire(opts, tiles, lines, consts, pl, tk, np_, o, stat, amt):
     elif stat == S_REP:
         add_track(opts, pl, o, P_REP, amt)
     elif stat == S_POP:
-        pop_change(opts, tiles, lines, consts, pl, tk, np_, o, amt)
+        pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, o, amt)
     else:
         add_money(pl, o, amt)
 
@@ -403,6 +602,14 @@ def lake_bonus(tiles, pl, tk, o):
 
 
 @njit(cache=True, _nrt=False)
+def lake_bonus_pd(tiles, pl, tk, pd, o):
+    """``lake_bonus`` (0 without a ``lakebonus`` tile: derived flags)."""
+    if (pd[o, PD_FLAGS] & F_LAKEBONUS) == 0:
+        return 0
+    return lake_bonus(tiles, pl, tk, o)
+
+
+@njit(cache=True, _nrt=False)
 def waterfront_count(opts, geo, pl, tk, grid, o, self_t):
     """One-off count of a ``lakebonus`` record (option waterfront, D9; doc §1.2)."""
     mode = opts[O_WATERFRONT]
@@ -441,7 +648,7 @@ def count_after(opts, tiles, pl, tk, np_, o, turn, mask):
 
 
 @njit(cache=True, _nrt=False)
-def record_count(opts, tiles, geo, pl, tk, grid, kc, np_, o, t, r, replay):
+def record_count(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, t, r, replay):
     """Count of record ``r`` of seat ``o``'s tile ``t`` at placement / at a replay (doc §1.2)."""
     k = tk[o, t, K_KIND]
     base = T_REC + 4 * r
@@ -452,18 +659,19 @@ def record_count(opts, tiles, geo, pl, tk, grid, kc, np_, o, t, r, replay):
         selfm = 1
     if scope == SC_ADJ or scope == SC_LAKE_ADJ:
         return count_adj(tiles, geo, tk, grid, o, tk[o, t, K_CELL], mask)
+    kb = kt[k, KT_RB + r]  # the kinds matching ``mask``
     if scope == SC_OWN:
-        return count_borough(tiles, kc, o, mask) - selfm
+        return count_kinds(kc, o, pd[o, PD_KBITS] & kb) - selfm
     if scope == SC_EVERY:
         n = 0
         for q in range(np_):
-            n += count_borough(tiles, kc, q, mask)
+            n += count_kinds(kc, q, pd[q, PD_KBITS] & kb)
         return n - selfm
     if scope == SC_OTHERS:
         n = 0
         for q in range(np_):
             if q != o:
-                n += count_borough(tiles, kc, q, mask)
+                n += count_kinds(kc, q, pd[q, PD_KBITS] & kb)
         return n
     if scope == SC_AFTER:
         if not replay:
@@ -479,30 +687,30 @@ def record_count(opts, tiles, geo, pl, tk, grid, kc, np_, o, t, r, replay):
 
 
 @njit(cache=True, _nrt=False)
-def immediate(opts, tiles, lines, consts, pl, tk, np_, o, k):
+def immediate(opts, tiles, lines, consts, pl, tk, pd, np_, o, k):
     """The immediate effect of kind ``k`` for seat ``o``: Inc, Rep, Pop, $ in this order."""
     for s in range(4):
         v = tiles[k, T_IMM + s]
         if v != 0:
-            fire(opts, tiles, lines, consts, pl, tk, np_, o, s, v)
+            fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, s, v)
 
 
 @njit(cache=True, _nrt=False)
-def own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, t, replay):
+def own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, t, replay):
     """Step 3 of a placement / the replay of an investment: each record of tile ``t`` once."""
     k = tk[o, t, K_KIND]
     for r in range(tiles[k, T_NREC]):
-        cnt = record_count(opts, tiles, geo, pl, tk, grid, kc, np_, o, t, r, replay)
+        cnt = record_count(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, t, r, replay)
         if cnt != 0:
             base = T_REC + 4 * r
             amt = tiles[k, base + 1]
             if tiles[k, base + 2] == SC_LAKE_ADJ:
-                amt += lake_bonus(tiles, pl, tk, o)
-            fire(opts, tiles, lines, consts, pl, tk, np_, o, tiles[k, base], amt * cnt)
+                amt += lake_bonus_pd(tiles, pl, tk, pd, o)
+            fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, tiles[k, base], amt * cnt)
 
 
 @njit(cache=True, _nrt=False)
-def react(opts, tiles, lines, consts, pl, tk, np_, o, u, cls, mode):
+def react(opts, tiles, lines, consts, pl, tk, pd, np_, o, u, cls, mode):
     """Records of seat ``o``'s tile ``u`` reacting to a placed tile of class ``cls``.
 
     mode 0: ``u`` is adjacent, same borough (step 4); 1: not adjacent, same borough (step 5);
@@ -528,14 +736,15 @@ def react(opts, tiles, lines, consts, pl, tk, np_, o, u, cls, mode):
             continue
         amt = tiles[k, base + 1]
         if scope == SC_LAKE_ADJ:
-            amt += lake_bonus(tiles, pl, tk, o)
+            amt += lake_bonus_pd(tiles, pl, tk, pd, o)
         if tk[o, u, K_INV] == 1:
             amt *= 2
-        fire(opts, tiles, lines, consts, pl, tk, np_, o, tiles[k, base], amt)
+        fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, tiles[k, base], amt)
 
 
 @njit(cache=True, _nrt=False)
-def place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, c, kind, cell, frm):
+def place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, c, kind, cell,
+               frm):
     """Place ``kind`` on ``cell`` for seat ``c`` and resolve it (spec §5.3, doc §6)."""
     np_ = meta[M_NP]
     t = pl[c, P_NT]
@@ -548,32 +757,47 @@ def place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, c, kind,
     grid[c, cell] = t + 1
     kc[c, kind] += 1
     pl[c, P_NT] = t + 1
-    immediate(opts, tiles, lines, consts, pl, tk, np_, c, kind)                 # step 2
-    own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, c, t, False)  # step 3
+    pd_add(opts, geo, grid, kt, pd, c, kind, cell)
+    immediate(opts, tiles, lines, consts, pl, tk, pd, np_, c, kind)             # step 2
+    own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, c, t,
+                False)                                                           # step 3
     if opts[O_REACTIONS] == 0:
         return
     cls = tiles[kind, T_CLS]
-    for u in range(t):                                                           # step 4
-        if is_adj(geo, tk[c, u, K_CELL], cell):
-            react(opts, tiles, lines, consts, pl, tk, np_, c, u, cls, 0)
-    for u in range(t):                                                           # step 5
-        if not is_adj(geo, tk[c, u, K_CELL], cell):
-            react(opts, tiles, lines, consts, pl, tk, np_, c, u, cls, 1)
+    # the derived masks skip tiles (and boroughs) none of whose records can react to ``cls``
+    if (pd[c, PD_M0] & cls) != 0:
+        adj = 0  # bit u: own tile u is adjacent to ``cell``
+        for d in range(6):
+            nb = geo[cell, d]
+            if nb >= 0:
+                v = grid[c, nb]
+                if v > 0:
+                    adj |= 1 << (v - 1)
+        for u in range(t):                                                       # step 4
+            if (adj >> u) & 1 and (kt[tk[c, u, K_KIND], KT_M0] & cls) != 0:
+                react(opts, tiles, lines, consts, pl, tk, pd, np_, c, u, cls, 0)
+        if (pd[c, PD_M1] & cls) != 0:
+            for u in range(t):                                                   # step 5
+                if ((adj >> u) & 1) == 0 and (kt[tk[c, u, K_KIND], KT_M1] & cls) != 0:
+                    react(opts, tiles, lines, consts, pl, tk, pd, np_, c, u, cls, 1)
     for i in range(1, np_):                                                      # step 6
         o = (c + i) % np_
+        if (pd[o, PD_M2] & cls) == 0:
+            continue
         for u in range(pl[o, P_NT]):
-            react(opts, tiles, lines, consts, pl, tk, np_, o, u, cls, 2)
+            if (kt[tk[o, u, K_KIND], KT_M2] & cls) != 0:
+                react(opts, tiles, lines, consts, pl, tk, pd, np_, o, u, cls, 2)
 
 
 @njit(cache=True, _nrt=False)
-def invest(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, c, t):
+def invest(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, c, t):
     """Investment marker on seat ``c``'s tile ``t`` (spec §5.6, D12; doc §7). Price paid here."""
     np_ = meta[M_NP]
     k = tk[c, t, K_KIND]
     pl[c, P_MONEY] -= tiles[k, T_PRICE]
     if opts[O_REPLAY] == 1:
-        immediate(opts, tiles, lines, consts, pl, tk, np_, c, k)
-        own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, c, t, True)
+        immediate(opts, tiles, lines, consts, pl, tk, pd, np_, c, k)
+        own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, c, t, True)
     tk[c, t, K_INV] = 1
     pl[c, P_NINV] += 1
 
@@ -684,12 +908,12 @@ def largest_group(tiles, geo, pl, tk, grid, o, mask):
 
 
 @njit(cache=True, _nrt=False)
-def goal_measure(tiles, goals, geo, pl, tk, grid, kc, o, g):
+def goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, o, g):
     """The value goal ``g`` measures for seat ``o`` (doc §1.3)."""
     m = goals[g, G_MEASURE]
     mask = goals[g, G_MASK]
     if m == GM_COUNT:
-        return count_borough(tiles, kc, o, mask)
+        return count_kinds(kc, o, pd[o, PD_KBITS] & kt[g, KT_GB])
     if m == GM_GROUP:
         return largest_group(tiles, geo, pl, tk, grid, o, mask)
     if m == GM_MONEY:
@@ -704,15 +928,15 @@ def goal_measure(tiles, goals, geo, pl, tk, grid, kc, o, g):
 
 
 @njit(cache=True, _nrt=False)
-def goal_status(tiles, goals, geo, pl, tk, grid, kc, np_, o, g):
+def goal_status(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g):
     """2 if seat ``o`` is strictly best at goal ``g``, 1 if tied best, 0 otherwise."""
     d = goals[g, G_DIR]
-    mine = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, o, g)
+    mine = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, o, g)
     tied = False
     for q in range(np_):
         if q == o:
             continue
-        v = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, q, g)
+        v = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, q, g)
         if v > mine:
             return 0
         if v == mine:
@@ -721,7 +945,7 @@ def goal_status(tiles, goals, geo, pl, tk, grid, kc, np_, o, g):
 
 
 @njit(cache=True, _nrt=False)
-def finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc):
+def finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd):
     """Goals, money conversion (spec §5.7; doc §11). Ranking is done by the callers."""
     np_ = meta[M_NP]
     meta[M_PHASE] = PH_OVER
@@ -730,14 +954,14 @@ def finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc):
         for i in range(meta[M_NPUB]):
             g = gpub[i]
             for o in range(np_):
-                if goal_status(tiles, goals, geo, pl, tk, grid, kc, np_, o, g) == 2:
+                if goal_status(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g) == 2:
                     pl[o, P_GOALPOP] += goals[g, G_BONUS]
                     pl[o, P_GOALBITS] |= 1 << g
         for o in range(np_):
             g = gpriv[o]
             if g < 0:
                 continue
-            st = goal_status(tiles, goals, geo, pl, tk, grid, kc, np_, o, g)
+            st = goal_status(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g)
             if st == 2 or (st == 1 and opts[O_PRIV_TIES] == 1):
                 pl[o, P_GOALPOP] += goals[g, G_BONUS]
                 pl[o, P_GOALBITS] |= 1 << g
@@ -759,19 +983,19 @@ def begin_turn(meta, s):
 
 
 @njit(cache=True, _nrt=False)
-def end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc):
+def end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd):
     """End of the active seat's turn (after the refill): next seat, next round or the end."""
     c = meta[M_CUR]
     np_ = meta[M_NP]
     if np_ == 1:
         if meta[M_LAST] >= 0:
-            finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc)
+            finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd)
             return
         meta[M_ROUND] += 1
         begin_turn(meta, 0)
     elif c == np_ - 1:
         if meta[M_LAST] >= 0 and meta[M_ROUND] == meta[M_LAST]:
-            finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc)
+            finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd)
             return
         meta[M_ROUND] += 1
         begin_turn(meta, 0)
@@ -780,7 +1004,7 @@ def end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc):
 
 
 @njit(cache=True, _nrt=False)
-def income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, c):
+def income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, pd, c):
     """Income step and reputation step of the active seat (spec §5.2, D19; doc §8.3)."""
     np_ = meta[M_NP]
     eor = opts[O_CLAMP] == 1
@@ -796,18 +1020,18 @@ def income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, c):
             missing = -i - pl[c, P_MONEY]
             pl[c, P_MONEY] = 0
             loss = missing if missing < pl[c, P_POP] else pl[c, P_POP]
-            pop_change(opts, tiles, lines, consts, pl, tk, np_, c, -loss)
+            pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, c, -loss)
     if eor:
         clamp_all(pl, np_)
     r = pl[c, P_REP]
     if r > 0:
-        pop_change(opts, tiles, lines, consts, pl, tk, np_, c, r)
+        pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, c, r)
     elif r < 0:
         if pl[c, P_POP] >= -r:
-            pop_change(opts, tiles, lines, consts, pl, tk, np_, c, r)
+            pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, c, r)
         else:
             below = -r - pl[c, P_POP]
-            pop_change(opts, tiles, lines, consts, pl, tk, np_, c, -pl[c, P_POP])
+            pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, c, -pl[c, P_POP])
             if opts[O_REP_DEBT] == 0:
                 pay = below if below < pl[c, P_MONEY] else pl[c, P_MONEY]
                 pl[c, P_MONEY] -= pay
@@ -819,27 +1043,27 @@ def income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, c):
 
 @njit(cache=True, _nrt=False)
 def action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv, pl, tk,
-                grid, kc):
+                grid, kc, kt, pd):
     """The action step is over: income, reputation, solo extra discard, refill, end of turn."""
     c = meta[M_CUR]
-    income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, c)
+    income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, pd, c)
     if meta[M_NP] == 1 and can_discard(consts, pl, market, c):
         meta[M_PHASE] = PH_EXTRA
         return
     refill(meta, opts, pile, market)
-    end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc)
+    end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd)
 
 
 @njit(cache=True, _nrt=False)
 def discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv, pl, tk,
-                 grid, kc):
+                 grid, kc, kt, pd):
     if opts[O_CLAMP] == 1:
         clamp_all(pl, meta[M_NP])
     if can_discard(consts, pl, market, meta[M_CUR]):
         meta[M_PHASE] = PH_DISCARD
     else:
         action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv, pl,
-                    tk, grid, kc)
+                    tk, grid, kc, kt, pd)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -862,8 +1086,9 @@ def _stack_list(tiles, stack):
 
 @njit(cache=True)
 def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard, box,
-                supply, gpub, goffer, gpriv, pl, tk, grid, kc, n_players, seed):
-    """``init_state`` on the state's arrays (doc §4): stacks, market, goals, boroughs."""
+                supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, n_players, seed):
+    """``init_state`` on the state's arrays (doc §4): stacks, market, goals, boroughs; and the
+    seats' derived rows ``pd`` (``kt``: the kind tables of the state's data and options)."""
     meta.fill(0)
     pile.fill(0)
     market.fill(0)
@@ -949,6 +1174,7 @@ def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
         pl[p, P_REP] = consts[C_REP]
         pl[p, P_POP] = consts[C_POP]
         pl[p, P_HIGH] = consts[C_POP]
+        derive_player(opts, geo, pl, tk, grid, kt, pd, p)
     if n >= 2:
         meta[M_PHASE] = PH_GOAL
         meta[M_CUR] = 0
@@ -959,7 +1185,7 @@ def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
 # ---------------------------------------------------------------------------------------------
 # legal actions (doc §5.2)
 @njit(cache=True, _nrt=False)
-def legal_actions_arrays(meta, opts, tiles, consts, geo, market, supply, pl, tk, grid, out):
+def legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd, out):
     """Legal action ids of the position into ``out`` (ascending); returns the count."""
     ph = meta[M_PHASE]
     if ph == PH_OVER:
@@ -1000,7 +1226,7 @@ def legal_actions_arrays(meta, opts, tiles, consts, geo, market, supply, pl, tk,
             n = 1
         return n
     if ph == PH_PLACE:
-        m = frontier(opts, geo, pl, tk, grid, c, out, 0)
+        m = frontier_list(pd, c, out, 0)
         for i in range(m):
             out[i] += A_PLACE
         return m
@@ -1015,7 +1241,7 @@ def legal_actions_arrays(meta, opts, tiles, consts, geo, market, supply, pl, tk,
 # applying an action (doc §5)
 @njit(cache=True, _nrt=False)
 def apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard, box,
-                 supply, gpub, goffer, gpriv, pl, tk, grid, kc, a):
+                 supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a):
     """Apply the legal action ``a`` in place (docs/games/suburbia.md §5-§8)."""
     c = meta[M_CUR]
     meta[M_DEC] += 1
@@ -1054,12 +1280,13 @@ def apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market
             meta[M_PFROM] = k
             meta[M_PHASE] = PH_PLACE
         elif a < A_DISCARD:
-            invest(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, c, a - A_INVEST)
+            invest(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, c,
+                   a - A_INVEST)
             discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
-                         pl, tk, grid, kc)
+                         pl, tk, grid, kc, kt, pd)
         else:  # PASS
             action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
-                        pl, tk, grid, kc)
+                        pl, tk, grid, kc, kt, pd)
     elif ph == PH_PLACE:
         kind = meta[M_PKIND]
         src = meta[M_PSRC]
@@ -1067,16 +1294,16 @@ def apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market
         meta[M_PKIND] = 0
         meta[M_PSRC] = SRC_NONE
         meta[M_PFROM] = 0
-        place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, c, kind,
+        place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, c, kind,
                    a - A_PLACE, frm)
         if src == SRC_BASIC:
             discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
-                         pl, tk, grid, kc)
+                         pl, tk, grid, kc, kt, pd)
         else:
             if opts[O_CLAMP] == 1:
                 clamp_all(pl, meta[M_NP])
             action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
-                        pl, tk, grid, kc)
+                        pl, tk, grid, kc, kt, pd)
     else:  # discard / extra_discard
         s = a - A_DISCARD
         pl[c, P_MONEY] -= consts[C_SUR0 + s]
@@ -1084,10 +1311,10 @@ def apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market
         market[s] = 0
         if ph == PH_DISCARD:
             action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
-                        pl, tk, grid, kc)
+                        pl, tk, grid, kc, kt, pd)
         else:
             refill(meta, opts, pile, market)
-            end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc)
+            end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd)
     if meta[M_PHASE] != PH_OVER and meta[M_DEC] >= MAX_DECISIONS:
         meta[M_PHASE] = PH_OVER
         meta[M_END] = END_LIMIT
@@ -1098,28 +1325,34 @@ def apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market
 @njit(cache=True)
 def init_state(s, n_players, seed):
     """Set up a new game in the arrays of ``s`` (doc §4). ``seed``: uint64."""
+    kt = np.zeros((NK, NKT), np.int64)
+    pd = np.zeros((MAXP, NPD), np.int64)
+    kind_tables(s.opts, s.tiles, s.goals, kt)
     init_arrays(s.meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
                 s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
-                s.grid, s.kc, n_players, seed)
+                s.grid, s.kc, kt, pd, n_players, seed)
 
 
 @njit(cache=True)
 def legal_actions_into(s, out):
     """Legal action ids of ``s`` into ``out`` (int32[>= NUM_ACTIONS]) ascending; the count."""
-    return legal_actions_arrays(s.meta, s.opts, s.tiles, s.consts, s.geo, s.market, s.supply,
-                                s.pl, s.tk, s.grid, out)
+    kt, pd = derived_arrays(s)
+    return legal_actions_arrays(s.meta, s.opts, s.tiles, s.consts, s.market, s.supply, s.pl,
+                                s.tk, pd, out)
 
 
 @njit(cache=True)
 def apply_inplace(s, a):
     """Apply the legal action ``a`` to ``s`` in place (doc §5)."""
+    kt, pd = derived_arrays(s)
     apply_arrays(s.meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
                  s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
-                 s.grid, s.kc, a)
+                 s.grid, s.kc, kt, pd, a)
 
 
 @njit(cache=True)
 def goal_status_state(s, o, g):
     """2 strictly best, 1 tied best, 0 not best: seat ``o`` at goal ``g`` now."""
-    return goal_status(s.tiles, s.goals, s.geo, s.pl, s.tk, s.grid, s.kc, s.meta[M_NP], o, g)
-
+    kt, pd = derived_arrays(s)
+    return goal_status(s.tiles, s.goals, s.geo, s.pl, s.tk, s.grid, s.kc, kt, pd, s.meta[M_NP],
+                       o, g)
