@@ -351,7 +351,7 @@ def kind_tables(opts, tiles, goals, kt):
         kt[k, KT_GB] = kinds_matching(tiles, goals[k, G_MASK]) if k < goals.shape[0] else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def pd_add(opts, geo, grid, kt, pd, o, kind, cell):
     """Seat ``o``'s derived row after a tile of ``kind`` was put on ``cell`` (grid set)."""
     pd[o, PD_KBITS] |= 1 << kind
@@ -391,7 +391,7 @@ def derived_arrays(s):
     return kt, pd
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def count_kinds(kc, o, bits):
     """Tiles of seat ``o`` of the kinds in the bit set ``bits``."""
     n = 0
@@ -401,7 +401,7 @@ def count_kinds(kc, o, bits):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def frontier_count(pd, c):
     """Number of legal cells of a placement by seat ``c``."""
     n = 0
@@ -410,7 +410,7 @@ def frontier_count(pd, c):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def frontier_nth(pd, c, k):
     """The ``k``-th (from 0, ascending) legal cell of a placement by seat ``c``."""
     for w in range(NFW):
@@ -440,7 +440,7 @@ def frontier_list(pd, c, buf, start):
 
 # ---------------------------------------------------------------------------------------------
 # tracks (doc §8)
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def add_track(opts, pl, o, slot, d):
     """Income/Reputation change with the clamp of D13 (doc §8.1)."""
     v = pl[o, slot] + d
@@ -463,13 +463,13 @@ def clamp_all(pl, np_):
                 pl[o, s] = -5
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def add_money(pl, o, d):
     v = pl[o, P_MONEY] + d
     pl[o, P_MONEY] = v if v > 0 else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def rl_counter(opts, pl, o):
     """``redlines_up - redlines_down`` (the latter only under redline_tiles_down=reverse)."""
     if opts[O_RL_TILES_DOWN] == 1:
@@ -495,7 +495,7 @@ def redline_tiles(opts, tiles, pl, tk, o, sign):
                     add_money(pl, o, amt)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, o, d):
     """Population change with red lines both ways (spec §5.5, D1, D2, D14; doc §8.2).
 
@@ -540,7 +540,7 @@ def pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, o, d):
                     redline_tiles(opts, tiles, pl, tk, o, -1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, stat, amt):
     """One change of ``amt`` to ``stat`` of seat ``o`` (doc §8.1)."""
     if amt == 0:
@@ -567,7 +567,7 @@ def count_borough(tiles, kc, o, mask):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def count_adj(tiles, geo, tk, grid, o, cell, mask):
     """Tiles of seat ``o`` adjacent to ``cell`` whose class matches ``mask``."""
     n = 0
@@ -601,7 +601,7 @@ def lake_bonus(tiles, pl, tk, o):
     return b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def lake_bonus_pd(tiles, pl, tk, pd, o):
     """``lake_bonus`` (0 without a ``lakebonus`` tile: derived flags)."""
     if (pd[o, PD_FLAGS] & F_LAKEBONUS) == 0:
@@ -647,7 +647,7 @@ def count_after(opts, tiles, pl, tk, np_, o, turn, mask):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def record_count(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, t, r, replay):
     """Count of record ``r`` of seat ``o``'s tile ``t`` at placement / at a replay (doc §1.2)."""
     k = tk[o, t, K_KIND]
@@ -686,7 +686,7 @@ def record_count(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, t, r, repla
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def immediate(opts, tiles, lines, consts, pl, tk, pd, np_, o, k):
     """The immediate effect of kind ``k`` for seat ``o``: Inc, Rep, Pop, $ in this order."""
     for s in range(4):
@@ -695,7 +695,7 @@ def immediate(opts, tiles, lines, consts, pl, tk, pd, np_, o, k):
             fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, s, v)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, t, replay):
     """Step 3 of a placement / the replay of an investment: each record of tile ``t`` once."""
     k = tk[o, t, K_KIND]
@@ -709,7 +709,7 @@ def own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, 
             fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, tiles[k, base], amt * cnt)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def react(opts, tiles, lines, consts, pl, tk, pd, np_, o, u, cls, mode):
     """Records of seat ``o``'s tile ``u`` reacting to a placed tile of class ``cls``.
 
@@ -742,7 +742,7 @@ def react(opts, tiles, lines, consts, pl, tk, pd, np_, o, u, cls, mode):
         fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, tiles[k, base], amt)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, c, kind, cell,
                frm):
     """Place ``kind`` on ``cell`` for seat ``c`` and resolve it (spec §5.3, doc §6)."""
@@ -834,7 +834,7 @@ def frontier(opts, geo, pl, tk, grid, c, buf, start):
 
 # ---------------------------------------------------------------------------------------------
 # market (spec §5.2 step 4; doc §5.6)
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def refill(meta, opts, pile, market):
     """Slide the market right, then fill the empty slots from the pile (1MR handling)."""
     j = NSLOTS - 1
@@ -865,7 +865,7 @@ def refill(meta, opts, pile, market):
         i += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_discard(consts, pl, market, c):
     for s in range(NSLOTS):
         if market[s] != 0 and consts[C_SUR0 + s] <= pl[c, P_MONEY]:
@@ -975,14 +975,14 @@ def finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt
 
 # ---------------------------------------------------------------------------------------------
 # turn flow (spec §5.2; doc §5)
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def begin_turn(meta, s):
     meta[M_TURN] += 1
     meta[M_CUR] = s
     meta[M_PHASE] = PH_ACTION
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd):
     """End of the active seat's turn (after the refill): next seat, next round or the end."""
     c = meta[M_CUR]
@@ -1003,7 +1003,7 @@ def end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, p
         begin_turn(meta, c + 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, pd, c):
     """Income step and reputation step of the active seat (spec §5.2, D19; doc §8.3)."""
     np_ = meta[M_NP]
@@ -1041,7 +1041,7 @@ def income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, pd, c):
         clamp_all(pl, np_)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv, pl, tk,
                 grid, kc, kt, pd):
     """The action step is over: income, reputation, solo extra discard, refill, end of turn."""
@@ -1054,7 +1054,7 @@ def action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub
     end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv, pl, tk,
                  grid, kc, kt, pd):
     if opts[O_CLAMP] == 1:
@@ -1184,7 +1184,7 @@ def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
 
 # ---------------------------------------------------------------------------------------------
 # legal actions (doc §5.2)
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd, out):
     """Legal action ids of the position into ``out`` (ascending); returns the count."""
     ph = meta[M_PHASE]
@@ -1239,7 +1239,7 @@ def legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd, 
 
 # ---------------------------------------------------------------------------------------------
 # applying an action (doc §5)
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard, box,
                  supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a):
     """Apply the legal action ``a`` in place (docs/games/suburbia.md §5-§8)."""
