@@ -50,6 +50,7 @@ from sim.suburbia.kernels import (
     frontier_count,
     frontier_nth,
     init_arrays,
+    init_scratch_size,
     kind_tables,
     legal_actions_arrays,
 )
@@ -79,61 +80,65 @@ N_DETAIL = len(DETAIL_NAMES)
 assert N_DETAIL == D_MISC + len(MISC)
 
 
-@njit(cache=True)
-def detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, out):
-    """Seat ``p``'s detail columns (docs §13) of a finished game into ``out[N_DETAIL]``."""
-    out[:] = 0
+@njit(cache=True, _nrt=False)
+def detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g):
+    """Seat ``p``'s detail columns (docs §13) of a finished game into ``detail[g, p]``."""
+    for j in range(N_DETAIL):
+        detail[g, p, j] = 0
     np_ = meta[M_NP]
     for t in range(pl[p, P_NT]):
         k = tk[p, t, K_KIND]
         turn = tk[p, t, K_TURN]
         if tk[p, t, K_INV] == 1:
-            out[D_INVEST + k - 1] = 1
+            detail[g, p, D_INVEST + k - 1] = 1
         if turn == 0 or k == K_LAKE:
             continue
-        out[D_TILE + k - 1] = 1
+        detail[g, p, D_TILE + k - 1] = 1
         rnd = (turn - 1) // np_ + 1
-        if out[D_TURN + k - 1] == 0 or rnd < out[D_TURN + k - 1]:
-            out[D_TURN + k - 1] = rnd
+        if detail[g, p, D_TURN + k - 1] == 0 or rnd < detail[g, p, D_TURN + k - 1]:
+            detail[g, p, D_TURN + k - 1] = rnd
+    # offered: some tile of the kind left the box and the pile (the pile counted in one pass)
     for k in range(4, 51):
-        left = tiles[k, T_COUNT] - box[k]
-        for i in range(meta[M_PILEN]):
-            if pile[i] == k:
-                left -= 1
-        out[D_OFFERED + k - 4] = 1 if left > 0 else 0
-    for g in range(NG):
-        out[D_GOAL + g] = -1
+        detail[g, p, D_OFFERED + k - 4] = tiles[k, T_COUNT] - box[k]
+    for i in range(meta[M_PILEN]):
+        k = pile[i]
+        if 4 <= k and k <= 50:
+            detail[g, p, D_OFFERED + k - 4] -= 1
+    for k in range(4, 51):
+        detail[g, p, D_OFFERED + k - 4] = 1 if detail[g, p, D_OFFERED + k - 4] > 0 else 0
+    for q in range(NG):
+        detail[g, p, D_GOAL + q] = -1
     for i in range(gpub.shape[0]):
         if gpub[i] >= 0:
-            out[D_GOAL + gpub[i]] = 0
+            detail[g, p, D_GOAL + gpub[i]] = 0
     if gpriv[p] >= 0:
-        out[D_GOAL + gpriv[p]] = 0
-    for g in range(NG):
-        if (pl[p, P_GOALBITS] >> g) & 1:
-            out[D_GOAL + g] = 1
+        detail[g, p, D_GOAL + gpriv[p]] = 0
+    for q in range(NG):
+        if (pl[p, P_GOALBITS] >> q) & 1:
+            detail[g, p, D_GOAL + q] = 1
     m = D_MISC
-    out[m] = gpriv[p]
-    out[m + 1] = pl[p, P_INC]
-    out[m + 2] = pl[p, P_REP]
-    out[m + 3] = pl[p, P_POP] - pl[p, P_GOALPOP] - pl[p, P_MONEYPOP]
-    out[m + 4] = pl[p, P_GOALPOP]
-    out[m + 5] = pl[p, P_MONEYPOP]
-    out[m + 6] = pl[p, P_MONEY] + 5 * pl[p, P_MONEYPOP]
-    out[m + 7] = pl[p, P_RLUP]
-    out[m + 8] = pl[p, P_RLDOWN]
-    out[m + 9] = pl[p, P_NINV]
-    out[m + 10] = kc[p, K_LAKE]
-    out[m + 11] = pl[p, P_NT] - 3
+    detail[g, p, m] = gpriv[p]
+    detail[g, p, m + 1] = pl[p, P_INC]
+    detail[g, p, m + 2] = pl[p, P_REP]
+    detail[g, p, m + 3] = pl[p, P_POP] - pl[p, P_GOALPOP] - pl[p, P_MONEYPOP]
+    detail[g, p, m + 4] = pl[p, P_GOALPOP]
+    detail[g, p, m + 5] = pl[p, P_MONEYPOP]
+    detail[g, p, m + 6] = pl[p, P_MONEY] + 5 * pl[p, P_MONEYPOP]
+    detail[g, p, m + 7] = pl[p, P_RLUP]
+    detail[g, p, m + 8] = pl[p, P_RLDOWN]
+    detail[g, p, m + 9] = pl[p, P_NINV]
+    detail[g, p, m + 10] = kc[p, K_LAKE]
+    detail[g, p, m + 11] = pl[p, P_NT] - 3
     for k in range(1, K_LAKE):
         cls = tiles[k, T_CLS]
         if cls & R:
-            out[m + 12] += kc[p, k]
+            detail[g, p, m + 12] += kc[p, k]
         if cls & C:
-            out[m + 13] += kc[p, k]
+            detail[g, p, m + 13] += kc[p, k]
         if cls & I:
-            out[m + 14] += kc[p, k]
+            detail[g, p, m + 14] += kc[p, k]
         if cls & V:
-            out[m + 15] += kc[p, k]
+            detail[g, p, m + 15] += kc[p, k]
 
 
 @njit(cache=True)
@@ -172,15 +177,15 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     kt = np.zeros((NK, NKT), np.int64)
     pd = np.zeros((MAXP, NPD), np.int64)
     kind_tables(opts, tiles, goals, kt)
+    work = np.empty(init_scratch_size(tiles), np.int64)
     legal = np.empty(NUM_ACTIONS, np.int32)
     cells = np.zeros(CELLS, np.int64)
     w = np.zeros(WORK, np.float64)
-    row = np.zeros(detail.shape[2], np.int64)
     brng = np.empty(1, np.uint64)
     for g in range(n_games):
         gi = np.uint64(first_game + g)
         init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard,
-                    box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, n_players,
+                    box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, work, n_players,
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         while meta[M_PHASE] != PH_OVER:
@@ -208,6 +213,4 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             keys[g, p, 1] = pl[p, P_REP]
             keys[g, p, 2] = pl[p, P_INC]
             keys[g, p, 3] = pl[p, P_MONEY]
-            detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, row)
-            for j in range(row.shape[0]):
-                detail[g, p, j] = row[j]
+            detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g)

@@ -21,7 +21,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from sim.core.rng import shuffle
+from sim.core.rng import rand_below
 from sim.suburbia.constants import (
     A_BASIC,
     A_BUY,
@@ -57,13 +57,11 @@ from sim.suburbia.constants import (
     GM_MONEY,
     GM_REP,
     K_CELL,
-    K_FACTORY,
     K_FROM,
     K_INV,
     K_KIND,
     K_LAKE,
     K_OMR,
-    K_PARK,
     K_RL,
     K_SUBURBS,
     K_TURN,
@@ -273,6 +271,7 @@ def make_geo() -> np.ndarray:
 #       PD_FR + w  word w of the bit set of the legal cells of a placement (the frontier: empty
 #              cells next to the borough, within the borough width), cell id i at bit i % 64 of
 #              word i // 64
+#       PD_GM  scratch: the seat's (signed) measure of the goal being scored (``finish_game``)
 # A derived mask is a superset test only (a tile it does not rule out is interpreted as
 # before), so skipping never changes which effects fire or their order.
 KT_M0, KT_M1, KT_M2, KT_FLAGS, KT_RB = 0, 1, 2, 3, 4
@@ -281,7 +280,8 @@ NKT = KT_GB + 1
 F_REDLINE, F_LAKEBONUS = 1, 2
 PD_KBITS, PD_M0, PD_M1, PD_M2, PD_FLAGS, PD_FR = 0, 1, 2, 3, 4, 5
 NFW = (NCELLS + 63) // 64
-NPD = PD_FR + NFW
+PD_GM = PD_FR + NFW
+NPD = PD_GM + 1
 
 
 @intrinsic
@@ -888,10 +888,8 @@ def largest_group(tiles, geo, pl, tk, grid, o, mask):
         done |= front
         size = 0
         while front != 0:
-            t = 0
-            while ((front >> t) & 1) == 0:
-                t += 1
-            front &= ~(1 << t)
+            t = lowest_bit(front)
+            front &= front - 1
             size += 1
             cell = tk[o, t, K_CELL]
             for d in range(6):
@@ -945,23 +943,52 @@ def goal_status(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g):
 
 
 @njit(cache=True, _nrt=False)
+def goal_measures(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, g):
+    """Every seat's signed measure of goal ``g`` into ``pd[q, PD_GM]`` (for ``status_pd``)."""
+    d = goals[g, G_DIR]
+    for q in range(np_):
+        pd[q, PD_GM] = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, q, g)
+
+
+@njit(cache=True, _nrt=False)
+def status_pd(pd, np_, o):
+    """``goal_status`` of seat ``o`` from the measures left by ``goal_measures``."""
+    mine = pd[o, PD_GM]
+    tied = False
+    for q in range(np_):
+        if q == o:
+            continue
+        v = pd[q, PD_GM]
+        if v > mine:
+            return 0
+        if v == mine:
+            tied = True
+    return 1 if tied else 2
+
+
+@njit(cache=True, _nrt=False)
 def finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd):
-    """Goals, money conversion (spec §5.7; doc §11). Ranking is done by the callers."""
+    """Goals, money conversion (spec §5.7; doc §11). Ranking is done by the callers.
+
+    No goal measure changes while the goals are scored, so each goal's measures are taken
+    once (``goal_measures``) and every seat's status read from them."""
     np_ = meta[M_NP]
     meta[M_PHASE] = PH_OVER
     meta[M_END] = END_END
     if np_ >= 2:
         for i in range(meta[M_NPUB]):
             g = gpub[i]
+            goal_measures(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, g)
             for o in range(np_):
-                if goal_status(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g) == 2:
+                if status_pd(pd, np_, o) == 2:
                     pl[o, P_GOALPOP] += goals[g, G_BONUS]
                     pl[o, P_GOALBITS] |= 1 << g
         for o in range(np_):
             g = gpriv[o]
             if g < 0:
                 continue
-            st = goal_status(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g)
+            goal_measures(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, g)
+            st = status_pd(pd, np_, o)
             if st == 2 or (st == 1 and opts[O_PRIV_TIES] == 1):
                 pl[o, P_GOALPOP] += goals[g, G_BONUS]
                 pl[o, P_GOALBITS] |= 1 << g
@@ -1068,39 +1095,69 @@ def discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpu
 
 # ---------------------------------------------------------------------------------------------
 # set-up (spec §5.1; doc §4)
-@njit(cache=True)
-def _stack_list(tiles, stack):
+@njit(cache=True, _nrt=False)
+def init_scratch_size(tiles):
+    """Length of the ``work`` scratch array of ``init_arrays`` for this tile table."""
     n = 0
     for k in range(1, NK):
-        if tiles[k, T_STACK] == stack:
-            n += tiles[k, T_COUNT]
-    out = np.empty(n, np.int64)
-    i = 0
+        n += tiles[k, T_COUNT]
+    return 2 * n + NG + 2
+
+
+@njit(cache=True, _nrt=False)
+def _stack_list(tiles, stack, out, off):
+    """The kinds of ``stack``, one entry per tile, ascending, into ``out[off:]``; the count."""
+    i = off
     for k in range(1, NK):
         if tiles[k, T_STACK] == stack:
             for _ in range(tiles[k, T_COUNT]):
                 out[i] = k
                 i += 1
-    return out
+    return i - off
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _shuffle_at(r, a, off, n):
+    """``sim.core.rng.shuffle`` of ``a[off:off + n]`` (the same draws)."""
+    for i in range(n - 1, 0, -1):
+        j = rand_below(r, i + 1)
+        t = a[off + i]
+        a[off + i] = a[off + j]
+        a[off + j] = t
+
+
+@njit(cache=True, _nrt=False)
 def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard, box,
-                supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, n_players, seed):
+                supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, work, n_players, seed):
     """``init_state`` on the state's arrays (doc §4): stacks, market, goals, boroughs; and the
-    seats' derived rows ``pd`` (``kt``: the kind tables of the state's data and options)."""
-    meta.fill(0)
-    pile.fill(0)
-    market.fill(0)
-    discard.fill(0)
-    box.fill(0)
-    gpub.fill(-1)
-    goffer.fill(-1)
-    gpriv.fill(-1)
-    pl.fill(0)
-    tk.fill(0)
-    grid.fill(0)
-    kc.fill(0)
+    seats' derived rows ``pd`` (``kt``: the kind tables of the state's data and options).
+
+    ``grid`` must be zero outside the cells of the tiles listed in ``tk``/``pl`` (a new state,
+    or the state a game left): only those cells are cleared. ``work``: scratch of at least
+    ``init_scratch_size(tiles)`` entries."""
+    for p in range(MAXP):
+        for t in range(pl[p, P_NT]):
+            grid[p, tk[p, t, K_CELL]] = 0
+        for j in range(NPL):
+            pl[p, j] = 0
+        for t in range(MAXT):
+            for j in range(NTK):
+                tk[p, t, j] = 0
+        for k in range(NK):
+            kc[p, k] = 0
+        gpub[p] = -1
+        gpriv[p] = -1
+        goffer[p, 0] = -1
+        goffer[p, 1] = -1
+    for j in range(N_META):
+        meta[j] = 0
+    for i in range(MAXPILE):
+        pile[i] = 0
+    for i in range(NSLOTS):
+        market[i] = 0
+    for k in range(NK):
+        discard[k] = 0
+        box[k] = 0
     rng[0] = seed
     n = n_players
     meta[M_NP] = n
@@ -1109,38 +1166,42 @@ def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
     S = consts[C_STACK1 + n - 1]
     M = consts[C_BLOCK1 + n - 1]
     E = consts[C_EXTRA_C]
-    a = _stack_list(tiles, STACK_A)
-    shuffle(rng, a, len(a))
-    b = _stack_list(tiles, STACK_B)
-    shuffle(rng, b, len(b))
-    cc = _stack_list(tiles, STACK_C)
-    shuffle(rng, cc, len(cc))
-    block = np.empty(M + 1, np.int64)
+    # work: stack A at a, B at b, C at cc, the 1MR block, the goal order
+    a = 0
+    na = _stack_list(tiles, STACK_A, work, a)
+    _shuffle_at(rng, work, a, na)
+    b = a + na
+    nb = _stack_list(tiles, STACK_B, work, b)
+    _shuffle_at(rng, work, b, nb)
+    cc = b + nb
+    nc = _stack_list(tiles, STACK_C, work, cc)
+    _shuffle_at(rng, work, cc, nc)
+    block = cc + nc
     for i in range(M):
-        block[i] = cc[i]
-    block[M] = K_OMR
-    shuffle(rng, block, M + 1)
-    for i in range(S, len(a)):
-        box[a[i]] += 1
-    for i in range(S, len(b)):
-        box[b[i]] += 1
-    for i in range(S + E, len(cc)):
-        box[cc[i]] += 1
+        work[block + i] = work[cc + i]
+    work[block + M] = K_OMR
+    _shuffle_at(rng, work, block, M + 1)
+    for i in range(S, na):
+        box[work[a + i]] += 1
+    for i in range(S, nb):
+        box[work[b + i]] += 1
+    for i in range(S + E, nc):
+        box[work[cc + i]] += 1
     m = 0
     for i in range(S, S + E):
-        pile[m] = cc[i]
+        pile[m] = work[cc + i]
         m += 1
     for i in range(M + 1):
-        pile[m] = block[i]
+        pile[m] = work[block + i]
         m += 1
     for i in range(M, S):
-        pile[m] = cc[i]
+        pile[m] = work[cc + i]
         m += 1
     for i in range(S):
-        pile[m] = b[i]
+        pile[m] = work[b + i]
         m += 1
     for i in range(S):
-        pile[m] = a[i]
+        pile[m] = work[a + i]
         m += 1
     for i in range(NSLOTS):
         market[NSLOTS - 1 - i] = pile[m - 1]
@@ -1148,25 +1209,28 @@ def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
         m -= 1
     meta[M_PILEN] = m
     if n >= 2:
-        g = np.arange(NG)
-        shuffle(rng, g, NG)
+        g = block + M + 1
+        for i in range(NG):
+            work[g + i] = i
+        _shuffle_at(rng, work, g, NG)
         P = consts[C_PUB1 + n - 1]
         for i in range(P):
-            gpub[i] = g[i]
+            gpub[i] = work[g + i]
         meta[M_NPUB] = P
         for s in range(n):
-            goffer[s, 0] = g[P + 2 * s]
-            goffer[s, 1] = g[P + 2 * s + 1]
-    basics = (K_SUBURBS, K_PARK, K_FACTORY)
+            goffer[s, 0] = work[g + P + 2 * s]
+            goffer[s, 1] = work[g + P + 2 * s + 1]
     for j in range(3):
+        k = K_SUBURBS + j  # K_SUBURBS, K_PARK, K_FACTORY
         supply[j] = consts[C_SUPPLY]
-        box[basics[j]] = tiles[basics[j], T_COUNT] - consts[C_SUPPLY] - n
+        box[k] = tiles[k, T_COUNT] - consts[C_SUPPLY] - n
     for p in range(n):
         for j in range(3):
-            k = basics[j]
+            k = K_SUBURBS + j
+            cell = START_CELLS[j]
             tk[p, j, K_KIND] = k
-            tk[p, j, K_CELL] = START_CELLS[j]
-            grid[p, START_CELLS[j]] = j + 1
+            tk[p, j, K_CELL] = cell
+            grid[p, cell] = j + 1
             kc[p, k] += 1
         pl[p, P_NT] = 3
         pl[p, P_MONEY] = consts[C_MONEY]
@@ -1328,9 +1392,10 @@ def init_state(s, n_players, seed):
     kt = np.zeros((NK, NKT), np.int64)
     pd = np.zeros((MAXP, NPD), np.int64)
     kind_tables(s.opts, s.tiles, s.goals, kt)
+    work = np.empty(init_scratch_size(s.tiles), np.int64)
     init_arrays(s.meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
                 s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
-                s.grid, s.kc, kt, pd, n_players, seed)
+                s.grid, s.kc, kt, pd, work, n_players, seed)
 
 
 @njit(cache=True)
