@@ -268,6 +268,9 @@ def make_geo() -> np.ndarray:
 #   pd  int64[MAXP, NPD]  per seat, kept by ``place_tile`` (``pd_add``):
 #       PD_KBITS  bit k: the borough has a tile of kind k (kc[o, k] > 0)
 #       PD_M0, PD_M1, PD_M2, PD_FLAGS  union of KT_M0, ... over the borough's tiles
+#       PD_L0 + b, PD_L1 + b, PD_L2 + b  (class bit b < NCB) bit set of the tile indices u
+#              whose KT_M0 (KT_M1, KT_M2) has bit b: the tiles that react in step 4 (5, 6)
+#              to a placed tile whose class has bit b
 #       PD_FR + w  word w of the bit set of the legal cells of a placement (the frontier: empty
 #              cells next to the borough, within the borough width), cell id i at bit i % 64 of
 #              word i // 64
@@ -278,7 +281,11 @@ KT_M0, KT_M1, KT_M2, KT_FLAGS, KT_RB = 0, 1, 2, 3, 4
 KT_GB = KT_RB + MAXREC
 NKT = KT_GB + 1
 F_REDLINE, F_LAKEBONUS = 1, 2
-PD_KBITS, PD_M0, PD_M1, PD_M2, PD_FLAGS, PD_FR = 0, 1, 2, 3, 4, 5
+NCB = 11  # class bits (R .. dealership, constants.py)
+PD_KBITS, PD_M0, PD_M1, PD_M2, PD_FLAGS, PD_L0 = 0, 1, 2, 3, 4, 5
+PD_L1 = PD_L0 + NCB
+PD_L2 = PD_L1 + NCB
+PD_FR = PD_L2 + NCB
 NFW = (NCELLS + 63) // 64
 PD_GM = PD_FR + NFW
 NPD = PD_GM + 1
@@ -352,13 +359,27 @@ def kind_tables(opts, tiles, goals, kt):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def pd_add(opts, geo, grid, kt, pd, o, kind, cell):
-    """Seat ``o``'s derived row after a tile of ``kind`` was put on ``cell`` (grid set)."""
+def pd_add(opts, geo, grid, kt, pd, o, t, kind, cell):
+    """Seat ``o``'s derived row after its tile ``t`` of ``kind`` was put on ``cell`` (grid
+    set)."""
     pd[o, PD_KBITS] |= 1 << kind
     pd[o, PD_M0] |= kt[kind, KT_M0]
     pd[o, PD_M1] |= kt[kind, KT_M1]
     pd[o, PD_M2] |= kt[kind, KT_M2]
     pd[o, PD_FLAGS] |= kt[kind, KT_FLAGS]
+    tb = 1 << t
+    m = kt[kind, KT_M0]
+    while m != 0:
+        pd[o, PD_L0 + lowest_bit(m)] |= tb
+        m &= m - 1
+    m = kt[kind, KT_M1]
+    while m != 0:
+        pd[o, PD_L1 + lowest_bit(m)] |= tb
+        m &= m - 1
+    m = kt[kind, KT_M2]
+    while m != 0:
+        pd[o, PD_L2 + lowest_bit(m)] |= tb
+        m &= m - 1
     pd[o, PD_FR + (cell >> 6)] &= ~(1 << (cell & 63))
     w = opts[O_WIDTH]
     half = (w - 1) // 2
@@ -377,7 +398,7 @@ def derive_player(opts, geo, pl, tk, grid, kt, pd, o):
     for j in range(NPD):
         pd[o, j] = 0
     for t in range(pl[o, P_NT]):
-        pd_add(opts, geo, grid, kt, pd, o, tk[o, t, K_KIND], tk[o, t, K_CELL])
+        pd_add(opts, geo, grid, kt, pd, o, t, tk[o, t, K_KIND], tk[o, t, K_CELL])
 
 
 @njit(cache=True)
@@ -757,14 +778,16 @@ def place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, 
     grid[c, cell] = t + 1
     kc[c, kind] += 1
     pl[c, P_NT] = t + 1
-    pd_add(opts, geo, grid, kt, pd, c, kind, cell)
+    pd_add(opts, geo, grid, kt, pd, c, t, kind, cell)
     immediate(opts, tiles, lines, consts, pl, tk, pd, np_, c, kind)             # step 2
     own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, c, t,
                 False)                                                           # step 3
     if opts[O_REACTIONS] == 0:
         return
     cls = tiles[kind, T_CLS]
-    # the derived masks skip tiles (and boroughs) none of whose records can react to ``cls``
+    # the derived listener sets give, in ascending order, exactly the tiles whose ``react``
+    # can fire (a record of the step's scopes whose mask matches ``cls``); the others are
+    # skipped without changing anything
     if (pd[c, PD_M0] & cls) != 0:
         adj = 0  # bit u: own tile u is adjacent to ``cell``
         for d in range(6):
@@ -773,20 +796,35 @@ def place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, 
                 v = grid[c, nb]
                 if v > 0:
                     adj |= 1 << (v - 1)
-        for u in range(t):                                                       # step 4
-            if (adj >> u) & 1 and (kt[tk[c, u, K_KIND], KT_M0] & cls) != 0:
-                react(opts, tiles, lines, consts, pl, tk, pd, np_, c, u, cls, 0)
-        if (pd[c, PD_M1] & cls) != 0:
-            for u in range(t):                                                   # step 5
-                if ((adj >> u) & 1) == 0 and (kt[tk[c, u, K_KIND], KT_M1] & cls) != 0:
-                    react(opts, tiles, lines, consts, pl, tk, pd, np_, c, u, cls, 1)
+        l0 = 0
+        l1 = 0
+        cm = cls
+        while cm != 0:
+            b = lowest_bit(cm)
+            l0 |= pd[c, PD_L0 + b]
+            l1 |= pd[c, PD_L1 + b]
+            cm &= cm - 1
+        before = (1 << t) - 1  # the tiles placed before this one
+        m = l0 & adj & before
+        while m != 0:                                                            # step 4
+            react(opts, tiles, lines, consts, pl, tk, pd, np_, c, lowest_bit(m), cls, 0)
+            m &= m - 1
+        m = l1 & ~adj & before
+        while m != 0:                                                            # step 5
+            react(opts, tiles, lines, consts, pl, tk, pd, np_, c, lowest_bit(m), cls, 1)
+            m &= m - 1
     for i in range(1, np_):                                                      # step 6
         o = (c + i) % np_
         if (pd[o, PD_M2] & cls) == 0:
             continue
-        for u in range(pl[o, P_NT]):
-            if (kt[tk[o, u, K_KIND], KT_M2] & cls) != 0:
-                react(opts, tiles, lines, consts, pl, tk, pd, np_, o, u, cls, 2)
+        m = 0
+        cm = cls
+        while cm != 0:
+            m |= pd[o, PD_L2 + lowest_bit(cm)]
+            cm &= cm - 1
+        while m != 0:
+            react(opts, tiles, lines, consts, pl, tk, pd, np_, o, lowest_bit(m), cls, 2)
+            m &= m - 1
 
 
 @njit(cache=True, _nrt=False)
