@@ -33,6 +33,7 @@ from sim.suburbia.constants import (
     P_REP,
     P_RLDOWN,
     P_RLUP,
+    PH_ACTION,
     PH_OVER,
     PH_PLACE,
     T_CLS,
@@ -46,6 +47,7 @@ from sim.suburbia.data import GOAL_NAMES, TILE_NAMES
 from sim.suburbia.kernels import (
     NKT,
     NPD,
+    action_bits,
     apply_arrays,
     frontier_count,
     frontier_nth,
@@ -53,6 +55,8 @@ from sim.suburbia.kernels import (
     init_scratch_size,
     kind_tables,
     legal_actions_arrays,
+    nth_bit,
+    popcount,
 )
 from strategies.suburbia import CELLS, WORK, choose_arrays
 
@@ -191,9 +195,14 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
         while meta[M_PHASE] != PH_OVER:
             c = meta[1]
             k = seat_idx[g, c]
-            if codes[k] == 0 and meta[M_PHASE] == PH_PLACE:
+            ph = meta[M_PHASE]
+            if codes[k] == 0 and ph == PH_PLACE:
                 # the random bot, legal[rand_below(n)], from the frontier bits without a list
                 a = A_PLACE + frontier_nth(pd, c, rand_below(brng, frontier_count(pd, c)))
+            elif codes[k] == 0 and ph == PH_ACTION:
+                # the same from the bit set of the action step
+                m = action_bits(tiles, consts, market, supply, pl, tk, pd, c)
+                a = nth_bit(m, rand_below(brng, popcount(m)))
             else:
                 n = legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd,
                                          legal)

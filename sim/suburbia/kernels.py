@@ -275,6 +275,8 @@ def make_geo() -> np.ndarray:
 #              cells next to the borough, within the borough width), cell id i at bit i % 64 of
 #              word i // 64
 #       PD_GM  scratch: the seat's (signed) measure of the goal being scored (``finish_game``)
+#       PD_INVM  bit t: tile t may take an investment marker (not invested; not a Lake unless
+#              invest_on_lake), whatever its price
 # A derived mask is a superset test only (a tile it does not rule out is interpreted as
 # before), so skipping never changes which effects fire or their order.
 KT_M0, KT_M1, KT_M2, KT_FLAGS, KT_RB = 0, 1, 2, 3, 4
@@ -288,7 +290,8 @@ PD_L2 = PD_L1 + NCB
 PD_FR = PD_L2 + NCB
 NFW = (NCELLS + 63) // 64
 PD_GM = PD_FR + NFW
-NPD = PD_GM + 1
+PD_INVM = PD_GM + 1
+NPD = PD_INVM + 1
 
 
 @intrinsic
@@ -368,6 +371,8 @@ def pd_add(opts, geo, grid, kt, pd, o, t, kind, cell):
     pd[o, PD_M2] |= kt[kind, KT_M2]
     pd[o, PD_FLAGS] |= kt[kind, KT_FLAGS]
     tb = 1 << t
+    if kind != K_LAKE or opts[O_INV_LAKE] != 0:
+        pd[o, PD_INVM] |= tb
     m = kt[kind, KT_M0]
     while m != 0:
         pd[o, PD_L0 + lowest_bit(m)] |= tb
@@ -399,6 +404,8 @@ def derive_player(opts, geo, pl, tk, grid, kt, pd, o):
         pd[o, j] = 0
     for t in range(pl[o, P_NT]):
         pd_add(opts, geo, grid, kt, pd, o, t, tk[o, t, K_KIND], tk[o, t, K_CELL])
+        if tk[o, t, K_INV] == 1:
+            pd[o, PD_INVM] &= ~(1 << t)
 
 
 @njit(cache=True)
@@ -837,6 +844,7 @@ def invest(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, c, t
         immediate(opts, tiles, lines, consts, pl, tk, pd, np_, c, k)
         own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, c, t, True)
     tk[c, t, K_INV] = 1
+    pd[c, PD_INVM] &= ~(1 << t)
     pl[c, P_NINV] += 1
 
 
@@ -1287,6 +1295,43 @@ def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
 # ---------------------------------------------------------------------------------------------
 # legal actions (doc §5.2)
 @njit(cache=True, _nrt=False, forceinline=True)
+def action_bits(tiles, consts, market, supply, pl, tk, pd, c):
+    """The legal actions of seat ``c``'s action step as a bit set over action ids (< 64):
+    buy, basic, Lake, invest; PASS alone when none."""
+    money = pl[c, P_MONEY]
+    bits = 0
+    for s in range(NSLOTS):
+        k = market[s]
+        if k != 0:
+            sur = consts[C_SUR0 + s]
+            if tiles[k, T_PRICE] + sur <= money:
+                bits |= 1 << (A_BUY + s)
+            if sur <= money:
+                bits |= 1 << (A_LAKE + s)
+    for b in range(3):
+        if supply[b] > 0 and tiles[b + 1, T_PRICE] <= money:
+            bits |= 1 << (A_BASIC + b)
+    if pl[c, P_NINV] < consts[C_INVEST]:
+        m = pd[c, PD_INVM]
+        while m != 0:
+            t = lowest_bit(m)
+            if tiles[tk[c, t, K_KIND], T_PRICE] <= money:
+                bits |= 1 << (A_INVEST + t)
+            m &= m - 1
+    if bits == 0:
+        bits = 1 << A_PASS
+    return bits
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def nth_bit(m, k):
+    """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
+    for _ in range(k):
+        m &= m - 1
+    return lowest_bit(m)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd, out):
     """Legal action ids of the position into ``out`` (ascending); returns the count."""
     ph = meta[M_PHASE]
@@ -1300,32 +1345,11 @@ def legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd, 
         return 2
     money = pl[c, P_MONEY]
     if ph == PH_ACTION:
-        for s in range(NSLOTS):
-            k = market[s]
-            if k != 0 and tiles[k, T_PRICE] + consts[C_SUR0 + s] <= money:
-                out[n] = A_BUY + s
-                n += 1
-        for b in range(3):
-            if supply[b] > 0 and tiles[b + 1, T_PRICE] <= money:
-                out[n] = A_BASIC + b
-                n += 1
-        for s in range(NSLOTS):
-            if market[s] != 0 and consts[C_SUR0 + s] <= money:
-                out[n] = A_LAKE + s
-                n += 1
-        if pl[c, P_NINV] < consts[C_INVEST]:
-            for t in range(pl[c, P_NT]):
-                k = tk[c, t, K_KIND]
-                if tk[c, t, K_INV] == 1:
-                    continue
-                if k == K_LAKE and opts[O_INV_LAKE] == 0:
-                    continue
-                if tiles[k, T_PRICE] <= money:
-                    out[n] = A_INVEST + t
-                    n += 1
-        if n == 0:
-            out[0] = A_PASS
-            n = 1
+        m = action_bits(tiles, consts, market, supply, pl, tk, pd, c)
+        while m != 0:
+            out[n] = lowest_bit(m)
+            n += 1
+            m &= m - 1
         return n
     if ph == PH_PLACE:
         m = frontier_list(pd, c, out, 0)
