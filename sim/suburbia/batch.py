@@ -145,7 +145,7 @@ def detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g):
             detail[g, p, m + 15] += kc[p, k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, keys, detail):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
