@@ -288,6 +288,7 @@ def make_geo() -> np.ndarray:
 #       PD_GM  scratch: the seat's (signed) measure of the goal being scored (``finish_game``)
 #       PD_INVM  bit t: tile t may take an investment marker (not invested; not a Lake unless
 #              invest_on_lake), whatever its price
+#       PD_ADJ + t  (t < MAXT) bit set of the seat's tiles adjacent to its tile t
 # A derived mask is a superset test only (a tile it does not rule out is interpreted as
 # before), so skipping never changes which effects fire or their order.
 KT_M0, KT_M1, KT_M2, KT_FLAGS, KT_RB = 0, 1, 2, 3, 4
@@ -302,7 +303,8 @@ PD_FR = PD_L2 + NCB
 NFW = (NCELLS + 63) // 64
 PD_GM = PD_FR + NFW
 PD_INVM = PD_GM + 1
-NPD = PD_INVM + 1
+PD_ADJ = PD_INVM + 1
+NPD = PD_ADJ + MAXT
 
 
 @intrinsic
@@ -401,7 +403,12 @@ def pd_add(opts, geo, grid, kt, pd, o, t, kind, cell):
     half = (w - 1) // 2
     for d in range(6):
         nb = geo[cell, d]
-        if nb < 0 or grid[o, nb] != 0:
+        if nb < 0:
+            continue
+        v = grid[o, nb]
+        if v != 0:
+            pd[o, PD_ADJ + v - 1] |= tb
+            pd[o, PD_ADJ + t] |= 1 << (v - 1)
             continue
         if w > 0 and abs(geo[nb, GEO_X]) > half:
             continue
@@ -933,32 +940,28 @@ def can_discard(consts, pl, market, c):
 # ---------------------------------------------------------------------------------------------
 # goals and the end (spec §4, §5.7; doc §11)
 @njit(cache=True, _nrt=False)
-def largest_group(tiles, geo, pl, tk, grid, o, mask):
-    """Largest connected set of seat ``o``'s tiles matching ``mask`` (bit-set flood fill)."""
-    nt = pl[o, P_NT]
-    done = 0  # bit set over tile indices (< 64)
+def largest_group(tiles, pl, tk, pd, o, mask):
+    """Largest connected set of seat ``o``'s tiles matching ``mask`` (bit-set flood fill over
+    the derived adjacency ``pd[o, PD_ADJ + t]``)."""
+    rest = 0  # matching tiles not yet in a group
+    for t in range(pl[o, P_NT]):
+        if (tiles[tk[o, t, K_KIND], T_CLS] & mask) != 0:
+            rest |= 1 << t
     best = 0
-    for s in range(nt):
-        if (done >> s) & 1 or (tiles[tk[o, s, K_KIND], T_CLS] & mask) == 0:
-            continue
-        front = 1 << s
-        done |= front
-        size = 0
+    while rest != 0:
+        group = rest & -rest
+        front = group
         while front != 0:
-            t = lowest_bit(front)
-            front &= front - 1
-            size += 1
-            cell = tk[o, t, K_CELL]
-            for d in range(6):
-                nb = geo[cell, d]
-                if nb >= 0:
-                    u = grid[o, nb] - 1
-                    if u >= 0 and ((done >> u) & 1) == 0 and (
-                            tiles[tk[o, u, K_KIND], T_CLS] & mask) != 0:
-                        done |= 1 << u
-                        front |= 1 << u
+            nbrs = 0
+            while front != 0:
+                nbrs |= pd[o, PD_ADJ + lowest_bit(front)]
+                front &= front - 1
+            front = nbrs & rest & ~group
+            group |= front
+        size = popcount(group)
         if size > best:
             best = size
+        rest &= ~group
     return best
 
 
@@ -970,7 +973,7 @@ def goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, o, g):
     if m == GM_COUNT:
         return count_kinds(kc, o, pd[o, PD_KBITS] & kt[g, KT_GB])
     if m == GM_GROUP:
-        return largest_group(tiles, geo, pl, tk, grid, o, mask)
+        return largest_group(tiles, pl, tk, pd, o, mask)
     if m == GM_MONEY:
         return pl[o, P_MONEY]
     if m == GM_INCOME:
