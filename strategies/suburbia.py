@@ -102,7 +102,8 @@ from sim.suburbia.constants import (
 from sim.suburbia.kernels import (
     count_adj,
     count_borough,
-    frontier,
+    derived_arrays,
+    frontier_list,
     goal_measure,
     lake_bonus,
     record_count,
@@ -415,15 +416,15 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind, n
 
 
 @njit(cache=True, _nrt=False)
-def goal_value(tiles, goals, geo, pl, tk, grid, kc, np_, o, g, dmeasure):
+def goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g, dmeasure):
     """Bonus-weighted chance (logistic in the margin) that seat ``o`` wins goal ``g`` if its
     measure changes by ``dmeasure``."""
     d = goals[g, G_DIR]
-    mine = d * (goal_measure(tiles, goals, geo, pl, tk, grid, kc, o, g) + dmeasure)
+    mine = d * (goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, o, g) + dmeasure)
     best = -1e9
     for q in range(np_):
         if q != o:
-            v = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, q, g)
+            v = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, q, g)
             if v > best:
                 best = v
     margin = mine - best - 0.5
@@ -431,8 +432,8 @@ def goal_value(tiles, goals, geo, pl, tk, grid, kc, np_, o, g, dmeasure):
 
 
 @njit(cache=True, _nrt=False)
-def goal_delta(tiles, goals, geo, pl, tk, grid, kc, gpub, gpriv, meta, o, cls, dI, dR, dM,
-               dinv):
+def goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, cls, dI, dR,
+               dM, dinv):
     """Change of the seat's goal value if it places a tile of class ``cls`` (0 = none) and its
     income, reputation, money and markers change by dI, dR, dM, dinv."""
     np_ = meta[M_NP]
@@ -455,8 +456,9 @@ def goal_delta(tiles, goals, geo, pl, tk, grid, kc, gpub, gpriv, meta, o, cls, d
         elif ms == GM_INVEST:
             dm = dinv
         if dm != 0.0:
-            tot += goal_value(tiles, goals, geo, pl, tk, grid, kc, np_, o, g, dm) - goal_value(
-                tiles, goals, geo, pl, tk, grid, kc, np_, o, g, 0.0)
+            tot += goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g,
+                              dm) - goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_,
+                                               o, g, 0.0)
     return tot
 
 
@@ -476,8 +478,8 @@ def weights(meta, consts, p, kr, o):
 
 
 @njit(cache=True, _nrt=False)
-def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc, s, cells, w,
-                    p, kr):
+def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc, kt, pd, s,
+                    cells, w, p, kr):
     """What the next seat would gain by buying the tile in slot ``s`` (0 if it cannot pay)."""
     np_ = meta[M_NP]
     c = meta[M_CUR]
@@ -490,7 +492,7 @@ def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid,
     cost = tiles[k, T_PRICE] + consts[C_SUR0 + s2]
     if cost > pl[o, P_MONEY]:
         return 0.0
-    n = frontier(opts, geo, pl, tk, grid, o, cells, 0)
+    n = frontier_list(pd, o, cells, 0)
     wI, wR, wM = weights(meta, consts, p, kr, o)
     v, _cell = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, k, n, cells,
                          w, p, kr, wI, wR, wM)
@@ -499,8 +501,8 @@ def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid,
 
 
 @njit(cache=True, _nrt=False)
-def choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc, legal, n,
-                   cells, w, p, kr):
+def choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc, kt, pd, legal,
+                   n, cells, w, p, kr):
     _wI, _wR, wM = weights(meta, consts, p, kr, meta[M_CUR])
     best = legal[0]
     bv = -1e18
@@ -510,7 +512,7 @@ def choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, 
         v = -wM * consts[C_SUR0 + s] + 1e-3 * s
         if p[kr, 7] > 0:
             v += p[kr, 7] * next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl,
-                                            tk, grid, kc, s, cells, w, p, kr)
+                                            tk, grid, kc, kt, pd, s, cells, w, p, kr)
         if v > bv:
             bv = v
             best = a
@@ -518,8 +520,8 @@ def choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, 
 
 
 @njit(cache=True, _nrt=False)
-def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, gpub, gpriv, goals, o,
-                 t, p, kr, wI, wR, wM):
+def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv,
+                 goals, o, t, p, kr, wI, wR, wM):
     """Value of an investment in tile ``t``: its replay (doc §7) times (1 + invest_w)."""
     np_ = meta[M_NP]
     k = tk[o, t, K_KIND]
@@ -530,7 +532,7 @@ def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, gpub, 
     lb = lake_bonus(tiles, pl, tk, o)
     for r in range(tiles[k, T_NREC]):
         b = T_REC + 4 * r
-        cnt = record_count(opts, tiles, geo, pl, tk, grid, kc, np_, o, t, r, True)
+        cnt = record_count(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, t, r, True)
         amt = tiles[k, b + 1]
         if tiles[k, b + 2] == SC_LAKE_ADJ:
             amt += lb
@@ -549,9 +551,9 @@ def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, gpub, 
     return v - wM * tiles[k, T_PRICE]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, gpub, goffer,
-                  gpriv, pl, tk, grid, kc, legal, n, rng, p, kr, cells, w):
+                  gpriv, pl, tk, grid, kc, kt, pd, legal, n, rng, p, kr, cells, w):
     """The valued bot (module docstring) with parameter row ``p[kr]``."""
     ph = meta[M_PHASE]
     o = meta[M_CUR]
@@ -563,7 +565,7 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
             g = goffer[o, j]
             v = float(goals[g, G_BONUS])
             if p[kr, 6] > 0:
-                v = goal_value(tiles, goals, geo, pl, tk, grid, kc, np_, o, g, 0.0)
+                v = goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g, 0.0)
             if v > bv:
                 bv = v
                 best = j
@@ -581,10 +583,10 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
         return A_PLACE + bc
     if ph != PH_ACTION:
         return choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc,
-                              legal, n, cells, w, p, kr)
+                              kt, pd, legal, n, cells, w, p, kr)
     if legal[0] == A_PASS:
         return A_PASS
-    ncell = frontier(opts, geo, pl, tk, grid, o, cells, 0)
+    ncell = frontier_list(pd, o, cells, 0)
     best = legal[0]
     bv = -1e18
     ties = 1
@@ -604,8 +606,8 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
             v += affinity(p, kr, cls) - wM * cost
             v += future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM)
             if gw > 0:
-                v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, gpub, gpriv, meta, o,
-                                     cls, 0.0, 0.0, -cost, 0.0)
+                v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv,
+                                     meta, o, cls, 0.0, 0.0, -cost, 0.0)
         elif a < A_INVEST:
             s = a - A_LAKE
             if lake_v < -1e17:
@@ -614,16 +616,17 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
                 lake_v += affinity(p, kr, LAKEB)
                 lake_v += future_value(meta, consts, tiles, K_LAKE, p, kr, wI, wR, wM)
                 if gw > 0:
-                    lake_v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, gpub, gpriv,
-                                              meta, o, LAKEB, 0.0, 0.0, 0.0, 0.0)
+                    lake_v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub,
+                                              gpriv, meta, o, LAKEB, 0.0, 0.0, 0.0, 0.0)
             v = lake_v - wM * consts[C_SUR0 + s]
         else:
             t = a - A_INVEST
-            v = invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, gpub,
-                             gpriv, goals, o, t, p, kr, wI, wR, wM)
+            v = invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd,
+                             gpub, gpriv, goals, o, t, p, kr, wI, wR, wM)
             if gw > 0:
-                v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, gpub, gpriv, meta, o,
-                                     0, 0.0, 0.0, -float(tiles[tk[o, t, K_KIND], T_PRICE]), 1.0)
+                v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv,
+                                     meta, o, 0, 0.0, 0.0,
+                                     -float(tiles[tk[o, t, K_KIND], T_PRICE]), 1.0)
         if v > bv + 1e-9:
             bv = v
             best = a
@@ -635,15 +638,17 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_arrays(code, params, kr, meta, opts, tiles, goals, lines, consts, geo, market,
-                  supply, gpub, goffer, gpriv, pl, tk, grid, kc, legal, n, rng, cells, w):
+                  supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, legal, n, rng, cells,
+                  w):
     """Strategy ``code`` (0 random, 1 valued) with parameter row ``params[kr]``; the batch
     loop's entry point. ``cells`` int64[CELLS], ``w`` float64[WORK] scratch."""
     if code == 0:
         return legal[rand_below(rng, n)]
     return valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, gpub,
-                         goffer, gpriv, pl, tk, grid, kc, legal, n, rng, params, kr, cells, w)
+                         goffer, gpriv, pl, tk, grid, kc, kt, pd, legal, n, rng, params, kr,
+                         cells, w)
 
 
 @njit(cache=True)
@@ -651,9 +656,10 @@ def choose(code, params, kr, s, legal, n, rng):
     """``choose_arrays`` on a SuburbiaState (the Python API's entry point)."""
     cells = np.zeros(CELLS, np.int64)
     w = np.zeros(WORK, np.float64)
+    kt, pd = derived_arrays(s)
     return choose_arrays(code, params, kr, s.meta, s.opts, s.tiles, s.goals, s.lines, s.consts,
                          s.geo, s.market, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
-                         s.grid, s.kc, legal, n, rng, cells, w)
+                         s.grid, s.kc, kt, pd, legal, n, rng, cells, w)
 
 
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:

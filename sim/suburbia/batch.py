@@ -5,8 +5,9 @@ import re
 import numpy as np
 from numba import njit
 
-from sim.core.rng import seed_for
+from sim.core.rng import rand_below, seed_for
 from sim.suburbia.constants import (
+    A_PLACE,
     K_INV,
     K_KIND,
     K_LAKE,
@@ -17,7 +18,9 @@ from sim.suburbia.constants import (
     M_PHASE,
     M_PILEN,
     M_TURN,
+    MAXP,
     NG,
+    NK,
     NUM_ACTIONS,
     P_GOALBITS,
     P_GOALPOP,
@@ -30,7 +33,9 @@ from sim.suburbia.constants import (
     P_REP,
     P_RLDOWN,
     P_RLUP,
+    PH_ACTION,
     PH_OVER,
+    PH_PLACE,
     T_CLS,
     T_COUNT,
     C,
@@ -39,7 +44,20 @@ from sim.suburbia.constants import (
     V,
 )
 from sim.suburbia.data import GOAL_NAMES, TILE_NAMES
-from sim.suburbia.kernels import apply_arrays, init_arrays, legal_actions_arrays
+from sim.suburbia.kernels import (
+    NKT,
+    NPD,
+    action_bits,
+    apply_arrays,
+    frontier_count,
+    frontier_nth,
+    init_arrays,
+    init_scratch_size,
+    kind_tables,
+    legal_actions_arrays,
+    nth_bit,
+    popcount,
+)
 from strategies.suburbia import CELLS, WORK, choose_arrays
 
 
@@ -66,64 +84,68 @@ N_DETAIL = len(DETAIL_NAMES)
 assert N_DETAIL == D_MISC + len(MISC)
 
 
-@njit(cache=True)
-def detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, out):
-    """Seat ``p``'s detail columns (docs §13) of a finished game into ``out[N_DETAIL]``."""
-    out[:] = 0
+@njit(cache=True, _nrt=False)
+def detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g):
+    """Seat ``p``'s detail columns (docs §13) of a finished game into ``detail[g, p]``."""
+    for j in range(N_DETAIL):
+        detail[g, p, j] = 0
     np_ = meta[M_NP]
     for t in range(pl[p, P_NT]):
         k = tk[p, t, K_KIND]
         turn = tk[p, t, K_TURN]
         if tk[p, t, K_INV] == 1:
-            out[D_INVEST + k - 1] = 1
+            detail[g, p, D_INVEST + k - 1] = 1
         if turn == 0 or k == K_LAKE:
             continue
-        out[D_TILE + k - 1] = 1
+        detail[g, p, D_TILE + k - 1] = 1
         rnd = (turn - 1) // np_ + 1
-        if out[D_TURN + k - 1] == 0 or rnd < out[D_TURN + k - 1]:
-            out[D_TURN + k - 1] = rnd
+        if detail[g, p, D_TURN + k - 1] == 0 or rnd < detail[g, p, D_TURN + k - 1]:
+            detail[g, p, D_TURN + k - 1] = rnd
+    # offered: some tile of the kind left the box and the pile (the pile counted in one pass)
     for k in range(4, 51):
-        left = tiles[k, T_COUNT] - box[k]
-        for i in range(meta[M_PILEN]):
-            if pile[i] == k:
-                left -= 1
-        out[D_OFFERED + k - 4] = 1 if left > 0 else 0
-    for g in range(NG):
-        out[D_GOAL + g] = -1
+        detail[g, p, D_OFFERED + k - 4] = tiles[k, T_COUNT] - box[k]
+    for i in range(meta[M_PILEN]):
+        k = pile[i]
+        if 4 <= k and k <= 50:
+            detail[g, p, D_OFFERED + k - 4] -= 1
+    for k in range(4, 51):
+        detail[g, p, D_OFFERED + k - 4] = 1 if detail[g, p, D_OFFERED + k - 4] > 0 else 0
+    for q in range(NG):
+        detail[g, p, D_GOAL + q] = -1
     for i in range(gpub.shape[0]):
         if gpub[i] >= 0:
-            out[D_GOAL + gpub[i]] = 0
+            detail[g, p, D_GOAL + gpub[i]] = 0
     if gpriv[p] >= 0:
-        out[D_GOAL + gpriv[p]] = 0
-    for g in range(NG):
-        if (pl[p, P_GOALBITS] >> g) & 1:
-            out[D_GOAL + g] = 1
+        detail[g, p, D_GOAL + gpriv[p]] = 0
+    for q in range(NG):
+        if (pl[p, P_GOALBITS] >> q) & 1:
+            detail[g, p, D_GOAL + q] = 1
     m = D_MISC
-    out[m] = gpriv[p]
-    out[m + 1] = pl[p, P_INC]
-    out[m + 2] = pl[p, P_REP]
-    out[m + 3] = pl[p, P_POP] - pl[p, P_GOALPOP] - pl[p, P_MONEYPOP]
-    out[m + 4] = pl[p, P_GOALPOP]
-    out[m + 5] = pl[p, P_MONEYPOP]
-    out[m + 6] = pl[p, P_MONEY] + 5 * pl[p, P_MONEYPOP]
-    out[m + 7] = pl[p, P_RLUP]
-    out[m + 8] = pl[p, P_RLDOWN]
-    out[m + 9] = pl[p, P_NINV]
-    out[m + 10] = kc[p, K_LAKE]
-    out[m + 11] = pl[p, P_NT] - 3
+    detail[g, p, m] = gpriv[p]
+    detail[g, p, m + 1] = pl[p, P_INC]
+    detail[g, p, m + 2] = pl[p, P_REP]
+    detail[g, p, m + 3] = pl[p, P_POP] - pl[p, P_GOALPOP] - pl[p, P_MONEYPOP]
+    detail[g, p, m + 4] = pl[p, P_GOALPOP]
+    detail[g, p, m + 5] = pl[p, P_MONEYPOP]
+    detail[g, p, m + 6] = pl[p, P_MONEY] + 5 * pl[p, P_MONEYPOP]
+    detail[g, p, m + 7] = pl[p, P_RLUP]
+    detail[g, p, m + 8] = pl[p, P_RLDOWN]
+    detail[g, p, m + 9] = pl[p, P_NINV]
+    detail[g, p, m + 10] = kc[p, K_LAKE]
+    detail[g, p, m + 11] = pl[p, P_NT] - 3
     for k in range(1, K_LAKE):
         cls = tiles[k, T_CLS]
         if cls & R:
-            out[m + 12] += kc[p, k]
+            detail[g, p, m + 12] += kc[p, k]
         if cls & C:
-            out[m + 13] += kc[p, k]
+            detail[g, p, m + 13] += kc[p, k]
         if cls & I:
-            out[m + 14] += kc[p, k]
+            detail[g, p, m + 14] += kc[p, k]
         if cls & V:
-            out[m + 15] += kc[p, k]
+            detail[g, p, m + 15] += kc[p, k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, keys, detail):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
@@ -155,26 +177,43 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     tk = s.tk
     grid = s.grid
     kc = s.kc
+    # derived arrays (kernels.py): kind tables for the chunk, seat rows kept by the kernels
+    kt = np.zeros((NK, NKT), np.int64)
+    pd = np.zeros((MAXP, NPD), np.int64)
+    kind_tables(opts, tiles, goals, kt)
+    work = np.empty(init_scratch_size(tiles), np.int64)
     legal = np.empty(NUM_ACTIONS, np.int32)
     cells = np.zeros(CELLS, np.int64)
     w = np.zeros(WORK, np.float64)
-    row = np.zeros(detail.shape[2], np.int64)
     brng = np.empty(1, np.uint64)
     for g in range(n_games):
         gi = np.uint64(first_game + g)
         init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard,
-                    box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, n_players,
+                    box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, work, n_players,
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         while meta[M_PHASE] != PH_OVER:
-            n = legal_actions_arrays(meta, opts, tiles, consts, geo, market, supply, pl, tk,
-                                     grid, legal)
-            k = seat_idx[g, meta[1]]
-            a = choose_arrays(codes[k], params, k, meta, opts, tiles, goals, lines, consts, geo,
-                              market, supply, gpub, goffer, gpriv, pl, tk, grid, kc, legal, n,
-                              brng, cells, w)
+            c = meta[1]
+            k = seat_idx[g, c]
+            ph = meta[M_PHASE]
+            if codes[k] == 0 and ph == PH_PLACE:
+                # the random bot, legal[rand_below(n)], from the frontier bits without a list
+                a = A_PLACE + frontier_nth(pd, c, rand_below(brng, frontier_count(pd, c)))
+            elif codes[k] == 0 and ph == PH_ACTION:
+                # the same from the bit set of the action step
+                m = action_bits(tiles, consts, market, supply, pl, tk, pd, c)
+                a = nth_bit(m, rand_below(brng, popcount(m)))
+            else:
+                n = legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd,
+                                         legal)
+                if codes[k] == 0:
+                    a = legal[rand_below(brng, n)]
+                else:
+                    a = choose_arrays(codes[k], params, k, meta, opts, tiles, goals, lines,
+                                      consts, geo, market, supply, gpub, goffer, gpriv, pl, tk,
+                                      grid, kc, kt, pd, legal, n, brng, cells, w)
             apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
-                         discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, a)
+                         discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a)
         turns[g] = meta[M_TURN]
         decisions[g] = meta[M_DEC]
         end_reason[g] = meta[M_END]
@@ -183,6 +222,4 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             keys[g, p, 1] = pl[p, P_REP]
             keys[g, p, 2] = pl[p, P_INC]
             keys[g, p, 3] = pl[p, P_MONEY]
-            detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, row)
-            for j in range(row.shape[0]):
-                detail[g, p, j] = row[j]
+            detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g)
