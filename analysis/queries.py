@@ -31,7 +31,7 @@ from __future__ import annotations
 import glob
 import os
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import polars as pl
@@ -62,6 +62,20 @@ QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)
 
 def _collect(lf: pl.LazyFrame) -> pl.DataFrame:
     return lf.collect(engine="streaming")
+
+
+def by_game_slices(lf: pl.LazyFrame, query: Callable[[pl.LazyFrame], pl.LazyFrame],
+                   games_per_slice: int = 200_000) -> pl.DataFrame:
+    """Run ``query`` (a per-game aggregation ending in additive totals) on slices of game ids
+    and stack the results; the caller sums them. Memory is bounded by the slice (a per-game
+    group-by over ten million games would hold every game at once), and Parquet statistics
+    let each slice read only the chunks holding its games."""
+    top = _collect(lf.select(pl.col("game").max())).item()
+    if top is None:
+        return _collect(query(lf))
+    parts = [_collect(query(lf.filter(pl.col("game").is_between(lo, lo + games_per_slice - 1))))
+             for lo in range(0, int(top) + 1, games_per_slice)]
+    return pl.concat(parts, how="vertical_relaxed")
 
 
 def _finished_seat() -> pl.Expr:

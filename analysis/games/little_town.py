@@ -240,7 +240,6 @@ def building_stats(seats: pl.LazyFrame) -> pl.DataFrame:
             col(f"act_own_{s}").sum().cast(pl.Int64).alias(f"ao{i}"),
             col(f"act_by_others_{s}").sum().cast(pl.Int64).alias(f"ab{i}"),
         ]
-    games = seats.filter(q._finished_seat()).group_by("run", "game", "players").agg(per_game)
     totals: list[pl.Expr] = [pl.len().cast(pl.Int64).alias("games")]
     for i in range(len(slugs)):
         totals += [pl.col(f"{k}{i}").sum().alias(f"{k}{i}")
@@ -249,7 +248,11 @@ def building_stats(seats: pl.LazyFrame) -> pl.DataFrame:
             (pl.col(f"any{i}") * pl.col("players").cast(pl.Int64)).sum().alias(f"np{i}"),
             (pl.col(f"any{i}") * pl.col("gshare")).sum().alias(f"gs{i}"),
         ]
-    agg = q._collect(games.group_by("players").agg(totals)).sort("players")
+    # per game, then totals per player count, in slices of game ids (bounded memory)
+    parts = q.by_game_slices(seats, lambda lf: (
+        lf.filter(q._finished_seat()).group_by("run", "game", "players").agg(per_game)
+        .group_by("players").agg(totals)))
+    agg = parts.group_by("players").agg(pl.all().sum()).sort("players")
     rows = []
     for r in agg.iter_rows(named=True):
         for i, s in enumerate(slugs):
@@ -489,15 +492,24 @@ def setup_comparison(games: pl.LazyFrame, seats: pl.LazyFrame, groups: dict[str,
 
     # winning score, winning margin and seat score distributions (frequency tables)
     fin = seats.filter(q._finished_seat())
-    top = (fin.group_by("run", "game")
-           .agg(top=pl.col("score").max(),
-                second=pl.col("score").sort(descending=True).get(1))
-           .with_columns(margin=pl.col("top") - pl.col("second")))
+
+    def top_of(lf: pl.LazyFrame) -> pl.LazyFrame:
+        return (lf.group_by("run", "game")
+                .agg(top=pl.col("score").max(),
+                     second=pl.col("score").sort(descending=True).get(1))
+                .with_columns(margin=pl.col("top") - pl.col("second")))
+
     hists = []
     for s in names:
-        for measure, lf, c in (("winning score", top, "top"), ("winning margin", top, "margin"),
-                               ("seat score", fin, "score")):
-            f = q._collect(lf.filter(sel[s]).group_by(c).agg(count=pl.len().cast(pl.Int64)))
+        for measure, c in (("winning score", "top"), ("winning margin", "margin"),
+                           ("seat score", "score")):
+            if c == "score":
+                f = q._collect(fin.filter(sel[s]).group_by(c).agg(
+                    count=pl.len().cast(pl.Int64)))
+            else:  # per game, in slices of game ids (bounded memory)
+                f = q.by_game_slices(fin.filter(sel[s]), lambda lf, c=c: top_of(lf).group_by(
+                    c).agg(count=pl.len().cast(pl.Int64)))
+                f = f.group_by(c).agg(pl.col("count").sum())
             hists.append(pl.DataFrame({
                 "setup": [s] * len(f), "measure": [measure] * len(f),
                 "value": f[c].cast(pl.Int64), "count": f["count"]}))
