@@ -31,6 +31,7 @@ The named strategies are parameter vectors (data).
 import numpy as np
 from numba import njit
 
+from sim.core.bits import lowest_bit, nonneg
 from sim.core.game import StrategySpec
 from sim.core.rng import rand_below
 from sim.three_little_wolves.constants import (
@@ -95,10 +96,8 @@ from sim.three_little_wolves.kernels import (
     can_base,
     colour_stats,
     has_colour_o,
-    lowest_bit,
     n_houses,
     neutral_dummy_action,
-    nonneg,
     play_actions_into,
     put_base,
     put_floor,

@@ -3,6 +3,7 @@
 import numpy as np
 from numba import njit
 
+from sim.core.bits import nonneg
 from sim.core.rng import rand_below, seed_for
 from sim.go_town.constants import (
     M_CUR,
@@ -22,7 +23,6 @@ from sim.go_town.kernels import (
     init_arrays,
     legal_bits,
     list_legal,
-    nonneg,
     nth_legal,
 )
 from strategies.go_town import choose_arrays

@@ -10,13 +10,10 @@ See the performance note below before changing a signature or a change to the st
 
 from typing import NamedTuple
 
-import llvmlite.binding as llvm_binding
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import config as numba_config
-from numba.extending import intrinsic
+from numba import njit
 
+from sim.core.bits import lowest_bit, nonneg, nth_bit, popcount, zero
 from sim.core.rng import rand_below, shuffle
 from sim.go_town.constants import (
     A_BONE,
@@ -192,9 +189,10 @@ def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoT
 # Branches and indices. The outcomes in the per-decision code are random, so mispredicted
 # branches cost much of the time; the hot code therefore computes with masks and conditional
 # moves instead of branching where it can (``legal_bits``, ``update_board``, ``_leader`` in the
-# bots), and ``nth_bit`` uses the BMI2 instruction ``pdep`` where it is fast (``FAST_PDEP``;
-# otherwise a loop over the bits). ``nonneg`` marks array indices known to be >= 0, which
-# spares the code that Python's negative indices need on every access.
+# bots), and ``nth_bit`` uses the BMI2 instruction ``pdep`` where it is fast (otherwise a loop
+# over the bits). ``nonneg`` marks array indices known to be >= 0, which spares the code that
+# Python's negative indices need on every access. These bit operations are shared by the
+# engines: sim/core/bits.py.
 #
 # Effect, 4 players, random bots, one core (AMD Zen 5): ~73,000 games/s before these changes,
 # ~225,000 after (~35 ns per decision: legal actions, choice and effect). The first compile of
@@ -202,113 +200,7 @@ def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoT
 
 
 # ---------------------------------------------------------------------------------------------
-# bit operations (LLVM intrinsics)
-@intrinsic
-def nonneg(typingctx, x):
-    """``x`` (an integer >= 0) as an int64, telling the compiler that it is >= 0 (LLVM
-    ``assume``): an array index known to be >= 0 needs no code for Python's negative indices."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, sig, args):
-        v = context.cast(builder, args[0], x, types.int64)
-        ok = builder.icmp_signed(">=", v, ir.Constant(ir.IntType(64), 0))
-        fn = builder.module.declare_intrinsic("llvm.assume", fnty=ir.FunctionType(
-            ir.VoidType(), [ir.IntType(1)]))
-        builder.call(fn, [ok])
-        return v
-
-    return types.int64(x), codegen
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of the int64 ``x`` (LLVM ``ctpop``)."""
-    if x != types.int64:
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.ctpop(args[0])
-
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def lowest_bit(typingctx, x):
-    """Index of the lowest set bit of the int64 ``x`` != 0 (LLVM ``cttz``)."""
-    if x != types.int64:
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def deposit_bits(typingctx, x, m):
-    """x86 BMI2 ``pdep``: the low bits of ``x`` placed at the set bits of ``m`` (int64)."""
-    if x != types.int64 or m != types.int64:
-        return None
-
-    def codegen(context, builder, sig, args):
-        i64 = ir.IntType(64)
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=ir.FunctionType(
-            i64, [i64, i64]))
-        return builder.call(fn, [args[0], args[1]])
-
-    return types.int64(types.int64, types.int64), codegen
-
-
-def _fast_pdep() -> bool:
-    """True if the kernels may use ``pdep``: numba compiles for this machine (no
-    NUMBA_CPU_NAME / NUMBA_CPU_FEATURES), whose CPU has BMI2 and is not an AMD one before Zen 3
-    (there ``pdep`` is microcoded and slow). numba's cache is keyed on the CPU, so a cache
-    built here is not loaded on a machine without it."""
-    if numba_config.CPU_NAME or numba_config.CPU_FEATURES:
-        return False
-    try:
-        name = llvm_binding.get_host_cpu_name()
-        features = llvm_binding.get_host_cpu_features()
-        bmi2 = bool(features.get("bmi2", False))
-    except Exception:  # an llvmlite without these queries: take the portable code
-        return False
-    return bmi2 and not name.startswith(("znver1", "znver2", "bdver", "btver"))
-
-
-FAST_PDEP = _fast_pdep()
-
-if FAST_PDEP:
-    @njit(cache=True, _nrt=False, forceinline=True)
-    def nth_bit(m, k):
-        """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
-        return lowest_bit(deposit_bits(1 << k, m))
-else:
-    @njit(cache=True, _nrt=False, forceinline=True)
-    def nth_bit(m, k):
-        """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
-        for _ in range(k):
-            m &= m - 1
-        return lowest_bit(m)
-
-
-# ---------------------------------------------------------------------------------------------
 # small helpers
-@njit(cache=True, _nrt=False, forceinline=True)
-def zero(a):
-    """Set the array ``a`` (1-3 dimensions) to 0 (faster than ``a.fill(0)``)."""
-    if a.ndim == 1:
-        for i in range(a.shape[0]):
-            a[i] = 0
-    elif a.ndim == 2:
-        for i in range(a.shape[0]):
-            for j in range(a.shape[1]):
-                a[i, j] = 0
-    else:
-        for i in range(a.shape[0]):
-            for j in range(a.shape[1]):
-                for k in range(a.shape[2]):
-                    a[i, j, k] = 0
 
 
 @njit(cache=True, _nrt=False)

@@ -25,10 +25,9 @@ written without data-dependent branches (the random choices made them mispredict
 from typing import NamedTuple
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+from sim.core.bits import lowest_bit, popcount
 from sim.core.rng import rand_below, shuffle
 from sim.province.constants import (
     A_BUILD,
@@ -575,30 +574,6 @@ def can_hire(x, c):
 # loop draws the k-th of them (``nth_legal``) without listing them; ``legal_actions_into``
 # lists them.
 L_BUILD0, L_GRIND, L_UNION, L_HIRE, L_TAKE, L_REPAY = 1, 9, 10, 11, 12, 13
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of the int64 ``x`` (LLVM ``ctpop``)."""
-    if x != types.int64:
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.ctpop(args[0])
-
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def lowest_bit(typingctx, x):
-    """Index of the lowest set bit of the int64 ``x`` != 0 (LLVM ``cttz``)."""
-    if x != types.int64:
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return types.int64(types.int64), codegen
 
 
 @njit(cache=True, _nrt=False, forceinline=True)

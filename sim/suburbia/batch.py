@@ -5,6 +5,7 @@ import re
 import numpy as np
 from numba import njit
 
+from sim.core.bits import nth_bit, popcount
 from sim.core.rng import rand_below, seed_for
 from sim.suburbia.constants import (
     A_PLACE,
@@ -55,8 +56,6 @@ from sim.suburbia.kernels import (
     init_scratch_size,
     kind_tables,
     legal_actions_arrays,
-    nth_bit,
-    popcount,
 )
 from strategies.suburbia import CELLS, WORK, choose_arrays
 

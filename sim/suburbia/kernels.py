@@ -28,10 +28,9 @@ before, ~83,000 after; the first compile of ``run_games`` takes ~30 s of CPU.
 from typing import NamedTuple
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+from sim.core.bits import lowest_bit, popcount
 from sim.core.rng import rand_below
 from sim.suburbia.constants import (
     A_BASIC,
@@ -305,30 +304,6 @@ PD_GM = PD_FR + NFW
 PD_INVM = PD_GM + 1
 PD_ADJ = PD_INVM + 1
 NPD = PD_ADJ + MAXT
-
-
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of the int64 ``x`` (LLVM ``ctpop``)."""
-    if x != types.int64:
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.ctpop(args[0])
-
-    return types.int64(types.int64), codegen
-
-
-@intrinsic
-def lowest_bit(typingctx, x):
-    """Index of the lowest set bit of the int64 ``x`` != 0 (LLVM ``cttz``)."""
-    if x != types.int64:
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return types.int64(types.int64), codegen
 
 
 @njit(cache=True, _nrt=False)
@@ -1335,14 +1310,6 @@ def action_bits(tiles, consts, market, supply, pl, tk, pd, c):
     if bits == 0:
         bits = 1 << A_PASS
     return bits
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def nth_bit(m, k):
-    """Index of the ``k``-th (from 0) set bit of ``m`` (which has more than ``k``)."""
-    for _ in range(k):
-        m &= m - 1
-    return lowest_bit(m)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)

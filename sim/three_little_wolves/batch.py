@@ -4,6 +4,7 @@ decision."""
 import numpy as np
 from numba import njit
 
+from sim.core.bits import nonneg
 from sim.core.rng import seed_for
 from sim.three_little_wolves.constants import (
     M_CUR,
@@ -23,7 +24,6 @@ from sim.three_little_wolves.kernels import (
     apply_arrays,
     init_arrays,
     legal_into,
-    nonneg,
     points_arrays,
     random_legal,
 )
