@@ -25,7 +25,7 @@ import polars as pl
 
 from analysis import queries as q
 from analysis.paired import paired_difference
-from sim.core.components import get_path, slug, tunable_paths
+from sim.core.components import slug, tunable_paths
 from sim.core.errors import UserError
 from sim.registry import get_game
 from sim.runner import DEFAULT_BACKEND
@@ -201,12 +201,26 @@ def component_table(game, runs: list[Path]) -> pl.DataFrame:
             table=pl.lit(link.table),
             key=pl.col("column").replace_strict(cols, return_dtype=pl.Utf8,
                                                 default=None).cast(pl.Utf8),
+            key_slug=pl.col("column").replace_strict({c: slug(k) for c, k in cols.items()},
+                                                     return_dtype=pl.Utf8, default=None),
         ))
     if not frames:
         return pl.DataFrame()
     df = pl.concat(frames)
     return df.with_columns((pl.col(["diff", "lo", "hi"]) * 100.0)).select(
-        "players", "table", "key", "column", "n_with", "n_without", "diff", "lo", "hi")
+        "players", "table", "key", "key_slug", "column", "n_with", "n_without", "diff", "lo",
+        "hi")
+
+
+def component_row(comp: pl.DataFrame, table: str, key: Any = None,
+                  key_slug: str | None = None) -> dict | None:
+    """The row of ``comp`` (a ``component_table``) for one component, by its key or by the
+    slug of its key (as spelled in a data path); None when absent."""
+    if comp.is_empty():
+        return None
+    match = pl.col("key") == key if key_slug is None else pl.col("key_slug") == key_slug
+    hit = comp.filter((pl.col("table") == table) & match)
+    return hit.row(0, named=True) if hit.height else None
 
 
 # ---- writing -----------------------------------------------------------------------------
@@ -305,12 +319,8 @@ def _changed_components(cb: pl.DataFrame, cv: pl.DataFrame, overrides: dict) -> 
         if len(parts) < 3:
             continue
         t, k = parts[0], parts[1]
-        b = cb.filter((pl.col("table") == t) & (pl.col("key").map_elements(
-            slug, return_dtype=pl.Utf8) == k))
-        v = cv.filter((pl.col("table") == t) & (pl.col("key").map_elements(
-            slug, return_dtype=pl.Utf8) == k))
-        if b.height and v.height:
-            rb, rv = b.row(0, named=True), v.row(0, named=True)
+        rb, rv = component_row(cb, t, key_slug=k), component_row(cv, t, key_slug=k)
+        if rb and rv:
             rows.append([f"{t}.{k}", _ci(rb), _ci(rv)])
     return rows
 
@@ -387,10 +397,8 @@ def sweep(game_id: str, params: list[str], n: int, players: int, strategies: lis
             if name.count(".") >= 2:
                 comp = component_table(get_game(game.id, ar.arm.overrides), ar.runs)
                 t, k = name.split(".")[:2]
-                hit = comp.filter((pl.col("table") == t) & (pl.col("key").map_elements(
-                    slug, return_dtype=pl.Utf8) == k)) if comp.height else comp
-                if hit.height:
-                    r = hit.row(0, named=True)
+                r = component_row(comp, t, key_slug=k)
+                if r:
                     rows.append({**vals, "metric": f"{t}.{k} win-rate difference",
                                  "games": r["n_with"], "estimate": r["diff"], "lo": r["lo"],
                                  "hi": r["hi"]})
@@ -600,10 +608,9 @@ def suggest(game_id: str, n: int, players: int | None = None,
                               "lo": float("nan"), "hi": float("nan"), "center": float("nan"),
                               "pushed_out": f"refused: {e}"})
                 continue
-            me = comp.filter((pl.col("table") == o["table"]) & (pl.col("key") == o["key"]))
-            if not me.height or me["dev"][0] is None:
+            r = component_row(comp, o["table"], o["key"])
+            if r is None or r["dev"] is None:
                 continue
-            r = me.row(0, named=True)
             pushed = [f"{x['table']}.{x['key']}" for x in comp.iter_rows(named=True)
                       if (x["table"], x["key"]) in inside and x["dev"] is not None
                       and (x["dev_lo"] > band or x["dev_hi"] < -band)]
@@ -626,11 +633,11 @@ def suggest(game_id: str, n: int, players: int | None = None,
                 alt_base = measure({}, alt_strategies, "alt-baseline")
             ca = measure({found.path: found.after_value}, alt_strategies,
                          f"alt-{slug(found.path)}-{found.after_value}")
-            a0 = alt_base.filter((pl.col("table") == o["table"]) & (pl.col("key") == o["key"]))
-            a1 = ca.filter((pl.col("table") == o["table"]) & (pl.col("key") == o["key"]))
-            if a1.height and a1["dev"][0] is not None:
-                d1 = a1["dev"][0]
-                d0 = a0["dev"][0] if a0.height else None
+            a0 = component_row(alt_base, o["table"], o["key"])
+            a1 = component_row(ca, o["table"], o["key"])
+            if a1 is not None and a1["dev"] is not None:
+                d1 = a1["dev"]
+                d0 = a0["dev"] if a0 is not None else None
                 found.robust = abs(d1) <= band
                 found.robust_note = (f"{', '.join(alt_strategies)}: "
                                      f"{_f(d0) if d0 is not None else 'n/a'} -> {_f(d1)}")
@@ -698,6 +705,3 @@ def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players
     return {"proposals": proposals, "outliers": outliers, "tried": tried, "markdown": md,
             "summary": "\n".join(summary + [f"report: {md}"])}
 
-
-def component_value(game, path: str) -> Any:
-    return get_path(game.component_document(), game.component_schema, path, game.id)

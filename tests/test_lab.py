@@ -183,3 +183,15 @@ def test_suggest_fixes_a_deliberately_broken_building_first(tmp_path):
     assert abs(p.after["dev"]) < abs(p.before["dev"])
     assert p.inside == (abs(p.after["dev"]) <= 2.0)
     assert (tmp_path / "suggest.md").read_text().count("buildings.Church") >= 2
+
+
+def test_component_row_by_key_and_by_path_slug():
+    import polars as pl
+    comp = pl.DataFrame({"table": ["buildings", "buildings", "goals"],
+                         "key": ["Gold Mine", "Well", "13"],
+                         "key_slug": ["gold_mine", "well", "13"], "diff": [1.0, 2.0, 3.0]})
+    assert lab.component_row(comp, "buildings", "Gold Mine")["diff"] == 1.0
+    assert lab.component_row(comp, "buildings", key_slug="gold_mine")["diff"] == 1.0
+    assert lab.component_row(comp, "goals", key_slug="13")["diff"] == 3.0
+    assert lab.component_row(comp, "goals", "Well") is None
+    assert lab.component_row(pl.DataFrame(), "goals", "13") is None
