@@ -1,8 +1,10 @@
-"""Registry of games by id.
+"""Registry of games by id, and the pairing of each game with its bots.
 
 A game registers itself by living in a package ``sim/<package>/`` whose ``game.py`` defines
-``GAME_CLASS`` (a ``sim.core.game.Game`` subclass). Games are listed in ``ORDER`` first, then
-any other in alphabetical order.
+``GAME_CLASS`` (a ``sim.core.game.Game`` subclass). Its bots live in the package
+``strategies/<package>/`` of the same name (STRATEGIES, params_matrix, choose, run_games);
+the registry pairs the two, so the rules under ``sim/<package>/`` never import a bot. Games
+are listed in ``ORDER`` first, then any other in alphabetical order.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from sim.core.components import overrides_key
@@ -35,6 +38,24 @@ def _load() -> None:
             found[g.id] = g
     for gid in sorted(found, key=lambda i: (ORDER.index(i) if i in ORDER else len(ORDER), i)):
         _GAMES[gid] = found[gid]
+
+
+_BOTS: dict[type, ModuleType] = {}
+
+
+def bots_for(game_cls: type) -> ModuleType:
+    """The bot package paired with ``game_cls``: ``strategies.<package>`` for a game defined in
+    ``sim.<package>.game``. Raises UserError if the game has no bot package."""
+    if game_cls not in _BOTS:
+        pkg = game_cls.__module__.split(".")[1]
+        try:
+            _BOTS[game_cls] = importlib.import_module(f"strategies.{pkg}")
+        except ModuleNotFoundError as e:
+            if e.name not in ("strategies", f"strategies.{pkg}"):
+                raise
+            raise UserError(f"{game_cls.id}: no bots (expected the package strategies/{pkg}/)"
+                            ) from None
+    return _BOTS[game_cls]
 
 
 def list_games() -> list[str]:

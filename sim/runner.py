@@ -159,6 +159,10 @@ def _prepare_folder(root: Path, identity: dict[str, Any]) -> dict[str, Any] | No
             old = json.loads(manifest_path.read_text())
         except (OSError, json.JSONDecodeError):
             raise UserError(f"--out {root}: unreadable {MANIFEST}; choose another folder") from None
+        if not isinstance(old, dict):
+            raise UserError(f"--out {root}: {MANIFEST} is not a boardsim manifest; choose "
+                            "another folder")
+        check_engine_version(old, f"--out {root}")
         old_id = old.get("identity", {})
         if old_id != identity:
             diff = sorted(k for k in set(old_id) | set(identity)
@@ -237,6 +241,7 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
         **identity,
         "data_status": game.data_status,
         "boardsim_version": sim.__version__,
+        "engine_version": game.version,
         "created": (old or {}).get("created") or _now(),
         "n_chunks": n_chunks,
         "complete": False,
@@ -312,15 +317,35 @@ def default_out(identity: dict[str, Any]) -> Path:
     return Path("reports") / "_runs" / identity["game"] / name
 
 
+def check_engine_version(manifest: dict[str, Any], where: str) -> None:
+    """Refuse results played by another version of the game's engine (``Game.version``, which
+    changes only when the games played change): one line naming both versions."""
+    gid = manifest.get("game")
+    game = get_game(gid) if isinstance(gid, str) else None
+    if game is None:
+        raise UserError(f"{where}: {MANIFEST} names no game")
+    v = manifest.get("engine_version")
+    if v != game.version:
+        had = f"engine version {v}" if v is not None else "no engine version (an older boardsim)"
+        raise UserError(f"{where}: its {gid} games were played by {had}; this boardsim plays "
+                        f"version {game.version}, and results of different engine versions "
+                        "never mix: run it again")
+
+
 def load_manifest(run_dir: str | os.PathLike) -> dict[str, Any]:
-    """The manifest of a results folder. Raises UserError if it is not one."""
+    """The manifest of a results folder, checked to be one of this engine version. Raises
+    UserError if it is not a results folder, or was played by another engine version."""
     p = Path(run_dir) / MANIFEST
     try:
-        return json.loads(p.read_text())
+        m = json.loads(p.read_text())
     except FileNotFoundError:
         raise UserError(f"{run_dir} is not a boardsim results folder (no {MANIFEST})") from None
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
         raise UserError(f"{run_dir}: unreadable {MANIFEST} ({e})") from None
+    if not isinstance(m, dict):
+        raise UserError(f"{run_dir}: {MANIFEST} is not a boardsim manifest")
+    check_engine_version(m, str(run_dir))
+    return m
 
 
 def _now() -> str:

@@ -112,8 +112,7 @@ def test_impact_links_resolve(gid):
     """The column of every row of every linked table is a per-seat detail column."""
     g = get_game(gid)
     doc, schema = g.component_document(), g.component_schema
-    names = g.seat_detail_names  # a tuple, or a method (Little Town)
-    cols = set(names() if callable(names) else names)
+    cols = set(g.seat_detail)
     groups = {grp["prefix"] for grp in (g.impact_groups or [])}
     for link in schema.impact:
         assert isinstance(doc[link.table], list), link

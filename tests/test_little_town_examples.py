@@ -472,34 +472,6 @@ def test_illegal_action_is_refused():
         GAME.new_state(2, 1, {"market": "chaos"})
 
 
-def test_batch_equals_step_by_step():
-    """run_chunk plays game i exactly as the Python API with choose_action does."""
-    from sim.core.rng import seed_for_py
-    from sim.core.seating import seat_matrix
-    names = ["greedy", "builder", "random"]
-    for options in ({}, {"market": "draft"}):
-        opts = GAME.resolve_options(options)
-        seats = seat_matrix("rotate", 5, 0, 4, 3, 3)
-        res = GAME.run_chunk(0, 4, 5, 3, seats, opts, names)
-        for i in range(4):
-            s = GAME.new_state(3, seed_for_py(5, i, 0), opts)
-            rng = GAME.bot_rng(seed_for_py(5, i, 1))
-            while not GAME.is_terminal(s):
-                p = GAME.current_player(s)
-                s = GAME.apply_action(s, GAME.choose_action(s, names[seats[i, p]], rng))
-            assert GAME.scores(s).tolist() == res.score[i].tolist()
-            d = GAME.state_to_dict(s)
-            assert res.decisions[i] == d["decisions"] and res.turns[i] == d["turns_total"] == 48
-            for p in range(3):
-                for b in range(25):
-                    assert res.seat_detail[f"built_{_slug(b)}"][i, p] == d["players"][p]["built"][b]
-
-
-def _slug(b):
-    from sim.little_town.data import SLUGS
-    return SLUGS[b]
-
-
 def test_greedy_beats_random():
     from sim.core.seating import seat_matrix
     seats = seat_matrix("rotate", 1, 0, 300, 3, 3)

@@ -35,7 +35,7 @@ from sim.core.errors import UserError
 from sim.registry import get_game
 
 GAME = get_game("little-town")
-DETAIL = GAME.seat_detail_names()
+DETAIL = GAME.seat_detail
 POOL = ["random", "greedy", "builder", "gatherer"]
 GAME_SCHEMA = {
     "game": pl.Int64, "seed": pl.UInt64, "players": pl.Int8, "options": pl.Utf8,

@@ -139,3 +139,25 @@ def test_bad_arguments(tmp_path, kwargs, msg):
     with pytest.raises(UserError, match=msg):
         simulate(**args)
     assert not (tmp_path / "x").exists()
+
+
+def test_results_of_another_engine_version_are_refused(tmp_path):
+    """A run records its game's engine version; resuming it, or reading it for a report or a
+    replay, under another engine version is refused with one line."""
+    from sim.runner import load_manifest
+
+    out = tmp_path / "run"
+    simulate("go-town", 20, 2, ["random"], seed=1, out=out)
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["engine_version"] == "1"
+    assert load_manifest(out)["game"] == "go-town"
+    m["engine_version"] = "0"
+    (out / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(UserError, match="engine version 0; this boardsim plays version 1"):
+        simulate("go-town", 20, 2, ["random"], seed=1, out=out)
+    with pytest.raises(UserError, match="engine version 0"):
+        load_manifest(out)
+    del m["engine_version"]
+    (out / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(UserError, match="no engine version"):
+        load_manifest(out)

@@ -312,29 +312,6 @@ def test_tie_break_and_shared_win():
     assert _ranks_batch(keys, False).tolist() == [[1, 1, 3]]
 
 
-# ---- bots: the batch loop plays exactly the games of the Python API -------------------------------
-@pytest.mark.parametrize("players", [1, 2, 4])
-def test_batch_matches_python_api(players):
-    from sim.core.rng import seed_for_py
-
-    names = list(GAME.strategies)
-    seats = np.array([[(i + 1) % len(names) for i in range(players)],
-                      [(i + 3) % len(names) for i in range(players)]], np.int64)
-    res = GAME.run_chunk(0, 2, 5, players, seats, GAME.resolve_options({}), names)
-    for g in range(2):
-        s = GAME.new_state(players, seed_for_py(5, g, 0))
-        rng = GAME.bot_rng(seed_for_py(5, g, 1))
-        while not GAME.is_terminal(s):
-            strat = names[seats[g, GAME.current_player(s)]]
-            s = GAME.apply_action(s, GAME.choose_action(s, strat, rng))
-            GAME.check_invariants(s)
-        assert GAME.scores(s).tolist() == res.score[g].tolist()
-        assert GAME.ranks(s).tolist() == res.rank[g].tolist()
-        assert int(s.meta[5]) == res.decisions[g]
-    assert res.seat_detail["tiles_placed"].min() >= 10
-    assert set(np.unique(res.seat_detail["goal_builder"])) <= {-1, 0, 1}
-
-
 def test_valued_bot_beats_random():
     names = ["random", "greedy"]
     seats = np.array([[0, 1], [1, 0]] * 20, np.int64)

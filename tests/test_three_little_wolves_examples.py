@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from sim.core.errors import UserError
-from sim.core.rng import seed_for_py
 from sim.three_little_wolves import data
 from sim.three_little_wolves.constants import (
     A_BASE,
@@ -533,10 +532,3 @@ def test_run_chunk_and_choose_action():
     # game i of a run is the same in any chunking
     r2 = G.run_chunk(10, 5, 11, 4, seats[10:15], opts, names)
     assert (r2.score == r.score[10:15]).all() and (r2.turns == r.turns[10:15]).all()
-    # the batch and the Python API agree on a greedy game
-    s = G.new_state(3, seed_for_py(11, 3, 0))
-    rng = G.bot_rng(seed_for_py(11, 3, 1))
-    while not G.is_terminal(s):
-        s = G.apply_action(s, G.choose_action(s, "greedy", rng))
-    r3 = G.run_chunk(3, 1, 11, 3, np.zeros((1, 3), np.int64), opts, ["greedy"])
-    assert r3.score[0].tolist() == G.scores(s).tolist()

@@ -47,16 +47,30 @@ class ChunkResult:
 
 
 class Game:
-    """Base class of every game. Subclasses set the class attributes and the kernels.
+    """Base class of every game: the public interface as template methods over the game's
+    compiled entry points (``sim/core/contract.py``) and a few hooks.
 
-    Attributes: ``id`` (registry id), ``title``, ``min_players``/``max_players``,
-    ``num_actions`` (size of the fixed action space), ``options`` (OptionSet),
-    ``end_reasons`` (names of end-reason codes; code 0 is "none"), ``spec`` (rules file),
-    ``data_status`` (is the component data confirmed?), ``strategies`` (name -> StrategySpec).
+    The template methods own the rules every game shares: bad input raises ``UserError``
+    naming the value and the allowed ones; a state passed in is never changed (a new state is
+    returned); a finished game has no legal actions; ``choose_action`` returns a legal action
+    for every named bot. A game sets the class attributes below and implements the hooks
+    ``_alloc``, ``scores``, ``winners``, ``ranks``, the strings, the dict form,
+    ``check_invariants``, ``default_plan`` and ``_play_chunk`` (docs/house-pattern.md).
+
+    Class attributes: ``id`` (registry id), ``title``, ``version`` (engine version: changes
+    only when the games played change; recorded in every run's manifest), ``min_players``/
+    ``max_players``, ``num_actions`` (size of the fixed action space), ``options``
+    (OptionSet), ``end_reasons`` (names of end-reason codes; code 0 is "none"), ``spec``
+    (rules file), ``data_status`` (is the component data confirmed?), ``kernels`` (the module
+    holding the contract entry points), ``seat_detail`` (names of the per-seat detail columns
+    of ``run_chunk``, in order), ``impact_groups`` (detail groups the report analyses).
+    The bots are not the game's: the registry pairs the game with ``strategies/<package>``
+    (``bots``; ``strategies`` maps names to StrategySpec).
     """
 
     id: str = ""
     title: str = ""
+    version: str = "1"
     min_players: int = 2
     max_players: int = 4
     num_actions: int = 0
@@ -64,16 +78,32 @@ class Game:
     end_reasons: tuple[str, ...] = ("none",)
     spec: str = ""
     data_status: str = ""
-    strategies: dict[str, StrategySpec] = {}
+    kernels: Any = None
+    seat_detail: tuple[str, ...] = ()
     # per-seat detail groups the report analyses (see analysis.report.write_report)
     impact_groups: list[dict] = []
     # component data (balance lab; sim/core/components.py): how to read the document, and the
     # canonical overrides this instance was built with ({} = the printed data)
     overrides: dict[str, Any] = {}
 
+    # ---- the bots paired with this game (sim/registry.py) ----------------------------------
+    @property
+    def bots(self):
+        """The game's bot package ``strategies/<package>`` (STRATEGIES, params_matrix, choose,
+        run_games), paired by the registry. Raises UserError if the game has none."""
+        from sim.registry import bots_for
+
+        return bots_for(type(self))
+
+    @property
+    def strategies(self) -> dict[str, StrategySpec]:
+        """Named bots of this game: name -> StrategySpec."""
+        return self.bots.STRATEGIES
+
     # ---- validation helpers -------------------------------------------------------------
     def check_players(self, n_players: int) -> int:
-        if not isinstance(n_players, (int, np.integer)) or not (
+        """``n_players`` as an int. Raises UserError unless ``min_players..max_players``."""
+        if isinstance(n_players, bool) or not isinstance(n_players, (int, np.integer)) or not (
             self.min_players <= n_players <= self.max_players
         ):
             raise UserError(
@@ -83,9 +113,12 @@ class Game:
         return int(n_players)
 
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Every rule option: the defaults overlaid with validated ``options``. Raises
+        UserError naming an unknown option or a bad value and the allowed ones."""
         return self.options.resolve(options)
 
     def strategy(self, name: str) -> StrategySpec:
+        """The named bot. Raises UserError naming the allowed ones."""
         if name not in self.strategies:
             raise UserError(
                 f"unknown strategy {name!r} for {self.id}; allowed: {', '.join(self.strategies)}"
@@ -96,29 +129,81 @@ class Game:
         """Declared maximum number of decisions in one game under ``options``."""
         raise NotImplementedError
 
-    # ---- the interface (overridden per game) --------------------------------------------
-    def new_state(self, n_players: int, seed: int, options: dict | None = None) -> NamedTuple:
+    # ---- hooks (each game) ----------------------------------------------------------------
+    def _alloc(self, resolved: dict[str, Any]) -> NamedTuple:
+        """A zeroed state holding this instance's data and the encoded ``resolved`` options."""
         raise NotImplementedError
+
+    # ---- the interface (template methods) -------------------------------------------------
+    def new_state(self, n_players: int, seed: int, options: dict | None = None) -> NamedTuple:
+        """A new game of ``n_players`` (the rulebook's set-up) with chance seed ``seed`` (int,
+        taken mod 2**64) and rule ``options``. Raises UserError on bad input."""
+        n_players = self.check_players(n_players)
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise UserError(f"{self.id}: seed must be an integer, got {seed!r}")
+        s = self._alloc(self.resolve_options(options))
+        self.kernels.init_state(s, n_players, np.uint64(int(seed) % 2**64))
+        return s
 
     def legal_actions(self, state) -> np.ndarray:
-        raise NotImplementedError
+        """Legal action ids, ``int32[k]`` ascending; empty once the game is over."""
+        buf = np.empty(self.num_actions, np.int32)
+        n = self.kernels.legal_actions_into(state, buf)
+        return buf[:n].copy()
+
+    def check_action(self, state, action) -> int:
+        """``action`` as an int if it is legal in ``state``; else UserError naming it and the
+        legal ones."""
+        legal = self.legal_actions(state)
+        ok = not isinstance(action, bool) and isinstance(action, (int, np.integer))
+        a = int(action) if ok else -1
+        if not ok or not (0 <= a < self.num_actions) or a not in set(legal.tolist()):
+            shown = ", ".join(map(str, legal)) if len(legal) else "none (the game is over)"
+            raise UserError(f"{self.id}: action {action!r} is not legal here; legal: {shown}")
+        return a
 
     def apply_action(self, state, action: int):
-        raise NotImplementedError
+        """A new state after the legal ``action`` (and the forced moves after it); ``state``
+        is unchanged. Raises UserError if the action is not legal."""
+        a = self.check_action(state, action)
+        s = self.copy_state(state)
+        self.kernels.apply_inplace(s, a)
+        return s
+
+    keeps_derived: bool = False  # True for a game whose kernels keep derived arrays
+
+    def apply_checking_derived(self, state, action: int):
+        """``(new_state, ok)``: the legal ``action`` applied with the game's derived arrays kept
+        by the kernels as in its batch loop, and whether they then equal a fresh derivation
+        from the state (a game without derived arrays: always True)."""
+        return self.apply_action(state, action), True
 
     def is_terminal(self, state) -> bool:
-        raise NotImplementedError
+        """True once the game has ended (a result, or the length limit)."""
+        return bool(self.kernels.is_over(state))
+
+    def current_player(self, state) -> int:
+        """The seat to act; -1 once the game is over."""
+        return -1 if self.is_terminal(state) else int(self.kernels.current_seat(state))
+
+    def win_shares(self, state) -> np.ndarray:
+        """``float64[n_players]``: 1/k for each of k winners, else 0 (all 0 before the end
+        and in a game stopped at the length limit)."""
+        n = int(self.kernels.n_seats(state))
+        out = np.zeros(n, np.float64)
+        self.kernels.win_shares_into(state, out)
+        return out
 
     def scores(self, state) -> np.ndarray:
+        """The game's score per seat, ``int64[n_players]``."""
         raise NotImplementedError
 
     def winners(self, state) -> list[int]:
-        raise NotImplementedError
+        """Winning seats once the game is over (several for a shared win), else []."""
+        return [int(p) for p in np.nonzero(self.win_shares(state) > 0)[0]]
 
     def ranks(self, state) -> np.ndarray:
-        raise NotImplementedError
-
-    def current_player(self, state) -> int:
+        """Competition rank per seat (1 = winner), ``int64[n_players]``; 0 before the end."""
         raise NotImplementedError
 
     def action_to_string(self, state, action: int) -> str:
@@ -134,9 +219,21 @@ class Game:
         raise NotImplementedError
 
     def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
-        """The action the named scripted bot takes now; ``rng`` is the bot generator
-        (``uint64[1]``, advanced in place; see ``bot_rng``)."""
-        raise NotImplementedError
+        """The action the named bot takes now; ``rng`` is the bot generator (``uint64[1]``,
+        advanced in place; see ``bot_rng``). ``state`` is unchanged. Raises UserError for an
+        unknown bot or a finished game; RuntimeError if the bot returns an illegal action
+        (a bug in the bot)."""
+        spec = self.strategy(strategy)
+        legal = self.legal_actions(state)
+        if len(legal) == 0:
+            raise UserError(f"{self.id}: the game is over; there is no action to choose")
+        rng = self._check_bot_rng(rng)
+        codes, params = self.bots.params_matrix([spec.name])
+        a = int(self.bots.choose(codes[0], params, 0, self.copy_state(state), legal,
+                                 len(legal), rng))
+        if a not in set(legal.tolist()):
+            raise RuntimeError(f"{self.id}: bot {strategy!r} chose the illegal action {a}")
+        return a
 
     def check_invariants(self, state) -> None:
         """Raise AssertionError if ``state`` breaks a conservation law of the game."""
@@ -164,6 +261,12 @@ class Game:
     def bot_rng(seed: int) -> np.ndarray:
         """A bot generator state ``uint64[1]`` from an int seed."""
         return np.array([int(seed) % 2**64], np.uint64)
+
+    @staticmethod
+    def _check_bot_rng(rng) -> np.ndarray:
+        if not (isinstance(rng, np.ndarray) and rng.dtype == np.uint64 and rng.shape == (1,)):
+            raise UserError("bot generator must be a uint64[1] array (Game.bot_rng(seed))")
+        return rng
 
     # ---- component data (balance lab) ----------------------------------------------------
     # A game exposes its data through ``sim/<package>/components.py``: ``SCHEMA``
@@ -220,12 +323,32 @@ class Game:
 
         Game i uses ``seed_for(run_seed, i, 0)`` for chance and ``seed_for(run_seed, i, 1)`` for
         its bots. ``seat_strategies``: int64 ``[n_games, n_players]``, each seat's index into
-        ``strategy_names``. ``options``: resolved rule options.
+        ``strategy_names``. ``options``: rule options (validated here). Returns a ChunkResult
+        whose ``seat_detail`` holds the columns ``seat_detail`` names. Raises UserError on bad
+        input.
         """
+        n_players = self.check_players(n_players)
+        names = [self.strategy(n).name for n in strategy_names]
+        idx = np.ascontiguousarray(seat_strategies, dtype=np.int64)
+        if idx.shape != (n_games, n_players) or (
+                idx.size and (idx.min() < 0 or idx.max() >= len(names))):
+            raise UserError(f"{self.id}: seat_strategies must be int [{n_games}, {n_players}] "
+                            f"indexes into {len(names)} strategies")
+        s = self._alloc(self.resolve_options(options))
+        codes, params = self.bots.params_matrix(names)
+        return self._play_chunk(s, int(first_game), int(n_games), np.uint64(int(run_seed) % 2**64),
+                                n_players, idx, codes, params)
+
+    def _play_chunk(self, s, first_game: int, n_games: int, run_seed: np.uint64,
+                    n_players: int, seat_idx: np.ndarray, codes: np.ndarray,
+                    params: np.ndarray) -> ChunkResult:
+        """Hook: play the chunk with the bots' compiled loop (``self.bots.run_games``) on the
+        scratch state ``s`` and turn its output arrays into a ChunkResult."""
         raise NotImplementedError
 
     # ---- helpers for subclasses -----------------------------------------------------------
     def copy_state(self, state):
+        """A deep copy of ``state`` (a NamedTuple of numpy arrays)."""
         return type(state)(*(a.copy() for a in state))
 
     def describe(self) -> dict:
@@ -244,5 +367,6 @@ class Game:
                 for o in self.options
             ],
             "strategies": list(self.strategies),
+            "version": self.version,
             "data_status": self.data_status,
         }

@@ -98,6 +98,11 @@ class OptionSet:
     def __iter__(self):
         return iter(self.options)
 
+    def slots(self) -> dict[str, int]:
+        """Option name -> its slot in the encoded array (the kernels' ``O_*`` constants are
+        derived from this, so the order is never kept by hand)."""
+        return {o.name: i for i, o in enumerate(self.options)}
+
     def defaults(self) -> dict[str, Any]:
         return {o.name: o.default for o in self.options}
 

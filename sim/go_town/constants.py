@@ -4,6 +4,8 @@ These are encodings, not component data: the card counts and the hand constants 
 ``data.py`` and reach the kernels as arrays. See docs/games/go_town.md.
 """
 
+from sim.go_town.options import OPTIONS
+
 NT = 18  # type codes 1..17; index 0 unused
 QM, DOG, BONE, DRILL, WRECK, MILK, DONUT, THIEF, MASTER = 9, 10, 11, 12, 13, 14, 15, 16, 17
 CARD_NAMES = (
@@ -41,12 +43,28 @@ END_REASONS = ("none", "target", "limit")
 # consts slots (component data)
 C_OPEN, C_LIMIT, C_REFILL = 0, 1, 2
 
-# option slots: order of OPTIONS in game.py
-(
-    O_TARGET, O_WINCHECK, O_HANDMODE, O_RESHUFFLE, O_QM_BY_QM, O_QM_BY_NUM, O_DOG_PLACE,
-    O_DOG_UP, O_DONUT_SCOPE, O_SKIP_STACK, O_SKIP_MEANS, O_MILK_SELF, O_DESTROY_SELF,
-    O_BONE_OWN, O_DOG_OTHERS, O_DOGS_MAX, O_BONE_TARGET, O_DEAD_PLAYS, O_MILK_DISCARD,
-    O_MAXTURNS, O_FIRST,
-) = range(21)
-N_OPTS = 21
+# option slots, derived from the option list by name (sim/go_town/options.py)
+_SLOT = OPTIONS.slots()
+O_TARGET = _SLOT["target_floors"]
+O_WINCHECK = _SLOT["win_check"]
+O_HANDMODE = _SLOT["hand_limit_mode"]
+O_RESHUFFLE = _SLOT["reshuffle_timing"]
+O_QM_BY_QM = _SLOT["qm_steal_by_qm"]
+O_QM_BY_NUM = _SLOT["qm_steal_by_number"]
+O_DOG_PLACE = _SLOT["dog_placement"]
+O_DOG_UP = _SLOT["dog_moves_up"]
+O_DONUT_SCOPE = _SLOT["donut_scope"]
+O_SKIP_STACK = _SLOT["skip_stacking"]
+O_SKIP_MEANS = _SLOT["skip_means"]
+O_MILK_SELF = _SLOT["milk_on_self"]
+O_DESTROY_SELF = _SLOT["destroy_self_allowed"]
+O_BONE_OWN = _SLOT["bone_on_own"]
+O_DOG_OTHERS = _SLOT["dog_on_others"]
+O_DOGS_MAX = _SLOT["dogs_per_floor_max"]
+O_BONE_TARGET = _SLOT["bone_target"]
+O_DEAD_PLAYS = _SLOT["allow_dead_plays"]
+O_MILK_DISCARD = _SLOT["milk_discard"]
+O_MAXTURNS = _SLOT["max_turns"]
+O_FIRST = _SLOT["first_player"]
+N_OPTS = len(OPTIONS.options)
 DECISIONS_PER_TURN_CAP = 64

@@ -11,9 +11,8 @@ import numpy as np
 
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
-from sim.core.options import OptionSet, RuleOption
 from sim.go_town import data
-from sim.go_town.batch import run_games
+from sim.go_town import kernels as _kernels
 from sim.go_town.constants import (
     A_BONE,
     A_BUILDQ,
@@ -43,42 +42,11 @@ from sim.go_town.constants import (
     MILK,
     NT,
     NUM_ACTIONS,
-    PH_OVER,
     PHASES,
 )
-from sim.go_town.kernels import (
-    GoTownState,
-    alloc_state,
-    apply_inplace,
-    init_state,
-    legal_actions_into,
-)
-from strategies import go_town as bots
+from sim.go_town.kernels import GoTownState, alloc_state
+from sim.go_town.options import OPTIONS
 
-_C = "choice"
-OPTIONS = OptionSet([
-    RuleOption("target_floors", "int", 5, "§1.4, D1", "floors needed to win (4 = short game)", allowed=(4, 5)),
-    RuleOption("win_check", _C, "immediate", "§3.3, D2", "win the moment a floor is added, or at end of turn", ("immediate", "end_of_turn")),
-    RuleOption("hand_limit_mode", _C, "draw_only", "§3.2, D3", "what the 8-card limit does", ("draw_only", "cap_gain", "discard_to_8")),
-    RuleOption("reshuffle_timing", _C, "lazy", "§3.2, D4", "reshuffle when a draw needs it, or as soon as the pile empties", ("lazy", "eager")),
-    RuleOption("qm_steal_by_qm", "bool", True, "§4.3, D5", "a ? from hand may take a rival's ? (route A, seed)"),
-    RuleOption("qm_steal_by_number", "bool", True, "§4.3, D5", "a number may take a rival's ? at its locked value (route B)"),
-    RuleOption("dog_placement", _C, "any_own_floor", "§4.4, D6", "which own floor a dog may guard", ("any_own_floor", "top_only")),
-    RuleOption("dog_moves_up", "bool", False, "§4.4, D7", "a dog rides up to each new top floor"),
-    RuleOption("donut_scope", _C, "others", "§4.9, D8", "who skips after the donut truck", ("others", "all")),
-    RuleOption("skip_stacking", _C, "stack", "§4.9, D9", "whether skipped turns add up", ("stack", "no_stack")),
-    RuleOption("skip_means", _C, "whole_turn", "§4.9, D10", "what a skipped turn still does", ("whole_turn", "no_play_but_refill")),
-    RuleOption("milk_on_self", "bool", False, "§4.9, D11", "a milkshake may target its player"),
-    RuleOption("destroy_self_allowed", "bool", False, "§4.6, D11", "drill/wrecking ball may target own building"),
-    RuleOption("bone_on_own", "bool", False, "§4.5, D11", "a bone may target own dog"),
-    RuleOption("dog_on_others", "bool", False, "§4.4, D11", "a dog may guard another player's floor"),
-    RuleOption("dogs_per_floor_max", "int", 1, "§4.4, D12", "dogs allowed on one floor", min=1, max=4),
-    RuleOption("bone_target", _C, "any_floor", "§4.5, D13", "which rival dogs a bone may target", ("any_floor", "top_only")),
-    RuleOption("allow_dead_plays", "bool", False, "§4, D14", "a special card without a target may be played for no effect"),
-    RuleOption("milk_discard", _C, "on_consume", "§4.9, D15", "when a played milkshake reaches the discard", ("on_consume", "immediate")),
-    RuleOption("max_turns", "int", 1000, "§3.3, D17", "player-turns before the game stops as 'limit'", min=10, max=100000),
-    RuleOption("first_player", _C, "seat0", "§3.1, D18", "who starts", ("seat0", "random")),
-])
 _NAME_TO_TYPE = {n: k for k, n in enumerate(CARD_NAMES) if k}
 
 
@@ -99,6 +67,7 @@ class GoTown(Game):
     """Go Town, 2-4 players, 54 cards, first to ``target_floors`` floors wins (spec §1-§4)."""
 
     id = "go-town"
+    version = "1"  # changes only when the games played change (the manifest records it)
     title = "Go Town"
     min_players = 2
     max_players = 4
@@ -107,14 +76,15 @@ class GoTown(Game):
     end_reasons = END_REASONS
     spec = "shared/rules/go_town.md"
     data_status = data.DATA_STATUS
-    strategies = bots.STRATEGIES
+    kernels = _kernels
+    keeps_derived = True
     impact_groups = [
         {"prefix": "played_", "title": "Special cards", "noun": "special card",
          "verb": "played", "include": list(CARD_NAMES[DOG:])},
         {"prefix": "played_", "title": "Building cards", "noun": "building card",
          "verb": "played", "include": list(CARD_NAMES[1:DOG])},
     ]
-    seat_detail_names = tuple(f"played_{CARD_NAMES[k]}" for k in range(1, NT))
+    seat_detail = tuple(f"played_{CARD_NAMES[k]}" for k in range(1, NT))
 
     def __init__(self, card_counts: dict[str, int] | None = None,
                  constants: dict[str, int] | None = None):
@@ -127,45 +97,18 @@ class GoTown(Game):
         """Decisions: ``max_turns * 64`` (the engine's safety cap, docs §5)."""
         return int(self.resolve_options(options)["max_turns"]) * DECISIONS_PER_TURN_CAP
 
-    # ---- interface ----------------------------------------------------------------------
-    def new_state(self, n_players: int, seed: int, options: dict | None = None) -> GoTownState:
-        """New game (spec §3.1). ``seed``: int, taken mod 2**64. Raises UserError on bad input."""
-        n_players = self.check_players(n_players)
-        opts = self.options.encode(self.resolve_options(options))
-        s = alloc_state(opts, self.counts, self.consts)
-        init_state(s, n_players, np.uint64(int(seed) % 2**64))
-        return s
-
-    def legal_actions(self, state: GoTownState) -> np.ndarray:
-        """Legal action ids, ``int32[k]`` ascending; empty at the end of the game."""
-        buf = np.empty(NUM_ACTIONS, np.int32)
-        n = legal_actions_into(state, buf)
-        return buf[:n].copy()
-
-    def apply_action(self, state: GoTownState, action: int) -> GoTownState:
-        """A new state after ``action``. Raises UserError if the action is not legal."""
-        if int(action) not in set(self.legal_actions(state).tolist()):
-            raise UserError(
-                f"go-town: action {action} is not legal here; legal: "
-                f"{', '.join(map(str, self.legal_actions(state)))}"
-            )
+    def apply_checking_derived(self, state, action: int):
+        """See Game.apply_checking_derived (the kernels' derived arrays, docs §performance)."""
+        a = self.check_action(state, action)
         s = self.copy_state(state)
-        apply_inplace(s, int(action))
-        return s
+        return s, bool(_kernels.derived_step_ok(s, a))
 
-    def is_terminal(self, state) -> bool:
-        return int(state.meta[M_PHASE]) == PH_OVER
-
-    def current_player(self, state) -> int:
-        return -1 if self.is_terminal(state) else int(state.meta[M_CUR])
+    def _alloc(self, resolved: dict[str, Any]) -> GoTownState:
+        return alloc_state(self.options.encode(resolved), self.counts, self.consts)
 
     def scores(self, state) -> np.ndarray:
         """Floors per seat, ``int64[n_players]``."""
         return state.n_floors[: state.meta[M_NP]].copy()
-
-    def winners(self, state) -> list[int]:
-        w = int(state.meta[M_WINNER])
-        return [w] if w >= 0 else []
 
     def ranks(self, state) -> np.ndarray:
         """Rank per seat (1 = winner, others by floors from 2; all 0 in an unfinished game)."""
@@ -301,15 +244,6 @@ class GoTown(Game):
         except (KeyError, ValueError, TypeError, IndexError) as e:
             raise UserError(f"go-town state dict: malformed ({type(e).__name__}: {e})") from None
 
-    # ---- bots and batch -----------------------------------------------------------------
-    def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
-        spec = self.strategy(strategy)
-        codes, params = bots.params_matrix([spec.name])
-        legal = self.legal_actions(state)
-        if len(legal) == 0:
-            raise UserError("go-town: the game is over; there is no action to choose")
-        return int(bots.choose(codes[0], params[0], state, legal, len(legal), rng))
-
     def check_invariants(self, state) -> None:
         """The 54 cards (the data's counts) are all somewhere: deck, discard, hands, floors,
         dogs on floors, milkshakes in front of players."""
@@ -336,13 +270,9 @@ class GoTown(Game):
             for p in (2, 3, 4)
         ]
 
-    def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
-                  strategy_names) -> ChunkResult:
-        """Play a chunk of games (see Game.run_chunk); ``seat_strategies`` indexes
-        ``strategy_names``."""
-        opts = self.options.encode(self.resolve_options(options))
-        s = alloc_state(opts, self.counts, self.consts)
-        codes, params = bots.params_matrix(list(strategy_names))
+    def _play_chunk(self, s, first_game, n_games, run_seed, n_players, seat_idx, codes,
+                    params) -> ChunkResult:
+        """The bots' loop over the chunk (Game.run_chunk); seat detail: cards played per type."""
         turns = np.zeros(n_games, np.int64)
         decisions = np.zeros(n_games, np.int64)
         end_reason = np.zeros(n_games, np.int64)
@@ -350,9 +280,8 @@ class GoTown(Game):
         winner = np.zeros(n_games, np.int64)
         score = np.zeros((n_games, n_players), np.int64)
         played = np.zeros((n_games, n_players, NT), np.int64)
-        run_games(s, first_game, n_games, np.uint64(run_seed % 2**64), n_players,
-                  np.ascontiguousarray(seat_strategies, dtype=np.int64), codes, params,
-                  turns, decisions, end_reason, first, winner, score, played)
+        self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
+                            turns, decisions, end_reason, first, winner, score, played)
         rank = np.zeros((n_games, n_players), np.int64)
         share = np.zeros((n_games, n_players), np.float64)
         won = winner >= 0
@@ -360,7 +289,7 @@ class GoTown(Game):
         share[rows, winner[rows]] = 1.0
         # competition ranking: the winner 1, the others by floors from 2; unfinished games 0
         rank[:] = _ranks_batch(score, winner)
-        detail = {name: played[:, :, k + 1] for k, name in enumerate(self.seat_detail_names)}
+        detail = {name: played[:, :, k + 1] for k, name in enumerate(self.seat_detail)}
         return ChunkResult(turns, decisions, end_reason, first, score, rank, share, detail)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, nonneg, nth_bit, popcount, zero
+from sim.core.contract import implements
 from sim.core.rng import rand_below, shuffle
 from sim.go_town.constants import (
     A_BONE,
@@ -159,12 +160,12 @@ def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoT
 #   them, so nothing can be freed early or leak. Functions that allocate or unpack the state
 #   (the entry points at the end of this file, ``run_games``) keep the default.
 # * The per-decision kernels (``legal_bits``, ``apply_arrays``, the turn flow and the bots in
-#   strategies/go_town.py) are ``forceinline=True`` (LLVM-level inlining into the game loop):
+#   strategies/go_town/bots.py) are ``forceinline=True`` (LLVM-level inlining into the game loop):
 #   a call passes each array as its 7-11 struct fields, ~100 machine words per call. Rarely
 #   run kernels stay plain calls (LLVM still inlines the small ones); numba-level
 #   ``inline="always"`` is not used (it made the first compile several times slower).
 # * The ``GoTownState`` entry points at the end unpack the state once and delegate; the batch
-#   loop (batch.py) unpacks it once per chunk and calls the array kernels directly.
+#   loop (strategies/go_town/batch.py) unpacks it once per chunk and calls the array kernels directly.
 #
 # Derived arrays. Four small arrays, kept up to date by the kernels, summarise the state so
 # that the legal actions of a position take a few dozen bit operations instead of scans of the
@@ -827,3 +828,62 @@ def is_legal(s, a, buf):
         if buf[i] == a:
             return True
     return False
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernel contract (sim/core/contract.py, docs/house-pattern.md): init_state,
+# legal_actions_into and apply_inplace above, and these.
+implements(GoTownState, "init_state")(init_state)
+implements(GoTownState, "legal_actions_into")(legal_actions_into)
+implements(GoTownState, "apply_inplace")(apply_inplace)
+
+
+@implements(GoTownState, "is_over")
+@njit(cache=True)
+def is_over(s):
+    """True once the game has ended (a winner or the turn limit)."""
+    return s.meta[M_PHASE] == PH_OVER
+
+
+@implements(GoTownState, "current_seat")
+@njit(cache=True)
+def current_seat(s):
+    """The seat to act; -1 once the game is over."""
+    return -1 if s.meta[M_PHASE] == PH_OVER else s.meta[M_CUR]
+
+
+@implements(GoTownState, "n_seats")
+@njit(cache=True)
+def n_seats(s):
+    return s.meta[M_NP]
+
+
+@implements(GoTownState, "scores_into")
+@njit(cache=True)
+def scores_into(s, out):
+    """Floors built per seat (spec §1.4)."""
+    for p in range(s.meta[M_NP]):
+        out[p] = s.n_floors[p]
+
+
+@implements(GoTownState, "win_shares_into")
+@njit(cache=True)
+def win_shares_into(s, out):
+    """1 for the winner, 0 for the others; all 0 before the end or at the turn limit."""
+    for p in range(s.meta[M_NP]):
+        out[p] = 0.0
+    if s.meta[M_PHASE] == PH_OVER and s.meta[M_WINNER] >= 0:
+        out[s.meta[M_WINNER]] = 1.0
+
+
+@njit(cache=True)
+def derived_step_ok(s, a):
+    """Apply ``a`` keeping the derived arrays as the batch loop does; True if they then equal
+    a fresh derivation from the state (the conformance test)."""
+    hn, hm, dogbits, board = derived_arrays(s)
+    apply_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
+                 s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
+                 dogbits, board, a)
+    f_hn, f_hm, f_dogbits, f_board = derived_arrays(s)
+    return ((hn == f_hn).all() and (hm == f_hm).all() and (dogbits == f_dogbits).all()
+            and (board == f_board).all())

@@ -4,6 +4,8 @@ These are encodings, not component data: costs, VP, counts, the boards and the g
 in ``data.py`` and reach the kernels as arrays. See docs/games/little_town.md.
 """
 
+from sim.little_town.options import OPTIONS
+
 MAXP = 4
 NB = 25  # building types
 NCELL = 54
@@ -149,9 +151,25 @@ STAT_NAMES = ("placements", "builds", "activations", "gathered", "cubes_bought",
  ST_VP_CASTLE, ST_VP_WT, ST_VP_COINS, ST_VP_UNFED) = range(17)
 N_STATS = 17
 
-# option slots: order of OPTIONS in game.py
-(O_MARKET, O_SIDE, O_FIRST, O_ROUNDS, O_TIP, O_GOAL7, O_BANGCHECK, O_BANGREDRAW, O_OPTGATHER,
- O_BANK, O_CATH_OWN, O_RES_GATHER, O_RES_FEES, O_CASTLE, O_WT_BLOCK, O_PAWN_DIFFER, O_G5_PAWN,
- O_GIB) = range(18)
-N_OPTS = 18
+# option slots, derived from the option list by name (sim/little_town/options.py)
+_SLOT = OPTIONS.slots()
+O_MARKET = _SLOT["market"]
+O_SIDE = _SLOT["board_side"]
+O_FIRST = _SLOT["first_player"]
+O_ROUNDS = _SLOT["rounds"]
+O_TIP = _SLOT["three_player_tip"]
+O_GOAL7 = _SLOT["goal7"]
+O_BANGCHECK = _SLOT["bang_check"]
+O_BANGREDRAW = _SLOT["bang_redraw"]
+O_OPTGATHER = _SLOT["optional_gather"]
+O_BANK = _SLOT["coin_bank"]
+O_CATH_OWN = _SLOT["cathedral_counts_own"]
+O_RES_GATHER = _SLOT["residence_gathers_terrain"]
+O_RES_FEES = _SLOT["residence_pays_fees"]
+O_CASTLE = _SLOT["castle_counts"]
+O_WT_BLOCK = _SLOT["watchtower_workers_block"]
+O_PAWN_DIFFER = _SLOT["pawnshop_must_differ"]
+O_G5_PAWN = _SLOT["goal5_counts_pawnshop"]
+O_GIB = _SLOT["gather_includes_buildings"]
+N_OPTS = len(OPTIONS.options)
 MV_RANDOM, MV_BEGINNER, MV_DRAFT, MV_ONE_OF_TWO = 0, 1, 2, 3

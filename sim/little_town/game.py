@@ -12,9 +12,8 @@ import numpy as np
 
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
-from sim.core.options import OptionSet, RuleOption
 from sim.little_town import data
-from sim.little_town.batch import run_games
+from sim.little_town import kernels as _kernels
 from sim.little_town.constants import (
     A_ACT,
     A_BUILD,
@@ -82,7 +81,6 @@ from sim.little_town.constants import (
     P_USED,
     P_VPACTS,
     PAIRS,
-    PH_OVER,
     PHASES,
     PL_DDECK,
     PL_GDECK,
@@ -107,56 +105,22 @@ from sim.little_town.constants import (
     SE_WUSED,
     STAT_NAMES,
 )
-from sim.little_town.kernels import (
-    LittleTownState,
-    alloc_state,
-    apply_inplace,
-    init_state,
-    is_legal,
-    legal_into,
-    recompute_derived,
-)
-from strategies import little_town as bots
-
-_C = "choice"
-OPTIONS = OptionSet([
-    RuleOption("market", _C, "random", "§6.1", "how the 12 market tiles are chosen",
-               ("random", "beginner", "draft", "one-of-two")),
-    RuleOption("board_side", _C, "A", "§2.2", "board side in play", ("A", "B")),
-    RuleOption("first_player", _C, "random", "§6.1 step 8", "who starts round 1",
-               ("random", "seat0")),
-    RuleOption("rounds", "int", 4, "§1, A23", "rounds played", allowed=(3, 4)),
-    RuleOption("three_player_tip", "bool", True, "§6.9",
-               "3 players: the lowest score starts round 4"),
-    RuleOption("goal7", _C, "omit", "§5, §8", "unknown goal card 7: left out, or the "
-               "placeholder 'feed all workers with wheat'", ("omit", "feed_wheat")),
-    RuleOption("bang_check", _C, "need_count", "§6.1 step 9, L6",
-               "a (!) card is impossible when the market has fewer of its buildings than it "
-               "needs (need_count) or none of them (any_listed)", ("need_count", "any_listed")),
-    RuleOption("bang_redraw", _C, "repeat", "§6.1 step 9",
-               "replace an impossible card until possible, or once", ("repeat", "once")),
-    RuleOption("optional_gather", "bool", False, "A2", "terrain gathering may be skipped"),
-    RuleOption("coin_bank", _C, "unlimited", "A4", "the coin bank (40 coins)",
-               ("unlimited", "limited")),
-    RuleOption("cathedral_counts_own", "bool", True, "A5",
-               "the Cathedral counts its owner's workers too"),
-    RuleOption("residence_gathers_terrain", "bool", False, "A6",
-               "the Residence's virtual worker also gathers terrain"),
-    RuleOption("residence_pays_fees", "bool", True, "A6",
-               "the Residence pays 1 coin to other owners it activates"),
-    RuleOption("castle_counts", _C, "own", "A7", "buildings the Castle scores",
-               ("own", "all")),
-    RuleOption("watchtower_workers_block", "bool", False, "A8",
-               "a worker makes a grass cell not empty for the Watchtower"),
-    RuleOption("pawnshop_must_differ", "bool", True, "A12",
-               "the Pawnshop's output pair must differ from its input pair"),
-    RuleOption("goal5_counts_pawnshop", "bool", True, "A13",
-               "goal 5 counts a Pawnshop paid with two cube types"),
-    RuleOption("gather_includes_buildings", "bool", False, "A14",
-               "cubes from buildings count as gathered (goals 14, 17)"),
-])
+from sim.little_town.kernels import LittleTownState, alloc_state, recompute_derived
+from sim.little_town.options import OPTIONS
 
 _PAIR_NAMES = ["+".join(RES_NAMES[t] for t in p) for p in PAIRS]
+
+
+def _seat_detail() -> tuple[str, ...]:
+    """Names of the per-seat detail columns of run_chunk (docs §12), in kernel order."""
+    names: list[str] = []
+    for prefix in ("built_", "built_round_", "act_own_", "act_by_others_", "market_",
+                   "pick_"):
+        names += [prefix + slug for slug in data.SLUGS]
+    names += [f"goal_{c:02d}" for c in range(1, NCARD)]
+    names += [f"goal_round_{c:02d}" for c in range(1, NCARD)]
+    names += list(STAT_NAMES) + ["coins_end", "bank_min"]
+    return tuple(names)
 
 
 def _cell(cell: int) -> str:
@@ -167,6 +131,7 @@ class LittleTown(Game):
     """Little Town, 2-4 players, 4 rounds of worker placement (spec §1-§6)."""
 
     id = "little-town"
+    version = "1"  # changes only when the games played change (the manifest records it)
     title = "Little Town"
     min_players = 2
     max_players = 4
@@ -175,7 +140,8 @@ class LittleTown(Game):
     end_reasons = END_REASONS
     spec = "shared/rules/little_town.md"
     data_status = data.DATA_STATUS
-    strategies = bots.STRATEGIES
+    kernels = _kernels
+    seat_detail = _seat_detail()
     impact_groups = [
         {"prefix": "built_", "title": "Buildings: built vs not built (all seat-games)",
          "noun": "building", "verb": "built", "include": None},
@@ -190,51 +156,12 @@ class LittleTown(Game):
         self.resolve_options(options)
         return MAX_DECISIONS
 
-    # ---- interface ----------------------------------------------------------------------
-    def new_state(self, n_players: int, seed: int, options: dict | None = None
-                  ) -> LittleTownState:
-        """New game (spec §6.1, docs §3). ``seed``: int, taken mod 2**64. Raises UserError."""
-        n_players = self.check_players(n_players)
-        opts = self.options.encode(self.resolve_options(options))
-        s = alloc_state(opts, self.arrays)
-        init_state(s, n_players, np.uint64(int(seed) % 2**64))
-        return s
-
-    def legal_actions(self, state: LittleTownState) -> np.ndarray:
-        """Legal action ids, ``int32[k]`` ascending; empty at the end of the game."""
-        buf = np.empty(NUM_ACTIONS, np.int32)
-        n = legal_into(state, buf)
-        return buf[:n].copy()
-
-    def apply_action(self, state: LittleTownState, action: int) -> LittleTownState:
-        """A new state after ``action`` and the forced moves after it (docs §4).
-        Raises UserError if the action is not legal."""
-        s = self.copy_state(state)
-        a = int(action)
-        if not (0 <= a < NUM_ACTIONS) or not is_legal(s, a):
-            raise UserError(
-                f"little-town: action {action} is not legal here; legal: "
-                f"{', '.join(map(str, self.legal_actions(state)))}"
-            )
-        apply_inplace(s, a)
-        return s
-
-    def is_terminal(self, state) -> bool:
-        return int(state.meta[M_PHASE]) == PH_OVER
-
-    def current_player(self, state) -> int:
-        return -1 if self.is_terminal(state) else int(state.meta[M_CUR])
+    def _alloc(self, resolved: dict[str, Any]) -> LittleTownState:
+        return alloc_state(self.options.encode(resolved), self.arrays)
 
     def scores(self, state) -> np.ndarray:
         """Score track per seat, ``int64[n_players]`` (may be negative)."""
         return state.seat[: state.meta[M_NP], SE_SCORE].copy()
-
-    def winners(self, state) -> list[int]:
-        """Seats with the highest score once the game is over (shared wins), else []."""
-        if not self.is_terminal(state):
-            return []
-        sc = self.scores(state)
-        return [int(p) for p in np.nonzero(sc == sc.max())[0]]
 
     def ranks(self, state) -> np.ndarray:
         """Competition ranks (1 + seats with a strictly higher score); 0 before the end."""
@@ -470,15 +397,6 @@ class LittleTown(Game):
             raise UserError(f"little-town state dict: malformed ({type(e).__name__}: {e})"
                             ) from None
 
-    # ---- bots and batch -----------------------------------------------------------------
-    def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
-        spec = self.strategy(strategy)
-        codes, params = bots.params_matrix([spec.name])
-        legal = self.legal_actions(state)
-        if len(legal) == 0:
-            raise UserError("little-town: the game is over; there is no action to choose")
-        return int(bots.choose(codes[0], params[0], state, legal, len(legal), rng))
-
     def check_invariants(self, state) -> None:
         """Conservation (docs §11): cubes per type and coins (supply/bank plus players),
         houses, workers, tiles; and the score equals the sum of its parts."""
@@ -531,23 +449,9 @@ class LittleTown(Game):
                          "options": {"market": market}, "role": f"setup:{market}"})
         return plan
 
-    def seat_detail_names(self) -> list[str]:
-        names = []
-        for prefix in ("built_", "built_round_", "act_own_", "act_by_others_", "market_",
-                       "pick_"):
-            names += [prefix + slug for slug in data.SLUGS]
-        names += [f"goal_{c:02d}" for c in range(1, NCARD)]
-        names += [f"goal_round_{c:02d}" for c in range(1, NCARD)]
-        names += list(STAT_NAMES) + ["coins_end", "bank_min"]
-        return names
-
-    def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
-                  strategy_names) -> ChunkResult:
-        """Play a chunk of games (see Game.run_chunk); ``seat_strategies`` indexes
-        ``strategy_names``. Seat detail: docs §12."""
-        opts = self.options.encode(self.resolve_options(options))
-        s = alloc_state(opts, self.arrays)
-        codes, params = bots.params_matrix(list(strategy_names))
+    def _play_chunk(self, s, first_game, n_games, run_seed, n_players, seat_idx, codes,
+                    params) -> ChunkResult:
+        """The bots' loop over the chunk (Game.run_chunk). Seat detail: docs §12."""
         turns = np.zeros(n_games, np.int64)
         decisions = np.zeros(n_games, np.int64)
         end_reason = np.zeros(n_games, np.int64)
@@ -555,14 +459,12 @@ class LittleTown(Game):
         score = np.zeros((n_games, n_players), np.int64)
         ndet = 6 * NB + 2 * (NCARD - 1) + N_STATS + 2
         detail = np.zeros((n_games, n_players, ndet), np.int64)
-        run_games(s, first_game, n_games, np.uint64(run_seed % 2**64), n_players,
-                  np.ascontiguousarray(seat_strategies, dtype=np.int64), codes, params,
-                  turns, decisions, end_reason, first, score, detail)
+        self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
+                            turns, decisions, end_reason, first, score, detail)
         rank = _ranks_batch(score)
         win = score == score.max(axis=1, keepdims=True)
         share = win / win.sum(axis=1, keepdims=True)
-        names = self.seat_detail_names()
-        det = {name: detail[:, :, k] for k, name in enumerate(names)}
+        det = {name: detail[:, :, k] for k, name in enumerate(self.seat_detail)}
         return ChunkResult(turns, decisions, end_reason, first, score, rank,
                            share.astype(np.float64), det)
 

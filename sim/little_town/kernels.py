@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from sim.core.contract import implements
 from sim.core.rng import rand_below, shuffle
 from sim.little_town.constants import (
     A_ACT,
@@ -1264,3 +1265,57 @@ def recompute_derived(s):
             s.mkt[MK_LOC, s.cells[CE_BLD, cell]] = cell
     for p in range(MAXP):
         s.seat[p, SE_GDIRTY] = 1
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernel contract (sim/core/contract.py, docs/house-pattern.md): the three wrappers above
+# and these; copy_into and chance_rng are the contract's defaults.
+legal_actions_into = legal_into
+implements(LittleTownState, "init_state")(init_state)
+implements(LittleTownState, "legal_actions_into")(legal_into)
+implements(LittleTownState, "apply_inplace")(apply_inplace)
+
+
+@implements(LittleTownState, "is_over")
+@njit(cache=True)
+def is_over(s):
+    """True once the game has ended (docs §4)."""
+    return s.meta[M_PHASE] == PH_OVER
+
+
+@implements(LittleTownState, "current_seat")
+@njit(cache=True)
+def current_seat(s):
+    """The seat to act; -1 once the game is over."""
+    return -1 if s.meta[M_PHASE] == PH_OVER else s.meta[M_CUR]
+
+
+@implements(LittleTownState, "n_seats")
+@njit(cache=True)
+def n_seats(s):
+    return s.meta[M_NP]
+
+
+@implements(LittleTownState, "scores_into")
+@njit(cache=True)
+def scores_into(s, out):
+    """The score track per seat (spec §6.4; may be negative)."""
+    for p in range(s.meta[M_NP]):
+        out[p] = s.seat[p, SE_SCORE]
+
+
+@implements(LittleTownState, "win_shares_into")
+@njit(cache=True)
+def win_shares_into(s, out):
+    """1/k for each of the k seats with the highest score once the game is over (shared
+    wins, spec §6.4), else 0."""
+    n = s.meta[M_NP]
+    best = s.seat[0, SE_SCORE]
+    for p in range(1, n):
+        best = max(best, s.seat[p, SE_SCORE])
+    k = 0
+    for p in range(n):
+        k += s.seat[p, SE_SCORE] == best
+    over = s.meta[M_PHASE] == PH_OVER
+    for p in range(n):
+        out[p] = 1.0 / k if over and s.seat[p, SE_SCORE] == best else 0.0

@@ -4,6 +4,8 @@ These are encodings, not component data: costs, VP, goal thresholds and the rule
 live in ``data.py`` and reach the kernels as arrays. See docs/games/province.md.
 """
 
+from sim.province.options import OPTIONS
+
 # structures (roles fixed by id; numbers are data), docs §1.1
 LENDER, BANK, CAMP, VILLAGE, MILL, SMITHY, UNION, HARBOR = range(8)
 NS = 8
@@ -69,10 +71,26 @@ CONST_NAMES = (
     "harbor_coins", "structure_tokens", "goals_total", "goals_drawn",
 )
 
-# option slots: order of OPTIONS in game.py
-(O_COIN_TOTAL, O_P1_COINS, O_P2_COINS, O_FIRST, O_ENTRY, O_STEAL, O_BPREREQ, O_BHU, O_HBEN,
- O_SMIXED, O_INCB, O_SMITHY, O_ALLTYPES, O_FINAL, O_WTIE, O_MAXTURNS, O_TWEAK) = range(17)
-N_OPTS = 17
+# option slots, derived from the option list by name (sim/province/options.py)
+_SLOT = OPTIONS.slots()
+O_COIN_TOTAL = _SLOT["coin_total"]
+O_P1_COINS = _SLOT["p1_coins"]
+O_P2_COINS = _SLOT["p2_coins"]
+O_FIRST = _SLOT["first_player"]
+O_ENTRY = _SLOT["entry_space"]
+O_STEAL = _SLOT["lender_steal"]
+O_BPREREQ = _SLOT["borrowed_prereq"]
+O_BHU = _SLOT["borrow_harbor_union"]
+O_HBEN = _SLOT["harbor_benefit"]
+O_SMIXED = _SLOT["sailor_needs_mixed"]
+O_INCB = _SLOT["income_on_build_turn"]
+O_SMITHY = _SLOT["smithy_effect"]
+O_ALLTYPES = _SLOT["all_types_trigger"]
+O_FINAL = _SLOT["final_turn"]
+O_WTIE = _SLOT["worker_tiebreak"]
+O_MAXTURNS = _SLOT["max_turns"]
+O_TWEAK = _SLOT["recon_tweak"]
+N_OPTS = len(OPTIONS.options)
 DECISIONS_PER_TURN_CAP = 128
 
 # layout of the flat state array ``x`` (int64): offsets of each block (see kernels.ProvinceState)
@@ -91,3 +109,9 @@ X_GS = X_FB + NS                  # goal stack [9]
 X_GR = X_GS + MAXG                # goal results [9]
 X_ST = X_GR + MAXG                # stats [2, NSTATS]: X_ST + p*NSTATS + ST_*
 N_X = X_ST + 2 * NSTATS
+
+# columns of ``misc`` (per game and seat)
+MISC_NAMES = (
+    "score", "structures", "vp_structures", "vp_goals", "sailors", "workers", "coins_end",
+    "coins_missed", "lender_takes", "lender_steals", "lender_end", "coins_dry",
+)

@@ -16,6 +16,7 @@ from sim.province.constants import (
     NSCOL,
     STRUCT_NAMES,
 )
+from sim.province.options import RECON_COST_STRUCTURES, TWEAKS  # noqa: F401 (re-exported)
 
 # name: (labor, coins, vp_first, vp_copy, prereq name or None)
 STRUCTURES = {
@@ -52,10 +53,6 @@ DATA_STATUS = (
     "goals at 1 VP, coin supply 35 (KS) or 28 (rulebook); RECON = costs of Bank, Camp, Village, "
     "Mill, Smithy, Union, Harbor, VP of Camp..Harbor, the Smithy effect, the Union rate (SRC "
     "example), all nine goal conditions and thresholds"
-)
-RECON_COST_STRUCTURES = ("Bank", "Camp", "Village", "Mill", "Smithy", "Union", "Harbor")
-TWEAKS = ("none",) + tuple(
-    f"{n}.{f}{d}" for n in RECON_COST_STRUCTURES for f in ("labor", "coins") for d in ("+1", "-1")
 )
 
 

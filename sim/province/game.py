@@ -11,9 +11,8 @@ import numpy as np
 
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
-from sim.core.options import OptionSet, RuleOption
 from sim.province import data
-from sim.province.batch import MISC_NAMES, run_games
+from sim.province import kernels as _kernels
 from sim.province.constants import (
     A_BUILD,
     A_END,
@@ -48,6 +47,7 @@ from sim.province.constants import (
     M_TURN,
     M_WIN,
     MAXG,
+    MISC_NAMES,
     N_CONSTS,
     N_META,
     N_OPTS,
@@ -86,36 +86,11 @@ from sim.province.constants import (
 from sim.province.kernels import (
     ProvinceState,
     alloc_state,
-    apply_inplace,
-    init_state,
-    legal_actions_into,
     owned_count,
     score_of,
     workers_of,
 )
-from strategies import province as bots
-
-_C = "choice"
-OPTIONS = OptionSet([
-    RuleOption("coin_total", "int", 35, "§2.3, §6.5a", "coins in the game (35 Kickstarter list, 28 rulebook list)", allowed=(35, 28)),
-    RuleOption("p1_coins", "int", 2, "§5.1", "starting coins of the first player", min=0, max=10),
-    RuleOption("p2_coins", "int", 3, "§5.1, §9.2", "starting coins of the second player (the compensation)", min=0, max=10),
-    RuleOption("first_player", _C, "seat0", "§5.1", "who starts (the runner's seating already randomises seats)", ("seat0", "random")),
-    RuleOption("entry_space", _C, "labor_a", "§2.1, §6.5k", "the 'topmost labor space' where new workers enter", ("labor_a", "labor_b")),
-    RuleOption("lender_steal", "bool", True, "§6.3", "the Lender token may be taken from an opponent who holds it (the debt moves)"),
-    RuleOption("borrowed_prereq", "bool", False, "§5.3, §6.5h", "a borrowed structure satisfies a prerequisite"),
-    RuleOption("borrow_harbor_union", "bool", True, "§5.6, §7", "the Harbor and the Union can be borrowed with the Lender"),
-    RuleOption("harbor_benefit", _C, "all_owners", "§5.7, §6.5e", "who gets the ship-flip benefit", ("all_owners", "master_only")),
-    RuleOption("sailor_needs_mixed", "bool", True, "§5.7, §6.5g", "hiring a sailor needs a mixed (white/black) flip"),
-    RuleOption("income_on_build_turn", "bool", False, "§6.5d", "a Mill pays its labor on the turn it is built"),
-    RuleOption("smithy_effect", _C, "double_labor", "§3.1, §7", "RECON Smithy effect: 2 labor per own worker landing on labor, or +1 labor per turn", ("double_labor", "turn_labor")),
-    RuleOption("all_types_trigger", "bool", True, "§5.9, §6.4", "the game ends once every structure type has been built"),
-    RuleOption("final_turn", _C, "finish_turn", "§5.9, §6.5j, §9.2", "after the trigger: end with the triggering turn, or give the opponent one last turn", ("finish_turn", "opponent_last_turn")),
-    RuleOption("worker_tiebreak", "bool", True, "§5.10", "second tie-break on workers (own access)"),
-    RuleOption("max_turns", "int", 200, "docs §4", "player-turns before the game stops as 'limit'", min=10, max=10000),
-    RuleOption("recon_tweak", _C, "none", "§7, §9.2", "sensitivity: one reconstructed cost changed by one", data.TWEAKS),
-])
-
+from sim.province.options import OPTIONS
 
 
 class _Views:
@@ -146,6 +121,7 @@ class Province(Game):
     """Province, 2 players: shared work cycle, first-builder VP, goal tokens (spec §1-§5)."""
 
     id = "province"
+    version = "1"  # changes only when the games played change (the manifest records it)
     title = "Province"
     min_players = 2
     max_players = 2
@@ -154,7 +130,7 @@ class Province(Game):
     end_reasons = END_REASONS
     spec = "shared/rules/province.md"
     data_status = data.DATA_STATUS
-    strategies = bots.STRATEGIES
+    kernels = _kernels
     impact_groups = [
         {"prefix": "built_", "title": "Structures", "noun": "structure", "verb": "built",
          "include": None},
@@ -167,13 +143,18 @@ class Province(Game):
         self.sdata = data.structures_array(structures)
         self.gdata, self.goal_names = data.goals_array(goals)
         self.consts = data.consts_array(constants, len(self.goal_names))
-        self.seat_detail_names = (
+        self._seat_detail = (
             tuple(f"built_{n.lower()}" for n in STRUCT_NAMES)
             + tuple(f"turnbuilt_{n.lower()}" for n in STRUCT_NAMES)
             + tuple(f"goal_{_goal_key(n)}" for n in self.goal_names)
             + tuple(f"goalin_{_goal_key(n)}" for n in self.goal_names)
             + tuple(m for m in MISC_NAMES if m != "score")
         )
+
+    @property
+    def seat_detail(self) -> tuple[str, ...]:
+        """Names of the per-seat detail columns (they name this instance's goal tokens)."""
+        return self._seat_detail
 
     def max_game_length(self, options: dict[str, Any] | None = None) -> int:
         """Decisions: ``max_turns * 128`` (the engine's safety cap, docs §4)."""
@@ -185,44 +166,9 @@ class Province(Game):
         return alloc_state(opts, sdata, self.gdata, self.consts)
 
     # ---- interface ----------------------------------------------------------------------
-    def new_state(self, n_players: int, seed: int, options: dict | None = None) -> ProvinceState:
-        """New game (spec §5.1). ``seed``: int, taken mod 2**64. Raises UserError on bad input."""
-        self.check_players(n_players)
-        s = self._alloc(self.resolve_options(options))
-        init_state(s.x, s.rng, np.uint64(int(seed) % 2**64))
-        return s
-
-    def legal_actions(self, state: ProvinceState) -> np.ndarray:
-        """Legal action ids, ``int32[k]`` ascending; empty at the end of the game."""
-        buf = np.empty(NUM_ACTIONS, np.int32)
-        n = legal_actions_into(state.x, buf)
-        return buf[:n].copy()
-
-    def apply_action(self, state: ProvinceState, action: int) -> ProvinceState:
-        """A new state after ``action``. Raises UserError if the action is not legal."""
-        legal = self.legal_actions(state)
-        if int(action) not in set(legal.tolist()):
-            raise UserError(f"province: action {action} is not legal here; legal: "
-                            f"{', '.join(map(str, legal))}")
-        s = self.copy_state(state)
-        apply_inplace(s.x, s.rng, int(action))
-        return s
-
-    def is_terminal(self, state) -> bool:
-        return int(state.x[M_PHASE]) == PH_OVER
-
-    def current_player(self, state) -> int:
-        return -1 if self.is_terminal(state) else int(state.x[M_CUR])
-
     def scores(self, state) -> np.ndarray:
         """VP per seat, ``int64[2]`` (docs §8; the current VP before the end)."""
         return np.array([score_of(state.x, 0), score_of(state.x, 1)], np.int64)
-
-    def winners(self, state) -> list[int]:
-        w = int(state.x[M_WIN])
-        if not self.is_terminal(state) or w < 0:
-            return []
-        return [0, 1] if w == WIN_DRAW else [w]
 
     def ranks(self, state) -> np.ndarray:
         """Rank per seat: winners 1, the other 2; all 0 before the end and in a 'limit' game."""
@@ -438,15 +384,6 @@ class Province(Game):
         except (KeyError, ValueError, TypeError, IndexError) as e:
             raise UserError(f"province state dict: malformed ({type(e).__name__}: {e})") from None
 
-    # ---- bots and batch -----------------------------------------------------------------
-    def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
-        spec = self.strategy(strategy)
-        codes, params = bots.params_matrix([spec.name])
-        legal = self.legal_actions(state)
-        if len(legal) == 0:
-            raise UserError("province: the game is over; there is no action to choose")
-        return int(bots.choose(codes[0], params, 0, state.x, legal, len(legal), rng))
-
     def check_invariants(self, state) -> None:
         """Coins: both seats and the supply add up to ``coin_total``, none negative; workers,
         sailors, structures, first builders, the Lender and the goal stack are consistent."""
@@ -554,13 +491,9 @@ class Province(Game):
                          "options": {"recon_tweak": t}})
         return plan
 
-    def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
-                  strategy_names) -> ChunkResult:
-        """Play a chunk of games (see Game.run_chunk); ``seat_strategies`` indexes
-        ``strategy_names``."""
-        self.check_players(n_players)
-        s = self._alloc(self.resolve_options(options))
-        codes, params = bots.params_matrix(list(strategy_names))
+    def _play_chunk(self, s, first_game, n_games, run_seed, n_players, seat_idx, codes,
+                    params) -> ChunkResult:
+        """The bots' loop over the chunk (Game.run_chunk); seat detail: ``seat_detail``."""
         n = n_games
         turns = np.zeros(n, np.int64)
         decisions = np.zeros(n, np.int64)
@@ -573,9 +506,8 @@ class Province(Game):
         goal = np.zeros((n, 2, MAXG), np.int64)
         goalin = np.zeros((n, MAXG), np.int64)
         misc = np.zeros((n, 2, len(MISC_NAMES)), np.int64)
-        run_games(s.x, s.rng, first_game, n, np.uint64(run_seed % 2**64),
-                  np.ascontiguousarray(seat_strategies, dtype=np.int64), codes, params,
-                  turns, decisions, end_reason, first, winner, built, tbuilt, goal, goalin, misc)
+        self.bots.run_games(s.x, s.rng, first_game, n, run_seed, seat_idx, codes, params,
+                            turns, decisions, end_reason, first, winner, built, tbuilt, goal, goalin, misc)
         share = np.zeros((n, 2), np.float64)
         rank = np.zeros((n, 2), np.int64)
         for p in range(2):

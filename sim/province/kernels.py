@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
+from sim.core.contract import implements
 from sim.core.rng import rand_below, shuffle
 from sim.province.constants import (
     A_BUILD,
@@ -479,7 +480,7 @@ def begin_turn(x, rng, p):
 
 
 @njit(cache=True)
-def init_state(x, rng, seed):
+def init_x(x, rng, seed):
     """Set up a new game in ``x``/``rng`` (§5.1; docs §3, §4). ``seed``: uint64.
 
     Options and data must already be in ``x`` (see ``alloc_state``)."""
@@ -653,7 +654,7 @@ def list_legal(mv, lo, out):
 
 
 @njit(cache=True, _nrt=False)
-def legal_actions_into(x, out):
+def legal_x(x, out):
     """Write the legal action ids of ``x`` into ``out`` (int32[>= 269]) ascending; return count."""
     if x[M_PHASE] == PH_OVER:
         return 0
@@ -749,7 +750,7 @@ def end_turn(x, rng, c):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def apply_inplace(x, rng, a):
+def apply_x(x, rng, a):
     """Apply the legal action ``a`` to the state ``x``/``rng`` in place (docs §5)."""
     c = x[M_CUR]
     x[M_DEC] += 1
@@ -784,3 +785,70 @@ def apply_inplace(x, rng, a):
         check_end(x)
     if x[M_PHASE] != PH_OVER and x[M_DEC] >= opt(x, O_MAXTURNS) * DECISIONS_PER_TURN_CAP:
         finish(x, END_LIMIT)
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernel contract (sim/core/contract.py, docs/house-pattern.md) over a ProvinceState; the
+# flat array ``x`` and the generator ``rng`` stay the hot loop's layout. copy_into and
+# chance_rng are the contract's defaults.
+@implements(ProvinceState, "init_state")
+@njit(cache=True)
+def init_state(s, n_players, seed):
+    """Set up a new game (§5.1); Province has 2 seats, ``n_players`` is checked by the caller."""
+    init_x(s.x, s.rng, seed)
+
+
+@implements(ProvinceState, "legal_actions_into")
+@njit(cache=True)
+def legal_actions_into(s, out):
+    """Write the legal action ids of ``s`` into ``out`` (int32[>= 269]) ascending; the count."""
+    return legal_x(s.x, out)
+
+
+@implements(ProvinceState, "apply_inplace")
+@njit(cache=True)
+def apply_inplace(s, a):
+    """Apply the legal action ``a`` to ``s`` in place (docs §5)."""
+    apply_x(s.x, s.rng, a)
+
+
+@implements(ProvinceState, "is_over")
+@njit(cache=True)
+def is_over(s):
+    return s.x[M_PHASE] == PH_OVER
+
+
+@implements(ProvinceState, "current_seat")
+@njit(cache=True)
+def current_seat(s):
+    return -1 if s.x[M_PHASE] == PH_OVER else s.x[M_CUR]
+
+
+@implements(ProvinceState, "n_seats")
+@njit(cache=True)
+def n_seats(s):
+    return 2
+
+
+@implements(ProvinceState, "scores_into")
+@njit(cache=True)
+def scores_into(s, out):
+    """VP per seat (docs §8; the current VP before the end)."""
+    out[0] = score_of(s.x, 0)
+    out[1] = score_of(s.x, 1)
+
+
+@implements(ProvinceState, "win_shares_into")
+@njit(cache=True)
+def win_shares_into(s, out):
+    """1 for the winner, 0.5 each for a draw; 0 before the end and in a 'limit' game."""
+    w = s.x[M_WIN]
+    out[0] = 0.0
+    out[1] = 0.0
+    if s.x[M_PHASE] != PH_OVER or w < 0:
+        return
+    if w == WIN_DRAW:
+        out[0] = 0.5
+        out[1] = 0.5
+    else:
+        out[w] = 1.0

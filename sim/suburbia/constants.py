@@ -4,6 +4,8 @@ These are encodings, not component data: prices, counts, effects, goals and red 
 ``data.py`` and reach the kernels as arrays. See docs/games/suburbia.md.
 """
 
+from sim.suburbia.options import OPTIONS
+
 # ---- tile classes (bit masks; docs §1.2) ---------------------------------------------------
 R, C, I, V, LAKEB = 1, 2, 4, 8, 16  # noqa: E741
 AIRPORT, RESTAURANT, OFFICE, SCHOOL, SKYSCRAPER, DEALERSHIP = 32, 64, 128, 256, 512, 1024
@@ -116,8 +118,29 @@ NTK = 6
  C_MONEY, C_INC, C_REP, C_POP, C_INVEST, C_SUPPLY, C_OFFER, C_NLINES) = range(28)
 N_CONSTS = 28
 
-# ---- option slots: order of OPTIONS in game.py ------------------------------------------------
-(O_RL_OFFSET, O_RL_DOWN, O_REACTIONS, O_HOA_PRICE, O_OFFICE, O_PARKING, O_BCOUNTS, O_AFTER,
- O_WATERFRONT, O_SELF, O_PRIV_TIES, O_REPLAY, O_CLAMP, O_RL_TILES_DOWN, O_WIDTH, O_TIE,
- O_REP_DEBT, O_POP_MAX, O_INV_LAKE, O_POSTAL, O_RECYCLING, O_SOLO_PEN, O_OMR_REPL) = range(23)
-N_OPTS = 23
+# option slots, derived from the option list by name (sim/suburbia/options.py)
+_SLOT = OPTIONS.slots()
+O_RL_OFFSET = _SLOT["red_line_offset"]
+O_RL_DOWN = _SLOT["red_line_down"]
+O_REACTIONS = _SLOT["tile_reactions"]
+O_HOA_PRICE = _SLOT["hoa_price"]
+O_OFFICE = _SLOT["office_building_target"]
+O_PARKING = _SLOT["parking_lot_immediate"]
+O_BCOUNTS = _SLOT["b_stack_counts"]
+O_AFTER = _SLOT["after_scope"]
+O_WATERFRONT = _SLOT["waterfront"]
+O_SELF = _SLOT["counts_itself"]
+O_PRIV_TIES = _SLOT["private_goal_ties"]
+O_REPLAY = _SLOT["invest_replay"]
+O_CLAMP = _SLOT["clamp_timing"]
+O_RL_TILES_DOWN = _SLOT["redline_tiles_down"]
+O_WIDTH = _SLOT["borough_width"]
+O_TIE = _SLOT["tie_break"]
+O_REP_DEBT = _SLOT["rep_debt"]
+O_POP_MAX = _SLOT["pop_max"]
+O_INV_LAKE = _SLOT["invest_on_lake"]
+O_POSTAL = _SLOT["postal_service_immediate"]
+O_RECYCLING = _SLOT["recycling_plant_rep"]
+O_SOLO_PEN = _SLOT["solo_redline_penalty"]
+O_OMR_REPL = _SLOT["omr_replacement"]
+N_OPTS = len(OPTIONS.options)

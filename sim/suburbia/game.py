@@ -12,9 +12,8 @@ import numpy as np
 
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
-from sim.core.options import OptionSet, RuleOption
 from sim.suburbia import data
-from sim.suburbia.batch import DETAIL_NAMES, N_DETAIL, run_games, slug
+from sim.suburbia import kernels as _kernels
 from sim.suburbia.constants import (
     A_BASIC,
     A_BUY,
@@ -72,7 +71,6 @@ from sim.suburbia.constants import (
     PH_ACTION,
     PH_DISCARD,
     PH_EXTRA,
-    PH_OVER,
     PH_PLACE,
     PHASES,
     SOURCES,
@@ -89,43 +87,10 @@ from sim.suburbia.constants import (
     cell_id,
     cell_xy,
 )
-from sim.suburbia.kernels import (
-    MAX_DECISIONS,
-    SuburbiaState,
-    alloc_state,
-    apply_inplace,
-    init_state,
-    legal_actions_into,
-    make_geo,
-)
-from strategies import suburbia as bots
+from sim.suburbia.detail import DETAIL_NAMES, N_DETAIL, slug
+from sim.suburbia.kernels import MAX_DECISIONS, SuburbiaState, alloc_state, make_geo
+from sim.suburbia.options import OPTIONS
 
-_C = "choice"
-OPTIONS = OptionSet([
-    RuleOption("red_line_offset", "int", 0, "§2, D1", "shift of every red line (-1 = the FastAPI convention: reaching 14 crosses)", allowed=(-1, 0, 1)),
-    RuleOption("red_line_down", "bool", True, "§5.5, D2", "falling below a red line gives +1 Income/+1 Reputation back (false: never, lines crossed once)"),
-    RuleOption("tile_reactions", "bool", True, "§5.3, D3", "other tiles react to a placement (steps 4-6); false = the seed example's literal listing"),
-    RuleOption("hoa_price", "int", 6, "§3 A7, D4", "price of the Homeowners Association", allowed=(5, 6)),
-    RuleOption("office_building_target", _C, "commercial", "§3 A12, D5", "Office Building: +1 Income per adjacent Commercial or per adjacent office", ("commercial", "office")),
-    RuleOption("parking_lot_immediate", _C, "income", "§3 A13, D6", "Parking Lot immediate: +1 Income or +1 Population", ("income", "population")),
-    RuleOption("b_stack_counts", _C, "standard", "§3 B, D7", "B counts: standard (36), one Casino, or two Domestic Airports (35)", ("standard", "casino_1", "domestic_airport_2")),
-    RuleOption("after_scope", _C, "any_borough", "§3, D8", "'built after this one' counts tiles of any borough or only the owner's", ("any_borough", "own_borough")),
-    RuleOption("waterfront", _C, "pairs", "§5.6, D9", "Waterfront Realty one-off: per (Lake, tile) pair, per tile next to a Lake, or none", ("pairs", "tiles", "future_only")),
-    RuleOption("counts_itself", "bool", True, "§5.4, D10", "'own'/'every' counts include the tile itself"),
-    RuleOption("private_goal_ties", _C, "strict", "§4, D11", "a private goal tied for best: not achieved, or scores", ("strict", "tie_scores")),
-    RuleOption("invest_replay", "bool", True, "§5.6, D12", "investing replays the tile's effects once (false: only doubles later firings)"),
-    RuleOption("clamp_timing", _C, "each_change", "§5.5, D13", "clamp Income/Reputation after every change or at the end of the resolution", ("each_change", "end_of_resolution")),
-    RuleOption("redline_tiles_down", _C, "nothing", "§5.5, D14", "Casino/PR Firm when falling below a red line: nothing or the reverse", ("nothing", "reverse")),
-    RuleOption("borough_width", "int", 0, "§2, D16", "hexes of borough width (0 = unlimited)", allowed=(0, 7)),
-    RuleOption("tie_break", _C, "rep_inc_money", "§5.7, D17", "tie-break after population", ("rep_inc_money", "rep_inc")),
-    RuleOption("rep_debt", _C, "pay_what_you_have", "§5.2, D19", "negative Reputation at population 0 without enough money", ("pay_what_you_have", "all_or_nothing")),
-    RuleOption("pop_max", "int", 0, "§2, §7", "top of the population track (0 = unbounded)", allowed=(0, 150)),
-    RuleOption("invest_on_lake", "bool", True, "§5.2 D, §7", "an investment marker may go on a Lake"),
-    RuleOption("postal_service_immediate", _C, "none", "§3 B11, §7", "Postal Service immediate effect", ("none", "income")),
-    RuleOption("recycling_plant_rep", "int", 1, "§3 C13, §7", "Recycling Plant immediate Reputation", allowed=(1, 2)),
-    RuleOption("solo_redline_penalty", "int", 2, "§1 solo, §7", "Income and Reputation lost per red line in the Lone Architect", allowed=(1, 2)),
-    RuleOption("omr_replacement", "bool", True, "§5.2, §7", "a replacement is drawn when the 1 More Round tile comes up"),
-])
 TILE_NAMES = data.TILE_NAMES
 GOAL_NAMES = data.GOAL_NAMES
 KIND_OF = data.KIND_OF
@@ -155,6 +120,7 @@ class SuburbiaGame(Game):
     """Suburbia, 1-4 players (1 = the Lone Architect), 100 A/B/C tiles as effect records."""
 
     id = "suburbia"
+    version = "1"  # changes only when the games played change (the manifest records it)
     title = "Suburbia"
     min_players = 1
     max_players = 4
@@ -163,8 +129,9 @@ class SuburbiaGame(Game):
     end_reasons = END_REASONS
     spec = "shared/rules/suburbia.md"
     data_status = data.DATA_STATUS
-    strategies = bots.STRATEGIES
-    seat_detail_names = DETAIL_NAMES
+    kernels = _kernels
+    keeps_derived = True
+    seat_detail = DETAIL_NAMES
     # generic per-component sections (analysis/report.py). Goals are not here: their
     # ``goal_*`` columns are -1 when the goal was not in play, which the generic "> 0 vs the
     # rest" comparison would count as "not achieved"; analysis/games/suburbia.py reports them.
@@ -203,6 +170,12 @@ class SuburbiaGame(Game):
             if rounds > MAXT - 3:
                 raise UserError("suburbia data: games this long overflow the borough grid")
 
+    def apply_checking_derived(self, state, action: int):
+        """See Game.apply_checking_derived (the kernels' derived arrays, docs §performance)."""
+        a = self.check_action(state, action)
+        s = self.copy_state(state)
+        return s, bool(_kernels.derived_step_ok(s, a))
+
     def _alloc(self, resolved: dict) -> SuburbiaState:
         tiles = data.apply_options(self.tiles, resolved)
         return alloc_state(self.options.encode(resolved), tiles, self.goals, self.lines,
@@ -214,35 +187,6 @@ class SuburbiaGame(Game):
         return MAX_DECISIONS
 
     # ---- interface ----------------------------------------------------------------------
-    def new_state(self, n_players: int, seed: int, options: dict | None = None) -> SuburbiaState:
-        """New game (spec §5.1, doc §4). ``seed``: int, taken mod 2**64. Raises UserError."""
-        n_players = self.check_players(n_players)
-        s = self._alloc(self.resolve_options(options))
-        init_state(s, n_players, np.uint64(int(seed) % 2**64))
-        return s
-
-    def legal_actions(self, state: SuburbiaState) -> np.ndarray:
-        """Legal action ids, ``int32[k]`` ascending; empty at the end of the game."""
-        buf = np.empty(NUM_ACTIONS, np.int32)
-        n = legal_actions_into(state, buf)
-        return buf[:n].copy()
-
-    def apply_action(self, state: SuburbiaState, action: int) -> SuburbiaState:
-        """A new state after ``action``. Raises UserError if the action is not legal."""
-        legal = self.legal_actions(state)
-        if int(action) not in set(legal.tolist()):
-            shown = ", ".join(map(str, legal[:40])) + (" ..." if len(legal) > 40 else "")
-            raise UserError(f"suburbia: action {action} is not legal here; legal: {shown}")
-        s = self.copy_state(state)
-        apply_inplace(s, int(action))
-        return s
-
-    def is_terminal(self, state) -> bool:
-        return int(state.meta[M_PHASE]) == PH_OVER
-
-    def current_player(self, state) -> int:
-        return -1 if self.is_terminal(state) else int(state.meta[M_CUR])
-
     def scores(self, state) -> np.ndarray:
         """Population per seat, ``int64[n_players]`` (final population once over)."""
         return state.pl[: state.meta[M_NP], P_POP].copy()
@@ -264,9 +208,6 @@ class SuburbiaGame(Game):
             return np.zeros(n, np.int64)
         money = self.options.decode(state.opts)["tie_break"] == "rep_inc_money"
         return _ranks_batch(self._keys(state), money)[0]
-
-    def winners(self, state) -> list[int]:
-        return [int(p) for p in np.nonzero(self.ranks(state) == 1)[0]]
 
     # ---- strings ----------------------------------------------------------------------
     def action_to_string(self, state, action: int) -> str:
@@ -451,15 +392,6 @@ class SuburbiaGame(Game):
         except (KeyError, ValueError, TypeError, IndexError, AttributeError) as e:
             raise UserError(f"suburbia state dict: malformed ({type(e).__name__}: {e})") from None
 
-    # ---- bots and batch -----------------------------------------------------------------
-    def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
-        spec = self.strategy(strategy)
-        codes, params = bots.params_matrix([spec.name])
-        legal = self.legal_actions(state)
-        if len(legal) == 0:
-            raise UserError("suburbia: the game is over; there is no action to choose")
-        return int(bots.choose(codes[0], params, 0, state, legal, len(legal), rng))
-
     def check_invariants(self, state) -> None:
         """Tiles are conserved (pile, market, discard, box, supply, boroughs, Lakes' sources,
         pending, the 1MR set aside); tracks within their limits; boroughs consistent."""
@@ -550,21 +482,17 @@ class SuburbiaGame(Game):
         ]
         return plan
 
-    def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
-                  strategy_names) -> ChunkResult:
-        """Play a chunk of games (see Game.run_chunk); ``seat_strategies`` indexes
-        ``strategy_names``."""
-        resolved = self.resolve_options(options)
-        s = self._alloc(resolved)
-        codes, params = bots.params_matrix(list(strategy_names))
+    def _play_chunk(self, s, first_game, n_games, run_seed, n_players, seat_idx, codes,
+                    params) -> ChunkResult:
+        """The bots' loop over the chunk (Game.run_chunk); seat detail: docs §13."""
+        resolved = self.options.decode(s.opts)
         turns = np.zeros(n_games, np.int64)
         decisions = np.zeros(n_games, np.int64)
         end_reason = np.zeros(n_games, np.int64)
         keys = np.zeros((n_games, n_players, 4), np.int64)
         detail = np.zeros((n_games, n_players, N_DETAIL), np.int64)
-        run_games(s, first_game, n_games, np.uint64(run_seed % 2**64), n_players,
-                  np.ascontiguousarray(seat_strategies, dtype=np.int64), codes, params,
-                  turns, decisions, end_reason, keys, detail)
+        self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
+                            turns, decisions, end_reason, keys, detail)
         rank = _ranks_batch(keys, resolved["tie_break"] == "rep_inc_money")
         rank[end_reason != 1] = 0
         wins = (rank == 1)

@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
+from sim.core.contract import implements
 from sim.core.rng import rand_below
 from sim.suburbia.constants import (
     A_BASIC,
@@ -114,6 +115,7 @@ from sim.suburbia.constants import (
     O_RL_TILES_DOWN,
     O_SELF,
     O_SOLO_PEN,
+    O_TIE,
     O_WATERFRONT,
     O_WIDTH,
     P_GOALBITS,
@@ -1464,3 +1466,85 @@ def goal_status_state(s, o, g):
     kt, pd = derived_arrays(s)
     return goal_status(s.tiles, s.goals, s.geo, s.pl, s.tk, s.grid, s.kc, kt, pd, s.meta[M_NP],
                        o, g)
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernel contract (sim/core/contract.py, docs/house-pattern.md): init_state,
+# legal_actions_into and apply_inplace above, and these; copy_into and chance_rng are the
+# contract's defaults.
+implements(SuburbiaState, "init_state")(init_state)
+implements(SuburbiaState, "legal_actions_into")(legal_actions_into)
+implements(SuburbiaState, "apply_inplace")(apply_inplace)
+
+
+@implements(SuburbiaState, "is_over")
+@njit(cache=True)
+def is_over(s):
+    """True once the game has ended (doc §5)."""
+    return s.meta[M_PHASE] == PH_OVER
+
+
+@implements(SuburbiaState, "current_seat")
+@njit(cache=True)
+def current_seat(s):
+    """The seat to act; -1 once the game is over."""
+    return -1 if s.meta[M_PHASE] == PH_OVER else s.meta[M_CUR]
+
+
+@implements(SuburbiaState, "n_seats")
+@njit(cache=True)
+def n_seats(s):
+    return s.meta[M_NP]
+
+
+@implements(SuburbiaState, "scores_into")
+@njit(cache=True)
+def scores_into(s, out):
+    """Population per seat (final population once over)."""
+    for p in range(s.meta[M_NP]):
+        out[p] = s.pl[p, P_POP]
+
+
+@implements(SuburbiaState, "win_shares_into")
+@njit(cache=True)
+def win_shares_into(s, out):
+    """1/k for each of the k seats first by (population, reputation, income[, money]) (§5.7,
+    D17) of a finished game; all 0 while running or after a 'limit' stop."""
+    n = s.meta[M_NP]
+    m = 4 if s.opts[O_TIE] == 0 else 3
+    k = 0
+    best = 0
+    for p in range(n):
+        out[p] = 0.0
+    if s.meta[M_PHASE] != PH_OVER or s.meta[M_END] != 1:
+        return
+    for p in range(1, n):
+        if _key_cmp(s.pl, p, best, m) > 0:
+            best = p
+    for p in range(n):
+        k += _key_cmp(s.pl, p, best, m) == 0
+    for p in range(n):
+        if _key_cmp(s.pl, p, best, m) == 0:
+            out[p] = 1.0 / k
+
+
+@njit(cache=True)
+def _key_cmp(pl, p, q, m):
+    """Sign of seat p's ranking key minus seat q's over its first ``m`` parts."""
+    for j in range(m):
+        col = P_POP if j == 0 else (P_REP if j == 1 else (P_INC if j == 2 else P_MONEY))
+        if pl[p, col] != pl[q, col]:
+            return 1 if pl[p, col] > pl[q, col] else -1
+    return 0
+
+
+@njit(cache=True)
+def derived_step_ok(s, a):
+    """Apply ``a`` keeping the derived arrays ``kt``/``pd`` as the batch loop does; True if they
+    then equal a fresh derivation from the state (the conformance test)."""
+    kt, pd = derived_arrays(s)
+    apply_arrays(s.meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
+                 s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
+                 s.grid, s.kc, kt, pd, a)
+    f_kt, f_pd = derived_arrays(s)
+    return (kt == f_kt).all() and (pd == f_pd).all()

@@ -5,6 +5,8 @@ points live in ``data.py`` and reach the kernels as arrays. See
 docs/games/three_little_wolves.md (cited as "doc §").
 """
 
+from sim.three_little_wolves.options import OPTIONS
+
 # cards (doc §1.1)
 NBUILD = 56  # building cards 0..55: colour = id // 14, row = id % 14
 NCARD = 59  # + pig cards 56, 57, 58
@@ -89,14 +91,29 @@ T_LEFT, T_PLACED, T_LOST = 0, 1, 2
     K_COMMIT_NEXT, K_RESOLVE_NEXT, K_END_ROUND, K_AFTER_USE, K_PLACE_TOKEN,
 ) = range(12)
 
-# option slots: order of OPTIONS in game.py
-(
-    O_CARDSET, O_KIDS, O_KIDS_TOKENS, O_HAND, O_WOLF_FREE, O_TWO_SLOT, O_B3_SAME, O_COLBASE_U,
-    O_PURE_DISC, O_PIG_DRAWER_FIRST, O_PIG_SAME_OWNER, O_UNPLACED, O_DUMMY_PIGS, O_DUMMY_POLICY,
-    O_FINAL_WHITE_PASS, O_HEIGHT, O_LONE_COLLAPSES, O_LONE_BONUS, O_MARKS_COLLAPSED,
-    O_TB_NET,
-) = range(20)
-N_OPTS = 20
+# option slots, derived from the option list by name (sim/three_little_wolves/options.py)
+_SLOT = OPTIONS.slots()
+O_CARDSET = _SLOT["card_set"]
+O_KIDS = _SLOT["variant_kids"]
+O_KIDS_TOKENS = _SLOT["kids_pig_tokens"]
+O_HAND = _SLOT["hand_size"]
+O_WOLF_FREE = _SLOT["wolf_order_free"]
+O_TWO_SLOT = _SLOT["wolf_two_slot_rule"]
+O_B3_SAME = _SLOT["b3_same_player"]
+O_COLBASE_U = _SLOT["coloured_basement_unassigned"]
+O_PURE_DISC = _SLOT["pure_discard_allowed"]
+O_PIG_DRAWER_FIRST = _SLOT["pig_tie_drawer_first"]
+O_PIG_SAME_OWNER = _SLOT["pig_same_owner_tie"]
+O_UNPLACED = _SLOT["unplaced_pig_token"]
+O_DUMMY_PIGS = _SLOT["dummy_gets_pig_tokens"]
+O_DUMMY_POLICY = _SLOT["dummy_policy"]
+O_FINAL_WHITE_PASS = _SLOT["final2p_white_pass"]
+O_HEIGHT = _SLOT["height_rule"]
+O_LONE_COLLAPSES = _SLOT["lone_house_collapses"]
+O_LONE_BONUS = _SLOT["lone_house_bonus"]
+O_MARKS_COLLAPSED = _SLOT["marks_on_collapsed"]
+O_TB_NET = _SLOT["tiebreak_wolf_net"]
+N_OPTS = len(OPTIONS.options)
 
 # score components (pts int64[4, 6]) and detail (det int64[4, 6])
 P_HOUSES, P_COLLAPSES, P_BONUSES, P_PIGS, P_WOLVES, P_MARKS = range(6)

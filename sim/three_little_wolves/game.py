@@ -13,9 +13,8 @@ import numpy as np
 
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
-from sim.core.options import OptionSet, RuleOption
 from sim.three_little_wolves import data
-from sim.three_little_wolves.batch import run_games
+from sim.three_little_wolves import kernels as _kernels
 from sim.three_little_wolves.constants import (
     A_BASE,
     A_COMMIT,
@@ -73,7 +72,6 @@ from sim.three_little_wolves.constants import (
     NBUILD,
     NCARD,
     NUM_ACTIONS,
-    PH_OVER,
     PHASES,
     PTS_NAMES,
     S_BUILD,
@@ -93,38 +91,11 @@ from sim.three_little_wolves.constants import (
 from sim.three_little_wolves.kernels import (
     TLWState,
     alloc_state,
-    apply_inplace,
     compute_points,
     hand_add,
-    init_state,
-    legal_actions_into,
     refresh_heights,
 )
-from strategies import three_little_wolves as bots
-
-_C = "choice"
-OPTIONS = OptionSet([
-    RuleOption("card_set", _C, "cards_v1", "§2.1", "building-card data (reconstruction): v1 the spec's table, v0 no floor icons, v2 icon 3 on the duplicate 9", ("cards_v0", "cards_v1", "cards_v2")),
-    RuleOption("variant_kids", "bool", False, "§1.2", "children's variant: wolves only on own houses, no pig effects"),
-    RuleOption("kids_pig_tokens", "bool", True, "§1.2", "pig tokens are still placed in the children's variant"),
-    RuleOption("hand_size", "int", 5, "§3.2, 4.21", "cards dealt and held", allowed=(4, 5)),
-    RuleOption("wolf_order_free", "bool", True, "§3.6, 4.14", "any unused wolf may be placed (false: lowest first)"),
-    RuleOption("wolf_two_slot_rule", _C, "B3", "§3.6, 4.15", "which houses hold two wolves", ("B3", "any_basement")),
-    RuleOption("b3_same_player", "bool", True, "§3.6, 4.16", "one player may fill both wolf slots of a house"),
-    RuleOption("coloured_basement_unassigned", "bool", False, "§3.5, 4.5", "a coloured basement may go under an all-white house"),
-    RuleOption("pure_discard_allowed", "bool", False, "§3.4, 4.17", "a card may be discarded for nothing even when a build or wolf is legal"),
-    RuleOption("pig_tie_drawer_first", "bool", True, "§3.7, 4.8", "pig-token ties go to the drawer first (false: the drawer last)"),
-    RuleOption("pig_same_owner_tie", _C, "owner_chooses", "§3.7, 4.9", "tie between houses of one owner", ("owner_chooses", "colour_order")),
-    RuleOption("unplaced_pig_token", _C, "lost", "§3.7, 4.10", "a pig token with no eligible house", ("lost", "kept")),
-    RuleOption("dummy_gets_pig_tokens", "bool", True, "§3.10, 4.19", "the 2p dummy's houses can receive pig tokens"),
-    RuleOption("dummy_policy", _C, "neutral", "§3.10.5, 4.18", "2p dummy placement: the neutral rule, or the mustache holder's decision", ("neutral", "holder_choice")),
-    RuleOption("final2p_white_pass", "bool", False, "§3.10.4", "in the 2p end a white dummy card also passes the mustache"),
-    RuleOption("height_rule", _C, "icon_top", "§3.9, 4.1, 4.2", "height: top card counts its floor icon, or plain card count", ("icon_top", "card_count")),
-    RuleOption("lone_house_collapses", "bool", False, "§3.12, 4.12", "the only house of a colour collapses (literal reading)"),
-    RuleOption("lone_house_bonus", "bool", True, "§3.12, 4.12", "the only house of a colour wins its bonus"),
-    RuleOption("marks_on_collapsed", "bool", True, "§3.12, 4.13", "top-card marks count on collapsed houses too"),
-    RuleOption("tiebreak_wolf_net", "bool", True, "§3.12, 4.22", "tie-break on net wolf points (false: points of standing wolves)"),
-])
+from sim.three_little_wolves.options import OPTIONS
 
 
 @lru_cache(maxsize=64)
@@ -142,6 +113,7 @@ class ThreeLittleWolves(Game):
     """The Three Little Wolves, 2-4 players (2p with the dummy), 56 building and 3 pig cards."""
 
     id = "three-little-wolves"
+    version = "1"  # changes only when the games played change (the manifest records it)
     title = "The Three Little Wolves"
     min_players = 2
     max_players = 4
@@ -150,14 +122,14 @@ class ThreeLittleWolves(Game):
     end_reasons = END_REASONS
     spec = "shared/rules/three_little_wolves.md"
     data_status = data.DATA_STATUS
-    strategies = bots.STRATEGIES
+    kernels = _kernels
     impact_groups = [
         {"prefix": "houses_", "title": "House outcomes", "noun": "house outcome",
          "verb": "had", "include": ["collapsed", "saved_by_tie"]},
         {"prefix": "act_", "title": "Wolf bets and discards", "noun": "action",
          "verb": "took", "include": ["wolf", "discard"]},
     ]
-    seat_detail_names = (
+    seat_detail = (
         tuple(f"pts_{n}" for n in PTS_NAMES)
         + ("act_build", "act_wolf", "act_discard")
         + DET_NAMES
@@ -188,37 +160,6 @@ class ThreeLittleWolves(Game):
         return alloc_state(opts, self.cards[resolved["card_set"]], self.consts)
 
     # ---- interface ----------------------------------------------------------------------
-    def new_state(self, n_players: int, seed: int, options: dict | None = None) -> TLWState:
-        """New game (spec §3.2, doc §3). ``seed``: int, taken mod 2**64. Raises UserError."""
-        n_players = self.check_players(n_players)
-        s = self._alloc(self.resolve_options(options))
-        init_state(s, n_players, np.uint64(int(seed) % 2**64))
-        return s
-
-    def legal_actions(self, state: TLWState) -> np.ndarray:
-        """Legal action ids, ``int32[k]`` ascending; empty at the end of the game."""
-        buf = np.empty(NUM_ACTIONS, np.int32)
-        n = legal_actions_into(state, buf)
-        return buf[:n].copy()
-
-    def apply_action(self, state: TLWState, action: int) -> TLWState:
-        """A new state after ``action``. Raises UserError if the action is not legal."""
-        legal = self.legal_actions(state)
-        if int(action) not in set(legal.tolist()):
-            raise UserError(
-                f"three-little-wolves: action {action} is not legal here; legal: "
-                f"{', '.join(map(str, legal))}"
-            )
-        s = self.copy_state(state)
-        apply_inplace(s, int(action))
-        return s
-
-    def is_terminal(self, state) -> bool:
-        return int(state.meta[M_PHASE]) == PH_OVER
-
-    def current_player(self, state) -> int:
-        return -1 if self.is_terminal(state) else int(state.meta[M_CUR])
-
     def points(self, state) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Score components ``int64[n, 6]`` (houses, collapses, bonuses, pigs, wolves, marks),
         tie-break ``int64[n]`` and detail ``int64[n, 6]`` (DET_NAMES), as if the game ended now."""
@@ -236,12 +177,6 @@ class ThreeLittleWolves(Game):
     def tiebreaks(self, state) -> np.ndarray:
         """Tie-break value per seat (wolf points, doc §7)."""
         return self.points(state)[1]
-
-    def winners(self, state) -> list[int]:
-        """Winning seats of a finished game (shared wins list several); [] while running."""
-        if not self.is_terminal(state) or int(state.meta[M_END]) != 1:
-            return []
-        return [int(i) for i in np.nonzero(self.ranks(state) == 1)[0]]
 
     def ranks(self, state) -> np.ndarray:
         """Rank per seat: 1 + seats with a better (score, tie-break); all 0 while running."""
@@ -517,15 +452,6 @@ class ThreeLittleWolves(Game):
         s.rng[0] = np.uint64(int(d["rng"], 16))
         return s
 
-    # ---- bots and batch -----------------------------------------------------------------
-    def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
-        spec = self.strategy(strategy)
-        codes, params = bots.params_matrix([spec.name])
-        legal = self.legal_actions(state)
-        if len(legal) == 0:
-            raise UserError("three-little-wolves: the game is over; there is no action to choose")
-        return int(bots.choose(codes[0], params[0], state, legal, len(legal), rng))
-
     def check_invariants(self, state) -> None:
         """Conservation (doc §9): each of the 59 cards in exactly one place; each wolf unused or
         on one house; pig tokens placed + left + lost = the three tokens; houses well formed."""
@@ -641,13 +567,9 @@ class ThreeLittleWolves(Game):
                          "options": opts})
         return plan
 
-    def run_chunk(self, first_game, n_games, run_seed, n_players, seat_strategies, options,
-                  strategy_names) -> ChunkResult:
-        """Play a chunk of games (see Game.run_chunk); ``seat_strategies`` indexes
-        ``strategy_names``."""
-        resolved = self.resolve_options(options)
-        s = self._alloc(resolved)
-        codes, params = bots.params_matrix(list(strategy_names))
+    def _play_chunk(self, s, first_game, n_games, run_seed, n_players, seat_idx, codes,
+                    params) -> ChunkResult:
+        """The bots' loop over the chunk (Game.run_chunk); seat detail: ``seat_detail``."""
         turns = np.zeros(n_games, np.int64)
         decisions = np.zeros(n_games, np.int64)
         end_reason = np.zeros(n_games, np.int64)
@@ -656,9 +578,8 @@ class ThreeLittleWolves(Game):
         tb = np.zeros((n_games, n_players), np.int64)
         det = np.zeros((n_games, n_players, 6), np.int64)
         acts = np.zeros((n_games, n_players, 3), np.int64)
-        run_games(s, first_game, n_games, np.uint64(run_seed % 2**64), n_players,
-                  np.ascontiguousarray(seat_strategies, dtype=np.int64), codes, params,
-                  turns, decisions, end_reason, pts, tb, det, acts, under)
+        self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
+                            turns, decisions, end_reason, pts, tb, det, acts, under)
         score = pts.sum(axis=2)
         rank = _ranks(score, tb)
         finished = end_reason == 1

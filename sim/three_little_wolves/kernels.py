@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, nonneg, nth_bit, popcount, zero
+from sim.core.contract import implements
 from sim.core.rng import rand_below, shuffle
 from sim.three_little_wolves.constants import (
     A_BASE,
@@ -242,11 +243,11 @@ def alloc_state(opts: np.ndarray, cards: np.ndarray, consts: np.ndarray) -> TLWS
 #   refuses an allocation in them): they only read and write arrays their caller holds. The
 #   scratch they need (the setup's pile, the bots' value buffers) is allocated once per chunk.
 # * The per-decision kernels (``legal_into``, ``apply_arrays`` and the flow, the bots in
-#   strategies/three_little_wolves.py) are ``forceinline=True`` (LLVM inlining into the game
+#   strategies/three_little_wolves/bots.py) are ``forceinline=True`` (LLVM inlining into the game
 #   loop); rarely run ones stay plain calls.
 # * The ``TLWState`` entry points at the end of this file (``init_state``,
 #   ``legal_actions_into``, ``apply_inplace``, ``compute_points``) unpack the state once and
-#   delegate; the batch loop (batch.py) unpacks it once per chunk.
+#   delegate; the batch loop (strategies/three_little_wolves/batch.py) unpacks it once per chunk.
 # * The random bot of the batch loop draws the k-th legal action without listing them
 #   (``count_legal``/``nth_legal``, in the order of ``legal_into``).
 
@@ -1349,3 +1350,72 @@ def refresh_heights(s):
                 if cards[hb[o, h, b], K_NUM] == 3:
                     hs[o, h, H_B3] = 1
             set_height(hs, hf, cards, opts, o, h)
+
+
+# ---------------------------------------------------------------------------------------------
+# The kernel contract (sim/core/contract.py, docs/house-pattern.md): init_state,
+# legal_actions_into and apply_inplace above, and these; copy_into and chance_rng are the
+# contract's defaults.
+implements(TLWState, "init_state")(init_state)
+implements(TLWState, "legal_actions_into")(legal_actions_into)
+implements(TLWState, "apply_inplace")(apply_inplace)
+
+
+@implements(TLWState, "is_over")
+@njit(cache=True)
+def is_over(s):
+    """True once the game has ended (doc §6)."""
+    return s.meta[M_PHASE] == PH_OVER
+
+
+@implements(TLWState, "current_seat")
+@njit(cache=True)
+def current_seat(s):
+    """The seat to act; -1 once the game is over."""
+    return -1 if s.meta[M_PHASE] == PH_OVER else s.meta[M_CUR]
+
+
+@implements(TLWState, "n_seats")
+@njit(cache=True)
+def n_seats(s):
+    return s.meta[M_NP]
+
+
+@implements(TLWState, "scores_into")
+@njit(cache=True)
+def scores_into(s, out):
+    """Total points per seat (spec §3.12), as if the game ended now."""
+    pts = np.zeros((4, 6), np.int64)
+    tb = np.zeros(4, np.int64)
+    det = np.zeros((4, 6), np.int64)
+    compute_points(s, pts, tb, det)
+    for p in range(s.meta[M_NP]):
+        out[p] = pts[p].sum()
+
+
+@implements(TLWState, "win_shares_into")
+@njit(cache=True)
+def win_shares_into(s, out):
+    """1/k for each of the k seats with the best (points, tie-break) of a finished game
+    (spec §3.12, doc §7); all 0 while running."""
+    n = s.meta[M_NP]
+    pts = np.zeros((4, 6), np.int64)
+    tb = np.zeros(4, np.int64)
+    det = np.zeros((4, 6), np.int64)
+    compute_points(s, pts, tb, det)
+    k = 0
+    for p in range(n):
+        out[p] = 0.0
+    if s.meta[M_PHASE] != PH_OVER or s.meta[M_END] != 1:
+        return
+    best = 0
+    for p in range(1, n):
+        sp, sb = pts[p].sum(), pts[best].sum()
+        if sp > sb or (sp == sb and tb[p] > tb[best]):
+            best = p
+    for p in range(n):
+        if pts[p].sum() == pts[best].sum() and tb[p] == tb[best]:
+            k += 1
+    for p in range(n):
+        if pts[p].sum() == pts[best].sum() and tb[p] == tb[best]:
+            out[p] = 1.0 / k

@@ -831,3 +831,8 @@ def play_random_game(n_players: int, seed: int, options: dict | None = None,
         acts = g.legal_actions()
         g.apply(rnd.choice(acts))
     return g
+
+
+# the reference the conformance test plays against the engine (tests/test_engines_vs_references.py)
+REFERENCE = GoTownRef
+REFERENCE_GAMES = 1000  # games at the default options, spread over the player counts

@@ -1291,3 +1291,8 @@ __all__ = [
     "DEFAULT_DATA", "DEFAULT_OPTIONS", "NUM_ACTIONS", "SuburbiaRef", "play_random_game",
     "action_to_string", "cell_id", "cell_xy",
 ]
+
+
+# the reference the conformance test plays against the engine (tests/test_engines_vs_references.py)
+REFERENCE = SuburbiaRef
+REFERENCE_GAMES = 200  # games at the default options, spread over the player counts

@@ -1260,3 +1260,8 @@ def play_random_game(n_players: int, seed: int, options: dict | None = None,
     while not g.is_terminal():
         g.apply(rnd.choice(g.legal_actions()))
     return g
+
+
+# the reference the conformance test plays against the engine (tests/test_engines_vs_references.py)
+REFERENCE = ThreeLittleWolvesRef
+REFERENCE_GAMES = 1002  # games at the default options, spread over the player counts

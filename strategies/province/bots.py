@@ -83,6 +83,7 @@ from sim.province.constants import (
     X_POS,
 )
 from sim.province.kernels import (
+    ProvinceState,
     access_b,
     borrowing,
     cst,
@@ -93,6 +94,7 @@ from sim.province.kernels import (
     sd,
     supply_of,
 )
+from strategies import common
 
 # parameter slots of plan_bot
 PARAM_NAMES = (
@@ -117,13 +119,8 @@ N_PARAMS = len(PARAM_NAMES)
 
 
 def _params(**kw) -> tuple:
-    base = dict.fromkeys(PARAM_NAMES, 0.0)
-    base.update(w_vp=10, copy_factor=1, w_coin=0.3, borrow_min=1e9, repay_reserve=0, grind=1,
-                w_struct=1, coin_cap=8)
-    for k, v in kw.items():
-        assert k in base, k
-        base[k] = float(v)
-    return tuple(float(base[k]) for k in PARAM_NAMES)
+    return common.param_vector(PARAM_NAMES, dict(w_vp=10, copy_factor=1, w_coin=0.3, borrow_min=1e9, repay_reserve=0, grind=1,
+                w_struct=1, coin_cap=8), **kw)
 
 
 _GREEDY = dict(b_lender=1, b_bank=1, b_camp=2, b_village=1, b_mill=2, b_smithy=1, b_union=1,
@@ -440,7 +437,7 @@ def plan_bot(x, legal, n, rng, p, r):
 
 
 @njit(cache=True, inline="always")
-def choose(code, params, r, x, legal, n, rng):
+def choose_x(code, params, r, x, legal, n, rng):
     """Dispatch: strategy ``code`` (0 random, 1 plan_bot) with parameter row ``params[r]``
     (``params`` float64[k, N_PARAMS])."""
     if code == 0:
@@ -450,9 +447,16 @@ def choose(code, params, r, x, legal, n, rng):
 
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Codes ``int64[k]`` and parameter rows ``float64[k, N_PARAMS]`` of the named strategies."""
-    codes = np.array([STRATEGIES[n].code for n in names], dtype=np.int64)
-    params = np.zeros((len(names), N_PARAMS), dtype=np.float64)
-    for i, n in enumerate(names):
-        if STRATEGIES[n].params:
-            params[i] = STRATEGIES[n].params
-    return codes, params
+    return common.params_matrix(STRATEGIES, N_PARAMS, names)
+
+
+@njit(cache=True)
+def choose(code, params, k, s, legal, n, rng):
+    """The one bot signature of every game (docs/house-pattern.md): the action of strategy
+    ``code`` with parameter row ``params[k]`` (``params`` float64[rows, N_PARAMS]) on the state
+    ``s``, whose legal actions are ``legal[:n]`` (int32); ``rng`` the bot generator uint64[1].
+    ``s`` is not changed."""
+    return choose_x(code, params, k, s.x, legal, n, rng)
+
+
+common.bots_for(ProvinceState, choose)

@@ -27,7 +27,7 @@ from sim.three_little_wolves.kernels import (
     points_arrays,
     random_legal,
 )
-from strategies.three_little_wolves import choose_arrays
+from strategies.three_little_wolves.bots import choose_arrays
 
 
 @njit(cache=True, nogil=True)

@@ -97,6 +97,8 @@ from sim.little_town.constants import (
     T_L,
     T_M,
 )
+from sim.little_town.kernels import LittleTownState
+from strategies import common
 
 # parameter slots of plan_bot
 PARAM_NAMES = (
@@ -136,20 +138,20 @@ DEFAULT_DRAFT_TABLE = (
 )
 
 
+_BASE = {
+    "w_wood": 0.7, "w_stone": 1.0, "w_fish": 0.7, "w_wheat": 0.7, "w_coin": 0.34,
+    "food_short": 1.6, "build_future": 1.0, "build_bias": 0.0, "site_own_adj": 0.3,
+    "site_traffic": 0.3, "site_self_block": 0.3, "goal_weight": 1.0, "epsilon": 0.0,
+    "end_food_value": 0.2,
+}
+
+
 def _params(draft_mode=1.0, table=DEFAULT_DRAFT_TABLE, **kw) -> tuple:
-    base = {
-        "w_wood": 0.7, "w_stone": 1.0, "w_fish": 0.7, "w_wheat": 0.7, "w_coin": 0.34,
-        "food_short": 1.6, "build_future": 1.0, "build_bias": 0.0, "site_own_adj": 0.3,
-        "site_traffic": 0.3, "site_self_block": 0.3, "goal_weight": 1.0, "epsilon": 0.0,
-        "end_food_value": 0.2,
-    }
-    for k, v in kw.items():
-        assert k in base, k
-        base[k] = float(v)
-    out = [float(draft_mode)] + [float(x) for x in table]
-    out += [base[k] for k in PARAM_NAMES[1 + NB:]]
+    """The draft mode, the draft table (one value per building) and the named weights."""
+    out = ((float(draft_mode),) + tuple(float(x) for x in table)
+           + common.param_vector(PARAM_NAMES[1 + NB:], _BASE, **kw))
     assert len(out) == N_PARAMS
-    return tuple(out)
+    return out
 
 
 # code 0: random_bot; code 1: plan_bot with the vector below
@@ -605,18 +607,19 @@ FBUF_SIZE = 512
 
 
 @njit(cache=True)
-def choose(code, params, s, legal, n, rng):
-    """``choose_arrays`` on a LittleTownState (the Python API's entry point)."""
+def choose(code, params, k, s, legal, n, rng):
+    """The one bot signature of every game (docs/house-pattern.md): the action of strategy
+    ``code`` with parameter row ``params[k]`` (``params`` float64[rows, N_PARAMS]) on the state
+    ``s``, whose legal actions are ``legal[:n]`` (int32); ``rng`` the bot generator uint64[1].
+    ``s`` is not changed."""
     fbuf = np.empty(FBUF_SIZE, np.float64)
-    return choose_arrays(code, params, s.meta, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells,
-                         s.seat, s.mkt, legal, n, rng, fbuf)
+    return choose_arrays(code, params[k], s.meta, s.opts, s.bdata, s.gdata, s.geo, s.consts,
+                         s.cells, s.seat, s.mkt, legal, n, rng, fbuf)
 
 
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Codes ``int64[k]`` and parameter rows ``float64[k, N_PARAMS]`` of the named strategies."""
-    codes = np.array([STRATEGIES[n].code for n in names], dtype=np.int64)
-    params = np.zeros((len(names), N_PARAMS), dtype=np.float64)
-    for i, n in enumerate(names):
-        if STRATEGIES[n].params:
-            params[i] = STRATEGIES[n].params
-    return codes, params
+    return common.params_matrix(STRATEGIES, N_PARAMS, names)
+
+
+common.bots_for(LittleTownState, choose)

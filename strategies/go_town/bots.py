@@ -35,7 +35,8 @@ from sim.go_town.constants import (
     PH_DISCARD,
     QM,
 )
-from sim.go_town.kernels import derive_hands
+from sim.go_town.kernels import GoTownState, derive_hands
+from strategies import common
 
 # parameter slots of scripted_bot
 PARAM_NAMES = (
@@ -61,12 +62,7 @@ N_PARAMS = len(PARAM_NAMES)
 
 
 def _params(**kw) -> tuple:
-    base = dict.fromkeys(PARAM_NAMES, 0.0)
-    base.update(wreck_gap=2, donut_gap=1, donut_rivals=2, attack_gap=0)
-    for k, v in kw.items():
-        assert k in base, k
-        base[k] = float(v)
-    return tuple(float(base[k]) for k in PARAM_NAMES)
+    return common.param_vector(PARAM_NAMES, dict(wreck_gap=2, donut_gap=1, donut_rivals=2, attack_gap=0), **kw)
 
 
 # code 0: random_bot; code 1: scripted_bot with the vector below
@@ -247,33 +243,23 @@ def choose_arrays(code, params, k, meta, opts, hands, n_floors, skips, hn, legal
 
 
 @njit(cache=True)
-def scripted_bot(s, legal, n, rng, p):
-    """Priority bot over the parameter vector ``p`` (float64[N_PARAMS], see PARAM_NAMES)."""
-    row = np.empty((1, p.shape[0]), np.float64)
-    for j in range(p.shape[0]):
-        row[0, j] = p[j]
+def choose(code, params, k, s, legal, n, rng):
+    """The one bot signature of every game (docs/house-pattern.md): the action of strategy
+    ``code`` with parameter row ``params[k]`` (``params`` float64[rows, N_PARAMS]) on the state
+    ``s``, whose legal actions are ``legal[:n]`` (int32); ``rng`` the bot generator uint64[1].
+    ``s`` is not changed."""
+    if code == 0:
+        return random_bot(s, legal, n, rng)
     hn = np.empty(MAXP, np.int64)
     hm = np.empty(MAXP, np.int64)
     derive_hands(s.hands, hn, hm)
-    return scripted_arrays(s.meta, s.opts, s.hands, s.n_floors, s.skips, hn, legal, n, rng, row,
-                           0)
-
-
-@njit(cache=True)
-def choose(code, params, s, legal, n, rng):
-    """Dispatch: strategy ``code`` (0 random, 1 scripted) with ``params`` (float64[N_PARAMS])."""
-    if code == 0:
-        return random_bot(s, legal, n, rng)
-    return scripted_bot(s, legal, n, rng, params)
+    return scripted_arrays(s.meta, s.opts, s.hands, s.n_floors, s.skips, hn, legal, n, rng,
+                           params, k)
 
 
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Codes ``int64[k]`` and parameter rows ``float64[k, N_PARAMS]`` of the named strategies."""
-    codes = np.array([STRATEGIES[n].code for n in names], dtype=np.int64)
-    params = np.zeros((len(names), N_PARAMS), dtype=np.float64)
-    for i, n in enumerate(names):
-        if STRATEGIES[n].params:
-            params[i] = STRATEGIES[n].params
-    return codes, params
+    return common.params_matrix(STRATEGIES, N_PARAMS, names)
 
 
+common.bots_for(GoTownState, choose)

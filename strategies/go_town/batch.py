@@ -25,7 +25,7 @@ from sim.go_town.kernels import (
     list_legal,
     nth_legal,
 )
-from strategies.go_town import choose_arrays
+from strategies.go_town.bots import choose_arrays
 
 
 @njit(cache=True, nogil=True)

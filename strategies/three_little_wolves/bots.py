@@ -93,6 +93,7 @@ from sim.three_little_wolves.constants import (
     W,
 )
 from sim.three_little_wolves.kernels import (
+    TLWState,
     can_base,
     colour_stats,
     has_colour_o,
@@ -104,6 +105,7 @@ from sim.three_little_wolves.kernels import (
     wolf_targets,
     wolf_values,
 )
+from strategies import common
 
 PARAM_NAMES = (
     "p_umin",        # prior: a unique-shortest house stands
@@ -136,11 +138,7 @@ _BASE = dict(
 
 
 def _params(**kw) -> tuple:
-    base = dict(_BASE)
-    for k, v in kw.items():
-        assert k in base, k
-        base[k] = float(v)
-    return tuple(float(base[k]) for k in PARAM_NAMES)
+    return common.param_vector(PARAM_NAMES, _BASE, **kw)
 
 
 STRATEGIES = {
@@ -755,34 +753,26 @@ def choose_arrays(code, meta, opts, cards, consts, hands, seat, hs, hf, hb, lega
 
 
 @njit(cache=True)
-def scripted_bot(s, legal, n, rng, prm):
-    """One-step evaluator over the parameter vector ``prm`` (float64[N_PARAMS])."""
+def choose(code, params, k, s, legal, n, rng):
+    """The one bot signature of every game (docs/house-pattern.md): the action of strategy
+    ``code`` with parameter row ``params[k]`` (``params`` float64[rows, N_PARAMS]) on the state
+    ``s``, whose legal actions are ``legal[:n]`` (int32); ``rng`` the bot generator uint64[1].
+    ``s`` is not changed."""
+    if code == 0:
+        return random_bot(s, legal, n, rng)
     vals = np.empty(NUM_ACTIONS, np.float64)
     cst = np.empty((3, 5), np.int64)
     buf = np.empty(NUM_ACTIONS, np.int32)
     pv = np.empty(NUM_ACTIONS, np.float64)
     rel = np.empty((16, 5), np.int64)
     relp = np.empty((16, 3), np.float64)
-    prm2 = np.empty((1, prm.shape[0]), np.float64)
-    for j in range(prm.shape[0]):
-        prm2[0, j] = prm[j]
     return scripted_arrays(s.meta, s.opts, s.cards, s.consts, s.hands, s.seat, s.hs, s.hf, s.hb,
-                           legal, n, rng, prm2, 0, vals, cst, buf, pv, rel, relp)
-
-
-@njit(cache=True)
-def choose(code, params, s, legal, n, rng):
-    """Dispatch: strategy ``code`` (0 random, 1 scripted) with ``params`` (float64[N_PARAMS])."""
-    if code == 0:
-        return random_bot(s, legal, n, rng)
-    return scripted_bot(s, legal, n, rng, params)
+                           legal, n, rng, params, k, vals, cst, buf, pv, rel, relp)
 
 
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Codes ``int64[k]`` and parameter rows ``float64[k, N_PARAMS]`` of the named strategies."""
-    codes = np.array([STRATEGIES[n].code for n in names], dtype=np.int64)
-    params = np.zeros((len(names), N_PARAMS), dtype=np.float64)
-    for i, n in enumerate(names):
-        if STRATEGIES[n].params:
-            params[i] = STRATEGIES[n].params
-    return codes, params
+    return common.params_matrix(STRATEGIES, N_PARAMS, names)
+
+
+common.bots_for(TLWState, choose)

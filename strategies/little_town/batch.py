@@ -31,7 +31,7 @@ from sim.little_town.constants import (
     SE_STATS,
 )
 from sim.little_town.kernels import apply_arrays, init_arrays
-from strategies.little_town import FBUF_SIZE, choose_arrays
+from strategies.little_town.bots import FBUF_SIZE, choose_arrays
 
 
 @njit(cache=True, nogil=True)
@@ -43,7 +43,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     seat_idx int64[n_games, n_players]: row of ``codes``/``params`` playing each seat;
     outputs: turns, decisions, end_reason, first_player int64[n_games];
     score int64[n_games, n_players]; detail int64[n_games, n_players, K] in the column order of
-    ``LittleTown.seat_detail_names`` (docs/games/little_town.md §12).
+    ``LittleTown.seat_detail`` (docs/games/little_town.md §12).
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
     """
     meta = s.meta

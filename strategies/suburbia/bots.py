@@ -100,6 +100,7 @@ from sim.suburbia.constants import (
     V,
 )
 from sim.suburbia.kernels import (
+    SuburbiaState,
     count_adj,
     count_borough,
     derived_arrays,
@@ -109,6 +110,7 @@ from sim.suburbia.kernels import (
     record_count,
     waterfront_count,
 )
+from strategies import common
 
 PARAM_NAMES = (
     "w_inc_early",   # 0  weight of +1 Income per remaining turn, at the start
@@ -135,13 +137,8 @@ N_PARAMS = len(PARAM_NAMES)
 
 
 def _params(**kw) -> tuple:
-    base = dict.fromkeys(PARAM_NAMES, 0.0)
-    base.update(w_inc_early=1.0, w_inc_late=0.2, w_rep_early=0.3, w_rep_late=1.0, w_pop=1.0,
-                w_money=0.6, w_money_late=0.2, invest_w=0.0, redline_w=0.0, fut_w=1.0)
-    for k, v in kw.items():
-        assert k in base, k
-        base[k] = float(v)
-    return tuple(float(base[k]) for k in PARAM_NAMES)
+    return common.param_vector(PARAM_NAMES, dict(w_inc_early=1.0, w_inc_late=0.2, w_rep_early=0.3, w_rep_late=1.0, w_pop=1.0,
+                w_money=0.6, w_money_late=0.2, invest_w=0.0, redline_w=0.0, fut_w=1.0), **kw)
 
 
 STRATEGIES = {
@@ -652,22 +649,22 @@ def choose_arrays(code, params, kr, meta, opts, tiles, goals, lines, consts, geo
 
 
 @njit(cache=True)
-def choose(code, params, kr, s, legal, n, rng):
-    """``choose_arrays`` on a SuburbiaState (the Python API's entry point)."""
+def choose(code, params, k, s, legal, n, rng):
+    """The one bot signature of every game (docs/house-pattern.md): the action of strategy
+    ``code`` with parameter row ``params[k]`` (``params`` float64[rows, N_PARAMS]) on the state
+    ``s``, whose legal actions are ``legal[:n]`` (int32); ``rng`` the bot generator uint64[1].
+    ``s`` is not changed."""
     cells = np.zeros(CELLS, np.int64)
     w = np.zeros(WORK, np.float64)
     kt, pd = derived_arrays(s)
-    return choose_arrays(code, params, kr, s.meta, s.opts, s.tiles, s.goals, s.lines, s.consts,
+    return choose_arrays(code, params, k, s.meta, s.opts, s.tiles, s.goals, s.lines, s.consts,
                          s.geo, s.market, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
                          s.grid, s.kc, kt, pd, legal, n, rng, cells, w)
 
 
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Codes ``int64[k]`` and parameter rows ``float64[k, N_PARAMS]`` of the named strategies."""
-    codes = np.array([STRATEGIES[n].code for n in names], dtype=np.int64)
-    params = np.zeros((len(names), N_PARAMS), dtype=np.float64)
-    for i, n in enumerate(names):
-        if STRATEGIES[n].params:
-            params[i] = STRATEGIES[n].params
-    return codes, params
+    return common.params_matrix(STRATEGIES, N_PARAMS, names)
 
+
+common.bots_for(SuburbiaState, choose)

@@ -34,10 +34,10 @@ from sim.province.constants import (
     X_ST,
 )
 from sim.province.kernels import (
-    apply_inplace,
+    apply_x,
     count_legal,
     cst,
-    init_state,
+    init_x,
     legal_bits,
     list_legal,
     nth_legal,
@@ -47,13 +47,7 @@ from sim.province.kernels import (
     sd,
     workers_of,
 )
-from strategies.province import choose
-
-# columns of ``misc`` (per game and seat)
-MISC_NAMES = (
-    "score", "structures", "vp_structures", "vp_goals", "sailors", "workers", "coins_end",
-    "coins_missed", "lender_takes", "lender_steals", "lender_end", "coins_dry",
-)
+from strategies.province.bots import choose_x
 
 
 @njit(cache=True, nogil=True)
@@ -74,7 +68,7 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
     brng = np.empty(1, np.uint64)
     for g in range(n_games):
         gi = np.uint64(first_game + g)
-        init_state(x, rng, seed_for(run_seed, gi, np.uint64(0)))
+        init_x(x, rng, seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         first_player[g] = x[M_FIRST]
         while x[M_PHASE] != PH_OVER:
@@ -85,8 +79,8 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
                 a = nth_legal(mv, lo, rand_below(brng, count_legal(mv, lo)))
             else:
                 n = list_legal(mv, lo, legal)
-                a = choose(codes[k], params, k, x, legal, n, brng)
-            apply_inplace(x, rng, a)
+                a = choose_x(codes[k], params, k, x, legal, n, brng)
+            apply_x(x, rng, a)
         turns[g] = x[M_TURN]
         decisions[g] = x[M_DEC]
         end_reason[g] = x[M_END]

@@ -1,0 +1,118 @@
+"""What Suburbia records per seat of a finished game (docs/games/suburbia.md §13): the detail
+columns of ``run_chunk`` and the kernel that fills one seat's row."""
+
+import re
+
+from numba import njit
+
+from sim.suburbia.constants import (
+    K_INV,
+    K_KIND,
+    K_LAKE,
+    K_TURN,
+    M_NP,
+    M_PILEN,
+    NG,
+    P_GOALBITS,
+    P_GOALPOP,
+    P_INC,
+    P_MONEY,
+    P_MONEYPOP,
+    P_NINV,
+    P_NT,
+    P_POP,
+    P_REP,
+    P_RLDOWN,
+    P_RLUP,
+    T_CLS,
+    T_COUNT,
+    C,
+    I,
+    R,
+    V,
+)
+from sim.suburbia.data import GOAL_NAMES, TILE_NAMES
+
+
+def slug(name: str) -> str:
+    """``"Bed & Breakfast"`` -> ``"bed_breakfast"`` (column names of the results table)."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+# seat detail columns (docs/games/suburbia.md §13), in the order detail_row writes them
+D_TILE, D_INVEST, D_TURN, D_OFFERED, D_GOAL = 0, 50, 101, 151, 198
+MISC = ("private_goal", "final_income", "final_reputation", "track_pop", "goals_pop", "money_pop",
+        "money_end", "redlines_up", "redlines_down", "investments", "lakes", "tiles_placed",
+        "n_R", "n_C", "n_I", "n_V")
+D_MISC = 218
+DETAIL_NAMES = (
+    tuple(f"tile_{slug(TILE_NAMES[k])}" for k in range(1, 51))
+    + tuple(f"invest_{slug(TILE_NAMES[k])}" for k in range(1, 52))
+    + tuple(f"turn_{slug(TILE_NAMES[k])}" for k in range(1, 51))
+    + tuple(f"offered_{slug(TILE_NAMES[k])}" for k in range(4, 51))
+    + tuple(f"goal_{slug(n)}" for n in GOAL_NAMES)
+    + MISC
+)
+N_DETAIL = len(DETAIL_NAMES)
+assert N_DETAIL == D_MISC + len(MISC)
+
+
+@njit(cache=True, _nrt=False)
+def detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g):
+    """Seat ``p``'s detail columns (docs §13) of a finished game into ``detail[g, p]``."""
+    for j in range(N_DETAIL):
+        detail[g, p, j] = 0
+    np_ = meta[M_NP]
+    for t in range(pl[p, P_NT]):
+        k = tk[p, t, K_KIND]
+        turn = tk[p, t, K_TURN]
+        if tk[p, t, K_INV] == 1:
+            detail[g, p, D_INVEST + k - 1] = 1
+        if turn == 0 or k == K_LAKE:
+            continue
+        detail[g, p, D_TILE + k - 1] = 1
+        rnd = (turn - 1) // np_ + 1
+        if detail[g, p, D_TURN + k - 1] == 0 or rnd < detail[g, p, D_TURN + k - 1]:
+            detail[g, p, D_TURN + k - 1] = rnd
+    # offered: some tile of the kind left the box and the pile (the pile counted in one pass)
+    for k in range(4, 51):
+        detail[g, p, D_OFFERED + k - 4] = tiles[k, T_COUNT] - box[k]
+    for i in range(meta[M_PILEN]):
+        k = pile[i]
+        if 4 <= k and k <= 50:
+            detail[g, p, D_OFFERED + k - 4] -= 1
+    for k in range(4, 51):
+        detail[g, p, D_OFFERED + k - 4] = 1 if detail[g, p, D_OFFERED + k - 4] > 0 else 0
+    for q in range(NG):
+        detail[g, p, D_GOAL + q] = -1
+    for i in range(gpub.shape[0]):
+        if gpub[i] >= 0:
+            detail[g, p, D_GOAL + gpub[i]] = 0
+    if gpriv[p] >= 0:
+        detail[g, p, D_GOAL + gpriv[p]] = 0
+    for q in range(NG):
+        if (pl[p, P_GOALBITS] >> q) & 1:
+            detail[g, p, D_GOAL + q] = 1
+    m = D_MISC
+    detail[g, p, m] = gpriv[p]
+    detail[g, p, m + 1] = pl[p, P_INC]
+    detail[g, p, m + 2] = pl[p, P_REP]
+    detail[g, p, m + 3] = pl[p, P_POP] - pl[p, P_GOALPOP] - pl[p, P_MONEYPOP]
+    detail[g, p, m + 4] = pl[p, P_GOALPOP]
+    detail[g, p, m + 5] = pl[p, P_MONEYPOP]
+    detail[g, p, m + 6] = pl[p, P_MONEY] + 5 * pl[p, P_MONEYPOP]
+    detail[g, p, m + 7] = pl[p, P_RLUP]
+    detail[g, p, m + 8] = pl[p, P_RLDOWN]
+    detail[g, p, m + 9] = pl[p, P_NINV]
+    detail[g, p, m + 10] = kc[p, K_LAKE]
+    detail[g, p, m + 11] = pl[p, P_NT] - 3
+    for k in range(1, K_LAKE):
+        cls = tiles[k, T_CLS]
+        if cls & R:
+            detail[g, p, m + 12] += kc[p, k]
+        if cls & C:
+            detail[g, p, m + 13] += kc[p, k]
+        if cls & I:
+            detail[g, p, m + 14] += kc[p, k]
+        if cls & V:
+            detail[g, p, m + 15] += kc[p, k]

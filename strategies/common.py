@@ -1,0 +1,83 @@
+"""Bot plumbing written once for every game: parameter vectors and the parameter matrix.
+
+A game's bots (``strategies/<package>/``) are numba kernels selected by an integer ``code``,
+each reading its numbers from one row of a ``float64`` parameter matrix. A named strategy is a
+``StrategySpec``: its code and its parameter vector (data, not code), so a designer adds a bot
+by adding a row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from sim.core import contract
+from sim.core.game import StrategySpec
+
+__all__ = ["StrategySpec", "bot_choose", "bots_for", "param_vector", "params_matrix",
+           "play_out"]
+
+
+def param_vector(names: Sequence[str], base: Mapping[str, float], **kw: float) -> tuple:
+    """The parameter vector in the order of ``names``: ``base`` (every name's default)
+    overlaid with ``kw``. Raises KeyError naming an unknown parameter."""
+    values = {k: float(base.get(k, 0.0)) for k in names}
+    for k, v in kw.items():
+        if k not in values:
+            raise KeyError(f"unknown bot parameter {k!r}; allowed: {', '.join(names)}")
+        values[k] = float(v)
+    return tuple(values[k] for k in names)
+
+
+def params_matrix(strategies: Mapping[str, StrategySpec], n_params: int,
+                  names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Codes ``int64[k]`` and parameter rows ``float64[k, n_params]`` of the named
+    strategies (a row of zeros for a bot without parameters, such as ``random``)."""
+    codes = np.array([strategies[n].code for n in names], dtype=np.int64)
+    params = np.zeros((len(names), n_params), dtype=np.float64)
+    for i, n in enumerate(names):
+        if strategies[n].params:
+            params[i] = strategies[n].params
+    return codes, params
+
+
+# ---- the bots' compiled entry point for generic code ------------------------------------------
+# ``bot_choose(code, params, k, s, legal, n, rng)`` is resolved at compile time, by the type of
+# the state ``s``, to the ``choose`` of the game's bot package (registered with ``bots_for``),
+# exactly as sim/core/contract.py resolves the rules' entry points. Generic compiled code (the
+# playout loop below, a tree search) is written once for every game.
+_CHOOSE: dict[type, object] = {}
+
+
+def bots_for(state_cls: type, choose) -> None:
+    """Register the ``@njit`` bot entry point ``choose`` for states of ``state_cls``."""
+    _CHOOSE[state_cls] = choose
+
+
+def bot_choose(code, params, k, s, legal, n, rng):
+    """The action of bot ``code`` (parameter row ``params[k]``) in ``s``; compiled code only."""
+    raise NotImplementedError("compiled code only; use Game.choose_action from Python")
+
+
+@overload(bot_choose, jit_options={"cache": True})
+def _ov_bot_choose(code, params, k, s, legal, n, rng):
+    fn = _CHOOSE.get(getattr(s, "instance_class", None))
+    return None if fn is None else getattr(fn, "py_func", fn)
+
+
+@njit(cache=True)
+def play_out(s, codes, params, seat_rows, legal, rng, max_decisions):
+    """Play the game in ``s`` to its end in place: the seat ``c`` to act is played by bot
+    ``codes[seat_rows[c]]`` with parameter row ``params[seat_rows[c]]``; ``legal`` is an int32
+    scratch of the game's action count; ``rng`` the bots' generator uint64[1]. Stops after
+    ``max_decisions`` decisions (the game's declared maximum); returns the decisions taken."""
+    d = 0
+    while not contract.is_over(s) and d < max_decisions:
+        n = contract.legal_actions_into(s, legal)
+        k = seat_rows[contract.current_seat(s)]
+        contract.apply_inplace(s, bot_choose(codes[k], params, k, s, legal, n, rng))
+        d += 1
+    return d
