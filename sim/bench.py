@@ -101,6 +101,8 @@ def reference_rate(game, players: int, seconds: float, repeats: int) -> float | 
         ref = importlib.import_module(f"tests.reference.{package}")
     except ModuleNotFoundError:
         return None
+    if not hasattr(ref, "play_random_game"):
+        return None
     from tests.reference.go_town import seed_for
 
     rates = []

@@ -62,7 +62,7 @@ def bot_choose(code, params, k, s, legal, n, rng):
     raise NotImplementedError("compiled code only; use Game.choose_action from Python")
 
 
-@overload(bot_choose, jit_options={"cache": True})
+@overload(bot_choose)
 def _ov_bot_choose(code, params, k, s, legal, n, rng):
     fn = _CHOOSE.get(getattr(s, "instance_class", None))
     return None if fn is None else getattr(fn, "py_func", fn)

@@ -12,11 +12,7 @@ from sim.core.components import get_path, row_keys, slug, tunable_paths
 from sim.core.errors import UserError
 from sim.registry import get_game, list_games
 
-GAMES = ["go-town", "little-town", "three-little-wolves", "province", "suburbia"]
-
-
-def test_every_registered_game_is_covered():
-    assert sorted(list_games()) == sorted(GAMES)
+GAMES = list_games()  # every registered game, a new one included without editing this file
 
 
 def _list_tables(doc, schema):
@@ -155,12 +151,17 @@ def _refused(g, overrides, *must_name):
 
 @pytest.mark.parametrize("gid", GAMES)
 def test_bad_overrides_name_the_allowed_keys(gid):
-    g, doc, schema, (t, key, f, v), vector = _pick(gid)
+    g, doc, schema, scalar, vector = _pick(gid)
+    if scalar is None:  # no list table with a whole-number field: test_dict_table_errors covers it
+        assert not any(type(v) is int for t in _list_tables(doc, schema)
+                       for _, _, v in _fields(doc, schema, t))
+        return
+    t, key, f, v = scalar
     row = slug(key)
     other_table = list(doc)[-1]
     _refused(g, {"no_such_table.x.y": 1}, "allowed:", t, other_table)
-    second = slug(row_keys(doc, schema, t)[1])
-    _refused(g, {f"{t}.no_such_row.{f}": 1}, "allowed:", row, second)
+    keys = row_keys(doc, schema, t)
+    _refused(g, {f"{t}.no_such_row.{f}": 1}, "allowed:", row, slug(keys[-1]))
     _refused(g, {f"{t}.{row}.no_such_field": 1}, "allowed:", f)
     _refused(g, {f"{t}.{row}.{f}": "lots"}, "whole number")
     _refused(g, {f"{t}.{row}.{f}": 1.5}, "whole number")
@@ -171,8 +172,6 @@ def test_bad_overrides_name_the_allowed_keys(gid):
         base = f"{vt}.{slug(vkey)}.{vf}" if vkey is not None else f"{vt}.{vf}"
         names = schema.vectors[f"{vt}.{vf}"]
         _refused(g, {f"{base}.no_such_part": 1}, "allowed:", names[0], names[-1])
-    else:
-        assert gid in ("go-town", "province")  # no vector fields
 
 
 @pytest.mark.parametrize("gid", GAMES)
@@ -186,7 +185,10 @@ def test_dict_table_errors(gid):
 
 @pytest.mark.parametrize("gid", GAMES)
 def test_override_canonicalises_and_changes_the_data(gid):
-    g, doc, schema, (t, key, f, v), _ = _pick(gid)
+    g, doc, schema, scalar, _ = _pick(gid)
+    if scalar is None:  # no list table with a whole-number field (see the test above)
+        return
+    t, key, f, v = scalar
     printed = str(key).upper() if str(key).upper() != str(key) else str(key)
     spelled = f"{t}.{printed.replace('_', ' ')}.{f}"
     new = v - 1 if v > 1 else v + 1
@@ -234,5 +236,4 @@ def test_text_fields_refuse_numbers(gid):
         for key, f, v in _fields(doc, schema, t):
             if isinstance(v, str):
                 _refused(g, {f"{t}.{slug(key)}.{f}": 5}, "expected text")
-                return
-    assert gid in ("go-town", "three-little-wolves")  # no text fields in their rows
+                return  # one text field is enough; a game whose rows hold no text has none

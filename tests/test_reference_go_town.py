@@ -6,7 +6,6 @@ the contract docs/games/go_town.md.
 """
 
 import copy
-import json
 import os
 import random
 import sys
@@ -672,25 +671,6 @@ def test_card_conservation(n):
             assert g.scores()[g.winner] == 5
             assert g.to_dict()["current"] == g.winner
         assert g.decisions == k
-
-
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_json_round_trip_and_resume(n):
-    for i in range(20):
-        g = GoTownRef(n, seed_for(7, i), {"first_player": "random"})
-        rnd = random.Random(i)
-        while not g.is_terminal():
-            d = g.to_dict()
-            d2 = json.loads(json.dumps(d))
-            h = GoTownRef.from_dict(d2)
-            assert h.to_dict() == d
-            assert h.legal_actions() == g.legal_actions()
-            a = rnd.choice(g.legal_actions())
-            g.apply(a)
-            h.apply(a)
-            assert h.to_dict() == g.to_dict()
-        d = g.to_dict()
-        assert GoTownRef.from_dict(json.loads(json.dumps(d))).to_dict() == d
 
 
 def test_to_dict_layout():

@@ -6,7 +6,6 @@ contract docs/games/little_town.md. Cells are written ``C(row, col)`` = 9*row + 
 """
 
 import copy
-import json
 import os
 import random
 import sys
@@ -1285,26 +1284,6 @@ def test_conservation_over_random_games(n):
             assert p["stats"]["vp_coins"] == p["coins"] // 3
             assert p["workers_used"] == w
         assert g.legal_actions() == []
-
-
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_json_round_trip_and_resume(n):
-    for i in range(12):
-        market = ["random", "beginner", "draft", "one-of-two"][i % 4]
-        g = LittleTownRef(n, seed_for(7, i), {"market": market, "board_side": "AB"[i % 2]})
-        rnd = random.Random(i)
-        while not g.is_terminal():
-            d = g.to_dict()
-            d2 = json.loads(json.dumps(d))
-            h = LittleTownRef.from_dict(d2)
-            assert h.to_dict() == d
-            assert h.legal_actions() == g.legal_actions()
-            a = rnd.choice(g.legal_actions())
-            g.apply(a)
-            h.apply(a)
-            assert h.to_dict() == g.to_dict()
-        d = g.to_dict()
-        assert LittleTownRef.from_dict(json.loads(json.dumps(d))).to_dict() == d
 
 
 def test_to_dict_layout():

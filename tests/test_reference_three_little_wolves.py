@@ -9,7 +9,6 @@ and the contract docs/games/three_little_wolves.md. The position tests use only
 """
 
 import copy
-import json
 import os
 import random
 import sys
@@ -1070,25 +1069,6 @@ def test_conservation_over_random_games(n):
         r = g.results()
         assert sum(r["win_share"]) == pytest.approx(1.0)
         assert min(r["rank"]) == 1
-
-
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_json_round_trip_and_resume(n):
-    for i in range(15):
-        g = ThreeLittleWolvesRef(n, seed_for(7, i), {"dummy_policy": "holder_choice"})
-        rnd = random.Random(i)
-        while not g.is_terminal():
-            d = g.to_dict()
-            d2 = json.loads(json.dumps(d))
-            h = ThreeLittleWolvesRef.from_dict(d2)
-            assert h.to_dict() == d
-            assert h.legal_actions() == g.legal_actions()
-            a = rnd.choice(g.legal_actions())
-            g.apply(a)
-            h.apply(a)
-            assert h.to_dict() == g.to_dict()
-        d = g.to_dict()
-        assert ThreeLittleWolvesRef.from_dict(json.loads(json.dumps(d))).to_dict() == d
 
 
 def test_to_dict_layout():

@@ -53,6 +53,26 @@ def implements(state_cls: type, hook: str):
     return deco
 
 
+def meta_hooks(state_cls: type, field: str, phase: int, over: int, current: int,
+               n_players: int | None = None, fixed_players: int | None = None) -> None:
+    """Register ``is_over``, ``current_seat`` and ``n_seats`` for a state that keeps its phase,
+    current seat and player count in slots of one int array ``field`` (``meta``, or Province's
+    flat ``x``): the game is over when ``s.<field>[phase] == over``; the seat to act is
+    ``s.<field>[current]``; the player count is ``s.<field>[n_players]`` or ``fixed_players``.
+    Written once here instead of three small kernels per game."""
+    if (n_players is None) == (fixed_players is None):
+        raise ValueError("give exactly one of n_players (a slot) and fixed_players")
+    ns: dict = {}
+    np_expr = f"s.{field}[{int(n_players)}]" if n_players is not None else str(int(fixed_players))
+    exec(  # generated from the integer slots and a field name only
+        f"def is_over(s):\n    return s.{field}[{int(phase)}] == {int(over)}\n"
+        f"def current_seat(s):\n"
+        f"    return -1 if s.{field}[{int(phase)}] == {int(over)} else s.{field}[{int(current)}]\n"
+        f"def n_seats(s):\n    return {np_expr}\n", ns)
+    for hook in ("is_over", "current_seat", "n_seats"):
+        _IMPL[(state_cls, hook)] = ns[hook]
+
+
 def registered(state_cls: type) -> list[str]:
     """The hooks ``state_cls`` implements (the conformance test wants all of ``HOOKS``)."""
     return [h for h in HOOKS if (state_cls, h) in _IMPL]
@@ -144,51 +164,51 @@ def chance_rng(s):
 # the typers, one per hook, with the stub's own argument names (numba checks them)
 
 
-@overload(init_state, jit_options={"cache": True})
+@overload(init_state)
 def _ov_init_state(s, n_players, seed):
     return _impl(s, "init_state")
 
 
-@overload(legal_actions_into, jit_options={"cache": True})
+@overload(legal_actions_into)
 def _ov_legal_actions_into(s, out):
     return _impl(s, "legal_actions_into")
 
 
-@overload(apply_inplace, jit_options={"cache": True})
+@overload(apply_inplace)
 def _ov_apply_inplace(s, a):
     return _impl(s, "apply_inplace")
 
 
-@overload(is_over, jit_options={"cache": True})
+@overload(is_over)
 def _ov_is_over(s):
     return _impl(s, "is_over")
 
 
-@overload(current_seat, jit_options={"cache": True})
+@overload(current_seat)
 def _ov_current_seat(s):
     return _impl(s, "current_seat")
 
 
-@overload(n_seats, jit_options={"cache": True})
+@overload(n_seats)
 def _ov_n_seats(s):
     return _impl(s, "n_seats")
 
 
-@overload(scores_into, jit_options={"cache": True})
+@overload(scores_into)
 def _ov_scores_into(s, out):
     return _impl(s, "scores_into")
 
 
-@overload(win_shares_into, jit_options={"cache": True})
+@overload(win_shares_into)
 def _ov_win_shares_into(s, out):
     return _impl(s, "win_shares_into")
 
 
-@overload(copy_into, jit_options={"cache": True})
+@overload(copy_into)
 def _ov_copy_into(src, dst):
     return _impl(src, "copy_into")
 
 
-@overload(chance_rng, jit_options={"cache": True})
+@overload(chance_rng)
 def _ov_chance_rng(s):
     return _impl(s, "chance_rng")

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from sim.core import entry
 from sim.core.components import ComponentSchema, apply_to_document
 from sim.core.errors import UserError
 from sim.core.options import OptionSet
@@ -61,8 +62,7 @@ class Game:
     only when the games played change; recorded in every run's manifest), ``min_players``/
     ``max_players``, ``num_actions`` (size of the fixed action space), ``options``
     (OptionSet), ``end_reasons`` (names of end-reason codes; code 0 is "none"), ``spec``
-    (rules file), ``data_status`` (is the component data confirmed?), ``kernels`` (the module
-    holding the contract entry points), ``seat_detail`` (names of the per-seat detail columns
+    (rules file), ``data_status`` (is the component data confirmed?), ``seat_detail`` (names of the per-seat detail columns
     of ``run_chunk``, in order), ``impact_groups`` (detail groups the report analyses).
     The bots are not the game's: the registry pairs the game with ``strategies/<package>``
     (``bots``; ``strategies`` maps names to StrategySpec).
@@ -78,7 +78,6 @@ class Game:
     end_reasons: tuple[str, ...] = ("none",)
     spec: str = ""
     data_status: str = ""
-    kernels: Any = None
     seat_detail: tuple[str, ...] = ()
     # per-seat detail groups the report analyses (see analysis.report.write_report)
     impact_groups: list[dict] = []
@@ -142,13 +141,13 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
             raise UserError(f"{self.id}: seed must be an integer, got {seed!r}")
         s = self._alloc(self.resolve_options(options))
-        self.kernels.init_state(s, n_players, np.uint64(int(seed) % 2**64))
+        entry.init_state(s, n_players, np.uint64(int(seed) % 2**64))
         return s
 
     def legal_actions(self, state) -> np.ndarray:
         """Legal action ids, ``int32[k]`` ascending; empty once the game is over."""
         buf = np.empty(self.num_actions, np.int32)
-        n = self.kernels.legal_actions_into(state, buf)
+        n = entry.legal_actions_into(state, buf)
         return buf[:n].copy()
 
     def check_action(self, state, action) -> int:
@@ -167,7 +166,7 @@ class Game:
         is unchanged. Raises UserError if the action is not legal."""
         a = self.check_action(state, action)
         s = self.copy_state(state)
-        self.kernels.apply_inplace(s, a)
+        entry.apply_inplace(s, a)
         return s
 
     keeps_derived: bool = False  # True for a game whose kernels keep derived arrays
@@ -180,18 +179,18 @@ class Game:
 
     def is_terminal(self, state) -> bool:
         """True once the game has ended (a result, or the length limit)."""
-        return bool(self.kernels.is_over(state))
+        return bool(entry.is_over(state))
 
     def current_player(self, state) -> int:
         """The seat to act; -1 once the game is over."""
-        return -1 if self.is_terminal(state) else int(self.kernels.current_seat(state))
+        return -1 if self.is_terminal(state) else int(entry.current_seat(state))
 
     def win_shares(self, state) -> np.ndarray:
         """``float64[n_players]``: 1/k for each of k winners, else 0 (all 0 before the end
         and in a game stopped at the length limit)."""
-        n = int(self.kernels.n_seats(state))
+        n = int(entry.n_seats(state))
         out = np.zeros(n, np.float64)
-        self.kernels.win_shares_into(state, out)
+        entry.win_shares_into(state, out)
         return out
 
     def scores(self, state) -> np.ndarray:

@@ -11,54 +11,24 @@ import numpy as np
 
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
+from sim.go_town import constants as K
 from sim.go_town import data
 from sim.go_town import kernels as _kernels
-from sim.go_town.constants import (
-    A_BONE,
-    A_BUILDQ,
-    A_DISCARD,
-    A_DOG,
-    A_DONUT,
-    A_DRILL,
-    A_END,
-    A_MASTER,
-    A_MILK,
-    A_STEAL,
-    A_THIEF,
-    A_WRECK,
-    CARD_NAMES,
-    DECISIONS_PER_TURN_CAP,
-    DOG,
-    END_REASONS,
-    M_CUR,
-    M_DEC,
-    M_DECKN,
-    M_END,
-    M_NP,
-    M_PHASE,
-    M_TURN,
-    M_WINNER,
-    MAXF,
-    MILK,
-    NT,
-    NUM_ACTIONS,
-    PHASES,
-)
 from sim.go_town.kernels import GoTownState, alloc_state
 from sim.go_town.options import OPTIONS
 
-_NAME_TO_TYPE = {n: k for k, n in enumerate(CARD_NAMES) if k}
+_NAME_TO_TYPE = {n: k for k, n in enumerate(K.CARD_NAMES) if k}
 
 
 def _counts_dict(row) -> dict[str, int]:
-    return {CARD_NAMES[k]: int(row[k]) for k in range(1, NT) if row[k]}
+    return {K.CARD_NAMES[k]: int(row[k]) for k in range(1, K.NT) if row[k]}
 
 
 def _counts_row(d: dict[str, int], what: str) -> np.ndarray:
-    row = np.zeros(NT, np.int64)
+    row = np.zeros(K.NT, np.int64)
     for name, v in d.items():
         if name not in _NAME_TO_TYPE:
-            raise UserError(f"{what}: unknown card {name!r}; allowed: {', '.join(CARD_NAMES[1:])}")
+            raise UserError(f"{what}: unknown card {name!r}; allowed: {', '.join(K.CARD_NAMES[1:])}")
         row[_NAME_TO_TYPE[name]] = int(v)
     return row
 
@@ -71,31 +41,30 @@ class GoTown(Game):
     title = "Go Town"
     min_players = 2
     max_players = 4
-    num_actions = NUM_ACTIONS
+    num_actions = K.NUM_ACTIONS
     options = OPTIONS
-    end_reasons = END_REASONS
+    end_reasons = K.END_REASONS
     spec = "shared/rules/go_town.md"
     data_status = data.DATA_STATUS
-    kernels = _kernels
     keeps_derived = True
     impact_groups = [
         {"prefix": "played_", "title": "Special cards", "noun": "special card",
-         "verb": "played", "include": list(CARD_NAMES[DOG:])},
+         "verb": "played", "include": list(K.CARD_NAMES[K.DOG:])},
         {"prefix": "played_", "title": "Building cards", "noun": "building card",
-         "verb": "played", "include": list(CARD_NAMES[1:DOG])},
+         "verb": "played", "include": list(K.CARD_NAMES[1:K.DOG])},
     ]
-    seat_detail = tuple(f"played_{CARD_NAMES[k]}" for k in range(1, NT))
+    seat_detail = tuple(f"played_{K.CARD_NAMES[k]}" for k in range(1, K.NT))
 
     def __init__(self, card_counts: dict[str, int] | None = None,
                  constants: dict[str, int] | None = None):
         self.counts = data.counts_array(card_counts)
         self.consts = data.consts_array(constants)
-        if self.counts[1:10].sum() > 2 * MAXF:
-            raise UserError(f"go-town data: at most {2 * MAXF} building and ? cards")
+        if self.counts[1:10].sum() > 2 * K.MAXF:
+            raise UserError(f"go-town data: at most {2 * K.MAXF} building and ? cards")
 
     def max_game_length(self, options: dict[str, Any] | None = None) -> int:
         """Decisions: ``max_turns * 64`` (the engine's safety cap, docs §5)."""
-        return int(self.resolve_options(options)["max_turns"]) * DECISIONS_PER_TURN_CAP
+        return int(self.resolve_options(options)["max_turns"]) * K.DECISIONS_PER_TURN_CAP
 
     def apply_checking_derived(self, state, action: int):
         """See Game.apply_checking_derived (the kernels' derived arrays, docs §performance)."""
@@ -108,49 +77,49 @@ class GoTown(Game):
 
     def scores(self, state) -> np.ndarray:
         """Floors per seat, ``int64[n_players]``."""
-        return state.n_floors[: state.meta[M_NP]].copy()
+        return state.n_floors[: state.meta[K.M_NP]].copy()
 
     def ranks(self, state) -> np.ndarray:
         """Rank per seat (1 = winner, others by floors from 2; all 0 in an unfinished game)."""
-        n = int(state.meta[M_NP])
-        return _ranks(state.n_floors[:n], int(state.meta[M_WINNER]))
+        n = int(state.meta[K.M_NP])
+        return _ranks(state.n_floors[:n], int(state.meta[K.M_WINNER]))
 
     # ---- strings ----------------------------------------------------------------------
     def action_to_string(self, state, action: int) -> str:
         a = int(action)
-        if a == A_END:
+        if a == K.A_END:
             return "END_TURN"
         if a <= 4:
             return f"BUILD {a}+{9 - a}"
-        if a < A_STEAL:
-            v = a - A_BUILDQ
+        if a < K.A_STEAL:
+            v = a - K.A_BUILDQ
             return f"BUILD ?+{v} (?={9 - v})"
-        if a < A_DOG:
-            i = a - A_STEAL
+        if a < K.A_DOG:
+            i = a - K.A_STEAL
             v, slot, by_qm = i // 4, (i // 2) % 2, i % 2
             f = int(state.n_floors[v]) - 1
             if f >= 0:
-                x = CARD_NAMES[state.floors[v, f, slot]]
+                x = K.CARD_NAMES[state.floors[v, f, slot]]
                 w = int(state.values[v, f, slot])
                 pay = "?" if by_qm else str(9 - w)
                 return f"STEAL P{v}'s {x}{'=' + str(w) if x == '?' else ''} with {pay}"
             return f"STEAL P{v} slot {slot} {'with ?' if by_qm else ''}".strip()
-        if a < A_BONE:
-            i = a - A_DOG
-            return f"DOG on P{i // MAXF} floor {i % MAXF + 1}"
-        if a < A_DRILL:
-            i = a - A_BONE
-            return f"BONE on P{i // MAXF} floor {i % MAXF + 1}"
-        for base, name in ((A_DRILL, "DRILL"), (A_WRECK, "WRECK"), (A_MILK, "MILK"), (A_THIEF, "THIEF")):
+        if a < K.A_BONE:
+            i = a - K.A_DOG
+            return f"DOG on P{i // K.MAXF} floor {i % K.MAXF + 1}"
+        if a < K.A_DRILL:
+            i = a - K.A_BONE
+            return f"BONE on P{i // K.MAXF} floor {i % K.MAXF + 1}"
+        for base, name in ((K.A_DRILL, "DRILL"), (K.A_WRECK, "WRECK"), (K.A_MILK, "MILK"), (K.A_THIEF, "THIEF")):
             if base <= a < base + 4:
                 return f"{name} P{a - base}"
-        if a == A_DONUT:
+        if a == K.A_DONUT:
             return "DONUT"
-        if a == A_MASTER:
+        if a == K.A_MASTER:
             return "MASTER"
-        if A_DISCARD < a < NUM_ACTIONS:
-            return f"DISCARD {CARD_NAMES[a - A_DISCARD]}"
-        raise UserError(f"go-town: action {a} out of range 0..{NUM_ACTIONS - 1}")
+        if K.A_DISCARD < a < K.NUM_ACTIONS:
+            return f"DISCARD {K.CARD_NAMES[a - K.A_DISCARD]}"
+        raise UserError(f"go-town: action {a} out of range 0..{K.NUM_ACTIONS - 1}")
 
     def state_to_string(self, state) -> str:
         d = self.state_to_dict(state)
@@ -174,13 +143,13 @@ class GoTown(Game):
 
     # ---- dict form (docs/games/go_town.md section 8) -----------------------------------
     def state_to_dict(self, state) -> dict:
-        n = int(state.meta[M_NP])
+        n = int(state.meta[K.M_NP])
         buildings = []
         for p in range(n):
             fl = []
             for f in range(int(state.n_floors[p])):
                 fl.append({
-                    "cards": [CARD_NAMES[state.floors[p, f, 0]], CARD_NAMES[state.floors[p, f, 1]]],
+                    "cards": [K.CARD_NAMES[state.floors[p, f, 0]], K.CARD_NAMES[state.floors[p, f, 1]]],
                     "values": [int(state.values[p, f, 0]), int(state.values[p, f, 1])],
                     "dogs": int(state.dogs[p, f]),
                 })
@@ -190,25 +159,25 @@ class GoTown(Game):
             "n_players": n,
             "options": self.options.decode(state.opts),
             "data": {
-                "card_counts": {CARD_NAMES[k]: int(state.counts[k]) for k in range(1, NT)},
+                "card_counts": {K.CARD_NAMES[k]: int(state.counts[k]) for k in range(1, K.NT)},
                 "opening_hand": int(state.consts[0]),
                 "hand_limit": int(state.consts[1]),
                 "refill_to": int(state.consts[2]),
             },
             "rng": "0x%016x" % int(state.rng[0]),
-            "current": int(state.meta[M_CUR]),
-            "phase": PHASES[int(state.meta[M_PHASE])],
-            "turn": int(state.meta[M_TURN]),
-            "decisions": int(state.meta[M_DEC]),
-            "deck": [CARD_NAMES[k] for k in state.deck[: state.meta[M_DECKN]]],
+            "current": int(state.meta[K.M_CUR]),
+            "phase": K.PHASES[int(state.meta[K.M_PHASE])],
+            "turn": int(state.meta[K.M_TURN]),
+            "decisions": int(state.meta[K.M_DEC]),
+            "deck": [K.CARD_NAMES[k] for k in state.deck[: state.meta[K.M_DECKN]]],
             "discard": _counts_dict(state.discard),
             "hands": [_counts_dict(state.hands[p]) for p in range(n)],
             "buildings": buildings,
             "pending_skips": [int(x) for x in state.skips[:n]],
             "milk_in_front": [int(x) for x in state.milk[:n]],
             "played": [_counts_dict(state.played[p]) for p in range(n)],
-            "winner": int(state.meta[M_WINNER]),
-            "end_reason": END_REASONS[int(state.meta[M_END])],
+            "winner": int(state.meta[K.M_WINNER]),
+            "end_reason": K.END_REASONS[int(state.meta[K.M_END])],
         }
 
     def state_from_dict(self, d: dict) -> GoTownState:
@@ -224,8 +193,8 @@ class GoTown(Game):
             if len(deck) > len(s.deck):
                 raise UserError("state dict: deck longer than the card count")
             s.deck[: len(deck)] = deck
-            s.meta[:] = [n, d["current"], PHASES.index(d["phase"]), d["turn"], d["decisions"],
-                         d["winner"], END_REASONS.index(d["end_reason"]), len(deck)]
+            s.meta[:] = [n, d["current"], K.PHASES.index(d["phase"]), d["turn"], d["decisions"],
+                         d["winner"], K.END_REASONS.index(d["end_reason"]), len(deck)]
             s.rng[0] = np.uint64(int(d["rng"], 16))
             s.discard[:] = _counts_row(d["discard"], "discard")
             for p in range(n):
@@ -247,17 +216,17 @@ class GoTown(Game):
     def check_invariants(self, state) -> None:
         """The 54 cards (the data's counts) are all somewhere: deck, discard, hands, floors,
         dogs on floors, milkshakes in front of players."""
-        n = int(state.meta[M_NP])
-        seen = np.zeros(NT, np.int64)
-        for k in state.deck[: state.meta[M_DECKN]]:
+        n = int(state.meta[K.M_NP])
+        seen = np.zeros(K.NT, np.int64)
+        for k in state.deck[: state.meta[K.M_DECKN]]:
             seen[k] += 1
         seen += state.discard + state.hands[:n].sum(axis=0)
         for p in range(n):
             for f in range(int(state.n_floors[p])):
                 seen[state.floors[p, f, 0]] += 1
                 seen[state.floors[p, f, 1]] += 1
-                seen[DOG] += state.dogs[p, f]
-            seen[MILK] += state.milk[p]
+                seen[K.DOG] += state.dogs[p, f]
+            seen[K.MILK] += state.milk[p]
         assert (seen == state.counts).all(), f"cards not conserved: {seen - state.counts}"
         assert (state.n_floors[:n] >= 0).all() and (state.skips[:n] >= 0).all()
 
@@ -279,7 +248,7 @@ class GoTown(Game):
         first = np.zeros(n_games, np.int64)
         winner = np.zeros(n_games, np.int64)
         score = np.zeros((n_games, n_players), np.int64)
-        played = np.zeros((n_games, n_players, NT), np.int64)
+        played = np.zeros((n_games, n_players, K.NT), np.int64)
         self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
                             turns, decisions, end_reason, first, winner, score, played)
         rank = np.zeros((n_games, n_players), np.int64)

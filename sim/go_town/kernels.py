@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, nonneg, nth_bit, popcount, zero
-from sim.core.contract import implements
+from sim.core.contract import implements, meta_hooks
 from sim.core.rng import rand_below, shuffle
 from sim.go_town.constants import (
     A_BONE,
@@ -836,26 +836,10 @@ def is_legal(s, a, buf):
 implements(GoTownState, "init_state")(init_state)
 implements(GoTownState, "legal_actions_into")(legal_actions_into)
 implements(GoTownState, "apply_inplace")(apply_inplace)
+meta_hooks(GoTownState, "meta", phase=M_PHASE, over=PH_OVER, current=M_CUR, n_players=M_NP)
 
 
-@implements(GoTownState, "is_over")
-@njit(cache=True)
-def is_over(s):
-    """True once the game has ended (a winner or the turn limit)."""
-    return s.meta[M_PHASE] == PH_OVER
 
-
-@implements(GoTownState, "current_seat")
-@njit(cache=True)
-def current_seat(s):
-    """The seat to act; -1 once the game is over."""
-    return -1 if s.meta[M_PHASE] == PH_OVER else s.meta[M_CUR]
-
-
-@implements(GoTownState, "n_seats")
-@njit(cache=True)
-def n_seats(s):
-    return s.meta[M_NP]
 
 
 @implements(GoTownState, "scores_into")

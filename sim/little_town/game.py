@@ -12,103 +12,12 @@ import numpy as np
 
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
+from sim.little_town import constants as K
 from sim.little_town import data
-from sim.little_town import kernels as _kernels
-from sim.little_town.constants import (
-    A_ACT,
-    A_BUILD,
-    A_BUY_FISH,
-    A_BUY_WHEAT,
-    A_END,
-    A_FEED_FISH,
-    A_FEED_WHEAT,
-    A_GATHER,
-    A_PAWN,
-    A_PICK,
-    A_SITE,
-    A_STARVE,
-    BD_COUNT,
-    C_COIN_TOTAL,
-    C_PC,
-    C_SUPPLY,
-    CE_BLD,
-    CE_OWN,
-    CE_WRK,
-    END_REASONS,
-    EOR_STAGES,
-    M_BANK,
-    M_BANK_MIN,
-    M_CUR,
-    M_DDECK_N,
-    M_DEC,
-    M_DRAFT_ROUND,
-    M_END,
-    M_EOR_IDX,
-    M_EOR_STAGE,
-    M_FEED_FISH,
-    M_FEED_LEFT,
-    M_FEED_WHEAT,
-    M_FIRST,
-    M_GDECK_N,
-    M_GDISC_N,
-    M_HOUSES,
-    M_NGOALS,
-    M_NP,
-    M_PENDING,
-    M_PHASE,
-    M_ROUND,
-    M_START,
-    M_SUPPLY,
-    M_TURN,
-    M_TURNS_TOTAL,
-    M_WORKERS,
-    MAX_DECISIONS,
-    MAXG,
-    MK_MARKET,
-    MK_START,
-    N_STATS,
-    NB,
-    NCARD,
-    NCELL,
-    NUM_ACTIONS,
-    OFFSETS,
-    P_ACTS,
-    P_CELL,
-    P_GATH,
-    P_GN,
-    P_GT,
-    P_SEAT,
-    P_USED,
-    P_VPACTS,
-    PAIRS,
-    PHASES,
-    PL_DDECK,
-    PL_GDECK,
-    PL_GDISC,
-    RES_NAMES,
-    SB_ACT_OTH,
-    SB_ACT_OWN,
-    SB_BROUND,
-    SB_BUILT,
-    SB_DHAND,
-    SB_PICK,
-    SE_COINS,
-    SE_CUBES,
-    SE_GDONE,
-    SE_GOALS,
-    SE_HOUSES,
-    SE_LAST_START,
-    SE_ONSITE,
-    SE_PICKS,
-    SE_SCORE,
-    SE_STATS,
-    SE_WUSED,
-    STAT_NAMES,
-)
 from sim.little_town.kernels import LittleTownState, alloc_state, recompute_derived
 from sim.little_town.options import OPTIONS
 
-_PAIR_NAMES = ["+".join(RES_NAMES[t] for t in p) for p in PAIRS]
+_PAIR_NAMES = ["+".join(K.RES_NAMES[t] for t in p) for p in K.PAIRS]
 
 
 def _seat_detail() -> tuple[str, ...]:
@@ -117,9 +26,9 @@ def _seat_detail() -> tuple[str, ...]:
     for prefix in ("built_", "built_round_", "act_own_", "act_by_others_", "market_",
                    "pick_"):
         names += [prefix + slug for slug in data.SLUGS]
-    names += [f"goal_{c:02d}" for c in range(1, NCARD)]
-    names += [f"goal_round_{c:02d}" for c in range(1, NCARD)]
-    names += list(STAT_NAMES) + ["coins_end", "bank_min"]
+    names += [f"goal_{c:02d}" for c in range(1, K.NCARD)]
+    names += [f"goal_round_{c:02d}" for c in range(1, K.NCARD)]
+    names += list(K.STAT_NAMES) + ["coins_end", "bank_min"]
     return tuple(names)
 
 
@@ -135,12 +44,11 @@ class LittleTown(Game):
     title = "Little Town"
     min_players = 2
     max_players = 4
-    num_actions = NUM_ACTIONS
+    num_actions = K.NUM_ACTIONS
     options = OPTIONS
-    end_reasons = END_REASONS
+    end_reasons = K.END_REASONS
     spec = "shared/rules/little_town.md"
     data_status = data.DATA_STATUS
-    kernels = _kernels
     seat_detail = _seat_detail()
     impact_groups = [
         {"prefix": "built_", "title": "Buildings: built vs not built (all seat-games)",
@@ -154,14 +62,14 @@ class LittleTown(Game):
     def max_game_length(self, options: dict[str, Any] | None = None) -> int:
         """Decisions: at most 1,000 (docs §12; a game has about 150)."""
         self.resolve_options(options)
-        return MAX_DECISIONS
+        return K.MAX_DECISIONS
 
     def _alloc(self, resolved: dict[str, Any]) -> LittleTownState:
         return alloc_state(self.options.encode(resolved), self.arrays)
 
     def scores(self, state) -> np.ndarray:
         """Score track per seat, ``int64[n_players]`` (may be negative)."""
-        return state.seat[: state.meta[M_NP], SE_SCORE].copy()
+        return state.seat[: state.meta[K.M_NP], K.SE_SCORE].copy()
 
     def ranks(self, state) -> np.ndarray:
         """Competition ranks (1 + seats with a strictly higher score); 0 before the end."""
@@ -174,40 +82,40 @@ class LittleTown(Game):
     def action_to_string(self, state, action: int) -> str:
         a = int(action)
         names = data.BUILDING_NAMES
-        if 0 <= a < A_BUILD:
+        if 0 <= a < K.A_BUILD:
             return f"PLACE {_cell(a)}"
-        if a < A_SITE:
-            return f"BUILD {names[a - A_BUILD]}"
-        if a < A_ACT:
-            b = int(state.meta[M_PENDING])
-            return f"SITE {names[b] if b >= 0 else '?'} at {_cell(a - A_SITE)}"
-        if a < A_PAWN:
-            k = a - A_ACT
-            cell = int(state.meta[P_CELL])
+        if a < K.A_SITE:
+            return f"BUILD {names[a - K.A_BUILD]}"
+        if a < K.A_ACT:
+            b = int(state.meta[K.M_PENDING])
+            return f"SITE {names[b] if b >= 0 else '?'} at {_cell(a - K.A_SITE)}"
+        if a < K.A_PAWN:
+            k = a - K.A_ACT
+            cell = int(state.meta[K.P_CELL])
             if cell >= 0:
                 r, c = divmod(cell, 9)
-                dr, dc = OFFSETS[k]
+                dr, dc = K.OFFSETS[k]
                 x = (r + dr) * 9 + c + dc
-                if 0 <= r + dr < 6 and 0 <= c + dc < 9 and state.cells[CE_BLD, x] >= 0:
-                    return (f"ACTIVATE {names[state.cells[CE_BLD, x]]} at {_cell(x)} "
-                            f"(P{state.cells[CE_OWN, x]})")
+                if 0 <= r + dr < 6 and 0 <= c + dc < 9 and state.cells[K.CE_BLD, x] >= 0:
+                    return (f"ACTIVATE {names[state.cells[K.CE_BLD, x]]} at {_cell(x)} "
+                            f"(P{state.cells[K.CE_OWN, x]})")
             return f"ACTIVATE slot {k}"
-        if a < A_GATHER:
-            i, o = divmod(a - A_PAWN, 10)
+        if a < K.A_GATHER:
+            i, o = divmod(a - K.A_PAWN, 10)
             return f"PAWN {_PAIR_NAMES[i]} -> {_PAIR_NAMES[o]}"
-        if a == A_GATHER:
+        if a == K.A_GATHER:
             return "GATHER"
-        if a == A_END:
+        if a == K.A_END:
             return "END"
-        if a in (A_FEED_FISH, A_FEED_WHEAT):
-            return "FEED " + ("fish" if a == A_FEED_FISH else "wheat")
-        if a in (A_BUY_FISH, A_BUY_WHEAT):
-            return "BUY " + ("fish" if a == A_BUY_FISH else "wheat") + " to eat"
-        if a == A_STARVE:
+        if a in (K.A_FEED_FISH, K.A_FEED_WHEAT):
+            return "FEED " + ("fish" if a == K.A_FEED_FISH else "wheat")
+        if a in (K.A_BUY_FISH, K.A_BUY_WHEAT):
+            return "BUY " + ("fish" if a == K.A_BUY_FISH else "wheat") + " to eat"
+        if a == K.A_STARVE:
             return "STARVE"
-        if A_PICK < a < NUM_ACTIONS:
-            return f"PICK {names[a - A_PICK]}"
-        raise UserError(f"little-town: action {a} out of range 0..{NUM_ACTIONS - 1}")
+        if K.A_PICK < a < K.NUM_ACTIONS:
+            return f"PICK {names[a - K.A_PICK]}"
+        raise UserError(f"little-town: action {a} out of range 0..{K.NUM_ACTIONS - 1}")
 
     def state_to_string(self, state) -> str:
         d = self.state_to_dict(state)
@@ -216,7 +124,7 @@ class LittleTown(Game):
         head = (f"Little Town, {n} players, round {d['round']}, phase {d['phase']}, "
                 f"P{d['current']} to act" if d["phase"] != "over" else
                 f"Little Town, {n} players, over: scores {[p['score'] for p in d['players']]}")
-        lines = [head, f"  supply {dict(zip(RES_NAMES, d['supply']))}, bank {d['bank']}",
+        lines = [head, f"  supply {dict(zip(K.RES_NAMES, d['supply']))}, bank {d['bank']}",
                  "  market: " + ", ".join(
                      f"{names[b]}{'x' + str(c) if c > 1 else ''}"
                      for b, c in enumerate(d["market"]) if c) or "-"]
@@ -238,7 +146,7 @@ class LittleTown(Game):
             goals = " ".join(f"#{g}{'*' if r else ''}" for g, r in pl["goals"])
             lines.append(
                 f"  P{p}: score {pl['score']} coins {pl['coins']} cubes "
-                f"{dict(zip(RES_NAMES, pl['cubes']))} houses {pl['houses']} "
+                f"{dict(zip(K.RES_NAMES, pl['cubes']))} houses {pl['houses']} "
                 f"workers used {pl['workers_used']} goals {goals}")
         return "\n".join(lines)
 
@@ -246,22 +154,22 @@ class LittleTown(Game):
     def state_to_dict(self, state) -> dict:
         s = state
         m = s.meta
-        n = int(m[M_NP])
-        ng = int(m[M_NGOALS])
+        n = int(m[K.M_NP])
+        ng = int(m[K.M_NGOALS])
         il = lambda a: [int(x) for x in a]  # noqa: E731
         players = []
         for p in range(n):
             se = s.seat[p]
             sb = s.sb[p]
             players.append({
-                "coins": int(se[SE_COINS]), "cubes": il(se[SE_CUBES:SE_CUBES + 4]),
-                "score": int(se[SE_SCORE]), "houses": int(se[SE_HOUSES]),
-                "workers_used": int(se[SE_WUSED]), "on_site": int(se[SE_ONSITE]),
-                "goals": [[int(se[SE_GOALS + j]), int(se[SE_GDONE + j])] for j in range(ng)],
-                "built": il(sb[SB_BUILT]), "built_round": il(sb[SB_BROUND]),
-                "act_own": il(sb[SB_ACT_OWN]), "act_by_others": il(sb[SB_ACT_OTH]),
-                "pick": il(sb[SB_PICK]),
-                "stats": {name: int(se[SE_STATS + i]) for i, name in enumerate(STAT_NAMES)},
+                "coins": int(se[K.SE_COINS]), "cubes": il(se[K.SE_CUBES:K.SE_CUBES + 4]),
+                "score": int(se[K.SE_SCORE]), "houses": int(se[K.SE_HOUSES]),
+                "workers_used": int(se[K.SE_WUSED]), "on_site": int(se[K.SE_ONSITE]),
+                "goals": [[int(se[K.SE_GOALS + j]), int(se[K.SE_GDONE + j])] for j in range(ng)],
+                "built": il(sb[K.SB_BUILT]), "built_round": il(sb[K.SB_BROUND]),
+                "act_own": il(sb[K.SB_ACT_OWN]), "act_by_others": il(sb[K.SB_ACT_OTH]),
+                "pick": il(sb[K.SB_PICK]),
+                "stats": {name: int(se[K.SE_STATS + i]) for i, name in enumerate(K.STAT_NAMES)},
             })
         return {
             "game": self.id,
@@ -269,39 +177,39 @@ class LittleTown(Game):
             "options": self.options.decode(s.opts),
             "data": data.data_from_arrays(s.bdata, s.gdata, s.geo[:, 13:15].T, s.consts),
             "rng": "0x%016x" % int(s.rng[0]),
-            "phase": PHASES[int(m[M_PHASE])],
-            "current": int(m[M_CUR]),
-            "round": int(m[M_ROUND]),
-            "start_player": int(m[M_START]),
-            "first_player": int(m[M_FIRST]),
-            "last_start": il(s.seat[:n, SE_LAST_START]),
-            "turn": int(m[M_TURN]),
-            "turns_total": int(m[M_TURNS_TOTAL]),
-            "decisions": int(m[M_DEC]),
-            "end_reason": END_REASONS[int(m[M_END])],
-            "supply": il(m[M_SUPPLY:M_SUPPLY + 4]),
-            "bank": int(m[M_BANK]),
-            "bank_min": int(m[M_BANK_MIN]),
-            "market": il(s.mkt[MK_MARKET]),
-            "market_start": il(s.mkt[MK_START]),
-            "building": il(s.cells[CE_BLD]),
-            "owner": il(s.cells[CE_OWN]),
-            "worker": il(s.cells[CE_WRK]),
-            "pending": int(m[M_PENDING]),
+            "phase": K.PHASES[int(m[K.M_PHASE])],
+            "current": int(m[K.M_CUR]),
+            "round": int(m[K.M_ROUND]),
+            "start_player": int(m[K.M_START]),
+            "first_player": int(m[K.M_FIRST]),
+            "last_start": il(s.seat[:n, K.SE_LAST_START]),
+            "turn": int(m[K.M_TURN]),
+            "turns_total": int(m[K.M_TURNS_TOTAL]),
+            "decisions": int(m[K.M_DEC]),
+            "end_reason": K.END_REASONS[int(m[K.M_END])],
+            "supply": il(m[K.M_SUPPLY:K.M_SUPPLY + 4]),
+            "bank": int(m[K.M_BANK]),
+            "bank_min": int(m[K.M_BANK_MIN]),
+            "market": il(s.mkt[K.MK_MARKET]),
+            "market_start": il(s.mkt[K.MK_START]),
+            "building": il(s.cells[K.CE_BLD]),
+            "owner": il(s.cells[K.CE_OWN]),
+            "worker": il(s.cells[K.CE_WRK]),
+            "pending": int(m[K.M_PENDING]),
             "placement": {
-                "seat": int(m[P_SEAT]), "cell": int(m[P_CELL]), "gathered": int(m[P_GATH]),
-                "used": il(m[P_USED:P_USED + 8]), "acts": int(m[P_ACTS]),
-                "vp_acts": int(m[P_VPACTS]), "gathered_n": int(m[P_GN]),
-                "gathered_types": il(m[P_GT:P_GT + 4]),
+                "seat": int(m[K.P_SEAT]), "cell": int(m[K.P_CELL]), "gathered": int(m[K.P_GATH]),
+                "used": il(m[K.P_USED:K.P_USED + 8]), "acts": int(m[K.P_ACTS]),
+                "vp_acts": int(m[K.P_VPACTS]), "gathered_n": int(m[K.P_GN]),
+                "gathered_types": il(m[K.P_GT:K.P_GT + 4]),
             },
-            "eor": {"stage": EOR_STAGES[int(m[M_EOR_STAGE])], "index": int(m[M_EOR_IDX])},
-            "feed": {"left": int(m[M_FEED_LEFT]), "fish": int(m[M_FEED_FISH]),
-                     "wheat": int(m[M_FEED_WHEAT])},
-            "goal_deck": il(s.piles[PL_GDECK, : m[M_GDECK_N]]),
-            "goal_discard": il(s.piles[PL_GDISC, : m[M_GDISC_N]]),
-            "draft": {"deck": il(s.piles[PL_DDECK, : m[M_DDECK_N]]),
-                      "hands": [[b for b in range(NB) if s.sb[p, SB_DHAND, b]] for p in range(n)],
-                      "picks": il(s.seat[:n, SE_PICKS]), "round": int(m[M_DRAFT_ROUND])},
+            "eor": {"stage": K.EOR_STAGES[int(m[K.M_EOR_STAGE])], "index": int(m[K.M_EOR_IDX])},
+            "feed": {"left": int(m[K.M_FEED_LEFT]), "fish": int(m[K.M_FEED_FISH]),
+                     "wheat": int(m[K.M_FEED_WHEAT])},
+            "goal_deck": il(s.piles[K.PL_GDECK, : m[K.M_GDECK_N]]),
+            "goal_discard": il(s.piles[K.PL_GDISC, : m[K.M_GDISC_N]]),
+            "draft": {"deck": il(s.piles[K.PL_DDECK, : m[K.M_DDECK_N]]),
+                      "hands": [[b for b in range(K.NB) if s.sb[p, K.SB_DHAND, b]] for p in range(n)],
+                      "picks": il(s.seat[:n, K.SE_PICKS]), "round": int(m[K.M_DRAFT_ROUND])},
             "players": players,
         }
 
@@ -314,81 +222,81 @@ class LittleTown(Game):
             arrays = data.arrays_from_data(d["data"])
             s = alloc_state(opts, arrays)
             m = s.meta
-            m[M_NP] = n
-            pc = s.consts[C_PC + 3 * n:C_PC + 3 * n + 3]
-            m[M_WORKERS], m[M_HOUSES], m[M_NGOALS] = pc
-            m[M_PHASE] = PHASES.index(d["phase"])
-            m[M_CUR] = d["current"]
-            m[M_ROUND] = d["round"]
-            m[M_START] = d["start_player"]
-            m[M_FIRST] = d["first_player"]
-            s.seat[:n, SE_LAST_START] = d["last_start"]
-            m[M_TURN] = d["turn"]
-            m[M_TURNS_TOTAL] = d["turns_total"]
-            m[M_DEC] = d["decisions"]
-            m[M_END] = END_REASONS.index(d["end_reason"])
+            m[K.M_NP] = n
+            pc = s.consts[K.C_PC + 3 * n:K.C_PC + 3 * n + 3]
+            m[K.M_WORKERS], m[K.M_HOUSES], m[K.M_NGOALS] = pc
+            m[K.M_PHASE] = K.PHASES.index(d["phase"])
+            m[K.M_CUR] = d["current"]
+            m[K.M_ROUND] = d["round"]
+            m[K.M_START] = d["start_player"]
+            m[K.M_FIRST] = d["first_player"]
+            s.seat[:n, K.SE_LAST_START] = d["last_start"]
+            m[K.M_TURN] = d["turn"]
+            m[K.M_TURNS_TOTAL] = d["turns_total"]
+            m[K.M_DEC] = d["decisions"]
+            m[K.M_END] = K.END_REASONS.index(d["end_reason"])
             s.rng[0] = np.uint64(int(d["rng"], 16))
-            m[M_SUPPLY:M_SUPPLY + 4] = d["supply"]
-            m[M_BANK] = d["bank"]
-            m[M_BANK_MIN] = d["bank_min"]
-            s.mkt[MK_MARKET] = d["market"]
-            s.mkt[MK_START] = d["market_start"]
-            for key, row in (("building", CE_BLD), ("owner", CE_OWN), ("worker", CE_WRK)):
-                if len(d[key]) != NCELL:
-                    raise UserError(f"state dict: {key} needs {NCELL} cells")
+            m[K.M_SUPPLY:K.M_SUPPLY + 4] = d["supply"]
+            m[K.M_BANK] = d["bank"]
+            m[K.M_BANK_MIN] = d["bank_min"]
+            s.mkt[K.MK_MARKET] = d["market"]
+            s.mkt[K.MK_START] = d["market_start"]
+            for key, row in (("building", K.CE_BLD), ("owner", K.CE_OWN), ("worker", K.CE_WRK)):
+                if len(d[key]) != K.NCELL:
+                    raise UserError(f"state dict: {key} needs {K.NCELL} cells")
                 s.cells[row] = d[key]
-            m[M_PENDING] = d["pending"]
+            m[K.M_PENDING] = d["pending"]
             pl = d["placement"]
-            m[P_SEAT] = pl["seat"]
-            m[P_CELL] = pl["cell"]
-            m[P_GATH] = pl["gathered"]
-            m[P_USED:P_USED + 8] = pl["used"]
-            m[P_ACTS] = pl["acts"]
-            m[P_VPACTS] = pl["vp_acts"]
-            m[P_GN] = pl["gathered_n"]
-            m[P_GT:P_GT + 4] = pl["gathered_types"]
-            m[M_EOR_STAGE] = EOR_STAGES.index(d["eor"]["stage"])
-            m[M_EOR_IDX] = d["eor"]["index"]
-            m[M_FEED_LEFT] = d["feed"]["left"]
-            m[M_FEED_FISH] = d["feed"]["fish"]
-            m[M_FEED_WHEAT] = d["feed"]["wheat"]
-            for key, row, slot in (("goal_deck", PL_GDECK, M_GDECK_N),
-                                   ("goal_discard", PL_GDISC, M_GDISC_N)):
+            m[K.P_SEAT] = pl["seat"]
+            m[K.P_CELL] = pl["cell"]
+            m[K.P_GATH] = pl["gathered"]
+            m[K.P_USED:K.P_USED + 8] = pl["used"]
+            m[K.P_ACTS] = pl["acts"]
+            m[K.P_VPACTS] = pl["vp_acts"]
+            m[K.P_GN] = pl["gathered_n"]
+            m[K.P_GT:K.P_GT + 4] = pl["gathered_types"]
+            m[K.M_EOR_STAGE] = K.EOR_STAGES.index(d["eor"]["stage"])
+            m[K.M_EOR_IDX] = d["eor"]["index"]
+            m[K.M_FEED_LEFT] = d["feed"]["left"]
+            m[K.M_FEED_FISH] = d["feed"]["fish"]
+            m[K.M_FEED_WHEAT] = d["feed"]["wheat"]
+            for key, row, slot in (("goal_deck", K.PL_GDECK, K.M_GDECK_N),
+                                   ("goal_discard", K.PL_GDISC, K.M_GDISC_N)):
                 s.piles[row, : len(d[key])] = d[key]
                 m[slot] = len(d[key])
             dr = d["draft"]
-            s.piles[PL_DDECK, : len(dr["deck"])] = dr["deck"]
-            m[M_DDECK_N] = len(dr["deck"])
-            m[M_DRAFT_ROUND] = dr["round"]
+            s.piles[K.PL_DDECK, : len(dr["deck"])] = dr["deck"]
+            m[K.M_DDECK_N] = len(dr["deck"])
+            m[K.M_DRAFT_ROUND] = dr["round"]
             ng = len(d["players"][0]["goals"])
-            if ng > MAXG:
-                raise UserError(f"state dict: at most {MAXG} goal cards per seat")
-            m[M_NGOALS] = ng
+            if ng > K.MAXG:
+                raise UserError(f"state dict: at most {K.MAXG} goal cards per seat")
+            m[K.M_NGOALS] = ng
             for p in range(n):
                 for b in dr["hands"][p]:
-                    s.sb[p, SB_DHAND, int(b)] = 1
-                s.seat[p, SE_PICKS] = dr["picks"][p]
+                    s.sb[p, K.SB_DHAND, int(b)] = 1
+                s.seat[p, K.SE_PICKS] = dr["picks"][p]
                 pd = d["players"][p]
                 se = s.seat[p]
-                se[SE_COINS] = pd["coins"]
-                se[SE_CUBES:SE_CUBES + 4] = pd["cubes"]
-                se[SE_SCORE] = pd["score"]
-                se[SE_HOUSES] = pd["houses"]
-                se[SE_WUSED] = pd["workers_used"]
-                se[SE_ONSITE] = pd["on_site"]
+                se[K.SE_COINS] = pd["coins"]
+                se[K.SE_CUBES:K.SE_CUBES + 4] = pd["cubes"]
+                se[K.SE_SCORE] = pd["score"]
+                se[K.SE_HOUSES] = pd["houses"]
+                se[K.SE_WUSED] = pd["workers_used"]
+                se[K.SE_ONSITE] = pd["on_site"]
                 if len(pd["goals"]) != ng:
                     raise UserError("state dict: every seat holds the same number of goal slots")
                 for j, (card, done) in enumerate(pd["goals"]):
-                    if not 0 <= int(card) < NCARD:
+                    if not 0 <= int(card) < K.NCARD:
                         raise UserError(f"state dict: goal card {card}; allowed 1..18")
-                    se[SE_GOALS + j] = card
-                    se[SE_GDONE + j] = done
-                for key, plane in (("built", SB_BUILT), ("built_round", SB_BROUND),
-                                   ("act_own", SB_ACT_OWN), ("act_by_others", SB_ACT_OTH),
-                                   ("pick", SB_PICK)):
+                    se[K.SE_GOALS + j] = card
+                    se[K.SE_GDONE + j] = done
+                for key, plane in (("built", K.SB_BUILT), ("built_round", K.SB_BROUND),
+                                   ("act_own", K.SB_ACT_OWN), ("act_by_others", K.SB_ACT_OTH),
+                                   ("pick", K.SB_PICK)):
                     s.sb[p, plane] = pd[key]
-                for i, name in enumerate(STAT_NAMES):
-                    se[SE_STATS + i] = pd["stats"][name]
+                for i, name in enumerate(K.STAT_NAMES):
+                    se[K.SE_STATS + i] = pd["stats"][name]
             recompute_derived(s)
             return s
         except UserError:
@@ -401,33 +309,33 @@ class LittleTown(Game):
         """Conservation (docs §11): cubes per type and coins (supply/bank plus players),
         houses, workers, tiles; and the score equals the sum of its parts."""
         s = state
-        n = int(s.meta[M_NP])
-        cubes = s.seat[:n, SE_CUBES:SE_CUBES + 4]
-        supply = s.meta[M_SUPPLY:M_SUPPLY + 4]
+        n = int(s.meta[K.M_NP])
+        cubes = s.seat[:n, K.SE_CUBES:K.SE_CUBES + 4]
+        supply = s.meta[K.M_SUPPLY:K.M_SUPPLY + 4]
         total = supply + cubes.sum(axis=0)
-        assert (total == s.consts[C_SUPPLY]).all(), f"cubes not conserved: {total}"
+        assert (total == s.consts[K.C_SUPPLY]).all(), f"cubes not conserved: {total}"
         assert (supply >= 0).all() and (cubes >= 0).all()
-        coins = s.seat[:n, SE_COINS]
-        assert int(s.meta[M_BANK]) + int(coins.sum()) == int(s.consts[C_COIN_TOTAL]), \
+        coins = s.seat[:n, K.SE_COINS]
+        assert int(s.meta[K.M_BANK]) + int(coins.sum()) == int(s.consts[K.C_COIN_TOTAL]), \
             "coins not conserved"
         assert (coins >= 0).all(), "negative coins"
-        owner, worker, building = s.cells[CE_OWN], s.cells[CE_WRK], s.cells[CE_BLD]
+        owner, worker, building = s.cells[K.CE_OWN], s.cells[K.CE_WRK], s.cells[K.CE_BLD]
         owned = np.array([(owner == p).sum() for p in range(n)])
-        assert (owned + s.seat[:n, SE_HOUSES] == s.meta[M_HOUSES]).all(), "houses not conserved"
+        assert (owned + s.seat[:n, K.SE_HOUSES] == s.meta[K.M_HOUSES]).all(), "houses not conserved"
         on_board = np.array([(worker == p).sum() for p in range(n)])
-        wused = s.seat[:n, SE_WUSED]
-        assert (on_board + s.seat[:n, SE_ONSITE] == wused).all(), "workers not conserved"
-        assert (wused <= s.meta[M_WORKERS]).all()
-        placed = np.array([(building == b).sum() for b in range(NB)])
-        if s.meta[M_PENDING] >= 0:
-            placed[s.meta[M_PENDING]] += 1  # bought, not yet sited
-        cnt = s.bdata[:, BD_COUNT]
-        market = s.mkt[MK_MARKET]
+        wused = s.seat[:n, K.SE_WUSED]
+        assert (on_board + s.seat[:n, K.SE_ONSITE] == wused).all(), "workers not conserved"
+        assert (wused <= s.meta[K.M_WORKERS]).all()
+        placed = np.array([(building == b).sum() for b in range(K.NB)])
+        if s.meta[K.M_PENDING] >= 0:
+            placed[s.meta[K.M_PENDING]] += 1  # bought, not yet sited
+        cnt = s.bdata[:, K.BD_COUNT]
+        market = s.mkt[K.MK_MARKET]
         assert (placed + market <= cnt).all(), "tiles not conserved"
         assert placed[0] + market[0] == cnt[0], "wheat fields not conserved"
         assert ((building >= 0) == (owner >= 0)).all()
-        parts = s.seat[:n, SE_STATS + 9:SE_STATS + N_STATS].sum(axis=1)  # vp_build .. vp_unfed
-        assert (parts == s.seat[:n, SE_SCORE]).all(), "score is not the sum of its parts"
+        parts = s.seat[:n, K.SE_STATS + 9:K.SE_STATS + K.N_STATS].sum(axis=1)  # vp_build .. vp_unfed
+        assert (parts == s.seat[:n, K.SE_SCORE]).all(), "score is not the sum of its parts"
 
     def default_plan(self) -> list[dict[str, Any]]:
         """Role ``main``: 2, 3 and 4 players, random market, every seat drawn from the pool of
@@ -457,7 +365,7 @@ class LittleTown(Game):
         end_reason = np.zeros(n_games, np.int64)
         first = np.zeros(n_games, np.int64)
         score = np.zeros((n_games, n_players), np.int64)
-        ndet = 6 * NB + 2 * (NCARD - 1) + N_STATS + 2
+        ndet = 6 * K.NB + 2 * (K.NCARD - 1) + K.N_STATS + 2
         detail = np.zeros((n_games, n_players, ndet), np.int64)
         self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
                             turns, decisions, end_reason, first, score, detail)

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.core.contract import implements
+from sim.core.contract import implements, meta_hooks
 from sim.core.rng import rand_below, shuffle
 from sim.little_town.constants import (
     A_ACT,
@@ -1274,26 +1274,10 @@ legal_actions_into = legal_into
 implements(LittleTownState, "init_state")(init_state)
 implements(LittleTownState, "legal_actions_into")(legal_into)
 implements(LittleTownState, "apply_inplace")(apply_inplace)
+meta_hooks(LittleTownState, "meta", phase=M_PHASE, over=PH_OVER, current=M_CUR, n_players=M_NP)
 
 
-@implements(LittleTownState, "is_over")
-@njit(cache=True)
-def is_over(s):
-    """True once the game has ended (docs §4)."""
-    return s.meta[M_PHASE] == PH_OVER
 
-
-@implements(LittleTownState, "current_seat")
-@njit(cache=True)
-def current_seat(s):
-    """The seat to act; -1 once the game is over."""
-    return -1 if s.meta[M_PHASE] == PH_OVER else s.meta[M_CUR]
-
-
-@implements(LittleTownState, "n_seats")
-@njit(cache=True)
-def n_seats(s):
-    return s.meta[M_NP]
 
 
 @implements(LittleTownState, "scores_into")

@@ -11,78 +11,8 @@ import numpy as np
 
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
+from sim.province import constants as K
 from sim.province import data
-from sim.province import kernels as _kernels
-from sim.province.constants import (
-    A_BUILD,
-    A_END,
-    A_GRIND,
-    A_HIRE,
-    A_REPAY,
-    A_TAKE,
-    A_UNION,
-    COND_NAMES,
-    CONST_NAMES,
-    DECISIONS_PER_TURN_CAP,
-    END_REASONS,
-    M_BUILT,
-    M_CUR,
-    M_DEC,
-    M_DRY,
-    M_END,
-    M_FIRST,
-    M_GAINED,
-    M_GN,
-    M_GNEXT,
-    M_GRINDS,
-    M_HIRED_T,
-    M_LABOR,
-    M_LAST,
-    M_LHOLDER,
-    M_LTURN,
-    M_MOVED,
-    M_PHASE,
-    M_SHIPS,
-    M_TRIG,
-    M_TURN,
-    M_WIN,
-    MAXG,
-    MISC_NAMES,
-    N_CONSTS,
-    N_META,
-    N_OPTS,
-    NS,
-    NSCOL,
-    NSTATS,
-    NUM_ACTIONS,
-    NW,
-    O_COIN_TOTAL,
-    PH_OVER,
-    PHASES,
-    S_C,
-    S_L,
-    S_PRE,
-    S_VP1,
-    S_VP2,
-    SHIP_NAMES,
-    SPACE_NAMES,
-    STRUCT_NAMES,
-    W_SAILOR0,
-    WIN_DRAW,
-    X_BT,
-    X_COINS,
-    X_CONSTS,
-    X_FB,
-    X_GD,
-    X_GR,
-    X_GS,
-    X_HIRED,
-    X_OPTS,
-    X_OWN,
-    X_POS,
-    X_SD,
-    X_ST,
-)
 from sim.province.kernels import (
     ProvinceState,
     alloc_state,
@@ -97,20 +27,20 @@ class _Views:
     """Named numpy views into the flat state array (docs/games/province.md §10 names)."""
 
     def __init__(self, x: np.ndarray):
-        self.meta = x[:N_META]
-        self.opts = x[X_OPTS: X_OPTS + N_OPTS]
-        self.consts = x[X_CONSTS: X_CONSTS + N_CONSTS]
-        self.sdata = x[X_SD: X_SD + NS * NSCOL].reshape(NS, NSCOL)
-        self.gdata = x[X_GD: X_GD + MAXG * 2].reshape(MAXG, 2)
-        self.coins = x[X_COINS: X_COINS + 2]
-        self.pos = x[X_POS: X_POS + NW]
-        self.hired = x[X_HIRED: X_HIRED + 2]
-        self.owned = x[X_OWN: X_OWN + 2 * NS].reshape(2, NS)
-        self.bturn = x[X_BT: X_BT + 2 * NS].reshape(2, NS)
-        self.fb = x[X_FB: X_FB + NS]
-        self.gstack = x[X_GS: X_GS + MAXG]
-        self.gres = x[X_GR: X_GR + MAXG]
-        self.stats = x[X_ST: X_ST + 2 * NSTATS].reshape(2, NSTATS)
+        self.meta = x[:K.N_META]
+        self.opts = x[K.X_OPTS: K.X_OPTS + K.N_OPTS]
+        self.consts = x[K.X_CONSTS: K.X_CONSTS + K.N_CONSTS]
+        self.sdata = x[K.X_SD: K.X_SD + K.NS * K.NSCOL].reshape(K.NS, K.NSCOL)
+        self.gdata = x[K.X_GD: K.X_GD + K.MAXG * 2].reshape(K.MAXG, 2)
+        self.coins = x[K.X_COINS: K.X_COINS + 2]
+        self.pos = x[K.X_POS: K.X_POS + K.NW]
+        self.hired = x[K.X_HIRED: K.X_HIRED + 2]
+        self.owned = x[K.X_OWN: K.X_OWN + 2 * K.NS].reshape(2, K.NS)
+        self.bturn = x[K.X_BT: K.X_BT + 2 * K.NS].reshape(2, K.NS)
+        self.fb = x[K.X_FB: K.X_FB + K.NS]
+        self.gstack = x[K.X_GS: K.X_GS + K.MAXG]
+        self.gres = x[K.X_GR: K.X_GR + K.MAXG]
+        self.stats = x[K.X_ST: K.X_ST + 2 * K.NSTATS].reshape(2, K.NSTATS)
 
 
 def _goal_key(name: str) -> str:
@@ -125,12 +55,11 @@ class Province(Game):
     title = "Province"
     min_players = 2
     max_players = 2
-    num_actions = NUM_ACTIONS
+    num_actions = K.NUM_ACTIONS
     options = OPTIONS
-    end_reasons = END_REASONS
+    end_reasons = K.END_REASONS
     spec = "shared/rules/province.md"
     data_status = data.DATA_STATUS
-    kernels = _kernels
     impact_groups = [
         {"prefix": "built_", "title": "Structures", "noun": "structure", "verb": "built",
          "include": None},
@@ -144,11 +73,11 @@ class Province(Game):
         self.gdata, self.goal_names = data.goals_array(goals)
         self.consts = data.consts_array(constants, len(self.goal_names))
         self._seat_detail = (
-            tuple(f"built_{n.lower()}" for n in STRUCT_NAMES)
-            + tuple(f"turnbuilt_{n.lower()}" for n in STRUCT_NAMES)
+            tuple(f"built_{n.lower()}" for n in K.STRUCT_NAMES)
+            + tuple(f"turnbuilt_{n.lower()}" for n in K.STRUCT_NAMES)
             + tuple(f"goal_{_goal_key(n)}" for n in self.goal_names)
             + tuple(f"goalin_{_goal_key(n)}" for n in self.goal_names)
-            + tuple(m for m in MISC_NAMES if m != "score")
+            + tuple(m for m in K.MISC_NAMES if m != "score")
         )
 
     @property
@@ -158,7 +87,7 @@ class Province(Game):
 
     def max_game_length(self, options: dict[str, Any] | None = None) -> int:
         """Decisions: ``max_turns * 128`` (the engine's safety cap, docs §4)."""
-        return int(self.resolve_options(options)["max_turns"]) * DECISIONS_PER_TURN_CAP
+        return int(self.resolve_options(options)["max_turns"]) * K.DECISIONS_PER_TURN_CAP
 
     def _alloc(self, resolved: dict) -> ProvinceState:
         opts = self.options.encode(resolved)
@@ -181,10 +110,10 @@ class Province(Game):
     def action_to_string(self, state, action: int) -> str:
         a = int(action)
         v = _Views(state.x)
-        c = int(v.meta[M_CUR])
-        if a == A_END:
+        c = int(v.meta[K.M_CUR])
+        if a == K.A_END:
             return "END_TURN"
-        if 0 < a < A_BUILD:
+        if 0 < a < K.A_BUILD:
             parts = []
             for i in range(8):
                 if (a >> i) & 1:
@@ -195,19 +124,19 @@ class Province(Game):
                     elif i == 4:
                         name, w = "orange", 4
                     else:
-                        name, w = f"sailor{i - 5}", W_SAILOR0 + 3 * c + i - 5
+                        name, w = f"sailor{i - 5}", K.W_SAILOR0 + 3 * c + i - 5
                     p = int(v.pos[w])
                     if p >= 0:
-                        name += f"({SPACE_NAMES[p]}->{SPACE_NAMES[(p + 1) % 3]})"
+                        name += f"({K.SPACE_NAMES[p]}->{K.SPACE_NAMES[(p + 1) % 3]})"
                     parts.append(name)
             return "MOVE " + ", ".join(parts)
-        if A_BUILD <= a < A_GRIND:
-            return f"BUILD {STRUCT_NAMES[a - A_BUILD]}"
-        names = {A_GRIND: "GRIND", A_UNION: "UNION", A_HIRE: "HIRE", A_TAKE: "TAKE_LENDER",
-                 A_REPAY: "REPAY_LENDER"}
+        if K.A_BUILD <= a < K.A_GRIND:
+            return f"BUILD {K.STRUCT_NAMES[a - K.A_BUILD]}"
+        names = {K.A_GRIND: "GRIND", K.A_UNION: "UNION", K.A_HIRE: "HIRE", K.A_TAKE: "TAKE_LENDER",
+                 K.A_REPAY: "REPAY_LENDER"}
         if a in names:
             return names[a]
-        raise UserError(f"province: action {a} out of range 0..{NUM_ACTIONS - 1}")
+        raise UserError(f"province: action {a} out of range 0..{K.NUM_ACTIONS - 1}")
 
     def state_to_string(self, state) -> str:
         d = self.state_to_dict(state)
@@ -239,64 +168,64 @@ class Province(Game):
         m = v.meta
         sd = v.sdata
         gd = v.gdata
-        ngoals = int(v.consts[CONST_NAMES.index("goals_total")])
-        gn = int(m[M_GN])
-        ships = int(m[M_SHIPS])
+        ngoals = int(v.consts[K.CONST_NAMES.index("goals_total")])
+        gn = int(m[K.M_GN])
+        ships = int(m[K.M_SHIPS])
         pos = v.pos
-        win = int(m[M_WIN])
+        win = int(m[K.M_WIN])
         return {
             "game": self.id,
             "options": self.options.decode(v.opts),
             "data": {
                 "structures": [
-                    {"name": STRUCT_NAMES[k], "labor": int(sd[k, S_L]), "coins": int(sd[k, S_C]),
-                     "vp_first": int(sd[k, S_VP1]), "vp_copy": int(sd[k, S_VP2]),
-                     "prereq": None if sd[k, S_PRE] < 0 else STRUCT_NAMES[int(sd[k, S_PRE])]}
-                    for k in range(NS)
+                    {"name": K.STRUCT_NAMES[k], "labor": int(sd[k, K.S_L]), "coins": int(sd[k, K.S_C]),
+                     "vp_first": int(sd[k, K.S_VP1]), "vp_copy": int(sd[k, K.S_VP2]),
+                     "prereq": None if sd[k, K.S_PRE] < 0 else K.STRUCT_NAMES[int(sd[k, K.S_PRE])]}
+                    for k in range(K.NS)
                 ],
                 "goals": [
-                    {"name": self._goal_name(i), "condition": COND_NAMES[int(gd[i, 0])],
+                    {"name": self._goal_name(i), "condition": K.COND_NAMES[int(gd[i, 0])],
                      "threshold": int(gd[i, 1])}
                     for i in range(ngoals)
                 ],
-                "constants": {k: int(v.consts[i]) for i, k in enumerate(CONST_NAMES)},
+                "constants": {k: int(v.consts[i]) for i, k in enumerate(K.CONST_NAMES)},
             },
             "rng": "0x%016x" % int(state.rng[0]),
-            "first_player": int(m[M_FIRST]),
-            "current": int(m[M_CUR]),
-            "phase": PHASES[int(m[M_PHASE])],
-            "turn": int(m[M_TURN]),
-            "decisions": int(m[M_DEC]),
+            "first_player": int(m[K.M_FIRST]),
+            "current": int(m[K.M_CUR]),
+            "phase": K.PHASES[int(m[K.M_PHASE])],
+            "turn": int(m[K.M_TURN]),
+            "decisions": int(m[K.M_DEC]),
             "coins": [int(v.coins[0]), int(v.coins[1])],
-            "supply": int(v.opts[O_COIN_TOTAL] - v.coins[0] - v.coins[1]),
-            "labor": int(m[M_LABOR]),
+            "supply": int(v.opts[K.O_COIN_TOTAL] - v.coins[0] - v.coins[1]),
+            "labor": int(m[K.M_LABOR]),
             "workers": {
                 "green": [int(pos[0]), int(pos[1]), int(pos[2])],
                 "yellow": int(pos[3]),
                 "orange": int(pos[4]),
-                "sailors": [[int(pos[W_SAILOR0 + 3 * p + k]) for k in range(3)] for p in range(2)],
+                "sailors": [[int(pos[K.W_SAILOR0 + 3 * p + k]) for k in range(3)] for p in range(2)],
             },
-            "owned": [[STRUCT_NAMES[k] for k in range(NS) if v.owned[p, k]] for p in range(2)],
+            "owned": [[K.STRUCT_NAMES[k] for k in range(K.NS) if v.owned[p, k]] for p in range(2)],
             "first_builder": [int(x) for x in v.fb],
             "built_turn": [[int(x) for x in v.bturn[p]] for p in range(2)],
-            "ships": "none" if ships < 0 else SHIP_NAMES[ships],
-            "lender": {"holder": int(m[M_LHOLDER]), "taken_turn": int(m[M_LTURN])},
+            "ships": "none" if ships < 0 else K.SHIP_NAMES[ships],
+            "lender": {"holder": int(m[K.M_LHOLDER]), "taken_turn": int(m[K.M_LTURN])},
             "goals": {
                 "stack": [self._goal_name(int(g)) for g in v.gstack[:gn]],
-                "next": int(m[M_GNEXT]),
+                "next": int(m[K.M_GNEXT]),
                 "result": [int(x) for x in v.gres[:gn]],
             },
             "this_turn": {
-                "labor_gained": int(m[M_GAINED]), "moved": int(m[M_MOVED]),
-                "grinds": int(m[M_GRINDS]), "built": bool(m[M_BUILT]),
-                "hired": bool(m[M_HIRED_T]),
+                "labor_gained": int(m[K.M_GAINED]), "moved": int(m[K.M_MOVED]),
+                "grinds": int(m[K.M_GRINDS]), "built": bool(m[K.M_BUILT]),
+                "hired": bool(m[K.M_HIRED_T]),
             },
-            "end_trigger": END_REASONS[int(m[M_TRIG])],
-            "last_turn": bool(m[M_LAST]),
-            "end_reason": END_REASONS[int(m[M_END])],
-            "winners": [] if win < 0 else ([0, 1] if win == WIN_DRAW else [win]),
+            "end_trigger": K.END_REASONS[int(m[K.M_TRIG])],
+            "last_turn": bool(m[K.M_LAST]),
+            "end_reason": K.END_REASONS[int(m[K.M_END])],
+            "winners": [] if win < 0 else ([0, 1] if win == K.WIN_DRAW else [win]),
             "stats": {
-                "supply_ran_dry": bool(m[M_DRY]),
+                "supply_ran_dry": bool(m[K.M_DRY]),
                 "coins_missed": [int(x) for x in v.stats[:, 0]],
                 "lender_takes": [int(x) for x in v.stats[:, 1]],
                 "lender_steals": [int(x) for x in v.stats[:, 2]],
@@ -314,8 +243,8 @@ class Province(Game):
             dd = d["data"]
             structs = {}
             for k, e in enumerate(dd["structures"]):
-                if e["name"] != STRUCT_NAMES[k]:
-                    raise UserError(f"state dict: structure {k} must be {STRUCT_NAMES[k]}")
+                if e["name"] != K.STRUCT_NAMES[k]:
+                    raise UserError(f"state dict: structure {k} must be {K.STRUCT_NAMES[k]}")
                 structs[e["name"]] = (e["labor"], e["coins"], e["vp_first"], e["vp_copy"],
                                       e["prereq"])
             sdata = data.structures_array(structs)
@@ -325,55 +254,55 @@ class Province(Game):
             s = alloc_state(opts, sdata, gdata, consts)
             v = _Views(s.x)
             m = v.meta
-            m[M_FIRST] = d["first_player"]
-            m[M_CUR] = d["current"]
-            m[M_PHASE] = PHASES.index(d["phase"])
-            m[M_TURN] = d["turn"]
-            m[M_DEC] = d["decisions"]
+            m[K.M_FIRST] = d["first_player"]
+            m[K.M_CUR] = d["current"]
+            m[K.M_PHASE] = K.PHASES.index(d["phase"])
+            m[K.M_TURN] = d["turn"]
+            m[K.M_DEC] = d["decisions"]
             v.coins[:] = d["coins"]
             if d["supply"] != resolved["coin_total"] - sum(d["coins"]) or d["supply"] < 0:
                 raise UserError("state dict: supply must equal coin_total - coins and be >= 0")
-            m[M_LABOR] = d["labor"]
+            m[K.M_LABOR] = d["labor"]
             w = d["workers"]
             v.pos[:3] = w["green"]
             v.pos[3] = w["yellow"]
             v.pos[4] = w["orange"]
             for p in range(2):
-                v.pos[W_SAILOR0 + 3 * p: W_SAILOR0 + 3 * p + 3] = w["sailors"][p]
+                v.pos[K.W_SAILOR0 + 3 * p: K.W_SAILOR0 + 3 * p + 3] = w["sailors"][p]
                 sail = list(w["sailors"][p])
                 v.hired[p] = sum(1 for x in sail if x >= 0)
                 if any(x < 0 for x in sail[: v.hired[p]]):
                     raise UserError("state dict: sailors are hired in order (k < hired on the cycle)")
                 for name in d["owned"][p]:
-                    v.owned[p, STRUCT_NAMES.index(name)] = 1
+                    v.owned[p, K.STRUCT_NAMES.index(name)] = 1
                 v.bturn[p] = d["built_turn"][p]
             if any(x not in (-1, 0, 1, 2) for x in v.pos):
                 raise UserError("state dict: worker positions must be -1, 0, 1 or 2")
             v.fb[:] = d["first_builder"]
-            m[M_SHIPS] = -1 if d["ships"] == "none" else SHIP_NAMES.index(d["ships"])
-            m[M_LHOLDER] = d["lender"]["holder"]
-            m[M_LTURN] = d["lender"]["taken_turn"]
+            m[K.M_SHIPS] = -1 if d["ships"] == "none" else K.SHIP_NAMES.index(d["ships"])
+            m[K.M_LHOLDER] = d["lender"]["holder"]
+            m[K.M_LTURN] = d["lender"]["taken_turn"]
             g = d["goals"]
             stack = [gnames.index(x) for x in g["stack"]]
-            if not 1 <= len(stack) <= MAXG or len(g["result"]) != len(stack):
+            if not 1 <= len(stack) <= K.MAXG or len(g["result"]) != len(stack):
                 raise UserError("state dict: goals.stack and goals.result: 1..9 entries each")
-            m[M_GN] = len(stack)
+            m[K.M_GN] = len(stack)
             v.gstack[: len(stack)] = stack
             v.gres[: len(stack)] = g["result"]
-            m[M_GNEXT] = g["next"]
+            m[K.M_GNEXT] = g["next"]
             t = d["this_turn"]
-            m[M_GAINED] = t["labor_gained"]
-            m[M_MOVED] = t["moved"]
-            m[M_GRINDS] = t["grinds"]
-            m[M_BUILT] = int(bool(t["built"]))
-            m[M_HIRED_T] = int(bool(t["hired"]))
-            m[M_TRIG] = END_REASONS[:4].index(d["end_trigger"])
-            m[M_LAST] = int(bool(d["last_turn"]))
-            m[M_END] = END_REASONS.index(d["end_reason"])
+            m[K.M_GAINED] = t["labor_gained"]
+            m[K.M_MOVED] = t["moved"]
+            m[K.M_GRINDS] = t["grinds"]
+            m[K.M_BUILT] = int(bool(t["built"]))
+            m[K.M_HIRED_T] = int(bool(t["hired"]))
+            m[K.M_TRIG] = K.END_REASONS[:4].index(d["end_trigger"])
+            m[K.M_LAST] = int(bool(d["last_turn"]))
+            m[K.M_END] = K.END_REASONS.index(d["end_reason"])
             wn = list(d["winners"])
-            m[M_WIN] = -1 if not wn else (WIN_DRAW if len(wn) == 2 else wn[0])
+            m[K.M_WIN] = -1 if not wn else (K.WIN_DRAW if len(wn) == 2 else wn[0])
             st = d["stats"]
-            m[M_DRY] = int(bool(st["supply_ran_dry"]))
+            m[K.M_DRY] = int(bool(st["supply_ran_dry"]))
             v.stats[:, 0] = st["coins_missed"]
             v.stats[:, 1] = st["lender_takes"]
             v.stats[:, 2] = st["lender_steals"]
@@ -389,26 +318,26 @@ class Province(Game):
         sailors, structures, first builders, the Lender and the goal stack are consistent."""
         v = _Views(state.x)
         m = v.meta
-        total = int(v.opts[O_COIN_TOTAL])
+        total = int(v.opts[K.O_COIN_TOTAL])
         coins = v.coins
         assert (coins >= 0).all() and coins.sum() <= total, f"coins {coins} vs supply {total}"
-        assert m[M_LABOR] >= 0, "negative labor"
-        if m[M_PHASE] == PH_OVER:
-            assert m[M_END] != 0
+        assert m[K.M_LABOR] >= 0, "negative labor"
+        if m[K.M_PHASE] == K.PH_OVER:
+            assert m[K.M_END] != 0
         assert ((v.pos >= -1) & (v.pos <= 2)).all()
         assert (v.pos[:3] >= 0).all(), "greens always on the cycle"
         hired = v.hired
-        cst = dict(zip(CONST_NAMES, v.consts.tolist()))
+        cst = dict(zip(K.CONST_NAMES, v.consts.tolist()))
         assert hired.sum() <= cst["max_sailors"] and (hired <= cst["sailors_per_player"]).all()
         for p in range(2):
             for k in range(3):
-                on = v.pos[W_SAILOR0 + 3 * p + k] >= 0
+                on = v.pos[K.W_SAILOR0 + 3 * p + k] >= 0
                 assert on == (k < hired[p]), "sailors hired in order"
             assert owned_count(state.x, p) <= cst["structure_tokens"]
-        for k in range(NS):
+        for k in range(K.NS):
             f = int(v.fb[k])
             own_any = bool(v.owned[:, k].any())
-            assert (f >= 0) == own_any, f"first builder of {STRUCT_NAMES[k]}"
+            assert (f >= 0) == own_any, f"first builder of {K.STRUCT_NAMES[k]}"
             if f >= 0:
                 assert v.owned[f, k] == 1
                 if v.owned[1 - f, k]:
@@ -417,10 +346,10 @@ class Province(Game):
                 assert (v.bturn[p, k] >= 0) == bool(v.owned[p, k])
         assert (v.pos[3] >= 0) == bool(v.owned[:, 2].any())
         assert (v.pos[4] >= 0) == bool(v.owned[:, 3].any())
-        assert m[M_LHOLDER] in (-1, 0, 1)
-        if m[M_LHOLDER] >= 0:
-            assert v.owned[m[M_LHOLDER], 0] == 1, "the holder owns a Lender"
-        gn, nx = int(m[M_GN]), int(m[M_GNEXT])
+        assert m[K.M_LHOLDER] in (-1, 0, 1)
+        if m[K.M_LHOLDER] >= 0:
+            assert v.owned[m[K.M_LHOLDER], 0] == 1, "the holder owns a Lender"
+        gn, nx = int(m[K.M_GN]), int(m[K.M_GNEXT])
         assert 0 <= nx <= gn
         assert all(int(r) in (-1, 0, 1) for r in v.gres[:nx])
         assert all(int(r) == -2 for r in v.gres[nx:gn])
@@ -500,24 +429,24 @@ class Province(Game):
         end_reason = np.zeros(n, np.int64)
         first = np.zeros(n, np.int64)
         winner = np.zeros(n, np.int64)
-        built = np.zeros((n, 2, NS), np.int64)
-        tbuilt = np.zeros((n, 2, NS), np.int64)
+        built = np.zeros((n, 2, K.NS), np.int64)
+        tbuilt = np.zeros((n, 2, K.NS), np.int64)
         ng = len(self.goal_names)
-        goal = np.zeros((n, 2, MAXG), np.int64)
-        goalin = np.zeros((n, MAXG), np.int64)
-        misc = np.zeros((n, 2, len(MISC_NAMES)), np.int64)
+        goal = np.zeros((n, 2, K.MAXG), np.int64)
+        goalin = np.zeros((n, K.MAXG), np.int64)
+        misc = np.zeros((n, 2, len(K.MISC_NAMES)), np.int64)
         self.bots.run_games(s.x, s.rng, first_game, n, run_seed, seat_idx, codes, params,
                             turns, decisions, end_reason, first, winner, built, tbuilt, goal, goalin, misc)
         share = np.zeros((n, 2), np.float64)
         rank = np.zeros((n, 2), np.int64)
         for p in range(2):
-            won = (winner == p) | (winner == WIN_DRAW)
-            share[:, p] = np.where(winner == WIN_DRAW, 0.5, np.where(winner == p, 1.0, 0.0))
+            won = (winner == p) | (winner == K.WIN_DRAW)
+            share[:, p] = np.where(winner == K.WIN_DRAW, 0.5, np.where(winner == p, 1.0, 0.0))
             rank[:, p] = np.where(winner < 0, 0, np.where(won, 1, 2))
         detail: dict[str, np.ndarray] = {}
-        for k, name in enumerate(STRUCT_NAMES):
+        for k, name in enumerate(K.STRUCT_NAMES):
             detail[f"built_{name.lower()}"] = built[:, :, k]
-        for k, name in enumerate(STRUCT_NAMES):
+        for k, name in enumerate(K.STRUCT_NAMES):
             detail[f"turnbuilt_{name.lower()}"] = tbuilt[:, :, k]
         for i in range(ng):
             key = _goal_key(self.goal_names[i])
@@ -525,7 +454,7 @@ class Province(Game):
         for i in range(ng):
             key = _goal_key(self.goal_names[i])
             detail[f"goalin_{key}"] = np.repeat(goalin[:, i:i + 1], 2, axis=1)
-        for j, name in enumerate(MISC_NAMES):
+        for j, name in enumerate(K.MISC_NAMES):
             if name != "score":
                 detail[name] = misc[:, :, j]
         return ChunkResult(turns, decisions, end_reason, first, misc[:, :, 0].copy(), rank,

@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
-from sim.core.contract import implements
+from sim.core.contract import implements, meta_hooks
 from sim.core.rng import rand_below, shuffle
 from sim.province.constants import (
     A_BUILD,
@@ -812,22 +812,10 @@ def apply_inplace(s, a):
     apply_x(s.x, s.rng, a)
 
 
-@implements(ProvinceState, "is_over")
-@njit(cache=True)
-def is_over(s):
-    return s.x[M_PHASE] == PH_OVER
+meta_hooks(ProvinceState, "x", phase=M_PHASE, over=PH_OVER, current=M_CUR, fixed_players=2)
 
 
-@implements(ProvinceState, "current_seat")
-@njit(cache=True)
-def current_seat(s):
-    return -1 if s.x[M_PHASE] == PH_OVER else s.x[M_CUR]
 
-
-@implements(ProvinceState, "n_seats")
-@njit(cache=True)
-def n_seats(s):
-    return 2
 
 
 @implements(ProvinceState, "scores_into")

@@ -12,81 +12,9 @@ import numpy as np
 
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
+from sim.suburbia import constants as K
 from sim.suburbia import data
 from sim.suburbia import kernels as _kernels
-from sim.suburbia.constants import (
-    A_BASIC,
-    A_BUY,
-    A_DISCARD,
-    A_INVEST,
-    A_KEEP,
-    A_LAKE,
-    A_PASS,
-    A_PLACE,
-    C_BLOCK1,
-    C_EXTRA_C,
-    C_INVEST,
-    C_STACK1,
-    C_SUR0,
-    END_REASONS,
-    K_CELL,
-    K_FROM,
-    K_INV,
-    K_KIND,
-    K_LAKE,
-    K_OMR,
-    K_RL,
-    K_TURN,
-    M_CUR,
-    M_DEC,
-    M_END,
-    M_LAST,
-    M_NP,
-    M_NPUB,
-    M_PFROM,
-    M_PHASE,
-    M_PILEN,
-    M_PKIND,
-    M_PSRC,
-    M_ROUND,
-    M_TURN,
-    MAXPILE,
-    MAXT,
-    NG,
-    NK,
-    NSLOTS,
-    NUM_ACTIONS,
-    P_GOALBITS,
-    P_GOALPOP,
-    P_HIGH,
-    P_INC,
-    P_MONEY,
-    P_MONEYPOP,
-    P_NINV,
-    P_NT,
-    P_POP,
-    P_REP,
-    P_RLDOWN,
-    P_RLUP,
-    PH_ACTION,
-    PH_DISCARD,
-    PH_EXTRA,
-    PH_PLACE,
-    PHASES,
-    SOURCES,
-    SRC_BASIC,
-    SRC_BUY,
-    SRC_LAKE,
-    SRC_NONE,
-    STACK_A,
-    STACK_B,
-    STACK_C,
-    T_COUNT,
-    T_PRICE,
-    T_STACK,
-    cell_id,
-    cell_xy,
-)
 from sim.suburbia.detail import DETAIL_NAMES, N_DETAIL, slug
 from sim.suburbia.kernels import MAX_DECISIONS, SuburbiaState, alloc_state, make_geo
 from sim.suburbia.options import OPTIONS
@@ -113,7 +41,7 @@ def _goal(name, what: str) -> int:
 
 
 def _counts(row) -> dict[str, int]:
-    return {TILE_NAMES[k]: int(row[k]) for k in range(1, NK) if row[k]}
+    return {TILE_NAMES[k]: int(row[k]) for k in range(1, K.NK) if row[k]}
 
 
 class SuburbiaGame(Game):
@@ -124,12 +52,11 @@ class SuburbiaGame(Game):
     title = "Suburbia"
     min_players = 1
     max_players = 4
-    num_actions = NUM_ACTIONS
+    num_actions = K.NUM_ACTIONS
     options = OPTIONS
-    end_reasons = END_REASONS
+    end_reasons = K.END_REASONS
     spec = "shared/rules/suburbia.md"
     data_status = data.DATA_STATUS
-    kernels = _kernels
     keeps_derived = True
     seat_detail = DETAIL_NAMES
     # generic per-component sections (analysis/report.py). Goals are not here: their
@@ -155,19 +82,19 @@ class SuburbiaGame(Game):
         """Raise UserError if the set-up numbers cannot be dealt or the game could outgrow the
         borough grid (at most 21 placements per seat)."""
         t = self.tiles
-        per = {st: int(t[t[:, T_STACK] == st, T_COUNT].sum()) for st in (STACK_A, STACK_B, STACK_C)}
+        per = {st: int(t[t[:, K.T_STACK] == st, K.T_COUNT].sum()) for st in (K.STACK_A, K.STACK_B, K.STACK_C)}
         for n in range(1, 5):
-            S = int(self.consts[C_STACK1 + n - 1])
-            M = int(self.consts[C_BLOCK1 + n - 1])
-            E = int(self.consts[C_EXTRA_C])
-            if not (7 <= S <= min(per[STACK_A], per[STACK_B]) and M <= S
-                    and S + E <= per[STACK_C]):
+            S = int(self.consts[K.C_STACK1 + n - 1])
+            M = int(self.consts[K.C_BLOCK1 + n - 1])
+            E = int(self.consts[K.C_EXTRA_C])
+            if not (7 <= S <= min(per[K.STACK_A], per[K.STACK_B]) and M <= S
+                    and S + E <= per[K.STACK_C]):
                 raise UserError("suburbia data: stack sizes do not fit the tile counts")
-            if 3 * S + E + 1 > MAXPILE:
+            if 3 * S + E + 1 > K.MAXPILE:
                 raise UserError("suburbia data: stacks too large")
             last_draw = 3 * S - 6  # latest draw (after the first 7) that can reveal the 1MR
             rounds = (last_draw + 1) // 2 if n == 1 else (last_draw + n - 1) // n + 1
-            if rounds > MAXT - 3:
+            if rounds > K.MAXT - 3:
                 raise UserError("suburbia data: games this long overflow the borough grid")
 
     def apply_checking_derived(self, state, action: int):
@@ -189,22 +116,22 @@ class SuburbiaGame(Game):
     # ---- interface ----------------------------------------------------------------------
     def scores(self, state) -> np.ndarray:
         """Population per seat, ``int64[n_players]`` (final population once over)."""
-        return state.pl[: state.meta[M_NP], P_POP].copy()
+        return state.pl[: state.meta[K.M_NP], K.P_POP].copy()
 
     def _keys(self, state) -> np.ndarray:
-        n = int(state.meta[M_NP])
+        n = int(state.meta[K.M_NP])
         k = np.zeros((1, n, 4), np.int64)
-        k[0, :, 0] = state.pl[:n, P_POP]
-        k[0, :, 1] = state.pl[:n, P_REP]
-        k[0, :, 2] = state.pl[:n, P_INC]
-        k[0, :, 3] = state.pl[:n, P_MONEY]
+        k[0, :, 0] = state.pl[:n, K.P_POP]
+        k[0, :, 1] = state.pl[:n, K.P_REP]
+        k[0, :, 2] = state.pl[:n, K.P_INC]
+        k[0, :, 3] = state.pl[:n, K.P_MONEY]
         return k
 
     def ranks(self, state) -> np.ndarray:
         """Competition ranks by population, reputation, income, money (D17); 0s before the end
         or after a ``limit`` stop."""
-        n = int(state.meta[M_NP])
-        if not self.is_terminal(state) or int(state.meta[M_END]) != 1:
+        n = int(state.meta[K.M_NP])
+        if not self.is_terminal(state) or int(state.meta[K.M_END]) != 1:
             return np.zeros(n, np.int64)
         money = self.options.decode(state.opts)["tie_break"] == "rep_inc_money"
         return _ranks_batch(self._keys(state), money)[0]
@@ -212,32 +139,32 @@ class SuburbiaGame(Game):
     # ---- strings ----------------------------------------------------------------------
     def action_to_string(self, state, action: int) -> str:
         a = int(action)
-        c = int(state.meta[M_CUR])
-        if A_BUY <= a < A_BASIC:
-            k = int(state.market[a - A_BUY])
-            p = int(state.tiles[k, T_PRICE]) + int(state.consts[C_SUR0 + a - A_BUY])
-            return f"BUY slot {a - A_BUY} {TILE_NAMES[k] or '(empty)'} for ${p}"
-        if a < A_LAKE:
-            return f"BASIC {BASIC_NAMES[a - A_BASIC]}"
-        if a < A_INVEST:
-            k = int(state.market[a - A_LAKE])
-            return f"LAKE from slot {a - A_LAKE} {TILE_NAMES[k] or '(empty)'}"
-        if a < A_DISCARD:
-            t = a - A_INVEST
-            k = int(state.tk[c, t, K_KIND]) if t < state.pl[c, P_NT] else 0
+        c = int(state.meta[K.M_CUR])
+        if K.A_BUY <= a < K.A_BASIC:
+            k = int(state.market[a - K.A_BUY])
+            p = int(state.tiles[k, K.T_PRICE]) + int(state.consts[K.C_SUR0 + a - K.A_BUY])
+            return f"BUY slot {a - K.A_BUY} {TILE_NAMES[k] or '(empty)'} for ${p}"
+        if a < K.A_LAKE:
+            return f"BASIC {BASIC_NAMES[a - K.A_BASIC]}"
+        if a < K.A_INVEST:
+            k = int(state.market[a - K.A_LAKE])
+            return f"LAKE from slot {a - K.A_LAKE} {TILE_NAMES[k] or '(empty)'}"
+        if a < K.A_DISCARD:
+            t = a - K.A_INVEST
+            k = int(state.tk[c, t, K.K_KIND]) if t < state.pl[c, K.P_NT] else 0
             return f"INVEST in tile {t} {TILE_NAMES[k] or '(none)'}"
-        if a < A_KEEP:
-            k = int(state.market[a - A_DISCARD])
-            return f"DISCARD slot {a - A_DISCARD} {TILE_NAMES[k] or '(empty)'}"
-        if a < A_PASS:
-            g = int(state.goffer[c, a - A_KEEP])
+        if a < K.A_KEEP:
+            k = int(state.market[a - K.A_DISCARD])
+            return f"DISCARD slot {a - K.A_DISCARD} {TILE_NAMES[k] or '(empty)'}"
+        if a < K.A_PASS:
+            g = int(state.goffer[c, a - K.A_KEEP])
             return f"KEEP goal {GOAL_NAMES[g] if g >= 0 else '?'}"
-        if a == A_PASS:
+        if a == K.A_PASS:
             return "PASS"
-        if A_PLACE <= a < NUM_ACTIONS:
-            x, y = cell_xy(a - A_PLACE)
-            return f"PLACE {TILE_NAMES[int(state.meta[M_PKIND])] or 'tile'} at ({x},{y})"
-        raise UserError(f"suburbia: action {a} out of range 0..{NUM_ACTIONS - 1}")
+        if K.A_PLACE <= a < K.NUM_ACTIONS:
+            x, y = K.cell_xy(a - K.A_PLACE)
+            return f"PLACE {TILE_NAMES[int(state.meta[K.M_PKIND])] or 'tile'} at ({x},{y})"
+        raise UserError(f"suburbia: action {a} out of range 0..{K.NUM_ACTIONS - 1}")
 
     def state_to_string(self, state) -> str:
         d = self.state_to_dict(state)
@@ -261,51 +188,51 @@ class SuburbiaGame(Game):
 
     # ---- dict form (docs/games/suburbia.md §12) ----------------------------------------
     def state_to_dict(self, state) -> dict:
-        n = int(state.meta[M_NP])
+        n = int(state.meta[K.M_NP])
         meta = state.meta
         tk = state.tk
         players = []
         for p in range(n):
             row = state.pl[p]
             tiles = []
-            for t in range(int(row[P_NT])):
-                k = int(tk[p, t, K_KIND])
-                x, y = cell_xy(int(tk[p, t, K_CELL]))
+            for t in range(int(row[K.P_NT])):
+                k = int(tk[p, t, K.K_KIND])
+                x, y = K.cell_xy(int(tk[p, t, K.K_CELL]))
                 e = {"tile": TILE_NAMES[k]}
-                if k == K_LAKE:
-                    e["from"] = TILE_NAMES[int(tk[p, t, K_FROM])]
-                e.update(x=x, y=y, turn=int(tk[p, t, K_TURN]), invested=bool(tk[p, t, K_INV]),
-                         rl=int(tk[p, t, K_RL]))
+                if k == K.K_LAKE:
+                    e["from"] = TILE_NAMES[int(tk[p, t, K.K_FROM])]
+                e.update(x=x, y=y, turn=int(tk[p, t, K.K_TURN]), invested=bool(tk[p, t, K.K_INV]),
+                         rl=int(tk[p, t, K.K_RL]))
                 tiles.append(e)
             players.append({
-                "money": int(row[P_MONEY]), "income": int(row[P_INC]),
-                "reputation": int(row[P_REP]), "population": int(row[P_POP]),
-                "pop_high": int(row[P_HIGH]), "redlines_up": int(row[P_RLUP]),
-                "redlines_down": int(row[P_RLDOWN]), "goal_pop": int(row[P_GOALPOP]),
-                "money_pop": int(row[P_MONEYPOP]),
-                "goals_scored": [GOAL_NAMES[g] for g in range(NG) if (int(row[P_GOALBITS]) >> g) & 1],
+                "money": int(row[K.P_MONEY]), "income": int(row[K.P_INC]),
+                "reputation": int(row[K.P_REP]), "population": int(row[K.P_POP]),
+                "pop_high": int(row[K.P_HIGH]), "redlines_up": int(row[K.P_RLUP]),
+                "redlines_down": int(row[K.P_RLDOWN]), "goal_pop": int(row[K.P_GOALPOP]),
+                "money_pop": int(row[K.P_MONEYPOP]),
+                "goals_scored": [GOAL_NAMES[g] for g in range(K.NG) if (int(row[K.P_GOALBITS]) >> g) & 1],
                 "tiles": tiles,
             })
-        src = int(meta[M_PSRC])
+        src = int(meta[K.M_PSRC])
         pending = None
-        if src != SRC_NONE:
-            pending = {"tile": TILE_NAMES[int(meta[M_PKIND])], "source": SOURCES[src]}
-            if src == SRC_LAKE:
-                pending["from"] = TILE_NAMES[int(meta[M_PFROM])]
-        npub = int(meta[M_NPUB])
+        if src != K.SRC_NONE:
+            pending = {"tile": TILE_NAMES[int(meta[K.M_PKIND])], "source": K.SOURCES[src]}
+            if src == K.SRC_LAKE:
+                pending["from"] = TILE_NAMES[int(meta[K.M_PFROM])]
+        npub = int(meta[K.M_NPUB])
         return {
             "game": self.id,
             "n_players": n,
             "options": self.options.decode(state.opts),
             "rng": "0x%016x" % int(state.rng[0]),
-            "phase": PHASES[int(meta[M_PHASE])],
-            "current": int(meta[M_CUR]),
-            "round": int(meta[M_ROUND]),
-            "turn": int(meta[M_TURN]),
-            "decisions": int(meta[M_DEC]),
-            "last_round": int(meta[M_LAST]),
-            "end_reason": END_REASONS[int(meta[M_END])],
-            "pile": [TILE_NAMES[k] for k in state.pile[: meta[M_PILEN]]],
+            "phase": K.PHASES[int(meta[K.M_PHASE])],
+            "current": int(meta[K.M_CUR]),
+            "round": int(meta[K.M_ROUND]),
+            "turn": int(meta[K.M_TURN]),
+            "decisions": int(meta[K.M_DEC]),
+            "last_round": int(meta[K.M_LAST]),
+            "end_reason": K.END_REASONS[int(meta[K.M_END])],
+            "pile": [TILE_NAMES[k] for k in state.pile[: meta[K.M_PILEN]]],
             "market": [TILE_NAMES[k] if k else None for k in state.market],
             "discard": _counts(state.discard),
             "box": _counts(state.box),
@@ -325,22 +252,22 @@ class SuburbiaGame(Game):
             n = self.check_players(int(d["n_players"]))
             s = self._alloc(self.resolve_options(d["options"]))
             m = s.meta
-            m[M_NP] = n
-            m[M_PHASE] = PHASES.index(d["phase"])
-            m[M_CUR] = int(d["current"])
-            m[M_ROUND] = int(d["round"])
-            m[M_TURN] = int(d["turn"])
-            m[M_DEC] = int(d["decisions"])
-            m[M_LAST] = int(d["last_round"])
-            m[M_END] = END_REASONS.index(d["end_reason"])
+            m[K.M_NP] = n
+            m[K.M_PHASE] = K.PHASES.index(d["phase"])
+            m[K.M_CUR] = int(d["current"])
+            m[K.M_ROUND] = int(d["round"])
+            m[K.M_TURN] = int(d["turn"])
+            m[K.M_DEC] = int(d["decisions"])
+            m[K.M_LAST] = int(d["last_round"])
+            m[K.M_END] = K.END_REASONS.index(d["end_reason"])
             s.rng[0] = np.uint64(int(d["rng"], 16))
             pile = [_kind(x, "pile") for x in d["pile"]]
-            if len(pile) > MAXPILE:
-                raise UserError(f"state dict: pile longer than {MAXPILE}")
+            if len(pile) > K.MAXPILE:
+                raise UserError(f"state dict: pile longer than {K.MAXPILE}")
             s.pile[: len(pile)] = pile
-            m[M_PILEN] = len(pile)
-            if len(d["market"]) != NSLOTS:
-                raise UserError(f"state dict: market must have {NSLOTS} slots")
+            m[K.M_PILEN] = len(pile)
+            if len(d["market"]) != K.NSLOTS:
+                raise UserError(f"state dict: market must have {K.NSLOTS} slots")
             s.market[:] = [0 if x is None else _kind(x, "market") for x in d["market"]]
             for key, arr in (("discard", s.discard), ("box", s.box)):
                 for name, v in d[key].items():
@@ -348,44 +275,44 @@ class SuburbiaGame(Game):
             s.supply[:] = [int(d["supply"][b]) for b in BASIC_NAMES]
             pub = [_goal(g, "public_goals") for g in d["public_goals"]]
             s.gpub[: len(pub)] = pub
-            m[M_NPUB] = len(pub)
+            m[K.M_NPUB] = len(pub)
             for p, offers in enumerate(d["goal_offers"]):
                 s.goffer[p, :] = [_goal(g, "goal_offers") for g in offers]
             for p in range(n):
                 s.gpriv[p] = _goal(d["private_goals"][p], "private_goals")
             pend = d["pending"]
             if pend is not None:
-                m[M_PKIND] = _kind(pend["tile"], "pending")
-                m[M_PSRC] = SOURCES.index(pend["source"])
+                m[K.M_PKIND] = _kind(pend["tile"], "pending")
+                m[K.M_PSRC] = K.SOURCES.index(pend["source"])
                 if pend["source"] == "lake":
-                    m[M_PFROM] = _kind(pend["from"], "pending.from")
+                    m[K.M_PFROM] = _kind(pend["from"], "pending.from")
             for p in range(n):
                 q = d["players"][p]
                 row = s.pl[p]
-                row[P_MONEY] = q["money"]
-                row[P_INC] = q["income"]
-                row[P_REP] = q["reputation"]
-                row[P_POP] = q["population"]
-                row[P_HIGH] = q["pop_high"]
-                row[P_RLUP] = q["redlines_up"]
-                row[P_RLDOWN] = q["redlines_down"]
-                row[P_GOALPOP] = q["goal_pop"]
-                row[P_MONEYPOP] = q["money_pop"]
-                row[P_GOALBITS] = sum(1 << _goal(g, "goals_scored") for g in q["goals_scored"])
+                row[K.P_MONEY] = q["money"]
+                row[K.P_INC] = q["income"]
+                row[K.P_REP] = q["reputation"]
+                row[K.P_POP] = q["population"]
+                row[K.P_HIGH] = q["pop_high"]
+                row[K.P_RLUP] = q["redlines_up"]
+                row[K.P_RLDOWN] = q["redlines_down"]
+                row[K.P_GOALPOP] = q["goal_pop"]
+                row[K.P_MONEYPOP] = q["money_pop"]
+                row[K.P_GOALBITS] = sum(1 << _goal(g, "goals_scored") for g in q["goals_scored"])
                 tiles = q["tiles"]
-                if len(tiles) > MAXT:
-                    raise UserError(f"state dict: at most {MAXT} tiles per borough")
+                if len(tiles) > K.MAXT:
+                    raise UserError(f"state dict: at most {K.MAXT} tiles per borough")
                 for t, e in enumerate(tiles):
                     k = _kind(e["tile"], "tiles")
-                    cid = cell_id(int(e["x"]), int(e["y"]))
+                    cid = K.cell_id(int(e["x"]), int(e["y"]))
                     if cid < 0 or s.grid[p, cid]:
                         raise UserError(f"state dict: bad or duplicate cell ({e['x']},{e['y']})")
                     s.tk[p, t] = [k, cid, int(e["turn"]), int(bool(e["invested"])), int(e["rl"]),
-                                  _kind(e["from"], "tiles.from") if k == K_LAKE else 0]
+                                  _kind(e["from"], "tiles.from") if k == K.K_LAKE else 0]
                     s.grid[p, cid] = t + 1
                     s.kc[p, k] += 1
-                    row[P_NINV] += int(bool(e["invested"]))
-                row[P_NT] = len(tiles)
+                    row[K.P_NINV] += int(bool(e["invested"]))
+                row[K.P_NT] = len(tiles)
             return s
         except UserError:
             raise
@@ -395,9 +322,9 @@ class SuburbiaGame(Game):
     def check_invariants(self, state) -> None:
         """Tiles are conserved (pile, market, discard, box, supply, boroughs, Lakes' sources,
         pending, the 1MR set aside); tracks within their limits; boroughs consistent."""
-        n = int(state.meta[M_NP])
-        seen = np.zeros(NK, np.int64)
-        for k in state.pile[: state.meta[M_PILEN]]:
+        n = int(state.meta[K.M_NP])
+        seen = np.zeros(K.NK, np.int64)
+        for k in state.pile[: state.meta[K.M_PILEN]]:
             seen[k] += 1
         for k in state.market:
             seen[k] += 1
@@ -405,41 +332,41 @@ class SuburbiaGame(Game):
         seen += state.discard + state.box
         seen[1:4] += state.supply
         for p in range(n):
-            nt = int(state.pl[p, P_NT])
-            kc = np.zeros(NK, np.int64)
+            nt = int(state.pl[p, K.P_NT])
+            kc = np.zeros(K.NK, np.int64)
             assert int((state.grid[p] > 0).sum()) == nt, "grid and tile list disagree"
             for t in range(nt):
-                k = int(state.tk[p, t, K_KIND])
+                k = int(state.tk[p, t, K.K_KIND])
                 kc[k] += 1
-                assert state.grid[p, state.tk[p, t, K_CELL]] == t + 1
-                if k == K_LAKE:
-                    seen[state.tk[p, t, K_FROM]] += 1
+                assert state.grid[p, state.tk[p, t, K.K_CELL]] == t + 1
+                if k == K.K_LAKE:
+                    seen[state.tk[p, t, K.K_FROM]] += 1
                 else:
                     seen[k] += 1
             assert (kc == state.kc[p]).all(), "kind counts out of date"
-            assert int(state.tk[p, :nt, K_INV].sum()) == int(state.pl[p, P_NINV])
-            assert state.pl[p, P_NINV] <= state.consts[C_INVEST]
-            assert -5 <= state.pl[p, P_INC] <= 15 and -5 <= state.pl[p, P_REP] <= 15
-            assert state.pl[p, P_POP] >= 0 and state.pl[p, P_MONEY] >= 0
-        src = int(state.meta[M_PSRC])
-        if src in (SRC_BUY, SRC_BASIC):
-            seen[state.meta[M_PKIND]] += 1
-        elif src == SRC_LAKE:
-            seen[state.meta[M_PFROM]] += 1
-        if K_OMR not in state.pile[: state.meta[M_PILEN]]:
-            seen[K_OMR] += 1
-        counts = state.tiles[:, T_COUNT].copy()
-        counts[K_LAKE] = 0
+            assert int(state.tk[p, :nt, K.K_INV].sum()) == int(state.pl[p, K.P_NINV])
+            assert state.pl[p, K.P_NINV] <= state.consts[K.C_INVEST]
+            assert -5 <= state.pl[p, K.P_INC] <= 15 and -5 <= state.pl[p, K.P_REP] <= 15
+            assert state.pl[p, K.P_POP] >= 0 and state.pl[p, K.P_MONEY] >= 0
+        src = int(state.meta[K.M_PSRC])
+        if src in (K.SRC_BUY, K.SRC_BASIC):
+            seen[state.meta[K.M_PKIND]] += 1
+        elif src == K.SRC_LAKE:
+            seen[state.meta[K.M_PFROM]] += 1
+        if K.K_OMR not in state.pile[: state.meta[K.M_PILEN]]:
+            seen[K.K_OMR] += 1
+        counts = state.tiles[:, K.T_COUNT].copy()
+        counts[K.K_LAKE] = 0
         counts[0] = 0
-        seen[K_LAKE] = 0
+        seen[K.K_LAKE] = 0
         assert (seen == counts).all(), f"tiles not conserved: {dict(enumerate((seen - counts).tolist()))}"
-        ph = int(state.meta[M_PHASE])
-        if ph == PH_ACTION:
+        ph = int(state.meta[K.M_PHASE])
+        if ph == K.PH_ACTION:
             filled = state.market != 0
             assert not (filled[:-1] & ~filled[1:]).any(), "market not packed right"
-        assert (src != SRC_NONE) == (ph == PH_PLACE)
-        assert ph != PH_DISCARD or src == SRC_NONE
-        assert ph != PH_EXTRA or n == 1
+        assert (src != K.SRC_NONE) == (ph == K.PH_PLACE)
+        assert ph != K.PH_DISCARD or src == K.SRC_NONE
+        assert ph != K.PH_EXTRA or n == 1
 
     def default_plan(self) -> list[dict[str, Any]]:
         """The main job: 67,500 games. `boardsim run --only suburbia --jobs 2` took 101 s

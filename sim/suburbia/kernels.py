@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
-from sim.core.contract import implements
+from sim.core.contract import implements, meta_hooks
 from sim.core.rng import rand_below
 from sim.suburbia.constants import (
     A_BASIC,
@@ -1475,26 +1475,10 @@ def goal_status_state(s, o, g):
 implements(SuburbiaState, "init_state")(init_state)
 implements(SuburbiaState, "legal_actions_into")(legal_actions_into)
 implements(SuburbiaState, "apply_inplace")(apply_inplace)
+meta_hooks(SuburbiaState, "meta", phase=M_PHASE, over=PH_OVER, current=M_CUR, n_players=M_NP)
 
 
-@implements(SuburbiaState, "is_over")
-@njit(cache=True)
-def is_over(s):
-    """True once the game has ended (doc §5)."""
-    return s.meta[M_PHASE] == PH_OVER
 
-
-@implements(SuburbiaState, "current_seat")
-@njit(cache=True)
-def current_seat(s):
-    """The seat to act; -1 once the game is over."""
-    return -1 if s.meta[M_PHASE] == PH_OVER else s.meta[M_CUR]
-
-
-@implements(SuburbiaState, "n_seats")
-@njit(cache=True)
-def n_seats(s):
-    return s.meta[M_NP]
 
 
 @implements(SuburbiaState, "scores_into")

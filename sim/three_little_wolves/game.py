@@ -13,81 +13,8 @@ import numpy as np
 
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
+from sim.three_little_wolves import constants as K
 from sim.three_little_wolves import data
-from sim.three_little_wolves import kernels as _kernels
-from sim.three_little_wolves.constants import (
-    A_BASE,
-    A_COMMIT,
-    A_DBASE,
-    A_DDISC,
-    A_DFLOOR,
-    A_DISC,
-    A_DNEW,
-    A_PASS,
-    A_PIGTIE,
-    A_PLACE,
-    A_WOLF,
-    C_TOKEN,
-    C_WOLF,
-    DET_NAMES,
-    DUMMY,
-    END_REASONS,
-    H_COL,
-    H_NB,
-    H_NF,
-    H_NW,
-    H_PIG,
-    H_W0S,
-    H_W0V,
-    HAND_CAP,
-    HOUSE_COLOUR_NAMES,
-    K_COL,
-    K_ICON,
-    K_MARK,
-    K_NUM,
-    M_CUR,
-    M_DCARD,
-    M_DEC,
-    M_DECKN,
-    M_DRAWER,
-    M_END,
-    M_ESTEP,
-    M_FLEFT,
-    M_MUST,
-    M_NOWN,
-    M_NP,
-    M_NPIGS,
-    M_NTIE,
-    M_PHASE,
-    M_PIGCARD,
-    M_RSTEP,
-    M_STAGE,
-    M_TP,
-    M_TURN,
-    M_UNDER,
-    MAX_DECISIONS,
-    MAXB,
-    MAXF,
-    MAXH,
-    NBUILD,
-    NCARD,
-    NUM_ACTIONS,
-    PHASES,
-    PTS_NAMES,
-    S_BUILD,
-    S_COMMIT,
-    S_DISCN,
-    S_HN,
-    S_PASS,
-    S_WOLFN,
-    S_WU,
-    STAGES,
-    SUIT,
-    T_LEFT,
-    T_LOST,
-    T_PLACED,
-    UNASSIGNED,
-)
 from sim.three_little_wolves.kernels import (
     TLWState,
     alloc_state,
@@ -105,8 +32,8 @@ def _names(suit: tuple) -> tuple[list[str], dict[str, int]]:
 
 
 def _suit_of(cards: np.ndarray) -> tuple:
-    return tuple((int(cards[r, K_NUM]), int(cards[r, K_ICON]), int(cards[r, K_MARK]))
-                 for r in range(SUIT))
+    return tuple((int(cards[r, K.K_NUM]), int(cards[r, K.K_ICON]), int(cards[r, K.K_MARK]))
+                 for r in range(K.SUIT))
 
 
 class ThreeLittleWolves(Game):
@@ -117,12 +44,11 @@ class ThreeLittleWolves(Game):
     title = "The Three Little Wolves"
     min_players = 2
     max_players = 4
-    num_actions = NUM_ACTIONS
+    num_actions = K.NUM_ACTIONS
     options = OPTIONS
-    end_reasons = END_REASONS
+    end_reasons = K.END_REASONS
     spec = "shared/rules/three_little_wolves.md"
     data_status = data.DATA_STATUS
-    kernels = _kernels
     impact_groups = [
         {"prefix": "houses_", "title": "House outcomes", "noun": "house outcome",
          "verb": "had", "include": ["collapsed", "saved_by_tie"]},
@@ -130,9 +56,9 @@ class ThreeLittleWolves(Game):
          "verb": "took", "include": ["wolf", "discard"]},
     ]
     seat_detail = (
-        tuple(f"pts_{n}" for n in PTS_NAMES)
+        tuple(f"pts_{n}" for n in K.PTS_NAMES)
         + ("act_build", "act_wolf", "act_discard")
-        + DET_NAMES
+        + K.DET_NAMES
         + ("cards_under_last_pig",)
     )
 
@@ -147,13 +73,13 @@ class ThreeLittleWolves(Game):
             self.consts = data.consts_array(components)
         except (ValueError, KeyError, IndexError, TypeError) as e:
             raise UserError(f"three-little-wolves data: {e}") from None
-        if len(set(self.consts[C_WOLF:C_WOLF + 3].tolist())) != 3:
+        if len(set(self.consts[K.C_WOLF:K.C_WOLF + 3].tolist())) != 3:
             raise UserError("three-little-wolves data: wolf_values must be 3 distinct numbers")
 
     def max_game_length(self, options: dict[str, Any] | None = None) -> int:
         """Decisions: 256 (a bound never reached; doc §6)."""
         self.resolve_options(options)
-        return MAX_DECISIONS
+        return K.MAX_DECISIONS
 
     def _alloc(self, resolved: dict[str, Any]) -> TLWState:
         opts = self.options.encode(resolved)
@@ -163,7 +89,7 @@ class ThreeLittleWolves(Game):
     def points(self, state) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Score components ``int64[n, 6]`` (houses, collapses, bonuses, pigs, wolves, marks),
         tie-break ``int64[n]`` and detail ``int64[n, 6]`` (DET_NAMES), as if the game ended now."""
-        n = int(state.meta[M_NP])
+        n = int(state.meta[K.M_NP])
         pts = np.zeros((4, 6), np.int64)
         tb = np.zeros(4, np.int64)
         det = np.zeros((4, 6), np.int64)
@@ -182,7 +108,7 @@ class ThreeLittleWolves(Game):
         """Rank per seat: 1 + seats with a better (score, tie-break); all 0 while running."""
         pts, tb, _ = self.points(state)
         r = _ranks(pts.sum(axis=1)[None, :], tb[None, :])[0]
-        if not self.is_terminal(state) or int(state.meta[M_END]) != 1:
+        if not self.is_terminal(state) or int(state.meta[K.M_END]) != 1:
             r[:] = 0
         return r
 
@@ -191,49 +117,49 @@ class ThreeLittleWolves(Game):
         return _names(_suit_of(state.cards))[0]
 
     def _house_label(self, state, o: int, h: int) -> str:
-        n = int(state.meta[M_NP])
-        who = "dummy" if (n == 2 and o == DUMMY) else f"P{o}"
-        col = int(state.hs[o, h, H_COL]) if state.hs[o, h, H_NF] > 0 else -1
-        return f"{who} house {h}" + (f" ({HOUSE_COLOUR_NAMES[col]})" if col >= 0 else "")
+        n = int(state.meta[K.M_NP])
+        who = "dummy" if (n == 2 and o == K.DUMMY) else f"P{o}"
+        col = int(state.hs[o, h, K.H_COL]) if state.hs[o, h, K.H_NF] > 0 else -1
+        return f"{who} house {h}" + (f" ({K.HOUSE_COLOUR_NAMES[col]})" if col >= 0 else "")
 
     def action_to_string(self, state, action: int) -> str:
         a = int(action)
         nm = self._card_names(state)
-        p = int(state.meta[M_CUR])
-        if a < 0 or a >= NUM_ACTIONS:
-            raise UserError(f"three-little-wolves: action {a} out of range 0..{NUM_ACTIONS - 1}")
-        if a < A_BASE:
+        p = int(state.meta[K.M_CUR])
+        if a < 0 or a >= K.NUM_ACTIONS:
+            raise UserError(f"three-little-wolves: action {a} out of range 0..{K.NUM_ACTIONS - 1}")
+        if a < K.A_BASE:
             c, k = divmod(a, 4)
             if k == 3:
                 return f"FLOOR {nm[c]} as a new house"
             return f"FLOOR {nm[c]} on {self._house_label(state, p, k)}"
-        if a < A_WOLF:
-            c, h = divmod(a - A_BASE, 3)
+        if a < K.A_WOLF:
+            c, h = divmod(a - K.A_BASE, 3)
             return f"BASEMENT {nm[c]} under {self._house_label(state, p, h)}"
-        if a < A_PLACE:
-            return f"WOLF: discard {nm[a - A_WOLF]} face down"
-        if a < A_DISC:
-            i = a - A_PLACE
+        if a < K.A_PLACE:
+            return f"WOLF: discard {nm[a - K.A_WOLF]} face down"
+        if a < K.A_DISC:
+            i = a - K.A_PLACE
             v, o, h = i // 12, (i % 12) // 3, i % 3
-            return (f"PLACE wolf {int(state.consts[C_WOLF + v])} on "
+            return (f"PLACE wolf {int(state.consts[K.C_WOLF + v])} on "
                     f"{self._house_label(state, o, h)}")
-        if a < A_PASS:
-            return f"DISCARD {nm[a - A_DISC]}"
-        if a < A_PIGTIE:
-            return f"PASS {nm[a - A_PASS]}"
-        if a < A_DFLOOR:
-            return f"PIG_TIE token on {self._house_label(state, p, a - A_PIGTIE)}"
-        x = int(state.meta[M_DCARD])
+        if a < K.A_PASS:
+            return f"DISCARD {nm[a - K.A_DISC]}"
+        if a < K.A_PIGTIE:
+            return f"PASS {nm[a - K.A_PASS]}"
+        if a < K.A_DFLOOR:
+            return f"PIG_TIE token on {self._house_label(state, p, a - K.A_PIGTIE)}"
+        x = int(state.meta[K.M_DCARD])
         xs = nm[x] if x >= 0 else "?"
-        if a < A_DNEW:
-            return f"DUMMY_FLOOR {xs} on {self._house_label(state, DUMMY, a - A_DFLOOR)}"
-        if a < A_DBASE:
-            return f"DUMMY_NEW {xs} starts a {'RYG'[a - A_DNEW]} house"
-        if a < A_DDISC:
-            return f"DUMMY_BASE {xs} under {self._house_label(state, DUMMY, a - A_DBASE)}"
-        if a == A_DDISC:
+        if a < K.A_DNEW:
+            return f"DUMMY_FLOOR {xs} on {self._house_label(state, K.DUMMY, a - K.A_DFLOOR)}"
+        if a < K.A_DBASE:
+            return f"DUMMY_NEW {xs} starts a {'RYG'[a - K.A_DNEW]} house"
+        if a < K.A_DDISC:
+            return f"DUMMY_BASE {xs} under {self._house_label(state, K.DUMMY, a - K.A_DBASE)}"
+        if a == K.A_DDISC:
             return f"DUMMY_DISCARD {xs}"
-        return f"COMMIT {nm[a - A_COMMIT]}"
+        return f"COMMIT {nm[a - K.A_COMMIT]}"
 
     def state_to_string(self, state) -> str:
         d = self.state_to_dict(state)
@@ -266,8 +192,8 @@ class ThreeLittleWolves(Game):
     # ---- dict form (doc §9) -------------------------------------------------------------
     def state_to_dict(self, state) -> dict:
         meta = state.meta
-        n = int(meta[M_NP])
-        n_own = int(meta[M_NOWN])
+        n = int(meta[K.M_NP])
+        n_own = int(meta[K.M_NOWN])
         nm = self._card_names(state)
         hs, hf, hb, seat = state.hs, state.hf, state.hb, state.seat
 
@@ -277,17 +203,17 @@ class ThreeLittleWolves(Game):
         houses = []
         for o in range(n_own):
             row = []
-            for h in range(MAXH):
-                nf = int(hs[o, h, H_NF])
+            for h in range(K.MAXH):
+                nf = int(hs[o, h, K.H_NF])
                 if nf == 0:
                     continue
                 row.append({
-                    "colour": HOUSE_COLOUR_NAMES[int(hs[o, h, H_COL])],
+                    "colour": K.HOUSE_COLOUR_NAMES[int(hs[o, h, K.H_COL])],
                     "floors": [nm[int(c)] for c in hf[o, h, :nf]],
-                    "basements": [nm[int(c)] for c in hb[o, h, : hs[o, h, H_NB]]],
-                    "pig": int(hs[o, h, H_PIG]),
-                    "wolves": [[int(hs[o, h, H_W0S + 2 * w]), int(hs[o, h, H_W0V + 2 * w])]
-                               for w in range(int(hs[o, h, H_NW]))],
+                    "basements": [nm[int(c)] for c in hb[o, h, : hs[o, h, K.H_NB]]],
+                    "pig": int(hs[o, h, K.H_PIG]),
+                    "wolves": [[int(hs[o, h, K.H_W0S + 2 * w]), int(hs[o, h, K.H_W0V + 2 * w])]
+                               for w in range(int(hs[o, h, K.H_NW]))],
                 })
             houses.append(row)
         consts = state.consts
@@ -298,37 +224,37 @@ class ThreeLittleWolves(Game):
             "data": {"suit": [list(r) for r in _suit_of(state.cards)],
                      **data.components_dict(consts)},
             "rng": "0x%016x" % int(state.rng[0]),
-            "stage": STAGES[int(meta[M_STAGE])],
-            "phase": PHASES[int(meta[M_PHASE])],
-            "current": int(meta[M_CUR]),
-            "turn_player": int(meta[M_TP]),
-            "turn": int(meta[M_TURN]),
-            "decisions": int(meta[M_DEC]),
-            "deck": [nm[int(c)] for c in state.deck[: meta[M_DECKN]]],
-            "hands": [[nm[int(c)] for c in state.hands[p, : seat[p, S_HN]]] for p in range(n)],
-            "discard": [nm[c] for c in range(NCARD) if state.discard[c]],
+            "stage": K.STAGES[int(meta[K.M_STAGE])],
+            "phase": K.PHASES[int(meta[K.M_PHASE])],
+            "current": int(meta[K.M_CUR]),
+            "turn_player": int(meta[K.M_TP]),
+            "turn": int(meta[K.M_TURN]),
+            "decisions": int(meta[K.M_DEC]),
+            "deck": [nm[int(c)] for c in state.deck[: meta[K.M_DECKN]]],
+            "hands": [[nm[int(c)] for c in state.hands[p, : seat[p, K.S_HN]]] for p in range(n)],
+            "discard": [nm[c] for c in range(K.NCARD) if state.discard[c]],
             "houses": houses,
-            "wolves_left": [[int(consts[C_WOLF + v]) for v in range(3) if not seat[p, S_WU + v]]
+            "wolves_left": [[int(consts[K.C_WOLF + v]) for v in range(3) if not seat[p, K.S_WU + v]]
                             for p in range(n)],
-            "pigs_revealed": [nm[int(c)] for c in state.pigs[: meta[M_NPIGS]]],
-            "pig_tokens_left": sorted(int(consts[C_TOKEN + t]) for t in range(3)
-                                      if state.tokens[t] == T_LEFT),
-            "pig_tokens_lost": sorted(int(consts[C_TOKEN + t]) for t in range(3)
-                                      if state.tokens[t] == T_LOST),
-            "mustache": int(meta[M_MUST]),
-            "drawer": int(meta[M_DRAWER]),
-            "pig_card": name(meta[M_PIGCARD]),
-            "effect_step": int(meta[M_ESTEP]),
-            "tie_houses": [int(h) for h in state.tie[: meta[M_NTIE]]],
-            "passing": [name(seat[p, S_PASS]) for p in range(n)],
-            "final_left": int(meta[M_FLEFT]),
-            "round_step": int(meta[M_RSTEP]),
-            "committed": [name(seat[p, S_COMMIT]) for p in range(n)],
-            "dummy_card": name(meta[M_DCARD]),
-            "cards_under_last_pig": int(meta[M_UNDER]),
-            "stats": [{"build": int(seat[p, S_BUILD]), "wolf": int(seat[p, S_WOLFN]),
-                       "discard": int(seat[p, S_DISCN])} for p in range(n)],
-            "end_reason": END_REASONS[int(meta[M_END])],
+            "pigs_revealed": [nm[int(c)] for c in state.pigs[: meta[K.M_NPIGS]]],
+            "pig_tokens_left": sorted(int(consts[K.C_TOKEN + t]) for t in range(3)
+                                      if state.tokens[t] == K.T_LEFT),
+            "pig_tokens_lost": sorted(int(consts[K.C_TOKEN + t]) for t in range(3)
+                                      if state.tokens[t] == K.T_LOST),
+            "mustache": int(meta[K.M_MUST]),
+            "drawer": int(meta[K.M_DRAWER]),
+            "pig_card": name(meta[K.M_PIGCARD]),
+            "effect_step": int(meta[K.M_ESTEP]),
+            "tie_houses": [int(h) for h in state.tie[: meta[K.M_NTIE]]],
+            "passing": [name(seat[p, K.S_PASS]) for p in range(n)],
+            "final_left": int(meta[K.M_FLEFT]),
+            "round_step": int(meta[K.M_RSTEP]),
+            "committed": [name(seat[p, K.S_COMMIT]) for p in range(n)],
+            "dummy_card": name(meta[K.M_DCARD]),
+            "cards_under_last_pig": int(meta[K.M_UNDER]),
+            "stats": [{"build": int(seat[p, K.S_BUILD]), "wolf": int(seat[p, K.S_WOLFN]),
+                       "discard": int(seat[p, K.S_DISCN])} for p in range(n)],
+            "end_reason": K.END_REASONS[int(meta[K.M_END])],
         }
 
     def state_from_dict(self, d: dict) -> TLWState:
@@ -360,94 +286,94 @@ class ThreeLittleWolves(Game):
 
         meta = s.meta
         n_own = n if n >= 3 else 3
-        meta[M_NP] = n
-        meta[M_NOWN] = n_own
-        meta[M_STAGE] = STAGES.index(d["stage"])
-        meta[M_PHASE] = PHASES.index(d["phase"])
-        meta[M_CUR] = int(d["current"])
-        meta[M_TP] = int(d["turn_player"])
-        meta[M_TURN] = int(d["turn"])
-        meta[M_DEC] = int(d["decisions"])
-        meta[M_END] = END_REASONS.index(d["end_reason"])
+        meta[K.M_NP] = n
+        meta[K.M_NOWN] = n_own
+        meta[K.M_STAGE] = K.STAGES.index(d["stage"])
+        meta[K.M_PHASE] = K.PHASES.index(d["phase"])
+        meta[K.M_CUR] = int(d["current"])
+        meta[K.M_TP] = int(d["turn_player"])
+        meta[K.M_TURN] = int(d["turn"])
+        meta[K.M_DEC] = int(d["decisions"])
+        meta[K.M_END] = K.END_REASONS.index(d["end_reason"])
         deck = [cid(c, "deck") for c in d["deck"]]
         s.deck[: len(deck)] = deck
-        meta[M_DECKN] = len(deck)
+        meta[K.M_DECKN] = len(deck)
         pigs = [cid(c, "pigs_revealed") for c in d["pigs_revealed"]]
-        if len(pigs) > 3 or any(c < NBUILD for c in pigs):
+        if len(pigs) > 3 or any(c < K.NBUILD for c in pigs):
             raise UserError("state dict pigs_revealed: at most 3 pig cards")
         s.pigs[: len(pigs)] = pigs
-        meta[M_NPIGS] = len(pigs)
-        meta[M_MUST] = int(d["mustache"])
-        meta[M_DRAWER] = int(d["drawer"])
-        meta[M_PIGCARD] = cid(d["pig_card"], "pig_card")
-        meta[M_ESTEP] = int(d["effect_step"])
+        meta[K.M_NPIGS] = len(pigs)
+        meta[K.M_MUST] = int(d["mustache"])
+        meta[K.M_DRAWER] = int(d["drawer"])
+        meta[K.M_PIGCARD] = cid(d["pig_card"], "pig_card")
+        meta[K.M_ESTEP] = int(d["effect_step"])
         tie = [int(h) for h in d["tie_houses"]]
         s.tie[: len(tie)] = tie
-        meta[M_NTIE] = len(tie)
-        meta[M_FLEFT] = int(d["final_left"])
-        meta[M_RSTEP] = int(d["round_step"])
-        meta[M_DCARD] = cid(d["dummy_card"], "dummy_card")
-        meta[M_UNDER] = int(d["cards_under_last_pig"])
+        meta[K.M_NTIE] = len(tie)
+        meta[K.M_FLEFT] = int(d["final_left"])
+        meta[K.M_RSTEP] = int(d["round_step"])
+        meta[K.M_DCARD] = cid(d["dummy_card"], "dummy_card")
+        meta[K.M_UNDER] = int(d["cards_under_last_pig"])
         seat = s.seat
         for p in range(n):
             hand = d["hands"][p]
-            if len(hand) > HAND_CAP:
-                raise UserError(f"state dict hands[{p}]: at most {HAND_CAP} cards")
+            if len(hand) > K.HAND_CAP:
+                raise UserError(f"state dict hands[{p}]: at most {K.HAND_CAP} cards")
             for c in hand:
                 hand_add(s.hands, seat, p, cid(c, f"hands[{p}]"))
-            seat[p, S_PASS] = cid(d["passing"][p], "passing")
-            seat[p, S_COMMIT] = cid(d["committed"][p], "committed")
+            seat[p, K.S_PASS] = cid(d["passing"][p], "passing")
+            seat[p, K.S_COMMIT] = cid(d["committed"][p], "committed")
             st = d["stats"][p]
-            seat[p, S_BUILD] = int(st["build"])
-            seat[p, S_WOLFN] = int(st["wolf"])
-            seat[p, S_DISCN] = int(st["discard"])
+            seat[p, K.S_BUILD] = int(st["build"])
+            seat[p, K.S_WOLFN] = int(st["wolf"])
+            seat[p, K.S_DISCN] = int(st["discard"])
             left = [int(x) for x in d["wolves_left"][p]]
             for v in range(3):
-                seat[p, S_WU + v] = 0 if int(consts[C_WOLF + v]) in left else 1
+                seat[p, K.S_WU + v] = 0 if int(consts[K.C_WOLF + v]) in left else 1
         for p in range(n, 4):
-            seat[p, S_PASS] = -1
-            seat[p, S_COMMIT] = -1
+            seat[p, K.S_PASS] = -1
+            seat[p, K.S_COMMIT] = -1
         for c in d["discard"]:
             s.discard[cid(c, "discard")] = 1
         # pig tokens: left and lost by value, the rest placed
-        state = [T_PLACED] * 3
-        for key, code in (("pig_tokens_left", T_LEFT), ("pig_tokens_lost", T_LOST)):
+        state = [K.T_PLACED] * 3
+        for key, code in (("pig_tokens_left", K.T_LEFT), ("pig_tokens_lost", K.T_LOST)):
             for val in d[key]:
                 for t in range(3):
-                    if state[t] == T_PLACED and int(consts[C_TOKEN + t]) == int(val):
+                    if state[t] == K.T_PLACED and int(consts[K.C_TOKEN + t]) == int(val):
                         state[t] = code
                         break
                 else:
                     raise UserError(f"state dict {key}: no pig token {val}")
         s.tokens[:] = state
-        wolf_index = {int(consts[C_WOLF + v]): v for v in range(3)}
+        wolf_index = {int(consts[K.C_WOLF + v]): v for v in range(3)}
         if len(d["houses"]) != n_own:
             raise UserError(f"state dict houses: need {n_own} owner lists")
         for o, row in enumerate(d["houses"]):
-            if len(row) > MAXH:
-                raise UserError(f"state dict houses[{o}]: at most {MAXH} houses")
+            if len(row) > K.MAXH:
+                raise UserError(f"state dict houses[{o}]: at most {K.MAXH} houses")
             for h, hd in enumerate(row):
-                col = HOUSE_COLOUR_NAMES.index(hd["colour"])
+                col = K.HOUSE_COLOUR_NAMES.index(hd["colour"])
                 fl = [cid(c, "floors") for c in hd["floors"]]
                 bs = [cid(c, "basements") for c in hd["basements"]]
-                if not 1 <= len(fl) <= MAXF or len(bs) > MAXB:
-                    raise UserError(f"state dict houses[{o}][{h}]: 1..{MAXF} floors, "
-                                    f"0..{MAXB} basements")
-                s.hs[o, h, H_COL] = col
-                s.hs[o, h, H_NF] = len(fl)
+                if not 1 <= len(fl) <= K.MAXF or len(bs) > K.MAXB:
+                    raise UserError(f"state dict houses[{o}][{h}]: 1..{K.MAXF} floors, "
+                                    f"0..{K.MAXB} basements")
+                s.hs[o, h, K.H_COL] = col
+                s.hs[o, h, K.H_NF] = len(fl)
                 s.hf[o, h, : len(fl)] = fl
-                s.hs[o, h, H_NB] = len(bs)
+                s.hs[o, h, K.H_NB] = len(bs)
                 s.hb[o, h, : len(bs)] = bs
-                s.hs[o, h, H_PIG] = int(hd["pig"])
+                s.hs[o, h, K.H_PIG] = int(hd["pig"])
                 wl = hd["wolves"]
                 if len(wl) > 2:
                     raise UserError(f"state dict houses[{o}][{h}]: at most 2 wolves")
-                s.hs[o, h, H_NW] = len(wl)
+                s.hs[o, h, K.H_NW] = len(wl)
                 for w, (q, val) in enumerate(wl):
                     if int(val) not in wolf_index:
                         raise UserError(f"state dict: wolf value {val} not in wolf_values")
-                    s.hs[o, h, H_W0S + 2 * w] = int(q)
-                    s.hs[o, h, H_W0V + 2 * w] = int(val)
+                    s.hs[o, h, K.H_W0S + 2 * w] = int(q)
+                    s.hs[o, h, K.H_W0V + 2 * w] = int(val)
         refresh_heights(s)
         s.rng[0] = np.uint64(int(d["rng"], 16))
         return s
@@ -456,63 +382,63 @@ class ThreeLittleWolves(Game):
         """Conservation (doc §9): each of the 59 cards in exactly one place; each wolf unused or
         on one house; pig tokens placed + left + lost = the three tokens; houses well formed."""
         meta = state.meta
-        n = int(meta[M_NP])
-        n_own = int(meta[M_NOWN])
-        seen = np.zeros(NCARD, np.int64)
-        for c in state.deck[: meta[M_DECKN]]:
+        n = int(meta[K.M_NP])
+        n_own = int(meta[K.M_NOWN])
+        seen = np.zeros(K.NCARD, np.int64)
+        for c in state.deck[: meta[K.M_DECKN]]:
             seen[c] += 1
         for p in range(n):
-            for c in state.hands[p, : state.seat[p, S_HN]]:
+            for c in state.hands[p, : state.seat[p, K.S_HN]]:
                 seen[c] += 1
-            if state.seat[p, S_PASS] >= 0:
-                seen[state.seat[p, S_PASS]] += 1
-            hand = state.hands[p, : state.seat[p, S_HN]]
+            if state.seat[p, K.S_PASS] >= 0:
+                seen[state.seat[p, K.S_PASS]] += 1
+            hand = state.hands[p, : state.seat[p, K.S_HN]]
             assert (np.diff(hand) > 0).all(), "hand not ascending"
-            cm = state.seat[p, S_COMMIT]
+            cm = state.seat[p, K.S_COMMIT]
             assert cm < 0 or cm in hand, "committed card not in hand"
         seen += state.discard
-        for c in state.pigs[: meta[M_NPIGS]]:
+        for c in state.pigs[: meta[K.M_NPIGS]]:
             seen[c] += 1
-        if meta[M_DCARD] >= 0:
-            seen[meta[M_DCARD]] += 1
+        if meta[K.M_DCARD] >= 0:
+            seen[meta[K.M_DCARD]] += 1
         wolves = np.zeros((4, 3), np.int64)
         placed_tokens = []
         cards, hs, hf, hb = state.cards, state.hs, state.hf, state.hb
         for o in range(n_own):
             colours = []
-            for h in range(MAXH):
-                nf = int(hs[o, h, H_NF])
+            for h in range(K.MAXH):
+                nf = int(hs[o, h, K.H_NF])
                 if nf == 0:
-                    assert all(hs[o, g, H_NF] == 0 for g in range(h, MAXH)), "house gap"
+                    assert all(hs[o, g, K.H_NF] == 0 for g in range(h, K.MAXH)), "house gap"
                     break
                 fl = hf[o, h, :nf]
-                bs = hb[o, h, : hs[o, h, H_NB]]
+                bs = hb[o, h, : hs[o, h, K.H_NB]]
                 for c in list(fl) + list(bs):
                     seen[c] += 1
-                assert (np.diff(cards[fl, K_NUM]) > 0).all(), "floors not ascending"
-                assert (np.diff(cards[bs, K_NUM]) > 0).all(), "basements not ascending"
-                assert all(cards[bs, K_NUM] <= 3), "basement above 3"
-                col = int(hs[o, h, H_COL])
-                cols = set(int(x) for x in cards[list(fl) + list(bs), K_COL]) - {3}
-                if col == UNASSIGNED:
+                assert (np.diff(cards[fl, K.K_NUM]) > 0).all(), "floors not ascending"
+                assert (np.diff(cards[bs, K.K_NUM]) > 0).all(), "basements not ascending"
+                assert all(cards[bs, K.K_NUM] <= 3), "basement above 3"
+                col = int(hs[o, h, K.H_COL])
+                cols = set(int(x) for x in cards[list(fl) + list(bs), K.K_COL]) - {3}
+                if col == K.UNASSIGNED:
                     assert not cols, "unassigned house with coloured cards"
                 else:
                     assert cols <= {col}, "house with cards of another colour"
                     colours.append(col)
-                if hs[o, h, H_PIG]:
-                    placed_tokens.append(int(hs[o, h, H_PIG]))
-                for w in range(int(hs[o, h, H_NW])):
-                    q = int(hs[o, h, H_W0S + 2 * w])
-                    v = list(state.consts[C_WOLF:C_WOLF + 3]).index(hs[o, h, H_W0V + 2 * w])
+                if hs[o, h, K.H_PIG]:
+                    placed_tokens.append(int(hs[o, h, K.H_PIG]))
+                for w in range(int(hs[o, h, K.H_NW])):
+                    q = int(hs[o, h, K.H_W0S + 2 * w])
+                    v = list(state.consts[K.C_WOLF:K.C_WOLF + 3]).index(hs[o, h, K.H_W0V + 2 * w])
                     wolves[q, v] += 1
             assert len(colours) == len(set(colours)), "two houses of one colour"
         assert (seen == 1).all(), f"cards not conserved: {np.nonzero(seen != 1)[0].tolist()}"
         for p in range(n):
             for v in range(3):
-                assert wolves[p, v] == state.seat[p, S_WU + v], "wolf not conserved"
-        toks = sorted(placed_tokens + [int(state.consts[C_TOKEN + t]) for t in range(3)
-                                       if state.tokens[t] != T_PLACED])
-        assert toks == sorted(int(x) for x in state.consts[C_TOKEN:C_TOKEN + 3]), \
+                assert wolves[p, v] == state.seat[p, K.S_WU + v], "wolf not conserved"
+        toks = sorted(placed_tokens + [int(state.consts[K.C_TOKEN + t]) for t in range(3)
+                                       if state.tokens[t] != K.T_PLACED])
+        assert toks == sorted(int(x) for x in state.consts[K.C_TOKEN:K.C_TOKEN + 3]), \
             "pig tokens not conserved"
 
     def default_plan(self) -> list[dict[str, Any]]:
@@ -587,10 +513,10 @@ class ThreeLittleWolves(Game):
         win = (rank == 1) & finished[:, None]
         k = np.maximum(win.sum(axis=1, keepdims=True), 1)
         share = np.where(win, 1.0 / k, 0.0)
-        detail = {f"pts_{nm}": pts[:, :, j] for j, nm in enumerate(PTS_NAMES)}
+        detail = {f"pts_{nm}": pts[:, :, j] for j, nm in enumerate(K.PTS_NAMES)}
         for j, nm in enumerate(("act_build", "act_wolf", "act_discard")):
             detail[nm] = acts[:, :, j]
-        for j, nm in enumerate(DET_NAMES):
+        for j, nm in enumerate(K.DET_NAMES):
             detail[nm] = det[:, :, j]
         detail["cards_under_last_pig"] = np.repeat(under[:, None], n_players, axis=1)
         first = np.zeros(n_games, np.int64)

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, nonneg, nth_bit, popcount, zero
-from sim.core.contract import implements
+from sim.core.contract import implements, meta_hooks
 from sim.core.rng import rand_below, shuffle
 from sim.three_little_wolves.constants import (
     A_BASE,
@@ -1359,26 +1359,10 @@ def refresh_heights(s):
 implements(TLWState, "init_state")(init_state)
 implements(TLWState, "legal_actions_into")(legal_actions_into)
 implements(TLWState, "apply_inplace")(apply_inplace)
+meta_hooks(TLWState, "meta", phase=M_PHASE, over=PH_OVER, current=M_CUR, n_players=M_NP)
 
 
-@implements(TLWState, "is_over")
-@njit(cache=True)
-def is_over(s):
-    """True once the game has ended (doc §6)."""
-    return s.meta[M_PHASE] == PH_OVER
 
-
-@implements(TLWState, "current_seat")
-@njit(cache=True)
-def current_seat(s):
-    """The seat to act; -1 once the game is over."""
-    return -1 if s.meta[M_PHASE] == PH_OVER else s.meta[M_CUR]
-
-
-@implements(TLWState, "n_seats")
-@njit(cache=True)
-def n_seats(s):
-    return s.meta[M_NP]
 
 
 @implements(TLWState, "scores_into")
