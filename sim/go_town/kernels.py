@@ -16,71 +16,7 @@ from numba import njit
 from sim.core.bits import lowest_bit, nonneg, nth_bit, popcount, zero
 from sim.core.contract import implements, meta_hooks
 from sim.core.rng import rand_below, shuffle
-from sim.go_town.constants import (
-    A_BONE,
-    A_BUILDQ,
-    A_DISCARD,
-    A_DOG,
-    A_DONUT,
-    A_DRILL,
-    A_END,
-    A_MASTER,
-    A_MILK,
-    A_STEAL,
-    A_THIEF,
-    A_WRECK,
-    BONE,
-    C_LIMIT,
-    C_OPEN,
-    C_REFILL,
-    DECISIONS_PER_TURN_CAP,
-    DOG,
-    DONUT,
-    DRILL,
-    END_LIMIT,
-    END_TARGET,
-    M_CUR,
-    M_DEC,
-    M_DECKN,
-    M_END,
-    M_NP,
-    M_PHASE,
-    M_TURN,
-    M_WINNER,
-    MASTER,
-    MAXF,
-    MAXP,
-    MILK,
-    N_META,
-    NT,
-    O_BONE_OWN,
-    O_BONE_TARGET,
-    O_DEAD_PLAYS,
-    O_DESTROY_SELF,
-    O_DOG_OTHERS,
-    O_DOG_PLACE,
-    O_DOG_UP,
-    O_DOGS_MAX,
-    O_DONUT_SCOPE,
-    O_FIRST,
-    O_HANDMODE,
-    O_MAXTURNS,
-    O_MILK_DISCARD,
-    O_MILK_SELF,
-    O_QM_BY_NUM,
-    O_QM_BY_QM,
-    O_RESHUFFLE,
-    O_SKIP_MEANS,
-    O_SKIP_STACK,
-    O_TARGET,
-    O_WINCHECK,
-    PH_DISCARD,
-    PH_OVER,
-    PH_PLAY,
-    QM,
-    THIEF,
-    WRECK,
-)
+from sim.go_town import constants as K
 
 
 class GoTownState(NamedTuple):
@@ -124,21 +60,21 @@ def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoT
     """Empty state arrays for the given option and data arrays (copied)."""
     total = int(counts.sum())
     return GoTownState(
-        meta=np.zeros(N_META, np.int64),
+        meta=np.zeros(K.N_META, np.int64),
         rng=np.zeros(1, np.uint64),
         opts=opts.astype(np.int64).copy(),
         counts=counts.astype(np.int64).copy(),
         consts=consts.astype(np.int64).copy(),
         deck=np.zeros(max(total, 1), np.int64),
-        discard=np.zeros(NT, np.int64),
-        hands=np.zeros((MAXP, NT), np.int64),
-        floors=np.zeros((MAXP, MAXF, 2), np.int64),
-        values=np.zeros((MAXP, MAXF, 2), np.int64),
-        dogs=np.zeros((MAXP, MAXF), np.int64),
-        n_floors=np.zeros(MAXP, np.int64),
-        skips=np.zeros(MAXP, np.int64),
-        milk=np.zeros(MAXP, np.int64),
-        played=np.zeros((MAXP, NT), np.int64),
+        discard=np.zeros(K.NT, np.int64),
+        hands=np.zeros((K.MAXP, K.NT), np.int64),
+        floors=np.zeros((K.MAXP, K.MAXF, 2), np.int64),
+        values=np.zeros((K.MAXP, K.MAXF, 2), np.int64),
+        dogs=np.zeros((K.MAXP, K.MAXF), np.int64),
+        n_floors=np.zeros(K.MAXP, np.int64),
+        skips=np.zeros(K.MAXP, np.int64),
+        milk=np.zeros(K.MAXP, np.int64),
+        played=np.zeros((K.MAXP, K.NT), np.int64),
     )
 
 
@@ -208,16 +144,16 @@ def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoT
 def dsize(discard):
     """Cards in the discard pile."""
     t = 0
-    for k in range(1, NT):
+    for k in range(1, K.NT):
         t += discard[k]
     return t
 
 
 @njit(cache=True, _nrt=False)
 def end_game(meta, winner, reason):
-    meta[M_WINNER] = winner
-    meta[M_END] = reason
-    meta[M_PHASE] = PH_OVER
+    meta[K.M_WINNER] = winner
+    meta[K.M_END] = reason
+    meta[K.M_PHASE] = K.PH_OVER
 
 
 # ---------------------------------------------------------------------------------------------
@@ -228,7 +164,7 @@ def derive_hands(hands, hn, hm):
     for p in range(hands.shape[0]):
         t = 0
         m = 0
-        for k in range(1, NT):
+        for k in range(1, K.NT):
             t += hands[p, k]
             m |= (hands[p, k] > 0) << k
         hn[p] = t
@@ -255,8 +191,8 @@ def hand_remove(hands, hn, hm, p, k):
 
 
 # derived arrays: buildings
-FULL = MAXF  # dogbits[p]: bit f, floor f has a dog; bit FULL + f, it has dogs_per_floor_max
-FLOOR_BITS = (1 << MAXF) - 1
+FULL = K.MAXF  # dogbits[p]: bit f, floor f has a dog; bit FULL + f, it has dogs_per_floor_max
+FLOOR_BITS = (1 << K.MAXF) - 1
 # board: the buildings as targets; the part of seat v is recomputed by ``update_board``
 B_SEATS = 0  # bit v: seat v has a building; bit 4 + v: its top floor has no dog
 B_PAY = 1  # B_PAY + v // 2, byte 2 (v % 2) + s: the number cards (bit j: card j + 1) that
@@ -273,7 +209,7 @@ def set_dogs(opts, dogs, dogbits, t, f, d):
     t, f = nonneg(t), nonneg(f)
     dogs[t, f] = d
     b = dogbits[t] & ~((1 << f) | (1 << (FULL + f)))
-    dogbits[t] = b | ((d > 0) << f) | ((d >= opts[O_DOGS_MAX]) << (FULL + f))
+    dogbits[t] = b | ((d > 0) << f) | ((d >= opts[K.O_DOGS_MAX]) << (FULL + f))
 
 
 @njit(cache=True, _nrt=False)
@@ -286,12 +222,12 @@ def update_board(opts, floors, values, dogs, n_floors, dogbits, board, v):
     free = built & (dogs[v, f] == 0)
     board[B_SEATS] = (board[B_SEATS] & ~(0x11 << v)) | (built << v) | (free << (4 + v))
     # §4.2, §4.3: a number pays 9 - value; a ? is taken by number (D5 route B) or by a ?
-    by_num = opts[O_QM_BY_NUM] == 1
-    by_qm = opts[O_QM_BY_QM] == 1
+    by_num = opts[K.O_QM_BY_NUM] == 1
+    by_qm = opts[K.O_QM_BY_QM] == 1
     pay = 0
     qm = 0
     for slot in range(2):
-        is_qm = floors[v, f, slot] == QM
+        is_qm = floors[v, f, slot] == K.QM
         pay |= (free & ((not is_qm) | by_num)) << (8 * slot + 8 - values[v, f, slot])
         qm |= (free & is_qm & by_qm) << (2 * slot + 1)
     at = 16 * (v % 2)
@@ -302,9 +238,9 @@ def update_board(opts, floors, values, dogs, n_floors, dogbits, board, v):
     building = (1 << nf) - 1
     top = building & ~(building >> 1)
     db = dogbits[v]
-    bone = db & (top if opts[O_BONE_TARGET] == 1 else building)
-    dog = ~(db >> FULL) & (top if opts[O_DOG_PLACE] == 1 else building)
-    at = MAXF * (v % 2)
+    bone = db & (top if opts[K.O_BONE_TARGET] == 1 else building)
+    dog = ~(db >> FULL) & (top if opts[K.O_DOG_PLACE] == 1 else building)
+    at = K.MAXF * (v % 2)
     w = B_BONE + v // 2
     board[w] = (board[w] & ~(FLOOR_BITS << at)) | (bone << at)
     w = B_DOG + v // 2
@@ -317,8 +253,8 @@ def derive_buildings(opts, floors, values, dogs, n_floors, dogbits, board):
     zero(board)
     for v in range(n_floors.shape[0]):
         b = 0
-        for f in range(MAXF):
-            b |= ((dogs[v, f] > 0) << f) | ((dogs[v, f] >= opts[O_DOGS_MAX]) << (FULL + f))
+        for f in range(K.MAXF):
+            b |= ((dogs[v, f] > 0) << f) | ((dogs[v, f] >= opts[K.O_DOGS_MAX]) << (FULL + f))
         dogbits[v] = b
         update_board(opts, floors, values, dogs, n_floors, dogbits, board, v)
 
@@ -329,7 +265,7 @@ def derive_buildings(opts, floors, values, dogs, n_floors, dogbits, board):
 def reshuffle(meta, rng, counts, deck, discard):
     """The discard pile, laid out in ascending type order, shuffled into a new draw pile."""
     n = 0
-    for k in range(1, NT):
+    for k in range(1, K.NT):
         # counts[k] >= discard[k] copies, the extra ones overwritten by the next type or left
         # above the new pile's top: loops of the same lengths in every reshuffle (predictable)
         for j in range(counts[k]):
@@ -337,28 +273,28 @@ def reshuffle(meta, rng, counts, deck, discard):
         n += nonneg(discard[k])
         discard[k] = 0
     shuffle(rng, deck, n)
-    meta[M_DECKN] = n
+    meta[K.M_DECKN] = n
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def draw(meta, rng, opts, counts, deck, discard, hands, hn, hm, p):
     """Draw one card for seat ``p``; reshuffle per D4; a draw from two empty piles is lost."""
-    if meta[M_DECKN] == 0:
+    if meta[K.M_DECKN] == 0:
         if dsize(discard) == 0:
             return
         reshuffle(meta, rng, counts, deck, discard)
-    n = nonneg(meta[M_DECKN] - 1)
+    n = nonneg(meta[K.M_DECKN] - 1)
     hand_add(hands, hn, hm, p, nonneg(deck[n]))
-    meta[M_DECKN] = n
-    if n == 0 and opts[O_RESHUFFLE] == 1 and dsize(discard) > 0:
+    meta[K.M_DECKN] = n
+    if n == 0 and opts[K.O_RESHUFFLE] == 1 and dsize(discard) > 0:
         reshuffle(meta, rng, counts, deck, discard)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def refill(meta, rng, opts, counts, consts, deck, discard, hands, hn, hm, p):
     """End-of-turn refill to ``refill_to`` cards (§3.2 step 3)."""
-    while hn[p] < consts[C_REFILL]:
-        if meta[M_DECKN] == 0 and dsize(discard) == 0:
+    while hn[p] < consts[K.C_REFILL]:
+        if meta[K.M_DECKN] == 0 and dsize(discard) == 0:
             return
         draw(meta, rng, opts, counts, deck, discard, hands, hn, hm, p)
 
@@ -372,38 +308,38 @@ def skip_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk
     skips[p] -= 1
     if milk[p] > 0:
         milk[p] -= 1
-        discard[MILK] += 1
-    if opts[O_SKIP_MEANS] == 1:
+        discard[K.MILK] += 1
+    if opts[K.O_SKIP_MEANS] == 1:
         refill(meta, rng, opts, counts, consts, deck, discard, hands, hn, hm, p)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def begin_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm, p):
     """Begin the turn of seat ``p``: skipped turns (D9, D10, D15), the turn cap (D17), the draw."""
-    n = meta[M_NP]
+    n = meta[K.M_NP]
     while True:
-        if meta[M_TURN] >= opts[O_MAXTURNS]:
-            end_game(meta, -1, END_LIMIT)
+        if meta[K.M_TURN] >= opts[K.O_MAXTURNS]:
+            end_game(meta, -1, K.END_LIMIT)
             return
-        meta[M_TURN] += 1
+        meta[K.M_TURN] += 1
         if skips[p] > 0:
             skip_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm,
                       p)
             p = p + 1 if p + 1 < n else 0
             continue
-        if hn[p] < consts[C_LIMIT]:
+        if hn[p] < consts[K.C_LIMIT]:
             draw(meta, rng, opts, counts, deck, discard, hands, hn, hm, p)
-        meta[M_CUR] = p
-        meta[M_PHASE] = PH_PLAY
+        meta[K.M_CUR] = p
+        meta[K.M_PHASE] = K.PH_PLAY
         return
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def finish_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm):
     """End the current seat's turn (refill) and begin the next seat's."""
-    c = nonneg(meta[M_CUR])
+    c = nonneg(meta[K.M_CUR])
     refill(meta, rng, opts, counts, consts, deck, discard, hands, hn, hm, c)
-    nxt = c + 1 if c + 1 < meta[M_NP] else 0
+    nxt = c + 1 if c + 1 < meta[K.M_NP] else 0
     begin_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm, nxt)
 
 
@@ -419,22 +355,22 @@ def init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, v
     for a in (floors, values):
         zero(a)
     rng[0] = seed
-    meta[M_NP] = n_players
-    meta[M_WINNER] = -1
+    meta[K.M_NP] = n_players
+    meta[K.M_WINNER] = -1
     first = 0
-    if opts[O_FIRST] == 1:
+    if opts[K.O_FIRST] == 1:
         first = rand_below(rng, n_players)
     n = 0
-    for k in range(1, NT):
+    for k in range(1, K.NT):
         for _ in range(counts[k]):
             deck[n] = k
             n += 1
     shuffle(rng, deck, n)
-    meta[M_DECKN] = n
+    meta[K.M_DECKN] = n
     for p in range(n_players):
-        for _ in range(consts[C_OPEN]):
+        for _ in range(consts[K.C_OPEN]):
             draw(meta, rng, opts, counts, deck, discard, hands, hn, hm, p)
-    meta[M_CUR] = first
+    meta[K.M_CUR] = first
     begin_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm, first)
 
 
@@ -451,14 +387,14 @@ def init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, v
 #   hi  ids 173..207  (DRILL .. MASTER, DISCARD)    bit = id - A_DRILL
 # ``list_legal`` lists the set (ascending ids); the batch loop's random bot draws its k-th
 # member directly (``nth_legal``), which is the same action as ``legal[k]``.
-HI_DISCARD = A_DISCARD - A_DRILL  # bit of DISCARD type 0 in ``hi``
+HI_DISCARD = K.A_DISCARD - K.A_DRILL  # bit of DISCARD type 0 in ``hi``
 # PAIRS[m]: for the cards 5..8 held (m bit j: card 5 + j), bit 9 - (5 + j) = 4 - j, the card
 # each pairs with in a BUILD lo+hi (§4.1), at the bit of that card and of the BUILD id
 PAIRS = np.array([sum(1 << (4 - j) for j in range(4) if m >> j & 1) for m in range(16)],
                  np.int64)
-SPECIAL_BITS = sum(1 << k for k in range(DOG, NT))
+SPECIAL_BITS = sum(1 << k for k in range(K.DOG, K.NT))
 # SEAT_FLOORS[m]: all floor bits of the seats in the 2-seat set m, laid out as board[B_DOG]
-SEAT_FLOORS = np.array([(FLOOR_BITS if m & 1 else 0) | ((FLOOR_BITS << MAXF) if m & 2 else 0)
+SEAT_FLOORS = np.array([(FLOOR_BITS if m & 1 else 0) | ((FLOOR_BITS << K.MAXF) if m & 2 else 0)
                         for m in range(4)], np.int64)
 
 
@@ -474,29 +410,29 @@ def paying_bytes(x):
 @njit(cache=True, _nrt=False, forceinline=True)
 def legal_bits(meta, opts, consts, skips, hn, hm, board):
     """The legal action ids of the position as bit sets ``(lo, d0, d1, b0, b1, hi)``."""
-    ph = meta[M_PHASE]
-    if ph == PH_OVER:
+    ph = meta[K.M_PHASE]
+    if ph == K.PH_OVER:
         return 0, 0, 0, 0, 0, 0
-    c = nonneg(meta[M_CUR])
+    c = nonneg(meta[K.M_CUR])
     h = hm[c]  # bit k: the hand holds a card of type k
-    if ph == PH_DISCARD:
+    if ph == K.PH_DISCARD:
         return 0, 0, 0, 0, 0, h << HI_DISCARD
-    np_ = meta[M_NP]
+    np_ = meta[K.M_NP]
     # §4.1 build from hand: lo+hi pairs (ids 1..4), ?+n (ids 5..12)
-    lo = (1 << A_END) | ((h & PAIRS[(h >> 5) & 0xF]) & 0x1E)
-    lo |= ((h >> 1) & 0xFF & -((h >> QM) & 1)) << (A_BUILDQ + 1)
+    lo = (1 << K.A_END) | ((h & PAIRS[(h >> 5) & 0xF]) & 0x1E)
+    lo |= ((h >> 1) & 0xFF & -((h >> K.QM) & 1)) << (K.A_BUILDQ + 1)
     # seat sets
     everyone = (1 << np_) - 1
     rivals = everyone & ~(1 << c)
     # §4.2, §4.3 steal from a rival's unguarded top floor (ids A_STEAL + 4 v + 2 slot + by_qm)
     held = ((h >> 1) & 0xFF) * 0x01010101  # the number cards held, in each byte of B_PAY
-    steal = paying_bytes(board[B_PAY] & held) | (board[B_QM] & -((h >> QM) & 1))
+    steal = paying_bytes(board[B_PAY] & held) | (board[B_QM] & -((h >> K.QM) & 1))
     if np_ > 2:
         steal |= paying_bytes(board[B_PAY + 1] & held) << 8
-    lo |= (steal & ~(0xF << (4 * c))) << A_STEAL
+    lo |= (steal & ~(0xF << (4 * c))) << K.A_STEAL
     # §4.4 dog, §4.5 bone: the floors of the seats a dog / bone may go to
-    dog_to = (everyone if opts[O_DOG_OTHERS] == 1 else 1 << c) & -((h >> DOG) & 1)
-    bone_to = (everyone if opts[O_BONE_OWN] == 1 else rivals) & -((h >> BONE) & 1)
+    dog_to = (everyone if opts[K.O_DOG_OTHERS] == 1 else 1 << c) & -((h >> K.DOG) & 1)
+    bone_to = (everyone if opts[K.O_BONE_OWN] == 1 else rivals) & -((h >> K.BONE) & 1)
     d0 = board[B_DOG] & SEAT_FLOORS[dog_to & 3]
     d1 = board[B_DOG + 1] & SEAT_FLOORS[(dog_to >> 2) & 3]
     b0 = board[B_BONE] & SEAT_FLOORS[bone_to & 3]
@@ -507,39 +443,39 @@ def legal_bits(meta, opts, consts, skips, hn, hm, board):
     # (loops over all MAXP seats: short, of constant length; a seat beyond n_players holds no
     # card, and the seat sets calm is used with have only seats below n_players)
     holding = 0  # seats holding cards
-    for v in range(MAXP):
+    for v in range(K.MAXP):
         holding |= (hn[v] > 0) << v
     calm = 0  # seats without pending skips (needed under no_stack only)
-    if opts[O_SKIP_STACK] == 1:
-        for v in range(MAXP):
+    if opts[K.O_SKIP_STACK] == 1:
+        for v in range(K.MAXP):
             calm |= (skips[v] == 0) << v
-    hit = everyone if opts[O_DESTROY_SELF] == 1 else rivals
-    drill = free & hit & -((h >> DRILL) & 1)
-    wreck = built & hit & -((h >> WRECK) & 1)
-    milk_to = everyone if opts[O_MILK_SELF] == 1 else rivals
-    if opts[O_SKIP_STACK] == 1:
+    hit = everyone if opts[K.O_DESTROY_SELF] == 1 else rivals
+    drill = free & hit & -((h >> K.DRILL) & 1)
+    wreck = built & hit & -((h >> K.WRECK) & 1)
+    milk_to = everyone if opts[K.O_MILK_SELF] == 1 else rivals
+    if opts[K.O_SKIP_STACK] == 1:
         milk_to &= calm
-    milk = milk_to & -((h >> MILK) & 1)
-    room = (opts[O_HANDMODE] != 1) | (hn[c] - 1 < consts[C_LIMIT])
+    milk = milk_to & -((h >> K.MILK) & 1)
+    room = (opts[K.O_HANDMODE] != 1) | (hn[c] - 1 < consts[K.C_LIMIT])
     victims = holding & rivals & -room
-    thief = victims & -((h >> THIEF) & 1)
-    master_ok = ((h >> MASTER) & 1 == 1) & (victims != 0)
+    thief = victims & -((h >> K.THIEF) & 1)
+    master_ok = ((h >> K.MASTER) & 1 == 1) & (victims != 0)
     # §4.9 donut truck
     donut_ok = False
-    if (h >> DONUT) & 1:
-        if opts[O_SKIP_STACK] == 0:
-            donut_ok = np_ > 1 or opts[O_DONUT_SCOPE] == 1
+    if (h >> K.DONUT) & 1:
+        if opts[K.O_SKIP_STACK] == 0:
+            donut_ok = np_ > 1 or opts[K.O_DONUT_SCOPE] == 1
         else:
-            who = everyone if opts[O_DONUT_SCOPE] == 1 else rivals
+            who = everyone if opts[K.O_DONUT_SCOPE] == 1 else rivals
             donut_ok = (who & calm) != 0
     hi = (drill | (wreck << 4) | (milk << 8) | (thief << 12) | (donut_ok << 16)
           | (master_ok << 17))
     # D14 dead plays: a special card whose family has no legal action
-    if opts[O_DEAD_PLAYS] == 1:
+    if opts[K.O_DEAD_PLAYS] == 1:
         live = (
-            (((d0 | d1) != 0) << DOG) | (((b0 | b1) != 0) << BONE) | ((drill != 0) << DRILL)
-            | ((wreck != 0) << WRECK) | ((milk != 0) << MILK) | (donut_ok << DONUT)
-            | ((thief != 0) << THIEF) | (master_ok << MASTER)
+            (((d0 | d1) != 0) << K.DOG) | (((b0 | b1) != 0) << K.BONE) | ((drill != 0) << K.DRILL)
+            | ((wreck != 0) << K.WRECK) | ((milk != 0) << K.MILK) | (donut_ok << K.DONUT)
+            | ((thief != 0) << K.THIEF) | (master_ok << K.MASTER)
         )
         hi |= (h & SPECIAL_BITS & ~live) << HI_DISCARD
     return lo, d0, d1, b0, b1, hi
@@ -559,11 +495,11 @@ def list_bits(m, first_id, out, n):
 def list_legal(lo, d0, d1, b0, b1, hi, out):
     """Write the ids of the bit sets of ``legal_bits`` into ``out`` ascending; return count."""
     n = list_bits(lo, 0, out, 0)
-    n = list_bits(d0, A_DOG, out, n)
-    n = list_bits(d1, A_DOG + 2 * MAXF, out, n)
-    n = list_bits(b0, A_BONE, out, n)
-    n = list_bits(b1, A_BONE + 2 * MAXF, out, n)
-    return list_bits(hi, A_DRILL, out, n)
+    n = list_bits(d0, K.A_DOG, out, n)
+    n = list_bits(d1, K.A_DOG + 2 * K.MAXF, out, n)
+    n = list_bits(b0, K.A_BONE, out, n)
+    n = list_bits(b1, K.A_BONE + 2 * K.MAXF, out, n)
+    return list_bits(hi, K.A_DRILL, out, n)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -583,21 +519,21 @@ def nth_legal(lo, d0, d1, b0, b1, hi, k):
     if (d0 | d1 | b0 | b1) != 0:
         n = popcount(d0)
         if k < n:
-            return A_DOG + nth_bit(d0, k)
+            return K.A_DOG + nth_bit(d0, k)
         k -= n
         n = popcount(d1)
         if k < n:
-            return A_DOG + 2 * MAXF + nth_bit(d1, k)
+            return K.A_DOG + 2 * K.MAXF + nth_bit(d1, k)
         k -= n
         n = popcount(b0)
         if k < n:
-            return A_BONE + nth_bit(b0, k)
+            return K.A_BONE + nth_bit(b0, k)
         k -= n
         n = popcount(b1)
         if k < n:
-            return A_BONE + 2 * MAXF + nth_bit(b1, k)
+            return K.A_BONE + 2 * K.MAXF + nth_bit(b1, k)
         k -= n
-    return A_DRILL + nth_bit(hi, k)
+    return K.A_DRILL + nth_bit(hi, k)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -619,13 +555,13 @@ def add_floor(meta, opts, floors, values, dogs, n_floors, dogbits, board, c, x0,
     values[c, f, 0] = v0
     values[c, f, 1] = v1
     set_dogs(opts, dogs, dogbits, c, f, 0)
-    if opts[O_DOG_UP] == 1 and f > 0 and dogs[c, f - 1] > 0:
+    if opts[K.O_DOG_UP] == 1 and f > 0 and dogs[c, f - 1] > 0:
         set_dogs(opts, dogs, dogbits, c, f, dogs[c, f - 1])
         set_dogs(opts, dogs, dogbits, c, f - 1, 0)
     n_floors[c] = f + 1
     update_board(opts, floors, values, dogs, n_floors, dogbits, board, c)
-    if opts[O_WINCHECK] == 0 and f + 1 >= opts[O_TARGET]:
-        end_game(meta, c, END_TARGET)
+    if opts[K.O_WINCHECK] == 0 and f + 1 >= opts[K.O_TARGET]:
+        end_game(meta, c, K.END_TARGET)
 
 
 @njit(cache=True, _nrt=False)
@@ -636,7 +572,7 @@ def remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, t,
     if to_discard:
         discard[nonneg(floors[t, f, 0])] += 1
         discard[nonneg(floors[t, f, 1])] += 1
-    discard[DOG] += dogs[t, f]
+    discard[K.DOG] += dogs[t, f]
     floors[t, f, 0] = 0
     floors[t, f, 1] = 0
     values[t, f, 0] = 0
@@ -651,7 +587,7 @@ def take_random_card(rng, hands, hn, hm, c, v):
     """Move one uniformly random card of ``v``'s hand to ``c``'s (§4.8; encoding §6.2)."""
     c, v = nonneg(c), nonneg(v)
     r = rand_below(rng, hn[v])
-    for k in range(1, NT):
+    for k in range(1, K.NT):
         if r < hands[v, k]:
             hand_remove(hands, hn, hm, v, k)
             hand_add(hands, hn, hm, c, k)
@@ -670,37 +606,37 @@ def play_card(hands, played, hn, hm, c, k):
 def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
                  n_floors, skips, milk, played, hn, hm, dogbits, board, a):
     """``apply_inplace`` on the state's arrays (docs/games/go_town.md section 6)."""
-    c = nonneg(meta[M_CUR])
+    c = nonneg(meta[K.M_CUR])
     a = nonneg(a)
-    np_ = meta[M_NP]
-    meta[M_DEC] += 1
-    limit = consts[C_LIMIT]
+    np_ = meta[K.M_NP]
+    meta[K.M_DEC] += 1
+    limit = consts[K.C_LIMIT]
     turn_over = False  # (one call of finish_turn below, for both ways to end a turn)
-    if meta[M_PHASE] == PH_DISCARD:
-        k = nonneg(a - A_DISCARD)
+    if meta[K.M_PHASE] == K.PH_DISCARD:
+        k = nonneg(a - K.A_DISCARD)
         hand_remove(hands, hn, hm, c, k)
         discard[k] += 1
         turn_over = hn[c] <= limit
-    elif a == A_END:
-        if opts[O_WINCHECK] == 1 and n_floors[c] >= opts[O_TARGET]:
-            end_game(meta, c, END_TARGET)
-        elif opts[O_HANDMODE] == 2 and hn[c] > limit:
-            meta[M_PHASE] = PH_DISCARD
+    elif a == K.A_END:
+        if opts[K.O_WINCHECK] == 1 and n_floors[c] >= opts[K.O_TARGET]:
+            end_game(meta, c, K.END_TARGET)
+        elif opts[K.O_HANDMODE] == 2 and hn[c] > limit:
+            meta[K.M_PHASE] = K.PH_DISCARD
         else:
             turn_over = True
-    elif a < A_BUILDQ + 1:  # BUILD lo+hi
+    elif a < K.A_BUILDQ + 1:  # BUILD lo+hi
         lo = a
         hi = 9 - a
         play_card(hands, played, hn, hm, c, lo)
         play_card(hands, played, hn, hm, c, hi)
         add_floor(meta, opts, floors, values, dogs, n_floors, dogbits, board, c, lo, hi, lo, hi)
-    elif a < A_STEAL:  # BUILD ?+n
-        v = a - A_BUILDQ
+    elif a < K.A_STEAL:  # BUILD ?+n
+        v = a - K.A_BUILDQ
         play_card(hands, played, hn, hm, c, v)
-        play_card(hands, played, hn, hm, c, QM)
-        add_floor(meta, opts, floors, values, dogs, n_floors, dogbits, board, c, v, QM, v, 9 - v)
-    elif a < A_DOG:  # STEAL v slot by_qm
-        i = a - A_STEAL
+        play_card(hands, played, hn, hm, c, K.QM)
+        add_floor(meta, opts, floors, values, dogs, n_floors, dogbits, board, c, v, K.QM, v, 9 - v)
+    elif a < K.A_DOG:  # STEAL v slot by_qm
+        i = a - K.A_STEAL
         v = i // 4
         slot = (i // 2) % 2
         by_qm = i % 2
@@ -708,74 +644,74 @@ def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, 
         x = floors[v, f, slot]
         w = values[v, f, slot]
         other = nonneg(floors[v, f, 1 - slot])
-        paid = QM if by_qm == 1 else 9 - w
+        paid = K.QM if by_qm == 1 else 9 - w
         play_card(hands, played, hn, hm, c, paid)
         discard[other] += 1
         remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, v, False)
         add_floor(meta, opts, floors, values, dogs, n_floors, dogbits, board, c, paid, x, 9 - w,
                   w)
-    elif a < A_BONE:  # DOG t f
-        t = (a - A_DOG) // MAXF
-        f = (a - A_DOG) % MAXF
-        play_card(hands, played, hn, hm, c, DOG)
+    elif a < K.A_BONE:  # DOG t f
+        t = (a - K.A_DOG) // K.MAXF
+        f = (a - K.A_DOG) % K.MAXF
+        play_card(hands, played, hn, hm, c, K.DOG)
         set_dogs(opts, dogs, dogbits, t, f, dogs[t, f] + 1)
         update_board(opts, floors, values, dogs, n_floors, dogbits, board, t)
-    elif a < A_DRILL:  # BONE t f
-        t = (a - A_BONE) // MAXF
-        f = (a - A_BONE) % MAXF
-        play_card(hands, played, hn, hm, c, BONE)
+    elif a < K.A_DRILL:  # BONE t f
+        t = (a - K.A_BONE) // K.MAXF
+        f = (a - K.A_BONE) % K.MAXF
+        play_card(hands, played, hn, hm, c, K.BONE)
         set_dogs(opts, dogs, dogbits, t, f, dogs[t, f] - 1)
         update_board(opts, floors, values, dogs, n_floors, dogbits, board, t)
-        discard[DOG] += 1
-        discard[BONE] += 1
-    elif a < A_WRECK:
-        play_card(hands, played, hn, hm, c, DRILL)
-        discard[DRILL] += 1
-        remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, a - A_DRILL,
+        discard[K.DOG] += 1
+        discard[K.BONE] += 1
+    elif a < K.A_WRECK:
+        play_card(hands, played, hn, hm, c, K.DRILL)
+        discard[K.DRILL] += 1
+        remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, a - K.A_DRILL,
                    True)
-    elif a < A_MILK:
-        play_card(hands, played, hn, hm, c, WRECK)
-        discard[WRECK] += 1
-        remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, a - A_WRECK,
+    elif a < K.A_MILK:
+        play_card(hands, played, hn, hm, c, K.WRECK)
+        discard[K.WRECK] += 1
+        remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, a - K.A_WRECK,
                    True)
-    elif a < A_THIEF:
-        t = a - A_MILK
-        play_card(hands, played, hn, hm, c, MILK)
+    elif a < K.A_THIEF:
+        t = a - K.A_MILK
+        play_card(hands, played, hn, hm, c, K.MILK)
         skips[t] += 1
-        if opts[O_MILK_DISCARD] == 0:
+        if opts[K.O_MILK_DISCARD] == 0:
             milk[t] += 1
         else:
-            discard[MILK] += 1
-    elif a < A_DONUT:
-        play_card(hands, played, hn, hm, c, THIEF)
-        discard[THIEF] += 1
-        take_random_card(rng, hands, hn, hm, c, a - A_THIEF)
-    elif a == A_DONUT:
-        play_card(hands, played, hn, hm, c, DONUT)
-        discard[DONUT] += 1
+            discard[K.MILK] += 1
+    elif a < K.A_DONUT:
+        play_card(hands, played, hn, hm, c, K.THIEF)
+        discard[K.THIEF] += 1
+        take_random_card(rng, hands, hn, hm, c, a - K.A_THIEF)
+    elif a == K.A_DONUT:
+        play_card(hands, played, hn, hm, c, K.DONUT)
+        discard[K.DONUT] += 1
         for t in range(np_):
-            if t == c and opts[O_DONUT_SCOPE] == 0:
+            if t == c and opts[K.O_DONUT_SCOPE] == 0:
                 continue
-            if opts[O_SKIP_STACK] == 0:
+            if opts[K.O_SKIP_STACK] == 0:
                 skips[t] += 1
             elif skips[t] == 0:
                 skips[t] = 1
-    elif a == A_MASTER:
-        play_card(hands, played, hn, hm, c, MASTER)
-        discard[MASTER] += 1
-        cap_gain = opts[O_HANDMODE] == 1
+    elif a == K.A_MASTER:
+        play_card(hands, played, hn, hm, c, K.MASTER)
+        discard[K.MASTER] += 1
+        cap_gain = opts[K.O_HANDMODE] == 1
         for i in range(1, np_):
             v = (c + i) % np_
             if hn[v] > 0 and ((not cap_gain) or hn[c] < limit):
                 take_random_card(rng, hands, hn, hm, c, v)
     else:  # DISCARD k in phase play: a dead play (D14)
-        k = nonneg(a - A_DISCARD)
+        k = nonneg(a - K.A_DISCARD)
         play_card(hands, played, hn, hm, c, k)
         discard[k] += 1
     if turn_over:
         finish_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm)
-    if meta[M_DEC] >= opts[O_MAXTURNS] * DECISIONS_PER_TURN_CAP and meta[M_PHASE] != PH_OVER:
-        end_game(meta, -1, END_LIMIT)
+    if meta[K.M_DEC] >= opts[K.O_MAXTURNS] * K.DECISIONS_PER_TURN_CAP and meta[K.M_PHASE] != K.PH_OVER:
+        end_game(meta, -1, K.END_LIMIT)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -784,9 +720,9 @@ def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, 
 @njit(cache=True)
 def derived_arrays(s):
     """New derived arrays ``hn, hm, dogbits, board`` of the state ``s``."""
-    hn = np.empty(MAXP, np.int64)
-    hm = np.empty(MAXP, np.int64)
-    dogbits = np.empty(MAXP, np.int64)
+    hn = np.empty(K.MAXP, np.int64)
+    hm = np.empty(K.MAXP, np.int64)
+    dogbits = np.empty(K.MAXP, np.int64)
     board = np.empty(N_BOARD, np.int64)
     derive_hands(s.hands, hn, hm)
     derive_buildings(s.opts, s.floors, s.values, s.dogs, s.n_floors, dogbits, board)
@@ -836,7 +772,7 @@ def is_legal(s, a, buf):
 implements(GoTownState, "init_state")(init_state)
 implements(GoTownState, "legal_actions_into")(legal_actions_into)
 implements(GoTownState, "apply_inplace")(apply_inplace)
-meta_hooks(GoTownState, "meta", phase=M_PHASE, over=PH_OVER, current=M_CUR, n_players=M_NP)
+meta_hooks(GoTownState, "meta", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR, n_players=K.M_NP)
 
 
 
@@ -846,7 +782,7 @@ meta_hooks(GoTownState, "meta", phase=M_PHASE, over=PH_OVER, current=M_CUR, n_pl
 @njit(cache=True)
 def scores_into(s, out):
     """Floors built per seat (spec §1.4)."""
-    for p in range(s.meta[M_NP]):
+    for p in range(s.meta[K.M_NP]):
         out[p] = s.n_floors[p]
 
 
@@ -854,10 +790,10 @@ def scores_into(s, out):
 @njit(cache=True)
 def win_shares_into(s, out):
     """1 for the winner, 0 for the others; all 0 before the end or at the turn limit."""
-    for p in range(s.meta[M_NP]):
+    for p in range(s.meta[K.M_NP]):
         out[p] = 0.0
-    if s.meta[M_PHASE] == PH_OVER and s.meta[M_WINNER] >= 0:
-        out[s.meta[M_WINNER]] = 1.0
+    if s.meta[K.M_PHASE] == K.PH_OVER and s.meta[K.M_WINNER] >= 0:
+        out[s.meta[K.M_WINNER]] = 1.0
 
 
 @njit(cache=True)

@@ -10,36 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.errors import UserError
-from sim.little_town.constants import (
-    BD_BIRD,
-    BD_COST,
-    BD_COSTC,
-    BD_COUNT,
-    BD_IN,
-    BD_INC,
-    BD_KIND,
-    BD_N,
-    BD_OUT,
-    BD_OUTC,
-    BD_OUTVP,
-    BD_VP,
-    C_PC,
-    CONST_NAMES,
-    GD_BANG,
-    GD_KIND,
-    GD_N,
-    GD_NEED,
-    GD_PARAM,
-    GD_SET,
-    GD_VP,
-    GOAL_KIND_NAMES,
-    KIND_NAMES,
-    N_CONSTS,
-    NB,
-    NCARD,
-    NCELL,
-    TERRAIN_CHARS,
-)
+from sim.little_town import constants as K
 
 DATA_STATUS = (
     "buildings: all 25 tile faces confirmed from scans plus fan code (spec §4; Barn and Brewery "
@@ -155,54 +126,54 @@ def arrays_from_data(d: dict) -> dict[str, np.ndarray]:
     then the per-count table). Raises UserError on malformed data."""
     try:
         rows = d["buildings"]
-        if len(rows) != NB:
-            raise UserError(f"data.buildings: need {NB} rows, got {len(rows)}")
-        bd = np.zeros((NB, BD_N), np.int64)
+        if len(rows) != K.NB:
+            raise UserError(f"data.buildings: need {K.NB} rows, got {len(rows)}")
+        bd = np.zeros((K.NB, K.BD_N), np.int64)
         for b, r in enumerate(rows):
-            bd[b, BD_COUNT] = r["count"]
-            bd[b, BD_COST:BD_COST + 4] = r["cost"]
-            bd[b, BD_COSTC] = r["cost_coins"]
-            bd[b, BD_VP] = r["vp"]
-            if r["kind"] not in KIND_NAMES:
-                raise UserError(f"data.buildings[{b}].kind: allowed {', '.join(KIND_NAMES)}")
-            bd[b, BD_KIND] = KIND_NAMES.index(r["kind"])
-            bd[b, BD_IN:BD_IN + 4] = r["input"]
-            bd[b, BD_INC] = r["input_coins"]
-            bd[b, BD_OUT:BD_OUT + 4] = r["output"]
-            bd[b, BD_OUTC] = r["output_coins"]
-            bd[b, BD_OUTVP] = r["output_vp"]
-            bd[b, BD_BIRD] = 1 if r["bird"] else 0
-        if bd[0, BD_COUNT] < 0 or (bd[1:, BD_COUNT] != 1).any():
+            bd[b, K.BD_COUNT] = r["count"]
+            bd[b, K.BD_COST:K.BD_COST + 4] = r["cost"]
+            bd[b, K.BD_COSTC] = r["cost_coins"]
+            bd[b, K.BD_VP] = r["vp"]
+            if r["kind"] not in K.KIND_NAMES:
+                raise UserError(f"data.buildings[{b}].kind: allowed {', '.join(K.KIND_NAMES)}")
+            bd[b, K.BD_KIND] = K.KIND_NAMES.index(r["kind"])
+            bd[b, K.BD_IN:K.BD_IN + 4] = r["input"]
+            bd[b, K.BD_INC] = r["input_coins"]
+            bd[b, K.BD_OUT:K.BD_OUT + 4] = r["output"]
+            bd[b, K.BD_OUTC] = r["output_coins"]
+            bd[b, K.BD_OUTVP] = r["output_vp"]
+            bd[b, K.BD_BIRD] = 1 if r["bird"] else 0
+        if bd[0, K.BD_COUNT] < 0 or (bd[1:, K.BD_COUNT] != 1).any():
             raise UserError("data.buildings: every building but the Wheat Field has count 1")
-        gd = np.zeros((NCARD, GD_N), np.int64)
+        gd = np.zeros((K.NCARD, K.GD_N), np.int64)
         grows = d["goals"]
-        if sorted(int(r["card"]) for r in grows) != list(range(1, NCARD)):
-            raise UserError(f"data.goals: need one row per card 1..{NCARD - 1}")
+        if sorted(int(r["card"]) for r in grows) != list(range(1, K.NCARD)):
+            raise UserError(f"data.goals: need one row per card 1..{K.NCARD - 1}")
         for r in grows:
             c = int(r["card"])
-            if r["kind"] not in GOAL_KIND_NAMES:
-                raise UserError(f"data.goals card {c}: kind allowed {', '.join(GOAL_KIND_NAMES)}")
-            gd[c, GD_KIND] = GOAL_KIND_NAMES.index(r["kind"])
-            gd[c, GD_PARAM] = r["param"]
-            gd[c, GD_VP] = r["vp"]
-            gd[c, GD_BANG] = 1 if r["bang"] else 0
-            gd[c, GD_NEED] = r["need"]
+            if r["kind"] not in K.GOAL_KIND_NAMES:
+                raise UserError(f"data.goals card {c}: kind allowed {', '.join(K.GOAL_KIND_NAMES)}")
+            gd[c, K.GD_KIND] = K.GOAL_KIND_NAMES.index(r["kind"])
+            gd[c, K.GD_PARAM] = r["param"]
+            gd[c, K.GD_VP] = r["vp"]
+            gd[c, K.GD_BANG] = 1 if r["bang"] else 0
+            gd[c, K.GD_NEED] = r["need"]
             for b in r["set"]:
-                gd[c, GD_SET + int(b)] = 1
-        boards = np.zeros((2, NCELL), np.int64)
+                gd[c, K.GD_SET + int(b)] = 1
+        boards = np.zeros((2, K.NCELL), np.int64)
         for i, side in enumerate(("A", "B")):
             rows_ = d["boards"][side]
             text = "".join(rows_)
-            if len(rows_) != 6 or len(text) != NCELL or any(ch not in TERRAIN_CHARS for ch in text):
-                raise UserError(f"data.boards.{side}: 6 rows of 9 letters from {TERRAIN_CHARS}")
-            boards[i] = [TERRAIN_CHARS.index(ch) for ch in text]
-        consts = np.zeros(N_CONSTS, np.int64)
-        consts[:C_PC] = [int(d["consts"][n]) for n in CONST_NAMES]
+            if len(rows_) != 6 or len(text) != K.NCELL or any(ch not in K.TERRAIN_CHARS for ch in text):
+                raise UserError(f"data.boards.{side}: 6 rows of 9 letters from {K.TERRAIN_CHARS}")
+            boards[i] = [K.TERRAIN_CHARS.index(ch) for ch in text]
+        consts = np.zeros(K.N_CONSTS, np.int64)
+        consts[:K.C_PC] = [int(d["consts"][n]) for n in K.CONST_NAMES]
         for k in (2, 3, 4):
             row = [int(x) for x in d["per_count"][str(k)]]
             if len(row) != 3 or row[2] > 4 or row[0] < 1:
                 raise UserError("data.per_count: [workers >= 1, houses, goal cards <= 4]")
-            consts[C_PC + 3 * k:C_PC + 3 * k + 3] = row
+            consts[K.C_PC + 3 * k:K.C_PC + 3 * k + 3] = row
         return {"bdata": bd, "gdata": gd, "boards": boards, "consts": consts}
     except UserError:
         raise
@@ -213,29 +184,29 @@ def arrays_from_data(d: dict) -> dict[str, np.ndarray]:
 def data_from_arrays(bd, gd, boards, consts) -> dict:
     """Inverse of ``arrays_from_data`` (names come from BUILDING_NAMES)."""
     b_rows = []
-    for b in range(NB):
+    for b in range(K.NB):
         r = bd[b]
         b_rows.append({
-            "name": BUILDING_NAMES[b], "count": int(r[BD_COUNT]),
-            "cost": [int(x) for x in r[BD_COST:BD_COST + 4]], "cost_coins": int(r[BD_COSTC]),
-            "vp": int(r[BD_VP]), "kind": KIND_NAMES[int(r[BD_KIND])],
-            "input": [int(x) for x in r[BD_IN:BD_IN + 4]], "input_coins": int(r[BD_INC]),
-            "output": [int(x) for x in r[BD_OUT:BD_OUT + 4]], "output_coins": int(r[BD_OUTC]),
-            "output_vp": int(r[BD_OUTVP]), "bird": bool(r[BD_BIRD]),
+            "name": BUILDING_NAMES[b], "count": int(r[K.BD_COUNT]),
+            "cost": [int(x) for x in r[K.BD_COST:K.BD_COST + 4]], "cost_coins": int(r[K.BD_COSTC]),
+            "vp": int(r[K.BD_VP]), "kind": K.KIND_NAMES[int(r[K.BD_KIND])],
+            "input": [int(x) for x in r[K.BD_IN:K.BD_IN + 4]], "input_coins": int(r[K.BD_INC]),
+            "output": [int(x) for x in r[K.BD_OUT:K.BD_OUT + 4]], "output_coins": int(r[K.BD_OUTC]),
+            "output_vp": int(r[K.BD_OUTVP]), "bird": bool(r[K.BD_BIRD]),
         })
     g_rows = []
-    for c in range(1, NCARD):
+    for c in range(1, K.NCARD):
         g_rows.append({
-            "card": c, "kind": GOAL_KIND_NAMES[int(gd[c, GD_KIND])], "param": int(gd[c, GD_PARAM]),
-            "vp": int(gd[c, GD_VP]), "bang": bool(gd[c, GD_BANG]),
-            "set": [b for b in range(NB) if gd[c, GD_SET + b]], "need": int(gd[c, GD_NEED]),
+            "card": c, "kind": K.GOAL_KIND_NAMES[int(gd[c, K.GD_KIND])], "param": int(gd[c, K.GD_PARAM]),
+            "vp": int(gd[c, K.GD_VP]), "bang": bool(gd[c, K.GD_BANG]),
+            "set": [b for b in range(K.NB) if gd[c, K.GD_SET + b]], "need": int(gd[c, K.GD_NEED]),
         })
     return {
         "buildings": b_rows,
         "goals": g_rows,
-        "boards": {side: ["".join(TERRAIN_CHARS[int(boards[i, r * 9 + c])] for c in range(9))
+        "boards": {side: ["".join(K.TERRAIN_CHARS[int(boards[i, r * 9 + c])] for c in range(9))
                           for r in range(6)] for i, side in enumerate(("A", "B"))},
-        "per_count": {str(k): [int(x) for x in consts[C_PC + 3 * k:C_PC + 3 * k + 3]]
+        "per_count": {str(k): [int(x) for x in consts[K.C_PC + 3 * k:K.C_PC + 3 * k + 3]]
                       for k in (2, 3, 4)},
-        "consts": {n: int(consts[i]) for i, n in enumerate(CONST_NAMES)},
+        "consts": {n: int(consts[i]) for i, n in enumerate(K.CONST_NAMES)},
     }

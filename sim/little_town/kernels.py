@@ -16,202 +16,7 @@ from numba import njit
 
 from sim.core.contract import implements, meta_hooks
 from sim.core.rng import rand_below, shuffle
-from sim.little_town.constants import (
-    A_ACT,
-    A_BUILD,
-    A_BUY_FISH,
-    A_BUY_WHEAT,
-    A_END,
-    A_FEED_FISH,
-    A_FEED_WHEAT,
-    A_GATHER,
-    A_PAWN,
-    A_PICK,
-    A_SITE,
-    A_STARVE,
-    B_CASTLE,
-    B_CATHEDRAL,
-    B_PAWNSHOP,
-    B_RESIDENCE,
-    B_WATCHTOWER,
-    BD_BIRD,
-    BD_COST,
-    BD_COSTC,
-    BD_COUNT,
-    BD_IN,
-    BD_INC,
-    BD_KIND,
-    BD_OUT,
-    BD_OUTC,
-    BD_OUTVP,
-    BD_VP,
-    C_BUY,
-    C_CASTLE_VP,
-    C_CATH_VP,
-    C_COIN_TOTAL,
-    C_COINS_PER_VP,
-    C_FEE,
-    C_MARKET_SIZE,
-    C_PC,
-    C_START_COINS,
-    C_SUPPLY,
-    C_UNFED,
-    C_WT_VP,
-    CE_BLD,
-    CE_OWN,
-    CE_WRK,
-    END_END,
-    EOR_FEED,
-    EOR_NONE,
-    EOR_RES,
-    EOR_SPECIALS,
-    G_ACT_TWO_TYPES,
-    G_ACTS_IN_TURN,
-    G_COINS_EQ,
-    G_COINS_GE,
-    G_CONNECTED,
-    G_FEED_ALL_WITH,
-    G_FOOD_HELD,
-    G_GATHER_IN_TURN,
-    G_MORE_BLD,
-    G_OWN_SET,
-    G_SPEND_GATHERED,
-    G_TERRAIN_TRIO,
-    G_VP_ACTS_IN_TURN,
-    GD_BANG,
-    GD_KIND,
-    GD_NEED,
-    GD_PARAM,
-    GD_SET,
-    GD_VP,
-    GE_BOARD,
-    GE_N,
-    GE_NBR,
-    GE_TCNT,
-    GE_TERR,
-    K_P,
-    K_X,
-    M_BANK,
-    M_BANK_MIN,
-    M_CUR,
-    M_DDECK_N,
-    M_DEC,
-    M_DRAFT_ROUND,
-    M_END,
-    M_EOR_IDX,
-    M_EOR_STAGE,
-    M_FEED_FISH,
-    M_FEED_LEFT,
-    M_FEED_WHEAT,
-    M_FIRST,
-    M_GDECK_N,
-    M_GDISC_N,
-    M_HOUSES,
-    M_NGOALS,
-    M_NLEGAL,
-    M_NP,
-    M_PENDING,
-    M_PHASE,
-    M_ROUND,
-    M_START,
-    M_SUPPLY,
-    M_TURN,
-    M_TURNS_TOTAL,
-    M_WORKERS,
-    MAXP,
-    MK_LOC,
-    MK_MARKET,
-    MK_START,
-    MV_BEGINNER,
-    MV_DRAFT,
-    MV_ONE_OF_TWO,
-    MV_RANDOM,
-    N_META,
-    NB,
-    NCARD,
-    NCELL,
-    NDRAFT,
-    NUM_ACTIONS,
-    O_BANGCHECK,
-    O_BANGREDRAW,
-    O_BANK,
-    O_CASTLE,
-    O_CATH_OWN,
-    O_FIRST,
-    O_G5_PAWN,
-    O_GIB,
-    O_GOAL7,
-    O_MARKET,
-    O_OPTGATHER,
-    O_PAWN_DIFFER,
-    O_RES_FEES,
-    O_RES_GATHER,
-    O_ROUNDS,
-    O_SIDE,
-    O_TIP,
-    O_WT_BLOCK,
-    OFFSETS,
-    P_ACTS,
-    P_CELL,
-    P_GATH,
-    P_GN,
-    P_GT,
-    P_SEAT,
-    P_USED,
-    P_VPACTS,
-    PAIRS,
-    PH_ACT,
-    PH_DRAFT,
-    PH_FEED,
-    PH_OVER,
-    PH_RES,
-    PH_SITE,
-    PH_TURN,
-    PL_DDECK,
-    PL_GDECK,
-    PL_GDISC,
-    SB_ACT_OTH,
-    SB_ACT_OWN,
-    SB_BROUND,
-    SB_BUILT,
-    SB_DHAND,
-    SB_N,
-    SB_PICK,
-    SE_COINS,
-    SE_CUBES,
-    SE_GDIRTY,
-    SE_GDONE,
-    SE_GOALS,
-    SE_HOUSES,
-    SE_LAST_START,
-    SE_N,
-    SE_ONSITE,
-    SE_PICKS,
-    SE_SCORE,
-    SE_STATS,
-    SE_WUSED,
-    ST_ACTIVATIONS,
-    ST_BUILDS,
-    ST_CUBES_BOUGHT,
-    ST_FEES_EARNED,
-    ST_FEES_PAID,
-    ST_FOOD_BOUGHT,
-    ST_GATHERED,
-    ST_PLACEMENTS,
-    ST_UNFED,
-    ST_VP_ACT,
-    ST_VP_BUILD,
-    ST_VP_CASTLE,
-    ST_VP_CATH,
-    ST_VP_COINS,
-    ST_VP_GOAL,
-    ST_VP_UNFED,
-    ST_VP_WT,
-    T_F,
-    T_G,
-    T_L,
-    T_M,
-)
+from sim.little_town import constants as K
 
 
 class LittleTownState(NamedTuple):
@@ -250,52 +55,52 @@ class LittleTownState(NamedTuple):
 
 def alloc_state(opts: np.ndarray, arrays: dict[str, np.ndarray]) -> LittleTownState:
     """Empty state arrays for the option array and the data arrays (``data.arrays_from_data``)."""
-    geo = np.zeros((NCELL, GE_N), np.int64)
-    for cell in range(NCELL):
+    geo = np.zeros((K.NCELL, K.GE_N), np.int64)
+    for cell in range(K.NCELL):
         r, c = divmod(cell, 9)
-        for k, (dr, dc) in enumerate(OFFSETS):
+        for k, (dr, dc) in enumerate(K.OFFSETS):
             rr, cc = r + dr, c + dc
-            geo[cell, GE_NBR + k] = rr * 9 + cc if (0 <= rr < 6 and 0 <= cc < 9) else -1
-    geo[:, GE_BOARD] = arrays["boards"][0]
-    geo[:, GE_BOARD + 1] = arrays["boards"][1]
+            geo[cell, K.GE_NBR + k] = rr * 9 + cc if (0 <= rr < 6 and 0 <= cc < 9) else -1
+    geo[:, K.GE_BOARD] = arrays["boards"][0]
+    geo[:, K.GE_BOARD + 1] = arrays["boards"][1]
     s = LittleTownState(
-        meta=np.zeros(N_META, np.int64),
+        meta=np.zeros(K.N_META, np.int64),
         rng=np.zeros(1, np.uint64),
         opts=opts.astype(np.int64).copy(),
         bdata=arrays["bdata"].astype(np.int64).copy(),
         gdata=arrays["gdata"].astype(np.int64).copy(),
         geo=geo,
         consts=arrays["consts"].astype(np.int64).copy(),
-        cells=-np.ones((3, NCELL), np.int64),
-        seat=np.zeros((MAXP, SE_N), np.int64),
-        sb=np.zeros((MAXP, SB_N, NB), np.int64),
-        piles=np.zeros((3, NDRAFT), np.int64),
-        mkt=np.zeros((3, NB), np.int64),
-        scratch=np.zeros(NUM_ACTIONS, np.int32),
+        cells=-np.ones((3, K.NCELL), np.int64),
+        seat=np.zeros((K.MAXP, K.SE_N), np.int64),
+        sb=np.zeros((K.MAXP, K.SB_N, K.NB), np.int64),
+        piles=np.zeros((3, K.NDRAFT), np.int64),
+        mkt=np.zeros((3, K.NB), np.int64),
+        scratch=np.zeros(K.NUM_ACTIONS, np.int32),
     )
-    set_side(s.geo, int(s.opts[O_SIDE]))
+    set_side(s.geo, int(s.opts[K.O_SIDE]))
     return s
 
 
 @njit(cache=True, _nrt=False)
 def set_side(geo, side):
     """Terrain of the side in play and the cubes each cell gathers (§2.1: each cell counts)."""
-    for cell in range(NCELL):
-        geo[cell, GE_TERR] = geo[cell, GE_BOARD + side]
-    for cell in range(NCELL):
+    for cell in range(K.NCELL):
+        geo[cell, K.GE_TERR] = geo[cell, K.GE_BOARD + side]
+    for cell in range(K.NCELL):
         for t in range(4):
-            geo[cell, GE_TCNT + t] = 0
+            geo[cell, K.GE_TCNT + t] = 0
         for k in range(8):
-            x = geo[cell, GE_NBR + k]
+            x = geo[cell, K.GE_NBR + k]
             if x < 0:
                 continue
-            ty = geo[x, GE_TERR]
-            if ty == T_F:
-                geo[cell, GE_TCNT] += 1
-            elif ty == T_M:
-                geo[cell, GE_TCNT + 1] += 1
-            elif ty == T_L:
-                geo[cell, GE_TCNT + 2] += 1
+            ty = geo[x, K.GE_TERR]
+            if ty == K.T_F:
+                geo[cell, K.GE_TCNT] += 1
+            elif ty == K.T_M:
+                geo[cell, K.GE_TCNT + 1] += 1
+            elif ty == K.T_L:
+                geo[cell, K.GE_TCNT + 2] += 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,36 +110,36 @@ def can_pay4(meta, seat, c, n0, n1, n2, n3, k, buy):
     """True if seat ``c`` can pay cubes (n0..n3) and ``k`` coins, buying only missing cubes
     (the supply must hold every missing cube)."""
     miss = 0
-    m = n0 - seat[c, SE_CUBES]
+    m = n0 - seat[c, K.SE_CUBES]
     if m > 0:
-        if meta[M_SUPPLY] < m:
+        if meta[K.M_SUPPLY] < m:
             return False
         miss += m
-    m = n1 - seat[c, SE_CUBES + 1]
+    m = n1 - seat[c, K.SE_CUBES + 1]
     if m > 0:
-        if meta[M_SUPPLY + 1] < m:
+        if meta[K.M_SUPPLY + 1] < m:
             return False
         miss += m
-    m = n2 - seat[c, SE_CUBES + 2]
+    m = n2 - seat[c, K.SE_CUBES + 2]
     if m > 0:
-        if meta[M_SUPPLY + 2] < m:
+        if meta[K.M_SUPPLY + 2] < m:
             return False
         miss += m
-    m = n3 - seat[c, SE_CUBES + 3]
+    m = n3 - seat[c, K.SE_CUBES + 3]
     if m > 0:
-        if meta[M_SUPPLY + 3] < m:
+        if meta[K.M_SUPPLY + 3] < m:
             return False
         miss += m
-    return seat[c, SE_COINS] >= k + buy * miss
+    return seat[c, K.SE_COINS] >= k + buy * miss
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _pay1(meta, seat, c, t, need):
     """Pay ``need`` cubes of type t, own cubes first; return the number bought."""
-    have = seat[c, SE_CUBES + t]
+    have = seat[c, K.SE_CUBES + t]
     own = need if need < have else have
-    seat[c, SE_CUBES + t] = have - own
-    meta[M_SUPPLY + t] += own
+    seat[c, K.SE_CUBES + t] = have - own
+    meta[K.M_SUPPLY + t] += own
     return need - own
 
 
@@ -346,23 +151,23 @@ def pay4(meta, seat, c, n0, n1, n2, n3, k, buy):
     miss += _pay1(meta, seat, c, 2, n2)
     miss += _pay1(meta, seat, c, 3, n3)
     total = k + buy * miss
-    seat[c, SE_COINS] -= total
-    meta[M_BANK] += total
-    seat[c, SE_STATS + ST_CUBES_BOUGHT] += miss
+    seat[c, K.SE_COINS] -= total
+    meta[K.M_BANK] += total
+    seat[c, K.SE_STATS + K.ST_CUBES_BOUGHT] += miss
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def bank_take(meta, opts, amount):
     """Coins paid out by the bank (A4; capped at the bank when coin_bank = limited)."""
-    if opts[O_BANK] == 1:
-        b = meta[M_BANK]
+    if opts[K.O_BANK] == 1:
+        b = meta[K.M_BANK]
         if b < 0:
             b = 0
         if amount > b:
             amount = b
-    meta[M_BANK] -= amount
-    if meta[M_BANK] < meta[M_BANK_MIN]:
-        meta[M_BANK_MIN] = meta[M_BANK]
+    meta[K.M_BANK] -= amount
+    if meta[K.M_BANK] < meta[K.M_BANK_MIN]:
+        meta[K.M_BANK_MIN] = meta[K.M_BANK]
     return amount
 
 
@@ -370,18 +175,18 @@ def bank_take(meta, opts, amount):
 # goals (§5, §6.7, doc 8)
 @njit(cache=True, inline="always", _nrt=False)
 def claim(meta, gdata, seat, p, j):
-    card = seat[p, SE_GOALS + j]
-    seat[p, SE_GDONE + j] = meta[M_ROUND]
-    v = gdata[card, GD_VP]
-    seat[p, SE_SCORE] += v
-    seat[p, SE_STATS + ST_VP_GOAL] += v
+    card = seat[p, K.SE_GOALS + j]
+    seat[p, K.SE_GDONE + j] = meta[K.M_ROUND]
+    v = gdata[card, K.GD_VP]
+    seat[p, K.SE_SCORE] += v
+    seat[p, K.SE_STATS + K.ST_VP_GOAL] += v
 
 
 @njit(cache=True, _nrt=False)
 def own_count_in_set(cells, gdata, card, p):
     n = 0
-    for cell in range(NCELL):
-        if cells[CE_OWN, cell] == p and gdata[card, GD_SET + cells[CE_BLD, cell]] == 1:
+    for cell in range(K.NCELL):
+        if cells[K.CE_OWN, cell] == p and gdata[card, K.GD_SET + cells[K.CE_BLD, cell]] == 1:
             n += 1
     return n
 
@@ -389,13 +194,13 @@ def own_count_in_set(cells, gdata, card, p):
 @njit(cache=True, _nrt=False)
 def connected3(cells, geo, p):
     """Goal 1: some own building has >= 2 own orthogonal neighbours (doc 8.1)."""
-    for cell in range(NCELL):
-        if cells[CE_OWN, cell] != p:
+    for cell in range(K.NCELL):
+        if cells[K.CE_OWN, cell] != p:
             continue
         d = 0
         for k in (1, 3, 4, 6):
-            x = geo[cell, GE_NBR + k]
-            if x >= 0 and cells[CE_OWN, x] == p:
+            x = geo[cell, K.GE_NBR + k]
+            if x >= 0 and cells[K.CE_OWN, x] == p:
                 d += 1
         if d >= 2:
             return True
@@ -409,20 +214,20 @@ def terrain_trio(cells, geo, p):
     Counts own buildings by the set of terrains around them (bit 1 lake, 2 mountain, 4 forest)
     and applies Hall's condition for the three roles (no allocation)."""
     cnt0 = cnt1 = cnt2 = cnt3 = cnt4 = cnt5 = cnt6 = cnt7 = 0
-    for cell in range(NCELL):
-        if cells[CE_OWN, cell] != p:
+    for cell in range(K.NCELL):
+        if cells[K.CE_OWN, cell] != p:
             continue
         m = 0
         for k in range(8):
-            x = geo[cell, GE_NBR + k]
+            x = geo[cell, K.GE_NBR + k]
             if x < 0:
                 continue
-            t = geo[x, GE_TERR]
-            if t == T_L:
+            t = geo[x, K.GE_TERR]
+            if t == K.T_L:
                 m |= 1
-            elif t == T_M:
+            elif t == K.T_M:
                 m |= 2
-            elif t == T_F:
+            elif t == K.T_F:
                 m |= 4
         if m == 1:
             cnt1 += 1
@@ -456,72 +261,72 @@ def terrain_trio(cells, geo, p):
 def check_goals(meta, gdata, geo, cells, seat):
     """State check of every seat's unclaimed, non-event goals (doc 8.2). Goals that depend on
     a seat's buildings are re-evaluated only after that seat built (SE_GDIRTY)."""
-    n = meta[M_NP]
-    ng = meta[M_NGOALS]
-    w = meta[M_WORKERS]
-    ph = meta[M_PHASE]
-    in_plc = ph == PH_ACT or ph == PH_RES
+    n = meta[K.M_NP]
+    ng = meta[K.M_NGOALS]
+    w = meta[K.M_WORKERS]
+    ph = meta[K.M_PHASE]
+    in_plc = ph == K.PH_ACT or ph == K.PH_RES
     for p in range(n):
-        dirty = seat[p, SE_GDIRTY] == 1
+        dirty = seat[p, K.SE_GDIRTY] == 1
         for j in range(ng):
-            card = seat[p, SE_GOALS + j]
-            if card == 0 or seat[p, SE_GDONE + j] != 0:
+            card = seat[p, K.SE_GOALS + j]
+            if card == 0 or seat[p, K.SE_GDONE + j] != 0:
                 continue
-            kind = gdata[card, GD_KIND]
-            par = gdata[card, GD_PARAM]
+            kind = gdata[card, K.GD_KIND]
+            par = gdata[card, K.GD_PARAM]
             ok = False
-            if kind == G_FOOD_HELD:
-                ok = seat[p, SE_CUBES + 2] + seat[p, SE_CUBES + 3] >= par * w
-            elif kind == G_COINS_EQ:
-                ok = seat[p, SE_COINS] == par
-            elif kind == G_COINS_GE:
-                ok = seat[p, SE_COINS] >= par
-            elif kind == G_ACTS_IN_TURN:
-                ok = in_plc and meta[P_SEAT] == p and meta[P_ACTS] >= par
-            elif kind == G_VP_ACTS_IN_TURN:
-                ok = in_plc and meta[P_SEAT] == p and meta[P_VPACTS] >= par
-            elif kind == G_GATHER_IN_TURN:
-                ok = in_plc and meta[P_SEAT] == p and meta[P_GN] >= par
+            if kind == K.G_FOOD_HELD:
+                ok = seat[p, K.SE_CUBES + 2] + seat[p, K.SE_CUBES + 3] >= par * w
+            elif kind == K.G_COINS_EQ:
+                ok = seat[p, K.SE_COINS] == par
+            elif kind == K.G_COINS_GE:
+                ok = seat[p, K.SE_COINS] >= par
+            elif kind == K.G_ACTS_IN_TURN:
+                ok = in_plc and meta[K.P_SEAT] == p and meta[K.P_ACTS] >= par
+            elif kind == K.G_VP_ACTS_IN_TURN:
+                ok = in_plc and meta[K.P_SEAT] == p and meta[K.P_VPACTS] >= par
+            elif kind == K.G_GATHER_IN_TURN:
+                ok = in_plc and meta[K.P_SEAT] == p and meta[K.P_GN] >= par
             elif dirty:
-                if kind == G_OWN_SET:
+                if kind == K.G_OWN_SET:
                     ok = own_count_in_set(cells, gdata, card, p) >= par
-                elif kind == G_CONNECTED:
+                elif kind == K.G_CONNECTED:
                     ok = connected3(cells, geo, p)
-                elif kind == G_MORE_BLD:
+                elif kind == K.G_MORE_BLD:
                     nb_ = 0
-                    for cell in range(NCELL):
-                        if cells[CE_OWN, cell] == p:
+                    for cell in range(K.NCELL):
+                        if cells[K.CE_OWN, cell] == p:
                             nb_ += 1
                     ok = nb_ > w
-                elif kind == G_TERRAIN_TRIO:
+                elif kind == K.G_TERRAIN_TRIO:
                     ok = terrain_trio(cells, geo, p)
             if ok:
                 claim(meta, gdata, seat, p, j)
-        seat[p, SE_GDIRTY] = 0
+        seat[p, K.SE_GDIRTY] = 0
 
 
 @njit(cache=True, _nrt=False)
 def coins_event(meta, gdata, seat, p):
     """Payment check: the payer's coins_eq cards (doc 8.2)."""
-    for j in range(meta[M_NGOALS]):
-        card = seat[p, SE_GOALS + j]
-        if card != 0 and seat[p, SE_GDONE + j] == 0 and gdata[card, GD_KIND] == G_COINS_EQ:
-            if seat[p, SE_COINS] == gdata[card, GD_PARAM]:
+    for j in range(meta[K.M_NGOALS]):
+        card = seat[p, K.SE_GOALS + j]
+        if card != 0 and seat[p, K.SE_GDONE + j] == 0 and gdata[card, K.GD_KIND] == K.G_COINS_EQ:
+            if seat[p, K.SE_COINS] == gdata[card, K.GD_PARAM]:
                 claim(meta, gdata, seat, p, j)
 
 
 @njit(cache=True, _nrt=False)
 def act_event(meta, gdata, seat, p, ntypes, spent_gathered):
     """Payment check of an activation: act_two_types and spend_gathered (doc 8.2)."""
-    for j in range(meta[M_NGOALS]):
-        card = seat[p, SE_GOALS + j]
-        if card == 0 or seat[p, SE_GDONE + j] != 0:
+    for j in range(meta[K.M_NGOALS]):
+        card = seat[p, K.SE_GOALS + j]
+        if card == 0 or seat[p, K.SE_GDONE + j] != 0:
             continue
-        kind = gdata[card, GD_KIND]
-        if kind == G_ACT_TWO_TYPES:
-            if ntypes >= gdata[card, GD_PARAM]:
+        kind = gdata[card, K.GD_KIND]
+        if kind == K.G_ACT_TWO_TYPES:
+            if ntypes >= gdata[card, K.GD_PARAM]:
                 claim(meta, gdata, seat, p, j)
-        elif kind == G_SPEND_GATHERED:
+        elif kind == K.G_SPEND_GATHERED:
             if spent_gathered:
                 claim(meta, gdata, seat, p, j)
 
@@ -531,49 +336,49 @@ def act_event(meta, gdata, seat, p, ntypes, spent_gathered):
 @njit(cache=True, _nrt=False)
 def possible_goal(mkt, gdata, opts, card):
     """Doc 3.1: is a (!) card achievable with this market?"""
-    if gdata[card, GD_BANG] == 0:
+    if gdata[card, K.GD_BANG] == 0:
         return True
     cnt = 0
-    for b in range(1, NB):
-        if mkt[MK_MARKET, b] >= 1 and gdata[card, GD_SET + b] == 1:
-            if (b == B_PAWNSHOP and gdata[card, GD_KIND] == G_ACT_TWO_TYPES
-                    and opts[O_G5_PAWN] == 0):
+    for b in range(1, K.NB):
+        if mkt[K.MK_MARKET, b] >= 1 and gdata[card, K.GD_SET + b] == 1:
+            if (b == K.B_PAWNSHOP and gdata[card, K.GD_KIND] == K.G_ACT_TWO_TYPES
+                    and opts[K.O_G5_PAWN] == 0):
                 continue
             cnt += 1
-    need = gdata[card, GD_NEED] if opts[O_BANGCHECK] == 0 else 1
+    need = gdata[card, K.GD_NEED] if opts[K.O_BANGCHECK] == 0 else 1
     return cnt >= need
 
 
 @njit(cache=True, _nrt=False)
 def finish_setup(meta, opts, gdata, seat, piles, mkt):
     """Doc 3: market_start, the (!) check, the first turn."""
-    for b in range(NB):
-        mkt[MK_START, b] = mkt[MK_MARKET, b]
-    n = meta[M_NP]
+    for b in range(K.NB):
+        mkt[K.MK_START, b] = mkt[K.MK_MARKET, b]
+    n = meta[K.M_NP]
     for i in range(n):
-        p = (meta[M_START] + i) % n
-        for j in range(meta[M_NGOALS]):
+        p = (meta[K.M_START] + i) % n
+        for j in range(meta[K.M_NGOALS]):
             replaced = 0
-            while (not possible_goal(mkt, gdata, opts, seat[p, SE_GOALS + j])
-                   and meta[M_GDECK_N] > 0 and (opts[O_BANGREDRAW] == 0 or replaced == 0)):
-                piles[PL_GDISC, meta[M_GDISC_N]] = seat[p, SE_GOALS + j]
-                meta[M_GDISC_N] += 1
-                meta[M_GDECK_N] -= 1
-                seat[p, SE_GOALS + j] = piles[PL_GDECK, meta[M_GDECK_N]]
+            while (not possible_goal(mkt, gdata, opts, seat[p, K.SE_GOALS + j])
+                   and meta[K.M_GDECK_N] > 0 and (opts[K.O_BANGREDRAW] == 0 or replaced == 0)):
+                piles[K.PL_GDISC, meta[K.M_GDISC_N]] = seat[p, K.SE_GOALS + j]
+                meta[K.M_GDISC_N] += 1
+                meta[K.M_GDECK_N] -= 1
+                seat[p, K.SE_GOALS + j] = piles[K.PL_GDECK, meta[K.M_GDECK_N]]
                 replaced += 1
-    meta[M_PHASE] = PH_TURN
-    meta[M_CUR] = meta[M_START]
+    meta[K.M_PHASE] = K.PH_TURN
+    meta[K.M_CUR] = meta[K.M_START]
 
 
 @njit(cache=True, _nrt=False)
 def deal_two(meta, piles, sb):
     """Doc 5.7: each seat from the first player draws two tiles from the pile."""
-    n = meta[M_NP]
+    n = meta[K.M_NP]
     for i in range(n):
-        p = (meta[M_FIRST] + i) % n
+        p = (meta[K.M_FIRST] + i) % n
         for _ in range(2):
-            meta[M_DDECK_N] -= 1
-            sb[p, SB_DHAND, piles[PL_DDECK, meta[M_DDECK_N]]] = 1
+            meta[K.M_DDECK_N] -= 1
+            sb[p, K.SB_DHAND, piles[K.PL_DDECK, meta[K.M_DDECK_N]]] = 1
 
 
 @njit(cache=True, _nrt=False)
@@ -582,78 +387,78 @@ def init_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, pil
     """Set up a new game (§6.1; doc 3 gives the exact order of chance)."""
     meta[:] = 0
     rng[0] = seed
-    meta[M_NP] = n_players
-    meta[M_WORKERS] = consts[C_PC + 3 * n_players]
-    meta[M_HOUSES] = consts[C_PC + 3 * n_players + 1]
-    meta[M_NGOALS] = consts[C_PC + 3 * n_players + 2]
-    meta[M_ROUND] = 1
-    meta[M_PENDING] = -1
-    meta[M_EOR_STAGE] = EOR_NONE
-    meta[P_SEAT] = -1
-    meta[P_CELL] = -1
-    bank = consts[C_COIN_TOTAL] - consts[C_START_COINS] * n_players
-    meta[M_BANK] = bank
-    meta[M_BANK_MIN] = bank
+    meta[K.M_NP] = n_players
+    meta[K.M_WORKERS] = consts[K.C_PC + 3 * n_players]
+    meta[K.M_HOUSES] = consts[K.C_PC + 3 * n_players + 1]
+    meta[K.M_NGOALS] = consts[K.C_PC + 3 * n_players + 2]
+    meta[K.M_ROUND] = 1
+    meta[K.M_PENDING] = -1
+    meta[K.M_EOR_STAGE] = K.EOR_NONE
+    meta[K.P_SEAT] = -1
+    meta[K.P_CELL] = -1
+    bank = consts[K.C_COIN_TOTAL] - consts[K.C_START_COINS] * n_players
+    meta[K.M_BANK] = bank
+    meta[K.M_BANK_MIN] = bank
     for t in range(4):
-        meta[M_SUPPLY + t] = consts[C_SUPPLY]
+        meta[K.M_SUPPLY + t] = consts[K.C_SUPPLY]
     cells[:, :] = -1
     seat[:, :] = 0
     sb[:, :, :] = 0
     piles[:, :] = 0
     mkt[:, :] = 0
-    mkt[MK_LOC, :] = -1
-    for p in range(MAXP):
-        seat[p, SE_PICKS] = -1
-        seat[p, SE_GDIRTY] = 1
+    mkt[K.MK_LOC, :] = -1
+    for p in range(K.MAXP):
+        seat[p, K.SE_PICKS] = -1
+        seat[p, K.SE_GDIRTY] = 1
     for p in range(n_players):
-        seat[p, SE_COINS] = consts[C_START_COINS]
-        seat[p, SE_HOUSES] = meta[M_HOUSES]
-    mkt[MK_MARKET, 0] = bdata[0, BD_COUNT]
-    mk = opts[O_MARKET]
-    dd = piles[PL_DDECK]
-    if mk == MV_RANDOM:
-        for i in range(NDRAFT):
+        seat[p, K.SE_COINS] = consts[K.C_START_COINS]
+        seat[p, K.SE_HOUSES] = meta[K.M_HOUSES]
+    mkt[K.MK_MARKET, 0] = bdata[0, K.BD_COUNT]
+    mk = opts[K.O_MARKET]
+    dd = piles[K.PL_DDECK]
+    if mk == K.MV_RANDOM:
+        for i in range(K.NDRAFT):
             dd[i] = i + 1
-        shuffle(rng, dd, NDRAFT)
-        for i in range(NDRAFT - consts[C_MARKET_SIZE], NDRAFT):
-            mkt[MK_MARKET, dd[i]] = 1
+        shuffle(rng, dd, K.NDRAFT)
+        for i in range(K.NDRAFT - consts[K.C_MARKET_SIZE], K.NDRAFT):
+            mkt[K.MK_MARKET, dd[i]] = 1
         dd[:] = 0
-    elif mk == MV_BEGINNER:
-        for b in range(1, NB):
-            if bdata[b, BD_BIRD] == 1:
-                mkt[MK_MARKET, b] = 1
-    gd = piles[PL_GDECK]
+    elif mk == K.MV_BEGINNER:
+        for b in range(1, K.NB):
+            if bdata[b, K.BD_BIRD] == 1:
+                mkt[K.MK_MARKET, b] = 1
+    gd = piles[K.PL_GDECK]
     ng = 0
-    for card in range(1, NCARD):
-        if card == 7 and opts[O_GOAL7] == 0:
+    for card in range(1, K.NCARD):
+        if card == 7 and opts[K.O_GOAL7] == 0:
             continue
         gd[ng] = card
         ng += 1
     shuffle(rng, gd, ng)
     for p in range(n_players):
-        for j in range(meta[M_NGOALS]):
+        for j in range(meta[K.M_NGOALS]):
             ng -= 1
-            seat[p, SE_GOALS + j] = gd[ng]
-    meta[M_GDECK_N] = ng
+            seat[p, K.SE_GOALS + j] = gd[ng]
+    meta[K.M_GDECK_N] = ng
     first = 0
-    if opts[O_FIRST] == 0:
+    if opts[K.O_FIRST] == 0:
         first = rand_below(rng, n_players)
-    meta[M_FIRST] = first
-    meta[M_START] = first
-    meta[M_CUR] = first
-    seat[first, SE_LAST_START] = 1
-    if mk == MV_DRAFT or mk == MV_ONE_OF_TWO:
-        for i in range(NDRAFT):
+    meta[K.M_FIRST] = first
+    meta[K.M_START] = first
+    meta[K.M_CUR] = first
+    seat[first, K.SE_LAST_START] = 1
+    if mk == K.MV_DRAFT or mk == K.MV_ONE_OF_TWO:
+        for i in range(K.NDRAFT):
             dd[i] = i + 1
-        shuffle(rng, dd, NDRAFT)
-        meta[M_DDECK_N] = NDRAFT
-        if mk == MV_DRAFT:
-            for k in range(NDRAFT):
-                meta[M_DDECK_N] -= 1
-                sb[(first + k) % n_players, SB_DHAND, dd[meta[M_DDECK_N]]] = 1
+        shuffle(rng, dd, K.NDRAFT)
+        meta[K.M_DDECK_N] = K.NDRAFT
+        if mk == K.MV_DRAFT:
+            for k in range(K.NDRAFT):
+                meta[K.M_DDECK_N] -= 1
+                sb[(first + k) % n_players, K.SB_DHAND, dd[meta[K.M_DDECK_N]]] = 1
         else:
             deal_two(meta, piles, sb)
-        meta[M_PHASE] = PH_DRAFT
+        meta[K.M_PHASE] = K.PH_DRAFT
     else:
         finish_setup(meta, opts, gdata, seat, piles, mkt)
     auto_forced(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, out)
@@ -667,10 +472,10 @@ def free_cells(geo, cells, out, base):
     ascending; return the count. Branch-free: each cell is written and the count advances
     only for a free one (``out`` has room for all 54)."""
     n = 0
-    for cell in range(NCELL):
+    for cell in range(K.NCELL):
         out[n] = base + cell
-        n += ((geo[cell, GE_TERR] == T_G) & (cells[CE_BLD, cell] < 0)
-              & (cells[CE_WRK, cell] < 0))
+        n += ((geo[cell, K.GE_TERR] == K.T_G) & (cells[K.CE_BLD, cell] < 0)
+              & (cells[K.CE_WRK, cell] < 0))
     return n
 
 
@@ -679,24 +484,24 @@ def affordable_builds(meta, bdata, consts, seat, mkt, c, out, n):
     """BUILD b for every building b in the market that seat ``c`` can pay (``can_pay4``, in
     branch-free form: a missing cube count is clamped at 0, so the supply test is vacuous for
     it) into ``out`` from ``n`` ascending; return the new count."""
-    buy = consts[C_BUY]
-    h0 = seat[c, SE_CUBES]
-    h1 = seat[c, SE_CUBES + 1]
-    h2 = seat[c, SE_CUBES + 2]
-    h3 = seat[c, SE_CUBES + 3]
-    s0 = meta[M_SUPPLY]
-    s1 = meta[M_SUPPLY + 1]
-    s2 = meta[M_SUPPLY + 2]
-    s3 = meta[M_SUPPLY + 3]
-    coins = seat[c, SE_COINS]
-    for b in range(NB):
-        m0 = max(bdata[b, BD_COST] - h0, 0)
-        m1 = max(bdata[b, BD_COST + 1] - h1, 0)
-        m2 = max(bdata[b, BD_COST + 2] - h2, 0)
-        m3 = max(bdata[b, BD_COST + 3] - h3, 0)
-        ok = ((mkt[MK_MARKET, b] >= 1) & (m0 <= s0) & (m1 <= s1) & (m2 <= s2) & (m3 <= s3)
-              & (coins >= bdata[b, BD_COSTC] + buy * (m0 + m1 + m2 + m3)))
-        out[n] = A_BUILD + b
+    buy = consts[K.C_BUY]
+    h0 = seat[c, K.SE_CUBES]
+    h1 = seat[c, K.SE_CUBES + 1]
+    h2 = seat[c, K.SE_CUBES + 2]
+    h3 = seat[c, K.SE_CUBES + 3]
+    s0 = meta[K.M_SUPPLY]
+    s1 = meta[K.M_SUPPLY + 1]
+    s2 = meta[K.M_SUPPLY + 2]
+    s3 = meta[K.M_SUPPLY + 3]
+    coins = seat[c, K.SE_COINS]
+    for b in range(K.NB):
+        m0 = max(bdata[b, K.BD_COST] - h0, 0)
+        m1 = max(bdata[b, K.BD_COST + 1] - h1, 0)
+        m2 = max(bdata[b, K.BD_COST + 2] - h2, 0)
+        m3 = max(bdata[b, K.BD_COST + 3] - h3, 0)
+        ok = ((mkt[K.MK_MARKET, b] >= 1) & (m0 <= s0) & (m1 <= s1) & (m2 <= s2) & (m3 <= s3)
+              & (coins >= bdata[b, K.BD_COSTC] + buy * (m0 + m1 + m2 + m3)))
+        out[n] = K.A_BUILD + b
         n += ok
     return n
 
@@ -704,41 +509,41 @@ def affordable_builds(meta, bdata, consts, seat, mkt, c, out, n):
 @njit(cache=True, _nrt=False, forceinline=True)
 def legal_arrays(meta, opts, bdata, geo, consts, cells, seat, sb, mkt, out):
     """Legal action ids into ``out`` (int32[272]) ascending; return the count."""
-    ph = meta[M_PHASE]
-    if ph == PH_OVER:
+    ph = meta[K.M_PHASE]
+    if ph == K.PH_OVER:
         return 0
-    c = meta[M_CUR]
+    c = meta[K.M_CUR]
     n = 0
-    if ph == PH_TURN:
+    if ph == K.PH_TURN:
         n = free_cells(geo, cells, out, 0)
-        if n > 0 and seat[c, SE_HOUSES] >= 1:
+        if n > 0 and seat[c, K.SE_HOUSES] >= 1:
             n = affordable_builds(meta, bdata, consts, seat, mkt, c, out, n)
         return n
-    if ph == PH_SITE:
-        return free_cells(geo, cells, out, A_SITE)
-    if ph == PH_ACT or ph == PH_RES:
+    if ph == K.PH_SITE:
+        return free_cells(geo, cells, out, K.A_SITE)
+    if ph == K.PH_ACT or ph == K.PH_RES:
         return legal_act(meta, opts, bdata, geo, consts, cells, seat, out, c, ph)
-    if ph == PH_FEED:
-        if seat[c, SE_CUBES + 2] >= 1:
-            out[n] = A_FEED_FISH
+    if ph == K.PH_FEED:
+        if seat[c, K.SE_CUBES + 2] >= 1:
+            out[n] = K.A_FEED_FISH
             n += 1
-        if seat[c, SE_CUBES + 3] >= 1:
-            out[n] = A_FEED_WHEAT
+        if seat[c, K.SE_CUBES + 3] >= 1:
+            out[n] = K.A_FEED_WHEAT
             n += 1
         if n == 0:
-            if seat[c, SE_COINS] >= consts[C_BUY]:
-                if meta[M_SUPPLY + 2] >= 1:
-                    out[n] = A_BUY_FISH
+            if seat[c, K.SE_COINS] >= consts[K.C_BUY]:
+                if meta[K.M_SUPPLY + 2] >= 1:
+                    out[n] = K.A_BUY_FISH
                     n += 1
-                if meta[M_SUPPLY + 3] >= 1:
-                    out[n] = A_BUY_WHEAT
+                if meta[K.M_SUPPLY + 3] >= 1:
+                    out[n] = K.A_BUY_WHEAT
                     n += 1
-            out[n] = A_STARVE
+            out[n] = K.A_STARVE
             n += 1
         return n
-    for b in range(1, NB):  # draft
-        if sb[c, SB_DHAND, b] == 1:
-            out[n] = A_PICK + b
+    for b in range(1, K.NB):  # draft
+        if sb[c, K.SB_DHAND, b] == 1:
+            out[n] = K.A_PICK + b
             n += 1
     return n
 
@@ -746,7 +551,7 @@ def legal_arrays(meta, opts, bdata, geo, consts, cells, seat, sb, mkt, out):
 @njit(cache=True, _nrt=False)
 def pair_counts(i):
     """Cube counts (wood, stone, fish, wheat) of Pawnshop pair ``i``."""
-    a, b = PAIRS[i]
+    a, b = K.PAIRS[i]
     n0 = (a == 0) + (b == 0)
     n1 = (a == 1) + (b == 1)
     n2 = (a == 2) + (b == 2)
@@ -757,32 +562,32 @@ def pair_counts(i):
 @njit(cache=True, _nrt=False, forceinline=True)
 def legal_act(meta, opts, bdata, geo, consts, cells, seat, out, c, ph):
     """Doc 5.3-5.6: activations, Pawnshop exchanges, GATHER, END of a placement."""
-    buy = consts[C_BUY]
-    fee = consts[C_FEE]
-    cell = meta[P_CELL]
-    fee_ok = ph == PH_ACT or opts[O_RES_FEES] == 1
+    buy = consts[K.C_BUY]
+    fee = consts[K.C_FEE]
+    cell = meta[K.P_CELL]
+    fee_ok = ph == K.PH_ACT or opts[K.O_RES_FEES] == 1
     n = 0
     pawn_fee = -1
     for k in range(8):
-        x = geo[cell, GE_NBR + k]
-        if x < 0 or meta[P_USED + k] != 0:
+        x = geo[cell, K.GE_NBR + k]
+        if x < 0 or meta[K.P_USED + k] != 0:
             continue
-        b = cells[CE_BLD, x]
+        b = cells[K.CE_BLD, x]
         if b < 0:
             continue
-        kind = bdata[b, BD_KIND]
-        if kind != K_P and kind != K_X:
+        kind = bdata[b, K.BD_KIND]
+        if kind != K.K_P and kind != K.K_X:
             continue
-        f = fee if (fee_ok and cells[CE_OWN, x] != c) else 0
-        if b == B_PAWNSHOP:
+        f = fee if (fee_ok and cells[K.CE_OWN, x] != c) else 0
+        if b == K.B_PAWNSHOP:
             pawn_fee = f
             continue
-        if can_pay4(meta, seat, c, bdata[b, BD_IN], bdata[b, BD_IN + 1], bdata[b, BD_IN + 2],
-                    bdata[b, BD_IN + 3], bdata[b, BD_INC] + f, buy):
-            out[n] = A_ACT + k
+        if can_pay4(meta, seat, c, bdata[b, K.BD_IN], bdata[b, K.BD_IN + 1], bdata[b, K.BD_IN + 2],
+                    bdata[b, K.BD_IN + 3], bdata[b, K.BD_INC] + f, buy):
+            out[n] = K.A_ACT + k
             n += 1
     if pawn_fee >= 0:
-        differ = opts[O_PAWN_DIFFER] == 1
+        differ = opts[K.O_PAWN_DIFFER] == 1
         for i in range(10):
             n0, n1, n2, n3 = pair_counts(i)
             if not can_pay4(meta, seat, c, n0, n1, n2, n3, pawn_fee, buy):
@@ -790,13 +595,13 @@ def legal_act(meta, opts, bdata, geo, consts, cells, seat, out, c, ph):
             for o in range(10):
                 if differ and o == i:
                     continue
-                out[n] = A_PAWN + i * 10 + o
+                out[n] = K.A_PAWN + i * 10 + o
                 n += 1
-    if meta[P_GATH] == 0:
-        out[n] = A_GATHER
+    if meta[K.P_GATH] == 0:
+        out[n] = K.A_GATHER
         n += 1
-    if meta[P_GATH] == 1 or opts[O_OPTGATHER] == 1:
-        out[n] = A_END
+    if meta[K.P_GATH] == 1 or opts[K.O_OPTGATHER] == 1:
+        out[n] = K.A_END
         n += 1
     return n
 
@@ -807,179 +612,179 @@ def legal_act(meta, opts, bdata, geo, consts, cells, seat, out, c, ph):
 def new_placement(meta, geo, p, cell, gather_possible):
     """Doc 5.1 / 7.1: a new placement (real or the Residence's virtual worker)."""
     clear_placement(meta)
-    meta[P_SEAT] = p
-    meta[P_CELL] = cell
-    has = geo[cell, GE_TCNT] + geo[cell, GE_TCNT + 1] + geo[cell, GE_TCNT + 2] > 0
-    meta[P_GATH] = 0 if (gather_possible and has) else 1
+    meta[K.P_SEAT] = p
+    meta[K.P_CELL] = cell
+    has = geo[cell, K.GE_TCNT] + geo[cell, K.GE_TCNT + 1] + geo[cell, K.GE_TCNT + 2] > 0
+    meta[K.P_GATH] = 0 if (gather_possible and has) else 1
 
 
 @njit(cache=True, _nrt=False)
 def clear_placement(meta):
-    for i in range(P_SEAT, P_USED + 8):
+    for i in range(K.P_SEAT, K.P_USED + 8):
         meta[i] = 0
-    meta[P_SEAT] = -1
-    meta[P_CELL] = -1
+    meta[K.P_SEAT] = -1
+    meta[K.P_CELL] = -1
 
 
 @njit(cache=True, _nrt=False)
 def do_activate(meta, opts, bdata, gdata, geo, consts, cells, seat, sb, c, k, pi, po):
     """Doc 5.3 (pi < 0: the building at slot k) and 5.4 (Pawnshop: input pair pi, output po)."""
-    cell = meta[P_CELL]
+    cell = meta[K.P_CELL]
     if pi >= 0:
         for kk in range(8):
-            y = geo[cell, GE_NBR + kk]
-            if y >= 0 and cells[CE_BLD, y] == B_PAWNSHOP:
+            y = geo[cell, K.GE_NBR + kk]
+            if y >= 0 and cells[K.CE_BLD, y] == K.B_PAWNSHOP:
                 k = kk
                 break
-    x = geo[cell, GE_NBR + k]
-    b = cells[CE_BLD, x]
-    o = cells[CE_OWN, x]
+    x = geo[cell, K.GE_NBR + k]
+    b = cells[K.CE_BLD, x]
+    o = cells[K.CE_OWN, x]
     fee = 0
-    if o != c and (meta[M_PHASE] == PH_ACT or opts[O_RES_FEES] == 1):
-        fee = consts[C_FEE]
+    if o != c and (meta[K.M_PHASE] == K.PH_ACT or opts[K.O_RES_FEES] == 1):
+        fee = consts[K.C_FEE]
     # 1. fee to the owner
     if fee > 0:
-        seat[c, SE_COINS] -= fee
-        seat[o, SE_COINS] += fee
-        seat[c, SE_STATS + ST_FEES_PAID] += fee
-        seat[o, SE_STATS + ST_FEES_EARNED] += fee
+        seat[c, K.SE_COINS] -= fee
+        seat[o, K.SE_COINS] += fee
+        seat[c, K.SE_STATS + K.ST_FEES_PAID] += fee
+        seat[o, K.SE_STATS + K.ST_FEES_EARNED] += fee
     # 2. input
     if pi >= 0:
         n0, n1, n2, n3 = pair_counts(pi)
         inc = 0
     else:
-        n0 = bdata[b, BD_IN]
-        n1 = bdata[b, BD_IN + 1]
-        n2 = bdata[b, BD_IN + 2]
-        n3 = bdata[b, BD_IN + 3]
-        inc = bdata[b, BD_INC]
+        n0 = bdata[b, K.BD_IN]
+        n1 = bdata[b, K.BD_IN + 1]
+        n2 = bdata[b, K.BD_IN + 2]
+        n3 = bdata[b, K.BD_IN + 3]
+        inc = bdata[b, K.BD_INC]
     ntypes = (n0 > 0) + (n1 > 0) + (n2 > 0) + (n3 > 0)
-    if pi >= 0 and opts[O_G5_PAWN] == 0:
+    if pi >= 0 and opts[K.O_G5_PAWN] == 0:
         ntypes = 0
-    spent = ((n0 > 0 and seat[c, SE_CUBES] > 0 and meta[P_GT] > 0)
-             or (n1 > 0 and seat[c, SE_CUBES + 1] > 0 and meta[P_GT + 1] > 0)
-             or (n2 > 0 and seat[c, SE_CUBES + 2] > 0 and meta[P_GT + 2] > 0)
-             or (n3 > 0 and seat[c, SE_CUBES + 3] > 0 and meta[P_GT + 3] > 0))
-    pay4(meta, seat, c, n0, n1, n2, n3, inc, consts[C_BUY])
+    spent = ((n0 > 0 and seat[c, K.SE_CUBES] > 0 and meta[K.P_GT] > 0)
+             or (n1 > 0 and seat[c, K.SE_CUBES + 1] > 0 and meta[K.P_GT + 1] > 0)
+             or (n2 > 0 and seat[c, K.SE_CUBES + 2] > 0 and meta[K.P_GT + 2] > 0)
+             or (n3 > 0 and seat[c, K.SE_CUBES + 3] > 0 and meta[K.P_GT + 3] > 0))
+    pay4(meta, seat, c, n0, n1, n2, n3, inc, consts[K.C_BUY])
     # 3. payment checks
     coins_event(meta, gdata, seat, c)
     act_event(meta, gdata, seat, c, ntypes, spent)
     # 4. outputs (A3: capped at the supply)
-    gib = opts[O_GIB] == 1
+    gib = opts[K.O_GIB] == 1
     vp = 0
     if pi >= 0:
-        a1, a2 = PAIRS[po]
+        a1, a2 = K.PAIRS[po]
         for t in (a1, a2):
-            if meta[M_SUPPLY + t] >= 1:
-                meta[M_SUPPLY + t] -= 1
-                seat[c, SE_CUBES + t] += 1
+            if meta[K.M_SUPPLY + t] >= 1:
+                meta[K.M_SUPPLY + t] -= 1
+                seat[c, K.SE_CUBES + t] += 1
                 if gib:
-                    meta[P_GN] += 1
-                    meta[P_GT + t] += 1
+                    meta[K.P_GN] += 1
+                    meta[K.P_GT + t] += 1
     else:
         for t in range(4):
-            g = bdata[b, BD_OUT + t]
-            if g > meta[M_SUPPLY + t]:
-                g = meta[M_SUPPLY + t]
+            g = bdata[b, K.BD_OUT + t]
+            if g > meta[K.M_SUPPLY + t]:
+                g = meta[K.M_SUPPLY + t]
             if g > 0:
-                seat[c, SE_CUBES + t] += g
-                meta[M_SUPPLY + t] -= g
+                seat[c, K.SE_CUBES + t] += g
+                meta[K.M_SUPPLY + t] -= g
                 if gib:
-                    meta[P_GN] += g
-                    meta[P_GT + t] += g
-        oc = bdata[b, BD_OUTC]
+                    meta[K.P_GN] += g
+                    meta[K.P_GT + t] += g
+        oc = bdata[b, K.BD_OUTC]
         if oc > 0:
-            seat[c, SE_COINS] += bank_take(meta, opts, oc)
-        vp = bdata[b, BD_OUTVP]
-        seat[c, SE_SCORE] += vp
-        seat[c, SE_STATS + ST_VP_ACT] += vp
+            seat[c, K.SE_COINS] += bank_take(meta, opts, oc)
+        vp = bdata[b, K.BD_OUTVP]
+        seat[c, K.SE_SCORE] += vp
+        seat[c, K.SE_STATS + K.ST_VP_ACT] += vp
     # 5. counters
-    meta[P_USED + k] = 1
-    meta[P_ACTS] += 1
+    meta[K.P_USED + k] = 1
+    meta[K.P_ACTS] += 1
     if vp > 0:
-        meta[P_VPACTS] += 1
-    seat[c, SE_STATS + ST_ACTIVATIONS] += 1
+        meta[K.P_VPACTS] += 1
+    seat[c, K.SE_STATS + K.ST_ACTIVATIONS] += 1
     if o == c:
-        sb[c, SB_ACT_OWN, b] += 1
+        sb[c, K.SB_ACT_OWN, b] += 1
     else:
-        sb[o, SB_ACT_OTH, b] += 1
+        sb[o, K.SB_ACT_OTH, b] += 1
 
 
 @njit(cache=True, _nrt=False)
 def do_gather(meta, geo, seat, c):
     """Doc 5.5 (§6.3 step 2): every terrain cell counts, capped at the supply."""
-    cell = meta[P_CELL]
+    cell = meta[K.P_CELL]
     got = 0
     for t in range(3):
-        g = geo[cell, GE_TCNT + t]
-        if g > meta[M_SUPPLY + t]:
-            g = meta[M_SUPPLY + t]
-        seat[c, SE_CUBES + t] += g
-        meta[M_SUPPLY + t] -= g
-        meta[P_GT + t] += g
+        g = geo[cell, K.GE_TCNT + t]
+        if g > meta[K.M_SUPPLY + t]:
+            g = meta[K.M_SUPPLY + t]
+        seat[c, K.SE_CUBES + t] += g
+        meta[K.M_SUPPLY + t] -= g
+        meta[K.P_GT + t] += g
         got += g
-    meta[P_GN] += got
-    seat[c, SE_STATS + ST_GATHERED] += got
-    meta[P_GATH] = 1
+    meta[K.P_GN] += got
+    seat[c, K.SE_STATS + K.ST_GATHERED] += got
+    meta[K.P_GATH] = 1
 
 
 @njit(cache=True, _nrt=False)
 def end_turn(meta, opts, geo, consts, cells, seat, mkt):
     """Doc 4: the next turn, or the end of the round."""
-    meta[M_TURN] += 1
-    meta[M_TURNS_TOTAL] += 1
-    n = meta[M_NP]
-    if meta[M_TURN] == n * meta[M_WORKERS]:
-        meta[M_EOR_STAGE] = EOR_SPECIALS
-        meta[M_EOR_IDX] = 0
+    meta[K.M_TURN] += 1
+    meta[K.M_TURNS_TOTAL] += 1
+    n = meta[K.M_NP]
+    if meta[K.M_TURN] == n * meta[K.M_WORKERS]:
+        meta[K.M_EOR_STAGE] = K.EOR_SPECIALS
+        meta[K.M_EOR_IDX] = 0
         continue_eor(meta, opts, geo, consts, cells, seat, mkt)
     else:
-        meta[M_CUR] = (meta[M_CUR] + 1) % n
-        meta[M_PHASE] = PH_TURN
+        meta[K.M_CUR] = (meta[K.M_CUR] + 1) % n
+        meta[K.M_PHASE] = K.PH_TURN
 
 
 @njit(cache=True, _nrt=False)
 def continue_eor(meta, opts, geo, consts, cells, seat, mkt):
     """Doc 7 (§6.8): clock buildings in start-player order, then feeding."""
-    n = meta[M_NP]
+    n = meta[K.M_NP]
     while True:
-        st = meta[M_EOR_STAGE]
-        if st == EOR_SPECIALS:
-            if meta[M_EOR_IDX] == n:
-                meta[M_EOR_STAGE] = EOR_FEED
-                meta[M_EOR_IDX] = 0
+        st = meta[K.M_EOR_STAGE]
+        if st == K.EOR_SPECIALS:
+            if meta[K.M_EOR_IDX] == n:
+                meta[K.M_EOR_STAGE] = K.EOR_FEED
+                meta[K.M_EOR_IDX] = 0
                 continue
-            p = (meta[M_START] + meta[M_EOR_IDX]) % n
-            cc = mkt[MK_LOC, B_CATHEDRAL]
-            if cc >= 0 and cells[CE_OWN, cc] == p:
+            p = (meta[K.M_START] + meta[K.M_EOR_IDX]) % n
+            cc = mkt[K.MK_LOC, K.B_CATHEDRAL]
+            if cc >= 0 and cells[K.CE_OWN, cc] == p:
                 w = 0
-                own_ok = opts[O_CATH_OWN] == 1
+                own_ok = opts[K.O_CATH_OWN] == 1
                 for k in range(8):
-                    x = geo[cc, GE_NBR + k]
-                    if x >= 0 and cells[CE_WRK, x] >= 0 and (own_ok or cells[CE_WRK, x] != p):
+                    x = geo[cc, K.GE_NBR + k]
+                    if x >= 0 and cells[K.CE_WRK, x] >= 0 and (own_ok or cells[K.CE_WRK, x] != p):
                         w += 1
-                v = consts[C_CATH_VP] * w
-                seat[p, SE_SCORE] += v
-                seat[p, SE_STATS + ST_VP_CATH] += v
-            rc = mkt[MK_LOC, B_RESIDENCE]
-            if rc >= 0 and cells[CE_OWN, rc] == p:
-                meta[M_EOR_STAGE] = EOR_RES
-                meta[M_PHASE] = PH_RES
-                meta[M_CUR] = p
-                new_placement(meta, geo, p, rc, opts[O_RES_GATHER] == 1)
+                v = consts[K.C_CATH_VP] * w
+                seat[p, K.SE_SCORE] += v
+                seat[p, K.SE_STATS + K.ST_VP_CATH] += v
+            rc = mkt[K.MK_LOC, K.B_RESIDENCE]
+            if rc >= 0 and cells[K.CE_OWN, rc] == p:
+                meta[K.M_EOR_STAGE] = K.EOR_RES
+                meta[K.M_PHASE] = K.PH_RES
+                meta[K.M_CUR] = p
+                new_placement(meta, geo, p, rc, opts[K.O_RES_GATHER] == 1)
                 return
-            meta[M_EOR_IDX] += 1
+            meta[K.M_EOR_IDX] += 1
             continue
-        if st == EOR_FEED:
-            if meta[M_EOR_IDX] == n:
+        if st == K.EOR_FEED:
+            if meta[K.M_EOR_IDX] == n:
                 finish_round(meta, opts, geo, consts, cells, seat, mkt)
                 return
-            p = (meta[M_START] + meta[M_EOR_IDX]) % n
-            meta[M_PHASE] = PH_FEED
-            meta[M_CUR] = p
-            meta[M_FEED_LEFT] = meta[M_WORKERS]
-            meta[M_FEED_FISH] = 0
-            meta[M_FEED_WHEAT] = 0
+            p = (meta[K.M_START] + meta[K.M_EOR_IDX]) % n
+            meta[K.M_PHASE] = K.PH_FEED
+            meta[K.M_CUR] = p
+            meta[K.M_FEED_LEFT] = meta[K.M_WORKERS]
+            meta[K.M_FEED_FISH] = 0
+            meta[K.M_FEED_WHEAT] = 0
             return
         return
 
@@ -987,23 +792,23 @@ def continue_eor(meta, opts, geo, consts, cells, seat, mkt):
 @njit(cache=True, _nrt=False)
 def finish_round(meta, opts, geo, consts, cells, seat, mkt):
     """Doc 7.3 (§6.8 step 3, §6.9): workers home, the next start player, or the game's end."""
-    n = meta[M_NP]
-    if meta[M_ROUND] >= opts[O_ROUNDS]:
+    n = meta[K.M_NP]
+    if meta[K.M_ROUND] >= opts[K.O_ROUNDS]:
         end_game(meta, opts, geo, consts, cells, seat, mkt)
         return
-    meta[M_EOR_STAGE] = EOR_NONE
-    meta[M_EOR_IDX] = 0
-    for cell in range(NCELL):
-        cells[CE_WRK, cell] = -1
+    meta[K.M_EOR_STAGE] = K.EOR_NONE
+    meta[K.M_EOR_IDX] = 0
+    for cell in range(K.NCELL):
+        cells[K.CE_WRK, cell] = -1
     for p in range(n):
-        seat[p, SE_WUSED] = 0
-        seat[p, SE_ONSITE] = 0
-    start = meta[M_START]
-    if n == 3 and opts[O_TIP] == 1 and meta[M_ROUND] == 3:
-        m = min(seat[0, SE_SCORE], min(seat[1, SE_SCORE], seat[2, SE_SCORE]))
+        seat[p, K.SE_WUSED] = 0
+        seat[p, K.SE_ONSITE] = 0
+    start = meta[K.M_START]
+    if n == 3 and opts[K.O_TIP] == 1 and meta[K.M_ROUND] == 3:
+        m = min(seat[0, K.SE_SCORE], min(seat[1, K.SE_SCORE], seat[2, K.SE_SCORE]))
         cnt = 0
         for p in range(3):
-            if seat[p, SE_SCORE] == m:
+            if seat[p, K.SE_SCORE] == m:
                 cnt += 1
         if cnt == 3:
             ns = (start + 1) % 3
@@ -1011,194 +816,194 @@ def finish_round(meta, opts, geo, consts, cells, seat, mkt):
             ns = -1
             for i in range(1, 4):
                 p = (start + i) % 3
-                if seat[p, SE_SCORE] != m:
+                if seat[p, K.SE_SCORE] != m:
                     continue
-                if ns < 0 or seat[p, SE_LAST_START] < seat[ns, SE_LAST_START]:
+                if ns < 0 or seat[p, K.SE_LAST_START] < seat[ns, K.SE_LAST_START]:
                     ns = p
     else:
         ns = (start + 1) % n
-    meta[M_ROUND] += 1
-    meta[M_START] = ns
-    seat[ns, SE_LAST_START] = meta[M_ROUND]
-    meta[M_TURN] = 0
-    meta[M_CUR] = ns
-    meta[M_PHASE] = PH_TURN
+    meta[K.M_ROUND] += 1
+    meta[K.M_START] = ns
+    seat[ns, K.SE_LAST_START] = meta[K.M_ROUND]
+    meta[K.M_TURN] = 0
+    meta[K.M_CUR] = ns
+    meta[K.M_PHASE] = K.PH_TURN
 
 
 @njit(cache=True, _nrt=False)
 def end_game(meta, opts, geo, consts, cells, seat, mkt):
     """Doc 7.4 (§6.10): Castle, Watchtower, 1 VP per 3 coins."""
-    n = meta[M_NP]
-    cc = mkt[MK_LOC, B_CASTLE]
+    n = meta[K.M_NP]
+    cc = mkt[K.MK_LOC, K.B_CASTLE]
     if cc >= 0:
-        o = cells[CE_OWN, cc]
+        o = cells[K.CE_OWN, cc]
         w = 0
         for k in range(8):
-            x = geo[cc, GE_NBR + k]
-            if x >= 0 and cells[CE_BLD, x] >= 0 and (opts[O_CASTLE] == 1 or cells[CE_OWN, x] == o):
+            x = geo[cc, K.GE_NBR + k]
+            if x >= 0 and cells[K.CE_BLD, x] >= 0 and (opts[K.O_CASTLE] == 1 or cells[K.CE_OWN, x] == o):
                 w += 1
-        v = consts[C_CASTLE_VP] * w
-        seat[o, SE_SCORE] += v
-        seat[o, SE_STATS + ST_VP_CASTLE] += v
-    wc = mkt[MK_LOC, B_WATCHTOWER]
+        v = consts[K.C_CASTLE_VP] * w
+        seat[o, K.SE_SCORE] += v
+        seat[o, K.SE_STATS + K.ST_VP_CASTLE] += v
+    wc = mkt[K.MK_LOC, K.B_WATCHTOWER]
     if wc >= 0:
-        o = cells[CE_OWN, wc]
+        o = cells[K.CE_OWN, wc]
         w = 0
         for k in range(8):
-            x = geo[wc, GE_NBR + k]
-            if (x >= 0 and geo[x, GE_TERR] == T_G and cells[CE_BLD, x] < 0
-                    and (opts[O_WT_BLOCK] == 0 or cells[CE_WRK, x] < 0)):
+            x = geo[wc, K.GE_NBR + k]
+            if (x >= 0 and geo[x, K.GE_TERR] == K.T_G and cells[K.CE_BLD, x] < 0
+                    and (opts[K.O_WT_BLOCK] == 0 or cells[K.CE_WRK, x] < 0)):
                 w += 1
-        v = consts[C_WT_VP] * w
-        seat[o, SE_SCORE] += v
-        seat[o, SE_STATS + ST_VP_WT] += v
+        v = consts[K.C_WT_VP] * w
+        seat[o, K.SE_SCORE] += v
+        seat[o, K.SE_STATS + K.ST_VP_WT] += v
     for p in range(n):
-        v = seat[p, SE_COINS] // consts[C_COINS_PER_VP]
-        seat[p, SE_SCORE] += v
-        seat[p, SE_STATS + ST_VP_COINS] += v
-    meta[M_PHASE] = PH_OVER
-    meta[M_END] = END_END
+        v = seat[p, K.SE_COINS] // consts[K.C_COINS_PER_VP]
+        seat[p, K.SE_SCORE] += v
+        seat[p, K.SE_STATS + K.ST_VP_COINS] += v
+    meta[K.M_PHASE] = K.PH_OVER
+    meta[K.M_END] = K.END_END
 
 
 @njit(cache=True, _nrt=False)
 def finish_feeding(meta, opts, gdata, geo, consts, cells, seat, mkt, c):
     """Doc 7.2: feed_all_with cards, then the next seat."""
-    w = meta[M_WORKERS]
-    for j in range(meta[M_NGOALS]):
-        card = seat[c, SE_GOALS + j]
-        if card == 0 or seat[c, SE_GDONE + j] != 0 or gdata[card, GD_KIND] != G_FEED_ALL_WITH:
+    w = meta[K.M_WORKERS]
+    for j in range(meta[K.M_NGOALS]):
+        card = seat[c, K.SE_GOALS + j]
+        if card == 0 or seat[c, K.SE_GDONE + j] != 0 or gdata[card, K.GD_KIND] != K.G_FEED_ALL_WITH:
             continue
-        par = gdata[card, GD_PARAM]
-        if (par == 2 and meta[M_FEED_FISH] == w) or (par == 3 and meta[M_FEED_WHEAT] == w):
+        par = gdata[card, K.GD_PARAM]
+        if (par == 2 and meta[K.M_FEED_FISH] == w) or (par == 3 and meta[K.M_FEED_WHEAT] == w):
             claim(meta, gdata, seat, c, j)
-    meta[M_FEED_LEFT] = 0
-    meta[M_FEED_FISH] = 0
-    meta[M_FEED_WHEAT] = 0
-    meta[M_EOR_IDX] += 1
+    meta[K.M_FEED_LEFT] = 0
+    meta[K.M_FEED_FISH] = 0
+    meta[K.M_FEED_WHEAT] = 0
+    meta[K.M_EOR_IDX] += 1
     continue_eor(meta, opts, geo, consts, cells, seat, mkt)
 
 
 @njit(cache=True, _nrt=False)
 def draft_pick(meta, opts, gdata, consts, seat, sb, piles, mkt, c, b):
     """Doc 5.7: a pick; when every seat picked: reveal, pass or discard, deal, or finish."""
-    n = meta[M_NP]
-    seat[c, SE_PICKS] = b
-    sb[c, SB_DHAND, b] = 0
-    sb[c, SB_PICK, b] = meta[M_DRAFT_ROUND] + 1
-    if c != (meta[M_FIRST] + n - 1) % n:
-        meta[M_CUR] = (c + 1) % n
+    n = meta[K.M_NP]
+    seat[c, K.SE_PICKS] = b
+    sb[c, K.SB_DHAND, b] = 0
+    sb[c, K.SB_PICK, b] = meta[K.M_DRAFT_ROUND] + 1
+    if c != (meta[K.M_FIRST] + n - 1) % n:
+        meta[K.M_CUR] = (c + 1) % n
         return
     for p in range(n):
-        mkt[MK_MARKET, seat[p, SE_PICKS]] = 1
-        seat[p, SE_PICKS] = -1
-    meta[M_DRAFT_ROUND] += 1
-    if opts[O_MARKET] == MV_DRAFT:
-        for bb in range(NB):
-            last = sb[n - 1, SB_DHAND, bb]
+        mkt[K.MK_MARKET, seat[p, K.SE_PICKS]] = 1
+        seat[p, K.SE_PICKS] = -1
+    meta[K.M_DRAFT_ROUND] += 1
+    if opts[K.O_MARKET] == K.MV_DRAFT:
+        for bb in range(K.NB):
+            last = sb[n - 1, K.SB_DHAND, bb]
             for p in range(n - 1, 0, -1):
-                sb[p, SB_DHAND, bb] = sb[p - 1, SB_DHAND, bb]
-            sb[0, SB_DHAND, bb] = last
+                sb[p, K.SB_DHAND, bb] = sb[p - 1, K.SB_DHAND, bb]
+            sb[0, K.SB_DHAND, bb] = last
     else:
-        sb[:, SB_DHAND, :] = 0
-    if meta[M_DRAFT_ROUND] * n >= consts[C_MARKET_SIZE]:
-        sb[:, SB_DHAND, :] = 0
+        sb[:, K.SB_DHAND, :] = 0
+    if meta[K.M_DRAFT_ROUND] * n >= consts[K.C_MARKET_SIZE]:
+        sb[:, K.SB_DHAND, :] = 0
         finish_setup(meta, opts, gdata, seat, piles, mkt)
         return
-    if opts[O_MARKET] == MV_ONE_OF_TWO:
+    if opts[K.O_MARKET] == K.MV_ONE_OF_TWO:
         deal_two(meta, piles, sb)
-    meta[M_CUR] = meta[M_FIRST]
+    meta[K.M_CUR] = meta[K.M_FIRST]
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def step(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, a):
     """Apply one action (chosen or forced) with its goal checks and continuation (doc 5-8)."""
-    c = meta[M_CUR]
-    if a < A_BUILD:  # PLACE
-        cells[CE_WRK, a] = c
-        seat[c, SE_WUSED] += 1
-        seat[c, SE_STATS + ST_PLACEMENTS] += 1
+    c = meta[K.M_CUR]
+    if a < K.A_BUILD:  # PLACE
+        cells[K.CE_WRK, a] = c
+        seat[c, K.SE_WUSED] += 1
+        seat[c, K.SE_STATS + K.ST_PLACEMENTS] += 1
         new_placement(meta, geo, c, a, True)
-        meta[M_PHASE] = PH_ACT
+        meta[K.M_PHASE] = K.PH_ACT
         check_goals(meta, gdata, geo, cells, seat)
-    elif a < A_SITE:  # BUILD
-        b = a - A_BUILD
-        seat[c, SE_WUSED] += 1
-        seat[c, SE_ONSITE] += 1
-        pay4(meta, seat, c, bdata[b, BD_COST], bdata[b, BD_COST + 1], bdata[b, BD_COST + 2],
-             bdata[b, BD_COST + 3], bdata[b, BD_COSTC], consts[C_BUY])
-        mkt[MK_MARKET, b] -= 1
-        meta[M_PENDING] = b
+    elif a < K.A_SITE:  # BUILD
+        b = a - K.A_BUILD
+        seat[c, K.SE_WUSED] += 1
+        seat[c, K.SE_ONSITE] += 1
+        pay4(meta, seat, c, bdata[b, K.BD_COST], bdata[b, K.BD_COST + 1], bdata[b, K.BD_COST + 2],
+             bdata[b, K.BD_COST + 3], bdata[b, K.BD_COSTC], consts[K.C_BUY])
+        mkt[K.MK_MARKET, b] -= 1
+        meta[K.M_PENDING] = b
         coins_event(meta, gdata, seat, c)
-        meta[M_PHASE] = PH_SITE
+        meta[K.M_PHASE] = K.PH_SITE
         check_goals(meta, gdata, geo, cells, seat)
-    elif a < A_ACT:  # SITE
-        cell = a - A_SITE
-        b = meta[M_PENDING]
-        cells[CE_BLD, cell] = b
-        cells[CE_OWN, cell] = c
-        mkt[MK_LOC, b] = cell
-        seat[c, SE_HOUSES] -= 1
-        v = bdata[b, BD_VP]
-        seat[c, SE_SCORE] += v
-        seat[c, SE_STATS + ST_VP_BUILD] += v
-        sb[c, SB_BUILT, b] += 1
-        if sb[c, SB_BROUND, b] == 0:
-            sb[c, SB_BROUND, b] = meta[M_ROUND]
-        seat[c, SE_STATS + ST_BUILDS] += 1
-        meta[M_PENDING] = -1
-        seat[c, SE_GDIRTY] = 1
+    elif a < K.A_ACT:  # SITE
+        cell = a - K.A_SITE
+        b = meta[K.M_PENDING]
+        cells[K.CE_BLD, cell] = b
+        cells[K.CE_OWN, cell] = c
+        mkt[K.MK_LOC, b] = cell
+        seat[c, K.SE_HOUSES] -= 1
+        v = bdata[b, K.BD_VP]
+        seat[c, K.SE_SCORE] += v
+        seat[c, K.SE_STATS + K.ST_VP_BUILD] += v
+        sb[c, K.SB_BUILT, b] += 1
+        if sb[c, K.SB_BROUND, b] == 0:
+            sb[c, K.SB_BROUND, b] = meta[K.M_ROUND]
+        seat[c, K.SE_STATS + K.ST_BUILDS] += 1
+        meta[K.M_PENDING] = -1
+        seat[c, K.SE_GDIRTY] = 1
         check_goals(meta, gdata, geo, cells, seat)
         end_turn(meta, opts, geo, consts, cells, seat, mkt)
-    elif a < A_PAWN:  # ACTIVATE
-        do_activate(meta, opts, bdata, gdata, geo, consts, cells, seat, sb, c, a - A_ACT, -1, -1)
+    elif a < K.A_PAWN:  # ACTIVATE
+        do_activate(meta, opts, bdata, gdata, geo, consts, cells, seat, sb, c, a - K.A_ACT, -1, -1)
         check_goals(meta, gdata, geo, cells, seat)
-    elif a < A_GATHER:  # PAWN
-        i = a - A_PAWN
+    elif a < K.A_GATHER:  # PAWN
+        i = a - K.A_PAWN
         do_activate(meta, opts, bdata, gdata, geo, consts, cells, seat, sb, c, 0, i // 10,
                     i % 10)
         check_goals(meta, gdata, geo, cells, seat)
-    elif a == A_GATHER:
+    elif a == K.A_GATHER:
         do_gather(meta, geo, seat, c)
         check_goals(meta, gdata, geo, cells, seat)
-    elif a == A_END:
+    elif a == K.A_END:
         clear_placement(meta)
         check_goals(meta, gdata, geo, cells, seat)
-        if meta[M_PHASE] == PH_ACT:
+        if meta[K.M_PHASE] == K.PH_ACT:
             end_turn(meta, opts, geo, consts, cells, seat, mkt)
         else:
-            meta[M_EOR_STAGE] = EOR_SPECIALS
-            meta[M_EOR_IDX] += 1
+            meta[K.M_EOR_STAGE] = K.EOR_SPECIALS
+            meta[K.M_EOR_IDX] += 1
             continue_eor(meta, opts, geo, consts, cells, seat, mkt)
-    elif a <= A_STARVE:  # feeding (doc 7.2)
-        if a == A_FEED_FISH or a == A_FEED_WHEAT:
-            t = 2 if a == A_FEED_FISH else 3
-            seat[c, SE_CUBES + t] -= 1
-            meta[M_SUPPLY + t] += 1
-            meta[M_FEED_LEFT] -= 1
-            meta[M_FEED_FISH + t - 2] += 1
-        elif a == A_BUY_FISH or a == A_BUY_WHEAT:
-            t = 2 if a == A_BUY_FISH else 3
-            buy = consts[C_BUY]
-            seat[c, SE_COINS] -= buy
-            meta[M_BANK] += buy
-            seat[c, SE_STATS + ST_CUBES_BOUGHT] += 1
-            seat[c, SE_STATS + ST_FOOD_BOUGHT] += 1
-            meta[M_FEED_LEFT] -= 1
-            meta[M_FEED_FISH + t - 2] += 1
+    elif a <= K.A_STARVE:  # feeding (doc 7.2)
+        if a == K.A_FEED_FISH or a == K.A_FEED_WHEAT:
+            t = 2 if a == K.A_FEED_FISH else 3
+            seat[c, K.SE_CUBES + t] -= 1
+            meta[K.M_SUPPLY + t] += 1
+            meta[K.M_FEED_LEFT] -= 1
+            meta[K.M_FEED_FISH + t - 2] += 1
+        elif a == K.A_BUY_FISH or a == K.A_BUY_WHEAT:
+            t = 2 if a == K.A_BUY_FISH else 3
+            buy = consts[K.C_BUY]
+            seat[c, K.SE_COINS] -= buy
+            meta[K.M_BANK] += buy
+            seat[c, K.SE_STATS + K.ST_CUBES_BOUGHT] += 1
+            seat[c, K.SE_STATS + K.ST_FOOD_BOUGHT] += 1
+            meta[K.M_FEED_LEFT] -= 1
+            meta[K.M_FEED_FISH + t - 2] += 1
             coins_event(meta, gdata, seat, c)
         else:
-            u = meta[M_FEED_LEFT]
-            v = consts[C_UNFED] * u
-            seat[c, SE_SCORE] -= v
-            seat[c, SE_STATS + ST_UNFED] += u
-            seat[c, SE_STATS + ST_VP_UNFED] -= v
-            meta[M_FEED_LEFT] = 0
+            u = meta[K.M_FEED_LEFT]
+            v = consts[K.C_UNFED] * u
+            seat[c, K.SE_SCORE] -= v
+            seat[c, K.SE_STATS + K.ST_UNFED] += u
+            seat[c, K.SE_STATS + K.ST_VP_UNFED] -= v
+            meta[K.M_FEED_LEFT] = 0
         check_goals(meta, gdata, geo, cells, seat)
-        if meta[M_FEED_LEFT] == 0:
+        if meta[K.M_FEED_LEFT] == 0:
             finish_feeding(meta, opts, gdata, geo, consts, cells, seat, mkt, c)
     else:  # PICK
         check_goals(meta, gdata, geo, cells, seat)
-        draft_pick(meta, opts, gdata, consts, seat, sb, piles, mkt, c, a - A_PICK)
+        draft_pick(meta, opts, gdata, consts, seat, sb, piles, mkt, c, a - K.A_PICK)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -1210,7 +1015,7 @@ def auto_forced(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, pil
         if n == 1:
             step(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, out[0])
             continue
-        meta[M_NLEGAL] = n
+        meta[K.M_NLEGAL] = n
         return
 
 
@@ -1218,7 +1023,7 @@ def auto_forced(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, pil
 def apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, out,
                  a):
     """A chosen action: count it, apply it, then the forced moves (doc 4)."""
-    meta[M_DEC] += 1
+    meta[K.M_DEC] += 1
     step(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, a)
     auto_forced(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, out)
 
@@ -1258,13 +1063,13 @@ def is_legal(s, a):
 @njit(cache=True, _nrt=False)
 def recompute_derived(s):
     """Internal caches after ``state_from_dict``: side terrain, building cells, goal flags."""
-    set_side(s.geo, s.opts[O_SIDE])
-    s.mkt[MK_LOC, :] = -1
-    for cell in range(NCELL):
-        if s.cells[CE_BLD, cell] >= 0:
-            s.mkt[MK_LOC, s.cells[CE_BLD, cell]] = cell
-    for p in range(MAXP):
-        s.seat[p, SE_GDIRTY] = 1
+    set_side(s.geo, s.opts[K.O_SIDE])
+    s.mkt[K.MK_LOC, :] = -1
+    for cell in range(K.NCELL):
+        if s.cells[K.CE_BLD, cell] >= 0:
+            s.mkt[K.MK_LOC, s.cells[K.CE_BLD, cell]] = cell
+    for p in range(K.MAXP):
+        s.seat[p, K.SE_GDIRTY] = 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1274,7 +1079,7 @@ legal_actions_into = legal_into
 implements(LittleTownState, "init_state")(init_state)
 implements(LittleTownState, "legal_actions_into")(legal_into)
 implements(LittleTownState, "apply_inplace")(apply_inplace)
-meta_hooks(LittleTownState, "meta", phase=M_PHASE, over=PH_OVER, current=M_CUR, n_players=M_NP)
+meta_hooks(LittleTownState, "meta", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR, n_players=K.M_NP)
 
 
 
@@ -1284,8 +1089,8 @@ meta_hooks(LittleTownState, "meta", phase=M_PHASE, over=PH_OVER, current=M_CUR, 
 @njit(cache=True)
 def scores_into(s, out):
     """The score track per seat (spec §6.4; may be negative)."""
-    for p in range(s.meta[M_NP]):
-        out[p] = s.seat[p, SE_SCORE]
+    for p in range(s.meta[K.M_NP]):
+        out[p] = s.seat[p, K.SE_SCORE]
 
 
 @implements(LittleTownState, "win_shares_into")
@@ -1293,13 +1098,13 @@ def scores_into(s, out):
 def win_shares_into(s, out):
     """1/k for each of the k seats with the highest score once the game is over (shared
     wins, spec §6.4), else 0."""
-    n = s.meta[M_NP]
-    best = s.seat[0, SE_SCORE]
+    n = s.meta[K.M_NP]
+    best = s.seat[0, K.SE_SCORE]
     for p in range(1, n):
-        best = max(best, s.seat[p, SE_SCORE])
+        best = max(best, s.seat[p, K.SE_SCORE])
     k = 0
     for p in range(n):
-        k += s.seat[p, SE_SCORE] == best
-    over = s.meta[M_PHASE] == PH_OVER
+        k += s.seat[p, K.SE_SCORE] == best
+    over = s.meta[K.M_PHASE] == K.PH_OVER
     for p in range(n):
-        out[p] = 1.0 / k if over and s.seat[p, SE_SCORE] == best else 0.0
+        out[p] = 1.0 / k if over and s.seat[p, K.SE_SCORE] == best else 0.0

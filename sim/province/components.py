@@ -23,29 +23,13 @@ from typing import Any
 
 from sim.core.components import ComponentSchema, ImpactLink, Tunable, slug
 from sim.core.errors import UserError
-from sim.province.constants import (
-    C_HARBOR_C,
-    C_HARBOR_L,
-    C_MILL,
-    C_UNION_C,
-    C_UNION_L,
-    COND_NAMES,
-    CONST_NAMES,
-    MAXG,
-    NS,
-    S_C,
-    S_L,
-    S_PRE,
-    S_VP1,
-    S_VP2,
-    STRUCT_NAMES,
-)
+from sim.province import constants as K
 
 # structure -> ((row field, constant name, constants slot), ...)
 _PRODUCTION = {
-    "Mill": (("labor_income", "mill_labor", C_MILL),),
-    "Union": (("trade_coins", "union_coins", C_UNION_C), ("trade_labor", "union_labor", C_UNION_L)),
-    "Harbor": (("ship_labor", "harbor_labor", C_HARBOR_L), ("ship_coins", "harbor_coins", C_HARBOR_C)),
+    "Mill": (("labor_income", "mill_labor", K.C_MILL),),
+    "Union": (("trade_coins", "union_coins", K.C_UNION_C), ("trade_labor", "union_labor", K.C_UNION_L)),
+    "Harbor": (("ship_labor", "harbor_labor", K.C_HARBOR_L), ("ship_coins", "harbor_coins", K.C_HARBOR_C)),
 }
 _MOVED = {c for fields in _PRODUCTION.values() for _f, c, _i in fields}
 
@@ -90,28 +74,28 @@ def document(game) -> dict[str, Any]:
     ``gdata``/``goal_names`` and ``consts`` arrays."""
     sd, consts = game.sdata, game.consts
     structures = []
-    for k, name in enumerate(STRUCT_NAMES):
-        pre = int(sd[k, S_PRE])
-        row = {"name": name, "labor": int(sd[k, S_L]), "coins": int(sd[k, S_C]),
-               "vp_first": int(sd[k, S_VP1]), "vp_copy": int(sd[k, S_VP2]),
-               "prereq": "none" if pre < 0 else STRUCT_NAMES[pre]}
+    for k, name in enumerate(K.STRUCT_NAMES):
+        pre = int(sd[k, K.S_PRE])
+        row = {"name": name, "labor": int(sd[k, K.S_L]), "coins": int(sd[k, K.S_C]),
+               "vp_first": int(sd[k, K.S_VP1]), "vp_copy": int(sd[k, K.S_VP2]),
+               "prereq": "none" if pre < 0 else K.STRUCT_NAMES[pre]}
         for f, _c, i in _PRODUCTION.get(name, ()):
             row[f] = int(consts[i])
         structures.append(row)
-    goals = [{"name": n, "condition": COND_NAMES[int(game.gdata[g, 0])],
+    goals = [{"name": n, "condition": K.COND_NAMES[int(game.gdata[g, 0])],
               "threshold": int(game.gdata[g, 1])} for g, n in enumerate(game.goal_names)]
-    constants = {c: int(consts[i]) for i, c in enumerate(CONST_NAMES) if c not in _MOVED}
+    constants = {c: int(consts[i]) for i, c in enumerate(K.CONST_NAMES) if c not in _MOVED}
     return {"structures": structures, "goals": goals, "constants": constants}
 
 
 def _prereq(value: str, name: str) -> str | None:
     if slug(value) in ("none", ""):
         return None
-    by_slug = {slug(n): n for n in STRUCT_NAMES}
+    by_slug = {slug(n): n for n in K.STRUCT_NAMES}
     pre = by_slug.get(slug(value))
     if pre is None:
         raise UserError(f"province data: {name} prereq {value!r}; allowed: none, "
-                        f"{', '.join(STRUCT_NAMES)}")
+                        f"{', '.join(K.STRUCT_NAMES)}")
     return pre
 
 
@@ -119,18 +103,18 @@ def build(doc: dict[str, Any]):
     from sim.province.game import Province
 
     rows = {r["name"]: r for r in doc["structures"]}
-    if sorted(rows) != sorted(STRUCT_NAMES):
-        raise UserError(f"province data: the structures must be {', '.join(STRUCT_NAMES)}")
+    if sorted(rows) != sorted(K.STRUCT_NAMES):
+        raise UserError(f"province data: the structures must be {', '.join(K.STRUCT_NAMES)}")
     structures: dict[str, tuple] = {}
     constants = dict(doc["constants"])
-    for name in STRUCT_NAMES:
+    for name in K.STRUCT_NAMES:
         r = rows[name]
         pre = _prereq(r["prereq"], name)
         structures[name] = (r["labor"], r["coins"], r["vp_first"], r["vp_copy"], pre)
         for f, c, _i in _PRODUCTION.get(name, ()):
             constants[c] = r[f]
     # a prerequisite chain must end (no structure may need itself, directly or not)
-    for name in STRUCT_NAMES:
+    for name in K.STRUCT_NAMES:
         seen, cur = {name}, structures[name][4]
         while cur is not None:
             if cur in seen:
@@ -139,9 +123,9 @@ def build(doc: dict[str, Any]):
             seen.add(cur)
             cur = structures[cur][4]
     goals = [(g["name"], g["condition"], g["threshold"]) for g in doc["goals"]]
-    if len(goals) > MAXG:
-        raise UserError(f"province data: at most {MAXG} goal tokens")
+    if len(goals) > K.MAXG:
+        raise UserError(f"province data: at most {K.MAXG} goal tokens")
     if int(constants.get("goals_total", len(goals))) > len(goals):
         raise UserError(f"province data: goals_total is more than the {len(goals)} goal tokens")
-    assert len(structures) == NS
+    assert len(structures) == K.NS
     return Province(structures, goals, constants)

@@ -8,14 +8,7 @@ goals=..., constants=...)`` swaps any part. See docs/games/province.md §1.
 import numpy as np
 
 from sim.core.errors import UserError
-from sim.province.constants import (
-    COND_NAMES,
-    CONST_NAMES,
-    MAXG,
-    NS,
-    NSCOL,
-    STRUCT_NAMES,
-)
+from sim.province import constants as K
 from sim.province.options import RECON_COST_STRUCTURES, TWEAKS  # noqa: F401 (re-exported)
 
 # name: (labor, coins, vp_first, vp_copy, prereq name or None)
@@ -62,31 +55,31 @@ def structures_array(structures: dict | None = None) -> np.ndarray:
     for k, v in (structures or {}).items():
         if k not in st:
             raise UserError(f"province data: unknown structure {k!r}; allowed: "
-                            f"{', '.join(STRUCT_NAMES)}")
+                            f"{', '.join(K.STRUCT_NAMES)}")
         st[k] = tuple(v)
-    out = np.zeros((NS, NSCOL), np.int64)
-    for i, name in enumerate(STRUCT_NAMES):
+    out = np.zeros((K.NS, K.NSCOL), np.int64)
+    for i, name in enumerate(K.STRUCT_NAMES):
         lab, coin, v1, v2, pre = st[name]
-        if pre is not None and pre not in STRUCT_NAMES:
-            raise UserError(f"province data: bad prereq {pre!r}; allowed: {', '.join(STRUCT_NAMES)}")
+        if pre is not None and pre not in K.STRUCT_NAMES:
+            raise UserError(f"province data: bad prereq {pre!r}; allowed: {', '.join(K.STRUCT_NAMES)}")
         if min(lab, coin, v1, v2) < 0:
             raise UserError(f"province data: {name} has a negative value")
-        out[i] = (lab, coin, v1, v2, -1 if pre is None else STRUCT_NAMES.index(pre))
+        out[i] = (lab, coin, v1, v2, -1 if pre is None else K.STRUCT_NAMES.index(pre))
     return out
 
 
 def goals_array(goals: tuple | list | None = None) -> tuple[np.ndarray, tuple[str, ...]]:
     """``(int64[9, 2]`` condition code and threshold per goal id, goal names)."""
     gl = list(goals if goals is not None else GOALS)
-    if not 1 <= len(gl) <= MAXG:
-        raise UserError(f"province data: 1..{MAXG} goal tokens, got {len(gl)}")
-    out = np.zeros((MAXG, 2), np.int64)
+    if not 1 <= len(gl) <= K.MAXG:
+        raise UserError(f"province data: 1..{K.MAXG} goal tokens, got {len(gl)}")
+    out = np.zeros((K.MAXG, 2), np.int64)
     names = []
     for i, (name, cond, t) in enumerate(gl):
-        if cond not in COND_NAMES:
+        if cond not in K.COND_NAMES:
             raise UserError(f"province data: unknown goal condition {cond!r}; allowed: "
-                            f"{', '.join(COND_NAMES)}")
-        out[i] = (COND_NAMES.index(cond), int(t))
+                            f"{', '.join(K.COND_NAMES)}")
+        out[i] = (K.COND_NAMES.index(cond), int(t))
         names.append(str(name))
     return out, tuple(names)
 
@@ -98,11 +91,11 @@ def consts_array(constants: dict | None = None, n_goals: int = 9) -> np.ndarray:
     for k, v in (constants or {}).items():
         if k not in c:
             raise UserError(f"province data: unknown constant {k!r}; allowed: "
-                            f"{', '.join(CONST_NAMES)}")
+                            f"{', '.join(K.CONST_NAMES)}")
         c[k] = int(v)
-    if not 1 <= c["goals_drawn"] <= c["goals_total"] <= MAXG:
+    if not 1 <= c["goals_drawn"] <= c["goals_total"] <= K.MAXG:
         raise UserError("province data: need 1 <= goals_drawn <= goals_total <= 9")
-    return np.array([c[k] for k in CONST_NAMES], np.int64)
+    return np.array([c[k] for k in K.CONST_NAMES], np.int64)
 
 
 def apply_tweak(sdata: np.ndarray, tweak: str) -> np.ndarray:
@@ -112,7 +105,7 @@ def apply_tweak(sdata: np.ndarray, tweak: str) -> np.ndarray:
         return out
     name, rest = tweak.split(".")
     field, delta = rest[:-2], int(rest[-2:])
-    k = STRUCT_NAMES.index(name)
+    k = K.STRUCT_NAMES.index(name)
     col = 0 if field == "labor" else 1
     out[k, col] = max(0, out[k, col] + delta)
     return out

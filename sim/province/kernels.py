@@ -30,124 +30,7 @@ from numba import njit
 from sim.core.bits import lowest_bit, popcount
 from sim.core.contract import implements, meta_hooks
 from sim.core.rng import rand_below, shuffle
-from sim.province.constants import (
-    A_BUILD,
-    A_END,
-    A_GRIND,
-    A_HIRE,
-    A_TAKE,
-    A_UNION,
-    BANK,
-    C_GOALS_DRAWN,
-    C_GOALS_TOTAL,
-    C_GRIND_C,
-    C_GRIND_L,
-    C_HARBOR_C,
-    C_HARBOR_L,
-    C_MAX_SAILORS,
-    C_MILL,
-    C_PENALTY,
-    C_REPAY,
-    C_SAILOR_COST,
-    C_SAILORS_PP,
-    C_TOKENS,
-    C_UNION_C,
-    C_UNION_L,
-    CAMP,
-    DECISIONS_PER_TURN_CAP,
-    END_ALLTYPES,
-    END_GOALS,
-    END_LIMIT,
-    END_NONE,
-    END_SEVEN,
-    G_ARROWS,
-    G_COINS_EOT,
-    G_COPY,
-    G_GRINDS,
-    G_LABOR_GAINED,
-    G_MOVED,
-    G_SAILORS,
-    G_STRUCTS,
-    G_VP_FIRST,
-    HARBOR,
-    M_BUILT,
-    M_CUR,
-    M_DEC,
-    M_DRY,
-    M_END,
-    M_FIRST,
-    M_GAINED,
-    M_GN,
-    M_GNEXT,
-    M_GRINDS,
-    M_HIRED_T,
-    M_LABOR,
-    M_LAST,
-    M_LHOLDER,
-    M_LTURN,
-    M_MOVED,
-    M_PHASE,
-    M_SHIPS,
-    M_TRIG,
-    M_TURN,
-    M_WIN,
-    MAXG,
-    MILL,
-    N_X,
-    NS,
-    NSCOL,
-    NSTATS,
-    NW,
-    O_ALLTYPES,
-    O_BHU,
-    O_BPREREQ,
-    O_COIN_TOTAL,
-    O_ENTRY,
-    O_FINAL,
-    O_FIRST,
-    O_HBEN,
-    O_INCB,
-    O_MAXTURNS,
-    O_P1_COINS,
-    O_P2_COINS,
-    O_SMITHY,
-    O_SMIXED,
-    O_STEAL,
-    O_WTIE,
-    PH_OVER,
-    PH_SPEND,
-    PH_WORK,
-    S_C,
-    S_L,
-    S_PRE,
-    S_VP1,
-    S_VP2,
-    SMITHY,
-    SP_COIN,
-    ST_MISSED,
-    ST_STEALS,
-    ST_TAKES,
-    UNION,
-    VILLAGE,
-    W_ORANGE,
-    W_SAILOR0,
-    W_YELLOW,
-    WIN_DRAW,
-    WIN_NONE,
-    X_BT,
-    X_COINS,
-    X_CONSTS,
-    X_FB,
-    X_GD,
-    X_GR,
-    X_GS,
-    X_HIRED,
-    X_OPTS,
-    X_OWN,
-    X_POS,
-    X_SD,
-    X_ST,
-)
+from sim.province import constants as K
 
 
 class ProvinceState(NamedTuple):
@@ -173,15 +56,15 @@ class ProvinceState(NamedTuple):
 def alloc_state(opts: np.ndarray, sdata: np.ndarray, gdata: np.ndarray,
                 consts: np.ndarray) -> ProvinceState:
     """A zeroed state holding the given option codes and data arrays (copied)."""
-    x = np.zeros(N_X, np.int64)
-    x[X_OPTS: X_OPTS + len(opts)] = opts
-    x[X_CONSTS: X_CONSTS + len(consts)] = consts
-    x[X_SD: X_SD + NS * NSCOL] = np.asarray(sdata, np.int64).reshape(-1)
-    x[X_GD: X_GD + MAXG * 2] = np.asarray(gdata, np.int64).reshape(-1)
-    x[X_POS: X_POS + NW] = -1
-    x[X_BT: X_BT + 2 * NS] = -1
-    x[X_FB: X_FB + NS] = -1
-    x[X_GR: X_GR + MAXG] = -2
+    x = np.zeros(K.N_X, np.int64)
+    x[K.X_OPTS: K.X_OPTS + len(opts)] = opts
+    x[K.X_CONSTS: K.X_CONSTS + len(consts)] = consts
+    x[K.X_SD: K.X_SD + K.NS * K.NSCOL] = np.asarray(sdata, np.int64).reshape(-1)
+    x[K.X_GD: K.X_GD + K.MAXG * 2] = np.asarray(gdata, np.int64).reshape(-1)
+    x[K.X_POS: K.X_POS + K.NW] = -1
+    x[K.X_BT: K.X_BT + 2 * K.NS] = -1
+    x[K.X_FB: K.X_FB + K.NS] = -1
+    x[K.X_GR: K.X_GR + K.MAXG] = -2
     return ProvinceState(x=x, rng=np.zeros(1, np.uint64))
 
 
@@ -189,43 +72,43 @@ def alloc_state(opts: np.ndarray, sdata: np.ndarray, gdata: np.ndarray,
 # accessors and small helpers (docs §5 definitions)
 @njit(cache=True, inline="always")
 def opt(x, o):
-    return x[X_OPTS + o]
+    return x[K.X_OPTS + o]
 
 
 @njit(cache=True, inline="always")
 def cst(x, i):
-    return x[X_CONSTS + i]
+    return x[K.X_CONSTS + i]
 
 
 @njit(cache=True, inline="always")
 def sd(x, k, col):
-    return x[X_SD + k * NSCOL + col]
+    return x[K.X_SD + k * K.NSCOL + col]
 
 
 @njit(cache=True, inline="always")
 def owns(x, p, k):
-    return x[X_OWN + p * NS + k] == 1
+    return x[K.X_OWN + p * K.NS + k] == 1
 
 
 @njit(cache=True, inline="always")
 def supply_of(x):
     """Coins in the supply (§2.3): coin_total - coins of both seats."""
-    return x[X_OPTS + O_COIN_TOTAL] - x[X_COINS] - x[X_COINS + 1]
+    return x[K.X_OPTS + K.O_COIN_TOTAL] - x[K.X_COINS] - x[K.X_COINS + 1]
 
 
 @njit(cache=True, inline="always")
 def owned_count(x, p):
     t = 0
-    for k in range(NS):
-        t += x[X_OWN + p * NS + k]
+    for k in range(K.NS):
+        t += x[K.X_OWN + p * K.NS + k]
     return t
 
 
 @njit(cache=True, inline="always")
 def gain_labor(x, v):
     """+v labor for the active seat, counted as gained (docs §4)."""
-    x[M_LABOR] += v
-    x[M_GAINED] += v
+    x[K.M_LABOR] += v
+    x[K.M_GAINED] += v
 
 
 @njit(cache=True, inline="always")
@@ -233,26 +116,26 @@ def gain_coins(x, p, v):
     """+v coins for ``p`` capped by the supply (§2.3, §6.5b); records misses and a dry supply."""
     sup = supply_of(x)
     got = v if v < sup else sup
-    x[X_COINS + p] += got
-    x[X_ST + p * NSTATS + ST_MISSED] += v - got
+    x[K.X_COINS + p] += got
+    x[K.X_ST + p * K.NSTATS + K.ST_MISSED] += v - got
     if sup - got == 0:
-        x[M_DRY] = 1
+        x[K.M_DRY] = 1
 
 
 @njit(cache=True, inline="always")
 def borrowing(x, c):
     """True if ``c`` took the Lender token this turn (§5.6)."""
-    return x[M_LHOLDER] == c and x[M_LTURN] == x[M_TURN]
+    return x[K.M_LHOLDER] == c and x[K.M_LTURN] == x[K.M_TURN]
 
 
 @njit(cache=True, inline="always")
 def access_b(x, c, k, bor):
     """Own structure ``k``, or (if ``bor``) borrow the opponent's (§5.6, §5.8)."""
-    if x[X_OWN + c * NS + k] == 1:
+    if x[K.X_OWN + c * K.NS + k] == 1:
         return True
-    if not bor or x[X_OWN + (1 - c) * NS + k] == 0:
+    if not bor or x[K.X_OWN + (1 - c) * K.NS + k] == 0:
         return False
-    if (k == UNION or k == HARBOR) and x[X_OPTS + O_BHU] == 0:
+    if (k == K.UNION or k == K.HARBOR) and x[K.X_OPTS + K.O_BHU] == 0:
         return False
     return True
 
@@ -265,28 +148,28 @@ def access(x, c, k):
 @njit(cache=True, inline="always")
 def harbor_ok_own(x, p):
     """``p``'s own Harbor gives the flip benefit (§5.7, §6.5e)."""
-    return owns(x, p, HARBOR) and (x[X_OPTS + O_HBEN] == 0 or x[X_FB + HARBOR] == p)
+    return owns(x, p, K.HARBOR) and (x[K.X_OPTS + K.O_HBEN] == 0 or x[K.X_FB + K.HARBOR] == p)
 
 
 @njit(cache=True, inline="always")
 def harbor_ok(x, c):
     """``c`` gets the flip benefit (own or borrowed Harbor) this turn (§5.6, §5.7)."""
-    if owns(x, c, HARBOR):
+    if owns(x, c, K.HARBOR):
         return harbor_ok_own(x, c)
     o = 1 - c
-    return (borrowing(x, c) and x[X_OPTS + O_BHU] == 1 and owns(x, o, HARBOR)
-            and (x[X_OPTS + O_HBEN] == 0 or x[X_FB + HARBOR] == o))
+    return (borrowing(x, c) and x[K.X_OPTS + K.O_BHU] == 1 and owns(x, o, K.HARBOR)
+            and (x[K.X_OPTS + K.O_HBEN] == 0 or x[K.X_FB + K.HARBOR] == o))
 
 
 @njit(cache=True, inline="always")
 def movable_mask_b(x, c, bor):
     """Worker-slot mask seat ``c`` may move with (hypothetical) borrowing ``bor`` (§5.8)."""
     m = 7
-    if x[X_POS + W_YELLOW] >= 0 and access_b(x, c, CAMP, bor):
+    if x[K.X_POS + K.W_YELLOW] >= 0 and access_b(x, c, K.CAMP, bor):
         m |= 8
-    if x[X_POS + W_ORANGE] >= 0 and access_b(x, c, VILLAGE, bor):
+    if x[K.X_POS + K.W_ORANGE] >= 0 and access_b(x, c, K.VILLAGE, bor):
         m |= 16
-    return m | (((1 << x[X_HIRED + c]) - 1) << 5)  # hired sailors: bits 5, 6, 7
+    return m | (((1 << x[K.X_HIRED + c]) - 1) << 5)  # hired sailors: bits 5, 6, 7
 
 
 @njit(cache=True, inline="always")
@@ -298,10 +181,10 @@ def movable_mask(x, c):
 @njit(cache=True, inline="always")
 def workers_of(x, p):
     """Workers ``p`` can move without borrowing (§5.10 tie-break)."""
-    w = 3 + x[X_HIRED + p]
-    if owns(x, p, CAMP) and x[X_POS + W_YELLOW] >= 0:
+    w = 3 + x[K.X_HIRED + p]
+    if owns(x, p, K.CAMP) and x[K.X_POS + K.W_YELLOW] >= 0:
         w += 1
-    if owns(x, p, VILLAGE) and x[X_POS + W_ORANGE] >= 0:
+    if owns(x, p, K.VILLAGE) and x[K.X_POS + K.W_ORANGE] >= 0:
         w += 1
     return w
 
@@ -309,8 +192,8 @@ def workers_of(x, p):
 @njit(cache=True, inline="always")
 def arrows_of(x, p):
     n = 0
-    for k in range(NS):
-        pre = sd(x, k, S_PRE)
+    for k in range(K.NS):
+        pre = sd(x, k, K.S_PRE)
         if pre >= 0 and owns(x, p, k) and owns(x, p, pre):
             n += 1
     return n
@@ -320,14 +203,14 @@ def arrows_of(x, p):
 def score_of(x, p):
     """VP of ``p`` (§5.10): structures, goal tokens, minus the Lender penalty."""
     v = 0
-    for k in range(NS):
+    for k in range(K.NS):
         if owns(x, p, k):
-            v += sd(x, k, S_VP1) if x[X_FB + k] == p else sd(x, k, S_VP2)
-    for i in range(x[M_GN]):
-        if x[X_GR + i] == p:
+            v += sd(x, k, K.S_VP1) if x[K.X_FB + k] == p else sd(x, k, K.S_VP2)
+    for i in range(x[K.M_GN]):
+        if x[K.X_GR + i] == p:
             v += 1
-    if x[M_LHOLDER] == p:
-        v -= cst(x, C_PENALTY)
+    if x[K.M_LHOLDER] == p:
+        v -= cst(x, K.C_PENALTY)
     return v
 
 
@@ -336,29 +219,29 @@ def score_of(x, p):
 @njit(cache=True, inline="always")
 def meets(x, p, g, c, rival, eot):
     """Does seat ``p`` meet goal ``g`` now? ``c`` active seat; ``rival``/``eot`` the context."""
-    cond = x[X_GD + 2 * g]
-    t = x[X_GD + 2 * g + 1]
+    cond = x[K.X_GD + 2 * g]
+    t = x[K.X_GD + 2 * g + 1]
     act = p == c
-    if cond == G_COINS_EOT:
-        return act and eot and x[X_COINS + c] >= t
-    if cond == G_LABOR_GAINED:
-        return act and x[M_GAINED] >= t
-    if cond == G_STRUCTS:
+    if cond == K.G_COINS_EOT:
+        return act and eot and x[K.X_COINS + c] >= t
+    if cond == K.G_LABOR_GAINED:
+        return act and x[K.M_GAINED] >= t
+    if cond == K.G_STRUCTS:
         return owned_count(x, p) >= t
-    if cond == G_MOVED:
-        return act and x[M_MOVED] >= t
-    if cond == G_VP_FIRST:
-        for k in range(NS):
-            if owns(x, p, k) and sd(x, k, S_VP1) >= t:
+    if cond == K.G_MOVED:
+        return act and x[K.M_MOVED] >= t
+    if cond == K.G_VP_FIRST:
+        for k in range(K.NS):
+            if owns(x, p, k) and sd(x, k, K.S_VP1) >= t:
                 return True
         return False
-    if cond == G_GRINDS:
-        return act and x[M_GRINDS] >= t
-    if cond == G_SAILORS:
-        return x[X_HIRED + p] >= t
-    if cond == G_COPY:
+    if cond == K.G_GRINDS:
+        return act and x[K.M_GRINDS] >= t
+    if cond == K.G_SAILORS:
+        return x[K.X_HIRED + p] >= t
+    if cond == K.G_COPY:
         return act and rival
-    if cond == G_ARROWS:
+    if cond == K.G_ARROWS:
         return arrows_of(x, p) >= t
     return False
 
@@ -366,32 +249,32 @@ def meets(x, p, g, c, rival, eot):
 @njit(cache=True, inline="always")
 def reveal_loop(x, c, eot):
     """Resolve newly revealed goal tokens until one stays face up (§4.1 reveal procedure)."""
-    while x[M_GNEXT] < x[M_GN]:
-        i = x[M_GNEXT]
-        g = x[X_GS + i]
+    while x[K.M_GNEXT] < x[K.M_GN]:
+        i = x[K.M_GNEXT]
+        g = x[K.X_GS + i]
         a = meets(x, c, g, c, False, eot)
         b = meets(x, 1 - c, g, c, False, eot)
         if a and b:
-            x[X_GR + i] = -1
+            x[K.X_GR + i] = -1
         elif a:
-            x[X_GR + i] = c
+            x[K.X_GR + i] = c
         elif b:
-            x[X_GR + i] = 1 - c
+            x[K.X_GR + i] = 1 - c
         else:
             return
-        x[M_GNEXT] = i + 1
+        x[K.M_GNEXT] = i + 1
 
 
 @njit(cache=True, inline="always")
 def check_goals(x, c, rival, eot):
     """The active seat claims the face-up goal if it meets it, then reveals (§4.1; docs §6)."""
-    i = x[M_GNEXT]
-    if i >= x[M_GN]:
+    i = x[K.M_GNEXT]
+    if i >= x[K.M_GN]:
         return
-    if not meets(x, c, x[X_GS + i], c, rival, eot):
+    if not meets(x, c, x[K.X_GS + i], c, rival, eot):
         return
-    x[X_GR + i] = c
-    x[M_GNEXT] = i + 1
+    x[K.X_GR + i] = c
+    x[K.M_GNEXT] = i + 1
     reveal_loop(x, c, eot)
 
 
@@ -400,46 +283,46 @@ def check_goals(x, c, rival, eot):
 @njit(cache=True, inline="always")
 def check_end(x):
     """Record the first end trigger that holds (docs §7)."""
-    if x[M_TRIG] != END_NONE:
+    if x[K.M_TRIG] != K.END_NONE:
         return
-    tok = cst(x, C_TOKENS)
+    tok = cst(x, K.C_TOKENS)
     if owned_count(x, 0) >= tok or owned_count(x, 1) >= tok:
-        x[M_TRIG] = END_SEVEN
+        x[K.M_TRIG] = K.END_SEVEN
         return
-    if opt(x, O_ALLTYPES) == 1:
+    if opt(x, K.O_ALLTYPES) == 1:
         allb = True
-        for k in range(NS):
-            if x[X_FB + k] < 0:
+        for k in range(K.NS):
+            if x[K.X_FB + k] < 0:
                 allb = False
         if allb:
-            x[M_TRIG] = END_ALLTYPES
+            x[K.M_TRIG] = K.END_ALLTYPES
             return
-    if x[M_GNEXT] >= x[M_GN]:
-        x[M_TRIG] = END_GOALS
+    if x[K.M_GNEXT] >= x[K.M_GN]:
+        x[K.M_TRIG] = K.END_GOALS
 
 
 @njit(cache=True, inline="always")
 def finish(x, reason):
     """End the game with ``reason``; winners by VP, structures, workers (§5.10)."""
-    x[M_PHASE] = PH_OVER
-    x[M_END] = reason
-    if reason == END_LIMIT:
-        x[M_WIN] = WIN_NONE
+    x[K.M_PHASE] = K.PH_OVER
+    x[K.M_END] = reason
+    if reason == K.END_LIMIT:
+        x[K.M_WIN] = K.WIN_NONE
         return
     v0 = score_of(x, 0)
     v1 = score_of(x, 1)
     if v0 == v1:
         v0 = owned_count(x, 0)
         v1 = owned_count(x, 1)
-    if v0 == v1 and opt(x, O_WTIE) == 1:
+    if v0 == v1 and opt(x, K.O_WTIE) == 1:
         v0 = workers_of(x, 0)
         v1 = workers_of(x, 1)
     if v0 > v1:
-        x[M_WIN] = 0
+        x[K.M_WIN] = 0
     elif v1 > v0:
-        x[M_WIN] = 1
+        x[K.M_WIN] = 1
     else:
-        x[M_WIN] = WIN_DRAW
+        x[K.M_WIN] = K.WIN_DRAW
 
 
 # ---------------------------------------------------------------------------------------------
@@ -447,34 +330,34 @@ def finish(x, reason):
 @njit(cache=True, inline="always")
 def begin_turn(x, rng, p):
     """Turn start: limit, counters, ship flip, own turn-start incomes, goal check (§5.2 step 0)."""
-    if x[M_TURN] >= opt(x, O_MAXTURNS):
-        finish(x, END_LIMIT)
+    if x[K.M_TURN] >= opt(x, K.O_MAXTURNS):
+        finish(x, K.END_LIMIT)
         return
-    x[M_TURN] += 1
-    x[M_CUR] = p
-    x[M_PHASE] = PH_WORK
-    x[M_LABOR] = 0
-    x[M_GAINED] = 0
-    x[M_MOVED] = 0
-    x[M_GRINDS] = 0
-    x[M_BUILT] = 0
-    x[M_HIRED_T] = 0
-    if x[X_FB + HARBOR] >= 0:  # §5.7: the Harbor Master flips both ships
+    x[K.M_TURN] += 1
+    x[K.M_CUR] = p
+    x[K.M_PHASE] = K.PH_WORK
+    x[K.M_LABOR] = 0
+    x[K.M_GAINED] = 0
+    x[K.M_MOVED] = 0
+    x[K.M_GRINDS] = 0
+    x[K.M_BUILT] = 0
+    x[K.M_HIRED_T] = 0
+    if x[K.X_FB + K.HARBOR] >= 0:  # §5.7: the Harbor Master flips both ships
         a = rand_below(rng, 2)
         b = rand_below(rng, 2)
-        x[M_SHIPS] = a + b
+        x[K.M_SHIPS] = a + b
     else:
-        x[M_SHIPS] = -1
-    if owns(x, p, MILL):
-        gain_labor(x, cst(x, C_MILL))
-    if opt(x, O_SMITHY) == 1 and owns(x, p, SMITHY):
+        x[K.M_SHIPS] = -1
+    if owns(x, p, K.MILL):
+        gain_labor(x, cst(x, K.C_MILL))
+    if opt(x, K.O_SMITHY) == 1 and owns(x, p, K.SMITHY):
         gain_labor(x, 1)
     if harbor_ok_own(x, p):
-        sh = x[M_SHIPS]
+        sh = x[K.M_SHIPS]
         if sh == 0:
-            gain_labor(x, cst(x, C_HARBOR_L))
+            gain_labor(x, cst(x, K.C_HARBOR_L))
         elif sh == 2:
-            gain_coins(x, p, cst(x, C_HARBOR_C))
+            gain_coins(x, p, cst(x, K.C_HARBOR_C))
     check_goals(x, p, False, False)
     check_end(x)
 
@@ -484,42 +367,42 @@ def init_x(x, rng, seed):
     """Set up a new game in ``x``/``rng`` (§5.1; docs §3, §4). ``seed``: uint64.
 
     Options and data must already be in ``x`` (see ``alloc_state``)."""
-    for i in range(X_COINS, x.shape[0]):
+    for i in range(K.X_COINS, x.shape[0]):
         x[i] = 0
-    for i in range(X_OPTS):
+    for i in range(K.X_OPTS):
         x[i] = 0
-    for i in range(NW):
-        x[X_POS + i] = -1
-    for i in range(2 * NS):
-        x[X_BT + i] = -1
-    for i in range(NS):
-        x[X_FB + i] = -1
-    for i in range(MAXG):
-        x[X_GR + i] = -2
+    for i in range(K.NW):
+        x[K.X_POS + i] = -1
+    for i in range(2 * K.NS):
+        x[K.X_BT + i] = -1
+    for i in range(K.NS):
+        x[K.X_FB + i] = -1
+    for i in range(K.MAXG):
+        x[K.X_GR + i] = -2
     rng[0] = seed
-    ng = cst(x, C_GOALS_TOTAL)
+    ng = cst(x, K.C_GOALS_TOTAL)
     order = np.empty(ng, np.int64)
     for i in range(ng):
         order[i] = i
     shuffle(rng, order, ng)
-    nd = cst(x, C_GOALS_DRAWN)
+    nd = cst(x, K.C_GOALS_DRAWN)
     for i in range(nd):
-        x[X_GS + i] = order[i]
-    x[M_GN] = nd
+        x[K.X_GS + i] = order[i]
+    x[K.M_GN] = nd
     first = 0
-    if opt(x, O_FIRST) == 1:
+    if opt(x, K.O_FIRST) == 1:
         first = rand_below(rng, 2)
-    x[M_FIRST] = first
-    x[M_CUR] = first
-    x[X_POS] = 0
-    x[X_POS + 1] = 1
-    x[X_POS + 2] = 2
-    x[X_COINS + first] = opt(x, O_P1_COINS)
-    x[X_COINS + 1 - first] = opt(x, O_P2_COINS)
-    x[M_LHOLDER] = -1
-    x[M_LTURN] = -1
-    x[M_SHIPS] = -1
-    x[M_WIN] = WIN_NONE
+    x[K.M_FIRST] = first
+    x[K.M_CUR] = first
+    x[K.X_POS] = 0
+    x[K.X_POS + 1] = 1
+    x[K.X_POS + 2] = 2
+    x[K.X_COINS + first] = opt(x, K.O_P1_COINS)
+    x[K.X_COINS + 1 - first] = opt(x, K.O_P2_COINS)
+    x[K.M_LHOLDER] = -1
+    x[K.M_LTURN] = -1
+    x[K.M_SHIPS] = -1
+    x[K.M_WIN] = K.WIN_NONE
     reveal_loop(x, first, False)
     begin_turn(x, rng, first)
 
@@ -528,16 +411,16 @@ def init_x(x, rng, seed):
 # legal actions (docs §5)
 @njit(cache=True, inline="always")
 def can_take(x, c):
-    h = x[M_LHOLDER]
+    h = x[K.M_LHOLDER]
     if not owns(x, c, 0) or h == c:
         return False
-    return h == -1 or opt(x, O_STEAL) == 1
+    return h == -1 or opt(x, K.O_STEAL) == 1
 
 
 @njit(cache=True, inline="always")
 def can_repay(x, c):
-    return (x[M_LHOLDER] == c and x[M_LTURN] != x[M_TURN]
-            and x[X_COINS + c] >= cst(x, C_REPAY))
+    return (x[K.M_LHOLDER] == c and x[K.M_LTURN] != x[K.M_TURN]
+            and x[K.X_COINS + c] >= cst(x, K.C_REPAY))
 
 
 @njit(cache=True, inline="always")
@@ -546,24 +429,24 @@ def can_build(x, c, k):
     ``structure_tokens`` structures (checked once by the caller)."""
     if owns(x, c, k):
         return False
-    if x[M_LABOR] < sd(x, k, S_L) or x[X_COINS + c] < sd(x, k, S_C):
+    if x[K.M_LABOR] < sd(x, k, K.S_L) or x[K.X_COINS + c] < sd(x, k, K.S_C):
         return False
-    pre = sd(x, k, S_PRE)
+    pre = sd(x, k, K.S_PRE)
     if pre >= 0 and not owns(x, c, pre):
-        if opt(x, O_BPREREQ) == 0 or not access(x, c, pre):
+        if opt(x, K.O_BPREREQ) == 0 or not access(x, c, pre):
             return False
     return True
 
 
 @njit(cache=True, inline="always")
 def can_hire(x, c):
-    if x[M_HIRED_T] == 1 or not harbor_ok(x, c):
+    if x[K.M_HIRED_T] == 1 or not harbor_ok(x, c):
         return False
-    if opt(x, O_SMIXED) == 1 and x[M_SHIPS] != 1:
+    if opt(x, K.O_SMIXED) == 1 and x[K.M_SHIPS] != 1:
         return False
-    return (x[X_HIRED] + x[X_HIRED + 1] < cst(x, C_MAX_SAILORS)
-            and x[X_HIRED + c] < cst(x, C_SAILORS_PP)
-            and x[X_COINS + c] >= cst(x, C_SAILOR_COST))
+    return (x[K.X_HIRED] + x[K.X_HIRED + 1] < cst(x, K.C_MAX_SAILORS)
+            and x[K.X_HIRED + c] < cst(x, K.C_SAILORS_PP)
+            and x[K.X_COINS + c] >= cst(x, K.C_SAILOR_COST))
 
 
 # The legal actions as two bit sets (``legal_bits``): ``mv``, the movable-worker mask of the
@@ -592,20 +475,20 @@ def deposit(v, m):
 @njit(cache=True, _nrt=False, forceinline=True)
 def legal_bits(x):
     """The legal actions of ``x`` (not over) as the bit sets ``(mv, lo)`` described above."""
-    c = x[M_CUR]
+    c = x[K.M_CUR]
     mv = 0
     lo = 0
-    if x[M_PHASE] == PH_WORK:
+    if x[K.M_PHASE] == K.PH_WORK:
         mv = movable_mask(x, c)
     else:
         lo = 1
-        if x[M_BUILT] == 0 and owned_count(x, c) < cst(x, C_TOKENS):
-            for k in range(NS):
+        if x[K.M_BUILT] == 0 and owned_count(x, c) < cst(x, K.C_TOKENS):
+            for k in range(K.NS):
                 if can_build(x, c, k):
                     lo |= 1 << (L_BUILD0 + k)
-        if x[M_LABOR] >= cst(x, C_GRIND_L) and supply_of(x) >= 1:
+        if x[K.M_LABOR] >= cst(x, K.C_GRIND_L) and supply_of(x) >= 1:
             lo |= 1 << L_GRIND
-        if x[X_COINS + c] >= cst(x, C_UNION_C) and access(x, c, UNION):
+        if x[K.X_COINS + c] >= cst(x, K.C_UNION_C) and access(x, c, K.UNION):
             lo |= 1 << L_UNION
         if can_hire(x, c):
             lo |= 1 << L_HIRE
@@ -656,7 +539,7 @@ def list_legal(mv, lo, out):
 @njit(cache=True, _nrt=False)
 def legal_x(x, out):
     """Write the legal action ids of ``x`` into ``out`` (int32[>= 269]) ascending; return count."""
-    if x[M_PHASE] == PH_OVER:
+    if x[K.M_PHASE] == K.PH_OVER:
         return 0
     mv, lo = legal_bits(x)
     return list_legal(mv, lo, out)
@@ -667,8 +550,8 @@ def legal_x(x, out):
 @njit(cache=True, inline="always")
 def do_move(x, c, m):
     """MOVE mask ``m``: each chosen worker one step clockwise, yields by landing space (§5.2.1)."""
-    cy = 2 if access(x, c, BANK) else 1
-    ly = 2 if (opt(x, O_SMITHY) == 0 and access(x, c, SMITHY)) else 1
+    cy = 2 if access(x, c, K.BANK) else 1
+    ly = 2 if (opt(x, K.O_SMITHY) == 0 and access(x, c, K.SMITHY)) else 1
     # without branches (the mask is random): unmoved workers are written back unchanged, and
     # the coins of all landings are taken at once (capping each landing by the supply in turn
     # gives the same total, misses and dry flag)
@@ -676,39 +559,39 @@ def do_move(x, c, m):
     ncoin = 0
     for i in range(8):
         b = (m >> i) & 1
-        w = i if i < 5 else W_SAILOR0 + 3 * c + (i - 5)
-        p = x[X_POS + w] + b
+        w = i if i < 5 else K.W_SAILOR0 + 3 * c + (i - 5)
+        p = x[K.X_POS + w] + b
         p = 0 if p == 3 else p
-        x[X_POS + w] = p
+        x[K.X_POS + w] = p
         cnt += b
-        ncoin += b & (p == SP_COIN)
+        ncoin += b & (p == K.SP_COIN)
     if ncoin > 0:
         gain_coins(x, c, cy * ncoin)
     gain_labor(x, ly * (cnt - ncoin))
-    x[M_MOVED] += cnt
-    x[M_PHASE] = PH_SPEND
+    x[K.M_MOVED] += cnt
+    x[K.M_PHASE] = K.PH_SPEND
 
 
 @njit(cache=True, inline="always")
 def do_build(x, c, k):
     """BUILD ``k`` (§5.3): pay, own, first-builder VP or copy, unlock workers. Returns copy?"""
-    x[M_LABOR] -= sd(x, k, S_L)
-    x[X_COINS + c] -= sd(x, k, S_C)
-    x[X_OWN + c * NS + k] = 1
-    x[X_BT + c * NS + k] = x[M_TURN]
-    x[M_BUILT] = 1
-    copy = x[X_FB + k] >= 0
+    x[K.M_LABOR] -= sd(x, k, K.S_L)
+    x[K.X_COINS + c] -= sd(x, k, K.S_C)
+    x[K.X_OWN + c * K.NS + k] = 1
+    x[K.X_BT + c * K.NS + k] = x[K.M_TURN]
+    x[K.M_BUILT] = 1
+    copy = x[K.X_FB + k] >= 0
     if not copy:
-        x[X_FB + k] = c
-    entry = 1 if opt(x, O_ENTRY) == 0 else 2
-    if k == CAMP and x[X_POS + W_YELLOW] < 0:
-        x[X_POS + W_YELLOW] = entry
-    elif k == VILLAGE and x[X_POS + W_ORANGE] < 0:
-        x[X_POS + W_ORANGE] = entry
-    if opt(x, O_INCB) == 1:
-        if k == MILL:
-            gain_labor(x, cst(x, C_MILL))
-        elif k == SMITHY and opt(x, O_SMITHY) == 1:
+        x[K.X_FB + k] = c
+    entry = 1 if opt(x, K.O_ENTRY) == 0 else 2
+    if k == K.CAMP and x[K.X_POS + K.W_YELLOW] < 0:
+        x[K.X_POS + K.W_YELLOW] = entry
+    elif k == K.VILLAGE and x[K.X_POS + K.W_ORANGE] < 0:
+        x[K.X_POS + K.W_ORANGE] = entry
+    if opt(x, K.O_INCB) == 1:
+        if k == K.MILL:
+            gain_labor(x, cst(x, K.C_MILL))
+        elif k == K.SMITHY and opt(x, K.O_SMITHY) == 1:
             gain_labor(x, 1)
     return copy
 
@@ -717,22 +600,22 @@ def do_build(x, c, k):
 def do_take(x, c):
     """TAKE_LENDER (§5.6, §6.3): the token (and debt) moves to ``c``; borrowed incomes pay now."""
     o = 1 - c
-    if x[M_LHOLDER] == o:
-        x[X_ST + c * NSTATS + ST_STEALS] += 1
-    x[M_LHOLDER] = c
-    x[M_LTURN] = x[M_TURN]
-    x[X_ST + c * NSTATS + ST_TAKES] += 1
-    if owns(x, o, MILL) and not owns(x, c, MILL):
-        gain_labor(x, cst(x, C_MILL))
-    if opt(x, O_SMITHY) == 1 and owns(x, o, SMITHY) and not owns(x, c, SMITHY):
+    if x[K.M_LHOLDER] == o:
+        x[K.X_ST + c * K.NSTATS + K.ST_STEALS] += 1
+    x[K.M_LHOLDER] = c
+    x[K.M_LTURN] = x[K.M_TURN]
+    x[K.X_ST + c * K.NSTATS + K.ST_TAKES] += 1
+    if owns(x, o, K.MILL) and not owns(x, c, K.MILL):
+        gain_labor(x, cst(x, K.C_MILL))
+    if opt(x, K.O_SMITHY) == 1 and owns(x, o, K.SMITHY) and not owns(x, c, K.SMITHY):
         gain_labor(x, 1)
-    if (owns(x, o, HARBOR) and not owns(x, c, HARBOR) and opt(x, O_BHU) == 1
-            and (opt(x, O_HBEN) == 0 or x[X_FB + HARBOR] == o)):
-        sh = x[M_SHIPS]
+    if (owns(x, o, K.HARBOR) and not owns(x, c, K.HARBOR) and opt(x, K.O_BHU) == 1
+            and (opt(x, K.O_HBEN) == 0 or x[K.X_FB + K.HARBOR] == o)):
+        sh = x[K.M_SHIPS]
         if sh == 0:
-            gain_labor(x, cst(x, C_HARBOR_L))
+            gain_labor(x, cst(x, K.C_HARBOR_L))
         elif sh == 2:
-            gain_coins(x, c, cst(x, C_HARBOR_C))
+            gain_coins(x, c, cst(x, K.C_HARBOR_C))
 
 
 @njit(cache=True, inline="always")
@@ -740,51 +623,51 @@ def end_turn(x, rng, c):
     """END_TURN (§5.2 step 3, §5.9): end-of-turn goals, discard labor, end or next turn."""
     check_goals(x, c, False, True)
     check_end(x)
-    x[M_LABOR] = 0
-    if x[M_TRIG] != END_NONE:
-        if opt(x, O_FINAL) == 0 or x[M_LAST] == 1:
-            finish(x, x[M_TRIG])
+    x[K.M_LABOR] = 0
+    if x[K.M_TRIG] != K.END_NONE:
+        if opt(x, K.O_FINAL) == 0 or x[K.M_LAST] == 1:
+            finish(x, x[K.M_TRIG])
             return
-        x[M_LAST] = 1
+        x[K.M_LAST] = 1
     begin_turn(x, rng, 1 - c)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def apply_x(x, rng, a):
     """Apply the legal action ``a`` to the state ``x``/``rng`` in place (docs §5)."""
-    c = x[M_CUR]
-    x[M_DEC] += 1
-    if a == A_END:
+    c = x[K.M_CUR]
+    x[K.M_DEC] += 1
+    if a == K.A_END:
         end_turn(x, rng, c)
     else:
         rival = False
-        if a < A_BUILD:
+        if a < K.A_BUILD:
             do_move(x, c, a)
-        elif a < A_GRIND:
-            rival = do_build(x, c, a - A_BUILD)
-        elif a == A_GRIND:
-            x[M_LABOR] -= cst(x, C_GRIND_L)
-            gain_coins(x, c, cst(x, C_GRIND_C))
-            x[M_GRINDS] += 1
-        elif a == A_UNION:
-            x[X_COINS + c] -= cst(x, C_UNION_C)
-            x[M_LABOR] += cst(x, C_UNION_L)
-        elif a == A_HIRE:
-            x[X_COINS + c] -= cst(x, C_SAILOR_COST)
-            entry = 1 if opt(x, O_ENTRY) == 0 else 2
-            x[X_POS + W_SAILOR0 + 3 * c + x[X_HIRED + c]] = entry
-            x[X_HIRED + c] += 1
-            x[M_HIRED_T] = 1
-        elif a == A_TAKE:
+        elif a < K.A_GRIND:
+            rival = do_build(x, c, a - K.A_BUILD)
+        elif a == K.A_GRIND:
+            x[K.M_LABOR] -= cst(x, K.C_GRIND_L)
+            gain_coins(x, c, cst(x, K.C_GRIND_C))
+            x[K.M_GRINDS] += 1
+        elif a == K.A_UNION:
+            x[K.X_COINS + c] -= cst(x, K.C_UNION_C)
+            x[K.M_LABOR] += cst(x, K.C_UNION_L)
+        elif a == K.A_HIRE:
+            x[K.X_COINS + c] -= cst(x, K.C_SAILOR_COST)
+            entry = 1 if opt(x, K.O_ENTRY) == 0 else 2
+            x[K.X_POS + K.W_SAILOR0 + 3 * c + x[K.X_HIRED + c]] = entry
+            x[K.X_HIRED + c] += 1
+            x[K.M_HIRED_T] = 1
+        elif a == K.A_TAKE:
             do_take(x, c)
         else:  # REPAY_LENDER
-            x[X_COINS + c] -= cst(x, C_REPAY)
-            x[M_LHOLDER] = -1
-            x[M_LTURN] = -1
+            x[K.X_COINS + c] -= cst(x, K.C_REPAY)
+            x[K.M_LHOLDER] = -1
+            x[K.M_LTURN] = -1
         check_goals(x, c, rival, False)
         check_end(x)
-    if x[M_PHASE] != PH_OVER and x[M_DEC] >= opt(x, O_MAXTURNS) * DECISIONS_PER_TURN_CAP:
-        finish(x, END_LIMIT)
+    if x[K.M_PHASE] != K.PH_OVER and x[K.M_DEC] >= opt(x, K.O_MAXTURNS) * K.DECISIONS_PER_TURN_CAP:
+        finish(x, K.END_LIMIT)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -812,7 +695,7 @@ def apply_inplace(s, a):
     apply_x(s.x, s.rng, a)
 
 
-meta_hooks(ProvinceState, "x", phase=M_PHASE, over=PH_OVER, current=M_CUR, fixed_players=2)
+meta_hooks(ProvinceState, "x", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR, fixed_players=2)
 
 
 
@@ -830,12 +713,12 @@ def scores_into(s, out):
 @njit(cache=True)
 def win_shares_into(s, out):
     """1 for the winner, 0.5 each for a draw; 0 before the end and in a 'limit' game."""
-    w = s.x[M_WIN]
+    w = s.x[K.M_WIN]
     out[0] = 0.0
     out[1] = 0.0
-    if s.x[M_PHASE] != PH_OVER or w < 0:
+    if s.x[K.M_PHASE] != K.PH_OVER or w < 0:
         return
-    if w == WIN_DRAW:
+    if w == K.WIN_DRAW:
         out[0] = 0.5
         out[1] = 0.5
     else:

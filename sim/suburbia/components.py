@@ -28,29 +28,11 @@ from typing import Any
 
 from sim.core.components import ComponentSchema, ImpactLink, Tunable
 from sim.core.errors import UserError
-from sim.suburbia.constants import (
-    CLASS_NAMES,
-    G_BONUS,
-    G_DIR,
-    G_MASK,
-    G_MEASURE,
-    MAXREC,
-    MEASURE_NAMES,
-    NK,
-    SCOPE_NAMES,
-    STAT_NAMES,
-    T_CLS,
-    T_COUNT,
-    T_IMM,
-    T_NREC,
-    T_PRICE,
-    T_REC,
-    T_STACK,
-)
+from sim.suburbia import constants as K
 
 _STACK_NAMES = ("basic", "A", "B", "C", "none")  # by code STACK_BASIC .. STACK_NONE
 _IMM = ("income", "reputation", "population", "money")
-_REC = tuple(f"e{r + 1}" for r in range(MAXREC))
+_REC = tuple(f"e{r + 1}" for r in range(K.MAXREC))
 _N_BUILDINGS = 50  # kinds 1..50 are tiles; 51 Lake, 52 1 More Round
 _PLAYERS = ("p1", "p2", "p3", "p4")
 # (row, field, part index or None, rule option that always sets it)
@@ -100,7 +82,7 @@ SCHEMA = ComponentSchema(
     },
 )
 
-_CLASS_ORDER = sorted(CLASS_NAMES.items(), key=lambda kv: kv[1])
+_CLASS_ORDER = sorted(K.CLASS_NAMES.items(), key=lambda kv: kv[1])
 
 
 def _class_text(mask: int) -> str:
@@ -109,22 +91,22 @@ def _class_text(mask: int) -> str:
 
 def _tile_row(t, k: int) -> dict[str, Any]:
     names = _tile_names()
-    n = int(t[k, T_NREC])
+    n = int(t[k, K.T_NREC])
     amounts, rules = [], []
-    for r in range(MAXREC):
-        b = T_REC + 4 * r
+    for r in range(K.MAXREC):
+        b = K.T_REC + 4 * r
         if r < n:
             amounts.append(int(t[k, b + 1]))
-            rules.append(" ".join(x for x in (STAT_NAMES[int(t[k, b])],
-                                               SCOPE_NAMES[int(t[k, b + 2])],
+            rules.append(" ".join(x for x in (K.STAT_NAMES[int(t[k, b])],
+                                               K.SCOPE_NAMES[int(t[k, b + 2])],
                                                _class_text(int(t[k, b + 3]))) if x))
         else:
             amounts.append(0)
             rules.append("")
-    return {"name": names[k], "stack": _STACK_NAMES[int(t[k, T_STACK])],
-            "classes": _class_text(int(t[k, T_CLS])), "count": int(t[k, T_COUNT]),
-            "price": int(t[k, T_PRICE]),
-            "immediate": [int(t[k, T_IMM + i]) for i in range(len(STAT_NAMES))],
+    return {"name": names[k], "stack": _STACK_NAMES[int(t[k, K.T_STACK])],
+            "classes": _class_text(int(t[k, K.T_CLS])), "count": int(t[k, K.T_COUNT]),
+            "price": int(t[k, K.T_PRICE]),
+            "immediate": [int(t[k, K.T_IMM + i]) for i in range(len(K.STAT_NAMES))],
             "effect": amounts, "effect_rule": rules}
 
 
@@ -140,10 +122,10 @@ def document(game) -> dict[str, Any]:
 
     t = game.tiles
     tiles = [_tile_row(t, k) for k in range(1, _N_BUILDINGS + 1)]
-    specials = [_tile_row(t, k) for k in range(_N_BUILDINGS + 1, NK)]
-    goals = [{"name": GOAL_NAMES[g], "measure": MEASURE_NAMES[int(row[G_MEASURE])],
-              "direction": "most" if int(row[G_DIR]) > 0 else "fewest",
-              "targets": _class_text(int(row[G_MASK])), "bonus": int(row[G_BONUS])}
+    specials = [_tile_row(t, k) for k in range(_N_BUILDINGS + 1, K.NK)]
+    goals = [{"name": GOAL_NAMES[g], "measure": K.MEASURE_NAMES[int(row[K.G_MEASURE])],
+              "direction": "most" if int(row[K.G_DIR]) > 0 else "fewest",
+              "targets": _class_text(int(row[K.G_MASK])), "bonus": int(row[K.G_BONUS])}
              for g, row in enumerate(game.goals)]
     c = [int(x) for x in game.consts]
     n_lines = c[-1]
@@ -166,15 +148,15 @@ def _record(rule: str, amount: int, where: str) -> tuple:
     words = rule.split()
     if len(words) < 2:
         raise UserError(f"suburbia data: {where} {rule!r}: expected '<stat> <scope> "
-                        f"[targets]', stats: {', '.join(STAT_NAMES)}; scopes: "
-                        f"{', '.join(SCOPE_NAMES)}")
+                        f"[targets]', stats: {', '.join(K.STAT_NAMES)}; scopes: "
+                        f"{', '.join(K.SCOPE_NAMES)}")
     stat, scope, targets = words[0], words[1], " ".join(words[2:])
-    if stat not in STAT_NAMES:
+    if stat not in K.STAT_NAMES:
         raise UserError(f"suburbia data: {where}: unknown stat {stat!r}; allowed: "
-                        f"{', '.join(STAT_NAMES)}")
-    if scope not in SCOPE_NAMES:
+                        f"{', '.join(K.STAT_NAMES)}")
+    if scope not in K.SCOPE_NAMES:
         raise UserError(f"suburbia data: {where}: unknown scope {scope!r}; allowed: "
-                        f"{', '.join(SCOPE_NAMES)}")
+                        f"{', '.join(K.SCOPE_NAMES)}")
     return (stat, int(amount), scope, targets)
 
 
@@ -183,7 +165,7 @@ def _tile_tuple(r: dict[str, Any]) -> tuple:
     if r["stack"] not in _STACK_NAMES:
         raise UserError(f"suburbia data: {name} stack {r['stack']!r}; allowed: "
                         f"{', '.join(_STACK_NAMES)}")
-    imm = {STAT_NAMES[i]: int(a) for i, a in enumerate(r["immediate"]) if a}
+    imm = {K.STAT_NAMES[i]: int(a) for i, a in enumerate(r["immediate"]) if a}
     recs = []
     for i, (a, rule) in enumerate(zip(r["effect"], r["effect_rule"])):
         where = f"{name} effect {_REC[i]}"
@@ -217,9 +199,9 @@ def build(doc: dict[str, Any]):
         if g["direction"] not in ("most", "fewest"):
             raise UserError(f"suburbia data: goal {g['name']} direction {g['direction']!r}; "
                             f"allowed: most, fewest")
-        if g["measure"] not in MEASURE_NAMES:
+        if g["measure"] not in K.MEASURE_NAMES:
             raise UserError(f"suburbia data: goal {g['name']} measure {g['measure']!r}; "
-                            f"allowed: {', '.join(MEASURE_NAMES)}")
+                            f"allowed: {', '.join(K.MEASURE_NAMES)}")
         goals.append((g["name"], g["measure"], 1 if g["direction"] == "most" else -1,
                       g["targets"], int(g["bonus"])))
     assert len(goals) == len(GOALS)
@@ -231,4 +213,4 @@ def build(doc: dict[str, Any]):
 
 def _tile_row_default(t: tuple) -> dict[str, Any]:
     _name, _stack, _cls, _count, price, imm, _recs = t
-    return {"price": price, "immediate": [int(imm.get(s, 0)) for s in STAT_NAMES]}
+    return {"price": price, "immediate": [int(imm.get(s, 0)) for s in K.STAT_NAMES]}

@@ -13,43 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.errors import UserError
-from sim.suburbia.constants import (
-    CLASS_NAMES,
-    FIRST_A,
-    FIRST_B,
-    FIRST_C,
-    G_BONUS,
-    G_DIR,
-    G_MASK,
-    G_MEASURE,
-    K_LAKE,
-    K_OMR,
-    LAST_A,
-    LAST_B,
-    LAST_C,
-    MAXLINES,
-    MAXREC,
-    MEASURE_NAMES,
-    N_CONSTS,
-    NG,
-    NGCOL,
-    NK,
-    NTCOL,
-    SCOPE_NAMES,
-    STACK_A,
-    STACK_B,
-    STACK_BASIC,
-    STACK_C,
-    STACK_NONE,
-    STAT_NAMES,
-    T_CLS,
-    T_COUNT,
-    T_IMM,
-    T_NREC,
-    T_PRICE,
-    T_REC,
-    T_STACK,
-)
+from sim.suburbia import constants as K
 
 # (name, stack, classes, count, price, immediate {stat: amount}, records [(stat, amount, scope,
 #  target classes)]). Kind id = position in this list + 1 (docs §1.1). Counts of basic tiles
@@ -118,11 +82,11 @@ TILES: list[tuple] = [
     ("1 More Round", "none", "", 1, 0, {}, []),
 ]
 TILE_NAMES = ("",) + tuple(t[0] for t in TILES)
-assert len(TILE_NAMES) == NK and TILE_NAMES[K_LAKE] == "Lake" and TILE_NAMES[K_OMR] == "1 More Round"
+assert len(TILE_NAMES) == K.NK and TILE_NAMES[K.K_LAKE] == "Lake" and TILE_NAMES[K.K_OMR] == "1 More Round"
 KIND_OF = {n: k for k, n in enumerate(TILE_NAMES) if k}
-assert TILE_NAMES[FIRST_A] == "Business Supply Store" and TILE_NAMES[LAST_A] == "Waterfront Realty"
-assert TILE_NAMES[FIRST_B] == "Burg von Alspach" and TILE_NAMES[LAST_B] == "Warehouse"
-assert TILE_NAMES[FIRST_C] == "Apartments" and TILE_NAMES[LAST_C] == "University"
+assert TILE_NAMES[K.FIRST_A] == "Business Supply Store" and TILE_NAMES[K.LAST_A] == "Waterfront Realty"
+assert TILE_NAMES[K.FIRST_B] == "Burg von Alspach" and TILE_NAMES[K.LAST_B] == "Warehouse"
+assert TILE_NAMES[K.FIRST_C] == "Apartments" and TILE_NAMES[K.LAST_C] == "University"
 
 # (name, measure, direction (+1 most / -1 fewest), target classes, bonus); spec §4, single source
 GOALS: list[tuple] = [
@@ -147,7 +111,7 @@ GOALS: list[tuple] = [
     ("Socialist", "count", -1, "C", 10),
     ("Spendthrift", "money", -1, "", 10),
 ]
-assert len(GOALS) == NG
+assert len(GOALS) == K.NG
 GOAL_NAMES = tuple(g[0] for g in GOALS)
 
 # red lines: a line lies between N and N+1 for each N (spec §2, D1); the option red_line_offset
@@ -179,38 +143,38 @@ DATA_STATUS = (
 def _classes(text: str) -> int:
     m = 0
     for w in text.split():
-        if w not in CLASS_NAMES:
-            raise UserError(f"suburbia data: unknown class {w!r}; allowed: {', '.join(CLASS_NAMES)}")
-        m |= CLASS_NAMES[w]
+        if w not in K.CLASS_NAMES:
+            raise UserError(f"suburbia data: unknown class {w!r}; allowed: {', '.join(K.CLASS_NAMES)}")
+        m |= K.CLASS_NAMES[w]
     return m
 
 
-_STACKS = {"basic": STACK_BASIC, "A": STACK_A, "B": STACK_B, "C": STACK_C, "none": STACK_NONE}
+_STACKS = {"basic": K.STACK_BASIC, "A": K.STACK_A, "B": K.STACK_B, "C": K.STACK_C, "none": K.STACK_NONE}
 
 
 def tiles_array(tiles: list[tuple] | None = None) -> np.ndarray:
     """``int64[NK, NTCOL]`` tile table (docs §1.1); row 0 unused. Raises UserError."""
     rows = TILES if tiles is None else tiles
-    if len(rows) != NK - 1 or tuple(r[0] for r in rows) != TILE_NAMES[1:]:
+    if len(rows) != K.NK - 1 or tuple(r[0] for r in rows) != TILE_NAMES[1:]:
         raise UserError("suburbia data: the tile table must list the 52 kinds in docs order")
-    out = np.zeros((NK, NTCOL), np.int64)
+    out = np.zeros((K.NK, K.NTCOL), np.int64)
     for k, (_name, stack, cls, count, price, imm, recs) in enumerate(rows, start=1):
-        out[k, T_CLS] = _classes(cls)
-        out[k, T_PRICE] = int(price)
-        out[k, T_STACK] = _STACKS[stack]
-        out[k, T_COUNT] = int(count)
+        out[k, K.T_CLS] = _classes(cls)
+        out[k, K.T_PRICE] = int(price)
+        out[k, K.T_STACK] = _STACKS[stack]
+        out[k, K.T_COUNT] = int(count)
         for s, a in imm.items():
-            out[k, T_IMM + STAT_NAMES.index(s)] = int(a)
-        if len(recs) > MAXREC:
-            raise UserError(f"suburbia data: at most {MAXREC} effect records per tile")
-        out[k, T_NREC] = len(recs)
+            out[k, K.T_IMM + K.STAT_NAMES.index(s)] = int(a)
+        if len(recs) > K.MAXREC:
+            raise UserError(f"suburbia data: at most {K.MAXREC} effect records per tile")
+        out[k, K.T_NREC] = len(recs)
         for r, (s, a, scope, targets) in enumerate(recs):
             if scope == "redline" and s == "Pop":
                 raise UserError("suburbia data: a redline record may not change Pop")
-            b = T_REC + 4 * r
-            out[k, b] = STAT_NAMES.index(s)
+            b = K.T_REC + 4 * r
+            out[k, b] = K.STAT_NAMES.index(s)
             out[k, b + 1] = int(a)
-            out[k, b + 2] = SCOPE_NAMES.index(scope)
+            out[k, b + 2] = K.SCOPE_NAMES.index(scope)
             out[k, b + 3] = _classes(targets)
     return out
 
@@ -218,23 +182,23 @@ def tiles_array(tiles: list[tuple] | None = None) -> np.ndarray:
 def goals_array(goals: list[tuple] | None = None) -> np.ndarray:
     """``int64[NG, NGCOL]``: measure code, direction, target mask, bonus (docs §1.4)."""
     rows = GOALS if goals is None else goals
-    if len(rows) != NG:
-        raise UserError(f"suburbia data: exactly {NG} goals")
-    out = np.zeros((NG, NGCOL), np.int64)
+    if len(rows) != K.NG:
+        raise UserError(f"suburbia data: exactly {K.NG} goals")
+    out = np.zeros((K.NG, K.NGCOL), np.int64)
     for g, (_n, measure, d, cls, bonus) in enumerate(rows):
-        out[g, G_MEASURE] = MEASURE_NAMES.index(measure)
-        out[g, G_DIR] = 1 if d > 0 else -1
-        out[g, G_MASK] = _classes(cls)
-        out[g, G_BONUS] = int(bonus)
+        out[g, K.G_MEASURE] = K.MEASURE_NAMES.index(measure)
+        out[g, K.G_DIR] = 1 if d > 0 else -1
+        out[g, K.G_MASK] = _classes(cls)
+        out[g, K.G_BONUS] = int(bonus)
     return out
 
 
 def lines_array(red_lines: list[int] | None = None) -> np.ndarray:
     """``int64[MAXLINES]``: red-line values N ascending (a line between N and N+1)."""
     rl = sorted(RED_LINES if red_lines is None else red_lines)
-    if len(rl) > MAXLINES:
-        raise UserError(f"suburbia data: at most {MAXLINES} red lines")
-    out = np.zeros(MAXLINES, np.int64)
+    if len(rl) > K.MAXLINES:
+        raise UserError(f"suburbia data: at most {K.MAXLINES} red lines")
+    out = np.zeros(K.MAXLINES, np.int64)
     out[: len(rl)] = rl
     return out, len(rl)
 
@@ -248,7 +212,7 @@ def consts_array(constants: dict | None = None, n_lines: int = len(RED_LINES)) -
                                     c["start_population"], c["investment_markers"],
                                     c["basic_supply"], c["goal_offer"], n_lines])
     out = np.array(v, np.int64)
-    assert len(out) == N_CONSTS
+    assert len(out) == K.N_CONSTS
     return out
 
 
@@ -263,17 +227,17 @@ def apply_options(tiles: np.ndarray, opts: dict) -> np.ndarray:
     hoa, office, park = KIND_OF["Homeowners Association"], KIND_OF["Office Building"], KIND_OF[
         "Parking Lot"]
     postal, recyc = KIND_OF["Postal Service"], KIND_OF["Recycling Plant"]
-    t[hoa, T_PRICE] = int(opts["hoa_price"])
+    t[hoa, K.T_PRICE] = int(opts["hoa_price"])
     if opts["office_building_target"] == "office":
-        t[office, T_REC + 3] = OFFICE
+        t[office, K.T_REC + 3] = OFFICE
     if opts["parking_lot_immediate"] == "population":
-        t[park, T_IMM + S_INC] = 0
-        t[park, T_IMM + S_POP] = 1
+        t[park, K.T_IMM + S_INC] = 0
+        t[park, K.T_IMM + S_POP] = 1
     if opts["postal_service_immediate"] == "income":
-        t[postal, T_IMM + S_INC] = 1
-    t[recyc, T_IMM + S_REP] = int(opts["recycling_plant_rep"])
+        t[postal, K.T_IMM + S_INC] = 1
+    t[recyc, K.T_IMM + S_REP] = int(opts["recycling_plant_rep"])
     if opts["b_stack_counts"] == "casino_1":
-        t[KIND_OF["Casino"], T_COUNT] = 1
+        t[KIND_OF["Casino"], K.T_COUNT] = 1
     elif opts["b_stack_counts"] == "domestic_airport_2":
-        t[KIND_OF["Domestic Airport"], T_COUNT] = 2
+        t[KIND_OF["Domestic Airport"], K.T_COUNT] = 2
     return t

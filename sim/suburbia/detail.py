@@ -5,32 +5,7 @@ import re
 
 from numba import njit
 
-from sim.suburbia.constants import (
-    K_INV,
-    K_KIND,
-    K_LAKE,
-    K_TURN,
-    M_NP,
-    M_PILEN,
-    NG,
-    P_GOALBITS,
-    P_GOALPOP,
-    P_INC,
-    P_MONEY,
-    P_MONEYPOP,
-    P_NINV,
-    P_NT,
-    P_POP,
-    P_REP,
-    P_RLDOWN,
-    P_RLUP,
-    T_CLS,
-    T_COUNT,
-    C,
-    I,
-    R,
-    V,
-)
+from sim.suburbia import constants as K
 from sim.suburbia.data import GOAL_NAMES, TILE_NAMES
 
 
@@ -62,13 +37,13 @@ def detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g):
     """Seat ``p``'s detail columns (docs §13) of a finished game into ``detail[g, p]``."""
     for j in range(N_DETAIL):
         detail[g, p, j] = 0
-    np_ = meta[M_NP]
-    for t in range(pl[p, P_NT]):
-        k = tk[p, t, K_KIND]
-        turn = tk[p, t, K_TURN]
-        if tk[p, t, K_INV] == 1:
+    np_ = meta[K.M_NP]
+    for t in range(pl[p, K.P_NT]):
+        k = tk[p, t, K.K_KIND]
+        turn = tk[p, t, K.K_TURN]
+        if tk[p, t, K.K_INV] == 1:
             detail[g, p, D_INVEST + k - 1] = 1
-        if turn == 0 or k == K_LAKE:
+        if turn == 0 or k == K.K_LAKE:
             continue
         detail[g, p, D_TILE + k - 1] = 1
         rnd = (turn - 1) // np_ + 1
@@ -76,43 +51,43 @@ def detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g):
             detail[g, p, D_TURN + k - 1] = rnd
     # offered: some tile of the kind left the box and the pile (the pile counted in one pass)
     for k in range(4, 51):
-        detail[g, p, D_OFFERED + k - 4] = tiles[k, T_COUNT] - box[k]
-    for i in range(meta[M_PILEN]):
+        detail[g, p, D_OFFERED + k - 4] = tiles[k, K.T_COUNT] - box[k]
+    for i in range(meta[K.M_PILEN]):
         k = pile[i]
         if 4 <= k and k <= 50:
             detail[g, p, D_OFFERED + k - 4] -= 1
     for k in range(4, 51):
         detail[g, p, D_OFFERED + k - 4] = 1 if detail[g, p, D_OFFERED + k - 4] > 0 else 0
-    for q in range(NG):
+    for q in range(K.NG):
         detail[g, p, D_GOAL + q] = -1
     for i in range(gpub.shape[0]):
         if gpub[i] >= 0:
             detail[g, p, D_GOAL + gpub[i]] = 0
     if gpriv[p] >= 0:
         detail[g, p, D_GOAL + gpriv[p]] = 0
-    for q in range(NG):
-        if (pl[p, P_GOALBITS] >> q) & 1:
+    for q in range(K.NG):
+        if (pl[p, K.P_GOALBITS] >> q) & 1:
             detail[g, p, D_GOAL + q] = 1
     m = D_MISC
     detail[g, p, m] = gpriv[p]
-    detail[g, p, m + 1] = pl[p, P_INC]
-    detail[g, p, m + 2] = pl[p, P_REP]
-    detail[g, p, m + 3] = pl[p, P_POP] - pl[p, P_GOALPOP] - pl[p, P_MONEYPOP]
-    detail[g, p, m + 4] = pl[p, P_GOALPOP]
-    detail[g, p, m + 5] = pl[p, P_MONEYPOP]
-    detail[g, p, m + 6] = pl[p, P_MONEY] + 5 * pl[p, P_MONEYPOP]
-    detail[g, p, m + 7] = pl[p, P_RLUP]
-    detail[g, p, m + 8] = pl[p, P_RLDOWN]
-    detail[g, p, m + 9] = pl[p, P_NINV]
-    detail[g, p, m + 10] = kc[p, K_LAKE]
-    detail[g, p, m + 11] = pl[p, P_NT] - 3
-    for k in range(1, K_LAKE):
-        cls = tiles[k, T_CLS]
-        if cls & R:
+    detail[g, p, m + 1] = pl[p, K.P_INC]
+    detail[g, p, m + 2] = pl[p, K.P_REP]
+    detail[g, p, m + 3] = pl[p, K.P_POP] - pl[p, K.P_GOALPOP] - pl[p, K.P_MONEYPOP]
+    detail[g, p, m + 4] = pl[p, K.P_GOALPOP]
+    detail[g, p, m + 5] = pl[p, K.P_MONEYPOP]
+    detail[g, p, m + 6] = pl[p, K.P_MONEY] + 5 * pl[p, K.P_MONEYPOP]
+    detail[g, p, m + 7] = pl[p, K.P_RLUP]
+    detail[g, p, m + 8] = pl[p, K.P_RLDOWN]
+    detail[g, p, m + 9] = pl[p, K.P_NINV]
+    detail[g, p, m + 10] = kc[p, K.K_LAKE]
+    detail[g, p, m + 11] = pl[p, K.P_NT] - 3
+    for k in range(1, K.K_LAKE):
+        cls = tiles[k, K.T_CLS]
+        if cls & K.R:
             detail[g, p, m + 12] += kc[p, k]
-        if cls & C:
+        if cls & K.C:
             detail[g, p, m + 13] += kc[p, k]
-        if cls & I:
+        if cls & K.I:
             detail[g, p, m + 14] += kc[p, k]
-        if cls & V:
+        if cls & K.V:
             detail[g, p, m + 15] += kc[p, k]

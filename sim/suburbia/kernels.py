@@ -33,136 +33,7 @@ from numba import njit
 from sim.core.bits import lowest_bit, popcount
 from sim.core.contract import implements, meta_hooks
 from sim.core.rng import rand_below
-from sim.suburbia.constants import (
-    A_BASIC,
-    A_BUY,
-    A_DISCARD,
-    A_INVEST,
-    A_KEEP,
-    A_LAKE,
-    A_PASS,
-    A_PLACE,
-    C_BLOCK1,
-    C_EXTRA_C,
-    C_INC,
-    C_INVEST,
-    C_MONEY,
-    C_NLINES,
-    C_POP,
-    C_PUB1,
-    C_REP,
-    C_STACK1,
-    C_SUPPLY,
-    C_SUR0,
-    END_END,
-    END_LIMIT,
-    G_BONUS,
-    G_DIR,
-    G_MASK,
-    G_MEASURE,
-    GEO_X,
-    GM_COUNT,
-    GM_GROUP,
-    GM_INCOME,
-    GM_INVEST,
-    GM_MONEY,
-    GM_REP,
-    K_CELL,
-    K_FROM,
-    K_INV,
-    K_KIND,
-    K_LAKE,
-    K_OMR,
-    K_RL,
-    K_SUBURBS,
-    K_TURN,
-    M_CUR,
-    M_DEC,
-    M_END,
-    M_LAST,
-    M_NP,
-    M_NPUB,
-    M_PFROM,
-    M_PHASE,
-    M_PILEN,
-    M_PKIND,
-    M_PSRC,
-    M_ROUND,
-    M_TURN,
-    MAXP,
-    MAXPILE,
-    MAXREC,
-    MAXT,
-    N_META,
-    NCELLS,
-    NG,
-    NGEO,
-    NK,
-    NPL,
-    NSLOTS,
-    NTK,
-    O_AFTER,
-    O_CLAMP,
-    O_INV_LAKE,
-    O_OMR_REPL,
-    O_POP_MAX,
-    O_PRIV_TIES,
-    O_REACTIONS,
-    O_REP_DEBT,
-    O_REPLAY,
-    O_RL_DOWN,
-    O_RL_OFFSET,
-    O_RL_TILES_DOWN,
-    O_SELF,
-    O_SOLO_PEN,
-    O_TIE,
-    O_WATERFRONT,
-    O_WIDTH,
-    P_GOALBITS,
-    P_GOALPOP,
-    P_HIGH,
-    P_INC,
-    P_MONEY,
-    P_MONEYPOP,
-    P_NINV,
-    P_NT,
-    P_POP,
-    P_REP,
-    P_RLDOWN,
-    P_RLUP,
-    PH_ACTION,
-    PH_DISCARD,
-    PH_EXTRA,
-    PH_GOAL,
-    PH_OVER,
-    PH_PLACE,
-    S_INC,
-    S_MONEY,
-    S_POP,
-    S_REP,
-    SC_ADJ,
-    SC_AFTER,
-    SC_EVERY,
-    SC_LAKE_ADJ,
-    SC_LAKEBONUS,
-    SC_OTHERS,
-    SC_OWN,
-    SC_REDLINE,
-    SRC_BASIC,
-    SRC_BUY,
-    SRC_LAKE,
-    SRC_NONE,
-    STACK_A,
-    STACK_B,
-    STACK_C,
-    T_CLS,
-    T_COUNT,
-    T_IMM,
-    T_NREC,
-    T_PRICE,
-    T_REC,
-    T_STACK,
-)
+from sim.suburbia import constants as K
 
 MAX_DECISIONS = 400
 START_CELLS = (11, 56, 101)  # cell ids of (0,0), (0,2), (0,4)
@@ -223,7 +94,7 @@ class SuburbiaState(NamedTuple):
 def alloc_state(opts, tiles, goals, lines, consts, geo) -> SuburbiaState:
     """Empty state arrays for the given option and data arrays (copied)."""
     return SuburbiaState(
-        meta=np.zeros(N_META, np.int64),
+        meta=np.zeros(K.N_META, np.int64),
         rng=np.zeros(1, np.uint64),
         opts=opts.astype(np.int64).copy(),
         tiles=tiles.astype(np.int64).copy(),
@@ -231,18 +102,18 @@ def alloc_state(opts, tiles, goals, lines, consts, geo) -> SuburbiaState:
         lines=lines.astype(np.int64).copy(),
         consts=consts.astype(np.int64).copy(),
         geo=geo.astype(np.int64).copy(),
-        pile=np.zeros(MAXPILE, np.int64),
-        market=np.zeros(NSLOTS, np.int64),
-        discard=np.zeros(NK, np.int64),
-        box=np.zeros(NK, np.int64),
+        pile=np.zeros(K.MAXPILE, np.int64),
+        market=np.zeros(K.NSLOTS, np.int64),
+        discard=np.zeros(K.NK, np.int64),
+        box=np.zeros(K.NK, np.int64),
         supply=np.zeros(3, np.int64),
-        gpub=np.full(MAXP, -1, np.int64),
-        goffer=np.full((MAXP, 2), -1, np.int64),
-        gpriv=np.full(MAXP, -1, np.int64),
-        pl=np.zeros((MAXP, NPL), np.int64),
-        tk=np.zeros((MAXP, MAXT, NTK), np.int64),
-        grid=np.zeros((MAXP, NCELLS), np.int64),
-        kc=np.zeros((MAXP, NK), np.int64),
+        gpub=np.full(K.MAXP, -1, np.int64),
+        goffer=np.full((K.MAXP, 2), -1, np.int64),
+        gpriv=np.full(K.MAXP, -1, np.int64),
+        pl=np.zeros((K.MAXP, K.NPL), np.int64),
+        tk=np.zeros((K.MAXP, K.MAXT, K.NTK), np.int64),
+        grid=np.zeros((K.MAXP, K.NCELLS), np.int64),
+        kc=np.zeros((K.MAXP, K.NK), np.int64),
     )
 
 
@@ -250,8 +121,8 @@ def make_geo() -> np.ndarray:
     """``int64[NCELLS, NGEO]``: neighbours (doc §2 order, -1 outside the grid), x, y."""
     from sim.suburbia.constants import DIRS, cell_id, cell_xy
 
-    geo = np.full((NCELLS, NGEO), -1, np.int64)
-    for cid in range(NCELLS):
+    geo = np.full((K.NCELLS, K.NGEO), -1, np.int64)
+    for cid in range(K.NCELLS):
         x, y = cell_xy(cid)
         for d, (dx, dy) in enumerate(DIRS):
             geo[cid, d] = cell_id(x + dx, y + dy)
@@ -293,7 +164,7 @@ def make_geo() -> np.ndarray:
 # A derived mask is a superset test only (a tile it does not rule out is interpreted as
 # before), so skipping never changes which effects fire or their order.
 KT_M0, KT_M1, KT_M2, KT_FLAGS, KT_RB = 0, 1, 2, 3, 4
-KT_GB = KT_RB + MAXREC
+KT_GB = KT_RB + K.MAXREC
 NKT = KT_GB + 1
 F_REDLINE, F_LAKEBONUS = 1, 2
 NCB = 11  # class bits (R .. dealership, constants.py)
@@ -301,19 +172,19 @@ PD_KBITS, PD_M0, PD_M1, PD_M2, PD_FLAGS, PD_L0 = 0, 1, 2, 3, 4, 5
 PD_L1 = PD_L0 + NCB
 PD_L2 = PD_L1 + NCB
 PD_FR = PD_L2 + NCB
-NFW = (NCELLS + 63) // 64
+NFW = (K.NCELLS + 63) // 64
 PD_GM = PD_FR + NFW
 PD_INVM = PD_GM + 1
 PD_ADJ = PD_INVM + 1
-NPD = PD_ADJ + MAXT
+NPD = PD_ADJ + K.MAXT
 
 
 @njit(cache=True, _nrt=False)
 def kinds_matching(tiles, mask):
     """Bit set of the kinds ``k`` in 1..NK-1 whose class matches ``mask``."""
     b = 0
-    for k in range(1, NK):
-        if (tiles[k, T_CLS] & mask) != 0:
+    for k in range(1, K.NK):
+        if (tiles[k, K.T_CLS] & mask) != 0:
             b |= 1 << k
     return b
 
@@ -321,34 +192,34 @@ def kinds_matching(tiles, mask):
 @njit(cache=True, _nrt=False)
 def kind_tables(opts, tiles, goals, kt):
     """Fill ``kt`` (derived arrays above) from the tile and goal tables and the options."""
-    for k in range(NK):
+    for k in range(K.NK):
         m0 = 0
         m1 = 0
         m2 = 0
         fl = 0
-        for r in range(MAXREC):
+        for r in range(K.MAXREC):
             kt[k, KT_RB + r] = 0
-        for r in range(tiles[k, T_NREC]):
-            b = T_REC + 4 * r
+        for r in range(tiles[k, K.T_NREC]):
+            b = K.T_REC + 4 * r
             sc = tiles[k, b + 2]
             mask = tiles[k, b + 3]
-            if (sc == SC_ADJ or sc == SC_LAKE_ADJ or sc == SC_OWN or sc == SC_EVERY
-                    or sc == SC_AFTER):
+            if (sc == K.SC_ADJ or sc == K.SC_LAKE_ADJ or sc == K.SC_OWN or sc == K.SC_EVERY
+                    or sc == K.SC_AFTER):
                 m0 |= mask
-            if sc == SC_OWN or sc == SC_EVERY or sc == SC_AFTER:
+            if sc == K.SC_OWN or sc == K.SC_EVERY or sc == K.SC_AFTER:
                 m1 |= mask
-            if sc == SC_EVERY or sc == SC_OTHERS or (sc == SC_AFTER and opts[O_AFTER] == 0):
+            if sc == K.SC_EVERY or sc == K.SC_OTHERS or (sc == K.SC_AFTER and opts[K.O_AFTER] == 0):
                 m2 |= mask
-            if sc == SC_REDLINE:
+            if sc == K.SC_REDLINE:
                 fl |= F_REDLINE
-            if sc == SC_LAKEBONUS:
+            if sc == K.SC_LAKEBONUS:
                 fl |= F_LAKEBONUS
             kt[k, KT_RB + r] = kinds_matching(tiles, mask)
         kt[k, KT_M0] = m0
         kt[k, KT_M1] = m1
         kt[k, KT_M2] = m2
         kt[k, KT_FLAGS] = fl
-        kt[k, KT_GB] = kinds_matching(tiles, goals[k, G_MASK]) if k < goals.shape[0] else 0
+        kt[k, KT_GB] = kinds_matching(tiles, goals[k, K.G_MASK]) if k < goals.shape[0] else 0
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -361,7 +232,7 @@ def pd_add(opts, geo, grid, kt, pd, o, t, kind, cell):
     pd[o, PD_M2] |= kt[kind, KT_M2]
     pd[o, PD_FLAGS] |= kt[kind, KT_FLAGS]
     tb = 1 << t
-    if kind != K_LAKE or opts[O_INV_LAKE] != 0:
+    if kind != K.K_LAKE or opts[K.O_INV_LAKE] != 0:
         pd[o, PD_INVM] |= tb
     m = kt[kind, KT_M0]
     while m != 0:
@@ -376,7 +247,7 @@ def pd_add(opts, geo, grid, kt, pd, o, t, kind, cell):
         pd[o, PD_L2 + lowest_bit(m)] |= tb
         m &= m - 1
     pd[o, PD_FR + (cell >> 6)] &= ~(1 << (cell & 63))
-    w = opts[O_WIDTH]
+    w = opts[K.O_WIDTH]
     half = (w - 1) // 2
     for d in range(6):
         nb = geo[cell, d]
@@ -387,7 +258,7 @@ def pd_add(opts, geo, grid, kt, pd, o, t, kind, cell):
             pd[o, PD_ADJ + v - 1] |= tb
             pd[o, PD_ADJ + t] |= 1 << (v - 1)
             continue
-        if w > 0 and abs(geo[nb, GEO_X]) > half:
+        if w > 0 and abs(geo[nb, K.GEO_X]) > half:
             continue
         pd[o, PD_FR + (nb >> 6)] |= 1 << (nb & 63)
 
@@ -397,19 +268,19 @@ def derive_player(opts, geo, pl, tk, grid, kt, pd, o):
     """Seat ``o``'s derived row ``pd[o]`` from its borough."""
     for j in range(NPD):
         pd[o, j] = 0
-    for t in range(pl[o, P_NT]):
-        pd_add(opts, geo, grid, kt, pd, o, t, tk[o, t, K_KIND], tk[o, t, K_CELL])
-        if tk[o, t, K_INV] == 1:
+    for t in range(pl[o, K.P_NT]):
+        pd_add(opts, geo, grid, kt, pd, o, t, tk[o, t, K.K_KIND], tk[o, t, K.K_CELL])
+        if tk[o, t, K.K_INV] == 1:
             pd[o, PD_INVM] &= ~(1 << t)
 
 
 @njit(cache=True)
 def derived_arrays(s):
     """``(kt, pd)`` of the state ``s``, derived afresh (for the entry points)."""
-    kt = np.zeros((NK, NKT), np.int64)
-    pd = np.zeros((MAXP, NPD), np.int64)
+    kt = np.zeros((K.NK, NKT), np.int64)
+    pd = np.zeros((K.MAXP, NPD), np.int64)
     kind_tables(s.opts, s.tiles, s.goals, kt)
-    for o in range(s.meta[M_NP]):
+    for o in range(s.meta[K.M_NP]):
         derive_player(s.opts, s.geo, s.pl, s.tk, s.grid, kt, pd, o)
     return kt, pd
 
@@ -467,7 +338,7 @@ def frontier_list(pd, c, buf, start):
 def add_track(opts, pl, o, slot, d):
     """Income/Reputation change with the clamp of D13 (doc §8.1)."""
     v = pl[o, slot] + d
-    if opts[O_CLAMP] == 0:
+    if opts[K.O_CLAMP] == 0:
         if v > 15:
             v = 15
         elif v < -5:
@@ -479,7 +350,7 @@ def add_track(opts, pl, o, slot, d):
 def clamp_all(pl, np_):
     """Clamp every seat's income and reputation to [-5, 15] (D13 end_of_resolution)."""
     for o in range(np_):
-        for s in (P_INC, P_REP):
+        for s in (K.P_INC, K.P_REP):
             if pl[o, s] > 15:
                 pl[o, s] = 15
             elif pl[o, s] < -5:
@@ -488,33 +359,33 @@ def clamp_all(pl, np_):
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def add_money(pl, o, d):
-    v = pl[o, P_MONEY] + d
-    pl[o, P_MONEY] = v if v > 0 else 0
+    v = pl[o, K.P_MONEY] + d
+    pl[o, K.P_MONEY] = v if v > 0 else 0
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def rl_counter(opts, pl, o):
     """``redlines_up - redlines_down`` (the latter only under redline_tiles_down=reverse)."""
-    if opts[O_RL_TILES_DOWN] == 1:
-        return pl[o, P_RLUP] - pl[o, P_RLDOWN]
-    return pl[o, P_RLUP]
+    if opts[K.O_RL_TILES_DOWN] == 1:
+        return pl[o, K.P_RLUP] - pl[o, K.P_RLDOWN]
+    return pl[o, K.P_RLUP]
 
 
 @njit(cache=True, _nrt=False)
 def redline_tiles(opts, tiles, pl, tk, o, sign):
     """Fire every ``redline`` record of seat ``o`` (placement order) once, times ``sign``."""
-    for t in range(pl[o, P_NT]):
-        k = tk[o, t, K_KIND]
-        for r in range(tiles[k, T_NREC]):
-            b = T_REC + 4 * r
-            if tiles[k, b + 2] == SC_REDLINE:
-                amt = sign * tiles[k, b + 1] * (2 if tk[o, t, K_INV] == 1 else 1)
+    for t in range(pl[o, K.P_NT]):
+        k = tk[o, t, K.K_KIND]
+        for r in range(tiles[k, K.T_NREC]):
+            b = K.T_REC + 4 * r
+            if tiles[k, b + 2] == K.SC_REDLINE:
+                amt = sign * tiles[k, b + 1] * (2 if tk[o, t, K.K_INV] == 1 else 1)
                 st = tiles[k, b]
-                if st == S_INC:
-                    add_track(opts, pl, o, P_INC, amt)
-                elif st == S_REP:
-                    add_track(opts, pl, o, P_REP, amt)
-                elif st == S_MONEY:
+                if st == K.S_INC:
+                    add_track(opts, pl, o, K.P_INC, amt)
+                elif st == K.S_REP:
+                    add_track(opts, pl, o, K.P_REP, amt)
+                elif st == K.S_MONEY:
                     add_money(pl, o, amt)
 
 
@@ -524,42 +395,42 @@ def pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, o, d):
 
     ``lines[:n]`` is ascending (data.lines_array), so the scans stop at the first line past
     the change."""
-    p = pl[o, P_POP]
+    p = pl[o, K.P_POP]
     q = p + d
     if q < 0:
         q = 0
-    if opts[O_POP_MAX] > 0 and q > opts[O_POP_MAX]:
-        q = opts[O_POP_MAX]
-    pl[o, P_POP] = q
-    pen = opts[O_SOLO_PEN] if np_ == 1 else 1
-    off = opts[O_RL_OFFSET]
-    nl = consts[C_NLINES]
+    if opts[K.O_POP_MAX] > 0 and q > opts[K.O_POP_MAX]:
+        q = opts[K.O_POP_MAX]
+    pl[o, K.P_POP] = q
+    pen = opts[K.O_SOLO_PEN] if np_ == 1 else 1
+    off = opts[K.O_RL_OFFSET]
+    nl = consts[K.C_NLINES]
     if q > p:
         lo = p
-        if opts[O_RL_DOWN] == 0 and pl[o, P_HIGH] > lo:
-            lo = pl[o, P_HIGH]
+        if opts[K.O_RL_DOWN] == 0 and pl[o, K.P_HIGH] > lo:
+            lo = pl[o, K.P_HIGH]
         for i in range(nl):
             L = lines[i] + off
             if L >= q:
                 break
             if lo <= L:
-                add_track(opts, pl, o, P_INC, -pen)
-                add_track(opts, pl, o, P_REP, -pen)
-                pl[o, P_RLUP] += 1
+                add_track(opts, pl, o, K.P_INC, -pen)
+                add_track(opts, pl, o, K.P_REP, -pen)
+                pl[o, K.P_RLUP] += 1
                 if pd[o, PD_FLAGS] & F_REDLINE:
                     redline_tiles(opts, tiles, pl, tk, o, 1)
-        if q > pl[o, P_HIGH]:
-            pl[o, P_HIGH] = q
-    elif q < p and opts[O_RL_DOWN] == 1:
+        if q > pl[o, K.P_HIGH]:
+            pl[o, K.P_HIGH] = q
+    elif q < p and opts[K.O_RL_DOWN] == 1:
         for i in range(nl - 1, -1, -1):
             L = lines[i] + off
             if L < q:
                 break
             if L < p:
-                add_track(opts, pl, o, P_INC, pen)
-                add_track(opts, pl, o, P_REP, pen)
-                pl[o, P_RLDOWN] += 1
-                if opts[O_RL_TILES_DOWN] == 1 and (pd[o, PD_FLAGS] & F_REDLINE):
+                add_track(opts, pl, o, K.P_INC, pen)
+                add_track(opts, pl, o, K.P_REP, pen)
+                pl[o, K.P_RLDOWN] += 1
+                if opts[K.O_RL_TILES_DOWN] == 1 and (pd[o, PD_FLAGS] & F_REDLINE):
                     redline_tiles(opts, tiles, pl, tk, o, -1)
 
 
@@ -568,11 +439,11 @@ def fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, stat, amt):
     """One change of ``amt`` to ``stat`` of seat ``o`` (doc §8.1)."""
     if amt == 0:
         return
-    if stat == S_INC:
-        add_track(opts, pl, o, P_INC, amt)
-    elif stat == S_REP:
-        add_track(opts, pl, o, P_REP, amt)
-    elif stat == S_POP:
+    if stat == K.S_INC:
+        add_track(opts, pl, o, K.P_INC, amt)
+    elif stat == K.S_REP:
+        add_track(opts, pl, o, K.P_REP, amt)
+    elif stat == K.S_POP:
         pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, o, amt)
     else:
         add_money(pl, o, amt)
@@ -584,8 +455,8 @@ def fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, stat, amt):
 def count_borough(tiles, kc, o, mask):
     """Tiles of seat ``o``'s borough whose class matches ``mask``."""
     n = 0
-    for k in range(1, NK):
-        if kc[o, k] > 0 and (tiles[k, T_CLS] & mask) != 0:
+    for k in range(1, K.NK):
+        if kc[o, k] > 0 and (tiles[k, K.T_CLS] & mask) != 0:
             n += kc[o, k]
     return n
 
@@ -598,7 +469,7 @@ def count_adj(tiles, geo, tk, grid, o, cell, mask):
         nb = geo[cell, d]
         if nb >= 0:
             u = grid[o, nb]
-            if u > 0 and (tiles[tk[o, u - 1, K_KIND], T_CLS] & mask) != 0:
+            if u > 0 and (tiles[tk[o, u - 1, K.K_KIND], K.T_CLS] & mask) != 0:
                 n += 1
     return n
 
@@ -615,12 +486,12 @@ def is_adj(geo, a, b):
 def lake_bonus(tiles, pl, tk, o):
     """Sum of ``amount x m`` over seat ``o``'s ``lakebonus`` records (doc §1.2)."""
     b = 0
-    for t in range(pl[o, P_NT]):
-        k = tk[o, t, K_KIND]
-        for r in range(tiles[k, T_NREC]):
-            base = T_REC + 4 * r
-            if tiles[k, base + 2] == SC_LAKEBONUS:
-                b += tiles[k, base + 1] * (2 if tk[o, t, K_INV] == 1 else 1)
+    for t in range(pl[o, K.P_NT]):
+        k = tk[o, t, K.K_KIND]
+        for r in range(tiles[k, K.T_NREC]):
+            base = K.T_REC + 4 * r
+            if tiles[k, base + 2] == K.SC_LAKEBONUS:
+                b += tiles[k, base + 1] * (2 if tk[o, t, K.K_INV] == 1 else 1)
     return b
 
 
@@ -635,20 +506,20 @@ def lake_bonus_pd(tiles, pl, tk, pd, o):
 @njit(cache=True, _nrt=False)
 def waterfront_count(opts, geo, pl, tk, grid, o, self_t):
     """One-off count of a ``lakebonus`` record (option waterfront, D9; doc §1.2)."""
-    mode = opts[O_WATERFRONT]
+    mode = opts[K.O_WATERFRONT]
     if mode == 2:
         return 0
     n = 0
-    for t in range(pl[o, P_NT]):
-        if t == self_t or tk[o, t, K_KIND] == K_LAKE:
+    for t in range(pl[o, K.P_NT]):
+        if t == self_t or tk[o, t, K.K_KIND] == K.K_LAKE:
             continue
-        cell = tk[o, t, K_CELL]
+        cell = tk[o, t, K.K_CELL]
         lakes = 0
         for d in range(6):
             nb = geo[cell, d]
             if nb >= 0:
                 u = grid[o, nb]
-                if u > 0 and tk[o, u - 1, K_KIND] == K_LAKE:
+                if u > 0 and tk[o, u - 1, K.K_KIND] == K.K_LAKE:
                     lakes += 1
         if mode == 0:
             n += lakes
@@ -662,10 +533,10 @@ def count_after(opts, tiles, pl, tk, np_, o, turn, mask):
     """Tiles placed after ``turn`` matching ``mask`` (any borough, or ``o``'s: D8)."""
     n = 0
     for q in range(np_):
-        if opts[O_AFTER] == 1 and q != o:
+        if opts[K.O_AFTER] == 1 and q != o:
             continue
-        for u in range(pl[q, P_NT]):
-            if tk[q, u, K_TURN] > turn and (tiles[tk[q, u, K_KIND], T_CLS] & mask) != 0:
+        for u in range(pl[q, K.P_NT]):
+            if tk[q, u, K.K_TURN] > turn and (tiles[tk[q, u, K.K_KIND], K.T_CLS] & mask) != 0:
                 n += 1
     return n
 
@@ -673,38 +544,38 @@ def count_after(opts, tiles, pl, tk, np_, o, turn, mask):
 @njit(cache=True, _nrt=False, forceinline=True)
 def record_count(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, t, r, replay):
     """Count of record ``r`` of seat ``o``'s tile ``t`` at placement / at a replay (doc §1.2)."""
-    k = tk[o, t, K_KIND]
-    base = T_REC + 4 * r
+    k = tk[o, t, K.K_KIND]
+    base = K.T_REC + 4 * r
     scope = tiles[k, base + 2]
     mask = tiles[k, base + 3]
     selfm = 0
-    if opts[O_SELF] == 0 and (tiles[k, T_CLS] & mask) != 0:
+    if opts[K.O_SELF] == 0 and (tiles[k, K.T_CLS] & mask) != 0:
         selfm = 1
-    if scope == SC_ADJ or scope == SC_LAKE_ADJ:
-        return count_adj(tiles, geo, tk, grid, o, tk[o, t, K_CELL], mask)
+    if scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ:
+        return count_adj(tiles, geo, tk, grid, o, tk[o, t, K.K_CELL], mask)
     kb = kt[k, KT_RB + r]  # the kinds matching ``mask``
-    if scope == SC_OWN:
+    if scope == K.SC_OWN:
         return count_kinds(kc, o, pd[o, PD_KBITS] & kb) - selfm
-    if scope == SC_EVERY:
+    if scope == K.SC_EVERY:
         n = 0
         for q in range(np_):
             n += count_kinds(kc, q, pd[q, PD_KBITS] & kb)
         return n - selfm
-    if scope == SC_OTHERS:
+    if scope == K.SC_OTHERS:
         n = 0
         for q in range(np_):
             if q != o:
                 n += count_kinds(kc, q, pd[q, PD_KBITS] & kb)
         return n
-    if scope == SC_AFTER:
+    if scope == K.SC_AFTER:
         if not replay:
             return 0
-        return count_after(opts, tiles, pl, tk, np_, o, tk[o, t, K_TURN], mask)
-    if scope == SC_REDLINE:
+        return count_after(opts, tiles, pl, tk, np_, o, tk[o, t, K.K_TURN], mask)
+    if scope == K.SC_REDLINE:
         if not replay:
             return 0
-        return rl_counter(opts, pl, o) - tk[o, t, K_RL]
-    if scope == SC_LAKEBONUS:
+        return rl_counter(opts, pl, o) - tk[o, t, K.K_RL]
+    if scope == K.SC_LAKEBONUS:
         return waterfront_count(opts, geo, pl, tk, grid, o, t)
     return 0
 
@@ -713,7 +584,7 @@ def record_count(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, t, r, repla
 def immediate(opts, tiles, lines, consts, pl, tk, pd, np_, o, k):
     """The immediate effect of kind ``k`` for seat ``o``: Inc, Rep, Pop, $ in this order."""
     for s in range(4):
-        v = tiles[k, T_IMM + s]
+        v = tiles[k, K.T_IMM + s]
         if v != 0:
             fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, s, v)
 
@@ -721,13 +592,13 @@ def immediate(opts, tiles, lines, consts, pl, tk, pd, np_, o, k):
 @njit(cache=True, _nrt=False, forceinline=True)
 def own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, t, replay):
     """Step 3 of a placement / the replay of an investment: each record of tile ``t`` once."""
-    k = tk[o, t, K_KIND]
-    for r in range(tiles[k, T_NREC]):
+    k = tk[o, t, K.K_KIND]
+    for r in range(tiles[k, K.T_NREC]):
         cnt = record_count(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, t, r, replay)
         if cnt != 0:
-            base = T_REC + 4 * r
+            base = K.T_REC + 4 * r
             amt = tiles[k, base + 1]
-            if tiles[k, base + 2] == SC_LAKE_ADJ:
+            if tiles[k, base + 2] == K.SC_LAKE_ADJ:
                 amt += lake_bonus_pd(tiles, pl, tk, pd, o)
             fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, tiles[k, base], amt * cnt)
 
@@ -739,28 +610,28 @@ def react(opts, tiles, lines, consts, pl, tk, pd, np_, o, u, cls, mode):
     mode 0: ``u`` is adjacent, same borough (step 4); 1: not adjacent, same borough (step 5);
     2: another seat's borough (step 6). spec §5.3-5.4, doc §6.
     """
-    k = tk[o, u, K_KIND]
-    nr = tiles[k, T_NREC]
+    k = tk[o, u, K.K_KIND]
+    nr = tiles[k, K.T_NREC]
     for r in range(nr):
-        base = T_REC + 4 * r
+        base = K.T_REC + 4 * r
         if (tiles[k, base + 3] & cls) == 0:
             continue
         scope = tiles[k, base + 2]
         ok = False
         if mode == 0:
-            ok = (scope == SC_ADJ or scope == SC_LAKE_ADJ or scope == SC_OWN
-                  or scope == SC_EVERY or scope == SC_AFTER)
+            ok = (scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ or scope == K.SC_OWN
+                  or scope == K.SC_EVERY or scope == K.SC_AFTER)
         elif mode == 1:
-            ok = scope == SC_OWN or scope == SC_EVERY or scope == SC_AFTER
+            ok = scope == K.SC_OWN or scope == K.SC_EVERY or scope == K.SC_AFTER
         else:
-            ok = scope == SC_EVERY or scope == SC_OTHERS or (
-                scope == SC_AFTER and opts[O_AFTER] == 0)
+            ok = scope == K.SC_EVERY or scope == K.SC_OTHERS or (
+                scope == K.SC_AFTER and opts[K.O_AFTER] == 0)
         if not ok:
             continue
         amt = tiles[k, base + 1]
-        if scope == SC_LAKE_ADJ:
+        if scope == K.SC_LAKE_ADJ:
             amt += lake_bonus_pd(tiles, pl, tk, pd, o)
-        if tk[o, u, K_INV] == 1:
+        if tk[o, u, K.K_INV] == 1:
             amt *= 2
         fire(opts, tiles, lines, consts, pl, tk, pd, np_, o, tiles[k, base], amt)
 
@@ -769,24 +640,24 @@ def react(opts, tiles, lines, consts, pl, tk, pd, np_, o, u, cls, mode):
 def place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, c, kind, cell,
                frm):
     """Place ``kind`` on ``cell`` for seat ``c`` and resolve it (spec §5.3, doc §6)."""
-    np_ = meta[M_NP]
-    t = pl[c, P_NT]
-    tk[c, t, K_KIND] = kind
-    tk[c, t, K_CELL] = cell
-    tk[c, t, K_TURN] = meta[M_TURN]
-    tk[c, t, K_INV] = 0
-    tk[c, t, K_RL] = rl_counter(opts, pl, c)
-    tk[c, t, K_FROM] = frm
+    np_ = meta[K.M_NP]
+    t = pl[c, K.P_NT]
+    tk[c, t, K.K_KIND] = kind
+    tk[c, t, K.K_CELL] = cell
+    tk[c, t, K.K_TURN] = meta[K.M_TURN]
+    tk[c, t, K.K_INV] = 0
+    tk[c, t, K.K_RL] = rl_counter(opts, pl, c)
+    tk[c, t, K.K_FROM] = frm
     grid[c, cell] = t + 1
     kc[c, kind] += 1
-    pl[c, P_NT] = t + 1
+    pl[c, K.P_NT] = t + 1
     pd_add(opts, geo, grid, kt, pd, c, t, kind, cell)
     immediate(opts, tiles, lines, consts, pl, tk, pd, np_, c, kind)             # step 2
     own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, c, t,
                 False)                                                           # step 3
-    if opts[O_REACTIONS] == 0:
+    if opts[K.O_REACTIONS] == 0:
         return
-    cls = tiles[kind, T_CLS]
+    cls = tiles[kind, K.T_CLS]
     # the derived listener sets give, in ascending order, exactly the tiles whose ``react``
     # can fire (a record of the step's scopes whose mask matches ``cls``); the others are
     # skipped without changing anything
@@ -832,15 +703,15 @@ def place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, 
 @njit(cache=True, _nrt=False)
 def invest(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, c, t):
     """Investment marker on seat ``c``'s tile ``t`` (spec §5.6, D12; doc §7). Price paid here."""
-    np_ = meta[M_NP]
-    k = tk[c, t, K_KIND]
-    pl[c, P_MONEY] -= tiles[k, T_PRICE]
-    if opts[O_REPLAY] == 1:
+    np_ = meta[K.M_NP]
+    k = tk[c, t, K.K_KIND]
+    pl[c, K.P_MONEY] -= tiles[k, K.T_PRICE]
+    if opts[K.O_REPLAY] == 1:
         immediate(opts, tiles, lines, consts, pl, tk, pd, np_, c, k)
         own_records(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, c, t, True)
-    tk[c, t, K_INV] = 1
+    tk[c, t, K.K_INV] = 1
     pd[c, PD_INVM] &= ~(1 << t)
-    pl[c, P_NINV] += 1
+    pl[c, K.P_NINV] += 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -849,15 +720,15 @@ def invest(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, c, t
 def frontier(opts, geo, pl, tk, grid, c, buf, start):
     """Legal cells of seat ``c`` written ascending into ``buf[start:]``; returns how many."""
     n = 0
-    w = opts[O_WIDTH]
+    w = opts[K.O_WIDTH]
     half = (w - 1) // 2
-    for t in range(pl[c, P_NT]):
-        cell = tk[c, t, K_CELL]
+    for t in range(pl[c, K.P_NT]):
+        cell = tk[c, t, K.K_CELL]
         for d in range(6):
             nb = geo[cell, d]
             if nb < 0 or grid[c, nb] != 0:
                 continue
-            if w > 0 and abs(geo[nb, GEO_X]) > half:
+            if w > 0 and abs(geo[nb, K.GEO_X]) > half:
                 continue
             j = 0
             while j < n and buf[start + j] < nb:
@@ -878,8 +749,8 @@ def frontier(opts, geo, pl, tk, grid, c, buf, start):
 @njit(cache=True, _nrt=False, forceinline=True)
 def refill(meta, opts, pile, market):
     """Slide the market right, then fill the empty slots from the pile (1MR handling)."""
-    j = NSLOTS - 1
-    for i in range(NSLOTS - 1, -1, -1):
+    j = K.NSLOTS - 1
+    for i in range(K.NSLOTS - 1, -1, -1):
         if market[i] != 0:
             v = market[i]
             market[i] = 0
@@ -888,18 +759,18 @@ def refill(meta, opts, pile, market):
     e = j + 1
     i = 0
     while i < e:
-        n = meta[M_PILEN]
+        n = meta[K.M_PILEN]
         if n == 0:
             return
         k = pile[n - 1]
         pile[n - 1] = 0
-        meta[M_PILEN] = n - 1
-        if k == K_OMR:
-            if meta[M_NP] == 1:
-                meta[M_LAST] = meta[M_ROUND]
-            elif meta[M_LAST] < 0:
-                meta[M_LAST] = meta[M_ROUND] + 1
-            if opts[O_OMR_REPL] == 0:
+        meta[K.M_PILEN] = n - 1
+        if k == K.K_OMR:
+            if meta[K.M_NP] == 1:
+                meta[K.M_LAST] = meta[K.M_ROUND]
+            elif meta[K.M_LAST] < 0:
+                meta[K.M_LAST] = meta[K.M_ROUND] + 1
+            if opts[K.O_OMR_REPL] == 0:
                 return
             continue
         market[e - 1 - i] = k
@@ -908,8 +779,8 @@ def refill(meta, opts, pile, market):
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def can_discard(consts, pl, market, c):
-    for s in range(NSLOTS):
-        if market[s] != 0 and consts[C_SUR0 + s] <= pl[c, P_MONEY]:
+    for s in range(K.NSLOTS):
+        if market[s] != 0 and consts[K.C_SUR0 + s] <= pl[c, K.P_MONEY]:
             return True
     return False
 
@@ -921,8 +792,8 @@ def largest_group(tiles, pl, tk, pd, o, mask):
     """Largest connected set of seat ``o``'s tiles matching ``mask`` (bit-set flood fill over
     the derived adjacency ``pd[o, PD_ADJ + t]``)."""
     rest = 0  # matching tiles not yet in a group
-    for t in range(pl[o, P_NT]):
-        if (tiles[tk[o, t, K_KIND], T_CLS] & mask) != 0:
+    for t in range(pl[o, K.P_NT]):
+        if (tiles[tk[o, t, K.K_KIND], K.T_CLS] & mask) != 0:
             rest |= 1 << t
     best = 0
     while rest != 0:
@@ -945,27 +816,27 @@ def largest_group(tiles, pl, tk, pd, o, mask):
 @njit(cache=True, _nrt=False)
 def goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, o, g):
     """The value goal ``g`` measures for seat ``o`` (doc §1.3)."""
-    m = goals[g, G_MEASURE]
-    mask = goals[g, G_MASK]
-    if m == GM_COUNT:
+    m = goals[g, K.G_MEASURE]
+    mask = goals[g, K.G_MASK]
+    if m == K.GM_COUNT:
         return count_kinds(kc, o, pd[o, PD_KBITS] & kt[g, KT_GB])
-    if m == GM_GROUP:
+    if m == K.GM_GROUP:
         return largest_group(tiles, pl, tk, pd, o, mask)
-    if m == GM_MONEY:
-        return pl[o, P_MONEY]
-    if m == GM_INCOME:
-        return pl[o, P_INC]
-    if m == GM_REP:
-        return pl[o, P_REP]
-    if m == GM_INVEST:
-        return pl[o, P_NINV]
+    if m == K.GM_MONEY:
+        return pl[o, K.P_MONEY]
+    if m == K.GM_INCOME:
+        return pl[o, K.P_INC]
+    if m == K.GM_REP:
+        return pl[o, K.P_REP]
+    if m == K.GM_INVEST:
+        return pl[o, K.P_NINV]
     return 0
 
 
 @njit(cache=True, _nrt=False)
 def goal_status(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g):
     """2 if seat ``o`` is strictly best at goal ``g``, 1 if tied best, 0 otherwise."""
-    d = goals[g, G_DIR]
+    d = goals[g, K.G_DIR]
     mine = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, o, g)
     tied = False
     for q in range(np_):
@@ -982,7 +853,7 @@ def goal_status(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g):
 @njit(cache=True, _nrt=False)
 def goal_measures(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, g):
     """Every seat's signed measure of goal ``g`` into ``pd[q, PD_GM]`` (for ``status_pd``)."""
-    d = goals[g, G_DIR]
+    d = goals[g, K.G_DIR]
     for q in range(np_):
         pd[q, PD_GM] = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, q, g)
 
@@ -1009,59 +880,59 @@ def finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt
 
     No goal measure changes while the goals are scored, so each goal's measures are taken
     once (``goal_measures``) and every seat's status read from them."""
-    np_ = meta[M_NP]
-    meta[M_PHASE] = PH_OVER
-    meta[M_END] = END_END
+    np_ = meta[K.M_NP]
+    meta[K.M_PHASE] = K.PH_OVER
+    meta[K.M_END] = K.END_END
     if np_ >= 2:
-        for i in range(meta[M_NPUB]):
+        for i in range(meta[K.M_NPUB]):
             g = gpub[i]
             goal_measures(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, g)
             for o in range(np_):
                 if status_pd(pd, np_, o) == 2:
-                    pl[o, P_GOALPOP] += goals[g, G_BONUS]
-                    pl[o, P_GOALBITS] |= 1 << g
+                    pl[o, K.P_GOALPOP] += goals[g, K.G_BONUS]
+                    pl[o, K.P_GOALBITS] |= 1 << g
         for o in range(np_):
             g = gpriv[o]
             if g < 0:
                 continue
             goal_measures(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, g)
             st = status_pd(pd, np_, o)
-            if st == 2 or (st == 1 and opts[O_PRIV_TIES] == 1):
-                pl[o, P_GOALPOP] += goals[g, G_BONUS]
-                pl[o, P_GOALBITS] |= 1 << g
+            if st == 2 or (st == 1 and opts[K.O_PRIV_TIES] == 1):
+                pl[o, K.P_GOALPOP] += goals[g, K.G_BONUS]
+                pl[o, K.P_GOALBITS] |= 1 << g
     for o in range(np_):
-        pl[o, P_POP] += pl[o, P_GOALPOP]
-        mp = pl[o, P_MONEY] // 5
-        pl[o, P_MONEYPOP] = mp
-        pl[o, P_POP] += mp
-        pl[o, P_MONEY] -= 5 * mp
+        pl[o, K.P_POP] += pl[o, K.P_GOALPOP]
+        mp = pl[o, K.P_MONEY] // 5
+        pl[o, K.P_MONEYPOP] = mp
+        pl[o, K.P_POP] += mp
+        pl[o, K.P_MONEY] -= 5 * mp
 
 
 # ---------------------------------------------------------------------------------------------
 # turn flow (spec §5.2; doc §5)
 @njit(cache=True, _nrt=False, forceinline=True)
 def begin_turn(meta, s):
-    meta[M_TURN] += 1
-    meta[M_CUR] = s
-    meta[M_PHASE] = PH_ACTION
+    meta[K.M_TURN] += 1
+    meta[K.M_CUR] = s
+    meta[K.M_PHASE] = K.PH_ACTION
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd):
     """End of the active seat's turn (after the refill): next seat, next round or the end."""
-    c = meta[M_CUR]
-    np_ = meta[M_NP]
+    c = meta[K.M_CUR]
+    np_ = meta[K.M_NP]
     if np_ == 1:
-        if meta[M_LAST] >= 0:
+        if meta[K.M_LAST] >= 0:
             finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd)
             return
-        meta[M_ROUND] += 1
+        meta[K.M_ROUND] += 1
         begin_turn(meta, 0)
     elif c == np_ - 1:
-        if meta[M_LAST] >= 0 and meta[M_ROUND] == meta[M_LAST]:
+        if meta[K.M_LAST] >= 0 and meta[K.M_ROUND] == meta[K.M_LAST]:
             finish_game(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd)
             return
-        meta[M_ROUND] += 1
+        meta[K.M_ROUND] += 1
         begin_turn(meta, 0)
     else:
         begin_turn(meta, c + 1)
@@ -1070,37 +941,37 @@ def end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, p
 @njit(cache=True, _nrt=False, forceinline=True)
 def income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, pd, c):
     """Income step and reputation step of the active seat (spec §5.2, D19; doc §8.3)."""
-    np_ = meta[M_NP]
-    eor = opts[O_CLAMP] == 1
+    np_ = meta[K.M_NP]
+    eor = opts[K.O_CLAMP] == 1
     if eor:
         clamp_all(pl, np_)
-    i = pl[c, P_INC]
+    i = pl[c, K.P_INC]
     if i > 0:
-        pl[c, P_MONEY] += i
+        pl[c, K.P_MONEY] += i
     elif i < 0:
-        if pl[c, P_MONEY] >= -i:
-            pl[c, P_MONEY] += i
+        if pl[c, K.P_MONEY] >= -i:
+            pl[c, K.P_MONEY] += i
         else:
-            missing = -i - pl[c, P_MONEY]
-            pl[c, P_MONEY] = 0
-            loss = missing if missing < pl[c, P_POP] else pl[c, P_POP]
+            missing = -i - pl[c, K.P_MONEY]
+            pl[c, K.P_MONEY] = 0
+            loss = missing if missing < pl[c, K.P_POP] else pl[c, K.P_POP]
             pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, c, -loss)
     if eor:
         clamp_all(pl, np_)
-    r = pl[c, P_REP]
+    r = pl[c, K.P_REP]
     if r > 0:
         pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, c, r)
     elif r < 0:
-        if pl[c, P_POP] >= -r:
+        if pl[c, K.P_POP] >= -r:
             pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, c, r)
         else:
-            below = -r - pl[c, P_POP]
-            pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, c, -pl[c, P_POP])
-            if opts[O_REP_DEBT] == 0:
-                pay = below if below < pl[c, P_MONEY] else pl[c, P_MONEY]
-                pl[c, P_MONEY] -= pay
-            elif pl[c, P_MONEY] >= below:
-                pl[c, P_MONEY] -= below
+            below = -r - pl[c, K.P_POP]
+            pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, c, -pl[c, K.P_POP])
+            if opts[K.O_REP_DEBT] == 0:
+                pay = below if below < pl[c, K.P_MONEY] else pl[c, K.P_MONEY]
+                pl[c, K.P_MONEY] -= pay
+            elif pl[c, K.P_MONEY] >= below:
+                pl[c, K.P_MONEY] -= below
     if eor:
         clamp_all(pl, np_)
 
@@ -1109,10 +980,10 @@ def income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, pd, c):
 def action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv, pl, tk,
                 grid, kc, kt, pd):
     """The action step is over: income, reputation, solo extra discard, refill, end of turn."""
-    c = meta[M_CUR]
+    c = meta[K.M_CUR]
     income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, pd, c)
-    if meta[M_NP] == 1 and can_discard(consts, pl, market, c):
-        meta[M_PHASE] = PH_EXTRA
+    if meta[K.M_NP] == 1 and can_discard(consts, pl, market, c):
+        meta[K.M_PHASE] = K.PH_EXTRA
         return
     refill(meta, opts, pile, market)
     end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd)
@@ -1121,10 +992,10 @@ def action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub
 @njit(cache=True, _nrt=False, forceinline=True)
 def discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv, pl, tk,
                  grid, kc, kt, pd):
-    if opts[O_CLAMP] == 1:
-        clamp_all(pl, meta[M_NP])
-    if can_discard(consts, pl, market, meta[M_CUR]):
-        meta[M_PHASE] = PH_DISCARD
+    if opts[K.O_CLAMP] == 1:
+        clamp_all(pl, meta[K.M_NP])
+    if can_discard(consts, pl, market, meta[K.M_CUR]):
+        meta[K.M_PHASE] = K.PH_DISCARD
     else:
         action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv, pl,
                     tk, grid, kc, kt, pd)
@@ -1136,18 +1007,18 @@ def discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpu
 def init_scratch_size(tiles):
     """Length of the ``work`` scratch array of ``init_arrays`` for this tile table."""
     n = 0
-    for k in range(1, NK):
-        n += tiles[k, T_COUNT]
-    return 2 * n + NG + 2
+    for k in range(1, K.NK):
+        n += tiles[k, K.T_COUNT]
+    return 2 * n + K.NG + 2
 
 
 @njit(cache=True, _nrt=False)
 def _stack_list(tiles, stack, out, off):
     """The kinds of ``stack``, one entry per tile, ascending, into ``out[off:]``; the count."""
     i = off
-    for k in range(1, NK):
-        if tiles[k, T_STACK] == stack:
-            for _ in range(tiles[k, T_COUNT]):
+    for k in range(1, K.NK):
+        if tiles[k, K.T_STACK] == stack:
+            for _ in range(tiles[k, K.T_COUNT]):
                 out[i] = k
                 i += 1
     return i - off
@@ -1172,51 +1043,51 @@ def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
     ``grid`` must be zero outside the cells of the tiles listed in ``tk``/``pl`` (a new state,
     or the state a game left): only those cells are cleared. ``work``: scratch of at least
     ``init_scratch_size(tiles)`` entries."""
-    for p in range(MAXP):
-        for t in range(pl[p, P_NT]):
-            grid[p, tk[p, t, K_CELL]] = 0
-        for j in range(NPL):
+    for p in range(K.MAXP):
+        for t in range(pl[p, K.P_NT]):
+            grid[p, tk[p, t, K.K_CELL]] = 0
+        for j in range(K.NPL):
             pl[p, j] = 0
-        for t in range(MAXT):
-            for j in range(NTK):
+        for t in range(K.MAXT):
+            for j in range(K.NTK):
                 tk[p, t, j] = 0
-        for k in range(NK):
+        for k in range(K.NK):
             kc[p, k] = 0
         gpub[p] = -1
         gpriv[p] = -1
         goffer[p, 0] = -1
         goffer[p, 1] = -1
-    for j in range(N_META):
+    for j in range(K.N_META):
         meta[j] = 0
-    for i in range(MAXPILE):
+    for i in range(K.MAXPILE):
         pile[i] = 0
-    for i in range(NSLOTS):
+    for i in range(K.NSLOTS):
         market[i] = 0
-    for k in range(NK):
+    for k in range(K.NK):
         discard[k] = 0
         box[k] = 0
     rng[0] = seed
     n = n_players
-    meta[M_NP] = n
-    meta[M_LAST] = -1
-    meta[M_ROUND] = 1
-    S = consts[C_STACK1 + n - 1]
-    M = consts[C_BLOCK1 + n - 1]
-    E = consts[C_EXTRA_C]
+    meta[K.M_NP] = n
+    meta[K.M_LAST] = -1
+    meta[K.M_ROUND] = 1
+    S = consts[K.C_STACK1 + n - 1]
+    M = consts[K.C_BLOCK1 + n - 1]
+    E = consts[K.C_EXTRA_C]
     # work: stack A at a, B at b, C at cc, the 1MR block, the goal order
     a = 0
-    na = _stack_list(tiles, STACK_A, work, a)
+    na = _stack_list(tiles, K.STACK_A, work, a)
     _shuffle_at(rng, work, a, na)
     b = a + na
-    nb = _stack_list(tiles, STACK_B, work, b)
+    nb = _stack_list(tiles, K.STACK_B, work, b)
     _shuffle_at(rng, work, b, nb)
     cc = b + nb
-    nc = _stack_list(tiles, STACK_C, work, cc)
+    nc = _stack_list(tiles, K.STACK_C, work, cc)
     _shuffle_at(rng, work, cc, nc)
     block = cc + nc
     for i in range(M):
         work[block + i] = work[cc + i]
-    work[block + M] = K_OMR
+    work[block + M] = K.K_OMR
     _shuffle_at(rng, work, block, M + 1)
     for i in range(S, na):
         box[work[a + i]] += 1
@@ -1240,45 +1111,45 @@ def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
     for i in range(S):
         pile[m] = work[a + i]
         m += 1
-    for i in range(NSLOTS):
-        market[NSLOTS - 1 - i] = pile[m - 1]
+    for i in range(K.NSLOTS):
+        market[K.NSLOTS - 1 - i] = pile[m - 1]
         pile[m - 1] = 0
         m -= 1
-    meta[M_PILEN] = m
+    meta[K.M_PILEN] = m
     if n >= 2:
         g = block + M + 1
-        for i in range(NG):
+        for i in range(K.NG):
             work[g + i] = i
-        _shuffle_at(rng, work, g, NG)
-        P = consts[C_PUB1 + n - 1]
+        _shuffle_at(rng, work, g, K.NG)
+        P = consts[K.C_PUB1 + n - 1]
         for i in range(P):
             gpub[i] = work[g + i]
-        meta[M_NPUB] = P
+        meta[K.M_NPUB] = P
         for s in range(n):
             goffer[s, 0] = work[g + P + 2 * s]
             goffer[s, 1] = work[g + P + 2 * s + 1]
     for j in range(3):
-        k = K_SUBURBS + j  # K_SUBURBS, K_PARK, K_FACTORY
-        supply[j] = consts[C_SUPPLY]
-        box[k] = tiles[k, T_COUNT] - consts[C_SUPPLY] - n
+        k = K.K_SUBURBS + j  # K_SUBURBS, K_PARK, K_FACTORY
+        supply[j] = consts[K.C_SUPPLY]
+        box[k] = tiles[k, K.T_COUNT] - consts[K.C_SUPPLY] - n
     for p in range(n):
         for j in range(3):
-            k = K_SUBURBS + j
+            k = K.K_SUBURBS + j
             cell = START_CELLS[j]
-            tk[p, j, K_KIND] = k
-            tk[p, j, K_CELL] = cell
+            tk[p, j, K.K_KIND] = k
+            tk[p, j, K.K_CELL] = cell
             grid[p, cell] = j + 1
             kc[p, k] += 1
-        pl[p, P_NT] = 3
-        pl[p, P_MONEY] = consts[C_MONEY]
-        pl[p, P_INC] = consts[C_INC]
-        pl[p, P_REP] = consts[C_REP]
-        pl[p, P_POP] = consts[C_POP]
-        pl[p, P_HIGH] = consts[C_POP]
+        pl[p, K.P_NT] = 3
+        pl[p, K.P_MONEY] = consts[K.C_MONEY]
+        pl[p, K.P_INC] = consts[K.C_INC]
+        pl[p, K.P_REP] = consts[K.C_REP]
+        pl[p, K.P_POP] = consts[K.C_POP]
+        pl[p, K.P_HIGH] = consts[K.C_POP]
         derive_player(opts, geo, pl, tk, grid, kt, pd, p)
     if n >= 2:
-        meta[M_PHASE] = PH_GOAL
-        meta[M_CUR] = 0
+        meta[K.M_PHASE] = K.PH_GOAL
+        meta[K.M_CUR] = 0
     else:
         begin_turn(meta, 0)
 
@@ -1289,59 +1160,59 @@ def init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
 def action_bits(tiles, consts, market, supply, pl, tk, pd, c):
     """The legal actions of seat ``c``'s action step as a bit set over action ids (< 64):
     buy, basic, Lake, invest; PASS alone when none."""
-    money = pl[c, P_MONEY]
+    money = pl[c, K.P_MONEY]
     bits = 0
-    for s in range(NSLOTS):
+    for s in range(K.NSLOTS):
         k = market[s]
         if k != 0:
-            sur = consts[C_SUR0 + s]
-            if tiles[k, T_PRICE] + sur <= money:
-                bits |= 1 << (A_BUY + s)
+            sur = consts[K.C_SUR0 + s]
+            if tiles[k, K.T_PRICE] + sur <= money:
+                bits |= 1 << (K.A_BUY + s)
             if sur <= money:
-                bits |= 1 << (A_LAKE + s)
+                bits |= 1 << (K.A_LAKE + s)
     for b in range(3):
-        if supply[b] > 0 and tiles[b + 1, T_PRICE] <= money:
-            bits |= 1 << (A_BASIC + b)
-    if pl[c, P_NINV] < consts[C_INVEST]:
+        if supply[b] > 0 and tiles[b + 1, K.T_PRICE] <= money:
+            bits |= 1 << (K.A_BASIC + b)
+    if pl[c, K.P_NINV] < consts[K.C_INVEST]:
         m = pd[c, PD_INVM]
         while m != 0:
             t = lowest_bit(m)
-            if tiles[tk[c, t, K_KIND], T_PRICE] <= money:
-                bits |= 1 << (A_INVEST + t)
+            if tiles[tk[c, t, K.K_KIND], K.T_PRICE] <= money:
+                bits |= 1 << (K.A_INVEST + t)
             m &= m - 1
     if bits == 0:
-        bits = 1 << A_PASS
+        bits = 1 << K.A_PASS
     return bits
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd, out):
     """Legal action ids of the position into ``out`` (ascending); returns the count."""
-    ph = meta[M_PHASE]
-    if ph == PH_OVER:
+    ph = meta[K.M_PHASE]
+    if ph == K.PH_OVER:
         return 0
-    c = meta[M_CUR]
+    c = meta[K.M_CUR]
     n = 0
-    if ph == PH_GOAL:
-        out[0] = A_KEEP
-        out[1] = A_KEEP + 1
+    if ph == K.PH_GOAL:
+        out[0] = K.A_KEEP
+        out[1] = K.A_KEEP + 1
         return 2
-    money = pl[c, P_MONEY]
-    if ph == PH_ACTION:
+    money = pl[c, K.P_MONEY]
+    if ph == K.PH_ACTION:
         m = action_bits(tiles, consts, market, supply, pl, tk, pd, c)
         while m != 0:
             out[n] = lowest_bit(m)
             n += 1
             m &= m - 1
         return n
-    if ph == PH_PLACE:
+    if ph == K.PH_PLACE:
         m = frontier_list(pd, c, out, 0)
         for i in range(m):
-            out[i] += A_PLACE
+            out[i] += K.A_PLACE
         return m
-    for s in range(NSLOTS):  # discard, extra_discard
-        if market[s] != 0 and consts[C_SUR0 + s] <= money:
-            out[n] = A_DISCARD + s
+    for s in range(K.NSLOTS):  # discard, extra_discard
+        if market[s] != 0 and consts[K.C_SUR0 + s] <= money:
+            out[n] = K.A_DISCARD + s
             n += 1
     return n
 
@@ -1352,81 +1223,81 @@ def legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd, 
 def apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard, box,
                  supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a):
     """Apply the legal action ``a`` in place (docs/games/suburbia.md §5-§8)."""
-    c = meta[M_CUR]
-    meta[M_DEC] += 1
-    ph = meta[M_PHASE]
-    if ph == PH_GOAL:
-        gpriv[c] = goffer[c, a - A_KEEP]
-        if c + 1 < meta[M_NP]:
-            meta[M_CUR] = c + 1
+    c = meta[K.M_CUR]
+    meta[K.M_DEC] += 1
+    ph = meta[K.M_PHASE]
+    if ph == K.PH_GOAL:
+        gpriv[c] = goffer[c, a - K.A_KEEP]
+        if c + 1 < meta[K.M_NP]:
+            meta[K.M_CUR] = c + 1
         else:
             begin_turn(meta, 0)
-    elif ph == PH_ACTION:
-        if a < A_BASIC:
-            s = a - A_BUY
+    elif ph == K.PH_ACTION:
+        if a < K.A_BASIC:
+            s = a - K.A_BUY
             k = market[s]
-            pl[c, P_MONEY] -= tiles[k, T_PRICE] + consts[C_SUR0 + s]
+            pl[c, K.P_MONEY] -= tiles[k, K.T_PRICE] + consts[K.C_SUR0 + s]
             market[s] = 0
-            meta[M_PKIND] = k
-            meta[M_PSRC] = SRC_BUY
-            meta[M_PFROM] = 0
-            meta[M_PHASE] = PH_PLACE
-        elif a < A_LAKE:
-            b = a - A_BASIC
-            pl[c, P_MONEY] -= tiles[b + 1, T_PRICE]
+            meta[K.M_PKIND] = k
+            meta[K.M_PSRC] = K.SRC_BUY
+            meta[K.M_PFROM] = 0
+            meta[K.M_PHASE] = K.PH_PLACE
+        elif a < K.A_LAKE:
+            b = a - K.A_BASIC
+            pl[c, K.P_MONEY] -= tiles[b + 1, K.T_PRICE]
             supply[b] -= 1
-            meta[M_PKIND] = b + 1
-            meta[M_PSRC] = SRC_BASIC
-            meta[M_PFROM] = 0
-            meta[M_PHASE] = PH_PLACE
-        elif a < A_INVEST:
-            s = a - A_LAKE
+            meta[K.M_PKIND] = b + 1
+            meta[K.M_PSRC] = K.SRC_BASIC
+            meta[K.M_PFROM] = 0
+            meta[K.M_PHASE] = K.PH_PLACE
+        elif a < K.A_INVEST:
+            s = a - K.A_LAKE
             k = market[s]
-            pl[c, P_MONEY] -= consts[C_SUR0 + s]
+            pl[c, K.P_MONEY] -= consts[K.C_SUR0 + s]
             market[s] = 0
-            meta[M_PKIND] = K_LAKE
-            meta[M_PSRC] = SRC_LAKE
-            meta[M_PFROM] = k
-            meta[M_PHASE] = PH_PLACE
-        elif a < A_DISCARD:
+            meta[K.M_PKIND] = K.K_LAKE
+            meta[K.M_PSRC] = K.SRC_LAKE
+            meta[K.M_PFROM] = k
+            meta[K.M_PHASE] = K.PH_PLACE
+        elif a < K.A_DISCARD:
             invest(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, c,
-                   a - A_INVEST)
+                   a - K.A_INVEST)
             discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
                          pl, tk, grid, kc, kt, pd)
         else:  # PASS
             action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
                         pl, tk, grid, kc, kt, pd)
-    elif ph == PH_PLACE:
-        kind = meta[M_PKIND]
-        src = meta[M_PSRC]
-        frm = meta[M_PFROM]
-        meta[M_PKIND] = 0
-        meta[M_PSRC] = SRC_NONE
-        meta[M_PFROM] = 0
+    elif ph == K.PH_PLACE:
+        kind = meta[K.M_PKIND]
+        src = meta[K.M_PSRC]
+        frm = meta[K.M_PFROM]
+        meta[K.M_PKIND] = 0
+        meta[K.M_PSRC] = K.SRC_NONE
+        meta[K.M_PFROM] = 0
         place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, c, kind,
-                   a - A_PLACE, frm)
-        if src == SRC_BASIC:
+                   a - K.A_PLACE, frm)
+        if src == K.SRC_BASIC:
             discard_step(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
                          pl, tk, grid, kc, kt, pd)
         else:
-            if opts[O_CLAMP] == 1:
-                clamp_all(pl, meta[M_NP])
+            if opts[K.O_CLAMP] == 1:
+                clamp_all(pl, meta[K.M_NP])
             action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
                         pl, tk, grid, kc, kt, pd)
     else:  # discard / extra_discard
-        s = a - A_DISCARD
-        pl[c, P_MONEY] -= consts[C_SUR0 + s]
+        s = a - K.A_DISCARD
+        pl[c, K.P_MONEY] -= consts[K.C_SUR0 + s]
         discard[market[s]] += 1
         market[s] = 0
-        if ph == PH_DISCARD:
+        if ph == K.PH_DISCARD:
             action_over(meta, opts, tiles, goals, lines, consts, geo, pile, market, gpub, gpriv,
                         pl, tk, grid, kc, kt, pd)
         else:
             refill(meta, opts, pile, market)
             end_turn(meta, opts, tiles, goals, geo, gpub, gpriv, pl, tk, grid, kc, kt, pd)
-    if meta[M_PHASE] != PH_OVER and meta[M_DEC] >= MAX_DECISIONS:
-        meta[M_PHASE] = PH_OVER
-        meta[M_END] = END_LIMIT
+    if meta[K.M_PHASE] != K.PH_OVER and meta[K.M_DEC] >= MAX_DECISIONS:
+        meta[K.M_PHASE] = K.PH_OVER
+        meta[K.M_END] = K.END_LIMIT
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1434,8 +1305,8 @@ def apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market
 @njit(cache=True)
 def init_state(s, n_players, seed):
     """Set up a new game in the arrays of ``s`` (doc §4). ``seed``: uint64."""
-    kt = np.zeros((NK, NKT), np.int64)
-    pd = np.zeros((MAXP, NPD), np.int64)
+    kt = np.zeros((K.NK, NKT), np.int64)
+    pd = np.zeros((K.MAXP, NPD), np.int64)
     kind_tables(s.opts, s.tiles, s.goals, kt)
     work = np.empty(init_scratch_size(s.tiles), np.int64)
     init_arrays(s.meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
@@ -1464,7 +1335,7 @@ def apply_inplace(s, a):
 def goal_status_state(s, o, g):
     """2 strictly best, 1 tied best, 0 not best: seat ``o`` at goal ``g`` now."""
     kt, pd = derived_arrays(s)
-    return goal_status(s.tiles, s.goals, s.geo, s.pl, s.tk, s.grid, s.kc, kt, pd, s.meta[M_NP],
+    return goal_status(s.tiles, s.goals, s.geo, s.pl, s.tk, s.grid, s.kc, kt, pd, s.meta[K.M_NP],
                        o, g)
 
 
@@ -1475,7 +1346,7 @@ def goal_status_state(s, o, g):
 implements(SuburbiaState, "init_state")(init_state)
 implements(SuburbiaState, "legal_actions_into")(legal_actions_into)
 implements(SuburbiaState, "apply_inplace")(apply_inplace)
-meta_hooks(SuburbiaState, "meta", phase=M_PHASE, over=PH_OVER, current=M_CUR, n_players=M_NP)
+meta_hooks(SuburbiaState, "meta", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR, n_players=K.M_NP)
 
 
 
@@ -1485,8 +1356,8 @@ meta_hooks(SuburbiaState, "meta", phase=M_PHASE, over=PH_OVER, current=M_CUR, n_
 @njit(cache=True)
 def scores_into(s, out):
     """Population per seat (final population once over)."""
-    for p in range(s.meta[M_NP]):
-        out[p] = s.pl[p, P_POP]
+    for p in range(s.meta[K.M_NP]):
+        out[p] = s.pl[p, K.P_POP]
 
 
 @implements(SuburbiaState, "win_shares_into")
@@ -1494,13 +1365,13 @@ def scores_into(s, out):
 def win_shares_into(s, out):
     """1/k for each of the k seats first by (population, reputation, income[, money]) (§5.7,
     D17) of a finished game; all 0 while running or after a 'limit' stop."""
-    n = s.meta[M_NP]
-    m = 4 if s.opts[O_TIE] == 0 else 3
+    n = s.meta[K.M_NP]
+    m = 4 if s.opts[K.O_TIE] == 0 else 3
     k = 0
     best = 0
     for p in range(n):
         out[p] = 0.0
-    if s.meta[M_PHASE] != PH_OVER or s.meta[M_END] != 1:
+    if s.meta[K.M_PHASE] != K.PH_OVER or s.meta[K.M_END] != 1:
         return
     for p in range(1, n):
         if _key_cmp(s.pl, p, best, m) > 0:
@@ -1516,7 +1387,7 @@ def win_shares_into(s, out):
 def _key_cmp(pl, p, q, m):
     """Sign of seat p's ranking key minus seat q's over its first ``m`` parts."""
     for j in range(m):
-        col = P_POP if j == 0 else (P_REP if j == 1 else (P_INC if j == 2 else P_MONEY))
+        col = K.P_POP if j == 0 else (K.P_REP if j == 1 else (K.P_INC if j == 2 else K.P_MONEY))
         if pl[p, col] != pl[q, col]:
             return 1 if pl[p, col] > pl[q, col] else -1
     return 0

@@ -8,27 +8,7 @@ kernels as arrays (``cards_array``, ``consts_array``).
 
 import numpy as np
 
-from sim.three_little_wolves.constants import (
-    C_BONUS_PTS,
-    C_COLLAPSE_PTS,
-    C_EFFECT,
-    C_HOUSE_PTS,
-    C_PACKET,
-    C_TOKEN,
-    C_WOLF,
-    COLOUR_LETTERS,
-    EFFECT_NAMES,
-    K_COL,
-    K_ICON,
-    K_MARK,
-    K_NUM,
-    N_CONSTS,
-    NBUILD,
-    NCARD,
-    PIG_COL,
-    PIG_NAMES,
-    SUIT,
-)
+from sim.three_little_wolves import constants as K
 
 _V1 = [
     (1, 0, 0), (2, 0, 0), (3, 0, 0), (4, 0, 0), (5, 0, 0), (5, 2, 0), (6, 0, 0), (7, 0, -2),
@@ -66,8 +46,8 @@ def check_suit(suit) -> list[tuple[int, int, int]]:
     Raises ValueError naming the problem.
     """
     rows = [tuple(int(x) for x in r) for r in suit]
-    if len(rows) != SUIT or any(len(r) != 3 for r in rows):
-        raise ValueError(f"suit template: need {SUIT} rows of (number, icon, mark)")
+    if len(rows) != K.SUIT or any(len(r) != 3 for r in rows):
+        raise ValueError(f"suit template: need {K.SUIT} rows of (number, icon, mark)")
     for n, i, m in rows:
         if not (1 <= n <= 99 and 0 <= i <= 9 and -9 <= m <= 9):
             raise ValueError("suit template: number 1..99, icon 0..9, mark -9..9")
@@ -83,21 +63,21 @@ def card_names(suit) -> list[str]:
         for n, _i, _m in suit:
             k = seen.get(n, 0)
             seen[n] = k + 1
-            names.append(f"{COLOUR_LETTERS[col]}{n}{'*' * k}")
-    return names + list(PIG_NAMES)
+            names.append(f"{K.COLOUR_LETTERS[col]}{n}{'*' * k}")
+    return names + list(K.PIG_NAMES)
 
 
 def cards_array(suit) -> np.ndarray:
     """``int64[59, 4]``: number, colour (4 for pigs), floor icon, top mark of each card id."""
     rows = check_suit(suit)
-    a = np.zeros((NCARD, 4), np.int64)
-    for c in range(NBUILD):
-        n, i, m = rows[c % SUIT]
-        a[c, K_NUM] = n
-        a[c, K_COL] = c // SUIT
-        a[c, K_ICON] = i
-        a[c, K_MARK] = m
-    a[NBUILD:, K_COL] = PIG_COL
+    a = np.zeros((K.NCARD, 4), np.int64)
+    for c in range(K.NBUILD):
+        n, i, m = rows[c % K.SUIT]
+        a[c, K.K_NUM] = n
+        a[c, K.K_COL] = c // K.SUIT
+        a[c, K.K_ICON] = i
+        a[c, K.K_MARK] = m
+    a[K.NBUILD:, K.K_COL] = K.PIG_COL
     return a
 
 
@@ -105,26 +85,26 @@ def consts_array(comp: dict | None = None) -> np.ndarray:
     """``int64[16]``: pig effects, pig tokens, wolf values, points, bottom packet size."""
     c = dict(COMPONENTS)
     c.update(comp or {})
-    a = np.zeros(N_CONSTS, np.int64)
+    a = np.zeros(K.N_CONSTS, np.int64)
     for i in range(3):
-        a[C_EFFECT + i] = EFFECT_NAMES.index(c["pig_effects"][i])
-        a[C_TOKEN + i] = int(c["pig_tokens"][i])
-        a[C_WOLF + i] = int(c["wolf_values"][i])
-    a[C_HOUSE_PTS] = int(c["house_points"])
-    a[C_COLLAPSE_PTS] = int(c["collapse_points"])
-    a[C_BONUS_PTS] = int(c["bonus_points"])
-    a[C_PACKET] = int(c["bottom_packet"])
+        a[K.C_EFFECT + i] = K.EFFECT_NAMES.index(c["pig_effects"][i])
+        a[K.C_TOKEN + i] = int(c["pig_tokens"][i])
+        a[K.C_WOLF + i] = int(c["wolf_values"][i])
+    a[K.C_HOUSE_PTS] = int(c["house_points"])
+    a[K.C_COLLAPSE_PTS] = int(c["collapse_points"])
+    a[K.C_BONUS_PTS] = int(c["bonus_points"])
+    a[K.C_PACKET] = int(c["bottom_packet"])
     return a
 
 
 def components_dict(consts: np.ndarray) -> dict:
     """Inverse of ``consts_array`` (the dict form's ``data`` without ``suit``)."""
     return {
-        "pig_effects": [EFFECT_NAMES[int(consts[C_EFFECT + i])] for i in range(3)],
-        "pig_tokens": [int(consts[C_TOKEN + i]) for i in range(3)],
-        "wolf_values": [int(consts[C_WOLF + i]) for i in range(3)],
-        "house_points": int(consts[C_HOUSE_PTS]),
-        "collapse_points": int(consts[C_COLLAPSE_PTS]),
-        "bonus_points": int(consts[C_BONUS_PTS]),
-        "bottom_packet": int(consts[C_PACKET]),
+        "pig_effects": [K.EFFECT_NAMES[int(consts[K.C_EFFECT + i])] for i in range(3)],
+        "pig_tokens": [int(consts[K.C_TOKEN + i]) for i in range(3)],
+        "wolf_values": [int(consts[K.C_WOLF + i]) for i in range(3)],
+        "house_points": int(consts[K.C_HOUSE_PTS]),
+        "collapse_points": int(consts[K.C_COLLAPSE_PTS]),
+        "bonus_points": int(consts[K.C_BONUS_PTS]),
+        "bottom_packet": int(consts[K.C_PACKET]),
     }

@@ -5,17 +5,7 @@ from numba import njit
 
 from sim.core.bits import nonneg
 from sim.core.rng import rand_below, seed_for
-from sim.go_town.constants import (
-    M_CUR,
-    M_DEC,
-    M_END,
-    M_PHASE,
-    M_TURN,
-    M_WINNER,
-    MAXP,
-    NUM_ACTIONS,
-    PH_OVER,
-)
+from sim.go_town import constants as K
 from sim.go_town.kernels import (
     N_BOARD,
     apply_arrays,
@@ -57,25 +47,25 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     milk = s.milk
     s_played = s.played
     # the derived arrays (kernels.py), set up by init_arrays and kept by the kernels
-    hn = np.empty(MAXP, np.int64)
-    hm = np.empty(MAXP, np.int64)
-    dogbits = np.empty(MAXP, np.int64)
+    hn = np.empty(K.MAXP, np.int64)
+    hm = np.empty(K.MAXP, np.int64)
+    dogbits = np.empty(K.MAXP, np.int64)
     board = np.empty(N_BOARD, np.int64)
-    legal = np.empty(NUM_ACTIONS, np.int32)
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
     brng = np.empty(1, np.uint64)
-    bot = np.empty(MAXP, np.int64)  # strategy code of each seat in the current game
+    bot = np.empty(K.MAXP, np.int64)  # strategy code of each seat in the current game
     for g in range(n_games):
         gi = np.uint64(first_game + g)
         init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
                     n_floors, skips, milk, s_played, hn, hm, dogbits, board, n_players,
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
-        first_player[g] = meta[M_CUR]
+        first_player[g] = meta[K.M_CUR]
         for p in range(n_players):
             bot[p] = codes[seat_idx[g, p]]
-        while meta[M_PHASE] != PH_OVER:
+        while meta[K.M_PHASE] != K.PH_OVER:
             lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, skips, hn, hm, board)
-            c = nonneg(meta[M_CUR])
+            c = nonneg(meta[K.M_CUR])
             if bot[c] == 0:
                 # the random bot, legal[rand_below(n)], from the bit sets without listing them
                 a = nth_legal(lo, d0, d1, b0, b1, hi,
@@ -87,10 +77,10 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                                   legal, n, brng)
             apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values,
                          dogs, n_floors, skips, milk, s_played, hn, hm, dogbits, board, a)
-        turns[g] = meta[M_TURN]
-        decisions[g] = meta[M_DEC]
-        end_reason[g] = meta[M_END]
-        winner[g] = meta[M_WINNER]
+        turns[g] = meta[K.M_TURN]
+        decisions[g] = meta[K.M_DEC]
+        end_reason[g] = meta[K.M_END]
+        winner[g] = meta[K.M_WINNER]
         for p in range(n_players):
             score[g, p] = n_floors[p]
             for j in range(played.shape[2]):

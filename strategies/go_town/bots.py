@@ -13,28 +13,7 @@ from numba import njit
 
 from sim.core.game import StrategySpec
 from sim.core.rng import rand_below
-from sim.go_town.constants import (
-    A_BONE,
-    A_DISCARD,
-    A_DOG,
-    A_DONUT,
-    A_DRILL,
-    A_END,
-    A_MASTER,
-    A_MILK,
-    A_STEAL,
-    A_THIEF,
-    A_WRECK,
-    DRILL,
-    M_CUR,
-    M_NP,
-    M_PHASE,
-    MAXF,
-    MAXP,
-    O_TARGET,
-    PH_DISCARD,
-    QM,
-)
+from sim.go_town import constants as K
 from sim.go_town.kernels import GoTownState, derive_hands
 from strategies import common
 
@@ -138,53 +117,53 @@ def _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, hn, p, k)
 
     ``leader``: the rival ``_leader`` picks; ``mine``: ``c``'s floors; ``target``: the option.
     """
-    if a == A_END:
+    if a == K.A_END:
         return 0.0
     if a <= 4:
         return p[k, 0]
-    if a < A_STEAL:
+    if a < K.A_STEAL:
         return p[k, 1]
-    if a < A_DOG:
-        v = (a - A_STEAL) // 4
+    if a < K.A_DOG:
+        v = (a - K.A_STEAL) // 4
         bonus = p[k, 15] if v == leader else 0.0
         return p[k, 2] + bonus + 0.1 * n_floors[v]
-    if a < A_BONE:
-        i = a - A_DOG
-        t = i // MAXF
-        f = i % MAXF
+    if a < K.A_BONE:
+        i = a - K.A_DOG
+        t = i // K.MAXF
+        f = i % K.MAXF
         if t == c and f == mine - 1:
             return p[k, 3]
         return -1.0
-    if a < A_DRILL:
-        i = a - A_BONE
-        t = i // MAXF
-        f = i % MAXF
+    if a < K.A_DRILL:
+        i = a - K.A_BONE
+        t = i // K.MAXF
+        f = i % K.MAXF
         if f != n_floors[t] - 1:
             return -1.0
-        if p[k, 5] > 0 and hands[c, DRILL] == 0:
+        if p[k, 5] > 0 and hands[c, K.DRILL] == 0:
             return -1.0
         if n_floors[t] < mine + p[k, 16]:
             return -1.0
         return p[k, 4] + (p[k, 15] if t == leader else 0.0)
-    if a < A_WRECK:
-        t = a - A_DRILL
+    if a < K.A_WRECK:
+        t = a - K.A_DRILL
         if n_floors[t] < mine + p[k, 16]:
             return -1.0
         return p[k, 6] + (p[k, 15] if t == leader else 0.0) + 0.1 * n_floors[t]
-    if a < A_MILK:
-        t = a - A_WRECK
+    if a < K.A_MILK:
+        t = a - K.A_WRECK
         if n_floors[t] < target - p[k, 8]:
             return -1.0
         return p[k, 7] + (p[k, 15] if t == leader else 0.0) + 0.1 * n_floors[t]
-    if a < A_THIEF:
-        t = a - A_MILK
+    if a < K.A_THIEF:
+        t = a - K.A_MILK
         if n_floors[t] < mine + p[k, 16] or skips[t] > 0:
             return -1.0
         return p[k, 9] + (p[k, 15] if t == leader else 0.0) + 0.1 * n_floors[t]
-    if a < A_DONUT:
-        t = a - A_THIEF
+    if a < K.A_DONUT:
+        t = a - K.A_THIEF
         return p[k, 13] + 0.1 * hn[t]
-    if a == A_DONUT:
+    if a == K.A_DONUT:
         close = 0
         for t in range(np_):
             if t != c and n_floors[t] >= target - p[k, 11]:
@@ -192,7 +171,7 @@ def _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, hn, p, k)
         if close < p[k, 12]:
             return -1.0
         return p[k, 10]
-    if a == A_MASTER:
+    if a == K.A_MASTER:
         return p[k, 14]
     return -1.0  # dead plays: never
 
@@ -200,23 +179,23 @@ def _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, hn, p, k)
 @njit(cache=True, _nrt=False, forceinline=True)
 def scripted_arrays(meta, opts, hands, n_floors, skips, hn, legal, n, rng, p, k):
     """Priority bot over the parameter row ``p[k]`` (float64[:, N_PARAMS], see PARAM_NAMES)."""
-    c = meta[M_CUR]
-    if meta[M_PHASE] == PH_DISCARD:
+    c = meta[K.M_CUR]
+    if meta[K.M_PHASE] == K.PH_DISCARD:
         # discard the most duplicated card, never a ? while another choice exists
         best = legal[0]
         bc = -1
         for i in range(n):
-            kk = legal[i] - A_DISCARD
-            cnt = hands[c, kk] - (10 if kk == QM else 0)
+            kk = legal[i] - K.A_DISCARD
+            cnt = hands[c, kk] - (10 if kk == K.QM else 0)
             if cnt > bc:
                 bc = cnt
                 best = legal[i]
         return best
-    np_ = meta[M_NP]
+    np_ = meta[K.M_NP]
     leader = _leader(hn, n_floors, np_, c)
     mine = n_floors[c]
-    target = opts[O_TARGET]
-    best = A_END
+    target = opts[K.O_TARGET]
+    best = K.A_END
     bp = 0.0
     ties = 1
     for i in range(n):
@@ -250,8 +229,8 @@ def choose(code, params, k, s, legal, n, rng):
     ``s`` is not changed."""
     if code == 0:
         return random_bot(s, legal, n, rng)
-    hn = np.empty(MAXP, np.int64)
-    hm = np.empty(MAXP, np.int64)
+    hn = np.empty(K.MAXP, np.int64)
+    hm = np.empty(K.MAXP, np.int64)
     derive_hands(s.hands, hn, hm)
     return scripted_arrays(s.meta, s.opts, s.hands, s.n_floors, s.skips, hn, legal, n, rng,
                            params, k)

@@ -4,32 +4,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.rng import seed_for
-from sim.little_town.constants import (
-    M_BANK_MIN,
-    M_CUR,
-    M_DEC,
-    M_END,
-    M_FIRST,
-    M_NGOALS,
-    M_NLEGAL,
-    M_PHASE,
-    M_TURNS_TOTAL,
-    MK_START,
-    N_STATS,
-    NB,
-    NCARD,
-    PH_OVER,
-    SB_ACT_OTH,
-    SB_ACT_OWN,
-    SB_BROUND,
-    SB_BUILT,
-    SB_PICK,
-    SE_COINS,
-    SE_GDONE,
-    SE_GOALS,
-    SE_SCORE,
-    SE_STATS,
-)
+from sim.little_town import constants as K
 from sim.little_town.kernels import apply_arrays, init_arrays
 from strategies.little_town.bots import FBUF_SIZE, choose_arrays
 
@@ -66,36 +41,36 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
         init_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
                     legal, n_players, seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
-        first_player[g] = meta[M_FIRST]
-        while meta[M_PHASE] != PH_OVER:
-            k = seat_idx[g, meta[M_CUR]]
+        first_player[g] = meta[K.M_FIRST]
+        while meta[K.M_PHASE] != K.PH_OVER:
+            k = seat_idx[g, meta[K.M_CUR]]
             a = choose_arrays(codes[k], params[k], meta, opts, bdata, gdata, geo, consts, cells,
-                              seat, mkt, legal, meta[M_NLEGAL], brng, fbuf)
+                              seat, mkt, legal, meta[K.M_NLEGAL], brng, fbuf)
             apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
                          legal, a)
-        turns[g] = meta[M_TURNS_TOTAL]
-        decisions[g] = meta[M_DEC]
-        end_reason[g] = meta[M_END]
+        turns[g] = meta[K.M_TURNS_TOTAL]
+        decisions[g] = meta[K.M_DEC]
+        end_reason[g] = meta[K.M_END]
         for p in range(n_players):
-            score[g, p] = seat[p, SE_SCORE]
-            for b in range(NB):
-                detail[g, p, b] = sb[p, SB_BUILT, b]
-                detail[g, p, NB + b] = sb[p, SB_BROUND, b]
-                detail[g, p, 2 * NB + b] = sb[p, SB_ACT_OWN, b]
-                detail[g, p, 3 * NB + b] = sb[p, SB_ACT_OTH, b]
-                detail[g, p, 4 * NB + b] = 1 if mkt[MK_START, b] > 0 else 0
-                detail[g, p, 5 * NB + b] = sb[p, SB_PICK, b]
-            o = 6 * NB
-            for c in range(1, NCARD):
+            score[g, p] = seat[p, K.SE_SCORE]
+            for b in range(K.NB):
+                detail[g, p, b] = sb[p, K.SB_BUILT, b]
+                detail[g, p, K.NB + b] = sb[p, K.SB_BROUND, b]
+                detail[g, p, 2 * K.NB + b] = sb[p, K.SB_ACT_OWN, b]
+                detail[g, p, 3 * K.NB + b] = sb[p, K.SB_ACT_OTH, b]
+                detail[g, p, 4 * K.NB + b] = 1 if mkt[K.MK_START, b] > 0 else 0
+                detail[g, p, 5 * K.NB + b] = sb[p, K.SB_PICK, b]
+            o = 6 * K.NB
+            for c in range(1, K.NCARD):
                 detail[g, p, o + c - 1] = -1
-                detail[g, p, o + NCARD - 1 + c - 1] = 0
-            for j in range(meta[M_NGOALS]):
-                c = seat[p, SE_GOALS + j]
+                detail[g, p, o + K.NCARD - 1 + c - 1] = 0
+            for j in range(meta[K.M_NGOALS]):
+                c = seat[p, K.SE_GOALS + j]
                 if c > 0:
-                    detail[g, p, o + c - 1] = 1 if seat[p, SE_GDONE + j] > 0 else 0
-                    detail[g, p, o + NCARD - 1 + c - 1] = seat[p, SE_GDONE + j]
-            o += 2 * (NCARD - 1)
-            for i in range(N_STATS):
-                detail[g, p, o + i] = seat[p, SE_STATS + i]
-            detail[g, p, o + N_STATS] = seat[p, SE_COINS]
-            detail[g, p, o + N_STATS + 1] = meta[M_BANK_MIN]
+                    detail[g, p, o + c - 1] = 1 if seat[p, K.SE_GDONE + j] > 0 else 0
+                    detail[g, p, o + K.NCARD - 1 + c - 1] = seat[p, K.SE_GDONE + j]
+            o += 2 * (K.NCARD - 1)
+            for i in range(K.N_STATS):
+                detail[g, p, o + i] = seat[p, K.SE_STATS + i]
+            detail[g, p, o + K.N_STATS] = seat[p, K.SE_COINS]
+            detail[g, p, o + K.N_STATS + 1] = meta[K.M_BANK_MIN]

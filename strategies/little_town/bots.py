@@ -14,96 +14,14 @@ from numba import njit
 
 from sim.core.game import StrategySpec
 from sim.core.rng import next_u64, rand_below
-from sim.little_town.constants import (
-    A_ACT,
-    A_BUILD,
-    A_BUY_FISH,
-    A_BUY_WHEAT,
-    A_END,
-    A_FEED_FISH,
-    A_FEED_WHEAT,
-    A_GATHER,
-    A_PAWN,
-    A_PICK,
-    A_SITE,
-    A_STARVE,
-    B_CASTLE,
-    B_CATHEDRAL,
-    B_PAWNSHOP,
-    B_RESIDENCE,
-    B_WATCHTOWER,
-    BD_COST,
-    BD_COSTC,
-    BD_IN,
-    BD_INC,
-    BD_KIND,
-    BD_OUT,
-    BD_OUTC,
-    BD_OUTVP,
-    BD_VP,
-    C_BUY,
-    C_FEE,
-    CE_BLD,
-    CE_OWN,
-    G_ACTS_IN_TURN,
-    G_COINS_GE,
-    G_CONNECTED,
-    G_FEED_ALL_WITH,
-    G_MORE_BLD,
-    G_OWN_SET,
-    G_TERRAIN_TRIO,
-    G_VP_ACTS_IN_TURN,
-    GD_KIND,
-    GD_PARAM,
-    GD_SET,
-    GD_VP,
-    GE_NBR,
-    GE_TCNT,
-    GE_TERR,
-    K_E,
-    K_P,
-    K_R,
-    K_X,
-    M_CUR,
-    M_FEED_LEFT,
-    M_NGOALS,
-    M_PENDING,
-    M_PHASE,
-    M_ROUND,
-    M_SUPPLY,
-    M_WORKERS,
-    MK_LOC,
-    NB,
-    NCELL,
-    NUM_ACTIONS,
-    O_RES_FEES,
-    O_ROUNDS,
-    P_ACTS,
-    P_CELL,
-    P_SEAT,
-    P_VPACTS,
-    PAIRS,
-    PH_ACT,
-    PH_DRAFT,
-    PH_FEED,
-    PH_RES,
-    PH_SITE,
-    SE_COINS,
-    SE_CUBES,
-    SE_GDONE,
-    SE_GOALS,
-    T_F,
-    T_G,
-    T_L,
-    T_M,
-)
+from sim.little_town import constants as K
 from sim.little_town.kernels import LittleTownState
 from strategies import common
 
 # parameter slots of plan_bot
 PARAM_NAMES = (
     "draft_mode",  # 0 random pick, 1 pick by the table below
-    *[f"draft_value_{b}" for b in range(NB)],  # building value table (index = building id)
+    *[f"draft_value_{b}" for b in range(K.NB)],  # building value table (index = building id)
     "w_wood", "w_stone", "w_fish", "w_wheat",  # VP per cube held
     "w_coin",  # VP per coin held
     "food_short",  # extra VP per food cube while the next feeding is not covered
@@ -119,7 +37,7 @@ PARAM_NAMES = (
 N_PARAMS = len(PARAM_NAMES)
 I_DRAFT_MODE = 0
 I_DRAFT = 1
-I_W = 1 + NB
+I_W = 1 + K.NB
 I_COIN = I_W + 4
 I_FOOD_SHORT = I_COIN + 1
 I_FUTURE = I_FOOD_SHORT + 1
@@ -149,7 +67,7 @@ _BASE = {
 def _params(draft_mode=1.0, table=DEFAULT_DRAFT_TABLE, **kw) -> tuple:
     """The draft mode, the draft table (one value per building) and the named weights."""
     out = ((float(draft_mode),) + tuple(float(x) for x in table)
-           + common.param_vector(PARAM_NAMES[1 + NB:], _BASE, **kw))
+           + common.param_vector(PARAM_NAMES[1 + K.NB:], _BASE, **kw))
     assert len(out) == N_PARAMS
     return out
 
@@ -199,9 +117,9 @@ def _cube_values(meta, opts, seat, c, p, wv):
     """VP value of one more cube of each type for seat ``c`` now (food premium, spec §10)."""
     for t in range(4):
         wv[t] = p[I_W + t]
-    food = seat[c, SE_CUBES + 2] + seat[c, SE_CUBES + 3]
-    last = meta[M_ROUND] >= opts[O_ROUNDS]
-    if food < meta[M_WORKERS]:
+    food = seat[c, K.SE_CUBES + 2] + seat[c, K.SE_CUBES + 3]
+    last = meta[K.M_ROUND] >= opts[K.O_ROUNDS]
+    if food < meta[K.M_WORKERS]:
         wv[2] += p[I_FOOD_SHORT]
         wv[3] += p[I_FOOD_SHORT]
     elif last:
@@ -216,13 +134,13 @@ def _cube_values(meta, opts, seat, c, p, wv):
 def _pay_value(seat, c, wv, wcoin, buy, n0, n1, n2, n3, k):
     """VP worth given up by paying cubes n0..n3 (own first, missing bought) and k coins."""
     v = k * wcoin
-    h = seat[c, SE_CUBES]
+    h = seat[c, K.SE_CUBES]
     v += n0 * wv[0] if n0 <= h else h * wv[0] + (n0 - h) * buy * wcoin
-    h = seat[c, SE_CUBES + 1]
+    h = seat[c, K.SE_CUBES + 1]
     v += n1 * wv[1] if n1 <= h else h * wv[1] + (n1 - h) * buy * wcoin
-    h = seat[c, SE_CUBES + 2]
+    h = seat[c, K.SE_CUBES + 2]
     v += n2 * wv[2] if n2 <= h else h * wv[2] + (n2 - h) * buy * wcoin
-    h = seat[c, SE_CUBES + 3]
+    h = seat[c, K.SE_CUBES + 3]
     v += n3 * wv[3] if n3 <= h else h * wv[3] + (n3 - h) * buy * wcoin
     return v
 
@@ -230,7 +148,7 @@ def _pay_value(seat, c, wv, wcoin, buy, n0, n1, n2, n3, k):
 @njit(cache=True, _nrt=False)
 def _act_value(bdata, consts, seat, c, b, fee, wv, wcoin):
     """Net VP value of activating building ``b`` once (inputs and fee against outputs)."""
-    if b == B_PAWNSHOP:
+    if b == K.B_PAWNSHOP:
         # swap the two least valuable held cubes for two of the most valuable type
         best = 0.0
         for t in range(4):
@@ -239,7 +157,7 @@ def _act_value(bdata, consts, seat, c, b, fee, wv, wcoin):
         lo1 = 1e9
         lo2 = 1e9
         for t in range(4):
-            for _ in range(min(seat[c, SE_CUBES + t], 2)):
+            for _ in range(min(seat[c, K.SE_CUBES + t], 2)):
                 if wv[t] < lo1:
                     lo2 = lo1
                     lo1 = wv[t]
@@ -248,52 +166,52 @@ def _act_value(bdata, consts, seat, c, b, fee, wv, wcoin):
         if lo2 > 1e8:
             return -1.0
         return 2 * best - lo1 - lo2 - fee * wcoin
-    gain = bdata[b, BD_OUTVP] + bdata[b, BD_OUTC] * wcoin
+    gain = bdata[b, K.BD_OUTVP] + bdata[b, K.BD_OUTC] * wcoin
     for t in range(4):
-        gain += bdata[b, BD_OUT + t] * wv[t]
-    cost = _pay_value(seat, c, wv, wcoin, consts[C_BUY], bdata[b, BD_IN], bdata[b, BD_IN + 1],
-                      bdata[b, BD_IN + 2], bdata[b, BD_IN + 3], bdata[b, BD_INC] + fee)
+        gain += bdata[b, K.BD_OUT + t] * wv[t]
+    cost = _pay_value(seat, c, wv, wcoin, consts[K.C_BUY], bdata[b, K.BD_IN], bdata[b, K.BD_IN + 1],
+                      bdata[b, K.BD_IN + 2], bdata[b, K.BD_IN + 3], bdata[b, K.BD_INC] + fee)
     return gain - cost
 
 
 @njit(cache=True, _nrt=False)
 def _affordable(meta, bdata, consts, seat, c, b, fee):
-    buy = consts[C_BUY]
+    buy = consts[K.C_BUY]
     miss = 0
     for t in range(4):
-        m = bdata[b, BD_IN + t] - seat[c, SE_CUBES + t]
+        m = bdata[b, K.BD_IN + t] - seat[c, K.SE_CUBES + t]
         if m > 0:
-            if meta[M_SUPPLY + t] < m:
+            if meta[K.M_SUPPLY + t] < m:
                 return False
             miss += m
-    return seat[c, SE_COINS] >= fee + bdata[b, BD_INC] + buy * miss
+    return seat[c, K.SE_COINS] >= fee + bdata[b, K.BD_INC] + buy * miss
 
 
 @njit(cache=True, _nrt=False)
 def _goal_bonus_build(meta, gdata, cells, seat, c, b, nown, p):
     """Goal VP this seat would gain by owning one more building ``b`` (own-building goals)."""
     bonus = 0.0
-    for j in range(meta[M_NGOALS]):
-        card = seat[c, SE_GOALS + j]
-        if card == 0 or seat[c, SE_GDONE + j] != 0:
+    for j in range(meta[K.M_NGOALS]):
+        card = seat[c, K.SE_GOALS + j]
+        if card == 0 or seat[c, K.SE_GDONE + j] != 0:
             continue
-        kind = gdata[card, GD_KIND]
-        vp = gdata[card, GD_VP] * p[I_GOAL]
-        if kind == G_OWN_SET and gdata[card, GD_SET + b] == 1:
+        kind = gdata[card, K.GD_KIND]
+        vp = gdata[card, K.GD_VP] * p[I_GOAL]
+        if kind == K.G_OWN_SET and gdata[card, K.GD_SET + b] == 1:
             have = 0
-            for cell in range(NCELL):
-                if cells[CE_OWN, cell] == c and gdata[card, GD_SET + cells[CE_BLD, cell]] == 1:
+            for cell in range(K.NCELL):
+                if cells[K.CE_OWN, cell] == c and gdata[card, K.GD_SET + cells[K.CE_BLD, cell]] == 1:
                     have += 1
-            if have + 1 >= gdata[card, GD_PARAM]:
+            if have + 1 >= gdata[card, K.GD_PARAM]:
                 bonus += vp
             else:
                 bonus += vp * 0.4
-        elif kind == G_MORE_BLD:
-            if nown + 1 > meta[M_WORKERS]:
+        elif kind == K.G_MORE_BLD:
+            if nown + 1 > meta[K.M_WORKERS]:
                 bonus += vp
             else:
-                bonus += vp * 0.5 / (meta[M_WORKERS] + 1 - nown)
-        elif kind == G_CONNECTED or kind == G_TERRAIN_TRIO:
+                bonus += vp * 0.5 / (meta[K.M_WORKERS] + 1 - nown)
+        elif kind == K.G_CONNECTED or kind == K.G_TERRAIN_TRIO:
             bonus += vp * 0.2
     return bonus
 
@@ -301,25 +219,25 @@ def _goal_bonus_build(meta, gdata, cells, seat, c, b, nown, p):
 @njit(cache=True, _nrt=False)
 def _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, b, nown, p, wv):
     """BUILD b: its VP, future worth, goal progress, minus what the payment gives up."""
-    rounds_left = opts[O_ROUNDS] - meta[M_ROUND] + 1
-    kind = bdata[b, BD_KIND]
-    v = bdata[b, BD_VP] + p[I_BUILD_BIAS]
-    if kind == K_P or kind == K_X:
+    rounds_left = opts[K.O_ROUNDS] - meta[K.M_ROUND] + 1
+    kind = bdata[b, K.BD_KIND]
+    v = bdata[b, K.BD_VP] + p[I_BUILD_BIAS]
+    if kind == K.K_P or kind == K.K_X:
         v += p[I_FUTURE] * (rounds_left - 0.5)
-    elif kind == K_R:
-        if b == B_CATHEDRAL:
+    elif kind == K.K_R:
+        if b == K.B_CATHEDRAL:
             v += 2.0 * rounds_left
-        elif b == B_RESIDENCE:
+        elif b == K.B_RESIDENCE:
             v += 1.5 * (rounds_left - 1)
-    elif kind == K_E:
-        if b == B_CASTLE:
+    elif kind == K.K_E:
+        if b == K.B_CASTLE:
             v += 8.0
-        elif b == B_WATCHTOWER:
+        elif b == K.B_WATCHTOWER:
             v += 9.0
     v += _goal_bonus_build(meta, gdata, cells, seat, c, b, nown, p)
-    v -= _pay_value(seat, c, wv, p[I_COIN], consts[C_BUY], bdata[b, BD_COST],
-                    bdata[b, BD_COST + 1], bdata[b, BD_COST + 2], bdata[b, BD_COST + 3],
-                    bdata[b, BD_COSTC])
+    v -= _pay_value(seat, c, wv, p[I_COIN], consts[K.C_BUY], bdata[b, K.BD_COST],
+                    bdata[b, K.BD_COST + 1], bdata[b, K.BD_COST + 2], bdata[b, K.BD_COST + 3],
+                    bdata[b, K.BD_COSTC])
     return v
 
 
@@ -328,35 +246,35 @@ def _place_value(meta, bdata, gdata, geo, cells, seat, c, cell, p, wv, actv_own,
     """PLACE cell: the terrain cubes it gathers and the positive activations around it."""
     v = 0.0
     for t in range(3):
-        g = geo[cell, GE_TCNT + t]
-        if g > meta[M_SUPPLY + t]:
-            g = meta[M_SUPPLY + t]
+        g = geo[cell, K.GE_TCNT + t]
+        if g > meta[K.M_SUPPLY + t]:
+            g = meta[K.M_SUPPLY + t]
         v += g * wv[t]
     nact = 0
     nvp = 0
     for k in range(8):
-        x = geo[cell, GE_NBR + k]
+        x = geo[cell, K.GE_NBR + k]
         if x < 0:
             continue
-        b = cells[CE_BLD, x]
+        b = cells[K.CE_BLD, x]
         if b < 0:
             continue
-        a = actv_own[b] if cells[CE_OWN, x] == c else actv_other[b]
+        a = actv_own[b] if cells[K.CE_OWN, x] == c else actv_other[b]
         if a > 0:
             v += a
             nact += 1
-            if bdata[b, BD_OUTVP] > 0:
+            if bdata[b, K.BD_OUTVP] > 0:
                 nvp += 1
     if nact >= 2:
-        for j in range(meta[M_NGOALS]):
-            card = seat[c, SE_GOALS + j]
-            if card == 0 or seat[c, SE_GDONE + j] != 0:
+        for j in range(meta[K.M_NGOALS]):
+            card = seat[c, K.SE_GOALS + j]
+            if card == 0 or seat[c, K.SE_GDONE + j] != 0:
                 continue
-            kind = gdata[card, GD_KIND]
-            if kind == G_ACTS_IN_TURN and nact >= gdata[card, GD_PARAM]:
-                v += gdata[card, GD_VP] * p[I_GOAL]
-            elif kind == G_VP_ACTS_IN_TURN and nvp >= gdata[card, GD_PARAM]:
-                v += gdata[card, GD_VP] * p[I_GOAL]
+            kind = gdata[card, K.GD_KIND]
+            if kind == K.G_ACTS_IN_TURN and nact >= gdata[card, K.GD_PARAM]:
+                v += gdata[card, K.GD_VP] * p[I_GOAL]
+            elif kind == K.G_VP_ACTS_IN_TURN and nvp >= gdata[card, K.GD_PARAM]:
+                v += gdata[card, K.GD_VP] * p[I_GOAL]
     return v
 
 
@@ -371,30 +289,30 @@ def _site_value(meta, gdata, geo, cells, seat, c, cell, b, p, gmask):
     mount = 0
     forest = 0
     for k in range(8):
-        x = geo[cell, GE_NBR + k]
+        x = geo[cell, K.GE_NBR + k]
         if x < 0:
             continue
-        if cells[CE_OWN, x] == c:
+        if cells[K.CE_OWN, x] == c:
             own += 1
             if k == 1 or k == 3 or k == 4 or k == 6:
                 ortho += 1
-        t = geo[x, GE_TERR]
-        if t == T_G and cells[CE_BLD, x] < 0:
+        t = geo[x, K.GE_TERR]
+        if t == K.T_G and cells[K.CE_BLD, x] < 0:
             empty += 1
-            traffic += geo[x, GE_TCNT] + geo[x, GE_TCNT + 1] + geo[x, GE_TCNT + 2]
-        elif t == T_L:
+            traffic += geo[x, K.GE_TCNT] + geo[x, K.GE_TCNT + 1] + geo[x, K.GE_TCNT + 2]
+        elif t == K.T_L:
             lake = 1
-        elif t == T_M:
+        elif t == K.T_M:
             mount = 1
-        elif t == T_F:
+        elif t == K.T_F:
             forest = 1
     v = (p[I_SITE_OWN] * own + p[I_SITE_TRAFFIC] * traffic
-         - p[I_SITE_SELF] * (geo[cell, GE_TCNT] + geo[cell, GE_TCNT + 1] + geo[cell, GE_TCNT + 2]))
-    if b == B_CASTLE:
+         - p[I_SITE_SELF] * (geo[cell, K.GE_TCNT] + geo[cell, K.GE_TCNT + 1] + geo[cell, K.GE_TCNT + 2]))
+    if b == K.B_CASTLE:
         v += 4.0 * own
-    elif b == B_WATCHTOWER:
+    elif b == K.B_WATCHTOWER:
         v += 2.0 * empty
-    elif b == B_CATHEDRAL:
+    elif b == K.B_CATHEDRAL:
         v += 0.5 * traffic
     while gmask != 0:  # the seat's open goal cards in slot order (_site_goal_mask)
         if gmask & 1:
@@ -410,14 +328,14 @@ def _site_goal_mask(meta, gdata, seat, c):
     """Seat ``c``'s open goal cards that _site_value scores, two bits per slot j in order:
     bit 2j a connected card, bit 2j+1 a terrain-trio card."""
     m = 0
-    for j in range(meta[M_NGOALS]):
-        card = seat[c, SE_GOALS + j]
-        if card == 0 or seat[c, SE_GDONE + j] != 0:
+    for j in range(meta[K.M_NGOALS]):
+        card = seat[c, K.SE_GOALS + j]
+        if card == 0 or seat[c, K.SE_GDONE + j] != 0:
             continue
-        kind = gdata[card, GD_KIND]
-        if kind == G_CONNECTED:
+        kind = gdata[card, K.GD_KIND]
+        if kind == K.G_CONNECTED:
             m |= 1 << (2 * j)
-        elif kind == G_TERRAIN_TRIO:
+        elif kind == K.G_TERRAIN_TRIO:
             m |= 2 << (2 * j)
     return m
 
@@ -426,20 +344,20 @@ def _site_goal_mask(meta, gdata, seat, c):
 def _turn_goal_bonus(meta, bdata, gdata, seat, c, b, p):
     """Per-turn goals (cards 15, 16) and card 13 this activation would complete."""
     v = 0.0
-    if meta[P_SEAT] != c:
+    if meta[K.P_SEAT] != c:
         return v
-    for j in range(meta[M_NGOALS]):
-        card = seat[c, SE_GOALS + j]
-        if card == 0 or seat[c, SE_GDONE + j] != 0:
+    for j in range(meta[K.M_NGOALS]):
+        card = seat[c, K.SE_GOALS + j]
+        if card == 0 or seat[c, K.SE_GDONE + j] != 0:
             continue
-        kind = gdata[card, GD_KIND]
-        if kind == G_ACTS_IN_TURN and meta[P_ACTS] + 1 >= gdata[card, GD_PARAM]:
-            v += gdata[card, GD_VP] * p[I_GOAL]
-        elif (kind == G_VP_ACTS_IN_TURN and bdata[b, BD_OUTVP] > 0
-              and meta[P_VPACTS] + 1 >= gdata[card, GD_PARAM]):
-            v += gdata[card, GD_VP] * p[I_GOAL]
-        elif kind == G_COINS_GE and seat[c, SE_COINS] + bdata[b, BD_OUTC] >= gdata[card, GD_PARAM]:
-            v += gdata[card, GD_VP] * p[I_GOAL] * 0.5
+        kind = gdata[card, K.GD_KIND]
+        if kind == K.G_ACTS_IN_TURN and meta[K.P_ACTS] + 1 >= gdata[card, K.GD_PARAM]:
+            v += gdata[card, K.GD_VP] * p[I_GOAL]
+        elif (kind == K.G_VP_ACTS_IN_TURN and bdata[b, K.BD_OUTVP] > 0
+              and meta[K.P_VPACTS] + 1 >= gdata[card, K.GD_PARAM]):
+            v += gdata[card, K.GD_VP] * p[I_GOAL]
+        elif kind == K.G_COINS_GE and seat[c, K.SE_COINS] + bdata[b, K.BD_OUTC] >= gdata[card, K.GD_PARAM]:
+            v += gdata[card, K.GD_VP] * p[I_GOAL] * 0.5
     return v
 
 
@@ -448,39 +366,39 @@ def _feed_choice(meta, gdata, seat, c, legal, n):
     """Feeding: keep the card-6/7 food if such a card is held, else eat the larger pile; buy
     rather than starve (3 coins are worth at most 1 VP, a hungry worker costs 3)."""
     want = -1
-    for j in range(meta[M_NGOALS]):
-        card = seat[c, SE_GOALS + j]
-        if card != 0 and seat[c, SE_GDONE + j] == 0 and gdata[card, GD_KIND] == G_FEED_ALL_WITH:
-            want = gdata[card, GD_PARAM]
+    for j in range(meta[K.M_NGOALS]):
+        card = seat[c, K.SE_GOALS + j]
+        if card != 0 and seat[c, K.SE_GDONE + j] == 0 and gdata[card, K.GD_KIND] == K.G_FEED_ALL_WITH:
+            want = gdata[card, K.GD_PARAM]
     has_ff = False
     has_fw = False
     has_bf = False
     has_bw = False
     for i in range(n):
         a = legal[i]
-        if a == A_FEED_FISH:
+        if a == K.A_FEED_FISH:
             has_ff = True
-        elif a == A_FEED_WHEAT:
+        elif a == K.A_FEED_WHEAT:
             has_fw = True
-        elif a == A_BUY_FISH:
+        elif a == K.A_BUY_FISH:
             has_bf = True
-        elif a == A_BUY_WHEAT:
+        elif a == K.A_BUY_WHEAT:
             has_bw = True
     if has_ff and has_fw:
-        if want == 2 and seat[c, SE_CUBES + 2] >= meta[M_FEED_LEFT]:
-            return A_FEED_FISH
-        if want == 3 and seat[c, SE_CUBES + 3] >= meta[M_FEED_LEFT]:
-            return A_FEED_WHEAT
-        return A_FEED_FISH if seat[c, SE_CUBES + 2] >= seat[c, SE_CUBES + 3] else A_FEED_WHEAT
+        if want == 2 and seat[c, K.SE_CUBES + 2] >= meta[K.M_FEED_LEFT]:
+            return K.A_FEED_FISH
+        if want == 3 and seat[c, K.SE_CUBES + 3] >= meta[K.M_FEED_LEFT]:
+            return K.A_FEED_WHEAT
+        return K.A_FEED_FISH if seat[c, K.SE_CUBES + 2] >= seat[c, K.SE_CUBES + 3] else K.A_FEED_WHEAT
     if has_ff:
-        return A_FEED_FISH
+        return K.A_FEED_FISH
     if has_fw:
-        return A_FEED_WHEAT
+        return K.A_FEED_WHEAT
     if has_bf and (want != 3 or not has_bw):
-        return A_BUY_FISH
+        return K.A_BUY_FISH
     if has_bw:
-        return A_BUY_WHEAT
-    return A_STARVE
+        return K.A_BUY_WHEAT
+    return K.A_STARVE
 
 
 @njit(cache=True, _nrt=False)
@@ -505,89 +423,89 @@ def _best(vals, legal, n, rng):
 def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, n, rng, fbuf):
     """One-decision-ahead evaluator over the parameter vector ``p`` (see PARAM_NAMES).
     ``fbuf``: float64[>= 272 + 4 + 2*25] work buffer (no allocation here)."""
-    ph = meta[M_PHASE]
-    c = meta[M_CUR]
+    ph = meta[K.M_PHASE]
+    c = meta[K.M_CUR]
     if p[I_EPS] > 0 and _unit(rng) < p[I_EPS]:
         return legal[rand_below(rng, n)]
-    if ph == PH_FEED:
+    if ph == K.PH_FEED:
         return _feed_choice(meta, gdata, seat, c, legal, n)
     vals = fbuf[:n]
-    if ph == PH_DRAFT:
+    if ph == K.PH_DRAFT:
         if p[I_DRAFT_MODE] < 0.5:
             return legal[rand_below(rng, n)]
         for i in range(n):
-            vals[i] = p[I_DRAFT + legal[i] - A_PICK]
+            vals[i] = p[I_DRAFT + legal[i] - K.A_PICK]
         return _best(vals, legal, n, rng)
-    if ph == PH_SITE:
-        b = meta[M_PENDING]
+    if ph == K.PH_SITE:
+        b = meta[K.M_PENDING]
         gmask = _site_goal_mask(meta, gdata, seat, c)
         for i in range(n):
-            vals[i] = _site_value(meta, gdata, geo, cells, seat, c, legal[i] - A_SITE, b, p,
+            vals[i] = _site_value(meta, gdata, geo, cells, seat, c, legal[i] - K.A_SITE, b, p,
                                   gmask)
         return _best(vals, legal, n, rng)
-    wv = fbuf[NUM_ACTIONS:NUM_ACTIONS + 4]
+    wv = fbuf[K.NUM_ACTIONS:K.NUM_ACTIONS + 4]
     _cube_values(meta, opts, seat, c, p, wv)
     wcoin = p[I_COIN]
-    fee = consts[C_FEE]
-    if ph == PH_ACT or ph == PH_RES:
-        cell = meta[P_CELL]
-        fee_ok = ph == PH_ACT or opts[O_RES_FEES] == 1
+    fee = consts[K.C_FEE]
+    if ph == K.PH_ACT or ph == K.PH_RES:
+        cell = meta[K.P_CELL]
+        fee_ok = ph == K.PH_ACT or opts[K.O_RES_FEES] == 1
         for i in range(n):
             a = legal[i]
-            if a == A_GATHER:
+            if a == K.A_GATHER:
                 vals[i] = 1000.0  # gathering first never hurts (spec §6.3 item 4)
-            elif a == A_END:
+            elif a == K.A_END:
                 vals[i] = 0.0
-            elif a < A_PAWN:
-                x = geo[cell, GE_NBR + a - A_ACT]
-                b = cells[CE_BLD, x]
-                f = fee if (fee_ok and cells[CE_OWN, x] != c) else 0
+            elif a < K.A_PAWN:
+                x = geo[cell, K.GE_NBR + a - K.A_ACT]
+                b = cells[K.CE_BLD, x]
+                f = fee if (fee_ok and cells[K.CE_OWN, x] != c) else 0
                 vals[i] = (_act_value(bdata, consts, seat, c, b, f, wv, wcoin)
                            + _turn_goal_bonus(meta, bdata, gdata, seat, c, b, p))
             else:
-                j = a - A_PAWN
+                j = a - K.A_PAWN
                 pi = j // 10
                 po = j % 10
                 f = 0
                 for k in range(8):
-                    y = geo[cell, GE_NBR + k]
-                    if y >= 0 and cells[CE_BLD, y] == B_PAWNSHOP and fee_ok \
-                            and cells[CE_OWN, y] != c:
+                    y = geo[cell, K.GE_NBR + k]
+                    if y >= 0 and cells[K.CE_BLD, y] == K.B_PAWNSHOP and fee_ok \
+                            and cells[K.CE_OWN, y] != c:
                         f = fee
-                a1, a2 = PAIRS[po]
+                a1, a2 = K.PAIRS[po]
                 gain = wv[a1] + wv[a2]
-                b1, b2 = PAIRS[pi]
+                b1, b2 = K.PAIRS[pi]
                 n0 = (b1 == 0) + (b2 == 0)
                 n1 = (b1 == 1) + (b2 == 1)
                 n2 = (b1 == 2) + (b2 == 2)
                 n3 = (b1 == 3) + (b2 == 3)
-                cost = _pay_value(seat, c, wv, wcoin, consts[C_BUY], n0, n1, n2, n3, f)
+                cost = _pay_value(seat, c, wv, wcoin, consts[K.C_BUY], n0, n1, n2, n3, f)
                 vals[i] = gain - cost - 0.05
         return _best(vals, legal, n, rng)
     # phase turn: PLACE or BUILD
-    actv_own = fbuf[NUM_ACTIONS + 4:NUM_ACTIONS + 4 + NB]
-    actv_other = fbuf[NUM_ACTIONS + 4 + NB:NUM_ACTIONS + 4 + 2 * NB]
-    for b in range(NB):
-        kind = bdata[b, BD_KIND]
+    actv_own = fbuf[K.NUM_ACTIONS + 4:K.NUM_ACTIONS + 4 + K.NB]
+    actv_other = fbuf[K.NUM_ACTIONS + 4 + K.NB:K.NUM_ACTIONS + 4 + 2 * K.NB]
+    for b in range(K.NB):
+        kind = bdata[b, K.BD_KIND]
         actv_own[b] = -1.0
         actv_other[b] = -1.0
         # only buildings on the board are read by _place_value (no effect on the values)
-        if (kind == K_P or kind == K_X) and mkt[MK_LOC, b] >= 0:
+        if (kind == K.K_P or kind == K.K_X) and mkt[K.MK_LOC, b] >= 0:
             if _affordable(meta, bdata, consts, seat, c, b, 0):
                 actv_own[b] = _act_value(bdata, consts, seat, c, b, 0, wv, wcoin)
             if _affordable(meta, bdata, consts, seat, c, b, fee):
                 actv_other[b] = _act_value(bdata, consts, seat, c, b, fee, wv, wcoin)
     nown = 0
-    for x in range(NCELL):
-        if cells[CE_OWN, x] == c:
+    for x in range(K.NCELL):
+        if cells[K.CE_OWN, x] == c:
             nown += 1
     for i in range(n):
         a = legal[i]
-        if a < A_BUILD:
+        if a < K.A_BUILD:
             vals[i] = _place_value(meta, bdata, gdata, geo, cells, seat, c, a, p, wv, actv_own,
                                    actv_other)
         else:
-            vals[i] = _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, a - A_BUILD,
+            vals[i] = _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, a - K.A_BUILD,
                                    nown, p, wv)
     return _best(vals, legal, n, rng)
 

@@ -15,73 +15,7 @@ from numba import njit
 
 from sim.core.game import StrategySpec
 from sim.core.rng import rand_below
-from sim.province.constants import (
-    A_BUILD,
-    A_END,
-    A_GRIND,
-    A_HIRE,
-    A_REPAY,
-    A_TAKE,
-    A_UNION,
-    BANK,
-    C_GRIND_C,
-    C_GRIND_L,
-    C_HARBOR_C,
-    C_HARBOR_L,
-    C_MILL,
-    C_REPAY,
-    C_SAILOR_COST,
-    C_TOKENS,
-    C_UNION_C,
-    C_UNION_L,
-    CAMP,
-    G_ARROWS,
-    G_COINS_EOT,
-    G_COPY,
-    G_GRINDS,
-    G_LABOR_GAINED,
-    G_MOVED,
-    G_STRUCTS,
-    G_VP_FIRST,
-    HARBOR,
-    M_BUILT,
-    M_CUR,
-    M_GAINED,
-    M_GN,
-    M_GNEXT,
-    M_GRINDS,
-    M_LABOR,
-    M_LHOLDER,
-    M_MOVED,
-    M_PHASE,
-    M_SHIPS,
-    M_TRIG,
-    MILL,
-    NS,
-    O_BHU,
-    O_BPREREQ,
-    O_COIN_TOTAL,
-    O_HBEN,
-    O_SMITHY,
-    PH_WORK,
-    S_C,
-    S_L,
-    S_PRE,
-    S_VP1,
-    S_VP2,
-    SMITHY,
-    SP_COIN,
-    UNION,
-    VILLAGE,
-    W_ORANGE,
-    W_SAILOR0,
-    W_YELLOW,
-    X_COINS,
-    X_FB,
-    X_GD,
-    X_GS,
-    X_POS,
-)
+from sim.province import constants as K
 from sim.province.kernels import (
     ProvinceState,
     access_b,
@@ -168,31 +102,31 @@ def random_bot(x, legal, n, rng):
 @njit(cache=True, inline="always")
 def _goal_met(x, c, g, k, end_c, grinds, moved, gained):
     """Would the plan (build ``k`` or -1, end with ``end_c`` coins ...) meet goal ``g``?"""
-    cond = x[X_GD + 2 * g]
-    t = x[X_GD + 2 * g + 1]
-    if cond == G_COINS_EOT:
+    cond = x[K.X_GD + 2 * g]
+    t = x[K.X_GD + 2 * g + 1]
+    if cond == K.G_COINS_EOT:
         return end_c >= t
-    if cond == G_LABOR_GAINED:
+    if cond == K.G_LABOR_GAINED:
         return gained >= t
-    if cond == G_MOVED:
+    if cond == K.G_MOVED:
         return moved >= t
-    if cond == G_GRINDS:
+    if cond == K.G_GRINDS:
         return grinds >= t
-    if cond == G_STRUCTS:
+    if cond == K.G_STRUCTS:
         return owned_count(x, c) + (1 if k >= 0 else 0) >= t
-    if cond == G_VP_FIRST:
-        if k >= 0 and sd(x, k, S_VP1) >= t:
+    if cond == K.G_VP_FIRST:
+        if k >= 0 and sd(x, k, K.S_VP1) >= t:
             return True
-        for j in range(NS):
-            if owns(x, c, j) and sd(x, j, S_VP1) >= t:
+        for j in range(K.NS):
+            if owns(x, c, j) and sd(x, j, K.S_VP1) >= t:
                 return True
         return False
-    if cond == G_COPY:
-        return k >= 0 and x[X_FB + k] >= 0
-    if cond == G_ARROWS:
+    if cond == K.G_COPY:
+        return k >= 0 and x[K.X_FB + k] >= 0
+    if cond == K.G_ARROWS:
         n = 0
-        for j in range(NS):
-            pre = sd(x, j, S_PRE)
+        for j in range(K.NS):
+            pre = sd(x, j, K.S_PRE)
             if pre >= 0 and (owns(x, c, j) or j == k) and (owns(x, c, pre) or pre == k):
                 n += 1
         return n >= t
@@ -203,38 +137,38 @@ def _goal_met(x, c, g, k, end_c, grinds, moved, gained):
 def best_plan(x, c, lab, cn, moved, gained, bor, p, r):
     """Best end-of-turn plan from ``lab`` labor and ``cn`` coins: (value, structure or -1)."""
     o = 1 - c
-    union_ok = access_b(x, c, UNION, bor)
-    uc = cst(x, C_UNION_C)
-    ul = cst(x, C_UNION_L)
-    gl = cst(x, C_GRIND_L)
-    gc = cst(x, C_GRIND_C)
+    union_ok = access_b(x, c, K.UNION, bor)
+    uc = cst(x, K.C_UNION_C)
+    ul = cst(x, K.C_UNION_L)
+    gl = cst(x, K.C_GRIND_L)
+    gc = cst(x, K.C_GRIND_C)
     g = -1
-    if x[M_GNEXT] < x[M_GN]:
-        g = x[X_GS + x[M_GNEXT]]
-    can_build = x[M_BUILT] == 0 and owned_count(x, c) < cst(x, C_TOKENS)
+    if x[K.M_GNEXT] < x[K.M_GN]:
+        g = x[K.X_GS + x[K.M_GNEXT]]
+    can_build = x[K.M_BUILT] == 0 and owned_count(x, c) < cst(x, K.C_TOKENS)
     best_v = -1e18
     best_k = -1
-    for k in range(-1, NS):
+    for k in range(-1, K.NS):
         lab2 = lab
         cn2 = cn
         if k >= 0:
             if not can_build or owns(x, c, k):
                 continue
-            pre = sd(x, k, S_PRE)
+            pre = sd(x, k, K.S_PRE)
             if pre >= 0 and not owns(x, c, pre) and not (
-                    opt(x, O_BPREREQ) == 1 and access_b(x, c, pre, bor)):
+                    opt(x, K.O_BPREREQ) == 1 and access_b(x, c, pre, bor)):
                 continue
             u = 0
             gr = 0
-            need_l = sd(x, k, S_L)
-            need_c = sd(x, k, S_C)
+            need_l = sd(x, k, K.S_L)
+            need_c = sd(x, k, K.S_C)
             if lab < need_l:  # Union coins into labor
                 if not union_ok:
                     continue
                 u = (need_l - lab + ul - 1) // ul
             elif cn < need_c and gc > 0:  # grind spare labor into coins
                 gr = (need_c - cn + gc - 1) // gc
-                if lab - gr * gl < need_l or gr * gc > opt(x, O_COIN_TOTAL) - cn - x[X_COINS + o]:
+                if lab - gr * gl < need_l or gr * gc > opt(x, K.O_COIN_TOTAL) - cn - x[K.X_COINS + o]:
                     continue
             if cn - u * uc + gr * gc < need_c:
                 continue
@@ -243,7 +177,7 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r):
         ng = 0
         if p[r, P_GRIND] > 0:
             ng = lab2 // gl
-            sup = opt(x, O_COIN_TOTAL) - cn2 - x[X_COINS + o]
+            sup = opt(x, K.O_COIN_TOTAL) - cn2 - x[K.X_COINS + o]
             if gc > 0 and ng * gc > sup:
                 ng = sup // gc
         end_c = cn2 + ng * gc
@@ -253,12 +187,12 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r):
             v = p[r, P_COIN] * end_c
         if k >= 0:
             v += p[r, P_STRUCT]
-            if x[X_FB + k] < 0:
-                v += p[r, P_VP] * sd(x, k, S_VP1) + p[r, P_B0 + k]
+            if x[K.X_FB + k] < 0:
+                v += p[r, P_VP] * sd(x, k, K.S_VP1) + p[r, P_B0 + k]
             else:
-                v += p[r, P_VP] * sd(x, k, S_VP2) + p[r, P_B0 + k] * p[r, P_COPY]
+                v += p[r, P_VP] * sd(x, k, K.S_VP2) + p[r, P_B0 + k] * p[r, P_COPY]
         if g >= 0 and p[r, P_GOAL] != 0.0 and _goal_met(
-                x, c, g, k, end_c, x[M_GRINDS] + ng, moved, gained):
+                x, c, g, k, end_c, x[K.M_GRINDS] + ng, moved, gained):
             v += p[r, P_GOAL]
         if v > best_v:
             best_v = v
@@ -270,50 +204,50 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r):
 def opp_best_vp(x, c, m, cn_after):
     """VP the opponent could build next turn after ``c`` moves mask ``m`` (own access only)."""
     o = 1 - c
-    if owned_count(x, o) >= cst(x, C_TOKENS):
+    if owned_count(x, o) >= cst(x, K.C_TOKENS):
         return 0
     la = 0
     ca = 0
-    for w in range(W_SAILOR0 + 6):
-        q = x[X_POS + w]
+    for w in range(K.W_SAILOR0 + 6):
+        q = x[K.X_POS + w]
         if q < 0:
             continue
-        if w < W_SAILOR0:
+        if w < K.W_SAILOR0:
             mine = (m >> w) & 1 == 1
         else:
-            mine = (w - W_SAILOR0) // 3 == c and (m >> (5 + (w - W_SAILOR0) % 3)) & 1 == 1
+            mine = (w - K.W_SAILOR0) // 3 == c and (m >> (5 + (w - K.W_SAILOR0) % 3)) & 1 == 1
         if mine:
             q = (q + 1) % 3
-        if w == W_YELLOW and not owns(x, o, CAMP):
+        if w == K.W_YELLOW and not owns(x, o, K.CAMP):
             continue
-        if w == W_ORANGE and not owns(x, o, VILLAGE):
+        if w == K.W_ORANGE and not owns(x, o, K.VILLAGE):
             continue
-        if w >= W_SAILOR0 and (w - W_SAILOR0) // 3 != o:
+        if w >= K.W_SAILOR0 and (w - K.W_SAILOR0) // 3 != o:
             continue
-        if (q + 1) % 3 == SP_COIN:
-            ca += 2 if owns(x, o, BANK) else 1
+        if (q + 1) % 3 == K.SP_COIN:
+            ca += 2 if owns(x, o, K.BANK) else 1
         else:
-            la += 2 if (owns(x, o, SMITHY) and opt(x, O_SMITHY) == 0) else 1
-    if owns(x, o, MILL):
-        la += cst(x, C_MILL)
-    sup = opt(x, O_COIN_TOTAL) - cn_after - x[X_COINS + o]
-    oc = x[X_COINS + o] + (ca if ca < sup else sup)
+            la += 2 if (owns(x, o, K.SMITHY) and opt(x, K.O_SMITHY) == 0) else 1
+    if owns(x, o, K.MILL):
+        la += cst(x, K.C_MILL)
+    sup = opt(x, K.O_COIN_TOTAL) - cn_after - x[K.X_COINS + o]
+    oc = x[K.X_COINS + o] + (ca if ca < sup else sup)
     best = 0
-    uok = owns(x, o, UNION)
-    for k in range(NS):
+    uok = owns(x, o, K.UNION)
+    for k in range(K.NS):
         if owns(x, o, k):
             continue
-        pre = sd(x, k, S_PRE)
+        pre = sd(x, k, K.S_PRE)
         if pre >= 0 and not owns(x, o, pre):
             continue
         u = 0
-        if la < sd(x, k, S_L):
+        if la < sd(x, k, K.S_L):
             if not uok:
                 continue
-            u = (sd(x, k, S_L) - la + cst(x, C_UNION_L) - 1) // cst(x, C_UNION_L)
-        if oc - u * cst(x, C_UNION_C) < sd(x, k, S_C):
+            u = (sd(x, k, K.S_L) - la + cst(x, K.C_UNION_L) - 1) // cst(x, K.C_UNION_L)
+        if oc - u * cst(x, K.C_UNION_C) < sd(x, k, K.S_C):
             continue
-        v = sd(x, k, S_VP1) if x[X_FB + k] < 0 else sd(x, k, S_VP2)
+        v = sd(x, k, K.S_VP1) if x[K.X_FB + k] < 0 else sd(x, k, K.S_VP2)
         if v > best:
             best = v
     return best
@@ -322,9 +256,9 @@ def opp_best_vp(x, c, m, cn_after):
 @njit(cache=True, _nrt=False)
 def best_move(x, c, mv, bor, lab0, cn0, p, r):
     """Best move mask among the non-empty submasks of ``mv``: (value, mask)."""
-    cy = 2 if access_b(x, c, BANK, bor) else 1
-    ly = 2 if (opt(x, O_SMITHY) == 0 and access_b(x, c, SMITHY, bor)) else 1
-    sup = supply_of(x) - (cn0 - x[X_COINS + c])
+    cy = 2 if access_b(x, c, K.BANK, bor) else 1
+    ly = 2 if (opt(x, K.O_SMITHY) == 0 and access_b(x, c, K.SMITHY, bor)) else 1
+    sup = supply_of(x) - (cn0 - x[K.X_COINS + c])
     best_v = -1e18
     best_m = 0
     sub = 0
@@ -339,15 +273,15 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r):
         for i in range(8):
             if (sub >> i) & 1 == 0:
                 continue
-            w = i if i < 5 else W_SAILOR0 + 3 * c + (i - 5)
+            w = i if i < 5 else K.W_SAILOR0 + 3 * c + (i - 5)
             cnt += 1
-            if (x[X_POS + w] + 1) % 3 == SP_COIN:
+            if (x[K.X_POS + w] + 1) % 3 == K.SP_COIN:
                 cg += cy
             else:
                 lab += ly
                 gain += ly
         cn = cn0 + (cg if cg < sup else sup)
-        v, _k = best_plan(x, c, lab, cn, x[M_MOVED] + cnt, x[M_GAINED] + gain, bor, p, r)
+        v, _k = best_plan(x, c, lab, cn, x[K.M_MOVED] + cnt, x[K.M_GAINED] + gain, bor, p, r)
         if p[r, P_DENY] != 0.0:
             v -= p[r, P_DENY] * opp_best_vp(x, c, sub, cn)
         if v > best_v:
@@ -360,80 +294,80 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r):
 def plan_bot(x, legal, n, rng, p, r):
     """One-turn planner over the parameter vector ``p[r]`` (``p`` float64[k, N_PARAMS], see
     PARAM_NAMES; rows are indexed in place, not sliced: no reference counting)."""
-    c = x[M_CUR]
-    coins = x[X_COINS + c]
+    c = x[K.M_CUR]
+    coins = x[K.X_COINS + c]
     has_take = False
     has_repay = False
     for i in range(n):
-        if legal[i] == A_TAKE:
+        if legal[i] == K.A_TAKE:
             has_take = True
-        elif legal[i] == A_REPAY:
+        elif legal[i] == K.A_REPAY:
             has_repay = True
-    work = x[M_PHASE] == PH_WORK
-    if has_repay and (x[M_TRIG] != 0 or (
-            not work and p[r, P_REPAY] >= 0 and coins >= cst(x, C_REPAY) + p[r, P_REPAY])):
-        return A_REPAY
+    work = x[K.M_PHASE] == K.PH_WORK
+    if has_repay and (x[K.M_TRIG] != 0 or (
+            not work and p[r, P_REPAY] >= 0 and coins >= cst(x, K.C_REPAY) + p[r, P_REPAY])):
+        return K.A_REPAY
     if work:
         bor = borrowing(x, c)
         mv = movable_mask_b(x, c, bor)
-        v0, m0 = best_move(x, c, mv, bor, x[M_LABOR], coins, p, r)
-        late = x[M_GN] - x[M_GNEXT] <= p[r, P_LATE]
+        v0, m0 = best_move(x, c, mv, bor, x[K.M_LABOR], coins, p, r)
+        late = x[K.M_GN] - x[K.M_GNEXT] <= p[r, P_LATE]
         types = 0
-        for k in range(NS):
-            if x[X_FB + k] >= 0:
+        for k in range(K.NS):
+            if x[K.X_FB + k] >= 0:
                 types += 1
-        late = late or NS - types <= p[r, P_LATE] or owned_count(x, 1 - c) >= cst(
-            x, C_TOKENS) - p[r, P_LATE] or owned_count(x, c) >= cst(x, C_TOKENS) - p[r, P_LATE]
-        if has_take and p[r, P_BORROW] < 1e8 and x[M_TRIG] == 0 and not late and (
-                x[M_LHOLDER] == -1 or p[r, P_STEAL] > 0):
+        late = late or K.NS - types <= p[r, P_LATE] or owned_count(x, 1 - c) >= cst(
+            x, K.C_TOKENS) - p[r, P_LATE] or owned_count(x, c) >= cst(x, K.C_TOKENS) - p[r, P_LATE]
+        if has_take and p[r, P_BORROW] < 1e8 and x[K.M_TRIG] == 0 and not late and (
+                x[K.M_LHOLDER] == -1 or p[r, P_STEAL] > 0):
             # hypothetical borrow: access to the opponent's structures and their incomes now
             o = 1 - c
-            lab = x[M_LABOR]
+            lab = x[K.M_LABOR]
             cn = coins
-            if owns(x, o, MILL) and not owns(x, c, MILL):
-                lab += cst(x, C_MILL)
-            if opt(x, O_SMITHY) == 1 and owns(x, o, SMITHY) and not owns(x, c, SMITHY):
+            if owns(x, o, K.MILL) and not owns(x, c, K.MILL):
+                lab += cst(x, K.C_MILL)
+            if opt(x, K.O_SMITHY) == 1 and owns(x, o, K.SMITHY) and not owns(x, c, K.SMITHY):
                 lab += 1
-            if (owns(x, o, HARBOR) and not owns(x, c, HARBOR) and opt(x, O_BHU) == 1
-                    and (opt(x, O_HBEN) == 0 or x[X_FB + HARBOR] == o)):
-                if x[M_SHIPS] == 0:
-                    lab += cst(x, C_HARBOR_L)
-                elif x[M_SHIPS] == 2 and supply_of(x) > 0:
-                    cn += cst(x, C_HARBOR_C)
+            if (owns(x, o, K.HARBOR) and not owns(x, c, K.HARBOR) and opt(x, K.O_BHU) == 1
+                    and (opt(x, K.O_HBEN) == 0 or x[K.X_FB + K.HARBOR] == o)):
+                if x[K.M_SHIPS] == 0:
+                    lab += cst(x, K.C_HARBOR_L)
+                elif x[K.M_SHIPS] == 2 and supply_of(x) > 0:
+                    cn += cst(x, K.C_HARBOR_C)
             v1, _m1 = best_move(x, c, movable_mask_b(x, c, True), True, lab, cn, p, r)
             if v1 - v0 >= p[r, P_BORROW]:
-                return A_TAKE
+                return K.A_TAKE
         return m0
     # spending phase
-    if x[M_BUILT] == 0:
-        _v, k = best_plan(x, c, x[M_LABOR], coins, x[M_MOVED], x[M_GAINED], borrowing(x, c), p, r)
+    if x[K.M_BUILT] == 0:
+        _v, k = best_plan(x, c, x[K.M_LABOR], coins, x[K.M_MOVED], x[K.M_GAINED], borrowing(x, c), p, r)
         if k >= 0:
             for i in range(n):
-                if legal[i] == A_BUILD + k:
-                    return A_BUILD + k
-            step = A_UNION if x[M_LABOR] < sd(x, k, S_L) else A_GRIND
+                if legal[i] == K.A_BUILD + k:
+                    return K.A_BUILD + k
+            step = K.A_UNION if x[K.M_LABOR] < sd(x, k, K.S_L) else K.A_GRIND
             for i in range(n):
                 if legal[i] == step:
                     return step
     has_grind = False
     has_hire = False
     for i in range(n):
-        if legal[i] == A_GRIND:
+        if legal[i] == K.A_GRIND:
             has_grind = True
-        elif legal[i] == A_HIRE:
+        elif legal[i] == K.A_HIRE:
             has_hire = True
     if has_grind and p[r, P_GRIND] > 0:
-        return A_GRIND
+        return K.A_GRIND
     if has_hire and p[r, P_HIRE] > 0:
         keep = False
-        if x[M_GNEXT] < x[M_GN]:
-            g = x[X_GS + x[M_GNEXT]]
-            t = x[X_GD + 2 * g + 1]
-            keep = (x[X_GD + 2 * g] == G_COINS_EOT and coins >= t
-                    and coins - cst(x, C_SAILOR_COST) < t)
+        if x[K.M_GNEXT] < x[K.M_GN]:
+            g = x[K.X_GS + x[K.M_GNEXT]]
+            t = x[K.X_GD + 2 * g + 1]
+            keep = (x[K.X_GD + 2 * g] == K.G_COINS_EOT and coins >= t
+                    and coins - cst(x, K.C_SAILOR_COST) < t)
         if not keep:
-            return A_HIRE
-    return A_END
+            return K.A_HIRE
+    return K.A_END
 
 
 @njit(cache=True, inline="always")

@@ -5,23 +5,7 @@ from numba import njit
 
 from sim.core.bits import nth_bit, popcount
 from sim.core.rng import rand_below, seed_for
-from sim.suburbia.constants import (
-    A_PLACE,
-    M_DEC,
-    M_END,
-    M_PHASE,
-    M_TURN,
-    MAXP,
-    NK,
-    NUM_ACTIONS,
-    P_INC,
-    P_MONEY,
-    P_POP,
-    P_REP,
-    PH_ACTION,
-    PH_OVER,
-    PH_PLACE,
-)
+from sim.suburbia import constants as K
 from sim.suburbia.detail import detail_row
 from sim.suburbia.kernels import (
     NKT,
@@ -71,11 +55,11 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     grid = s.grid
     kc = s.kc
     # derived arrays (kernels.py): kind tables for the chunk, seat rows kept by the kernels
-    kt = np.zeros((NK, NKT), np.int64)
-    pd = np.zeros((MAXP, NPD), np.int64)
+    kt = np.zeros((K.NK, NKT), np.int64)
+    pd = np.zeros((K.MAXP, NPD), np.int64)
     kind_tables(opts, tiles, goals, kt)
     work = np.empty(init_scratch_size(tiles), np.int64)
-    legal = np.empty(NUM_ACTIONS, np.int32)
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
     cells = np.zeros(CELLS, np.int64)
     w = np.zeros(WORK, np.float64)
     brng = np.empty(1, np.uint64)
@@ -85,14 +69,14 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                     box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, work, n_players,
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
-        while meta[M_PHASE] != PH_OVER:
+        while meta[K.M_PHASE] != K.PH_OVER:
             c = meta[1]
             k = seat_idx[g, c]
-            ph = meta[M_PHASE]
-            if codes[k] == 0 and ph == PH_PLACE:
+            ph = meta[K.M_PHASE]
+            if codes[k] == 0 and ph == K.PH_PLACE:
                 # the random bot, legal[rand_below(n)], from the frontier bits without a list
-                a = A_PLACE + frontier_nth(pd, c, rand_below(brng, frontier_count(pd, c)))
-            elif codes[k] == 0 and ph == PH_ACTION:
+                a = K.A_PLACE + frontier_nth(pd, c, rand_below(brng, frontier_count(pd, c)))
+            elif codes[k] == 0 and ph == K.PH_ACTION:
                 # the same from the bit set of the action step
                 m = action_bits(tiles, consts, market, supply, pl, tk, pd, c)
                 a = nth_bit(m, rand_below(brng, popcount(m)))
@@ -107,12 +91,12 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                                       grid, kc, kt, pd, legal, n, brng, cells, w)
             apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
                          discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a)
-        turns[g] = meta[M_TURN]
-        decisions[g] = meta[M_DEC]
-        end_reason[g] = meta[M_END]
+        turns[g] = meta[K.M_TURN]
+        decisions[g] = meta[K.M_DEC]
+        end_reason[g] = meta[K.M_END]
         for p in range(n_players):
-            keys[g, p, 0] = pl[p, P_POP]
-            keys[g, p, 1] = pl[p, P_REP]
-            keys[g, p, 2] = pl[p, P_INC]
-            keys[g, p, 3] = pl[p, P_MONEY]
+            keys[g, p, 0] = pl[p, K.P_POP]
+            keys[g, p, 1] = pl[p, K.P_REP]
+            keys[g, p, 2] = pl[p, K.P_INC]
+            keys[g, p, 3] = pl[p, K.P_MONEY]
             detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g)

@@ -27,78 +27,7 @@ from numba import njit
 
 from sim.core.game import StrategySpec
 from sim.core.rng import rand_below
-from sim.suburbia.constants import (
-    A_BASIC,
-    A_BUY,
-    A_DISCARD,
-    A_INVEST,
-    A_KEEP,
-    A_LAKE,
-    A_PASS,
-    A_PLACE,
-    AIRPORT,
-    C_BLOCK1,
-    C_EXTRA_C,
-    C_NLINES,
-    C_SUR0,
-    G_BONUS,
-    G_DIR,
-    G_MASK,
-    G_MEASURE,
-    GM_COUNT,
-    GM_GROUP,
-    GM_INCOME,
-    GM_INVEST,
-    GM_MONEY,
-    GM_REP,
-    K_INV,
-    K_KIND,
-    K_LAKE,
-    LAKEB,
-    M_CUR,
-    M_LAST,
-    M_NP,
-    M_NPUB,
-    M_PHASE,
-    M_PILEN,
-    M_PKIND,
-    M_ROUND,
-    NSLOTS,
-    O_RL_OFFSET,
-    O_SELF,
-    O_SOLO_PEN,
-    P_INC,
-    P_MONEY,
-    P_NT,
-    P_POP,
-    P_REP,
-    PH_ACTION,
-    PH_GOAL,
-    PH_PLACE,
-    S_INC,
-    S_MONEY,
-    S_POP,
-    S_REP,
-    SC_ADJ,
-    SC_AFTER,
-    SC_EVERY,
-    SC_LAKE_ADJ,
-    SC_LAKEBONUS,
-    SC_OTHERS,
-    SC_OWN,
-    SC_REDLINE,
-    SCHOOL,
-    T_CLS,
-    T_COUNT,
-    T_IMM,
-    T_NREC,
-    T_PRICE,
-    T_REC,
-    C,
-    I,
-    R,
-    V,
-)
+from sim.suburbia import constants as K
 from sim.suburbia.kernels import (
     SuburbiaState,
     count_adj,
@@ -185,18 +114,18 @@ WORK = 16
 @njit(cache=True, _nrt=False)
 def remaining_turns(meta, consts, c):
     """Expected turns seat ``c`` still plays, this one included (1MR position unknown)."""
-    np_ = meta[M_NP]
-    if meta[M_LAST] >= 0:
+    np_ = meta[K.M_NP]
+    if meta[K.M_LAST] >= 0:
         if np_ == 1:
             return 1.0
-        return float(meta[M_LAST] - meta[M_ROUND] + 1)
-    E = consts[C_EXTRA_C]
-    M = consts[C_BLOCK1 + np_ - 1]
-    above = meta[M_PILEN] - (E + M + 1)
+        return float(meta[K.M_LAST] - meta[K.M_ROUND] + 1)
+    E = consts[K.C_EXTRA_C]
+    M = consts[K.C_BLOCK1 + np_ - 1]
+    above = meta[K.M_PILEN] - (E + M + 1)
     if above >= 0:
         draws = above + M / 2.0
     else:
-        draws = (meta[M_PILEN] - E - 1) / 2.0
+        draws = (meta[K.M_PILEN] - E - 1) / 2.0
         if draws < 0:
             draws = 0.0
     if np_ == 1:
@@ -206,9 +135,9 @@ def remaining_turns(meta, consts, c):
 
 @njit(cache=True, _nrt=False)
 def lines_crossed(opts, lines, consts, p, q):
-    off = opts[O_RL_OFFSET]
+    off = opts[K.O_RL_OFFSET]
     n = 0
-    for i in range(consts[C_NLINES]):
+    for i in range(consts[K.C_NLINES]):
         L = lines[i] + off
         if p <= L and L < q:
             n += 1
@@ -228,19 +157,19 @@ def clampd(v, d):
 @njit(cache=True, _nrt=False)
 def affinity(p, k, cls):
     a = 0.0
-    if cls & R:
+    if cls & K.R:
         a += p[k, 8]
-    if cls & C:
+    if cls & K.C:
         a += p[k, 9]
-    if cls & I:
+    if cls & K.I:
         a += p[k, 10]
-    if cls & V:
+    if cls & K.V:
         a += p[k, 11]
-    if cls & LAKEB:
+    if cls & K.LAKEB:
         a += p[k, 12]
-    if cls & AIRPORT:
+    if cls & K.AIRPORT:
         a += p[k, 13]
-    if cls & SCHOOL:
+    if cls & K.SCHOOL:
         a += p[k, 14]
     return a
 
@@ -249,8 +178,8 @@ def affinity(p, k, cls):
 def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
                 wM):
     """Value of the raw deltas for seat ``o`` with red lines and clamps applied (approx.)."""
-    pen = opts[O_SOLO_PEN] if np_ == 1 else 1
-    pop = pl[o, P_POP]
+    pen = opts[K.O_SOLO_PEN] if np_ == 1 else 1
+    pop = pl[o, K.P_POP]
     q = pop + dP
     if q < 0:
         q = 0
@@ -259,18 +188,18 @@ def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, k
         dI -= L * pen
         dR -= L * pen
         # redline records of own tiles
-        for t in range(pl[o, P_NT]):
-            k = tk[o, t, K_KIND]
-            for r in range(tiles[k, T_NREC]):
-                b = T_REC + 4 * r
-                if tiles[k, b + 2] == SC_REDLINE:
-                    amt = L * tiles[k, b + 1] * (2 if tk[o, t, K_INV] == 1 else 1)
-                    if tiles[k, b] == S_INC:
+        for t in range(pl[o, K.P_NT]):
+            k = tk[o, t, K.K_KIND]
+            for r in range(tiles[k, K.T_NREC]):
+                b = K.T_REC + 4 * r
+                if tiles[k, b + 2] == K.SC_REDLINE:
+                    amt = L * tiles[k, b + 1] * (2 if tk[o, t, K.K_INV] == 1 else 1)
+                    if tiles[k, b] == K.S_INC:
                         dI += amt
-                    elif tiles[k, b] == S_REP:
+                    elif tiles[k, b] == K.S_REP:
                         dR += amt
-    eI = clampd(pl[o, P_INC], dI)
-    eR = clampd(pl[o, P_REP], dR)
+    eI = clampd(pl[o, K.P_INC], dI)
+    eR = clampd(pl[o, K.P_REP], dR)
     return wI * eI + wR * eR + p[kr, 4] * (q - pop) + wM * dM - p[kr, 16] * L
 
 
@@ -279,37 +208,37 @@ def kind_base(opts, tiles, geo, pl, tk, grid, kc, np_, o, kind, w):
     """Cell-independent deltas of placing ``kind`` for seat ``o`` into ``w[0..3]`` (Inc, Rep,
     Pop, $): immediate, own/every/others/lakebonus records, own listeners."""
     for s in range(4):
-        w[s] = tiles[kind, T_IMM + s]
-    cls = tiles[kind, T_CLS]
-    for r in range(tiles[kind, T_NREC]):
-        b = T_REC + 4 * r
+        w[s] = tiles[kind, K.T_IMM + s]
+    cls = tiles[kind, K.T_CLS]
+    for r in range(tiles[kind, K.T_NREC]):
+        b = K.T_REC + 4 * r
         scope = tiles[kind, b + 2]
         mask = tiles[kind, b + 3]
-        selfm = 1 if (opts[O_SELF] == 1 and (cls & mask) != 0) else 0
+        selfm = 1 if (opts[K.O_SELF] == 1 and (cls & mask) != 0) else 0
         cnt = 0
-        if scope == SC_OWN:
+        if scope == K.SC_OWN:
             cnt = count_borough(tiles, kc, o, mask) + selfm
-        elif scope == SC_EVERY:
+        elif scope == K.SC_EVERY:
             for q in range(np_):
                 cnt += count_borough(tiles, kc, q, mask)
             cnt += selfm
-        elif scope == SC_OTHERS:
+        elif scope == K.SC_OTHERS:
             for q in range(np_):
                 if q != o:
                     cnt += count_borough(tiles, kc, q, mask)
-        elif scope == SC_LAKEBONUS:
+        elif scope == K.SC_LAKEBONUS:
             cnt = waterfront_count(opts, geo, pl, tk, grid, o, -1)
         w[tiles[kind, b]] += tiles[kind, b + 1] * cnt
     # own tiles listening to the placement anywhere in the borough
-    for t in range(pl[o, P_NT]):
-        k = tk[o, t, K_KIND]
-        m = 2 if tk[o, t, K_INV] == 1 else 1
-        for r in range(tiles[k, T_NREC]):
-            b = T_REC + 4 * r
+    for t in range(pl[o, K.P_NT]):
+        k = tk[o, t, K.K_KIND]
+        m = 2 if tk[o, t, K.K_INV] == 1 else 1
+        for r in range(tiles[k, K.T_NREC]):
+            b = K.T_REC + 4 * r
             scope = tiles[k, b + 2]
             if (tiles[k, b + 3] & cls) == 0:
                 continue
-            if scope == SC_OWN or scope == SC_EVERY or scope == SC_AFTER:
+            if scope == K.SC_OWN or scope == K.SC_EVERY or scope == K.SC_AFTER:
                 w[tiles[k, b]] += tiles[k, b + 1] * m
 
 
@@ -319,40 +248,40 @@ def future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM):
     matching placements times the remaining turns; Inc/Rep firings count for half the rest)."""
     if p[kr, 18] == 0.0:
         return 0.0
-    np_ = meta[M_NP]
-    Rt = remaining_turns(meta, consts, meta[M_CUR])
+    np_ = meta[K.M_NP]
+    Rt = remaining_turns(meta, consts, meta[K.M_CUR])
     tot = 0.0
-    for r in range(tiles[kind, T_NREC]):
-        b = T_REC + 4 * r
+    for r in range(tiles[kind, K.T_NREC]):
+        b = K.T_REC + 4 * r
         scope = tiles[kind, b + 2]
         mask = tiles[kind, b + 3]
         num = 0.0
         den = 0.0
         for k in range(1, 51):
-            den += tiles[k, T_COUNT]
-            if (tiles[k, T_CLS] & mask) != 0:
-                num += tiles[k, T_COUNT]
+            den += tiles[k, K.T_COUNT]
+            if (tiles[k, K.T_CLS] & mask) != 0:
+                num += tiles[k, K.T_COUNT]
         frac = num / den if den > 0 else 0.0
         rate = 0.0
-        if scope == SC_ADJ or scope == SC_LAKE_ADJ:
+        if scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ:
             rate = 0.3 * frac
-        elif scope == SC_OWN:
+        elif scope == K.SC_OWN:
             rate = frac
-        elif scope == SC_EVERY or scope == SC_AFTER:
+        elif scope == K.SC_EVERY or scope == K.SC_AFTER:
             rate = np_ * frac
-        elif scope == SC_OTHERS:
+        elif scope == K.SC_OTHERS:
             rate = (np_ - 1) * frac
-        elif scope == SC_REDLINE:
+        elif scope == K.SC_REDLINE:
             rate = 0.25
-        elif scope == SC_LAKEBONUS:
+        elif scope == K.SC_LAKEBONUS:
             rate = 0.6
         amt = tiles[kind, b + 1]
         st = tiles[kind, b]
-        if st == S_INC:
+        if st == K.S_INC:
             per = amt * wI * 0.5
-        elif st == S_REP:
+        elif st == K.S_REP:
             per = amt * wR * 0.5
-        elif st == S_POP:
+        elif st == K.S_POP:
             per = amt * p[kr, 4]
         else:
             per = amt * wM
@@ -365,14 +294,14 @@ def cell_delta(tiles, geo, pl, tk, grid, o, kind, cell, w, lb):
     """Adjacency deltas of placing ``kind`` on ``cell`` added to ``w[4..7]`` (from w[0..3])."""
     for s in range(4):
         w[4 + s] = w[s]
-    cls = tiles[kind, T_CLS]
-    for r in range(tiles[kind, T_NREC]):
-        b = T_REC + 4 * r
+    cls = tiles[kind, K.T_CLS]
+    for r in range(tiles[kind, K.T_NREC]):
+        b = K.T_REC + 4 * r
         scope = tiles[kind, b + 2]
-        if scope == SC_ADJ or scope == SC_LAKE_ADJ:
+        if scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ:
             cnt = count_adj(tiles, geo, tk, grid, o, cell, tiles[kind, b + 3])
             amt = tiles[kind, b + 1]
-            if scope == SC_LAKE_ADJ:
+            if scope == K.SC_LAKE_ADJ:
                 amt += lb
             w[4 + tiles[kind, b]] += amt * cnt
     for d in range(6):
@@ -382,14 +311,14 @@ def cell_delta(tiles, geo, pl, tk, grid, o, kind, cell, w, lb):
         u = grid[o, nb] - 1
         if u < 0:
             continue
-        k = tk[o, u, K_KIND]
-        m = 2 if tk[o, u, K_INV] == 1 else 1
-        for r in range(tiles[k, T_NREC]):
-            b = T_REC + 4 * r
+        k = tk[o, u, K.K_KIND]
+        m = 2 if tk[o, u, K.K_INV] == 1 else 1
+        for r in range(tiles[k, K.T_NREC]):
+            b = K.T_REC + 4 * r
             scope = tiles[k, b + 2]
-            if (scope == SC_ADJ or scope == SC_LAKE_ADJ) and (tiles[k, b + 3] & cls) != 0:
+            if (scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ) and (tiles[k, b + 3] & cls) != 0:
                 amt = tiles[k, b + 1]
-                if scope == SC_LAKE_ADJ:
+                if scope == K.SC_LAKE_ADJ:
                     amt += lb
                 w[4 + tiles[k, b]] += amt * m
 
@@ -416,7 +345,7 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind, n
 def goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g, dmeasure):
     """Bonus-weighted chance (logistic in the margin) that seat ``o`` wins goal ``g`` if its
     measure changes by ``dmeasure``."""
-    d = goals[g, G_DIR]
+    d = goals[g, K.G_DIR]
     mine = d * (goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, o, g) + dmeasure)
     best = -1e9
     for q in range(np_):
@@ -425,7 +354,7 @@ def goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g, dmeasure)
             if v > best:
                 best = v
     margin = mine - best - 0.5
-    return goals[g, G_BONUS] / (1.0 + math.exp(-margin))
+    return goals[g, K.G_BONUS] / (1.0 + math.exp(-margin))
 
 
 @njit(cache=True, _nrt=False)
@@ -433,24 +362,24 @@ def goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o
                dM, dinv):
     """Change of the seat's goal value if it places a tile of class ``cls`` (0 = none) and its
     income, reputation, money and markers change by dI, dR, dM, dinv."""
-    np_ = meta[M_NP]
+    np_ = meta[K.M_NP]
     tot = 0.0
-    for i in range(meta[M_NPUB] + 1):
-        g = gpub[i] if i < meta[M_NPUB] else gpriv[o]
+    for i in range(meta[K.M_NPUB] + 1):
+        g = gpub[i] if i < meta[K.M_NPUB] else gpriv[o]
         if g < 0:
             continue
-        ms = goals[g, G_MEASURE]
+        ms = goals[g, K.G_MEASURE]
         dm = 0.0
-        if ms == GM_COUNT or ms == GM_GROUP:
-            if (goals[g, G_MASK] & cls) != 0:
+        if ms == K.GM_COUNT or ms == K.GM_GROUP:
+            if (goals[g, K.G_MASK] & cls) != 0:
                 dm = 1.0
-        elif ms == GM_MONEY:
+        elif ms == K.GM_MONEY:
             dm = dM
-        elif ms == GM_INCOME:
+        elif ms == K.GM_INCOME:
             dm = dI
-        elif ms == GM_REP:
+        elif ms == K.GM_REP:
             dm = dR
-        elif ms == GM_INVEST:
+        elif ms == K.GM_INVEST:
             dm = dinv
         if dm != 0.0:
             tot += goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g,
@@ -462,7 +391,7 @@ def goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o
 @njit(cache=True, _nrt=False)
 def weights(meta, consts, p, kr, o):
     Rt = remaining_turns(meta, consts, o)
-    total = 16.0 if meta[M_NP] >= 3 else 20.0
+    total = 16.0 if meta[K.M_NP] >= 3 else 20.0
     t = 1.0 - Rt / total
     if t < 0.0:
         t = 0.0
@@ -478,16 +407,16 @@ def weights(meta, consts, p, kr, o):
 def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc, kt, pd, s,
                     cells, w, p, kr):
     """What the next seat would gain by buying the tile in slot ``s`` (0 if it cannot pay)."""
-    np_ = meta[M_NP]
-    c = meta[M_CUR]
+    np_ = meta[K.M_NP]
+    c = meta[K.M_CUR]
     o = (c + 1) % np_
     if o == c:
         return 0.0
     k = market[s]
     # after the refill the tile slides one slot right (cheaper by the surcharge difference)
-    s2 = s + 1 if s + 1 < NSLOTS else s
-    cost = tiles[k, T_PRICE] + consts[C_SUR0 + s2]
-    if cost > pl[o, P_MONEY]:
+    s2 = s + 1 if s + 1 < K.NSLOTS else s
+    cost = tiles[k, K.T_PRICE] + consts[K.C_SUR0 + s2]
+    if cost > pl[o, K.P_MONEY]:
         return 0.0
     n = frontier_list(pd, o, cells, 0)
     wI, wR, wM = weights(meta, consts, p, kr, o)
@@ -500,13 +429,13 @@ def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid,
 @njit(cache=True, _nrt=False)
 def choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc, kt, pd, legal,
                    n, cells, w, p, kr):
-    _wI, _wR, wM = weights(meta, consts, p, kr, meta[M_CUR])
+    _wI, _wR, wM = weights(meta, consts, p, kr, meta[K.M_CUR])
     best = legal[0]
     bv = -1e18
     for i in range(n):
         a = legal[i]
-        s = a - A_DISCARD
-        v = -wM * consts[C_SUR0 + s] + 1e-3 * s
+        s = a - K.A_DISCARD
+        v = -wM * consts[K.C_SUR0 + s] + 1e-3 * s
         if p[kr, 7] > 0:
             v += p[kr, 7] * next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl,
                                             tk, grid, kc, kt, pd, s, cells, w, p, kr)
@@ -520,69 +449,69 @@ def choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, 
 def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv,
                  goals, o, t, p, kr, wI, wR, wM):
     """Value of an investment in tile ``t``: its replay (doc §7) times (1 + invest_w)."""
-    np_ = meta[M_NP]
-    k = tk[o, t, K_KIND]
-    dI = float(tiles[k, T_IMM + S_INC])
-    dR = float(tiles[k, T_IMM + S_REP])
-    dP = float(tiles[k, T_IMM + S_POP])
-    dM = float(tiles[k, T_IMM + S_MONEY])
+    np_ = meta[K.M_NP]
+    k = tk[o, t, K.K_KIND]
+    dI = float(tiles[k, K.T_IMM + K.S_INC])
+    dR = float(tiles[k, K.T_IMM + K.S_REP])
+    dP = float(tiles[k, K.T_IMM + K.S_POP])
+    dM = float(tiles[k, K.T_IMM + K.S_MONEY])
     lb = lake_bonus(tiles, pl, tk, o)
-    for r in range(tiles[k, T_NREC]):
-        b = T_REC + 4 * r
+    for r in range(tiles[k, K.T_NREC]):
+        b = K.T_REC + 4 * r
         cnt = record_count(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, t, r, True)
         amt = tiles[k, b + 1]
-        if tiles[k, b + 2] == SC_LAKE_ADJ:
+        if tiles[k, b + 2] == K.SC_LAKE_ADJ:
             amt += lb
         st = tiles[k, b]
-        if st == S_INC:
+        if st == K.S_INC:
             dI += amt * cnt
-        elif st == S_REP:
+        elif st == K.S_REP:
             dR += amt * cnt
-        elif st == S_POP:
+        elif st == K.S_POP:
             dP += amt * cnt
         else:
             dM += amt * cnt
     v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
                     wM)
     v = v * (1.0 + p[kr, 15]) + future_value(meta, consts, tiles, k, p, kr, wI, wR, wM)
-    return v - wM * tiles[k, T_PRICE]
+    return v - wM * tiles[k, K.T_PRICE]
 
 
 @njit(cache=True, _nrt=False)
 def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, gpub, goffer,
                   gpriv, pl, tk, grid, kc, kt, pd, legal, n, rng, p, kr, cells, w):
     """The valued bot (module docstring) with parameter row ``p[kr]``."""
-    ph = meta[M_PHASE]
-    o = meta[M_CUR]
-    np_ = meta[M_NP]
-    if ph == PH_GOAL:
+    ph = meta[K.M_PHASE]
+    o = meta[K.M_CUR]
+    np_ = meta[K.M_NP]
+    if ph == K.PH_GOAL:
         best = 0
         bv = -1e18
         for j in range(2):
             g = goffer[o, j]
-            v = float(goals[g, G_BONUS])
+            v = float(goals[g, K.G_BONUS])
             if p[kr, 6] > 0:
                 v = goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g, 0.0)
             if v > bv:
                 bv = v
                 best = j
-        return A_KEEP + best
+        return K.A_KEEP + best
     wI, wR, wM = weights(meta, consts, p, kr, o)
     gw = p[kr, 6]
-    if ph == PH_PLACE:
-        kind = meta[M_PKIND]
+    if ph == K.PH_PLACE:
+        kind = meta[K.M_PKIND]
         ncell = 0
         for i in range(n):
-            cells[i] = legal[i] - A_PLACE
+            cells[i] = legal[i] - K.A_PLACE
             ncell += 1
         _v, bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind,
                            ncell, cells, w, p, kr, wI, wR, wM)
-        return A_PLACE + bc
-    if ph != PH_ACTION:
+        return K.A_PLACE + bc
+    if ph != K.PH_ACTION:
         return choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc,
                               kt, pd, legal, n, cells, w, p, kr)
-    if legal[0] == A_PASS:
-        return A_PASS
+    if legal[0] == K.A_PASS:
+        return K.A_PASS
     ncell = frontier_list(pd, o, cells, 0)
     best = legal[0]
     bv = -1e18
@@ -590,40 +519,40 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
     lake_v = -1e18
     for i in range(n):
         a = legal[i]
-        if a < A_LAKE:
-            if a < A_BASIC:
-                kind = market[a - A_BUY]
-                cost = tiles[kind, T_PRICE] + consts[C_SUR0 + a - A_BUY]
+        if a < K.A_LAKE:
+            if a < K.A_BASIC:
+                kind = market[a - K.A_BUY]
+                cost = tiles[kind, K.T_PRICE] + consts[K.C_SUR0 + a - K.A_BUY]
             else:
-                kind = a - A_BASIC + 1
-                cost = tiles[kind, T_PRICE]
+                kind = a - K.A_BASIC + 1
+                cost = tiles[kind, K.T_PRICE]
             v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind,
                                ncell, cells, w, p, kr, wI, wR, wM)
-            cls = tiles[kind, T_CLS]
+            cls = tiles[kind, K.T_CLS]
             v += affinity(p, kr, cls) - wM * cost
             v += future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM)
             if gw > 0:
                 v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv,
                                      meta, o, cls, 0.0, 0.0, -cost, 0.0)
-        elif a < A_INVEST:
-            s = a - A_LAKE
+        elif a < K.A_INVEST:
+            s = a - K.A_LAKE
             if lake_v < -1e17:
                 lake_v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_,
-                                        o, K_LAKE, ncell, cells, w, p, kr, wI, wR, wM)
-                lake_v += affinity(p, kr, LAKEB)
-                lake_v += future_value(meta, consts, tiles, K_LAKE, p, kr, wI, wR, wM)
+                                        o, K.K_LAKE, ncell, cells, w, p, kr, wI, wR, wM)
+                lake_v += affinity(p, kr, K.LAKEB)
+                lake_v += future_value(meta, consts, tiles, K.K_LAKE, p, kr, wI, wR, wM)
                 if gw > 0:
                     lake_v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub,
-                                              gpriv, meta, o, LAKEB, 0.0, 0.0, 0.0, 0.0)
-            v = lake_v - wM * consts[C_SUR0 + s]
+                                              gpriv, meta, o, K.LAKEB, 0.0, 0.0, 0.0, 0.0)
+            v = lake_v - wM * consts[K.C_SUR0 + s]
         else:
-            t = a - A_INVEST
+            t = a - K.A_INVEST
             v = invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd,
                              gpub, gpriv, goals, o, t, p, kr, wI, wR, wM)
             if gw > 0:
                 v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv,
                                      meta, o, 0, 0.0, 0.0,
-                                     -float(tiles[tk[o, t, K_KIND], T_PRICE]), 1.0)
+                                     -float(tiles[tk[o, t, K.K_KIND], K.T_PRICE]), 1.0)
         if v > bv + 1e-9:
             bv = v
             best = a

@@ -6,20 +6,7 @@ from numba import njit
 
 from sim.core.bits import nonneg
 from sim.core.rng import seed_for
-from sim.three_little_wolves.constants import (
-    M_CUR,
-    M_DEC,
-    M_END,
-    M_PHASE,
-    M_TURN,
-    M_UNDER,
-    NBUILD,
-    NUM_ACTIONS,
-    PH_OVER,
-    S_BUILD,
-    S_DISCN,
-    S_WOLFN,
-)
+from sim.three_little_wolves import constants as K
 from sim.three_little_wolves.kernels import (
     apply_arrays,
     init_arrays,
@@ -60,13 +47,13 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     hs = s.hs
     hf = s.hf
     hb = s.hb
-    pile = np.empty(NBUILD, np.int64)
-    legal = np.empty(NUM_ACTIONS, np.int32)
+    pile = np.empty(K.NBUILD, np.int64)
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
     brng = np.empty(1, np.uint64)
-    vals = np.empty(NUM_ACTIONS, np.float64)
+    vals = np.empty(K.NUM_ACTIONS, np.float64)
     cst = np.empty((3, 5), np.int64)
-    buf = np.empty(NUM_ACTIONS, np.int32)
-    pv = np.empty(NUM_ACTIONS, np.float64)
+    buf = np.empty(K.NUM_ACTIONS, np.int32)
+    pv = np.empty(K.NUM_ACTIONS, np.float64)
     rel = np.empty((16, 5), np.int64)
     relp = np.empty((16, 3), np.float64)
     p_ = np.zeros((4, 6), np.int64)
@@ -77,8 +64,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
         init_arrays(meta, rng, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat,
                     hs, hf, hb, pile, n_players, seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
-        while meta[M_PHASE] != PH_OVER:
-            k = nonneg(seat_idx[g, nonneg(meta[M_CUR])])
+        while meta[K.M_PHASE] != K.PH_OVER:
+            k = nonneg(seat_idx[g, nonneg(meta[K.M_CUR])])
             if codes[k] == 0:
                 # the random bot, legal[rand_below(n)], mostly without listing (kernels.py)
                 a = random_legal(meta, opts, cards, hands, tie, seat, hs, legal, brng)
@@ -88,16 +75,16 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                                   legal, n, brng, params, k, vals, cst, buf, pv, rel, relp)
             apply_arrays(meta, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat,
                          hs, hf, hb, a)
-        turns[g] = meta[M_TURN]
-        decisions[g] = meta[M_DEC]
-        end_reason[g] = meta[M_END]
-        under[g] = meta[M_UNDER]
+        turns[g] = meta[K.M_TURN]
+        decisions[g] = meta[K.M_DEC]
+        end_reason[g] = meta[K.M_END]
+        under[g] = meta[K.M_UNDER]
         points_arrays(meta, opts, cards, consts, hs, hf, cst, p_, t_, d_)
         for p in range(n_players):
             tb[g, p] = t_[p]
             for j in range(6):
                 pts[g, p, j] = p_[p, j]
                 det[g, p, j] = d_[p, j]
-            acts[g, p, 0] = seat[p, S_BUILD]
-            acts[g, p, 1] = seat[p, S_WOLFN]
-            acts[g, p, 2] = seat[p, S_DISCN]
+            acts[g, p, 0] = seat[p, K.S_BUILD]
+            acts[g, p, 1] = seat[p, K.S_WOLFN]
+            acts[g, p, 2] = seat[p, K.S_DISCN]

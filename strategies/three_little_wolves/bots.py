@@ -34,64 +34,7 @@ from numba import njit
 from sim.core.bits import lowest_bit, nonneg
 from sim.core.game import StrategySpec
 from sim.core.rng import rand_below
-from sim.three_little_wolves.constants import (
-    A_BASE,
-    A_COMMIT,
-    A_DBASE,
-    A_DDISC,
-    A_DFLOOR,
-    A_DISC,
-    A_DNEW,
-    A_PASS,
-    A_PIGTIE,
-    A_PLACE,
-    A_WOLF,
-    C_BONUS_PTS,
-    C_COLLAPSE_PTS,
-    C_HOUSE_PTS,
-    C_WOLF,
-    DUMMY,
-    H_B3,
-    H_COL,
-    H_HT,
-    H_LB,
-    H_NB,
-    H_NF,
-    H_NW,
-    H_PIG,
-    H_TOP,
-    H_W0S,
-    H_W0V,
-    H_W1S,
-    K_COL,
-    K_ICON,
-    K_MARK,
-    K_NUM,
-    M_CUR,
-    M_DCARD,
-    M_DECKN,
-    M_NOWN,
-    M_NP,
-    M_NPIGS,
-    M_PHASE,
-    M_STAGE,
-    MAXH,
-    NCARD,
-    NUM_ACTIONS,
-    O_HAND,
-    O_HEIGHT,
-    O_LONE_BONUS,
-    O_LONE_COLLAPSES,
-    O_MARKS_COLLAPSED,
-    PH_COMMIT,
-    PH_DUMMY,
-    PH_PASS,
-    PH_PIGTIE,
-    PH_PLAY,
-    ST_NORMAL,
-    UNASSIGNED,
-    W,
-)
+from sim.three_little_wolves import constants as K
 from sim.three_little_wolves.kernels import (
     TLWState,
     can_base,
@@ -191,19 +134,19 @@ def random_bot(s, legal, n, rng):
 # allocated by the caller: ``scratch`` gives a set.
 def scratch() -> tuple[np.ndarray, ...]:
     """Scratch of ``choose_arrays``: vals, cst (colour statistics), buf, pv, rel, relp."""
-    return (np.empty(NUM_ACTIONS, np.float64), np.empty((3, 5), np.int64),
-            np.empty(NUM_ACTIONS, np.int32), np.empty(NUM_ACTIONS, np.float64),
+    return (np.empty(K.NUM_ACTIONS, np.float64), np.empty((3, 5), np.int64),
+            np.empty(K.NUM_ACTIONS, np.int32), np.empty(K.NUM_ACTIONS, np.float64),
             np.empty((16, 5), np.int64), np.empty((16, 3), np.float64))
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def lateness(meta, opts):
     """0 at the start of the deck, 1 after the third pig (share of the deck drawn)."""
-    if meta[M_STAGE] != ST_NORMAL:
+    if meta[K.M_STAGE] != K.ST_NORMAL:
         return 1.0
-    d0 = NCARD - opts[O_HAND] * meta[M_NP]
-    L = 1.0 - meta[M_DECKN] / d0
-    if meta[M_NPIGS] == 2 and meta[M_DECKN] <= 6:
+    d0 = K.NCARD - opts[K.O_HAND] * meta[K.M_NP]
+    L = 1.0 - meta[K.M_DECKN] / d0
+    if meta[K.M_NPIGS] == 2 and meta[K.M_DECKN] <= 6:
         L = max(L, 0.9)
     return L
 
@@ -216,7 +159,7 @@ def house_probs(c, ht, cnt, mn, cmn, mx, cmx, lone_coll, lone_bonus,
     umin = False
     bprior = 0.0
     bactual = 0.0
-    if c == UNASSIGNED:
+    if c == K.UNASSIGNED:
         prior = p_unas
         actual = 0.0
     elif cnt == 1:
@@ -248,27 +191,27 @@ def house_probs(c, ht, cnt, mn, cmn, mx, cmx, lone_coll, lone_bonus,
 @njit(cache=True, _nrt=False, forceinline=True)
 def probs(opts, c, ht, cnt, mn, cmn, mx, cmx, prm, r, L):
     """``house_probs`` with the options and the parameters ``prm[r]``."""
-    return house_probs(c, ht, cnt, mn, cmn, mx, cmx, opts[O_LONE_COLLAPSES] == 1,
-                       opts[O_LONE_BONUS] == 1, prm[r, 0], prm[r, 1], prm[r, 2], prm[r, 3],
+    return house_probs(c, ht, cnt, mn, cmn, mx, cmx, opts[K.O_LONE_COLLAPSES] == 1,
+                       opts[K.O_LONE_BONUS] == 1, prm[r, 0], prm[r, 1], prm[r, 2], prm[r, 3],
                        prm[r, 4], prm[r, 5], prm[r, 6], prm[r, 7], L)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def probs_of(opts, hs, cst, o, h, prm, r, L):
     """``house_probs`` of house (o, h) over the colour statistics ``cst``."""
-    c = hs[o, h, H_COL]
+    c = hs[o, h, K.H_COL]
     cc = c if c < 3 else 0
-    return probs(opts, c, hs[o, h, H_HT], cst[cc, 0], cst[cc, 1], cst[cc, 2], cst[cc, 3],
+    return probs(opts, c, hs[o, h, K.H_HT], cst[cc, 0], cst[cc, 1], cst[cc, 2], cst[cc, 3],
                  cst[cc, 4], prm, r, L)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def counts_for(hs, o, h, p):
     """True if house (o, h) enters V(p): it exists and p owns it or has a wolf on it."""
-    if hs[o, h, H_NF] == 0:
+    if hs[o, h, K.H_NF] == 0:
         return False
-    nw = hs[o, h, H_NW]
-    return o == p or (nw >= 1 and hs[o, h, H_W0S] == p) or (nw >= 2 and hs[o, h, H_W1S] == p)
+    nw = hs[o, h, K.H_NW]
+    return o == p or (nw >= 1 and hs[o, h, K.H_W0S] == p) or (nw >= 2 and hs[o, h, K.H_W1S] == p)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -276,21 +219,21 @@ def house_terms(v, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin, prm, r, L
     """``v`` plus the terms of V(p) from house (o, h), whose stand and bonus probabilities are
     ``ps``/``pb`` (``umin``: it is the unique shortest of its colour), in this order: p's
     wolves on it, then, if p owns it, house and pig points, bonus, top mark, height, penalty."""
-    cp = consts[C_COLLAPSE_PTS]
-    nw = hs[o, h, H_NW]
+    cp = consts[K.C_COLLAPSE_PTS]
+    nw = hs[o, h, K.H_NW]
     for w in range(nw):
-        if hs[o, h, H_W0S + 2 * w] == p:
-            v += ps * hs[o, h, H_W0V + 2 * w] + (1.0 - ps) * cp
+        if hs[o, h, K.H_W0S + 2 * w] == p:
+            v += ps * hs[o, h, K.H_W0V + 2 * w] + (1.0 - ps) * cp
     if o == p:
-        pig = hs[o, h, H_PIG]
-        v += ps * (consts[C_HOUSE_PTS] + pig) + (1.0 - ps) * (cp + (cp if pig > 0 else 0))
-        v += pb * consts[C_BONUS_PTS]
-        mark = cards[hf[o, h, hs[o, h, H_NF] - 1], K_MARK]
-        if opts[O_MARKS_COLLAPSED] == 1:
+        pig = hs[o, h, K.H_PIG]
+        v += ps * (consts[K.C_HOUSE_PTS] + pig) + (1.0 - ps) * (cp + (cp if pig > 0 else 0))
+        v += pb * consts[K.C_BONUS_PTS]
+        mark = cards[hf[o, h, hs[o, h, K.H_NF] - 1], K.K_MARK]
+        if opts[K.O_MARKS_COLLAPSED] == 1:
             v += L * mark
         else:
             v += L * ps * mark
-        v += prm[r, 8] * hs[o, h, H_HT]
+        v += prm[r, 8] * hs[o, h, K.H_HT]
         if umin:
             v -= prm[r, 9]
     return v
@@ -303,7 +246,7 @@ def seat_value(opts, cards, consts, hs, hf, cst, n_own, p, prm, r, L):
     in house order."""
     v = 0.0
     for o in range(n_own):
-        for h in range(MAXH):
+        for h in range(K.MAXH):
             if counts_for(hs, o, h, p):
                 ps, pb, umin = probs_of(opts, hs, cst, o, h, prm, r, L)
                 v = house_terms(v, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin, prm, r, L)
@@ -313,7 +256,7 @@ def seat_value(opts, cards, consts, hs, hf, cst, n_own, p, prm, r, L):
 @njit(cache=True, _nrt=False, forceinline=True)
 def position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L):
     """Heuristic value ``V`` of seat ``p``; ``cst`` int64[3, 5] scratch."""
-    n_own = meta[M_NOWN]
+    n_own = meta[K.M_NOWN]
     colour_stats(hs, n_own, cst)
     return seat_value(opts, cards, consts, hs, hf, cst, n_own, p, prm, r, L)
 
@@ -321,15 +264,15 @@ def position_value(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L):
 @njit(cache=True, _nrt=False, forceinline=True)
 def card_live(opts, cards, hs, p, c):
     """True if card ``c`` could still be built by seat ``p`` (on a house, new, or basement)."""
-    col = cards[c, K_COL]
-    k = cards[c, K_NUM]
+    col = cards[c, K.K_COL]
+    k = cards[c, K.K_NUM]
     nh = n_houses(hs, p)
-    if nh < MAXH and (col == W or not has_colour_o(hs, p, col)):
+    if nh < K.MAXH and (col == K.W or not has_colour_o(hs, p, col)):
         return True
     for h in range(nh):
-        hc = hs[p, h, H_COL]
-        if col == W or hc == col or (hc == UNASSIGNED and not has_colour_o(hs, p, col)):
-            if k > hs[p, h, H_TOP]:
+        hc = hs[p, h, K.H_COL]
+        if col == K.W or hc == col or (hc == K.UNASSIGNED and not has_colour_o(hs, p, col)):
+            if k > hs[p, h, K.H_TOP]:
                 return True
         if k <= 3 and can_base(hs, cards, opts, p, h, c):
             return True
@@ -341,7 +284,7 @@ def card_cost(opts, cards, hs, p, c, prm, r):
     """Cost of giving up card ``c`` (discard, wolf, pass): live cards cost more, low cards and
     basement cards more than high ones."""
     if card_live(opts, cards, hs, p, c):
-        return prm[r, 14] + 0.05 * (13 - cards[c, K_NUM])
+        return prm[r, 14] + 0.05 * (13 - cards[c, K.K_NUM])
     return 0.0
 
 
@@ -349,23 +292,23 @@ def card_cost(opts, cards, hs, p, c, prm, r):
 def live_cost(cards, live, c, prm, r):
     """``card_cost`` of card ``c`` where bit c of ``live`` tells whether it is live."""
     if (live >> c) & 1 == 1:
-        return prm[r, 14] + 0.05 * (13 - cards[c, K_NUM])
+        return prm[r, 14] + 0.05 * (13 - cards[c, K.K_NUM])
     return 0.0
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def place_value(consts, ps, v):
     """Change of V from putting wolf ``v`` on a house that stands with probability ``ps``."""
-    val = consts[C_WOLF + v]
+    val = consts[K.C_WOLF + v]
     # keep the big wolves for safe houses: a small cost per point of the face used
-    return ps * val + (1.0 - ps) * consts[C_COLLAPSE_PTS] - 0.05 * val
+    return ps * val + (1.0 - ps) * consts[K.C_COLLAPSE_PTS] - 0.05 * val
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L):
     """Best PLACE value change for seat ``p`` over its legal (value, target) pairs (statistics
     ``cst`` filled; the maximum does not depend on the order of the pairs)."""
-    targets = wolf_targets(hs, opts, meta[M_NOWN], p)
+    targets = wolf_targets(hs, opts, meta[K.M_NOWN], p)
     vs = wolf_values(seat, opts, p)
     best = -1e18
     while targets != 0:
@@ -393,10 +336,10 @@ def stats_without(hs, n_own, col, p, g, row, j):
     mx = -1
     cmx = 0
     for o in range(n_own):
-        for h in range(MAXH):
-            if hs[o, h, H_NF] == 0 or hs[o, h, H_COL] != col or (o == p and h == g):
+        for h in range(K.MAXH):
+            if hs[o, h, K.H_NF] == 0 or hs[o, h, K.H_COL] != col or (o == p and h == g):
                 continue
-            ht = hs[o, h, H_HT]
+            ht = hs[o, h, K.H_HT]
             cnt += 1
             if ht < mn:
                 mn = ht
@@ -432,19 +375,19 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
     13 to 15, the statistics without each house of p), ``relp`` float64[>= 13, 3] (their
     probabilities and the partial sums before them).
     """
-    n_own = meta[M_NOWN]
+    n_own = meta[K.M_NOWN]
     w_gap = prm[r, 10]
     w_new = prm[r, 11]
     w_base = prm[r, 12]
     max_h = prm[r, 17]
-    icons = opts[O_HEIGHT] == 0
+    icons = opts[K.O_HEIGHT] == 0
     colour_stats(hs, n_own, cst)
     # the houses that count for p now, in house order, and p's next house slot (a new house)
     nrel = 0
     base = 0.0
     for o in range(n_own):
-        for h in range(MAXH):
-            slot = o == p and hs[o, h, H_NF] == 0 and (h == 0 or hs[o, h - 1, H_NF] > 0)
+        for h in range(K.MAXH):
+            slot = o == p and hs[o, h, K.H_NF] == 0 and (h == 0 or hs[o, h - 1, K.H_NF] > 0)
             if slot:
                 rel[nrel, 0] = o
                 rel[nrel, 1] = h
@@ -455,7 +398,7 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
                 ps, pb, umin = probs_of(opts, hs, cst, o, h, prm, r, L)
                 rel[nrel, 0] = o
                 rel[nrel, 1] = h
-                rel[nrel, 2] = hs[o, h, H_COL]
+                rel[nrel, 2] = hs[o, h, K.H_COL]
                 rel[nrel, 3] = 1 if umin else 0
                 relp[nrel, 0] = ps
                 relp[nrel, 1] = pb
@@ -469,21 +412,21 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
     live = 0  # bit c: card c has a FLOOR or BASEMENT among the legal actions (``card_live``)
     for i in range(n):
         a = legal[i]
-        if a >= A_WOLF:
-            if a < A_PLACE:
+        if a >= K.A_WOLF:
+            if a < K.A_PLACE:
                 any_wolf = True
             else:
                 any_other = True
             continue
         any_other = True
-        live |= 1 << (a // 4 if a < A_BASE else (a - A_BASE) // 3)
-        if a < A_BASE:
+        live |= 1 << (a // 4 if a < K.A_BASE else (a - K.A_BASE) // 3)
+        if a < K.A_BASE:
             c = a // 4
             h = a % 4
-            k = cards[c, K_NUM]
+            k = cards[c, K.K_NUM]
             if h == 3:
                 h = 0
-                while h < MAXH and hs[p, h, H_NF] > 0:
+                while h < K.MAXH and hs[p, h, K.H_NF] > 0:
                     h += 1
                 if h + 1 > max_h:
                     vals[i] = -1e9
@@ -491,44 +434,44 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
                 extra = w_new - w_gap * (k - 1)
                 nf = 0
                 nb = 0
-                hs[p, h, H_PIG] = 0
-                hs[p, h, H_NW] = 0
+                hs[p, h, K.H_PIG] = 0
+                hs[p, h, K.H_NW] = 0
             else:
-                extra = -w_gap * (k - hs[p, h, H_TOP] - 1)
-                nf = hs[p, h, H_NF]
-                nb = hs[p, h, H_NB]
-            col = hs[p, h, H_COL]
-            top = hs[p, h, H_TOP]
-            ht = hs[p, h, H_HT]
-            cc = cards[c, K_COL]
+                extra = -w_gap * (k - hs[p, h, K.H_TOP] - 1)
+                nf = hs[p, h, K.H_NF]
+                nb = hs[p, h, K.H_NB]
+            col = hs[p, h, K.H_COL]
+            top = hs[p, h, K.H_TOP]
+            ht = hs[p, h, K.H_HT]
+            cc = cards[c, K.K_COL]
             if nf == 0:
-                hs[p, h, H_NB] = 0
-                hs[p, h, H_COL] = UNASSIGNED if cc == W else cc
-            elif cc != W and col == UNASSIGNED:
-                hs[p, h, H_COL] = cc
+                hs[p, h, K.H_NB] = 0
+                hs[p, h, K.H_COL] = K.UNASSIGNED if cc == K.W else cc
+            elif cc != K.W and col == K.UNASSIGNED:
+                hs[p, h, K.H_COL] = cc
             hf[p, h, nf] = c
-            hs[p, h, H_NF] = nf + 1
-            hs[p, h, H_TOP] = k
-            icon = cards[c, K_ICON] if icons else 0
-            hs[p, h, H_HT] = nf + 1 + nb + (icon - 1 if icon > 0 else 0)
+            hs[p, h, K.H_NF] = nf + 1
+            hs[p, h, K.H_TOP] = k
+            icon = cards[c, K.K_ICON] if icons else 0
+            hs[p, h, K.H_HT] = nf + 1 + nb + (icon - 1 if icon > 0 else 0)
         else:
-            j = a - A_BASE
+            j = a - K.A_BASE
             c = j // 3
             h = j % 3
-            col = hs[p, h, H_COL]
-            nf = hs[p, h, H_NF]
-            top = hs[p, h, H_TOP]
-            ht = hs[p, h, H_HT]
-            cc = cards[c, K_COL]
-            if cc != W and col == UNASSIGNED:
-                hs[p, h, H_COL] = cc
-            hs[p, h, H_HT] = ht + 1
+            col = hs[p, h, K.H_COL]
+            nf = hs[p, h, K.H_NF]
+            top = hs[p, h, K.H_TOP]
+            ht = hs[p, h, K.H_HT]
+            cc = cards[c, K.K_COL]
+            if cc != K.W and col == K.UNASSIGNED:
+                hs[p, h, K.H_COL] = cc
+            hs[p, h, K.H_HT] = ht + 1
             extra = -w_base * (1.0 - L)
         # statistics of the house's colour now (the other colours' are unchanged)
-        c2 = hs[p, h, H_COL]
-        ht2 = hs[p, h, H_HT]
+        c2 = hs[p, h, K.H_COL]
+        ht2 = hs[p, h, K.H_HT]
         cnt = mn = cmn = mx = cmx = 0
-        if c2 != UNASSIGNED:
+        if c2 != K.UNASSIGNED:
             if nf > 0 and col == c2:
                 if (have >> h) & 1 == 0:
                     have |= 1 << h
@@ -558,7 +501,7 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
         # the houses before the first one whose probabilities change add up as now
         q0 = 0
         while not ((rel[q0, 0] == p and rel[q0, 1] == h)
-                   or (c2 != UNASSIGNED and rel[q0, 2] == c2)):
+                   or (c2 != K.UNASSIGNED and rel[q0, 2] == c2)):
             q0 += 1
         v = relp[q0, 2]
         for q in range(q0, nrel):
@@ -566,35 +509,35 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
             g = rel[q, 1]
             if o == p and g == h:
                 ps, pb, umin = probs(opts, c2, ht2, cnt, mn, cmn, mx, cmx, prm, r, L)
-            elif hs[o, g, H_NF] == 0:
+            elif hs[o, g, K.H_NF] == 0:
                 continue  # p's next house slot, still empty
-            elif c2 != UNASSIGNED and rel[q, 2] == c2:
-                ps, pb, umin = probs(opts, c2, hs[o, g, H_HT], cnt, mn, cmn, mx, cmx, prm, r, L)
+            elif c2 != K.UNASSIGNED and rel[q, 2] == c2:
+                ps, pb, umin = probs(opts, c2, hs[o, g, K.H_HT], cnt, mn, cmn, mx, cmx, prm, r, L)
             else:
                 ps = relp[q, 0]
                 pb = relp[q, 1]
                 umin = rel[q, 3] == 1
             v = house_terms(v, opts, cards, consts, hs, hf, o, g, p, ps, pb, umin, prm, r, L)
         vals[i] = v + extra
-        hs[p, h, H_COL] = col
-        hs[p, h, H_NF] = nf
-        hs[p, h, H_TOP] = top
-        hs[p, h, H_HT] = ht
+        hs[p, h, K.H_COL] = col
+        hs[p, h, K.H_NF] = nf
+        hs[p, h, K.H_TOP] = top
+        hs[p, h, K.H_HT] = ht
     wolf_v = -1e18
     if any_wolf:
         wolf_v = base + best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L)
     for i in range(n):
         a = legal[i]
-        if a < A_WOLF:
+        if a < K.A_WOLF:
             continue
-        if a < A_PLACE:
-            c = a - A_WOLF
+        if a < K.A_PLACE:
+            c = a - K.A_WOLF
             vals[i] = (wolf_v + prm[r, 13] - prm[r, 18] * (1.0 - L)
                        - live_cost(cards, live, c, prm, r))
             if prm[r, 15] > 0 and any_other:
                 vals[i] = -1e15
         else:
-            c = a - A_DISC
+            c = a - K.A_DISC
             vals[i] = base - live_cost(cards, live, c, prm, r) - 0.5
 
 
@@ -608,39 +551,39 @@ def dummy_margin(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L):
 @njit(cache=True, _nrt=False)
 def dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, a, x, prm, r, L):
     """Hostile dummy control: V(p) - V(opponent) after DUMMY_* action ``a`` with card ``x``."""
-    if a == A_DDISC:
+    if a == K.A_DDISC:
         return dummy_margin(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L)
-    if a >= A_DBASE:
-        h = a - A_DBASE
-        nb = hs[DUMMY, h, H_NB]
-        lb = hs[DUMMY, h, H_LB]
-        b3 = hs[DUMMY, h, H_B3]
-        ht = hs[DUMMY, h, H_HT]
-        put_base(hs, hf, hb, cards, opts, DUMMY, h, x)
+    if a >= K.A_DBASE:
+        h = a - K.A_DBASE
+        nb = hs[K.DUMMY, h, K.H_NB]
+        lb = hs[K.DUMMY, h, K.H_LB]
+        b3 = hs[K.DUMMY, h, K.H_B3]
+        ht = hs[K.DUMMY, h, K.H_HT]
+        put_base(hs, hf, hb, cards, opts, K.DUMMY, h, x)
         v = dummy_margin(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L)
-        hs[DUMMY, h, H_NB] = nb
-        hs[DUMMY, h, H_LB] = lb
-        hs[DUMMY, h, H_B3] = b3
-        hs[DUMMY, h, H_HT] = ht
+        hs[K.DUMMY, h, K.H_NB] = nb
+        hs[K.DUMMY, h, K.H_LB] = lb
+        hs[K.DUMMY, h, K.H_B3] = b3
+        hs[K.DUMMY, h, K.H_HT] = ht
         return v
-    if a >= A_DNEW:
-        h = n_houses(hs, DUMMY)
-        put_floor(hs, hf, cards, opts, DUMMY, h, x)
-        hs[DUMMY, h, H_COL] = a - A_DNEW
+    if a >= K.A_DNEW:
+        h = n_houses(hs, K.DUMMY)
+        put_floor(hs, hf, cards, opts, K.DUMMY, h, x)
+        hs[K.DUMMY, h, K.H_COL] = a - K.A_DNEW
         v = dummy_margin(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L)
-        hs[DUMMY, h, H_NF] = 0
+        hs[K.DUMMY, h, K.H_NF] = 0
         return v
-    h = a - A_DFLOOR
-    col = hs[DUMMY, h, H_COL]
-    nf = hs[DUMMY, h, H_NF]
-    top = hs[DUMMY, h, H_TOP]
-    ht = hs[DUMMY, h, H_HT]
-    put_floor(hs, hf, cards, opts, DUMMY, h, x)
+    h = a - K.A_DFLOOR
+    col = hs[K.DUMMY, h, K.H_COL]
+    nf = hs[K.DUMMY, h, K.H_NF]
+    top = hs[K.DUMMY, h, K.H_TOP]
+    ht = hs[K.DUMMY, h, K.H_HT]
+    put_floor(hs, hf, cards, opts, K.DUMMY, h, x)
     v = dummy_margin(meta, opts, cards, consts, hs, hf, cst, p, prm, r, L)
-    hs[DUMMY, h, H_COL] = col
-    hs[DUMMY, h, H_NF] = nf
-    hs[DUMMY, h, H_TOP] = top
-    hs[DUMMY, h, H_HT] = ht
+    hs[K.DUMMY, h, K.H_COL] = col
+    hs[K.DUMMY, h, K.H_NF] = nf
+    hs[K.DUMMY, h, K.H_TOP] = top
+    hs[K.DUMMY, h, K.H_HT] = ht
     return v
 
 
@@ -648,22 +591,22 @@ def dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, a, x, prm, r, L):
 def commit_values(meta, opts, cards, consts, hands, seat, hs, hf, cst, p, legal, n, prm, r, L,
                   vals, buf, pv, rel, relp):
     """Phase commit (2p end): each card's value is that of its best play now."""
-    m = play_actions_into(opts, cards, hands, seat, hs, meta[M_NOWN], p, -1, buf, 0)
+    m = play_actions_into(opts, cards, hands, seat, hs, meta[K.M_NOWN], p, -1, buf, 0)
     play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, buf, m, prm, r, L, pv, rel,
                 relp)
     for i in range(n):
-        c = legal[i] - A_COMMIT
+        c = legal[i] - K.A_COMMIT
         best = -1e18
         for j in range(m):
             a = buf[j]
-            if a < A_BASE:
+            if a < K.A_BASE:
                 cj = a // 4
-            elif a < A_WOLF:
-                cj = (a - A_BASE) // 3
-            elif a < A_PLACE:
-                cj = a - A_WOLF
+            elif a < K.A_WOLF:
+                cj = (a - K.A_BASE) // 3
+            elif a < K.A_PLACE:
+                cj = a - K.A_WOLF
             else:
-                cj = a - A_DISC
+                cj = a - K.A_DISC
             if cj == c and pv[j] > best:
                 best = pv[j]
         vals[i] = best
@@ -673,18 +616,18 @@ def commit_values(meta, opts, cards, consts, hands, seat, hs, hf, cst, p, legal,
 def pigtie_values(meta, hs, p, legal, n, vals):
     """Phase pig_tie: the lead of each offered house over its colour's shortest rival."""
     for i in range(n):
-        h = legal[i] - A_PIGTIE
-        c = hs[p, h, H_COL]
+        h = legal[i] - K.A_PIGTIE
+        c = hs[p, h, K.H_COL]
         lead = -100.0
-        if c != UNASSIGNED:
+        if c != K.UNASSIGNED:
             lowest = 1 << 30
-            for o in range(meta[M_NOWN]):
+            for o in range(meta[K.M_NOWN]):
                 if o == p:
                     continue
-                for g in range(MAXH):
-                    if hs[o, g, H_NF] > 0 and hs[o, g, H_COL] == c:
-                        lowest = min(lowest, hs[o, g, H_HT])
-            lead = 50.0 if lowest == 1 << 30 else float(hs[p, h, H_HT] - lowest)
+                for g in range(K.MAXH):
+                    if hs[o, g, K.H_NF] > 0 and hs[o, g, K.H_COL] == c:
+                        lowest = min(lowest, hs[o, g, K.H_HT])
+            lead = 50.0 if lowest == 1 << 30 else float(hs[p, h, K.H_HT] - lowest)
         vals[i] = lead
 
 
@@ -694,32 +637,32 @@ def scripted_arrays(meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n
     """One-step evaluator with the parameters ``prm[r]`` (float64[N_PARAMS] rows)."""
     if n == 1:
         return legal[0]
-    p = nonneg(meta[M_CUR])
-    ph = meta[M_PHASE]
+    p = nonneg(meta[K.M_CUR])
+    ph = meta[K.M_PHASE]
     L = lateness(meta, opts)
-    if ph == PH_PLAY:
+    if ph == K.PH_PLAY:
         play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, r, L, vals,
                     rel, relp)
-    elif ph == PH_PASS:
+    elif ph == K.PH_PASS:
         for i in range(n):
-            vals[i] = -card_cost(opts, cards, hs, p, legal[i] - A_PASS, prm, r)
-    elif ph == PH_PIGTIE:
+            vals[i] = -card_cost(opts, cards, hs, p, legal[i] - K.A_PASS, prm, r)
+    elif ph == K.PH_PIGTIE:
         pigtie_values(meta, hs, p, legal, n, vals)
-    elif ph == PH_COMMIT:
+    elif ph == K.PH_COMMIT:
         commit_values(meta, opts, cards, consts, hands, seat, hs, hf, cst, p, legal, n, prm, r,
                       L, vals, buf, pv, rel, relp)
-    elif ph == PH_DUMMY:
-        x = meta[M_DCARD]
+    elif ph == K.PH_DUMMY:
+        x = meta[K.M_DCARD]
         if prm[r, 16] == 0:
             return neutral_dummy_action(opts, cards, hs, x)
         for i in range(n):
             vals[i] = dummy_value(meta, opts, cards, consts, hs, hf, hb, cst, p, legal[i], x,
                                   prm, r, L)
     else:  # PH_WOLF, PH_HOUSE: PLACE ids (each target's ``ps`` computed once)
-        colour_stats(hs, meta[M_NOWN], cst)
+        colour_stats(hs, meta[K.M_NOWN], cst)
         done = 0
         for i in range(n):
-            j = legal[i] - A_PLACE
+            j = legal[i] - K.A_PLACE
             t = j % 12
             if (done >> t) & 1 == 0:
                 done |= 1 << t
@@ -760,10 +703,10 @@ def choose(code, params, k, s, legal, n, rng):
     ``s`` is not changed."""
     if code == 0:
         return random_bot(s, legal, n, rng)
-    vals = np.empty(NUM_ACTIONS, np.float64)
+    vals = np.empty(K.NUM_ACTIONS, np.float64)
     cst = np.empty((3, 5), np.int64)
-    buf = np.empty(NUM_ACTIONS, np.int32)
-    pv = np.empty(NUM_ACTIONS, np.float64)
+    buf = np.empty(K.NUM_ACTIONS, np.int32)
+    pv = np.empty(K.NUM_ACTIONS, np.float64)
     rel = np.empty((16, 5), np.int64)
     relp = np.empty((16, 3), np.float64)
     return scripted_arrays(s.meta, s.opts, s.cards, s.consts, s.hands, s.seat, s.hs, s.hf, s.hb,
