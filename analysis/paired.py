@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-Z95 = 1.959963984540054
+from analysis.stats import Z95
+
+__all__ = ["Z95", "PairedDifference", "paired_difference"]
 
 
 @dataclass(frozen=True)
