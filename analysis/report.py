@@ -8,13 +8,10 @@ Runs with the same player count are pooled in every table (the report says so).
 
 from __future__ import annotations
 
-import base64
-import html
 import json
 import math
 import os
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 import numpy as np
@@ -23,6 +20,21 @@ import polars as pl
 from analysis import charts
 from analysis import queries as q
 from analysis import stats as st
+from analysis.doc import (
+    Doc,
+    Table,
+    ci,
+    count,
+    num,
+    parity,
+    pct,
+    pts,
+    pvalue,
+    render_html,
+    render_markdown,
+    wins,
+    write_atomic,
+)
 
 __all__ = ["write_report", "load_manifests", "overrides_of", "overrides_text"]
 
@@ -31,38 +43,6 @@ CAUTION = (
     "(they held it, the game lasted longer, they were leading or trailing), so the difference "
     "does not say what the card would do if given to a random seat."
 )
-
-
-# ---------------------------------------------------------------- document model ---------
-@dataclass
-class Table:
-    headers: list[str]
-    rows: list[list[str]]
-    right: list[bool] = field(default_factory=list)  # right-align column i
-
-
-@dataclass
-class Doc:
-    """Blocks: ("h", level, text) | ("p", text) | ("ul", [text]) | ("table", Table) |
-    ("img", file name in out_dir, alt text). Text may use **bold** and `code`."""
-
-    blocks: list[tuple] = field(default_factory=list)
-
-    def h(self, level: int, text: str) -> None:
-        self.blocks.append(("h", level, text))
-
-    def p(self, text: str) -> None:
-        self.blocks.append(("p", text))
-
-    def ul(self, items: list[str]) -> None:
-        if items:
-            self.blocks.append(("ul", list(items)))
-
-    def table(self, table: Table) -> None:
-        self.blocks.append(("table", table))
-
-    def img(self, name: str, alt: str) -> None:
-        self.blocks.append(("img", name, alt))
 
 
 @dataclass
@@ -91,134 +71,6 @@ class ReportContext:
 
     def runs_with_role(self, role: str) -> list[int]:
         return [i for i in range(len(self.run_dirs)) if self.roles.get(i, "main") == role]
-
-
-def _md_cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def render_markdown(doc: Doc) -> str:
-    out: list[str] = []
-    for b in doc.blocks:
-        kind = b[0]
-        if kind == "h":
-            out.append("#" * b[1] + " " + b[2])
-        elif kind == "p":
-            out.append(b[1])
-        elif kind == "ul":
-            out.append("\n".join(f"- {item}" for item in b[1]))
-        elif kind == "table":
-            t: Table = b[1]
-            right = t.right or [False] * len(t.headers)
-            lines = ["| " + " | ".join(_md_cell(h) for h in t.headers) + " |",
-                     "|" + "|".join("---:" if r else "---" for r in right) + "|"]
-            lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in t.rows]
-            out.append("\n".join(lines))
-        elif kind == "img":
-            out.append(f"![{b[2]}]({b[1]})")
-        out.append("")
-    return "\n".join(out)
-
-
-def _inline_html(text: str) -> str:
-    s = html.escape(str(text), quote=False)
-    s = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", s)
-    return re.sub(r"`(.+?)`", r"<code>\1</code>", s)
-
-
-_CSS = """
-body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;
-margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
-h1{border-bottom:2px solid #444}h2{border-bottom:1px solid #bbb;margin-top:1.8em}
-table{border-collapse:collapse;margin:.8em 0;font-size:.9em}
-th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f0f0f0}
-td.r{text-align:right;font-variant-numeric:tabular-nums}
-img{max-width:100%;margin:.6em 0}code{background:#f4f4f4;padding:0 .2em}
-"""
-
-
-def render_html(doc: Doc, out_dir: str, title: str) -> str:
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
-    ]
-    for b in doc.blocks:
-        kind = b[0]
-        if kind == "h":
-            parts.append(f"<h{b[1]}>{_inline_html(b[2])}</h{b[1]}>")
-        elif kind == "p":
-            parts.append(f"<p>{_inline_html(b[1])}</p>")
-        elif kind == "ul":
-            parts.append("<ul>" + "".join(f"<li>{_inline_html(i)}</li>" for i in b[1]) + "</ul>")
-        elif kind == "table":
-            t: Table = b[1]
-            right = t.right or [False] * len(t.headers)
-            head = "".join(f"<th>{_inline_html(h)}</th>" for h in t.headers)
-            body = "".join(
-                "<tr>" + "".join(
-                    f'<td class="r">{_inline_html(c)}</td>' if r else f"<td>{_inline_html(c)}</td>"
-                    for c, r in zip(row, right, strict=True)
-                ) + "</tr>"
-                for row in t.rows
-            )
-            parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
-        elif kind == "img":
-            with open(os.path.join(out_dir, b[1]), "rb") as f:
-                data = base64.b64encode(f.read()).decode("ascii")
-            parts.append(f'<img alt="{html.escape(b[2])}" src="data:image/png;base64,{data}">')
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
-
-
-def _write_atomic(path: str, text: str) -> str:
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
-    return path
-
-
-# ---------------------------------------------------------------- formatting ---------------
-def pct(x, digits: int = 1) -> str:
-    """0.3125 -> '31.2%' ('n/a' for null/NaN)."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{x * 100:.{digits}f}%"
-
-
-def _ci(lo, hi, digits: int = 1) -> str:
-    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
-        return "[n/a]"
-    return f"[{lo * 100:.{digits}f}, {hi * 100:.{digits}f}]"
-
-
-def _parity(p: int) -> str:
-    return f"{100 / p:.1f}".rstrip("0").rstrip(".") + "%"
-
-
-def _pts(x) -> str:
-    return "n/a" if x is None or math.isnan(x) else f"{x * 100:+.1f}"
-
-
-def _num(x, digits: int = 1) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{x:,.{digits}f}"
-
-
-def _count(x) -> str:
-    return f"{int(x):,}"
-
-
-def _wins(x: float) -> str:
-    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.2f}"
-
-
-def _pvalue(p) -> str:
-    if p is None or math.isnan(p):
-        return "n/a"
-    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
 # ---------------------------------------------------------------- run metadata -------------
@@ -350,7 +202,7 @@ def write_report(
     main_idx = [i for i, r in role_of.items() if r == "main"] or list(role_of)
     games = all_games.filter(pl.col("run").is_in(main_idx))
     seats = all_seats.filter(pl.col("run").is_in(main_idx))
-    per_run = q._collect(
+    per_run = q.collect(
         all_games.group_by("run").agg(
             n=pl.len(),
             limit=(pl.col("end_reason") == q.LIMIT).sum(),
@@ -428,10 +280,10 @@ def write_report(
 
     md_path = os.path.join(out_dir, "report.md")
     html_path = os.path.join(out_dir, "report.html")
-    _write_atomic(md_path, render_markdown(doc))
-    _write_atomic(html_path, render_html(doc, out_dir, f"Balance report: {title}"))
+    write_atomic(md_path, render_markdown(doc))
+    write_atomic(html_path, render_html(doc, out_dir, f"Balance report: {title}"))
     summary_path = os.path.join(out_dir, "summary.json")
-    _write_atomic(summary_path, json.dumps(_summary_json(
+    write_atomic(summary_path, json.dumps(_summary_json(
         game_id, title, run_dirs, manifests, role_of, main_idx, per_run, order_rates, firsts,
         ss, overrides, headlines, block), indent=2, allow_nan=False) + "\n")
     summary = "\n".join(
@@ -516,7 +368,7 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> st
         n = int(r["n"][0]) if len(r) else 0
         lim = int(r["limit"][0]) if len(r) else 0
         counts.append(n)
-        games_txt = _count(n)
+        games_txt = count(n)
         if m.get("n_games") is not None and int(m["n_games"]) != n:
             games_txt += f" (manifest: {int(m['n_games']):,})"
         opts = r["options"][0].split("\n") if len(r) else ["{}"]
@@ -526,7 +378,7 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> st
             f"`{os.path.basename(os.path.normpath(run))}`",
             r["players"][0] if len(r) else str(m.get("players", "?")),
             games_txt,
-            _count(lim),
+            count(lim),
             ", ".join(strategies) or "?",
             str(m.get("seating", "?")),
             str(m.get("seed", "?")),
@@ -616,18 +468,18 @@ def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
             continue
         par = 1.0 / p
         if r["lo"] > par:
-            verdict = (f"an advantage of {_pts(r['win_rate'] - par)} points "
-                       f"({_pts(r['lo'] - par)} to {_pts(r['hi'] - par)}; the interval "
+            verdict = (f"an advantage of {pts(r['win_rate'] - par)} points "
+                       f"({pts(r['lo'] - par)} to {pts(r['hi'] - par)}; the interval "
                        "excludes parity)")
         elif r["hi"] < par:
-            verdict = (f"a disadvantage of {_pts(r['win_rate'] - par)} points "
-                       f"({_pts(r['lo'] - par)} to {_pts(r['hi'] - par)}; the interval "
+            verdict = (f"a disadvantage of {pts(r['win_rate'] - par)} points "
+                       f"({pts(r['lo'] - par)} to {pts(r['hi'] - par)}; the interval "
                        "excludes parity)")
         else:
             verdict = "consistent with parity: no first-player advantage detectable at this n"
         extra = "the first seat varied from game to game; " if who == "The first player" else ""
-        text = (f"{who} wins {pct(r['win_rate'])} {_ci(r['lo'], r['hi'])} of {p}-player games "
-                f"against a parity of {_parity(p)}")
+        text = (f"{who} wins {pct(r['win_rate'])} {ci(r['lo'], r['hi'])} of {p}-player games "
+                f"against a parity of {parity(p)}")
         need = ss["first"].get(p)
         warn = _short(need) if need else ""
         if warn and r["lo"] <= par <= r["hi"]:
@@ -653,16 +505,16 @@ def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
             warn = (_direction_warning(
                 d["lo"], d["hi"],
                 f"the difference `{b['strategy']}` minus `{w['strategy']}`, "
-                f"{_pts(d['diff'])} {_ci(d['lo'], d['hi'])} points,", need)
+                f"{pts(d['diff'])} {ci(d['lo'], d['hi'])} points,", need)
                 or _short(need))
         items.append(
-            f"{p} players: `{b['strategy']}` wins {pct(b['win_rate'])} {_ci(b['lo'], b['hi'])} "
+            f"{p} players: `{b['strategy']}` wins {pct(b['win_rate'])} {ci(b['lo'], b['hi'])} "
             f"of its seats (n = {b['n']:,}), `{w['strategy']}` the least, "
-            f"{pct(w['win_rate'])} {_ci(w['lo'], w['hi'])} (n = {w['n']:,}); "
-            f"parity {_parity(p)}.{warn}"
+            f"{pct(w['win_rate'])} {ci(w['lo'], w['hi'])} (n = {w['n']:,}); "
+            f"parity {parity(p)}.{warn}"
         )
         lines.append(f"Best strategy at {p} players: {b['strategy']} "
-                     f"{pct(b['win_rate'])} {_ci(b['lo'], b['hi'])}."
+                     f"{pct(b['win_rate'])} {ci(b['lo'], b['hi'])}."
                      + (" [too few games to tell best from worst]" if "Direction" in warn
                         else " [too few games for ±1 point]" if warn else ""))
     if items:
@@ -678,8 +530,8 @@ def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
             "the interval includes 0"
         text = (f"{p} players: seats that {grp['verb']} **{r['component']}** win "
                 f"{pct(r['rate_with'])} vs {pct(r['rate_without'])} for seats that did not, "
-                f"{_pts(abs(r['diff']))[1:]} points {sign} "
-                f"(difference {_pts(r['diff'])} {_ci(r['lo'], r['hi'])}; {excl}; "
+                f"{pts(abs(r['diff']))[1:]} points {sign} "
+                f"(difference {pts(r['diff'])} {ci(r['lo'], r['hi'])}; {excl}; "
                 f"n = {r['n_with']:,} vs {r['n_without']:,} seat-games).")
         need = ss["top"].get(p)
         warn = (_direction_warning(r["lo"], r["hi"], "the difference", need) or _short(need)) \
@@ -687,7 +539,7 @@ def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
         items.append(text + warn)
         lines.append(f"{grp['noun'].capitalize()} most associated with winning at {p} players: "
                      f"{r['component']} "
-                     f"{_pts(r['diff'])} points {_ci(r['lo'], r['hi'])}."
+                     f"{pts(r['diff'])} points {ci(r['lo'], r['hi'])}."
                      + (" [direction not established]" if "Direction" in warn
                         else " [too few games for ±1 point]" if warn else ""))
     if items:
@@ -701,10 +553,10 @@ def _headlines(doc, order_rates, firsts, strat, impact, lengths, comp, bal,
         p = int(r["players"])
         c = comp.filter(pl.col("players") == p).row(0, named=True)
         items.append(
-            f"{p}-player games last a median of {_num(r['q50'], 0)} player-turns (middle half "
-            f"{_num(r['q25'], 0)} to {_num(r['q75'], 0)}, 95th percentile {_num(r['q95'], 0)}; "
+            f"{p}-player games last a median of {num(r['q50'], 0)} player-turns (middle half "
+            f"{num(r['q25'], 0)} to {num(r['q75'], 0)}, 95th percentile {num(r['q95'], 0)}; "
             f"n = {r['n']:,} finished games); {pct(c['limit_rate'], 2)} "
-            f"{_ci(c['limit_lo'], c['limit_hi'], 2)} of {c['n']:,} games stopped at the limit."
+            f"{ci(c['limit_lo'], c['limit_hi'], 2)} of {c['n']:,} games stopped at the limit."
         )
     for r in comp.iter_rows(named=True):
         if not r["finished"]:
@@ -739,9 +591,9 @@ def _seat_section(doc, seat_rates, order_rates, firsts, varied) -> None:
 
 def _rate_table(df: pl.DataFrame, col: str, label: str) -> Table:
     rows = [
-        [str(r["players"]), f"{label} {r[col] + 1}", _count(r["n"]), _wins(r["wins"]),
-         pct(r["win_rate"]), _ci(r["lo"], r["hi"]), _parity(int(r["players"])),
-         _count(r["n_limit"])]
+        [str(r["players"]), f"{label} {r[col] + 1}", count(r["n"]), wins(r["wins"]),
+         pct(r["win_rate"]), ci(r["lo"], r["hi"]), parity(int(r["players"])),
+         count(r["n_limit"])]
         for r in df.iter_rows(named=True)
     ]
     return Table(["Players", label, "n (finished games)", "Wins", "Win rate", "95% CI",
@@ -757,9 +609,9 @@ def _balance_section(doc, bal, comp) -> None:
     doc.table(Table(
         ["Players", "n (finished games)", "Balance", "Best seat", "Worst seat",
          "p (all seats equal)"],
-        [[str(r["players"]), _count(r["n"]), f"{r['balance']:.3f}",
+        [[str(r["players"]), count(r["n"]), f"{r['balance']:.3f}",
           f"Seat {r['best_seat'] + 1} ({pct(r['best_rate'])})",
-          f"Seat {r['worst_seat'] + 1} ({pct(r['worst_rate'])})", _pvalue(r["p_equal"])]
+          f"Seat {r['worst_seat'] + 1} ({pct(r['worst_rate'])})", pvalue(r["p_equal"])]
          for r in bal.iter_rows(named=True)],
         [True, True, True, False, False, True]))
     doc.p("Completion: a game stopped at the maximum length (\"limit\") is neither a win nor a "
@@ -767,8 +619,8 @@ def _balance_section(doc, bal, comp) -> None:
     doc.table(Table(
         ["Players", "Games", "Finished", "Draws (finished, no winner)", "Stopped at limit",
          "Limit rate", "95% CI"],
-        [[str(r["players"]), _count(r["n"]), _count(r["finished"]), _count(r["draws"]),
-          _count(r["limit"]), pct(r["limit_rate"], 2), _ci(r["limit_lo"], r["limit_hi"], 2)]
+        [[str(r["players"]), count(r["n"]), count(r["finished"]), count(r["draws"]),
+          count(r["limit"]), pct(r["limit_rate"], 2), ci(r["limit_lo"], r["limit_hi"], 2)]
          for r in comp.iter_rows(named=True)],
         [True] * 7))
 
@@ -781,8 +633,8 @@ def _strategy_section(doc, strat, matchups) -> None:
           "interval is then a little wider than it needs to be.")
     doc.table(Table(
         ["Players", "Strategy", "n (seat-games)", "Wins", "Win rate", "95% CI", "Parity"],
-        [[str(r["players"]), f"`{r['strategy']}`", _count(r["n"]), _wins(r["wins"]),
-          pct(r["win_rate"]), _ci(r["lo"], r["hi"]), _parity(int(r["players"]))]
+        [[str(r["players"]), f"`{r['strategy']}`", count(r["n"]), wins(r["wins"]),
+          pct(r["win_rate"]), ci(r["lo"], r["hi"]), parity(int(r["players"]))]
          for r in strat.iter_rows(named=True)],
         [True, False, True, True, True, True, True]))
     doc.p("Matchups: for 2 players, the row bot's win rate against the column bot (the "
@@ -799,7 +651,7 @@ def _strategy_section(doc, strat, matchups) -> None:
             for b in names:
                 r = cell.get((a, b))
                 row.append("-" if r is None else
-                           f"{pct(r['win_rate'])} {_ci(r['lo'], r['hi'])} (n={r['n']:,})")
+                           f"{pct(r['win_rate'])} {ci(r['lo'], r['hi'])} (n={r['n']:,})")
             rows.append(row)
         doc.p(f"**{p} players:**")
         doc.table(Table([f"{p}p: row vs column"] + [f"`{b}`" for b in names], rows,
@@ -808,8 +660,8 @@ def _strategy_section(doc, strat, matchups) -> None:
 
 
 def _dist_row(r: dict) -> list[str]:
-    return [_count(r["n"]), _num(r["mean"], 2), _num(r["sd"], 2)] + [
-        _num(r[c], 1) for c in ("q05", "q25", "q50", "q75", "q95")]
+    return [count(r["n"]), num(r["mean"], 2), num(r["sd"], 2)] + [
+        num(r[c], 1) for c in ("q05", "q25", "q50", "q75", "q95")]
 
 
 def _length_section(doc, scores, lengths) -> None:
@@ -840,9 +692,9 @@ def _component_section(doc, impact, grp: dict, png: str) -> None:
               "nothing to show here.")
         return
     rows = [
-        [str(r["players"]), f"**{r['component']}**", _count(r["n_with"]), pct(r["rate_with"]),
-         _count(r["n_without"]), pct(r["rate_without"]), _pts(r["diff"]),
-         _ci(r["lo"], r["hi"])]
+        [str(r["players"]), f"**{r['component']}**", count(r["n_with"]), pct(r["rate_with"]),
+         count(r["n_without"]), pct(r["rate_without"]), pts(r["diff"]),
+         ci(r["lo"], r["hi"])]
         for r in impact.iter_rows(named=True)
     ]
     doc.table(Table(
@@ -959,13 +811,13 @@ def _sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
             continue
         for r in seat_rates.filter(pl.col("players") == p).iter_rows(named=True):
             rows.append(rate_need(p, f"Seat {r['seat'] + 1} win rate",
-                                  f"{pct(r['win_rate'])} {_ci(r['lo'], r['hi'])}",
+                                  f"{pct(r['win_rate'])} {ci(r['lo'], r['hi'])}",
                                   r["win_rate"], r["n"], games))
         o = order_rates.filter((pl.col("players") == p) & (pl.col("position") == 0))
         if len(o):
             r = o.row(0, named=True)
             first[p] = rate_need(p, "First player's win rate (turn order)",
-                                 f"{pct(r['win_rate'])} {_ci(r['lo'], r['hi'])}",
+                                 f"{pct(r['win_rate'])} {ci(r['lo'], r['hi'])}",
                                  r["win_rate"], r["n"], games)
             if len(firsts.get(p, [0])) > 1:
                 rows.append(first[p])
@@ -974,7 +826,7 @@ def _sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
         g = strat.filter((pl.col("players") == p) & (pl.col("n") > 0))
         for r in g.iter_rows(named=True):
             rows.append(rate_need(p, f"`{r['strategy']}` win rate",
-                                  f"{pct(r['win_rate'])} {_ci(r['lo'], r['hi'])}",
+                                  f"{pct(r['win_rate'])} {ci(r['lo'], r['hi'])}",
                                   r["win_rate"], r["n"], games, unit="seat-games"))
         if len(g) >= 2:
             g = g.sort("win_rate", descending=True)
@@ -983,7 +835,7 @@ def _sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
                                                                w["n"]))
             need = difference_need(
                 p, f"`{b['strategy']}` minus `{w['strategy']}`",
-                f"{_pts(d)} {_ci(lo, hi)}", b["win_rate"], b["n"], w["win_rate"], w["n"], games)
+                f"{pts(d)} {ci(lo, hi)}", b["win_rate"], b["n"], w["win_rate"], w["n"], games)
             rows.append(need)
             pair[p] = (need, {"diff": d, "lo": lo, "hi": hi})
         items = []
@@ -991,7 +843,7 @@ def _sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
                 .iter_rows(named=True):
             items.append((difference_need(
                 p, f"**{r['component']}**: {grp['verb']} minus not",
-                f"{_pts(r['diff'])} {_ci(r['lo'], r['hi'])}", r["rate_with"], r["n_with"],
+                f"{pts(r['diff'])} {ci(r['lo'], r['hi'])}", r["rate_with"], r["n_with"],
                 r["rate_without"], r["n_without"], games), r))
         if items:
             comps[p] = items
@@ -1003,7 +855,7 @@ def _sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
             need = _f(st.n_for_mean(r["sd"], RESOLVE_SCORE))
             hw = st.z_value() * r["sd"] / math.sqrt(r["n"]) if r["n"] > 1 else math.nan
             rows.append(Need(p, "Mean score (score points)",
-                             f"{_num(r['mean'], 2)} (sd {_num(r['sd'], 2)})", "seat-games",
+                             f"{num(r['mean'], 2)} (sd {num(r['sd'], 2)})", "seat-games",
                              r["n"], need, games, _f(st.games_for_units(need, r["n"], games)),
                              hw))
     return {"finished": fin, "rows": rows, "first": first, "pair": pair, "top": top,
@@ -1023,8 +875,8 @@ def _short(n: Need) -> str:
         return ""
     unit = "score point" if n.metric.startswith("Mean score") else "point"
     return (f" ⚠ **Too few games for 1-{unit} resolution:** this run resolves {_res(n)} "
-            f"{unit}s; ±1 {unit} needs about {_count(n.games_need)} finished "
-            f"{n.players}-player games ({_count(n.games)} in the run).")
+            f"{unit}s; ±1 {unit} needs about {count(n.games_need)} finished "
+            f"{n.players}-player games ({count(n.games)} in the run).")
 
 
 def _direction_warning(lo, hi, what: str, n: Need) -> str:
@@ -1033,8 +885,8 @@ def _direction_warning(lo, hi, what: str, n: Need) -> str:
         return ""
     return (f" ⚠ **Direction not established at this sample size:** the interval of {what} "
             f"includes 0, so this run cannot say which way it goes; ±1 point needs about "
-            f"{_count(n.games_need)} finished {n.players}-player games "
-            f"({_count(n.games)} in the run).")
+            f"{count(n.games_need)} finished {n.players}-player games "
+            f"({count(n.games)} in the run).")
 
 
 def _share(have: float, need: float) -> str:
@@ -1068,8 +920,8 @@ def _sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
         short = [n for n in mine if not n.enough]
         verdict = ("enough for all of them" if not short else
                    f"{len(short)} of the {len(mine)} metrics below are not resolved to 1 point")
-        items.append(f"{p} players: the largest requirement is **{_count(worst.games_need)}** "
-                     f"finished games ({worst.metric}); the run has {_count(have)} "
+        items.append(f"{p} players: the largest requirement is **{count(worst.games_need)}** "
+                     f"finished games ({worst.metric}); the run has {count(have)} "
                      f"({_share(have, worst.games_need)} of it):"
                      f" {verdict}.")
     doc.ul(items)
@@ -1077,9 +929,9 @@ def _sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
         ["Players", "Metric", "Estimate [95% CI]", "Counted in", "n in run",
          "n for ±1 point", "Resolution now (±)", "Finished games for ±1 point",
          "Finished games in run", "Enough?"],
-        [[str(n.players), n.metric, n.estimate, n.unit, _count(n.n),
-          "n/a" if math.isnan(n.need) else _count(n.need), _res(n),
-          "n/a" if math.isnan(n.games_need) else _count(n.games_need), _count(n.games),
+        [[str(n.players), n.metric, n.estimate, n.unit, count(n.n),
+          "n/a" if math.isnan(n.need) else count(n.need), _res(n),
+          "n/a" if math.isnan(n.games_need) else count(n.games_need), count(n.games),
           "yes" if n.enough else "**no**"]
          for n in rows],
         [True, False, True, False, True, True, True, True, True, False]))
@@ -1091,9 +943,9 @@ def _sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
         share = big_r["n_with"] / (big_r["n_with"] + big_r["n_without"])
         items.append(
             f"{p} players: {ok} of {len(comp)} {grp['noun']} differences are resolved to 1 "
-            f"point with this run's {_count(ss['finished'][p])} finished games; the median "
-            f"{grp['noun']} needs {_count(float(np.median(needs)))}, the largest "
-            f"{_count(big_n.games_need)} (**{big_r['component']}**, {grp['verb']} in "
+            f"point with this run's {count(ss['finished'][p])} finished games; the median "
+            f"{grp['noun']} needs {count(float(np.median(needs)))}, the largest "
+            f"{count(big_n.games_need)} (**{big_r['component']}**, {grp['verb']} in "
             f"{pct(share)} of seat-games: a rare {grp['noun']} needs many games).")
     if items:
         doc.p(f"**{grp['title']}** (every {grp['noun']} with a difference; the table above "
