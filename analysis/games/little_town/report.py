@@ -29,7 +29,7 @@ from analysis.games.little_town.sections import (
     setup_sections,
 )
 from analysis.games.little_town.setups import setup_comparison, setup_groups
-from analysis.report import load_manifests
+from analysis.report.manifests import load_manifests
 from analysis.stats import bh_adjust
 
 __all__ = ["extend_report", "write_setup_report", "compare_setups"]
