@@ -8,7 +8,8 @@ renderers understand them (``inline_html`` for HTML).
 The formatters turn numbers into the strings every table uses, with ``"n/a"`` for a missing
 value (None or NaN): ``pct`` (0.3125 -> "31.2%"), ``ci`` (an interval in percent,
 "[28.1, 34.4]"), ``pts`` (a difference in percentage points, "+3.1"), ``pct_ci``, ``pts_ci``
-and ``diff_ci`` (with the interval), ``num``, ``count``, ``wins``, ``signed``, ``pvalue``, ``parity``.
+and ``diff_ci`` (with the interval), ``num``, ``count``, ``wins``, ``signed``, ``pvalue``,
+``parity``.
 ``slug`` ("Bed & Breakfast" -> "bed_breakfast") is ``sim.core.components.slug``;
 ``write_atomic`` (temporary name, fsync, rename) is ``sim.core.io.write_atomic``.
 """

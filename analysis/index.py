@@ -95,6 +95,8 @@ _LEGEND = ("First seat: the win rate of the seat that moves first, per player co
 
 
 def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
+    """``README.md``: the index table (links to each report.md) and each report's
+    answers."""
     out = ["# reports/", "", INTRO, ""]
     if not items:
         out += ["No reports yet: run `make run` or `boardsim run`.", ""]
@@ -120,12 +122,13 @@ def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
             out.append("")
     if bad:
         out += ["Unreadable summaries (skipped): " + ", ".join(f"`{b}/summary.json`"
-                                                                for b in bad), ""]
+                                                               for b in bad), ""]
     out.append(f"Index written {now_utc()}.")
     return "\n".join(out) + "\n"
 
 
 def render_html(items: list[tuple[str, dict]], bad: list[str]) -> str:
+    """``index.html``: the same as ``render_markdown``, self-contained."""
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>boardsim reports</title><style>{CSS}</style></head><body>",
              "<h1>boardsim reports</h1>", f"<p>{inline_html(INTRO)}</p>"]

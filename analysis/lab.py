@@ -42,6 +42,7 @@ class Arm:
     options: dict[str, Any] = field(default_factory=dict)
 
     def describe(self) -> str:
+        """'name=value, ..., option name=value' (or 'as printed')."""
         parts = [f"{k}={v}" for k, v in self.overrides.items()]
         parts += [f"option {k}={v}" for k, v in self.options.items()]
         return ", ".join(parts) or "as printed"
@@ -407,13 +408,13 @@ def sweep(game_id: str, params: list[str], n: int, players: int, strategies: lis
                 continue
             r = r.row(0, named=True)
             cells.append(f"{r['estimate']:.2f}" + (f" [{r['lo']:.2f}, {r['hi']:.2f}]"
-                                                    if r["lo"] is not None else ""))
+                                                   if r["lo"] is not None else ""))
         body.append(cells)
     lines.append(md_table(header, body))
     md = write_atomic(out / "sweep.md", "\n".join(lines) + "\n")
     return {"table": table, "markdown": md, "chart": png,
             "summary": f"{len(grid)} settings x {n:,} games; table {out / 'sweep.csv'}\n"
-                       f"report: {md}"}
+            f"report: {md}"}
 
 
 def sweep_chart(table: pl.DataFrame, names: list[str], path: Path) -> Path:
@@ -455,6 +456,10 @@ def sweep_chart(table: pl.DataFrame, names: list[str], path: Path) -> Path:
 # ---- suggest -------------------------------------------------------------------------------
 @dataclass
 class Proposal:
+    """A suggested change of one component number: the value before and after, the
+    component's difference (dicts diff/lo/hi/n_with) before and after, the games played, and
+    the check under a second bot mix (``robust``, ``robust_note``); ``inside``: whether the
+    change brings it inside the band (else the closest change found)."""
     component: str
     path: str
     before_value: Any
@@ -613,8 +618,8 @@ def suggest(game_id: str, n: int, players: int | None = None,
                 d1 = a1["dev"]
                 d0 = a0["dev"] if a0 is not None else None
                 found.robust = abs(d1) <= band
-                found.robust_note = (f"{', '.join(alt_strategies)}: "
-                                     f"{signed(d0, 1) if d0 is not None else 'n/a'} -> {signed(d1, 1)}")
+                before = signed(d0, 1) if d0 is not None else "n/a"
+                found.robust_note = f"{', '.join(alt_strategies)}: {before} -> {signed(d1, 1)}"
         proposals.append(found)
     return _write_suggest(game, out, proposals, outliers, tried, base, band, n, players,
                           base_strats, alt_strategies, seed, base_overrides, center)
@@ -672,7 +677,8 @@ def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players
              "robust": p.robust, "inside_band": p.inside} for p in proposals]
     write_atomic(out / "suggest.json", json.dumps(rows, indent=2, default=str))
     summary = [f"{p.component}: {p.path.split('.')[-1]} {p.before_value} to {p.after_value} "
-               f"brings its difference from {_component_diff(p.before)} to {_component_diff(p.after)}"
+               f"brings its difference from {_component_diff(p.before)} to "
+               f"{_component_diff(p.after)}"
                + ("" if p.inside else " (closest change found; still outside the band)")
                + ("" if p.robust is None else " (holds under the 2nd mix)" if p.robust
                   else " (does NOT hold under the 2nd mix)") for p in proposals]

@@ -33,10 +33,10 @@ from statsmodels.stats.proportion import (
 )
 
 __all__ = [
-    "Z95", "as_float", "wilson_interval", "newcombe_difference", "equal_rates_pvalue", "rate", "z_value",
-    "two_proportion_pvalue", "bh_adjust", "normal_pvalue", "welch_difference",
-    "mh_difference", "rate_half_width", "n_for_rate", "difference_half_width",
-    "n_for_difference", "n_for_mean", "games_for_units",
+    "Z95", "as_float", "wilson_interval", "newcombe_difference", "equal_rates_pvalue", "rate",
+    "z_value", "t_value", "two_proportion_pvalue", "bh_adjust", "normal_pvalue",
+    "welch_difference", "mh_difference", "rate_half_width", "n_for_rate",
+    "difference_half_width", "n_for_difference", "n_for_mean", "games_for_units",
 ]
 
 Z95 = float(_sp.norm.ppf(0.975))
@@ -217,6 +217,12 @@ def mh_difference(w1, n1, w0, n0) -> dict:
 def z_value(alpha: float = 0.05) -> float:
     """Two-sided normal quantile ``z = Phi^-1(1 - alpha/2)``: 1.959964 for ``alpha = 0.05``."""
     return float(_sp.norm.ppf(1.0 - alpha / 2.0))
+
+
+def t_value(df: int, alpha: float = 0.05) -> float:
+    """Two-sided Student t quantile ``t_{1 - alpha/2, df}`` (``df`` degrees of freedom): 2.262
+    for ``df = 9`` at 95%."""
+    return float(_sp.t.ppf(1.0 - alpha / 2.0, df))
 
 
 def _ceil(x: np.ndarray) -> np.ndarray:

@@ -27,6 +27,8 @@ class ReportContext:
     summary: list[str]
 
     def add_chart(self, name: str, path: str) -> None:
+        """Register a chart the extension wrote (``name`` -> ``path``, returned by
+        ``write_report``)."""
         self.charts[name] = path
 
     def headline(self, text: str, summary_line: str | None = None) -> None:
@@ -36,4 +38,5 @@ class ReportContext:
             self.summary.append(summary_line)
 
     def runs_with_role(self, role: str) -> list[int]:
+        """Indices of the runs whose role is ``role`` (runs without a role are "main")."""
         return [i for i in range(len(self.run_dirs)) if self.roles.get(i, "main") == role]

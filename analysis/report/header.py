@@ -14,6 +14,8 @@ __all__ = ["header_section", "overrides_line"]
 
 
 def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> str:
+    """The title, the bullet list of what was run and the table of runs; returns the
+    one-line summary ('N games in k runs')."""
     roles = roles or {}
     doc.h(1, f"Balance report: {title}")
     rows = []
@@ -54,7 +56,7 @@ def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None
         f"**Run seed{'s' if len(manifests) > 1 else ''}:** {seeds}",
         "**Bot mix / seating:** "
         + one_or_each([f"{', '.join(m.get('strategies') or ['?'])} ({m.get('seating', '?')})"
-                        for m in manifests]),
+                       for m in manifests]),
         "**Rule options differing from defaults:** " + one_or_each([row[8] for row in rows]),
         "**Component data status:** " + one_or_each(
             [str(m.get("data_status", "unknown")) for m in manifests]),

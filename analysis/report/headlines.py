@@ -67,7 +67,7 @@ def _first_player(doc: Doc, lines: list[str], order_rates, firsts, ss: dict) -> 
                 "ruled out."
         items.append(f"{text}: {verdict}; {extra}n = {r['n']:,} finished games.{warn}")
         lines.append(f"{text} (n = {r['n']:,})." + (" [too few games for ±1 point]"
-                                                     if warn else ""))
+                                                    if warn else ""))
     doc.ul(items)
 
 
@@ -89,7 +89,7 @@ def _best_strategy(doc: Doc, lines: list[str], strat, ss: dict) -> None:
                 d["lo"], d["hi"],
                 f"the difference `{b['strategy']}` minus `{w['strategy']}`, "
                 f"{pts(d['diff'])} {ci(d['lo'], d['hi'])} points,", need)
-                or short_warning(need))
+                    or short_warning(need))
         items.append(
             f"{p} players: `{b['strategy']}` wins {pct(b['win_rate'])} {ci(b['lo'], b['hi'])} "
             f"of its seats (n = {b['n']:,}), `{w['strategy']}` the least, "
@@ -120,8 +120,8 @@ def _top_component(doc: Doc, lines: list[str], impact, grp: dict, ss: dict) -> N
                 f"(difference {pts(r['diff'])} {ci(r['lo'], r['hi'])}; {excl}; "
                 f"n = {r['n_with']:,} vs {r['n_without']:,} seat-games).")
         need = ss["top"].get(p)
-        warn = (direction_warning(r["lo"], r["hi"], "the difference", need) or short_warning(need)) \
-            if need else ""
+        warn = (direction_warning(r["lo"], r["hi"], "the difference", need)
+                or short_warning(need)) if need else ""
         items.append(text + warn)
         lines.append(f"{grp['noun'].capitalize()} most associated with winning at {p} players: "
                      f"{r['component']} "

@@ -24,6 +24,7 @@ def load_manifests(run_dirs: list[str]) -> list[dict]:
 
 
 def options_text(raw: str) -> str:
+    """The options JSON of a run -> 'name=value, ...' ('defaults' when empty)."""
     try:
         opts = json.loads(raw) if raw else {}
     except json.JSONDecodeError:
@@ -68,6 +69,7 @@ def check_overrides(run_dirs: list[str], manifests: list[dict]) -> dict:
 
 
 def game_title(game_id: str, manifests: list[dict]) -> str:
+    """The game's display title: from a manifest, else the registry, else the id."""
     for m in manifests:
         if m.get("title"):
             return str(m["title"])
@@ -80,6 +82,7 @@ def game_title(game_id: str, manifests: list[dict]) -> str:
 
 
 def one_or_each(values: list[str]) -> str:
+    """The value when every run has the same, else 'run 1: a; run 2: b'."""
     uniq = list(dict.fromkeys(values))
     if len(uniq) == 1:
         return uniq[0]

@@ -28,7 +28,7 @@ def plan_p(p, parity: float) -> float:
     return float(p)
 
 
-def first_value(x) -> float:
+def _scalar(x) -> float:
     """The first element of an array (or a scalar) as a Python float."""
     return float(np.asarray(x).ravel()[0])
 
@@ -53,6 +53,7 @@ class Need:
 
     @property
     def enough(self) -> bool:
+        """True when the run has at least the finished games the metric needs."""
         return not math.isnan(self.games_need) and self.games >= self.games_need
 
 
@@ -60,9 +61,9 @@ def rate_need(players: int, metric: str, estimate: str, p, n: float, games: floa
               unit: str = "finished games") -> Need:
     """Requirement for a rate measured over ``n`` units in ``games`` finished games."""
     pp = plan_p(p, 1.0 / players)
-    need = first_value(st.n_for_rate(pp, RESOLVE))
-    return Need(players, metric, estimate, unit, n, need,
-                games, first_value(st.games_for_units(need, n, games)), first_value(st.rate_half_width(pp, n)))
+    need = _scalar(st.n_for_rate(pp, RESOLVE))
+    return Need(players, metric, estimate, unit, n, need, games,
+                _scalar(st.games_for_units(need, n, games)), _scalar(st.rate_half_width(pp, n)))
 
 
 def difference_need(players: int, metric: str, estimate: str, p1, n1: float, p2, n2: float,
@@ -70,14 +71,14 @@ def difference_need(players: int, metric: str, estimate: str, p1, n1: float, p2,
     """Requirement for a difference of two seat-game rates (groups ``n1`` and ``n2``)."""
     par = 1.0 / players
     a, b = plan_p(p1, par), plan_p(p2, par)
-    need = first_value(st.n_for_difference(a, n1, b, n2, RESOLVE))
+    need = _scalar(st.n_for_difference(a, n1, b, n2, RESOLVE))
     return Need(players, metric, estimate, "seat-games", n1 + n2, need, games,
-                first_value(st.games_for_units(need, n1 + n2, games)),
-                first_value(st.difference_half_width(a, n1, b, n2)))
+                _scalar(st.games_for_units(need, n1 + n2, games)),
+                _scalar(st.difference_half_width(a, n1, b, n2)))
 
 
 def sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
-                  grp: dict) -> dict:
+                 grp: dict) -> dict:
     """Every requirement the "Sample size" section and the headline warnings use."""
     fin = {int(r["players"]): float(r["finished"]) for r in comp.iter_rows(named=True)}
     rows: list[Need] = []
@@ -111,8 +112,8 @@ def sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
         if len(g) >= 2:
             g = g.sort("win_rate", descending=True)
             b, w = g.row(0, named=True), g.row(len(g) - 1, named=True)
-            d, lo, hi = (first_value(x) for x in st.newcombe_difference(b["wins"], b["n"], w["wins"],
-                                                               w["n"]))
+            d, lo, hi = (_scalar(x) for x in st.newcombe_difference(b["wins"], b["n"],
+                                                                    w["wins"], w["n"]))
             need = difference_need(
                 p, f"`{b['strategy']}` minus `{w['strategy']}`",
                 f"{pts(d)} {ci(lo, hi)}", b["win_rate"], b["n"], w["win_rate"], w["n"], games)
@@ -132,12 +133,12 @@ def sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
         sc = scores.filter(pl.col("players") == p)
         if len(sc) and sc["n"][0]:
             r = sc.row(0, named=True)
-            need = first_value(st.n_for_mean(r["sd"], RESOLVE_SCORE))
+            need = _scalar(st.n_for_mean(r["sd"], RESOLVE_SCORE))
             hw = st.z_value() * r["sd"] / math.sqrt(r["n"]) if r["n"] > 1 else math.nan
             rows.append(Need(p, "Mean score (score points)",
                              f"{num(r['mean'], 2)} (sd {num(r['sd'], 2)})", "seat-games",
-                             r["n"], need, games, first_value(st.games_for_units(need, r["n"], games)),
-                             hw))
+                             r["n"], need, games,
+                             _scalar(st.games_for_units(need, r["n"], games)), hw))
     return {"finished": fin, "rows": rows, "first": first, "pair": pair, "top": top,
             "comps": comps}
 
@@ -154,8 +155,8 @@ def short_warning(n: Need) -> str:
     if n.enough or math.isnan(n.games_need):
         return ""
     unit = "score point" if n.metric.startswith("Mean score") else "point"
-    return (f" ⚠ **Too few games for 1-{unit} resolution:** this run resolves {resolution_text(n)} "
-            f"{unit}s; ±1 {unit} needs about {count(n.games_need)} finished "
+    return (f" ⚠ **Too few games for 1-{unit} resolution:** this run resolves "
+            f"{resolution_text(n)} {unit}s; ±1 {unit} needs about {count(n.games_need)} finished "
             f"{n.players}-player games ({count(n.games)} in the run).")
 
 
@@ -178,6 +179,8 @@ def share_text(have: float, need: float) -> str:
 
 
 def sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
+    """The "Sample size" section: per player count the largest requirement, the table
+    of every metric and the component differences."""
     doc.h(2, "Sample size")
     doc.p("How many games this run would need to resolve a difference of **1 percentage "
           "point** (win rates) or **1 score point** (mean score) at 95% confidence, for the "

@@ -18,6 +18,7 @@ CAUTION = (
 
 
 def seat_section(doc, seat_rates, order_rates, firsts, varied) -> None:
+    """Seat win rates (and by turn order when the first seat varied)."""
     doc.h(2, "Seat win rates")
     doc.p("Win rate of each seat over finished games (a k-way shared win counts 1/k), with its "
           "95% Wilson interval; parity is 1/players. Games stopped at the limit are left out "
@@ -38,6 +39,7 @@ def seat_section(doc, seat_rates, order_rates, firsts, varied) -> None:
 
 
 def rate_table(df: pl.DataFrame, col: str, label: str) -> Table:
+    """A win-rate table by seat or turn-order position (``col``, shown as ``label``)."""
     rows = [
         [str(r["players"]), f"{label} {r[col] + 1}", count(r["n"]), wins(r["wins"]),
          pct(r["win_rate"]), ci(r["lo"], r["hi"]), parity(int(r["players"])),
@@ -50,6 +52,7 @@ def rate_table(df: pl.DataFrame, col: str, label: str) -> Table:
 
 
 def balance_section(doc, bal, comp) -> None:
+    """Balance (Ludii) with the equal-seats test, and completion."""
     doc.h(2, "Balance and completion")
     doc.p("Balance = 1 - (highest seat win rate - lowest seat win rate), as in Ludii: 1 means "
           "every seat wins equally often. The p-value tests \"all seats win equally often\" "
@@ -74,6 +77,7 @@ def balance_section(doc, bal, comp) -> None:
 
 
 def strategy_section(doc, strat, matchups) -> None:
+    """Strategy win rates and the matchup tables."""
     doc.h(2, "Strategies and matchups")
     doc.p("Win rate of each bot over the seats it played in finished games (n = seat-games; "
           "parity = 1/players is the rate of a bot as strong as the average seat). When one "
@@ -108,11 +112,13 @@ def strategy_section(doc, strat, matchups) -> None:
 
 
 def dist_row(r: dict) -> list[str]:
+    """The n, mean, sd and quantile cells of a distribution row."""
     return [count(r["n"]), num(r["mean"], 2), num(r["sd"], 2)] + [
         num(r[c], 1) for c in ("q05", "q25", "q50", "q75", "q95")]
 
 
 def length_section(doc, scores, lengths) -> None:
+    """Scores and game length."""
     doc.h(2, "Scores and game length")
     doc.p("Final score of a seat (Go Town: floors built) in finished games; quantiles are "
           "linearly interpolated.")
@@ -131,6 +137,7 @@ def length_section(doc, scores, lengths) -> None:
 
 
 def component_section(doc, impact, grp: dict, png: str) -> None:
+    """One component-impact section (``grp``: prefix, title, noun, verb)."""
     doc.h(2, grp["title"])
     doc.p(f"For each {grp['noun']}: win rate of seats that {grp['verb']} it at least once minus "
           f"win rate of seats that did not, in finished games, with a 95% Newcombe interval; "
@@ -154,6 +161,7 @@ def component_section(doc, impact, grp: dict, png: str) -> None:
 
 
 def method_section(doc) -> None:
+    """Notes on method (intervals, shared wins, independence, sample size)."""
     doc.h(2, "Notes on method")
     doc.ul([
         "Intervals are 95% and per cell; with many cells, a few will miss by chance "

@@ -23,7 +23,7 @@ def clean(x):
 
 
 def summary_json(game_id, title, run_dirs, manifests, role_of, main_idx, per_run,
-                  order_rates, firsts, ss, overrides, headlines, answers) -> dict:
+                 order_rates, firsts, ss, overrides, headlines, answers) -> dict:
     """The report's headline numbers (``summary.json``), read by ``analysis.index``.
 
     Rates are proportions in [0, 1]; ``first_seat`` comes from the runs whose role is "main"

@@ -223,10 +223,10 @@ def write_report(
     write_atomic(md_path, render_markdown(doc))
     write_atomic(html_path, render_html(doc, out_dir, f"Balance report: {runs.title}"))
     summary_path = os.path.join(out_dir, "summary.json")
-    write_atomic(summary_path, json.dumps(summary_json(
-        runs.game_id, runs.title, runs.run_dirs, runs.manifests, runs.role_of, runs.main_idx,
-        runs.per_run, t.order_rates, t.firsts, ss, runs.overrides, lines, block),
-        indent=2, allow_nan=False) + "\n")
+    numbers = summary_json(runs.game_id, runs.title, runs.run_dirs, runs.manifests, runs.role_of,
+                           runs.main_idx, runs.per_run, t.order_rates, t.firsts, ss,
+                           runs.overrides, lines, block)
+    write_atomic(summary_path, json.dumps(numbers, indent=2, allow_nan=False) + "\n")
     summary = "\n".join(
         [f"{runs.title}: {info}", *lines, *extra_summary,
          f"Report: {md_path} (and {os.path.basename(html_path)})"]

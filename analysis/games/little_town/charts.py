@@ -13,17 +13,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
-from analysis.charts import save as _save_chart  # noqa: E402
+from analysis.charts import save  # noqa: E402
 from analysis.stats import Z95, as_float  # noqa: E402
 
-__all__ = ["balance_chart", "setup_chart", "score_chart", "picks_chart", "setup_charts"]
+__all__ = ["balance_chart", "setup_charts"]
 
 DPI = 100
-
-
-def save(fig, path: str) -> str:
-    """``analysis.charts.save`` at this module's resolution."""
-    return _save_chart(fig, path, DPI)
+"""Resolution of the Little Town charts (dots per inch)."""
 
 
 def balance_chart(df: pl.DataFrame, label_col: str, path: str, title: str) -> str:
@@ -35,7 +31,7 @@ def balance_chart(df: pl.DataFrame, label_col: str, path: str, title: str) -> st
         fig, ax = plt.subplots(figsize=(5, 1.5))
         ax.axis("off")
         ax.text(0.5, 0.5, "no data", ha="center")
-        return save(fig, path)
+        return save(fig, path, DPI)
     rows = max(len(data.filter(pl.col("players") == p)) for p in players)
     fig, axes = plt.subplots(1, len(players), figsize=(4.4 * len(players), 1.2 + 0.27 * rows),
                              squeeze=False)
@@ -55,10 +51,10 @@ def balance_chart(df: pl.DataFrame, label_col: str, path: str, title: str) -> st
         ax.set_xlabel("win-rate difference (points)")
         ax.set_title(f"{p} players", fontsize=9)
     fig.suptitle(title + " (dark: BH q < 0.05)", fontsize=10)
-    return save(fig, path)
+    return save(fig, path, DPI)
 
 
-def setup_chart(res: dict, path: str) -> str:
+def _setup_chart(res: dict, path: str) -> str:
     order, dist, strat = res["order"], res["dist"], res["strat"]
     setups = order["setup"].to_list()
     x = np.arange(len(setups))
@@ -113,10 +109,10 @@ def setup_chart(res: dict, path: str) -> str:
         ax.legend(fontsize=7)
     ax.set_ylabel("win rate (%)")
     ax.set_title("Strategy win rates by setup", fontsize=9)
-    return save(fig, path)
+    return save(fig, path, DPI)
 
 
-def score_chart(res: dict, path: str) -> str:
+def _score_chart(res: dict, path: str) -> str:
     hist = res["hist"]
     setups = res["order"]["setup"].to_list()
     fig, axes = plt.subplots(1, 3, figsize=(14, 3.6))
@@ -135,10 +131,10 @@ def score_chart(res: dict, path: str) -> str:
         ax.set_ylabel("% of " + ("games" if m != "seat score" else "seat-games"))
         ax.set_title(f"{m.capitalize()} by setup", fontsize=9)
         ax.legend(fontsize=7)
-    return save(fig, path)
+    return save(fig, path, DPI)
 
 
-def picks_chart(res: dict, path: str) -> str | None:
+def _picks_chart(res: dict, path: str) -> str | None:
     picks = res["picks"].filter(pl.col("mean_pick").is_not_null())
     if not len(picks):
         return None
@@ -160,12 +156,14 @@ def picks_chart(res: dict, path: str) -> str | None:
     ax.set_xlabel("mean pick number (1 = first pick; 95% CI)")
     ax.legend(fontsize=8)
     ax.set_title("Draft picks: which buildings are taken first", fontsize=9)
-    return save(fig, path)
+    return save(fig, path, DPI)
 
 
 def setup_charts(res: dict, out: str, add) -> None:
-    add("setup_comparison", setup_chart(res, os.path.join(out, "setup_comparison.png")))
-    add("setup_scores", score_chart(res, os.path.join(out, "setup_scores.png")))
-    pk = picks_chart(res, os.path.join(out, "draft_picks.png"))
+    """Draw the setup charts (comparison, scores, and draft picks when any setup drafted)
+    and register each with ``add(name, path)``."""
+    add("setup_comparison", _setup_chart(res, os.path.join(out, "setup_comparison.png")))
+    add("setup_scores", _score_chart(res, os.path.join(out, "setup_scores.png")))
+    pk = _picks_chart(res, os.path.join(out, "draft_picks.png"))
     if pk:
         add("draft_picks", pk)

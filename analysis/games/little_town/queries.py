@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 
 from analysis import queries as q
-from analysis.doc import ci, pts
+from analysis.doc import diff_ci
 from analysis.games.little_town.data import CARDS, FEE, NAME_OF, SLUGS
 from analysis.stats import (
     as_float,
@@ -232,7 +232,7 @@ def mark_robust(main: pl.DataFrame, others: dict[str, pl.DataFrame], key: str) -
     for r in main.iter_rows(named=True):
         other = look.get((int(r["players"]), r[key]), [])
         s0 = interval_sign(r["lo"], r["hi"])
-        txt = [f"{role}: {pts(as_float(o['diff']))} {ci(as_float(o['lo']), as_float(o['hi']))}"
+        txt = [f"{role}: {diff_ci(o)}"
                for role, o in other]
         signs.append("; ".join(txt))
         if not other or r["diff"] is None:

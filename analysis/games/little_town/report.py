@@ -87,10 +87,10 @@ def extend_report(ctx) -> None:
         gg = g.filter((pl.col("players") == hp) & pl.col("diff").is_not_null()).sort(
             "diff", descending=True)
         strong = "; ".join(item(f"**#{r['card']}** ({GOAL_TEXT[r['card']]}, completed "
-                                 f"{pct(r['completion'], 0)})", r)
+                                f"{pct(r['completion'], 0)})", r)
                            for r in gg.head(3).iter_rows(named=True))
         weak = "; ".join(item(f"**#{r['card']}** ({GOAL_TEXT[r['card']]}, completed "
-                               f"{pct(r['completion'], 0)})", r)
+                              f"{pct(r['completion'], 0)})", r)
                          for r in gg.tail(3).reverse().iter_rows(named=True))
         easy = gg.sort("completion", descending=True)
         ctx.headline(
@@ -211,8 +211,8 @@ def compare_setups(setups, n, players, strategies, seed, jobs, out, run_simulati
             if "different run" not in str(e):
                 raise
             tag = hashlib.sha1(json.dumps([list(strategies), seed]).encode()).hexdigest()[:8]
-            path = run_simulation(*args, root.with_name(f"{root.name}-{tag}"), "pool", DEFAULT_BACKEND,
-                                  label=f"{GAME_ID} {s}")
+            path = run_simulation(*args, root.with_name(f"{root.name}-{tag}"), "pool",
+                                  DEFAULT_BACKEND, label=f"{GAME_ID} {s}")
         runs.append(str(path))
     out_dir = str(out or Path("reports") / "little-town-setups")
     res = write_setup_report(runs, setups, out_dir)

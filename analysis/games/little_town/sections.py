@@ -8,7 +8,7 @@ import os
 import numpy as np
 import polars as pl
 
-from analysis.doc import Doc, Table, ci, count, num, pct, pts, pvalue
+from analysis.doc import Doc, Table, ci, count, diff_ci, num, pct, pts, pvalue
 from analysis.games.little_town.data import DATA_CONFIDENCE, GOAL_TEXT, NAME_OF, SLUGS
 from analysis.games.little_town.queries import interval_sign
 from analysis.stats import as_float
@@ -20,10 +20,12 @@ __all__ = ["building_section", "goal_section", "robust_section", "setup_sections
 
 
 def robust_text(v) -> str:
+    """The Robust cell: '**robust**', 'no', or 'n/a' (only one bot mix)."""
     return "n/a" if v is None else ("**robust**" if v else "no")
 
 
 def item(label: str, r: dict) -> str:
+    """A headline item: ``label`` with its difference, interval and BH / robust marks."""
     marks = []
     if as_float(r.get("q")) < 0.05:
         marks.append("BH q " + pvalue(r["q"]))
@@ -31,10 +33,12 @@ def item(label: str, r: dict) -> str:
         marks.append("not significant after BH")
     if r.get("robust"):
         marks.append("robust")
-    return f"{label} {pts(as_float(r['diff']))} {ci(as_float(r['lo']), as_float(r['hi']))} ({', '.join(marks)})"
+    return f"{label} {diff_ci(r)} ({', '.join(marks)})"
 
 
 def headline_players(df: pl.DataFrame) -> int | None:
+    """The player count of the headlines: 3 when present, else the middle one (None
+    without rows)."""
     ps = sorted({int(p) for p in df["players"]}) if len(df) else []
     if not ps:
         return None
@@ -42,11 +46,13 @@ def headline_players(df: pl.DataFrame) -> int | None:
 
 
 def mix_text(ctx, idx: list[int]) -> str:
+    """The bot mixes of runs ``idx`` (strategies comma-joined; mixes joined by '; ')."""
     strs = {", ".join(ctx.manifests[i].get("strategies") or ["?"]) for i in idx}
     return "; ".join(sorted(strs))
 
 
 def building_section(doc: Doc, b: pl.DataFrame, mixes: dict[str, str]) -> None:
+    """The "Buildings: use and balance" section, one table per player count."""
     doc.h(2, "Buildings: use and balance")
     doc.p("Per building, over finished games of the **main** runs (random market, default bots). "
           "Presence = share of games whose market held it (Wheat Fields always); build rate = "
@@ -72,7 +78,7 @@ def building_section(doc: Doc, b: pl.DataFrame, mixes: dict[str, str]) -> None:
                 num(r["mean_round"], 2), num(r["act_own"], 2), num(r["act_others"], 2),
                 num(r["fees"], 2), count(r["n_with"]), pct(r["rate_with"]),
                 count(r["n_others"]), pct(r["rate_others"]),
-                f"{pts(as_float(r['diff']))} {ci(as_float(r['lo']), as_float(r['hi']))}", pvalue(r["q"]),
+                diff_ci(r), pvalue(r["q"]),
                 robust_text(r["robust"]),
             ])
         doc.table(Table(
@@ -85,6 +91,7 @@ def building_section(doc: Doc, b: pl.DataFrame, mixes: dict[str, str]) -> None:
 
 
 def goal_section(doc: Doc, g: pl.DataFrame) -> None:
+    """The "Goal cards" section, one table per player count."""
     doc.h(2, "Goal cards")
     doc.p("Per goal card, over seats of finished main-run games that held it (after the (!) "
           "redraw). Completion = share of holders who completed it; **difference** = win rate "
@@ -99,7 +106,7 @@ def goal_section(doc: Doc, g: pl.DataFrame) -> None:
             f"{pct(r['completion'])} {ci(r['completion_lo'], r['completion_hi'])}",
             num(r["mean_round"], 2), f"{pct(r['rate_done'])} (n={r['completed']:,})",
             f"{pct(r['rate_not'])} (n={r['n_not']:,})",
-            f"{pts(as_float(r['diff']))} {ci(as_float(r['lo']), as_float(r['hi']))}", pvalue(r["q"]),
+            diff_ci(r), pvalue(r["q"]),
             robust_text(r["robust"]),
         ] for r in gg.iter_rows(named=True)]
         doc.table(Table(
@@ -111,6 +118,7 @@ def goal_section(doc: Doc, g: pl.DataFrame) -> None:
 
 
 def robust_section(doc: Doc, b: pl.DataFrame, g: pl.DataFrame, p: int) -> None:
+    """The "Robustness across bot mixes" section at ``p`` players."""
     doc.h(2, "Robustness across bot mixes")
     bb = b.filter((pl.col("players") == p) & pl.col("robust").is_not_null())
     gg = g.filter((pl.col("players") == p) & pl.col("robust").is_not_null())
@@ -121,9 +129,9 @@ def robust_section(doc: Doc, b: pl.DataFrame, g: pl.DataFrame, p: int) -> None:
           "the other mixes (runs of role `mix:*`). Robust = the interval excludes 0 with the "
           "same sign under the main mix and at least one other, and with the opposite sign "
           "under none.")
-    rows = [[f"**{r['building']}**", f"{pts(as_float(r['diff']))} {ci(as_float(r['lo']), as_float(r['hi']))}",
+    rows = [[f"**{r['building']}**", diff_ci(r),
              r["mix_signs"], robust_text(r["robust"])] for r in bb.iter_rows(named=True)]
-    rows += [[f"**goal {r['card']}**", f"{pts(as_float(r['diff']))} {ci(as_float(r['lo']), as_float(r['hi']))}",
+    rows += [[f"**goal {r['card']}**", diff_ci(r),
               r["mix_signs"], robust_text(r["robust"])] for r in gg.iter_rows(named=True)]
     n_rob = sum(1 for r in rows if r[3] == "**robust**")
     doc.p(f"{n_rob} of {len(rows)} findings are robust.")
@@ -132,6 +140,8 @@ def robust_section(doc: Doc, b: pl.DataFrame, g: pl.DataFrame, p: int) -> None:
 
 
 def setup_sections(doc: Doc, res: dict, level: int = 2) -> None:
+    """The setup-variant sections (seat advantage and Balance, score spread,
+    strategies, market presence and draft picks) at heading ``level``."""
     order, dist, strat, picks = res["order"], res["dist"], res["strat"], res["picks"]
     base = res["baseline"]["baseline"][0]
     p = int(order["players"][0])
@@ -299,6 +309,7 @@ def setup_headline(res: dict) -> list[tuple[str, str]]:
 
 
 def data_section(doc: Doc, manifests: list[dict]) -> None:
+    """The "Component data: confirmed and assumed" section."""
     doc.h(2, "Component data: confirmed and assumed")
     doc.p("From the spec's sections 4, 5 and 8 (shared/rules/little_town.md). Readings marked "
           "assumed are rule options; this report uses their defaults unless the run header "
@@ -312,6 +323,7 @@ def data_section(doc: Doc, manifests: list[dict]) -> None:
 
 
 def roles_section(doc: Doc, ctx) -> None:
+    """The table of the Little Town runs by role."""
     doc.h(2, "Little Town runs by role")
     doc.p("The generic sections above use only the runs of role `main` (random market, default "
           "bot pool); the sections below also use the other roles: `mix:*` (a second bot mix, "

@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from analysis import queries as q
 from analysis.games.little_town.data import NAME_OF, SETUPS, SLUGS
@@ -16,6 +15,7 @@ from analysis.stats import (
     as_float,
     newcombe_difference,
     rate,
+    t_value,
     two_proportion_pvalue,
     welch_difference,
     wilson_interval,
@@ -165,10 +165,10 @@ def _score_distributions(hist: pl.DataFrame, names: list[str], base: str) -> pl.
                                                 ("n", "mean", "sd", "q05", "q25", "q50",
                                                  "q75", "q95", "mad")}}
             if b is not None and s != base:
-                d, dl, dh, dp = welch_difference(st["mean"], st["var"], st["n"], b["mean"], b["var"],
-                                       b["n"])
+                d, dl, dh, dp = welch_difference(st["mean"], st["var"], st["n"], b["mean"],
+                                                 b["var"], b["n"])
                 md, ml, mh, mp = welch_difference(st["mad"], st["mad_var"], st["n"], b["mad"],
-                                        b["mad_var"], b["n"])
+                                                  b["mad_var"], b["n"])
             else:
                 d = dl = dh = dp = md = ml = mh = mp = None
             row.update(d=d, dlo=dl, dhi=dh, dp=dp, mad_d=md, mad_lo=ml, mad_hi=mh, mad_p=mp)
@@ -190,7 +190,8 @@ def _strategy_table(seats: pl.LazyFrame, names: list[str], sel: dict[str, pl.Exp
         for r in st.iter_rows(named=True):
             srows.append({"setup": s, "players": int(r["players"]), "strategy": r["strategy"],
                           "n": int(r["n"]), "wins": float(r["wins"]),
-                          "rate": as_float(r["win_rate"]), "lo": as_float(r["lo"]), "hi": as_float(r["hi"])})
+                          "rate": as_float(r["win_rate"]), "lo": as_float(r["lo"]),
+                          "hi": as_float(r["hi"])})
     strat = pl.DataFrame(srows)
     if len(strat):
         bmap = {(r["players"], r["strategy"]): r
@@ -240,7 +241,7 @@ def _pick_table(seats: pl.LazyFrame, names: list[str], sel: dict[str, pl.Expr]
         if not exprs:
             continue
         a = q.collect(lf.group_by("players").agg(pl.len().cast(pl.Int64).alias("seatgames"),
-                                                  *exprs))
+                                                 *exprs))
         for r in a.iter_rows(named=True):
             for b in SLUGS:
                 if f"m_{b}" not in r:
@@ -249,7 +250,7 @@ def _pick_table(seats: pl.LazyFrame, names: list[str], sel: dict[str, pl.Expr]
                 mean = r[f"s_{b}"] / k if k else None
                 sd = (math.sqrt(max(0.0, (r[f"ss_{b}"] - k * mean * mean) / (k - 1)))
                       if k > 1 else None)
-                half = (float(sps.t.ppf(0.975, k - 1)) * sd / math.sqrt(k)
+                half = (t_value(k - 1) * sd / math.sqrt(k)
                         if k > 1 and sd is not None else None)
                 prows.append({
                     "setup": s, "players": int(r["players"]), "building": NAME_OF[b],

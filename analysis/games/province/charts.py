@@ -64,7 +64,7 @@ def coins_chart(rates: pl.DataFrame):
                            ("fp", "first seat wins", "#55A868"),
                            ("sp", "second seat wins", "#C44E52")):
         v, err = error_bars(r[f"{col}_rate"].to_numpy() * 100, r[f"{col}_lo"].to_numpy() * 100,
-                          r[f"{col}_hi"].to_numpy() * 100)
+                            r[f"{col}_hi"].to_numpy() * 100)
         ax.errorbar(r["p2"].to_numpy(), v, yerr=err, marker="o", capsize=4, label=lab,
                     color=colr, lw=1.2)
     ax.axhline(50, ls="--", color="grey", lw=1, label="parity")
@@ -83,8 +83,8 @@ def supply_chart(sl: pl.DataFrame):
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 1.6 + 0.38 * len(sl)))
     y = np.arange(len(sl))[::-1]
     v, err = error_bars(sl["dry_rate"].fill_null(np.nan).to_numpy() * 100,
-                      sl["dry_lo"].fill_null(np.nan).to_numpy() * 100,
-                      sl["dry_hi"].fill_null(np.nan).to_numpy() * 100)
+                        sl["dry_lo"].fill_null(np.nan).to_numpy() * 100,
+                        sl["dry_hi"].fill_null(np.nan).to_numpy() * 100)
     ax1.barh(y, v, color="#8172B2", height=0.6)
     ax1.errorbar(v, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1)
     ax1.set_yticks(y, sl["group"].to_list(), fontsize=7)
@@ -110,7 +110,7 @@ def sensitivity_chart(rows: list[dict], ref: float | None):
     rr = rows[::-1]
     y = np.arange(len(rr))
     v, err = error_bars([r["diff"] * 100 for r in rr], [r["lo"] * 100 for r in rr],
-                      [r["hi"] * 100 for r in rr])
+                        [r["hi"] * 100 for r in rr])
     ax.barh(y, v, color=np.where(v >= 0, "#C44E52", "#4C72B0"), height=0.6)
     ax.errorbar(v, y, xerr=err, fmt="none", ecolor="black", capsize=2, lw=1)
     ax.axvline(0, color="grey", lw=1)
@@ -136,8 +136,8 @@ def impact_chart(df: pl.DataFrame, col: str, title: str, side: pl.Series, side_l
     g = df.reverse()
     y = np.arange(len(g))
     v, err = error_bars(g["diff"].fill_null(np.nan).to_numpy() * 100,
-                      g["lo"].fill_null(np.nan).to_numpy() * 100,
-                      g["hi"].fill_null(np.nan).to_numpy() * 100)
+                        g["lo"].fill_null(np.nan).to_numpy() * 100,
+                        g["hi"].fill_null(np.nan).to_numpy() * 100)
     ax.barh(y, np.nan_to_num(v), color=np.where(v >= 0, "#55A868", "#C44E52"), height=0.6)
     ax.errorbar(v, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1)
     ax.axvline(0, color="grey", lw=1)

@@ -104,6 +104,7 @@ def order_rates(gf: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 
 
 def rates_all(gf: pl.DataFrame) -> dict:
+    """``order_rates`` of every game of ``gf`` together (one row, as a dict)."""
     return order_rates(gf.with_columns(_all=pl.lit(1)), ["_all"]).row(0, named=True)
 
 

@@ -43,7 +43,7 @@ def extend_report(ctx) -> None:
     sweep = sweep_section(ctx, gf, sweep_runs, main)
     structure_goal_sections(ctx, main)
     supply_length_section(ctx, gf, main, sweep_runs, variant_runs, pair_runs, self_runs,
-                           tweak_runs, base)
+                          tweak_runs, base)
     sensitivity_section(ctx, gf, tweak_runs, base, one_coin, sweep)
 
 

@@ -65,6 +65,7 @@ def excludes(lo, hi, x=0.0) -> bool:
 
 
 def pairing_section(ctx, gf, pair_runs, self_runs) -> None:
+    """Bot pairings in both seat orders and self-play, with the heat map and headline."""
     doc = ctx.doc
     doc.h(2, "Bot pairings: first and second seat")
     if not pair_runs and not self_runs:
@@ -124,7 +125,7 @@ def pairing_section(ctx, gf, pair_runs, self_runs) -> None:
         doc.table(Table(["Bot", "n (finished)", "First seat wins", "Second seat wins", "Draws",
                          "First-player share"],
                         [[f"`{s}`", count(r["n"]), pct_ci(r["fp_rate"], r["fp_lo"],
-                                                              r["fp_hi"]),
+                                                          r["fp_hi"]),
                           pct_ci(r["sp_rate"], r["sp_lo"], r["sp_hi"]),
                           pct_ci(r["draw_rate"], r["draw_lo"], r["draw_hi"]),
                           pct_ci(r["share_rate"], r["share_lo"], r["share_hi"])]
@@ -168,6 +169,8 @@ def _pairing_headline(ctx, pairs, selfs) -> None:
 
 
 def sweep_section(ctx, gf, sweep_runs, main) -> pl.DataFrame | None:
+    """The second player's starting-coin sweep; returns its rates (None without
+    sweep runs)."""
     doc = ctx.doc
     doc.h(2, "Second player's starting coins")
     if not sweep_runs:
@@ -207,7 +210,7 @@ def sweep_section(ctx, gf, sweep_runs, main) -> pl.DataFrame | None:
           "finished games, 95% Wilson interval):")
     doc.table(Table(["Structure"] + [f"{c} coins" for c in keys],
                     [[n] + [pct_ci(cell[(c, n)]["sp_first_rate"], cell[(c, n)]["sp_first_lo"],
-                                      cell[(c, n)]["sp_first_hi"]) for c in keys]
+                                   cell[(c, n)]["sp_first_hi"]) for c in keys]
                      for n in STRUCTURES], [False] + [True] * len(keys)))
     valid = rates.filter(pl.col("n") > 0).sort("gap")
     if not valid.is_empty():
@@ -264,6 +267,8 @@ def _shift_text(cell: dict, best: int, keys: list[int]) -> str:
 
 
 def structure_goal_sections(ctx, main) -> None:
+    """Structures and goal tokens of the main runs (BH over both tables), charts
+    and the headline of what decides games."""
     doc = ctx.doc
     doc.h(2, "Structures: who builds first, when, and does it win")
     if not main:
@@ -272,7 +277,7 @@ def structure_goal_sections(ctx, main) -> None:
     st = structure_stats(ctx.games, ctx.seats, main)
     gs = goal_stats(ctx.games, ctx.seats, main)
     q = bh_adjust(np.concatenate([st["p"].fill_null(np.nan).to_numpy(),
-                           gs["p"].fill_null(np.nan).to_numpy()]))
+                                  gs["p"].fill_null(np.nan).to_numpy()]))
     st = st.with_columns(pl.Series("q", q[:len(st)]).fill_nan(None))
     gs = gs.with_columns(pl.Series("q", q[len(st):]).fill_nan(None))
     doc.p("Main runs (default rules, pool of scripted bots), finished games. *First builder*: "
@@ -352,7 +357,9 @@ def _impact_chart(ctx, df, col, name, title, side, side_label) -> None:
 
 
 def supply_length_section(ctx, gf, main, sweep_runs, variant_runs, pair_runs, self_runs,
-                           tweak_runs, base) -> None:
+                          tweak_runs, base) -> None:
+    """Coin supply and game length per run group, the rule variants paired with the
+    default-rules games, chart and headline."""
     doc = ctx.doc
     doc.h(2, "Coin supply and game length")
     groups: dict[int, str] = {}
@@ -442,6 +449,8 @@ def supply_length_section(ctx, gf, main, sweep_runs, variant_runs, pair_runs, se
 
 
 def sensitivity_section(ctx, gf, tweak_runs, base, one_coin, sweep) -> None:
+    """Sensitivity of the seat advantage to each reconstructed cost (paired tweak
+    runs), chart and headline."""
     doc = ctx.doc
     doc.h(2, "Sensitivity to the reconstructed structure costs")
     doc.p(f"**Confirmed data:** {CONFIRMED}. **Reconstructed (RECON):** {RECONSTRUCTED}.")
@@ -475,7 +484,7 @@ def sensitivity_section(ctx, gf, tweak_runs, base, one_coin, sweep) -> None:
         ["Change", "Paired games", "First-player share (tweaked)", "Shift (points)",
          "Games with another result", "q (BH)"],
         [[f"**{r['label']}**", count(r["n"]), pct_ci(r["share"], r["share_lo"],
-                                                          r["share_hi"]),
+                                                     r["share_hi"]),
           diff_ci(r), pct(r["changed"]), pvalue(r["q"])] for r in rows],
         [False, True, True, True, True, True]))
     # per structure: the largest |shift| of its four tweaks

@@ -8,7 +8,6 @@ from collections import defaultdict
 
 import numpy as np
 import polars as pl
-from scipy import stats as sps
 
 from analysis import queries as q
 from analysis.games.suburbia.data import (
@@ -23,14 +22,20 @@ from analysis.games.suburbia.data import (
     STACK_OF,
     TILES,
 )
-from analysis.stats import bh_adjust, mh_difference, newcombe_difference, rate, wilson_interval
+from analysis.stats import (
+    bh_adjust,
+    mh_difference,
+    newcombe_difference,
+    rate,
+    t_value,
+    wilson_interval,
+)
 
 __all__ = [
     "summarise", "robust", "with_role", "mixes", "tile_market", "tile_balance", "tile_summary",
-    "pooled_main", "goal_balance", "goal_summary", "round_in", "seat_features",
-    "exposure_table", "tip_rows", "deny_tables", "deny_rows", "TIP_SCHEMA", "TIP_TESTS",
-    "tip_tests", "verdict", "strategy_profile", "score_components", "decided_by",
-    "offset_effect", "roles_in", "first_seat",
+    "pooled_main", "goal_balance", "goal_summary", "seat_features", "deny_tables", "deny_rows",
+    "TIP_SCHEMA", "TIP_TESTS", "tip_tests", "verdict", "strategy_profile", "score_components",
+    "decided_by", "offset_effect", "roles_in", "first_seat",
 ]
 
 
@@ -59,7 +64,7 @@ def summarise(df: pl.DataFrame, keys: list[str], exclude: tuple = ("random",)) -
 
 
 def robust(df: pl.DataFrame, keys: list[str], diff: str = "adj", pcol: str = "adj_p",
-            n1: str = "adj_n1", n0: str = "adj_n0") -> pl.DataFrame:
+           n1: str = "adj_n1", n0: str = "adj_n0") -> pl.DataFrame:
     """Per row of the main mix: q (BH of ``pcol`` over the main rows), ``other_signs`` (signs
     of the other mixes' ``diff``, e.g. "+ -"), ``agree`` (mixes, main included, whose sign
     equals main's) and ``robust`` (q < 0.05 and agree >= 2). Returns the main rows only."""
@@ -213,7 +218,7 @@ def goal_balance(seats: pl.LazyFrame) -> pl.DataFrame:
                       non.sum().cast(pl.Int64).alias(f"{kind}_n0_{g}"),
                       pl.when(non).then(share).otherwise(0.0).sum().alias(f"{kind}_w0_{g}")]
     agg = q.collect(seats.filter(q.finished_seat())
-                     .group_by("role", "players", "strategy").agg(exprs))
+                    .group_by("role", "players", "strategy").agg(exprs))
     rows = []
     for r in agg.iter_rows(named=True):
         for g, s in goals:
@@ -248,7 +253,7 @@ def goal_summary(gb: pl.DataFrame, pooled: bool = False) -> pl.DataFrame:
     ).drop("__games")
 
 
-def round_in(slugs: list[str], names: set[str], last: int) -> pl.Expr:
+def _round_in(slugs: list[str], names: set[str], last: int) -> pl.Expr:
     parts = [((pl.col(f"turn_{s}") >= 1) & (pl.col(f"turn_{s}") <= last)).cast(pl.Int32)
              for s in slugs if f"turn_{s}" in names]
     return pl.sum_horizontal(parts) if parts else pl.lit(0, pl.Int32)
@@ -261,14 +266,14 @@ def seat_features(seats: pl.LazyFrame) -> pl.LazyFrame:
     fell below a red line at least once: redlines_down > 0)."""
     names = set(seats.collect_schema().names())
     return seats.filter(q.finished_seat()).with_columns(
-        early_income=round_in(INCOME_SLUGS, names, EARLY_ROUNDS),
-        pop_rush=round_in(RUSH_SLUGS, names, RUSH_ROUNDS) > 0,
+        early_income=_round_in(INCOME_SLUGS, names, EARLY_ROUNDS),
+        pop_rush=_round_in(RUSH_SLUGS, names, RUSH_ROUNDS) > 0,
         fell_back=(pl.col("redlines_down").fill_null(0) > 0) if "redlines_down" in names
         else pl.lit(False),
     ).with_columns(income_first=pl.col("early_income") >= 2)
 
 
-def exposure_table(lf: pl.LazyFrame, feature: str) -> pl.DataFrame:
+def _exposure_table(lf: pl.LazyFrame, feature: str) -> pl.DataFrame:
     share = pl.col("win_share").cast(pl.Float64)
     x = pl.col(feature)
     return q.collect(lf.group_by("role", "players", "strategy").agg(
@@ -277,7 +282,7 @@ def exposure_table(lf: pl.LazyFrame, feature: str) -> pl.DataFrame:
     )).sort("role", "players", "strategy")
 
 
-def tip_rows(tab: pl.DataFrame, tip: str, test: str) -> list[dict]:
+def _tip_rows(tab: pl.DataFrame, tip: str, test: str) -> list[dict]:
     """MH-stratified rows per (role, players) and per role over all player counts (strata =
     players x bot; the random bot left out), plus the crude (unstratified) difference over the
     same seats."""
@@ -359,11 +364,11 @@ def tip_tests(seats: pl.LazyFrame) -> pl.DataFrame:
     q (BH over the verdict rows: players "all" in the test's verdict mix, ``TIP_TESTS``)."""
     f = seat_features(seats)
     rows = []
-    rows += tip_rows(exposure_table(f, "income_first"), "income",
+    rows += _tip_rows(_exposure_table(f, "income_first"), "income",
                       "income-first seats - others")
-    rows += tip_rows(exposure_table(f, "pop_rush"), "red lines",
+    rows += _tip_rows(_exposure_table(f, "pop_rush"), "red lines",
                       "early population rush - others")
-    rows += tip_rows(exposure_table(f, "fell_back"), "red lines",
+    rows += _tip_rows(_exposure_table(f, "fell_back"), "red lines",
                       "fell back below a red line - others")
     rows += deny_rows(*deny_tables(seats))
     df = pl.DataFrame(rows, schema=TIP_SCHEMA).with_columns(
@@ -412,7 +417,7 @@ def strategy_profile(seats: pl.LazyFrame) -> pl.DataFrame:
                          "final_reputation", "redlines_up", "investments", "lakes",
                          "n_R", "n_C", "n_I", "n_V") if c in names]
     df = q.collect(mixes(seats).filter(q.finished_seat())
-                    .group_by("role", "players", "strategy").agg(
+                   .group_by("role", "players", "strategy").agg(
         n=pl.len().cast(pl.Int64), wins=pl.col("win_share").cast(pl.Float64).sum(),
         **{f"mean_{c}": pl.col(c).cast(pl.Float64).mean() for c in means},
     )).sort("role", "players", "strategy")
@@ -435,8 +440,8 @@ def score_components(seats: pl.LazyFrame) -> pl.DataFrame:
     """Per (role, players, winner = win_share > 0), finished games: n seat-games and the means
     of score, track_pop, goals_pop, money_pop, redlines_up."""
     return q.collect(seats.filter(q.finished_seat())
-                      .with_columns(winner=pl.col("win_share") > 0)
-                      .group_by("role", "players", "winner").agg(
+                     .with_columns(winner=pl.col("win_share") > 0)
+                     .group_by("role", "players", "winner").agg(
         n=pl.len().cast(pl.Int64),
         **{c: pl.col(c).cast(pl.Float64).mean() for c in
            ("score", "track_pop", "goals_pop", "money_pop", "redlines_up")},
@@ -500,7 +505,7 @@ def offset_effect(seats: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
         x = g["pop"].to_numpy()
         n = len(x)
         se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
-        t = float(sps.t.ppf(0.975, n - 1)) if n > 1 else math.nan
+        t = t_value(n - 1) if n > 1 else math.nan
         lo1, hi1 = wilson_interval(float(g["s1"].sum()), n)
         row = {"offset": off, "games": n, "mean_pop": float(x.mean()),
                "lo": float(x.mean()) - t * se, "hi": float(x.mean()) + t * se,
@@ -512,7 +517,7 @@ def offset_effect(seats: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
             if len(j) > 1:
                 d = (j["pop"] - j["pop_0"]).to_numpy()
                 sd = float(d.std(ddof=1) / math.sqrt(len(d)))
-                tt = float(sps.t.ppf(0.975, len(d) - 1))
+                tt = t_value(len(d) - 1)
                 row.update(paired_diff=float(d.mean()), p_lo=float(d.mean()) - tt * sd,
                            p_hi=float(d.mean()) + tt * sd,
                            same_winner=float((j["winners"] == j["winners_0"]).mean()))
@@ -525,6 +530,7 @@ def offset_effect(seats: pl.LazyFrame, games: pl.LazyFrame) -> pl.DataFrame:
 
 
 def roles_in(lf: pl.LazyFrame) -> list[str]:
+    """The distinct roles of ``lf`` (sorted)."""
     return sorted(q.collect(lf.select(pl.col("role").unique()))["role"].to_list())
 
 

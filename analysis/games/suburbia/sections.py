@@ -52,13 +52,9 @@ __all__ = ["runs_section", "first_seat_headline", "tile_section", "goal_section"
            "tips_section", "offset_section", "archetype_section", "components_section"]
 
 
-def fmt_adj(r: dict) -> str:
-    return f"{pts(r['adj'])} {ci(r['adj_lo'], r['adj_hi'])}"
-
-
-def tile_list(df: pl.DataFrame) -> str:
+def _tile_list(df: pl.DataFrame) -> str:
     return "; ".join(
-        f"**{NAME_OF[r['tile']]}** ({r['stack']}) {fmt_adj(r)}"
+        f"**{NAME_OF[r['tile']]}** ({r['stack']}) {diff_ci(r, 'adj')}"
         + ("" if (r["q"] is not None and r["q"] < 0.05) else " (not significant after BH)")
         for r in df.iter_rows(named=True))
 
@@ -171,21 +167,21 @@ def _pooled_tiles(ctx, pooled: pl.DataFrame) -> None:
              for r in pl.concat([top.head(5), top.tail(5)]).iter_rows(named=True)],
             [False, False, True, True, True, True, True, True, True]))
         ctx.headline("**Strongest tiles** (IWD, bot-adjusted, pooled over 2-4 players, main "
-                     "mix): " + tile_list(top.head(5)) + ".",
+                     "mix): " + _tile_list(top.head(5)) + ".",
                      "Strongest tiles: " + ", ".join(
-                         f"{NAME_OF[r['tile']]} {fmt_adj(r)}"
+                         f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}"
                          for r in top.head(5).iter_rows(named=True)))
-        ctx.headline("**Weakest tiles**: " + tile_list(top.tail(5).reverse()) + ".",
+        ctx.headline("**Weakest tiles**: " + _tile_list(top.tail(5).reverse()) + ".",
                      "Weakest tiles: " + ", ".join(
-                         f"{NAME_OF[r['tile']]} {fmt_adj(r)}"
+                         f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}"
                          for r in top.tail(5).reverse().iter_rows(named=True)))
         parts = []
         for st in ("A", "B", "C"):
             g = top.filter(pl.col("stack") == st)
             if len(g) >= 2:
                 hi_, lo_ = g.row(0, named=True), g.row(len(g) - 1, named=True)
-                parts.append(f"{st}: best {NAME_OF[hi_['tile']]} {fmt_adj(hi_)}, worst "
-                             f"{NAME_OF[lo_['tile']]} {fmt_adj(lo_)} (stack median "
+                parts.append(f"{st}: best {NAME_OF[hi_['tile']]} {diff_ci(hi_, 'adj')}, worst "
+                             f"{NAME_OF[lo_['tile']]} {diff_ci(lo_, 'adj')} (stack median "
                              f"{pts(float(g['adj'].median()))})")
         if parts:
             ctx.headline("**Tiles within their stack** (the IWD grows from stack A to C: "
@@ -231,9 +227,9 @@ def goal_section(ctx, seats: pl.LazyFrame) -> None:
             continue
         b, w = pg.row(0, named=True), pg.row(len(pg) - 1, named=True)
         items.append(
-            f"{kind}: strongest **{gnames[b['goal']]}** {fmt_adj(b)} (scored in "
+            f"{kind}: strongest **{gnames[b['goal']]}** {diff_ci(b, 'adj')} (scored in "
             f"{pct(b['achieve_rate'])} of {'games' if kind == 'public' else 'owners'}, "
-            f"q {pvalue(b['q'])}), weakest **{gnames[w['goal']]}** {fmt_adj(w)} (scored in "
+            f"q {pvalue(b['q'])}), weakest **{gnames[w['goal']]}** {diff_ci(w, 'adj')} (scored in "
             f"{pct(w['achieve_rate'])}, q {pvalue(w['q'])})")
         doc.p(f"**{kind.capitalize()} goals pooled over 2-4 players** (bot-adjusted, strata = "
               f"bot x player count; goals scored at least {MIN_RANK_N} times by the scripted "
@@ -417,12 +413,12 @@ def components_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
         ctx.headline("**Goals decide games**: the goal bonuses change the winner in " + "; ".join(
             f"{r['players']}p {pct(r['by_goals_rate'])} {ci(r['by_goals_lo'], r['by_goals_hi'])}"
             for r in dm.iter_rows(named=True)) + " of games (main mix; winners' goal share "
-            + ", ".join(f"{r['players']}p {pct(r['goals_pop'] / r['score'])}"
-                        for r in comp.filter((pl.col("role") == MAIN) & pl.col("winner"))
-                        .iter_rows(named=True)) + ").")
+                     + ", ".join(f"{r['players']}p {pct(r['goals_pop'] / r['score'])}"
+                                 for r in comp.filter((pl.col("role") == MAIN) & pl.col("winner"))
+                                 .iter_rows(named=True)) + ").")
     pops = q.collect(seats.filter(q.finished_seat() & (pl.col("role") == MAIN))
-                      .with_columns(winner=pl.col("win_share") > 0)
-                      .group_by("players", "winner", "score").agg(count=pl.len())
+                     .with_columns(winner=pl.col("win_share") > 0)
+                     .group_by("players", "winner", "score").agg(count=pl.len())
                       ).sort("players", "winner", "score", descending=[False, True, False])
     ctx.add_chart("suburbia_score_components", components_chart(
         comp, pops, os.path.join(out, "suburbia_score_components.png")))

@@ -29,12 +29,13 @@ def add_chart(ctx, name: str, fn, *args) -> str:
     return f"{name}.png"
 
 
-def err(ax, x, est, lo, hi, fmt="o", **kw):
+def _err(ax, x, est, lo, hi, fmt="o", **kw):
     est, lo, hi = (np.asarray(v, dtype=float) for v in (est, lo, hi))
     ax.errorbar(x, est, yerr=[est - lo, hi - est], fmt=fmt, capsize=3, **kw)
 
 
 def chart_seats_by_set(rates: pl.DataFrame, path: str) -> str:
+    """Seat win rates per card set with 95% whiskers, one panel per player count."""
     if rates.is_empty() or "players" not in rates.columns:
         return empty(path, "no pool runs")
     players = sorted(int(p) for p in rates["players"].unique())
@@ -62,6 +63,7 @@ def chart_seats_by_set(rates: pl.DataFrame, path: str) -> str:
 
 
 def chart_components(comp: pl.DataFrame, path: str) -> str:
+    """Mean points per seat-game of each score component, per player count."""
     data = comp.filter(pl.col("component") != "score")
     if data.is_empty():
         return empty(path, "no score detail columns")
@@ -89,6 +91,8 @@ def chart_components(comp: pl.DataFrame, path: str) -> str:
 
 
 def chart_wolf(pairs: list[dict], buckets: pl.DataFrame, path: str) -> str:
+    """Left: the restricted-play difference per card set; right: win rate by wolf
+    actions (greedy seats of the main pool)."""
     if not pairs and buckets.is_empty():
         return empty(path, "no wolf data")
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
@@ -98,7 +102,7 @@ def chart_wolf(pairs: list[dict], buckets: pl.DataFrame, path: str) -> str:
         rs = sorted((r for r in pairs if r["card_set"] == cs and r["n"]),
                     key=lambda r: r["players"])
         x = np.array([r["players"] for r in rs], float) + (k - (len(sets) - 1) / 2) * 0.2
-        err(ax, x, [r["diff"] * 100 for r in rs], [r["lo"] * 100 for r in rs],
+        _err(ax, x, [r["diff"] * 100 for r in rs], [r["lo"] * 100 for r in rs],
              [r["hi"] * 100 for r in rs], color=COLORS.get(cs, "grey"), label=cs)
     ax.axhline(0, color="grey", lw=1)
     ax.set_xticks([2, 3, 4], ["2 players", "3 players", "4 players"])
@@ -111,7 +115,7 @@ def chart_wolf(pairs: list[dict], buckets: pl.DataFrame, path: str) -> str:
                           if not buckets.is_empty() else []):
         g = buckets.filter(pl.col("players") == p)
         x = g["wolf_actions"].to_numpy() + (k - 1) * 0.1
-        err(ax, x, g["win_rate"].to_numpy() * 100, g["lo"].to_numpy() * 100,
+        _err(ax, x, g["win_rate"].to_numpy() * 100, g["lo"].to_numpy() * 100,
              g["hi"].to_numpy() * 100, label=f"{p} players (parity {100 / p:.3g}%)")
     ax.set_xticks([0, 1, 2, 3])
     ax.set_xlabel("wolf actions taken by the seat")
@@ -122,6 +126,7 @@ def chart_wolf(pairs: list[dict], buckets: pl.DataFrame, path: str) -> str:
 
 
 def chart_ties(ties_by_set: dict[str, pl.DataFrame], path: str) -> str:
+    """Houses saved by a tie: share of built houses and of games, per card set."""
     if not ties_by_set or all(t.is_empty() for t in ties_by_set.values()):
         return empty(path, "no house data")
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
@@ -134,7 +139,7 @@ def chart_ties(ties_by_set: dict[str, pl.DataFrame], path: str) -> str:
             if t.is_empty():
                 continue
             x = t["players"].to_numpy() + (k - (len(sets) - 1) / 2) * 0.2
-            err(ax, x, t[col].to_numpy() * 100, t[f"{col}_lo"].to_numpy() * 100,
+            _err(ax, x, t[col].to_numpy() * 100, t[f"{col}_lo"].to_numpy() * 100,
                  t[f"{col}_hi"].to_numpy() * 100, color=COLORS.get(cs, "grey"), label=cs)
         ax.set_xticks([2, 3, 4], ["2 players", "3 players", "4 players"])
         ax.set_ylabel(label)
@@ -144,6 +149,7 @@ def chart_ties(ties_by_set: dict[str, pl.DataFrame], path: str) -> str:
 
 
 def chart_dummy(pairs: list[dict], path: str) -> str:
+    """The dummy control: both arms' win rates and their paired difference."""
     pairs = [r for r in pairs if r["n"]]
     if not pairs:
         return empty(path, "no dummy-control runs")
@@ -151,9 +157,9 @@ def chart_dummy(pairs: list[dict], path: str) -> str:
     ax = axes[0]
     for k, r in enumerate(pairs):
         col = COLORS.get(r["card_set"], "grey")
-        err(ax, [k - 0.12], [r["rate_c"] * 100], [r["c_lo"] * 100], [r["c_hi"] * 100],
+        _err(ax, [k - 0.12], [r["rate_c"] * 100], [r["c_lo"] * 100], [r["c_hi"] * 100],
              color=col, fmt="o", mfc="white")
-        err(ax, [k + 0.12], [r["rate_t"] * 100], [r["t_lo"] * 100], [r["t_hi"] * 100],
+        _err(ax, [k + 0.12], [r["rate_t"] * 100], [r["t_lo"] * 100], [r["t_hi"] * 100],
              color=col, fmt="s")
     ax.axhline(50, ls="--", color="grey", lw=1)
     labels = [f"{r['card_set']}\n(n = {r['n']:,})" for r in pairs]
@@ -162,7 +168,7 @@ def chart_dummy(pairs: list[dict], path: str) -> str:
     ax.set_title("Open = neutral control, filled = hostile (same seeds)", fontsize=9)
     ax = axes[1]
     for k, r in enumerate(pairs):
-        err(ax, [k], [r["diff"] * 100], [r["lo"] * 100], [r["hi"] * 100],
+        _err(ax, [k], [r["diff"] * 100], [r["lo"] * 100], [r["hi"] * 100],
              color=COLORS.get(r["card_set"], "grey"))
     ax.axhline(0, color="grey", lw=1)
     ax.set_xticks(range(len(pairs)), labels, fontsize=8)
@@ -173,6 +179,8 @@ def chart_dummy(pairs: list[dict], path: str) -> str:
 
 
 def chart_sensitivity(rows: list[dict], path: str) -> str:
+    """Headline effects under each card set (win-rate effects and points per wolf
+    action)."""
     groups = [("win-rate effects (points)", [r for r in rows if r["unit"] == "rate"]),
               ("points per wolf action", [r for r in rows if r["unit"] == "points"])]
     groups = [(t, g) for t, g in groups if g]

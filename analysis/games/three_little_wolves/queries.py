@@ -14,10 +14,9 @@ from analysis.games.three_little_wolves.data import COMPONENTS, DEFAULT_SET, SET
 from analysis.stats import Z95, bh_adjust, newcombe_difference, normal_pvalue, wilson_interval
 
 __all__ = [
-    "run_table", "fill_players", "pool_runs", "study_pairs", "finished", "i64",
-    "seat_rates_by_set", "score_components", "wolf_by_strategy", "more_vs_less", "wolf_buckets",
-    "bet_more_less", "house_ties", "paired_effect", "mean_se", "p_vs_parity",
-    "mean_turns_by_set", "verdict", "sensitivity_rows", "se_of",
+    "run_table", "fill_players", "pool_runs", "study_pairs", "seat_rates_by_set",
+    "score_components", "wolf_by_strategy", "more_vs_less", "wolf_buckets", "bet_more_less",
+    "house_ties", "paired_effect", "p_vs_parity", "mean_turns_by_set", "sensitivity_rows",
 ]
 
 
@@ -45,11 +44,12 @@ def run_table(manifests: list[dict], roles: dict[int, str]) -> list[dict]:
 
 
 def fill_players(runs: list[dict], games: pl.LazyFrame) -> None:
+    """Fill the missing ``players`` of ``runs`` from the games table (in place)."""
     missing = [r["run"] for r in runs if r["players"] is None]
     if not missing:
         return
     df = q.collect(games.filter(pl.col("run").is_in(missing))
-                    .group_by("run").agg(pl.col("players").first()))
+                   .group_by("run").agg(pl.col("players").first()))
     got = dict(zip(df["run"].to_list(), df["players"].to_list(), strict=True))
     for r in runs:
         if r["players"] is None and r["run"] in got:
@@ -80,11 +80,11 @@ def study_pairs(runs: list[dict], kind: str, control: str, treated: str) -> list
     return out
 
 
-def finished(seats: pl.LazyFrame) -> pl.LazyFrame:
+def _finished(seats: pl.LazyFrame) -> pl.LazyFrame:
     return seats.filter(q.finished_seat())
 
 
-def i64(col: str) -> pl.Expr:
+def _i64(col: str) -> pl.Expr:
     return pl.col(col).cast(pl.Int64).fill_null(0)
 
 
@@ -104,16 +104,16 @@ def score_components(seats: pl.LazyFrame) -> pl.DataFrame:
     share of the final score (sum of the component / sum of the scores) with a 95% interval
     (ratio estimator, linearised), and the winners' mean (weighted by win share).
     Components: houses, collapses, bonuses, pigs, wolves, marks; plus a "score" row."""
-    exprs = [pl.len().cast(pl.Int64).alias("n"), i64("score").sum().alias("S"),
-             (i64("score") ** 2).sum().alias("S2"),
+    exprs = [pl.len().cast(pl.Int64).alias("n"), _i64("score").sum().alias("S"),
+             (_i64("score") ** 2).sum().alias("S2"),
              pl.col("win_share").sum().alias("W"),
-             (i64("score") * pl.col("win_share")).sum().alias("SW")]
+             (_i64("score") * pl.col("win_share")).sum().alias("SW")]
     for c in COMPONENTS:
-        x = i64(f"pts_{c}")
+        x = _i64(f"pts_{c}")
         exprs += [x.sum().alias(f"{c}_s"), (x * x).sum().alias(f"{c}_s2"),
-                  (x * i64("score")).sum().alias(f"{c}_xs"),
+                  (x * _i64("score")).sum().alias(f"{c}_xs"),
                   (x * pl.col("win_share")).sum().alias(f"{c}_w")]
-    agg = q.collect(finished(seats).group_by("players").agg(exprs)).sort("players")
+    agg = q.collect(_finished(seats).group_by("players").agg(exprs)).sort("players")
     rows = []
     for r in agg.iter_rows(named=True):
         n, S, S2 = r["n"], float(r["S"]), float(r["S2"])
@@ -145,13 +145,13 @@ def wolf_by_strategy(seats: pl.LazyFrame) -> pl.DataFrame:
     """Per players and strategy: n (seat-games), mean wolf actions, mean wolf points, wolves
     placed and standing, wins and win rate with its Wilson interval. Sorted by players, then
     mean wolf actions descending."""
-    df = q.collect(finished(seats).group_by("players", "strategy").agg(
+    df = q.collect(_finished(seats).group_by("players", "strategy").agg(
         n=pl.len().cast(pl.Int64),
         wins=pl.col("win_share").sum().cast(pl.Float64),
-        wolf_actions=i64("act_wolf").mean(),
-        wolf_points=i64("pts_wolves").mean(),
-        placed=i64("wolves_placed").sum(),
-        standing=i64("wolves_standing").sum(),
+        wolf_actions=_i64("act_wolf").mean(),
+        wolf_points=_i64("pts_wolves").mean(),
+        placed=_i64("wolves_placed").sum(),
+        standing=_i64("wolves_standing").sum(),
     ))
     df = q.with_wilson(df)
     return df.sort(["players", "wolf_actions", "strategy"], descending=[False, True, False])
@@ -186,7 +186,7 @@ def more_vs_less(by_strategy: pl.DataFrame, exclude: tuple[str, ...] = ("random"
 def wolf_buckets(seats: pl.LazyFrame, strategy: str | None = None) -> pl.DataFrame:
     """Win rate by the number of wolf actions a seat took (0..3), per players; all bots or
     one ``strategy``. Columns players, wolf_actions, n, wins, win_rate, lo, hi."""
-    lf = finished(seats)
+    lf = _finished(seats)
     if strategy is not None:
         lf = lf.filter(pl.col("strategy") == strategy)
     df = q.collect(lf.group_by("players", pl.col("act_wolf").cast(pl.Int64).alias(
@@ -199,8 +199,8 @@ def bet_more_less(seats: pl.LazyFrame, strategy: str = "greedy", threshold: int 
                   ) -> pl.DataFrame:
     """Per players, seats of ``strategy`` that took at least ``threshold`` wolf actions
     against those that took fewer: n, win rates, difference with a Newcombe interval."""
-    lf = finished(seats).filter(pl.col("strategy") == strategy)
-    more = i64("act_wolf") >= threshold
+    lf = _finished(seats).filter(pl.col("strategy") == strategy)
+    more = _i64("act_wolf") >= threshold
     df = q.collect(lf.group_by("players").agg(
         n_more=more.sum().cast(pl.Int64),
         w_more=pl.when(more).then(pl.col("win_share")).otherwise(0.0).sum(),
@@ -220,18 +220,18 @@ def house_ties(seats: pl.LazyFrame) -> pl.DataFrame:
     is approximate), the share of seat-games with at least one saved house (seat_rate, Wilson)
     and of games in which some player's house was saved (game_rate, Wilson), the share of
     built houses that collapsed, and bonuses lost per seat-game."""
-    fin = finished(seats)
+    fin = _finished(seats)
     per_seat = q.collect(fin.group_by("players").agg(
         n=pl.len().cast(pl.Int64),
-        built=i64("houses_built").sum(),
-        collapsed=i64("houses_collapsed").sum(),
-        saved=i64("houses_saved_by_tie").sum(),
-        bonus_lost=i64("bonus_lost_to_tie").sum(),
-        seats_saved=(i64("houses_saved_by_tie") > 0).sum().cast(pl.Int64),
+        built=_i64("houses_built").sum(),
+        collapsed=_i64("houses_collapsed").sum(),
+        saved=_i64("houses_saved_by_tie").sum(),
+        bonus_lost=_i64("bonus_lost_to_tie").sum(),
+        seats_saved=(_i64("houses_saved_by_tie") > 0).sum().cast(pl.Int64),
     ))
     per_game = q.collect(
         fin.group_by("run", "game", "players").agg(
-            saved=(i64("houses_saved_by_tie") > 0).any())
+            saved=(_i64("houses_saved_by_tie") > 0).any())
         .group_by("players").agg(games=pl.len().cast(pl.Int64),
                                  games_saved=pl.col("saved").sum().cast(pl.Int64)))
     df = per_seat.join(per_game, on="players", how="left").sort("players")
@@ -267,9 +267,9 @@ def paired_effect(seats: pl.LazyFrame, treated_run: int, control_run: int, focal
                          ).select("game", "seat")
 
     def arm(run: int, tag: str) -> pl.LazyFrame:
-        return finished(seats.filter(pl.col("run") == run)).select(
+        return _finished(seats.filter(pl.col("run") == run)).select(
             "game", "seat", pl.col("win_share").cast(pl.Float64).alias(f"s{tag}"),
-            i64("score").alias(f"x{tag}"), i64("act_wolf").alias(f"w{tag}"))
+            _i64("score").alias(f"x{tag}"), _i64("act_wolf").alias(f"w{tag}"))
 
     j = focal.join(arm(treated_run, "t"), on=["game", "seat"]).join(
         arm(control_run, "c"), on=["game", "seat"])
@@ -298,7 +298,7 @@ def paired_effect(seats: pl.LazyFrame, treated_run: int, control_run: int, focal
                 f"wolf_{tag}": a[f"w{tag}"] / n}
     for key, s1, s2, lo_k, hi_k in (("diff", "d", "d2", "lo", "hi"),
                                     ("score_diff", "ds", "ds2", "score_lo", "score_hi")):
-        mean, se = mean_se(a[s1], a[s2], n)
+        mean, se = _mean_se(a[s1], a[s2], n)
         out[key], out[lo_k], out[hi_k] = mean, mean - Z95 * se, mean + Z95 * se
         if key == "diff":
             out["se"], out["p"] = se, normal_pvalue(mean, se)
@@ -314,7 +314,7 @@ def paired_effect(seats: pl.LazyFrame, treated_run: int, control_run: int, focal
     return out
 
 
-def mean_se(s: float, s2: float, n: int) -> tuple[float, float]:
+def _mean_se(s: float, s2: float, n: int) -> tuple[float, float]:
     mean = s / n
     if n < 2:
         return mean, float("nan")
@@ -335,18 +335,18 @@ def mean_turns_by_set(games: pl.LazyFrame, by_set: dict[str, list[int]]) -> dict
     out = {}
     for cs, idx in by_set.items():
         df = q.collect(games.filter(pl.col("run").is_in(idx) & q.finished_game())
-                        .group_by("players").agg(
+                       .group_by("players").agg(
             n=pl.len().cast(pl.Int64), s=pl.col("turns").cast(pl.Float64).sum(),
             s2=(pl.col("turns").cast(pl.Float64) ** 2).sum()))
         for r in df.iter_rows(named=True):
-            mean, se = mean_se(r["s"], r["s2"], r["n"])
+            mean, se = _mean_se(r["s"], r["s2"], r["n"])
             out[(cs, int(r["players"]))] = {"n": r["n"], "est": mean, "lo": mean - Z95 * se,
                                             "hi": mean + Z95 * se}
     return out
 
 
 # ---------------------------------------------------------------- sensitivity ------------
-def verdict(est: float, q_value: float) -> str:
+def _verdict(est: float, q_value: float) -> str:
     if q_value is None or math.isnan(q_value) or est is None or math.isnan(est):
         return "n/a"
     if q_value >= 0.05:
@@ -369,7 +369,7 @@ def sensitivity_rows(cells: list[dict]) -> list[dict]:
     tested = [c for c in cells if c.get("p") is not None and not math.isnan(c["p"])]
     for c, qv in zip(tested, bh_adjust([c["p"] for c in tested]), strict=True):
         c["q"] = qv
-        c["verdict"] = verdict(c["est"], qv)
+        c["verdict"] = _verdict(c["est"], qv)
     rows: dict[tuple, dict] = {}
     for c in cells:
         key = (c["metric"], c["players"])
@@ -385,9 +385,10 @@ def sensitivity_rows(cells: list[dict]) -> list[dict]:
         for cs, c in row["cells"].items():
             if cs == DEFAULT_SET or is_missing(c["est"]):
                 continue
-            se = math.hypot(se_of(c), se_of(base))
+            se = math.hypot(_se_of(c), _se_of(base))
             sh = c["est"] - base["est"]
-            row["shifts"][cs] = [sh, sh - Z95 * se, sh + Z95 * se, normal_pvalue(sh, se), float("nan")]
+            row["shifts"][cs] = [sh, sh - Z95 * se, sh + Z95 * se, normal_pvalue(sh, se),
+                                 float("nan")]
             shifts.append(row["shifts"][cs])
     for s, qv in zip(shifts, bh_adjust([s[3] for s in shifts]), strict=True):
         s[4] = qv
@@ -401,7 +402,7 @@ def sensitivity_rows(cells: list[dict]) -> list[dict]:
     return list(rows.values())
 
 
-def se_of(c: dict) -> float:
+def _se_of(c: dict) -> float:
     if is_missing(c["lo"]) or is_missing(c["hi"]):
         return float("nan")
     return (c["hi"] - c["lo"]) / (2 * Z95)

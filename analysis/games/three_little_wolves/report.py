@@ -40,6 +40,8 @@ def extend_report(ctx) -> None:
 
 
 def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> None:
+    """The headline bullets: seat order, the wolf action, the card list, ties, score
+    components and the dummy control."""
     by = {(r["metric"], r["players"]): r for r in sens}
     # seat order
     d = rates.filter(pl.col("card_set") == DEFAULT_SET) if not rates.is_empty() else rates

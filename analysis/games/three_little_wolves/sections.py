@@ -44,7 +44,7 @@ from analysis.games.three_little_wolves.queries import (
 from analysis.stats import as_float
 
 __all__ = ["Study", "seat_order_section", "score_section", "wolf_section", "ties_section",
-           "dummy_section", "sensitivity_section", "fmt_unit", "sens_cell"]
+           "dummy_section", "sensitivity_section", "fmt_unit"]
 
 
 @dataclass
@@ -170,9 +170,9 @@ def _restricted_play(ctx, study: Study) -> list[dict]:
                      f"{pct(r['rate_t'])} {ci(r['t_lo'], r['t_hi'])}",
                      f"{pct(r['rate_c'])} {ci(r['c_lo'], r['c_hi'])}",
                      f"{pts(r['diff'])} {ci(r['lo'], r['hi'])}",
-                     f"{signed(r['score_diff'])} [{signed(r['score_lo'])}, {signed(r['score_hi'])}]",
+                     _signed_ci(r, "score_diff", "score_lo", "score_hi"),
                      f"{num(r['wolf_t'], 2)} / {num(r['wolf_c'], 2)}",
-                     f"{signed(r['per_wolf'])} [{signed(r['per_wolf_lo'])}, {signed(r['per_wolf_hi'])}]",
+                     _signed_ci(r, "per_wolf", "per_wolf_lo", "per_wolf_hi"),
                      pct(r["same"], 0)])
         cells.append({"metric": "wolf_value", "label": "wolves allowed - forbidden",
                       "unit": "rate", "players": r["players"], "card_set": r["card_set"],
@@ -311,7 +311,7 @@ def dummy_section(ctx, study: Study) -> list[dict]:
                      f"{pct(r['rate_c'])} {ci(r['c_lo'], r['c_hi'])}",
                      f"{pct(r['rate_t'])} {ci(r['t_lo'], r['t_hi'])}",
                      f"{pts(r['diff'])} {ci(r['lo'], r['hi'])}",
-                     f"{signed(r['score_diff'])} [{signed(r['score_lo'])}, {signed(r['score_hi'])}]",
+                     _signed_ci(r, "score_diff", "score_lo", "score_hi"),
                      pct(r["same"], 0)])
         cells.append({"metric": "dummy", "label": "dummy hostile - neutral", "unit": "rate",
                       "players": 2, "card_set": r["card_set"], "n": r["n"], "est": r["diff"],
@@ -356,7 +356,7 @@ def sensitivity_section(ctx, study: Study) -> list[dict]:
         row = [r["label"], str(r["players"])]
         for cs in SETS:
             c = r["cells"].get(cs)
-            row.append("-" if c is None else sens_cell(c, r["unit"]))
+            row.append("-" if c is None else _sens_cell(c, r["unit"]))
         row.append({"same": "yes", "significance": "no: significant under some sets only",
                     "sign": "**no: the sign flips**",
                     None: "n/a" if r["tested"] else "descriptive"}[r["change"]])
@@ -371,12 +371,19 @@ def sensitivity_section(ctx, study: Study) -> list[dict]:
     doc.table(Table(["Metric", "Players", *SETS, "Same verdict", "Largest shift from cards_v1"],
                     rows, [False, True, True, True, True, False, False]))
     doc.img(add_chart(ctx, "tlw_card_set_sensitivity", chart_sensitivity,
-                   [r for r in sens if r["unit"] in ("rate", "points")]),
+                      [r for r in sens if r["unit"] in ("rate", "points")]),
             "Headline effects under each card set")
     return sens
 
 
+def _signed_ci(r: dict, est: str, lo: str, hi: str) -> str:
+    """'+1.25 [+0.40, +2.10]': a signed estimate with its signed interval (two decimals)."""
+    return f"{signed(r[est])} [{signed(r[lo])}, {signed(r[hi])}]"
+
+
 def fmt_unit(x, unit: str) -> str:
+    """A signed shift in its unit: points (x100, one decimal) for rates and shares,
+    two decimals otherwise."""
     if is_missing(x):
         return "n/a"
     if unit in ("rate", "share"):
@@ -384,7 +391,7 @@ def fmt_unit(x, unit: str) -> str:
     return f"{x:+.2f}"
 
 
-def sens_cell(c: dict, unit: str) -> str:
+def _sens_cell(c: dict, unit: str) -> str:
     if is_missing(c["est"]):
         return f"n/a (n={c['n']:,})"
     if unit == "rate":
