@@ -1,4 +1,4 @@
-"""Province report extension (analysis/games/province.py): exact values of its queries on small
+"""Province report extension (analysis/games/province/): exact values of its queries on small
 synthetic run folders written with the runner's schema and Province's detail columns, and an
 end-to-end report of small real runs.
 

@@ -1,4 +1,4 @@
-"""Suburbia report extension (analysis/games/suburbia.py): exact values on synthetic runs, and
+"""Suburbia report extension (analysis/games/suburbia/): exact values on synthetic runs, and
 one end-to-end report from small real runs.
 
 Synthetic run 0, role "main", 3 players, seats fixed greedy / denier / random, 50 games

@@ -1,4 +1,4 @@
-"""The Three Little Wolves report extension (analysis/games/three_little_wolves.py).
+"""The Three Little Wolves report extension (analysis/games/three_little_wolves/).
 
 Synthetic run folders with the runner's schema and the game's seat detail columns, built so
 that every asserted value can be worked out by hand (see each test), plus one end-to-end run
