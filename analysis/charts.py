@@ -1,8 +1,11 @@
-"""PNG charts of the aggregate tables of ``analysis.queries`` (matplotlib, Agg backend).
+"""PNG charts of the aggregate tables of ``analysis.queries`` (matplotlib, Agg backend), and
+the helpers every report's charts share.
 
-Every function takes the DataFrame a query returned, writes one PNG (to a temporary name,
-then renamed, so a chart is never half-written) and returns its path. Seats are labelled
-1-based ("Seat 1" is seat 0 in the data); rates are drawn in percent.
+Every chart function takes the DataFrame a query returned, writes one PNG and returns its
+path. Seats are labelled 1-based ("Seat 1" is seat 0 in the data); rates are drawn in percent.
+Shared helpers: ``save`` (lay out, write the PNG atomically with ``sim.core.io.atomic_path``,
+close the figure), ``empty`` (a placeholder chart with a message), ``grid`` (one panel per
+player count) and ``error_bars`` (non-negative whisker lengths).
 """
 
 from __future__ import annotations
@@ -19,18 +22,28 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from matplotlib.colors import TwoSlopeNorm  # noqa: E402
 
+from sim.core.io import atomic_path  # noqa: E402
+
 __all__ = [
+    "save",
+    "empty",
+    "grid",
+    "error_bars",
     "seat_win_rate_chart",
     "length_histogram_chart",
     "matchup_heatmap",
     "component_impact_chart",
 ]
 
-_BAR = "#4C72B0"
-_DPI = 110
+BAR = "#4C72B0"
+"""The bar colour of the generic charts."""
+DPI = 110
+"""Resolution of the generic charts (dots per inch)."""
 
 
-def _grid(n: int, width: float = 4.2, height: float = 3.4, max_cols: int = 3):
+def grid(n: int, width: float = 4.2, height: float = 3.4, max_cols: int = 3):
+    """A figure of ``n`` panels of ``width`` x ``height`` inches, at most ``max_cols`` a row
+    (unused panels hidden); returns ``(fig, [ax, ...])`` with ``n`` axes."""
     cols = max(1, min(n, max_cols))
     rows = max(1, math.ceil(n / cols))
     fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False)
@@ -40,24 +53,35 @@ def _grid(n: int, width: float = 4.2, height: float = 3.4, max_cols: int = 3):
     return fig, flat[:n]
 
 
-def _save(fig, path: str) -> str:
+def save(fig, path, dpi: int = DPI) -> str:
+    """Lay out ``fig`` (``tight_layout``), write it as a PNG of ``dpi`` to ``path`` atomically
+    (temporary name, fsync, rename; the folder is created if needed) and close it. Returns
+    ``path`` as a str."""
     path = os.fspath(path)
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = f"{path}.tmp-{os.getpid()}"
     try:
         fig.tight_layout()
-        fig.savefig(tmp, format="png", dpi=_DPI)
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format="png", dpi=dpi)
     finally:
         plt.close(fig)
-    os.replace(tmp, path)
     return path
 
 
-def _empty(path: str, message: str) -> str:
+def empty(path, message: str, dpi: int = DPI) -> str:
+    """A small placeholder chart that only says ``message`` (e.g. "no finished games"),
+    written like ``save``; returns ``path``."""
     fig, ax = plt.subplots(figsize=(5, 1.6))
     ax.axis("off")
     ax.text(0.5, 0.5, message, ha="center", va="center")
-    return _save(fig, path)
+    return save(fig, path, dpi)
+
+
+def error_bars(v, lo, hi) -> tuple[np.ndarray, list[np.ndarray]]:
+    """``(v, [below, above])`` for ``errorbar(xerr=...)``/``yerr``: the distances from the
+    estimates ``v`` to their bounds, floored at 0 (an estimate outside its interval, or a NaN,
+    never gives a negative whisker)."""
+    v, lo, hi = (np.asarray(a, float) for a in (v, lo, hi))
+    return v, [np.maximum(v - lo, 0), np.maximum(hi - v, 0)]
 
 
 def _players(df: pl.DataFrame) -> list[int]:
@@ -75,17 +99,17 @@ def seat_win_rate_chart(
     parity. Returns ``path``.
     """
     if rates.is_empty():
-        return _empty(path, "no finished games")
+        return empty(path, "no finished games")
     label = "Seat" if position_col == "seat" else "Turn position"
     players = _players(rates)
-    fig, axes = _grid(len(players))
+    fig, axes = grid(len(players))
     for ax, p in zip(axes, players, strict=True):
         g = rates.filter(pl.col("players") == p).sort(position_col)
         x = g[position_col].to_numpy().astype(int) + 1
         r = g["win_rate"].fill_null(np.nan).to_numpy() * 100
         lo = g["lo"].fill_null(np.nan).to_numpy() * 100
         hi = g["hi"].fill_null(np.nan).to_numpy() * 100
-        ax.bar(x, r, color=_BAR, width=0.6)
+        ax.bar(x, r, color=BAR, width=0.6)
         ax.errorbar(x, r, yerr=[r - lo, hi - r], fmt="none", ecolor="black", capsize=4, lw=1.2)
         ax.axhline(100.0 / p, ls="--", color="grey", lw=1, label=f"parity {100 / p:.3g}%")
         ax.set_xticks(x, [f"{label} {i}" if len(x) <= 4 else str(i) for i in x], fontsize=8)
@@ -95,7 +119,7 @@ def seat_win_rate_chart(
         ax.legend(fontsize=8, loc="upper right")
     if title:
         fig.suptitle(title, fontsize=10)
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def length_histogram_chart(counts: pl.DataFrame, path: str, max_bins: int = 60) -> str:
@@ -105,9 +129,9 @@ def length_histogram_chart(counts: pl.DataFrame, path: str, max_bins: int = 60) 
     ``counts``: output of ``length_counts`` (players, turns, finished, count). Returns ``path``.
     """
     if counts.is_empty():
-        return _empty(path, "no games")
+        return empty(path, "no games")
     players = _players(counts)
-    fig, axes = _grid(len(players))
+    fig, axes = grid(len(players))
     for ax, p in zip(axes, players, strict=True):
         g = counts.filter(pl.col("players") == p)
         fin = g.filter(pl.col("finished"))
@@ -121,7 +145,7 @@ def length_histogram_chart(counts: pl.DataFrame, path: str, max_bins: int = 60) 
             step = max(1, math.ceil((hi - lo) / max_bins))
             edges = np.arange(lo, hi + step, step)
             hist, edges = np.histogram(t, bins=edges, weights=w)
-            ax.bar(edges[:-1], hist, width=step, align="edge", color=_BAR)
+            ax.bar(edges[:-1], hist, width=step, align="edge", color=BAR)
             order = np.argsort(t)
             cum = np.cumsum(w[order])
             median = t[order][np.searchsorted(cum, cum[-1] / 2)]
@@ -133,7 +157,7 @@ def length_histogram_chart(counts: pl.DataFrame, path: str, max_bins: int = 60) 
             f"{p} players: {int(fin['count'].sum()):,} finished, {n_limit:,} at limit",
             fontsize=9,
         )
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def matchup_heatmap(matrix: pl.DataFrame, path: str) -> str:
@@ -144,26 +168,26 @@ def matchup_heatmap(matrix: pl.DataFrame, path: str) -> str:
     Returns ``path``.
     """
     if matrix.is_empty():
-        return _empty(path, "no matchups")
+        return empty(path, "no matchups")
     players = _players(matrix)
     names = sorted(set(matrix["strategy"]) | set(matrix["opponent"]))
     k = len(names)
     side = max(3.6, 1.0 + 0.9 * k)
-    fig, axes = _grid(len(players), width=side + 0.8, height=side)
+    fig, axes = grid(len(players), width=side + 0.8, height=side)
     idx = {s: i for i, s in enumerate(names)}
     for ax, p in zip(axes, players, strict=True):
-        grid = np.full((k, k), np.nan)
+        cells = np.full((k, k), np.nan)
         ns = np.zeros((k, k), dtype=np.int64)
         for r in matrix.filter(pl.col("players") == p).iter_rows(named=True):
             i, j = idx[r["strategy"]], idx[r["opponent"]]
-            grid[i, j] = np.nan if r["win_rate"] is None else r["win_rate"]
+            cells[i, j] = np.nan if r["win_rate"] is None else r["win_rate"]
             ns[i, j] = r["n"]
         norm = TwoSlopeNorm(vmin=0.0, vcenter=1.0 / p, vmax=1.0)
-        im = ax.imshow(np.ma.masked_invalid(grid), cmap="RdBu", norm=norm)
+        im = ax.imshow(np.ma.masked_invalid(cells), cmap="RdBu", norm=norm)
         for i in range(k):
             for j in range(k):
                 if ns[i, j]:
-                    ax.text(j, i, f"{grid[i, j] * 100:.1f}%\nn={ns[i, j]:,}", ha="center",
+                    ax.text(j, i, f"{cells[i, j] * 100:.1f}%\nn={ns[i, j]:,}", ha="center",
                             va="center", fontsize=7)
         ax.set_xticks(range(k), names, rotation=45, ha="right", fontsize=8)
         ax.set_yticks(range(k), names, fontsize=8)
@@ -171,7 +195,7 @@ def matchup_heatmap(matrix: pl.DataFrame, path: str) -> str:
         ax.set_ylabel("win rate of (row)")
         ax.set_title(f"{p} players (parity {100 / p:.3g}%)", fontsize=9)
         fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="win rate")
-    return _save(fig, path)
+    return save(fig, path)
 
 
 def component_impact_chart(impact: pl.DataFrame, path: str, top: int = 17) -> str:
@@ -184,10 +208,10 @@ def component_impact_chart(impact: pl.DataFrame, path: str, top: int = 17) -> st
     """
     data = impact.filter(pl.col("diff").is_not_null())
     if data.is_empty():
-        return _empty(path, "no component detail columns with both groups present")
+        return empty(path, "no component detail columns with both groups present")
     players = _players(data)
     rows = min(top, max(len(data.filter(pl.col("players") == p)) for p in players))
-    fig, axes = _grid(len(players), width=4.6, height=1.2 + 0.28 * rows)
+    fig, axes = grid(len(players), width=4.6, height=1.2 + 0.28 * rows)
     for ax, p in zip(axes, players, strict=True):
         g = data.filter(pl.col("players") == p).head(top).reverse()
         y = np.arange(len(g))
@@ -200,4 +224,4 @@ def component_impact_chart(impact: pl.DataFrame, path: str, top: int = 17) -> st
         ax.set_yticks(y, g["component"].to_list(), fontsize=8)
         ax.set_xlabel("win rate used - not used (points)")
         ax.set_title(f"{p} players", fontsize=9)
-    return _save(fig, path)
+    return save(fig, path)

@@ -20,10 +20,10 @@ from __future__ import annotations
 import html
 import json
 import os
-from datetime import datetime, timezone
 from urllib.parse import quote
 
-from analysis.report import _CSS, _inline_html, _md_cell, _write_atomic, overrides_text, pct
+from analysis.doc import CSS, ci, inline_html, md_table, now_utc, pct, write_atomic
+from analysis.report import overrides_text
 
 __all__ = ["write_index", "load_summaries", "first_seat_text"]
 
@@ -58,17 +58,11 @@ def load_summaries(reports_dir: str) -> tuple[list[tuple[str, dict]], list[str]]
     return found, bad
 
 
-def _ci(lo, hi) -> str:
-    if lo is None or hi is None:
-        return "[n/a]"
-    return f"[{lo * 100:.1f}, {hi * 100:.1f}]"
-
-
 def first_seat_text(row: dict) -> str:
     """``{"players": 2, "win_rate": 0.65, "lo": .., "hi": .., "parity": .5, "n": 100}`` ->
     ``'2p: 65.0% [55.3, 73.6] vs 50% (n = 100)'``."""
     par = row.get("parity") or 1.0 / int(row["players"])
-    text = (f"{row['players']}p: {pct(row.get('win_rate'))} {_ci(row.get('lo'), row.get('hi'))}"
+    text = (f"{row['players']}p: {pct(row.get('win_rate'))} {ci(row.get('lo'), row.get('hi'))}"
             f" vs {f'{par * 100:.1f}'.rstrip('0').rstrip('.')}% (n = {int(row.get('n', 0)):,})")
     need = row.get("games_for_1_point")
     if need is not None and int(row.get("n", 0)) < need:
@@ -101,21 +95,21 @@ _LEGEND = ("First seat: the win rate of the seat that moves first, per player co
 
 
 def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
+    """``README.md``: the index table (links to each report.md) and each report's
+    answers."""
     out = ["# reports/", "", INTRO, ""]
     if not items:
         out += ["No reports yet: run `make run` or `boardsim run`.", ""]
     else:
-        out += ["## Index", "", _LEGEND, "",
-                "| " + " | ".join(_HEADERS) + " |",
-                "|" + "|".join(["---", "---:", "---", "---", "---", "---", "---", "---"]) + "|"]
+        rows = []
         for folder, s in items:
             r = _row(folder, s)
             link = f"[{r['title']}]({quote(folder)}/{s.get('report_md', 'report.md')})"
-            cells = [link + f" (`{r['game']}`)", r["games"], r["players"],
-                     "; ".join(r["first"]) or "n/a", r["data"], r["overrides"], r["mix"],
-                     r["seeds"]]
-            out.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
-        out.append("")
+            rows.append([link + f" (`{r['game']}`)", r["games"], r["players"],
+                         "; ".join(r["first"]) or "n/a", r["data"], r["overrides"], r["mix"],
+                         r["seeds"]])
+        out += ["## Index", "", _LEGEND, "",
+                md_table(_HEADERS, rows, [False, True] + [False] * 6), ""]
         for folder, s in items:
             answers = [str(a) for a in (s.get("answers") or [])]
             r = _row(folder, s)
@@ -128,20 +122,21 @@ def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
             out.append("")
     if bad:
         out += ["Unreadable summaries (skipped): " + ", ".join(f"`{b}/summary.json`"
-                                                                for b in bad), ""]
-    out.append(f"Index written {_now()}.")
+                                                               for b in bad), ""]
+    out.append(f"Index written {now_utc()}.")
     return "\n".join(out) + "\n"
 
 
 def render_html(items: list[tuple[str, dict]], bad: list[str]) -> str:
+    """``index.html``: the same as ``render_markdown``, self-contained."""
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>boardsim reports</title><style>{_CSS}</style></head><body>",
-             "<h1>boardsim reports</h1>", f"<p>{_inline_html(INTRO)}</p>"]
+             f"<title>boardsim reports</title><style>{CSS}</style></head><body>",
+             "<h1>boardsim reports</h1>", f"<p>{inline_html(INTRO)}</p>"]
     if not items:
         parts.append("<p>No reports yet: run <code>make run</code> or "
                      "<code>boardsim run</code>.</p>")
     else:
-        parts.append(f"<p>{_inline_html(_LEGEND)}</p>")
+        parts.append(f"<p>{inline_html(_LEGEND)}</p>")
         head = "".join(f"<th>{html.escape(h)}</th>" for h in _HEADERS)
         body = []
         for folder, s in items:
@@ -168,7 +163,7 @@ def render_html(items: list[tuple[str, dict]], bad: list[str]) -> str:
             parts.append(f"<p>Report written {html.escape(r['generated'])}.</p>")
             answers = [str(a) for a in (s.get("answers") or [])]
             if answers:
-                parts.append("<ul>" + "".join(f"<li>{_inline_html(a)}</li>" for a in answers)
+                parts.append("<ul>" + "".join(f"<li>{inline_html(a)}</li>" for a in answers)
                              + "</ul>")
             else:
                 parts.append("<p>No game-specific answers in this report.</p>")
@@ -176,12 +171,8 @@ def render_html(items: list[tuple[str, dict]], bad: list[str]) -> str:
         parts.append("<p>Unreadable summaries (skipped): "
                      + ", ".join(f"<code>{html.escape(b)}/summary.json</code>" for b in bad)
                      + "</p>")
-    parts.append(f"<p>Index written {_now()}.</p></body></html>")
+    parts.append(f"<p>Index written {now_utc()}.</p></body></html>")
     return "\n".join(parts) + "\n"
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def write_index(reports_dir: str = "reports") -> dict[str, str]:
@@ -190,7 +181,7 @@ def write_index(reports_dir: str = "reports") -> dict[str, str]:
     ``reports`` (the folders indexed, comma-joined)."""
     os.makedirs(reports_dir, exist_ok=True)
     items, bad = load_summaries(reports_dir)
-    html_path = _write_atomic(os.path.join(reports_dir, "index.html"), render_html(items, bad))
-    md_path = _write_atomic(os.path.join(reports_dir, "README.md"), render_markdown(items, bad))
+    html_path = write_atomic(os.path.join(reports_dir, "index.html"), render_html(items, bad))
+    md_path = write_atomic(os.path.join(reports_dir, "README.md"), render_markdown(items, bad))
     return {"html": html_path, "markdown": md_path,
             "reports": ",".join(folder for folder, _ in items)}

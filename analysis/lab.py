@@ -24,9 +24,11 @@ import numpy as np
 import polars as pl
 
 from analysis import queries as q
+from analysis.doc import md_table, signed, slug, write_atomic
 from analysis.paired import paired_difference
-from sim.core.components import slug, tunable_paths
+from sim.core.components import tunable_paths
 from sim.core.errors import UserError
+from sim.core.io import atomic_path
 from sim.registry import get_game
 from sim.runner import DEFAULT_BACKEND
 
@@ -40,6 +42,7 @@ class Arm:
     options: dict[str, Any] = field(default_factory=dict)
 
     def describe(self) -> str:
+        """'name=value, ..., option name=value' (or 'as printed')."""
         parts = [f"{k}={v}" for k, v in self.overrides.items()]
         parts += [f"option {k}={v}" for k, v in self.options.items()]
         return ", ".join(parts) or "as printed"
@@ -224,30 +227,10 @@ def component_row(comp: pl.DataFrame, table: str, key: Any = None,
 
 
 # ---- writing -----------------------------------------------------------------------------
-def _write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-    return path
-
-
 def _write_csv(df: pl.DataFrame, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    df.write_csv(tmp)
-    os.replace(tmp, path)
+    with atomic_path(path) as tmp:
+        df.write_csv(tmp)
     return path
-
-
-def _f(x: float, d: int = 1) -> str:
-    return "n/a" if x is None or x != x else f"{x:+.{d}f}" if d else f"{x:+.0f}"
-
-
-def _md_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
-    return out
 
 
 def _setup_lines(game, n, players, strategies, seed, rotate, seatings) -> list[str]:
@@ -290,21 +273,21 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
     rows = []
     for r in table.iter_rows(named=True):
         rows.append([r["metric"], f"{r['baseline']:.2f}", f"{r['variant']:.2f}",
-                     f"{_f(r['diff'], 2)} [{r['lo']:+.2f}, {r['hi']:+.2f}]",
+                     f"{signed(r['diff'], 2)} [{r['lo']:+.2f}, {r['hi']:+.2f}]",
                      f"[{r['unpaired_lo']:+.2f}, {r['unpaired_hi']:+.2f}]",
                      f"{r['games_factor']:.1f}x" if r["games_factor"] == r["games_factor"]
                      and r["games_factor"] != float("inf") else "exact"])
-    lines += _md_table(["metric", "baseline", "variant", "difference (paired 95%)",
-                        "unpaired 95%", "games factor"], rows)
+    lines.append(md_table(["metric", "baseline", "variant", "difference (paired 95%)",
+                           "unpaired 95%", "games factor"], rows))
     changed = _changed_components(comp_b, comp_v, variant.overrides)
     if changed:
         lines += ["", "## Changed components", "",
                   "Win-rate difference of the seats that have the component against those that "
                   "do not (points, Newcombe 95% interval; an association).", ""]
-        lines += _md_table(["component", "baseline", "variant"], changed)
-    md = _write(out / "compare.md", "\n".join(lines) + "\n")
+        lines.append(md_table(["component", "baseline", "variant"], changed))
+    md = write_atomic(out / "compare.md", "\n".join(lines) + "\n")
     _write_csv(table, out / "compare.csv")
-    head = [f"{r['metric']}: {_f(r['diff'], 2)} [{r['lo']:+.2f}, {r['hi']:+.2f}] "
+    head = [f"{r['metric']}: {signed(r['diff'], 2)} [{r['lo']:+.2f}, {r['hi']:+.2f}] "
             f"(unpaired [{r['unpaired_lo']:+.2f}, {r['unpaired_hi']:+.2f}])"
             for r in table.iter_rows(named=True)]
     return {"table": table, "markdown": md, "summary": "\n".join(head + [f"report: {md}"])}
@@ -321,11 +304,11 @@ def _changed_components(cb: pl.DataFrame, cv: pl.DataFrame, overrides: dict) -> 
         t, k = parts[0], parts[1]
         rb, rv = component_row(cb, t, key_slug=k), component_row(cv, t, key_slug=k)
         if rb and rv:
-            rows.append([f"{t}.{k}", _ci(rb), _ci(rv)])
+            rows.append([f"{t}.{k}", _component_diff(rb), _component_diff(rv)])
     return rows
 
 
-def _ci(r: dict) -> str:
+def _component_diff(r: dict) -> str:
     if r["diff"] is None:
         return "n/a"
     return f"{r['diff']:+.1f} [{r['lo']:+.1f}, {r['hi']:+.1f}] (n={r['n_with']:,})"
@@ -425,22 +408,19 @@ def sweep(game_id: str, params: list[str], n: int, players: int, strategies: lis
                 continue
             r = r.row(0, named=True)
             cells.append(f"{r['estimate']:.2f}" + (f" [{r['lo']:.2f}, {r['hi']:.2f}]"
-                                                    if r["lo"] is not None else ""))
+                                                   if r["lo"] is not None else ""))
         body.append(cells)
-    lines += _md_table(header, body)
-    md = _write(out / "sweep.md", "\n".join(lines) + "\n")
+    lines.append(md_table(header, body))
+    md = write_atomic(out / "sweep.md", "\n".join(lines) + "\n")
     return {"table": table, "markdown": md, "chart": png,
             "summary": f"{len(grid)} settings x {n:,} games; table {out / 'sweep.csv'}\n"
-                       f"report: {md}"}
+            f"report: {md}"}
 
 
 def sweep_chart(table: pl.DataFrame, names: list[str], path: Path) -> Path:
     """One panel per metric: estimate against the first parameter's value with its 95% band,
     one line per value of the second parameter. Written to a temporary name, then renamed."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from analysis.charts import plt, save  # matplotlib with the Agg backend
 
     metrics = list(dict.fromkeys(table["metric"].to_list()))
     cols = 3
@@ -469,18 +449,17 @@ def sweep_chart(table: pl.DataFrame, names: list[str], path: Path) -> Path:
             ax.legend(fontsize=7)
     for ax in axes.ravel()[len(metrics):]:
         ax.axis("off")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.png")
-    fig.savefig(tmp, dpi=90)
-    plt.close(fig)
-    os.replace(tmp, path)
+    save(fig, path, dpi=90)
     return path
 
 
 # ---- suggest -------------------------------------------------------------------------------
 @dataclass
 class Proposal:
+    """A suggested change of one component number: the value before and after, the
+    component's difference (dicts diff/lo/hi/n_with) before and after, the games played, and
+    the check under a second bot mix (``robust``, ``robust_note``); ``inside``: whether the
+    change brings it inside the band (else the closest change found)."""
     component: str
     path: str
     before_value: Any
@@ -639,8 +618,8 @@ def suggest(game_id: str, n: int, players: int | None = None,
                 d1 = a1["dev"]
                 d0 = a0["dev"] if a0 is not None else None
                 found.robust = abs(d1) <= band
-                found.robust_note = (f"{', '.join(alt_strategies)}: "
-                                     f"{_f(d0) if d0 is not None else 'n/a'} -> {_f(d1)}")
+                before = signed(d0, 1) if d0 is not None else "n/a"
+                found.robust_note = f"{', '.join(alt_strategies)}: {before} -> {signed(d1, 1)}"
         proposals.append(found)
     return _write_suggest(game, out, proposals, outliers, tried, base, band, n, players,
                           base_strats, alt_strategies, seed, base_overrides, center)
@@ -665,11 +644,12 @@ def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players
     lines += ["", "## Proposals", ""]
     if proposals:
         rows = [[p.component, f"`{p.path}`", f"{p.before_value} -> {p.after_value}",
-                 _ci(p.before), _ci(p.after) + ("" if p.inside else " (closest; still outside)"),
+                 _component_diff(p.before),
+                 _component_diff(p.after) + ("" if p.inside else " (closest; still outside)"),
                  "yes" if p.robust else "no" if p.robust is False else "not checked",
                  p.robust_note] for p in proposals]
-        lines += _md_table(["component", "number", "change", "before", "after",
-                            "holds under 2nd mix", "2nd mix"], rows)
+        lines.append(md_table(["component", "number", "change", "before", "after",
+                               "holds under 2nd mix", "2nd mix"], rows))
     else:
         lines.append("No proposal: " + ("no component lies outside the band with an interval "
                                         "excluding its centre." if not outliers else
@@ -677,26 +657,28 @@ def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players
                                         "an outlier towards the band without pushing another "
                                         "component out."))
     lines += ["", "## Outliers found", ""]
-    lines += _md_table(["component", "difference (95%)", "centre"],
-                       [[f"{o['table']}.{o['key']}", _ci(o), f"{o['center']:+.1f}"]
-                        for o in outliers]) if outliers else ["None."]
+    lines.append(md_table(["component", "difference (95%)", "centre"],
+                          [[f"{o['table']}.{o['key']}", _component_diff(o),
+                            f"{o['center']:+.1f}"] for o in outliers])
+                 if outliers else "None.")
     if tried:
         lines += ["", "## Every change tried", ""]
-        lines += _md_table(["component", "number", "change", "difference (95%)",
-                            "pushed out"],
-                           [[t["component"], f"`{t['path']}`", f"{t['from']} -> {t['to']}",
-                             f"{t['diff']:+.1f} [{t['lo']:+.1f}, {t['hi']:+.1f}]",
-                             t["pushed_out"] or "-"] for t in tried])
-    md = _write(out / "suggest.md", "\n".join(lines) + "\n")
+        lines.append(md_table(["component", "number", "change", "difference (95%)",
+                               "pushed out"],
+                              [[t["component"], f"`{t['path']}`", f"{t['from']} -> {t['to']}",
+                                f"{t['diff']:+.1f} [{t['lo']:+.1f}, {t['hi']:+.1f}]",
+                                t["pushed_out"] or "-"] for t in tried]))
+    md = write_atomic(out / "suggest.md", "\n".join(lines) + "\n")
     _write_csv(base, out / "components.csv")
     rows = [{"component": p.component, "path": p.path, "from": p.before_value,
              "to": p.after_value, "before_diff": p.before["diff"], "before_lo": p.before["lo"],
              "before_hi": p.before["hi"], "after_diff": p.after["diff"],
              "after_lo": p.after["lo"], "after_hi": p.after["hi"], "games": p.games,
              "robust": p.robust, "inside_band": p.inside} for p in proposals]
-    _write(out / "suggest.json", json.dumps(rows, indent=2, default=str))
+    write_atomic(out / "suggest.json", json.dumps(rows, indent=2, default=str))
     summary = [f"{p.component}: {p.path.split('.')[-1]} {p.before_value} to {p.after_value} "
-               f"brings its difference from {_ci(p.before)} to {_ci(p.after)}"
+               f"brings its difference from {_component_diff(p.before)} to "
+               f"{_component_diff(p.after)}"
                + ("" if p.inside else " (closest change found; still outside the band)")
                + ("" if p.robust is None else " (holds under the 2nd mix)" if p.robust
                   else " (does NOT hold under the 2nd mix)") for p in proposals]

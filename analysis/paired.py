@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-Z95 = 1.959963984540054
+from analysis.stats import Z95
+
+__all__ = ["Z95", "PairedDifference", "paired_difference"]
 
 
 @dataclass(frozen=True)
@@ -38,11 +40,14 @@ class PairedDifference:
 
     @property
     def width_ratio(self) -> float:
+        """Paired interval width / unpaired width (NaN without an unpaired width)."""
         w_u = self.unpaired_hi - self.unpaired_lo
         return float((self.hi - self.lo) / w_u) if w_u > 0 else float("nan")
 
     @property
     def games_factor(self) -> float:
+        """How many times more games two independent runs would need for the paired
+        width: ``1 / width_ratio**2`` (inf when the paired width is 0)."""
         r = self.width_ratio
         return float("inf") if r == 0 else float(1.0 / r**2) if r == r else float("nan")
 

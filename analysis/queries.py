@@ -22,6 +22,11 @@ Conventions of every result:
 * Rates, bounds and differences are proportions in [0, 1] (not percent).
 * ``parity`` is ``1 / players``: the rate of a seat when the game is balanced and decisive.
 
+Helpers for the game-specific reports (``analysis.games``): ``collect`` (streaming collect),
+``by_game_slices``, ``finished_seat`` / ``finished_game`` (filters), ``with_wilson`` (a rate
+and its interval as columns), ``with_difference`` (two groups compared: Newcombe interval and
+z-test), ``weighted_stats`` (summary of a frequency table).
+
 Queries only aggregate; nothing larger than a per-group table is collected, so they run on
 10 million games in well under 2 GB (polars streaming engine).
 """
@@ -36,10 +41,23 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import polars as pl
 
-from analysis.stats import equal_rates_pvalue, newcombe_difference, rate, wilson_interval
+from analysis.stats import (
+    equal_rates_pvalue,
+    newcombe_difference,
+    rate,
+    two_proportion_pvalue,
+    wilson_interval,
+)
 
 __all__ = [
     "LIMIT",
+    "collect",
+    "by_game_slices",
+    "finished_seat",
+    "finished_game",
+    "with_wilson",
+    "with_difference",
+    "weighted_stats",
     "scan_runs",
     "seat_win_rates",
     "turn_order_win_rates",
@@ -60,7 +78,8 @@ LIMIT = "limit"
 QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)
 
 
-def _collect(lf: pl.LazyFrame) -> pl.DataFrame:
+def collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Run a lazy query with polars' streaming engine (bounded memory over many chunks)."""
     return lf.collect(engine="streaming")
 
 
@@ -70,32 +89,53 @@ def by_game_slices(lf: pl.LazyFrame, query: Callable[[pl.LazyFrame], pl.LazyFram
     and stack the results; the caller sums them. Memory is bounded by the slice (a per-game
     group-by over ten million games would hold every game at once), and Parquet statistics
     let each slice read only the chunks holding its games."""
-    top = _collect(lf.select(pl.col("game").max())).item()
+    top = collect(lf.select(pl.col("game").max())).item()
     if top is None:
-        return _collect(query(lf))
-    parts = [_collect(query(lf.filter(pl.col("game").is_between(lo, lo + games_per_slice - 1))))
+        return collect(query(lf))
+    parts = [collect(query(lf.filter(pl.col("game").is_between(lo, lo + games_per_slice - 1))))
              for lo in range(0, int(top) + 1, games_per_slice)]
     return pl.concat(parts, how="vertical_relaxed")
 
 
-def _finished_seat() -> pl.Expr:
+def finished_seat() -> pl.Expr:
     """A seat row of a game that did not stop at the limit (rank is set; 0 is read as unset)."""
     return (pl.col("rank").is_not_null() & (pl.col("rank") > 0)).fill_null(False)
 
 
-def _finished_game() -> pl.Expr:
+def finished_game() -> pl.Expr:
+    """A game row that did not stop at the limit (null ``end_reason`` counts as finished)."""
     return (pl.col("end_reason") != LIMIT).fill_null(True)
 
 
-def _with_intervals(df: pl.DataFrame, wins: str = "wins", n: str = "n") -> pl.DataFrame:
-    w = df[wins].to_numpy().astype(np.float64)
+def with_wilson(df: pl.DataFrame, successes: str = "wins", n: str = "n",
+                out: tuple[str, str, str] = ("win_rate", "lo", "hi")) -> pl.DataFrame:
+    """``df`` with the rate ``successes / n`` and its 95% Wilson interval as three Float64
+    columns named ``out`` (rate, lo, hi); null where ``n`` is 0."""
+    w = df[successes].to_numpy().astype(np.float64)
     m = df[n].to_numpy().astype(np.float64)
     lo, hi = wilson_interval(w, m)
     return df.with_columns(
-        pl.Series("win_rate", rate(w, m)).fill_nan(None),
-        pl.Series("lo", lo).fill_nan(None),
-        pl.Series("hi", hi).fill_nan(None),
+        pl.Series(out[0], rate(w, m)).fill_nan(None),
+        pl.Series(out[1], lo).fill_nan(None),
+        pl.Series(out[2], hi).fill_nan(None),
     )
+
+
+def with_difference(df: pl.DataFrame, w1: str = "w1", n1: str = "n1", w0: str = "w0",
+                    n0: str = "n0") -> pl.DataFrame:
+    """``df`` with the comparison of two groups given by their wins and sizes (columns ``w1``,
+    ``n1`` and ``w0``, ``n0``): rate_with, rate_without, diff = rate_with - rate_without with
+    its Newcombe 95% interval lo/hi, and p (pooled two-proportion z-test); Float64, null where
+    undefined (an empty ``df`` gets the columns, all null)."""
+    names = ("rate_with", "rate_without", "diff", "lo", "hi", "p")
+    if df.is_empty():
+        return df.with_columns(*(pl.lit(None, pl.Float64).alias(c) for c in names))
+    a1, m1 = df[w1].to_numpy().astype(float), df[n1].to_numpy().astype(float)
+    a0, m0 = df[w0].to_numpy().astype(float), df[n0].to_numpy().astype(float)
+    d, lo, hi = newcombe_difference(a1, m1, a0, m0)
+    values = (rate(a1, m1), rate(a0, m0), d, lo, hi, two_proportion_pvalue(a1, m1, a0, m0))
+    return df.with_columns(*(pl.Series(c, v).fill_nan(None)
+                             for c, v in zip(names, values, strict=True)))
 
 
 def scan_runs(run_dirs: Sequence[str]) -> tuple[pl.LazyFrame, pl.LazyFrame]:
@@ -129,15 +169,15 @@ def seat_win_rates(seats: pl.LazyFrame) -> pl.DataFrame:
     player count stopped at the limit, excluded from n), parity Float64 (1/players),
     win_rate, lo, hi Float64 (Wilson 95%).
     """
-    fin = _finished_seat()
-    df = _collect(
+    fin = finished_seat()
+    df = collect(
         seats.group_by("players", "seat").agg(
             n=fin.sum().cast(pl.Int64),
             wins=pl.when(fin).then(pl.col("win_share")).otherwise(0.0).sum().cast(pl.Float64),
             n_limit=(~fin).sum().cast(pl.Int64),
         )
     ).sort("players", "seat")
-    df = _with_intervals(df).with_columns(parity=1.0 / pl.col("players").cast(pl.Float64))
+    df = with_wilson(df).with_columns(parity=1.0 / pl.col("players").cast(pl.Float64))
     return df.select("players", "seat", "n", "wins", "win_rate", "lo", "hi", "parity", "n_limit")
 
 
@@ -148,9 +188,9 @@ def game_mix(games: pl.LazyFrame) -> pl.DataFrame:
     Returns players Int8, strategies Utf8 (seat order), first_player Int8, finished Boolean,
     winners Utf8 (winning seats comma-joined, "" for none), count Int64 (games).
     """
-    return _collect(
+    return collect(
         games.with_columns(
-            finished=_finished_game(),
+            finished=finished_game(),
             winners=pl.col("winners")
             .list.eval(pl.element().cast(pl.Utf8))
             .list.join(",")
@@ -196,7 +236,7 @@ def turn_order_win_rates(games: pl.LazyFrame) -> pl.DataFrame:
         schema={"players": pl.Int8, "position": pl.Int8, "n": pl.Int64, "wins": pl.Float64,
                 "n_limit": pl.Int64},
     )
-    df = _with_intervals(df).with_columns(parity=1.0 / pl.col("players").cast(pl.Float64))
+    df = with_wilson(df).with_columns(parity=1.0 / pl.col("players").cast(pl.Float64))
     return df.select(
         "players", "position", "n", "wins", "win_rate", "lo", "hi", "parity", "n_limit"
     )
@@ -211,15 +251,15 @@ def strategy_win_rates(seats: pl.LazyFrame) -> pl.DataFrame:
     Two seats of one strategy in one game count as two seat-games; as they cannot both win,
     the Wilson interval (which assumes independent trials) is then slightly conservative.
     """
-    fin = _finished_seat()
-    df = _collect(
+    fin = finished_seat()
+    df = collect(
         seats.group_by("players", "strategy").agg(
             n=fin.sum().cast(pl.Int64),
             wins=pl.when(fin).then(pl.col("win_share")).otherwise(0.0).sum().cast(pl.Float64),
             n_limit=(~fin).sum().cast(pl.Int64),
         )
     ).sort("players", "strategy")
-    df = _with_intervals(df).with_columns(parity=1.0 / pl.col("players").cast(pl.Float64))
+    df = with_wilson(df).with_columns(parity=1.0 / pl.col("players").cast(pl.Float64))
     return df.select(
         "players", "strategy", "n", "wins", "win_rate", "lo", "hi", "parity", "n_limit"
     )
@@ -260,7 +300,7 @@ def matchup_matrix(games: pl.LazyFrame) -> pl.DataFrame:
         schema={"players": pl.Int8, "strategy": pl.Utf8, "opponent": pl.Utf8, "n": pl.Int64,
                 "wins": pl.Float64},
     )
-    return _with_intervals(df)
+    return with_wilson(df)
 
 
 def balance(seats: pl.LazyFrame) -> pl.DataFrame:
@@ -300,9 +340,9 @@ def completion(games: pl.LazyFrame) -> pl.DataFrame:
     maximum length), draws Int64 (finished without a winner), limit_rate/limit_lo/limit_hi
     Float64 (share of games stopped at the limit, Wilson 95%).
     """
-    fin = _finished_game()
+    fin = finished_game()
     no_winner = (pl.col("winners").list.len().fill_null(0) == 0) & fin
-    df = _collect(
+    df = collect(
         games.group_by("players").agg(
             n=pl.len().cast(pl.Int64),
             finished=fin.sum().cast(pl.Int64),
@@ -322,7 +362,7 @@ def completion(games: pl.LazyFrame) -> pl.DataFrame:
 _DIST_COLS = ["n", "mean", "sd"] + [f"q{round(q * 100):02d}" for q in QUANTILES]
 
 
-def _weighted_stats(values: np.ndarray, counts: np.ndarray) -> list[float]:
+def weighted_stats(values: np.ndarray, counts: np.ndarray) -> list[float]:
     """n, mean, sd (ddof 1) and linear-interpolated quantiles (numpy's default method) of a
     sample given as distinct ``values`` with their ``counts``: exact, without expanding it."""
     order = np.argsort(values)
@@ -348,10 +388,10 @@ def _weighted_stats(values: np.ndarray, counts: np.ndarray) -> list[float]:
 
 def _distribution(lf: pl.LazyFrame, col: str) -> pl.DataFrame:
     """Per-players statistics of ``col`` from its frequency table (small for integer data)."""
-    freq = _collect(lf.group_by("players", col).agg(count=pl.len().cast(pl.Int64)))
+    freq = collect(lf.group_by("players", col).agg(count=pl.len().cast(pl.Int64)))
     rows = []
     for (p,), g in freq.group_by("players"):
-        rows.append([p, *_weighted_stats(g[col].to_numpy(), g["count"].to_numpy())])
+        rows.append([p, *weighted_stats(g[col].to_numpy(), g["count"].to_numpy())])
     schema = {"players": pl.Int8, "n": pl.Int64} | {c: pl.Float64 for c in _DIST_COLS[1:]}
     return pl.DataFrame(rows, schema=schema, orient="row").sort("players")
 
@@ -363,7 +403,7 @@ def score_distribution(seats: pl.LazyFrame, finished_only: bool = True) -> pl.Da
     Float64 (quantiles interpolated linearly, as numpy's default), in score units. Only
     finished games by default. Computed exactly from the table of distinct scores.
     """
-    lf = seats.filter(_finished_seat()) if finished_only else seats
+    lf = seats.filter(finished_seat()) if finished_only else seats
     return _distribution(lf, "score")
 
 
@@ -375,7 +415,7 @@ def length_distribution(games: pl.LazyFrame, finished_only: bool = True) -> pl.D
     Only finished games by default (limit games all sit at the maximum and would pull the
     upper quantiles to it).
     """
-    lf = games.filter(_finished_game()) if finished_only else games
+    lf = games.filter(finished_game()) if finished_only else games
     parts = [_distribution(lf, m).with_columns(measure=pl.lit(m)) for m in ("turns", "decisions")]
     return (
         pl.concat(parts)
@@ -389,8 +429,8 @@ def length_counts(games: pl.LazyFrame) -> pl.DataFrame:
 
     Returns players Int8, turns Int32 (player-turns), finished Boolean, count Int64.
     """
-    return _collect(
-        games.with_columns(finished=_finished_game())
+    return collect(
+        games.with_columns(finished=finished_game())
         .group_by("players", "turns", "finished")
         .agg(count=pl.len().cast(pl.Int64))
     ).sort("players", "turns", "finished")
@@ -420,7 +460,7 @@ def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.
         used = (pl.col(c).fill_null(0) > 0)
         exprs.append(used.sum().cast(pl.Int64).alias(f"n{i}"))
         exprs.append(pl.when(used).then(share).otherwise(0.0).sum().alias(f"w{i}"))
-    agg = _collect(seats.filter(_finished_seat()).group_by("players").agg(exprs)).sort("players")
+    agg = collect(seats.filter(finished_seat()).group_by("players").agg(exprs)).sort("players")
     out = defaultdict(list)
     for row in agg.iter_rows(named=True):
         for i, c in enumerate(cols):

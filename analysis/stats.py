@@ -1,7 +1,17 @@
-"""Interval estimates for win rates and their differences.
+"""The statistics of every report: intervals, tests and sample sizes (the only place they are
+written; the reports call these).
 
-Every function is vectorised over numpy arrays (scalars are accepted too) and returns numpy
-float64 arrays. A cell with ``n == 0`` has no estimate: its rate and bounds are NaN.
+Intervals: ``wilson_interval`` (a rate), ``newcombe_difference`` (two independent rates),
+``welch_difference`` (two means), ``mh_difference`` (a difference of rates stratified by a
+nuisance factor). Tests: ``two_proportion_pvalue`` (pooled z-test), ``normal_pvalue``,
+``equal_rates_pvalue`` (chi-square), ``bh_adjust`` (Benjamini-Hochberg q-values). Sample size:
+``rate_half_width`` ... ``games_for_units``. ``Z95`` = 1.959964, the 95% normal quantile.
+Library routines are used where they exist (statsmodels ``proportion_confint``,
+``confint_proportions_2indep``, ``proportions_ztest``, ``multipletests``; scipy ``norm``,
+``chisquare``); tests/test_stats.py checks them against the formulas on fixed inputs.
+
+The rate functions are vectorised over numpy arrays (scalars are accepted too) and return
+numpy float64 arrays. A cell with ``n == 0`` has no estimate: its rate and bounds are NaN.
 
 Win counts may be fractional. A k-way shared win gives each winner ``win_share = 1/k``, and the
 analysis counts "wins" as the sum of ``win_share``. The binomial intervals below are then an
@@ -11,15 +21,31 @@ shared wins the effect is negligible; Go Town has none (one player reaches the t
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy import stats as _sp
-from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import (
+    confint_proportions_2indep,
+    proportion_confint,
+    proportions_ztest,
+)
 
 __all__ = [
-    "wilson_interval", "newcombe_difference", "equal_rates_pvalue", "rate", "z_value",
-    "rate_half_width", "n_for_rate", "difference_half_width", "n_for_difference",
-    "n_for_mean", "games_for_units",
+    "Z95", "as_float", "wilson_interval", "newcombe_difference", "equal_rates_pvalue", "rate",
+    "z_value", "t_value", "two_proportion_pvalue", "bh_adjust", "normal_pvalue",
+    "welch_difference", "mh_difference", "rate_half_width", "n_for_rate",
+    "difference_half_width", "n_for_difference", "n_for_mean", "games_for_units",
 ]
+
+Z95 = float(_sp.norm.ppf(0.975))
+"""The two-sided 95% normal quantile, 1.959963984540054."""
+
+
+def as_float(x) -> float:
+    """``float(x)``, with None (a null cell) read as NaN."""
+    return float("nan") if x is None else float(x)
 
 
 def _arrays(*xs):
@@ -93,6 +119,93 @@ def equal_rates_pvalue(wins, n_games: float) -> float:
     return float(_sp.chisquare(w, expected).pvalue)
 
 
+# ---------------------------------------------------------------- tests --------------------
+def two_proportion_pvalue(successes1, n1, successes2, n2) -> np.ndarray:
+    """Two-sided p-value of the pooled two-proportion z-test of ``p1 == p2``.
+
+    ``z = (s1/n1 - s2/n2) / sqrt(pbar (1 - pbar) (1/n1 + 1/n2))`` with the pooled rate
+    ``pbar = (s1 + s2) / (n1 + n2)``; ``p = 2 (1 - Phi(|z|))``. Broadcast arrays of counts
+    (successes may be fractional); returns float64 p-values, NaN where a group is empty or the
+    pooled rate is 0 or 1 (no variance). Uses ``statsmodels.stats.proportion.proportions_ztest``
+    (one pair at a time: it does not broadcast). Example: 30 of 100 vs 20 of 100 -> 0.1025.
+    """
+    s1, m1, s2, m2 = np.broadcast_arrays(*_arrays(successes1, n1, successes2, n2))
+    out = np.full(s1.shape, np.nan)
+    for i in np.ndindex(out.shape):
+        a, b, c, d = s1[i], m1[i], s2[i], m2[i]
+        if b > 0 and d > 0 and 0.0 < (a + c) / (b + d) < 1.0:
+            out[i] = proportions_ztest([a, c], [b, d])[1]
+    return out
+
+
+def bh_adjust(pvalues) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (q-values) of a family of tests.
+
+    ``pvalues``: 1-D array-like of p-values; NaN entries (tests that could not be run) stay NaN
+    and do not count as tests. Returns a float64 array of the same length. Uses
+    ``statsmodels.stats.multitest.multipletests(method="fdr_bh")``.
+    Example: [0.01, 0.04, 0.03] -> [0.03, 0.04, 0.04].
+    """
+    p = np.asarray(pvalues, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    ok = np.isfinite(p)
+    if ok.any():
+        out[ok] = multipletests(p[ok], method="fdr_bh")[1]
+    return out
+
+
+def normal_pvalue(estimate, se) -> float:
+    """Two-sided p-value of ``estimate / se`` against a standard normal: ``2 (1 - Phi(|z|))``.
+
+    NaN when either is None or NaN; with ``se == 0``, 1.0 for a zero estimate and 0.0
+    otherwise (a difference without spread)."""
+    if estimate is None or se is None or math.isnan(estimate) or math.isnan(se):
+        return float("nan")
+    if se == 0:
+        return 1.0 if estimate == 0 else 0.0
+    return float(2 * _sp.norm.sf(abs(estimate) / se))
+
+
+def welch_difference(m1, v1, n1, m2, v2, n2) -> tuple[float, float, float, float]:
+    """Difference of two independent means ``m1 - m2`` with its normal-approximation (Welch)
+    95% interval and two-sided p: ``se = sqrt(v1/n1 + v2/n2)`` from the sample variances
+    ``v1``, ``v2`` (ddof 1) and sizes ``n1``, ``n2``. Returns ``(d, lo, hi, p)``; all NaN when
+    a sample has fewer than 2 values; ``(d, d, d, 1.0 or 0.0)`` without spread."""
+    if min(n1, n2) < 2:
+        return (float("nan"),) * 4
+    d = m1 - m2
+    se = math.sqrt(v1 / n1 + v2 / n2)
+    if se == 0:
+        return d, d, d, (1.0 if d == 0 else 0.0)
+    return d, d - Z95 * se, d + Z95 * se, float(2 * _sp.norm.sf(abs(d / se)))
+
+
+def mh_difference(w1, n1, w0, n0) -> dict:
+    """Stratified difference of two rates (Mantel-Haenszel weights ``n1*n0/(n1+n0)``), with a
+    Wald 95% interval from the per-stratum variances and a two-sided p-value.
+
+    Arguments are per-stratum arrays (wins and seat-games of the exposed and unexposed seats);
+    strata missing a group are skipped. Returns diff, lo, hi, p, n1, n0, w1, w0, strata (NaN
+    estimates when no stratum has both groups; p NaN without spread).
+    """
+    w1, n1, w0, n0 = (np.asarray(x, dtype=np.float64) for x in (w1, n1, w0, n0))
+    ok = (n1 > 0) & (n0 > 0)
+    res = {"n1": int(n1.sum()), "n0": int(n0.sum()), "w1": float(w1.sum()),
+           "w0": float(w0.sum()), "strata": int(ok.sum()),
+           "diff": math.nan, "lo": math.nan, "hi": math.nan, "p": math.nan}
+    if not ok.any():
+        return res
+    w1, n1, w0, n0 = w1[ok], n1[ok], w0[ok], n0[ok]
+    p1, p0 = w1 / n1, w0 / n0
+    wt = n1 * n0 / (n1 + n0)
+    d = float((wt * (p1 - p0)).sum() / wt.sum())
+    var = float((wt ** 2 * (p1 * (1 - p1) / n1 + p0 * (1 - p0) / n0)).sum() / wt.sum() ** 2)
+    se = math.sqrt(var)
+    res.update(diff=d, lo=d - Z95 * se, hi=d + Z95 * se,
+               p=float(2 * _sp.norm.sf(abs(d) / se)) if se > 0 else math.nan)
+    return res
+
+
 # ---------------------------------------------------------------- sample size -------------
 # Normal (Wald) approximations, used only to size runs: a difference of ``d`` is "resolvable"
 # when the 95% interval's half-width is at most ``d``, so that an estimate ``d`` away from the
@@ -104,6 +217,12 @@ def equal_rates_pvalue(wins, n_games: float) -> float:
 def z_value(alpha: float = 0.05) -> float:
     """Two-sided normal quantile ``z = Phi^-1(1 - alpha/2)``: 1.959964 for ``alpha = 0.05``."""
     return float(_sp.norm.ppf(1.0 - alpha / 2.0))
+
+
+def t_value(df: int, alpha: float = 0.05) -> float:
+    """Two-sided Student t quantile ``t_{1 - alpha/2, df}`` (``df`` degrees of freedom): 2.262
+    for ``df = 9`` at 95%."""
+    return float(_sp.t.ppf(1.0 - alpha / 2.0, df))
 
 
 def _ceil(x: np.ndarray) -> np.ndarray:

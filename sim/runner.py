@@ -25,6 +25,7 @@ from numba import njit
 
 import sim
 from sim.core.errors import UserError
+from sim.core.io import atomic_path, write_atomic
 from sim.core.rng import seed_for
 from sim.core.seating import check_seating, seat_matrix
 from sim.registry import get_game
@@ -43,15 +44,12 @@ def _chunk_name(k: int) -> str:
 
 def write_atomic_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    write_atomic(path, data)
 
 
 def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    df.write_parquet(tmp, compression="zstd", statistics=True)
-    os.replace(tmp, path)
+    with atomic_path(path) as tmp:
+        df.write_parquet(tmp, compression="zstd", statistics=True)
 
 
 def run_identity(game_id: str, n_games: int, players: int, strategies: list[str], seating: str,

@@ -30,7 +30,7 @@ from scipy import stats as sps
 from analysis import queries as q
 from analysis.games import little_town as lt
 from analysis.report import write_report
-from analysis.stats import newcombe_difference, wilson_interval
+from analysis.stats import Z95, bh_adjust, newcombe_difference, wilson_interval
 from sim.core.errors import UserError
 from sim.registry import get_game
 
@@ -180,7 +180,7 @@ def test_goal_stats_exact(main_run):
 
 
 def test_bh_adjust_by_hand():
-    qv = lt.bh_adjust([0.01, 0.04, 0.03, float("nan")])
+    qv = bh_adjust([0.01, 0.04, 0.03, float("nan")])
     assert qv[:3] == pytest.approx([0.03, 0.04, 0.04])
     assert math.isnan(qv[3])
 
@@ -263,7 +263,7 @@ def test_setup_comparison_exact(setup_runs):
     w = _row(dist, setup="draft", measure="winning score")
     assert w["mean"] == 62.0 and w["sd"] == pytest.approx(np.std(ws_d, ddof=1))
     se = math.sqrt(ws_d.var(ddof=1) / 12 + ws_r.var(ddof=1) / 12)
-    assert (w["d"], w["dlo"], w["dhi"]) == pytest.approx((11, 11 - lt.Z95 * se, 11 + lt.Z95 * se))
+    assert (w["d"], w["dlo"], w["dhi"]) == pytest.approx((11, 11 - Z95 * se, 11 + Z95 * se))
     # Brown-Forsythe: mean |x - median| is 2 (draft) vs 1 (random)
     assert w["mad"] == 2.0 and w["mad_d"] == 1.0
     m = _row(dist, setup="draft", measure="winning margin")

@@ -1,4 +1,4 @@
-"""Province report extension (analysis/games/province.py): exact values of its queries on small
+"""Province report extension (analysis/games/province/): exact values of its queries on small
 synthetic run folders written with the runner's schema and Province's detail columns, and an
 end-to-end report of small real runs.
 
@@ -24,6 +24,7 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 
 from analysis import queries as q
+from analysis import stats
 from analysis.games import province as pv
 from analysis.report import write_report
 from analysis.stats import newcombe_difference, wilson_interval
@@ -137,7 +138,7 @@ def test_game_frame_and_order_rates(main_run):
     assert gf["draw"].to_list() == [False] * 8 + [True, False]
     assert gf["fp_share"].to_list() == [1.0] * 6 + [0.0, 0.0, 0.5, 0.0]
     assert gf["dry"].to_list() == [1] + [0] * 8 + [1]
-    r = pv._rates_all(gf)
+    r = pv.rates_all(gf)
     assert (r["n"], r["n_limit"], r["fp_wins"], r["sp_wins"], r["draws"]) == (9, 1, 6, 2, 1)
     assert r["share"] == pytest.approx(6.5)
     assert r["share_rate"] == pytest.approx(6.5 / 9)
@@ -170,7 +171,7 @@ def test_paired_difference(tmp_path):
     se = x.std(ddof=1) / 2
     assert d["n"] == 4
     assert d["diff"] == pytest.approx(-0.125)
-    assert (d["lo"], d["hi"]) == pytest.approx((-0.125 - pv.Z95 * se, -0.125 + pv.Z95 * se))
+    assert (d["lo"], d["hi"]) == pytest.approx((-0.125 - stats.Z95 * se, -0.125 + stats.Z95 * se))
     assert d["changed"] == pytest.approx(0.5)
     same = pv.paired_difference(gf.filter(pl.col("run") == 0), gf.filter(pl.col("run") == 0))
     assert (same["diff"], same["lo"], same["hi"], same["p"]) == (0.0, 0.0, 0.0, 1.0)
@@ -211,7 +212,7 @@ def test_structure_stats(main_run):
     assert camp["copy_rate"] == pytest.approx(2 / 9)
     turns = np.array([1, 1, 1, 1, 3, 3, 3, 2.0])
     assert camp["turn_mean"] == pytest.approx(turns.mean())
-    half = pv.Z95 * turns.std(ddof=1) / math.sqrt(8)
+    half = stats.Z95 * turns.std(ddof=1) / math.sqrt(8)
     assert (camp["turn_lo"], camp["turn_hi"]) == pytest.approx(
         (turns.mean() - half, turns.mean() + half))
     # first builders: seat 0 in g0-g6 (wins g0-g5 = 6), seat 1 in g7 (wins) -> 7 of 8
@@ -263,14 +264,14 @@ def test_supply_length_and_second_builds(main_run, tmp_path):
 
 def test_helpers():
     p = [0.01, 0.04, 0.03, float("nan"), 0.5]
-    q_ = pv.bh(p)
+    q_ = stats.bh_adjust(p)
     ref = multipletests([0.01, 0.04, 0.03, 0.5], method="fdr_bh")[1]
     assert np.isnan(q_[3])
     assert q_[[0, 1, 2, 4]] == pytest.approx(ref)
-    assert pv._tweak_text("Camp.coins+1") == "Camp coins 1 -> 2"
-    assert pv._tweak_text("Bank.labor-1") == "Bank labor 3 -> 2"
+    assert pv.tweak_text("Camp.coins+1") == "Camp coins 1 -> 2"
+    assert pv.tweak_text("Bank.labor-1") == "Bank labor 3 -> 2"
     assert pv.run_label("reports/_runs/province/p2coins-3-n50000") == "p2coins-3"
-    assert pv._p_two_prop(5, 10, 5, 10)[0] == pytest.approx(1.0)
+    assert stats.two_proportion_pvalue(5, 10, 5, 10)[0] == pytest.approx(1.0)
 
 
 def test_extension_on_synthetic_plan(tmp_path, main_run):

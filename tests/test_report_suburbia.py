@@ -1,4 +1,4 @@
-"""Suburbia report extension (analysis/games/suburbia.py): exact values on synthetic runs, and
+"""Suburbia report extension (analysis/games/suburbia/): exact values on synthetic runs, and
 one end-to-end report from small real runs.
 
 Synthetic run 0, role "main", 3 players, seats fixed greedy / denier / random, 50 games
@@ -37,7 +37,9 @@ from statsmodels.stats.proportion import proportions_ztest
 
 from analysis import queries as q
 from analysis.games import suburbia as sb
+from analysis.games.suburbia import sections as sb_sections
 from analysis.report import write_report
+from analysis.stats import bh_adjust, mh_difference, two_proportion_pvalue
 
 GAME_SCHEMA = {
     "game": pl.Int64, "seed": pl.UInt64, "players": pl.Int8, "options": pl.Utf8,
@@ -178,27 +180,27 @@ def _one(df: pl.DataFrame, **keys) -> dict:
 
 # ------------------------------------------------------------------------------ statistics ---
 def test_bh_matches_hand_computation():
-    got = sb.bh([0.01, 0.04, 0.03, 0.5, float("nan")])
+    got = bh_adjust([0.01, 0.04, 0.03, 0.5, float("nan")])
     assert got[:4] == pytest.approx([0.04, 0.04 * 4 / 3, 0.04 * 4 / 3, 0.5])
     assert math.isnan(got[4])
 
 
 def test_z_pvalue_is_the_pooled_z_test():
-    p = sb.z_pvalue([30, 5], [100, 50], [20, 5], [100, 50])
+    p = two_proportion_pvalue([30, 5], [100, 50], [20, 5], [100, 50])
     ref = proportions_ztest([30, 20], [100, 100])[1]
     assert p[0] == pytest.approx(ref)
     assert math.isnan(p[1]) is False and p[1] == pytest.approx(1.0)
-    assert math.isnan(sb.z_pvalue(1, 0, 1, 10)[0])
+    assert math.isnan(two_proportion_pvalue(1, 0, 1, 10)[0])
 
 
 def test_mh_difference_single_and_two_strata():
-    r = sb.mh_difference([10], [20], [5], [20])
+    r = mh_difference([10], [20], [5], [20])
     assert r["diff"] == pytest.approx(0.25)
     se = math.sqrt(0.5 * 0.5 / 20 + 0.25 * 0.75 / 20)
     assert r["lo"] == pytest.approx(0.25 - 1.959964 * se, abs=1e-6)
     assert r["p"] == pytest.approx(2 * sps.norm.sf(0.25 / se))
     # two strata: weights 20*20/40 = 10 and 10*30/40 = 7.5; a stratum missing a group is skipped
-    r = sb.mh_difference([10, 9, 3], [20, 10, 0], [5, 15, 2], [20, 30, 4])
+    r = mh_difference([10, 9, 3], [20, 10, 0], [5, 15, 2], [20, 30, 4])
     assert r["diff"] == pytest.approx((10 * 0.25 + 7.5 * 0.4) / 17.5)
     assert r["strata"] == 2 and r["n1"] == 30 and r["n0"] == 54
 
@@ -212,7 +214,7 @@ def test_robust_mark_needs_bh_and_a_second_mix():
         "adj_n1": [100, 100, 100, 100, 100, 10],
         "adj_n0": [100, 100, 100, 100, 100, 100],
     })
-    r = sb._robust(df, ["tile"]).sort("tile")
+    r = sb.robust(df, ["tile"]).sort("tile")
     assert r["robust"].to_list() == [True, False, False]
     assert r["other_signs"].to_list() == ["+", "-", ""]  # c's other mix has n1 < 30
     assert r["agree"].to_list() == [2, 1, 1]
@@ -221,7 +223,7 @@ def test_robust_mark_needs_bh_and_a_second_mix():
 # ------------------------------------------------------------------------------ queries ------
 def test_tile_market(frames):
     _, seats = frames
-    mk = sb.tile_market(sb._mixes(seats))
+    mk = sb.tile_market(sb.mixes(seats))
     r = _one(mk, role="main", players=3, tile="mint")
     assert (r["games"], r["offered"], r["taken"], r["placers"], r["invested"]) == (50, 40, 30,
                                                                                    30, 5)
@@ -234,7 +236,7 @@ def test_tile_market(frames):
 
 def test_tile_iwd_crude_and_bot_adjusted(frames):
     _, seats = frames
-    bal = sb.tile_balance(sb._mixes(seats))
+    bal = sb.tile_balance(sb.mixes(seats))
     g = _one(bal, role="main", players=3, strategy="greedy", tile="mint")
     assert (g["n1"], g["w1"], g["n0"], g["w0"]) == (20, 10.0, 10, 0.0)
     summ = sb.tile_summary(bal)
@@ -255,7 +257,7 @@ def test_tile_iwd_crude_and_bot_adjusted(frames):
 
 def test_goals_exclude_not_in_play(frames):
     _, seats = frames
-    gs = sb.goal_summary(sb.goal_balance(sb._mixes(seats)))
+    gs = sb.goal_summary(sb.goal_balance(sb.mixes(seats)))
     b = _one(gs, role="main", players=3, goal="builder", kind="public")
     # in play in games 0-19 only (60 seat-games), scored by seat 0 in 0-9
     assert (b["in_play"], b["achieved"], b["n1"], b["n0"]) == (60, 10, 10, 50)
@@ -306,10 +308,10 @@ def test_profile_components_first_seat(frames):
     assert (rnd["n"], rnd["wins"]) == (50, 10.0)
     assert rnd["d_greedy"] == pytest.approx(0.2 - 0.4)
     assert _one(prof, role="main", players=3, strategy="greedy")["d_greedy"] is None
-    comp = sb.score_components(sb._mixes(seats))
+    comp = sb.score_components(sb.mixes(seats))
     w = _one(comp, role="main", players=3, winner=True)
     assert (w["n"], w["score"], w["track_pop"], w["goals_pop"]) == (50, 52.0, 46.0, 6.0)
-    dec = _one(sb.decided_by(sb._mixes(seats)), role="main", players=3)
+    dec = _one(sb.decided_by(sb.mixes(seats)), role="main", players=3)
     assert (dec["games"], dec["by_goals"], dec["by_money"]) == (50, 10, 0)
     fs = _one(sb.first_seat(seats), players=3)
     assert fs["win_rate"] == pytest.approx(0.4) and fs["last_rate"] == pytest.approx(0.2)
@@ -328,7 +330,7 @@ def test_offset_effect_is_paired(frames):
 
 
 def test_synthetic_report_has_the_sections(runs, tmp_path, monkeypatch):
-    monkeypatch.setattr(sb, "MIN_RANK_N", 1)  # rank the synthetic tiles (n = 30)
+    monkeypatch.setattr(sb_sections, "MIN_RANK_N", 1)  # rank the synthetic tiles (n = 30)
     out = tmp_path / "report"
     res = write_report(runs, str(out), "Suburbia", [
         {"prefix": "tile_", "title": "Tiles placed (all seats, all games)", "noun": "tile",

@@ -1,4 +1,4 @@
-"""The Three Little Wolves report extension (analysis/games/three_little_wolves.py).
+"""The Three Little Wolves report extension (analysis/games/three_little_wolves/).
 
 Synthetic run folders with the runner's schema and the game's seat detail columns, built so
 that every asserted value can be worked out by hand (see each test), plus one end-to-end run
@@ -19,9 +19,9 @@ from statsmodels.stats.multitest import multipletests
 from analysis import queries as q
 from analysis.games import three_little_wolves as tlw
 from analysis.report import write_report
-from analysis.stats import newcombe_difference, wilson_interval
+from analysis.stats import Z95, bh_adjust, newcombe_difference, wilson_interval
 
-Z = tlw.Z
+Z = Z95
 PTS = [f"pts_{c}" for c in tlw.COMPONENTS]
 DETAIL = PTS + ["act_build", "act_wolf", "act_discard", "houses_built", "houses_collapsed",
                 "houses_saved_by_tie", "bonus_lost_to_tie", "wolves_placed", "wolves_standing",
@@ -335,7 +335,7 @@ def test_p_vs_parity_and_bh():
     assert tlw.p_vs_parity(0.55, 400, 0.5) == pytest.approx(math.erfc(z / math.sqrt(2)))
     assert math.isnan(tlw.p_vs_parity(0.5, 0, 0.5))
     p = [0.01, float("nan"), 0.04, 0.03]
-    out = tlw.bh(p)
+    out = bh_adjust(p)
     ref = multipletests([0.01, 0.04, 0.03], method="fdr_bh")[1]
     assert math.isnan(out[1])
     assert [out[0], out[2], out[3]] == pytest.approx(list(ref))

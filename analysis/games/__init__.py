@@ -1,7 +1,8 @@
 """Game-specific report sections.
 
-A game adds sections to its report with a module ``analysis/games/<package>.py`` (package =
-the game's ``sim`` package name, e.g. ``little_town``) defining::
+A game adds sections to its report with a package ``analysis/games/<package>/`` (package =
+the game's ``sim`` package name, e.g. ``little_town``; a single module ``<package>.py`` works
+too) whose ``__init__`` exposes::
 
     def extend_report(ctx: analysis.report.ReportContext) -> None
 
@@ -11,6 +12,8 @@ report, with a ``run`` column = index into ``ctx.run_dirs`` / ``ctx.manifests``)
 writes charts into ``ctx.out_dir`` (register each with ``ctx.add_chart(name, path)``), adds
 headline bullets with ``ctx.headline(markdown_text, summary_line=None)`` and sections with
 ``ctx.doc`` (h/p/ul/table/img). The generic sections use only the runs whose role is "main".
+The building blocks are public: ``analysis.doc`` (Doc, Table, formatters), ``analysis.charts``
+(``save``, ``empty``, ...), ``analysis.queries`` and ``analysis.stats``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,254 @@
+"""Document building and number formatting for every report (Markdown and self-contained HTML).
+
+A report is a ``Doc``: a list of blocks (headings, paragraphs, bullet lists, ``Table`` s and
+images) rendered twice from the same blocks, by ``render_markdown`` and ``render_html``
+(charts embedded as base64 data URIs). Text may use ``**bold**`` and ``` `code` ```; both
+renderers understand them (``inline_html`` for HTML).
+
+The formatters turn numbers into the strings every table uses, with ``"n/a"`` for a missing
+value (None or NaN): ``pct`` (0.3125 -> "31.2%"), ``ci`` (an interval in percent,
+"[28.1, 34.4]"), ``pts`` (a difference in percentage points, "+3.1"), ``pct_ci``, ``pts_ci``
+and ``diff_ci`` (with the interval), ``num``, ``count``, ``wins``, ``signed``, ``pvalue``,
+``parity``.
+``slug`` ("Bed & Breakfast" -> "bed_breakfast") is ``sim.core.components.slug``;
+``write_atomic`` (temporary name, fsync, rename) is ``sim.core.io.write_atomic``.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from sim.core.components import slug
+from sim.core.io import write_atomic
+
+__all__ = [
+    "Table", "Doc", "render_markdown", "render_html", "md_cell", "md_table", "inline_html",
+    "CSS", "is_missing", "pct", "ci", "pts", "pct_ci", "pts_ci", "diff_ci", "num", "count",
+    "wins", "signed", "pvalue", "parity", "now_utc", "slug", "write_atomic",
+]
+
+
+# ---------------------------------------------------------------- document model ---------
+@dataclass
+class Table:
+    """A table: ``headers`` and ``rows`` of already formatted cells (str); ``right[i]`` True
+    right-aligns column ``i`` (numbers). An empty ``right`` aligns every column left."""
+
+    headers: list[str]
+    rows: list[list[str]]
+    right: list[bool] = field(default_factory=list)
+
+
+@dataclass
+class Doc:
+    """Blocks: ("h", level, text) | ("p", text) | ("ul", [text]) | ("table", Table) |
+    ("img", file name in out_dir, alt text). Text may use **bold** and `code`."""
+
+    blocks: list[tuple] = field(default_factory=list)
+
+    def h(self, level: int, text: str) -> None:
+        """A heading of ``level`` (1 = the title)."""
+        self.blocks.append(("h", level, text))
+
+    def p(self, text: str) -> None:
+        """A paragraph."""
+        self.blocks.append(("p", text))
+
+    def ul(self, items: list[str]) -> None:
+        """A bullet list (nothing when ``items`` is empty)."""
+        if items:
+            self.blocks.append(("ul", list(items)))
+
+    def table(self, table: Table) -> None:
+        """A table."""
+        self.blocks.append(("table", table))
+
+    def img(self, name: str, alt: str) -> None:
+        """A PNG image ``name`` (a file in the report folder) with its ``alt`` text."""
+        self.blocks.append(("img", name, alt))
+
+
+# ---------------------------------------------------------------- Markdown ----------------
+def md_cell(text) -> str:
+    """A Markdown table cell: ``|`` escaped, newlines turned into spaces."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def md_table(headers: list[str], rows: list[list[str]], right: list[bool] | None = None) -> str:
+    """A Markdown table (lines joined by ``\\n``, no trailing newline); ``right[i]`` True
+    right-aligns column ``i`` (``---:``)."""
+    right = right or [False] * len(headers)
+    lines = ["| " + " | ".join(md_cell(h) for h in headers) + " |",
+             "|" + "|".join("---:" if r else "---" for r in right) + "|"]
+    lines += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def render_markdown(doc: Doc) -> str:
+    """The Markdown text of ``doc`` (one blank line after every block)."""
+    out: list[str] = []
+    for b in doc.blocks:
+        kind = b[0]
+        if kind == "h":
+            out.append("#" * b[1] + " " + b[2])
+        elif kind == "p":
+            out.append(b[1])
+        elif kind == "ul":
+            out.append("\n".join(f"- {item}" for item in b[1]))
+        elif kind == "table":
+            t: Table = b[1]
+            out.append(md_table(t.headers, t.rows, t.right))
+        elif kind == "img":
+            out.append(f"![{b[2]}]({b[1]})")
+        out.append("")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- HTML --------------------
+CSS = """
+body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;
+margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+h1{border-bottom:2px solid #444}h2{border-bottom:1px solid #bbb;margin-top:1.8em}
+table{border-collapse:collapse;margin:.8em 0;font-size:.9em}
+th,td{border:1px solid #ccc;padding:.25em .6em}th{background:#f0f0f0}
+td.r{text-align:right;font-variant-numeric:tabular-nums}
+img{max-width:100%;margin:.6em 0}code{background:#f4f4f4;padding:0 .2em}
+"""
+"""The style sheet of every HTML report and of the index (inline, no external files)."""
+
+
+def inline_html(text) -> str:
+    """HTML of one line of report text: escaped, ``**bold**`` -> <strong>, ``` `code` ``` ->
+    <code>."""
+    s = html.escape(str(text), quote=False)
+    s = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", s)
+    return re.sub(r"`(.+?)`", r"<code>\1</code>", s)
+
+
+def _html_table(t: Table) -> str:
+    right = t.right or [False] * len(t.headers)
+    head = "".join(f"<th>{inline_html(h)}</th>" for h in t.headers)
+    body = "".join(
+        "<tr>" + "".join(
+            f'<td class="r">{inline_html(c)}</td>' if r else f"<td>{inline_html(c)}</td>"
+            for c, r in zip(row, right, strict=True)
+        ) + "</tr>"
+        for row in t.rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def render_html(doc: Doc, out_dir: str, title: str) -> str:
+    """A self-contained HTML page of ``doc`` titled ``title``; each image is read from
+    ``out_dir`` and embedded as a base64 data URI."""
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>",
+    ]
+    for b in doc.blocks:
+        kind = b[0]
+        if kind == "h":
+            parts.append(f"<h{b[1]}>{inline_html(b[2])}</h{b[1]}>")
+        elif kind == "p":
+            parts.append(f"<p>{inline_html(b[1])}</p>")
+        elif kind == "ul":
+            parts.append("<ul>" + "".join(f"<li>{inline_html(i)}</li>" for i in b[1]) + "</ul>")
+        elif kind == "table":
+            parts.append(_html_table(b[1]))
+        elif kind == "img":
+            with open(os.path.join(out_dir, b[1]), "rb") as f:
+                data = base64.b64encode(f.read()).decode("ascii")
+            parts.append(f'<img alt="{html.escape(b[2])}" src="data:image/png;base64,{data}">')
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+# ---------------------------------------------------------------- formatting ---------------
+def is_missing(x) -> bool:
+    """True for None and a float NaN (numpy floats included)."""
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def pct(x, digits: int = 1) -> str:
+    """A proportion in percent: 0.3125 -> '31.2%' ('n/a' for None/NaN)."""
+    if is_missing(x):
+        return "n/a"
+    return f"{x * 100:.{digits}f}%"
+
+
+def ci(lo, hi, digits: int = 1) -> str:
+    """An interval of proportions in percent: (0.281, 0.344) -> '[28.1, 34.4]'; '[n/a]' when
+    a bound is None or NaN."""
+    if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
+        return "[n/a]"
+    return f"[{lo * 100:.{digits}f}, {hi * 100:.{digits}f}]"
+
+
+def pts(x) -> str:
+    """A difference of proportions in percentage points, signed: 0.031 -> '+3.1' ('n/a' for
+    None/NaN)."""
+    return "n/a" if x is None or math.isnan(x) else f"{x * 100:+.1f}"
+
+
+def pct_ci(rate, lo, hi, digits: int = 1) -> str:
+    """A rate with its interval: '31.2% [28.1, 34.4]'."""
+    return f"{pct(rate, digits)} {ci(lo, hi, digits)}"
+
+
+def pts_ci(diff, lo, hi) -> str:
+    """A difference in points with its interval: '+3.1 [-0.4, 6.6]'."""
+    return f"{pts(diff)} {ci(lo, hi)}"
+
+
+def diff_ci(row: dict, key: str = "diff") -> str:
+    """``pts_ci`` of a table row (dict): ``row[key]`` with ``row["lo"]``/``row["hi"]`` for
+    key "diff", else ``row[key + "_lo"]``/``row[key + "_hi"]``."""
+    lo, hi = ("lo", "hi") if key == "diff" else (f"{key}_lo", f"{key}_hi")
+    return pts_ci(row[key], row[lo], row[hi])
+
+
+def num(x, digits: int = 1) -> str:
+    """A number with thousands separators: 1234.5 -> '1,234.5' ('n/a' for None/NaN)."""
+    if is_missing(x):
+        return "n/a"
+    return f"{x:,.{digits}f}"
+
+
+def count(x) -> str:
+    """A count: 12345 -> '12,345' (floats are truncated)."""
+    return f"{int(x):,}"
+
+
+def wins(x: float) -> str:
+    """A win count, fractional after shared wins: 12.0 -> '12', 12.5 -> '12.50'."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.2f}"
+
+
+def signed(x, digits: int = 2) -> str:
+    """A signed number: 1.5 -> '+1.50' ('n/a' for None/NaN)."""
+    return "n/a" if is_missing(x) else f"{x:+.{digits}f}"
+
+
+def pvalue(p) -> str:
+    """A p- or q-value: '< 0.0001' below 1e-4, else four decimals ('n/a' for None/NaN)."""
+    if p is None or math.isnan(p):
+        return "n/a"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def parity(players: int) -> str:
+    """The parity win rate 1/players in percent, trailing zeros dropped: 4 -> '25%',
+    3 -> '33.3%'."""
+    return f"{100 / players:.1f}".rstrip("0").rstrip(".") + "%"
+
+
+def now_utc() -> str:
+    """The current time for a report header: '2025-01-31 14:05 UTC'."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

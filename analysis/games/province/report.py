@@ -1,0 +1,70 @@
+"""Province report extension: ``extend_report`` adds the Province sections and headline
+answers in their order (see the package docstring)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis.doc import pct_ci
+from analysis.games.province.data import MAIN
+from analysis.games.province.queries import game_frame, rates_all, role_runs, run_label
+from analysis.games.province.sections import (
+    pairing_section,
+    sensitivity_section,
+    structure_goal_sections,
+    supply_length_section,
+    sweep_section,
+)
+
+__all__ = ["extend_report"]
+
+
+def extend_report(ctx) -> None:
+    """Add the Province sections and headline answers (see the module docstring)."""
+    main = role_runs(ctx, MAIN)
+    sweep_runs = main + role_runs(ctx, "sweep")
+    variant_runs = role_runs(ctx, "variant")
+    tweak_runs = role_runs(ctx, "tweak")
+    pair_runs, self_runs = role_runs(ctx, "pairing"), role_runs(ctx, "self")
+    all_runs = list(range(len(ctx.run_dirs)))
+    gf = game_frame(ctx.games, ctx.seats, all_runs)
+    labels = {i: run_label(d) for i, d in enumerate(ctx.run_dirs)}
+    gf = gf.with_columns(label=pl.col("run").replace_strict(labels, return_dtype=pl.Utf8))
+    ctx.doc.h(2, "Province: first-player advantage and compensation")
+    ctx.doc.p("Province seats two players; Seat 1 moves first in every run of the default plan "
+              "and the second player starts with `p2_coins` coins (3 in the rules, 2 for the "
+              "first player). The *first-player share* is the first player's win share over "
+              "finished games (a draw counts 1/2), so parity is 50%; intervals are 95% (Wilson "
+              "for rates, Newcombe for independent differences, Wald on the per-game "
+              "differences for paired comparisons on the same seeds).")
+    base = gf.filter(pl.col("run").is_in(main))
+    one_coin = _main_headline(ctx, base)
+    pairing_section(ctx, gf, pair_runs, self_runs)
+    sweep = sweep_section(ctx, gf, sweep_runs, main)
+    structure_goal_sections(ctx, main)
+    supply_length_section(ctx, gf, main, sweep_runs, variant_runs, pair_runs, self_runs,
+                          tweak_runs, base)
+    sensitivity_section(ctx, gf, tweak_runs, base, one_coin, sweep)
+
+
+def _main_headline(ctx, base: pl.DataFrame) -> dict | None:
+    if base.is_empty():
+        return None
+    r = rates_all(base)
+    if not r["n"]:
+        return None
+    verdict = ("**no**: the first player still wins clearly more often"
+               if r["share_lo"] > 0.5 else
+               "**more than enough**: the second player now has the edge"
+               if r["share_hi"] < 0.5 else
+               "**yes**: the seats are consistent with parity at this n")
+    ctx.headline(
+        f"Is one extra coin enough for the second player? {verdict}. Under the default bots "
+        f"(pool of scripted bots, default rules, second player 3 coins vs 2), the first player "
+        f"wins {pct_ci(r['fp_rate'], r['fp_lo'], r['fp_hi'])} of finished games, the second "
+        f"{pct_ci(r['sp_rate'], r['sp_lo'], r['sp_hi'])}, draws "
+        f"{pct_ci(r['draw_rate'], r['draw_lo'], r['draw_hi'])}; first-player share "
+        f"{pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} (n = {r['n']:,}).",
+        f"Province: one extra coin -> first-player share "
+        f"{pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} (n = {r['n']:,}).")
+    return r

@@ -1,0 +1,159 @@
+"""The Three Little Wolves report extension: ``extend_report`` runs the sections in order and
+adds the headline bullets."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis.doc import ci, is_missing, num, pct, pts, signed
+from analysis.games.three_little_wolves.data import COMPONENTS, DEFAULT_SET
+from analysis.games.three_little_wolves.queries import fill_players, pool_runs, run_table
+from analysis.games.three_little_wolves.sections import (
+    Study,
+    dummy_section,
+    fmt_unit,
+    score_section,
+    seat_order_section,
+    sensitivity_section,
+    ties_section,
+    wolf_section,
+)
+from analysis.stats import as_float
+
+__all__ = ["extend_report", "headlines"]
+
+
+def extend_report(ctx) -> None:
+    """Add the Three Little Wolves sections, charts and headline bullets (see module doc)."""
+    runs = run_table(ctx.manifests, ctx.roles)
+    fill_players(runs, ctx.games)
+    by_set = pool_runs(runs)
+    main_idx = [r["run"] for r in runs if r["role"] == "main"] or by_set.get(DEFAULT_SET, [])
+    study = Study(runs, by_set, ctx.seats.filter(pl.col("run").is_in(main_idx)))
+    rates = seat_order_section(ctx, study)
+    comp = score_section(ctx, study)
+    wolf_pairs, mvl = wolf_section(ctx, study)
+    ties = ties_section(ctx, study)
+    dummy_pairs = dummy_section(ctx, study)
+    sens = sensitivity_section(ctx, study)
+    headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens)
+
+
+def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> None:
+    """The headline bullets: seat order, the wolf action, the card list, ties, score
+    components and the dummy control."""
+    by = {(r["metric"], r["players"]): r for r in sens}
+    # seat order
+    d = rates.filter(pl.col("card_set") == DEFAULT_SET) if not rates.is_empty() else rates
+    parts, short = [], []
+    for (p,), g in (d.group_by("players", maintain_order=True) if not d.is_empty() else []):
+        g = g.sort("seat")
+        par = 1.0 / p
+        f, last = g.row(0, named=True), g.row(len(g) - 1, named=True)
+        spread = g["win_rate"].max() - g["win_rate"].min()
+        parts.append(f"{p}p: Seat 1 {pts(as_float(f['win_rate']) - par)} "
+                     f"{ci(as_float(f['lo']) - par, as_float(f['hi']) - par)}, last seat "
+                     f"{pts(as_float(last['win_rate']) - par)} "
+                     f"{ci(as_float(last['lo']) - par, as_float(last['hi']) - par)}, spread "
+                     f"{num(spread * 100, 1)} points (n = {f['n']:,})")
+        short.append(f"{p}p {pts(as_float(f['win_rate']) - par)}")
+    if parts:
+        ctx.headline(
+            "**How much seat order matters** (win rate minus parity, percentage points, "
+            "default card set, 95% intervals): " + "; ".join(parts) + ". Under the other card "
+            "sets: " + robust_text(by, "seat1") + ".",
+            "Seat 1 vs parity: " + ", ".join(short) + " points.")
+    # wolf action
+    wv = sorted((r for r in wolf_pairs if r["card_set"] == DEFAULT_SET and r["n"]),
+                key=lambda r: r["players"])
+    if wv:
+        txt = "; ".join(f"{r['players']}p {pts(r['diff'])} {ci(r['lo'], r['hi'])} "
+                        f"(n = {r['n']:,})" for r in wv)
+        pw = "; ".join(f"{r['players']}p {signed(r['per_wolf'])} [{signed(r['per_wolf_lo'])}, "
+                       f"{signed(r['per_wolf_hi'])}]" for r in wv)
+        extra = ""
+        if not mvl.is_empty():
+            extra = " In the main pool the heaviest bettor against the lightest (an " \
+                    "association): " + "; ".join(
+                        f"{r['players']}p `{r['more']}` - `{r['less']}` {pts(r['diff'])} "
+                        f"{ci(r['lo'], r['hi'])}" for r in mvl.iter_rows(named=True)) + "."
+        ctx.headline(
+            "**Is the wolf action worth a card?** Forbidding wolves to one greedy seat on the "
+            "same seeds changes its win rate by (allowed - forbidden, points): " + txt
+            + f". Each wolf action is worth, in final points against the card's other use: "
+            f"{pw}. Under the other card sets: {robust_text(by, 'wolf_value')}; points per wolf "
+            f"action: {robust_text(by, 'per_wolf')}." + extra,
+            "Wolves allowed - forbidden: " + ", ".join(
+                f"{r['players']}p {pts(r['diff'])} {ci(r['lo'], r['hi'])}" for r in wv)
+            + " points.")
+    # card list
+    tested = [r for r in sens if r["tested"] and r["same"] is not None]
+    if tested:
+        changed = [f"{r['label']} ({r['players']}p: {r['change']})" for r in tested
+                   if not r["same"]]
+        flips = [r for r in tested if r["change"] == "sign"]
+        big = []
+        for r in tested:
+            for cs, s in r["shifts"].items():
+                if not is_missing(s[4]) and s[4] < 0.05:
+                    big.append(f"{r['label']} {r['players']}p under {cs}: "
+                               f"{fmt_unit(s[0], r['unit'])} [{fmt_unit(s[1], r['unit'])}, "
+                               f"{fmt_unit(s[2], r['unit'])}]")
+        ctx.headline(
+            f"**Do the results survive the uncertainty about the card list?** "
+            f"{len(tested) - len(changed)} of {len(tested)} tested findings keep their verdict "
+            "(sign at BH 5%) under `cards_v0`, `cards_v1` and `cards_v2`"
+            + (f"; changed: {', '.join(changed)}" if changed else "")
+            + ("; none reverses its sign" if not flips else
+               f"; {len(flips)} reverse{'s' if len(flips) == 1 else ''} their sign")
+            + ". Shifts of tested effects from the default set with BH q < 0.05: "
+            + ("; ".join(big[:6]) + ("; ..." if len(big) > 6 else "") if big else "none")
+            + ".",
+            f"Card-set sensitivity: {len(tested) - len(changed)}/{len(tested)} verdicts "
+            "unchanged.")
+    # ties
+    t = ties.get(DEFAULT_SET)
+    if t is not None and not t.is_empty():
+        ctx.headline(
+            "**Ties that save a house** (default card set): "
+            + "; ".join(f"{r['players']}p {pct(r['saved_rate'])} "
+                        f"{ci(r['saved_rate_lo'], r['saved_rate_hi'])} of built houses, in "
+                        f"{pct(r['game_rate'])} of games" for r in t.iter_rows(named=True))
+            + ".")
+    # score components
+    if not comp.is_empty():
+        parts = []
+        for (p,), g in comp.group_by("players", maintain_order=True):
+            m = {r["component"]: r for r in g.iter_rows(named=True)}
+            parts.append(f"{p}p: " + ", ".join(
+                f"{c} {pct(m[c]['share'], 0)}" for c in COMPONENTS if c in m))
+        ctx.headline("**Score components** (share of the final score, main runs): "
+                     + "; ".join(parts) + ".")
+    # dummy
+    dd = [r for r in dummy_pairs if r["n"]]
+    if dd:
+        ctx.headline(
+            "**Two-player dummy control** (win rate of a hostile controller minus the same "
+            "seat with neutral control, same seeds): "
+            + "; ".join(f"{r['card_set']} {pts(r['diff'])} {ci(r['lo'], r['hi'])} points "
+                        f"(n = {r['n']:,})" for r in dd)
+            + f"; across card sets: {robust_text(by, 'dummy')}.")
+
+
+def robust_text(by: dict, metric: str) -> str:
+    """'same verdict at 3p, 4p; significant under some sets only at 2p (cards_v1 +, ...)'."""
+    groups: dict[str, list[str]] = {}
+    for (m, p), r in sorted(by.items(), key=lambda kv: kv[0][1]):
+        if m != metric or r.get("change") is None:
+            continue
+        if r["change"] == "same":
+            groups.setdefault("same verdict", []).append(f"{p}p")
+        else:
+            v = ", ".join(f"{cs} `{c.get('verdict', 'n/a')}`" for cs, c in
+                          sorted(r["cells"].items()))
+            key = ("significant under some sets only" if r["change"] == "significance"
+                   else "**the sign flips**")
+            groups.setdefault(key, []).append(f"{p}p ({v})")
+    if not groups:
+        return "not available"
+    return "; ".join(f"{k} at {', '.join(v)}" for k, v in groups.items())

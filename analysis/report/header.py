@@ -1,0 +1,103 @@
+"""The report's title block: what was run (games, seeds, bots, options, data) and the table
+of runs."""
+
+from __future__ import annotations
+
+import os
+
+import polars as pl
+
+from analysis.doc import Table, count, now_utc
+from analysis.report.manifests import one_or_each, options_text, overrides_of, overrides_text
+
+__all__ = ["header_section", "overrides_line"]
+
+
+def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> str:
+    """The title, the bullet list of what was run and the table of runs; returns the
+    one-line summary ('N games in k runs')."""
+    roles = roles or {}
+    doc.h(1, f"Balance report: {title}")
+    rows = []
+    counts = []
+    for i, (run, m) in enumerate(zip(run_dirs, manifests, strict=True)):
+        r = per_run.filter(pl.col("run") == i)
+        n = int(r["n"][0]) if len(r) else 0
+        lim = int(r["limit"][0]) if len(r) else 0
+        counts.append(n)
+        games_txt = count(n)
+        if m.get("n_games") is not None and int(m["n_games"]) != n:
+            games_txt += f" (manifest: {int(m['n_games']):,})"
+        opts = r["options"][0].split("\n") if len(r) else ["{}"]
+        strategies = m.get("strategies") or []
+        rows.append([
+            str(i + 1),
+            f"`{os.path.basename(os.path.normpath(run))}`",
+            r["players"][0] if len(r) else str(m.get("players", "?")),
+            games_txt,
+            count(lim),
+            ", ".join(strategies) or "?",
+            str(m.get("seating", "?")),
+            str(m.get("seed", "?")),
+            "; ".join(options_text(o) for o in opts),
+            "yes" if m.get("complete", True) else "**no**",
+            roles.get(i, "main"),
+        ])
+    total = sum(counts)
+    games_line = (
+        f"{total:,}" if len(counts) == 1
+        else " + ".join(f"{c:,}" for c in counts) + f" = {total:,} in total"
+    )
+    seeds = ", ".join(str(m.get("seed", "?")) for m in manifests)
+    now = now_utc()
+    doc.ul([
+        f"**Game:** {title} (`{game_id}`)",
+        f"**Games:** {games_line} ({len(run_dirs)} run{'s' if len(run_dirs) > 1 else ''})",
+        f"**Run seed{'s' if len(manifests) > 1 else ''}:** {seeds}",
+        "**Bot mix / seating:** "
+        + one_or_each([f"{', '.join(m.get('strategies') or ['?'])} ({m.get('seating', '?')})"
+                       for m in manifests]),
+        "**Rule options differing from defaults:** " + one_or_each([row[8] for row in rows]),
+        "**Component data status:** " + one_or_each(
+            [str(m.get("data_status", "unknown")) for m in manifests]),
+        "**Component data overrides:** " + overrides_line(manifests),
+        "**boardsim version:** " + one_or_each(
+            [str(m.get("boardsim_version", "unknown")) for m in manifests]),
+        f"**Date:** {now}",
+        "**Seat numbering:** seats are numbered from 1 in this report (Seat 1 = the first "
+        "seat, which is seat 0 in the data files). Intervals are 95% (Wilson for rates, "
+        "Newcombe for differences); n is shown in every table.",
+    ])
+    incomplete = [str(i + 1) for i, m in enumerate(manifests) if m.get("complete") is False]
+    if incomplete:
+        doc.p(f"**Warning:** run {', '.join(incomplete)} is marked incomplete in its manifest; "
+              "its results cover only the games written so far.")
+    doc.table(Table(
+        ["Run", "Folder", "Players", "Games", "Stopped at limit", "Bot mix", "Seating", "Seed",
+         "Non-default options", "Complete", "Role"],
+        rows, [True, False, True, True, True, False, False, True, False, False, False]))
+    if any(r != "main" for r in roles.values()):
+        doc.p("The generic sections below (seat and strategy win rates, balance, lengths, "
+              "component impact) use the runs whose role is **main**; the other runs serve "
+              "the game-specific studies further down.")
+    by_players: dict[str, list[int]] = {}
+    for i, row in enumerate(rows):
+        if row[10] == "main":
+            by_players.setdefault(row[2], []).append(i)
+    for p, idx in by_players.items():
+        if len(idx) > 1:
+            same = len({(rows[i][5], rows[i][6], rows[i][8]) for i in idx}) == 1
+            names = ", ".join(str(i + 1) for i in idx[:-1]) + f" and {idx[-1] + 1}"
+            doc.p(f"Runs {names} have {p} players: their games are pooled in the tables below"
+                  + ("." if same else ", although their bot mix, seating or options differ; "
+                     "read pooled rates with care."))
+    return f"{total:,} games in {len(run_dirs)} run{'s' if len(run_dirs) > 1 else ''}"
+
+
+def overrides_line(manifests: list[dict]) -> str:
+    """The header's overrides line (``write_report`` has checked that every run has the same
+    overrides): ``component data as printed`` or ``name=value, ...``, naming the runs."""
+    ov = overrides_of(manifests[0]) if manifests else {}
+    text = overrides_text(ov) if not ov else "`" + overrides_text(ov) + "`"
+    k = len(manifests)
+    return text if k == 1 else text + (" (both runs)" if k == 2 else f" (all {k} runs)")

@@ -1,0 +1,235 @@
+"""``write_report``: read the runs, run the queries, draw the charts, build the document (the
+generic sections, then the game's extension), write report.md, report.html and summary.json."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from analysis import charts
+from analysis import queries as q
+from analysis.doc import Doc, render_html, render_markdown, write_atomic
+from analysis.report.context import ReportContext
+from analysis.report.header import header_section
+from analysis.report.headlines import headlines
+from analysis.report.manifests import check_overrides, game_title, load_manifests
+from analysis.report.sample_size import sample_size_section, sample_sizes
+from analysis.report.sections import (
+    balance_section,
+    component_section,
+    length_section,
+    method_section,
+    seat_section,
+    strategy_section,
+)
+from analysis.report.summary import summary_json
+
+__all__ = ["DEFAULT_IMPACT_GROUPS", "write_report"]
+
+DEFAULT_IMPACT_GROUPS = [
+    {"prefix": "played_", "title": "Component impact", "noun": "component",
+     "verb": "played", "include": None},
+]
+
+
+@dataclass
+class _Runs:
+    """The runs of one report: folders, manifests, roles and the lazy frames over all of them
+    (``all_*``) and over the "main" runs (``games``/``seats``)."""
+
+    run_dirs: list[str]
+    manifests: list[dict]
+    game_id: str
+    title: str
+    overrides: dict
+    role_of: dict[int, str]
+    main_idx: list[int]
+    all_games: pl.LazyFrame
+    all_seats: pl.LazyFrame
+    games: pl.LazyFrame
+    seats: pl.LazyFrame
+    per_run: pl.DataFrame
+
+
+@dataclass
+class _Tables:
+    """The generic query results (``analysis.queries``) of the main runs."""
+
+    seat_rates: pl.DataFrame
+    order_rates: pl.DataFrame
+    strat: pl.DataFrame
+    matchups: pl.DataFrame
+    bal: pl.DataFrame
+    comp: pl.DataFrame
+    scores: pl.DataFrame
+    lengths: pl.DataFrame
+    lcounts: pl.DataFrame
+    impacts: list[pl.DataFrame]
+    firsts: dict[int, list[int]]
+    varied: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.varied = any(len(v) > 1 for v in self.firsts.values())
+
+
+def _impact_name(i: int) -> str:
+    return "component_impact" if i == 0 else f"component_impact_{i + 1}"
+
+
+def _read_runs(run_dirs: list[str], out_dir: str, game_title_: str | None,
+               roles: list[str] | None) -> _Runs:
+    """Manifests, game, overrides (checked alike), roles and the lazy frames of the runs;
+    creates ``out_dir``."""
+    if not run_dirs:
+        raise ValueError("write_report needs at least one run folder")
+    manifests = load_manifests(run_dirs)
+    game_ids = sorted({str(m.get("game", "")) for m in manifests} - {""})
+    if len(game_ids) > 1:
+        raise ValueError(f"runs are of different games: {', '.join(game_ids)}")
+    game_id = game_ids[0] if game_ids else "unknown game"
+    overrides = check_overrides(run_dirs, manifests)
+    title = game_title_ or game_title(game_id, manifests)
+    os.makedirs(out_dir, exist_ok=True)
+    all_games, all_seats = q.scan_runs(run_dirs)
+    role_of = {i: (roles[i] if roles else "main") for i in range(len(run_dirs))}
+    main_idx = [i for i, r in role_of.items() if r == "main"] or list(role_of)
+    per_run = q.collect(
+        all_games.group_by("run").agg(
+            n=pl.len(),
+            limit=(pl.col("end_reason") == q.LIMIT).sum(),
+            players=pl.col("players").unique().sort().cast(pl.Utf8).str.join(","),
+            options=pl.col("options").unique().sort().str.join("\n"),
+        )
+    ).sort("run")
+    return _Runs(run_dirs, manifests, game_id, title, overrides, role_of, main_idx, all_games,
+                 all_seats, all_games.filter(pl.col("run").is_in(main_idx)),
+                 all_seats.filter(pl.col("run").is_in(main_idx)), per_run)
+
+
+def _query(games: pl.LazyFrame, seats: pl.LazyFrame, groups: list[dict]) -> _Tables:
+    """Every generic table of the report, from the main runs."""
+    impacts = []
+    for grp in groups:
+        imp = q.component_impact(seats, detail_prefix=grp["prefix"])
+        if grp.get("include") is not None:
+            imp = imp.filter(pl.col("component").is_in(list(grp["include"])))
+        impacts.append(imp)
+    mix = q.game_mix(games)
+    firsts = {
+        int(p): sorted(int(f) for f in g["first_player"].unique())
+        for (p,), g in mix.group_by("players")
+    }
+    return _Tables(
+        seat_rates=q.seat_win_rates(seats), order_rates=q.turn_order_win_rates(games),
+        strat=q.strategy_win_rates(seats), matchups=q.matchup_matrix(games),
+        bal=q.balance(seats), comp=q.completion(games), scores=q.score_distribution(seats),
+        lengths=q.length_distribution(games), lcounts=q.length_counts(games), impacts=impacts,
+        firsts=firsts)
+
+
+def _draw_charts(t: _Tables, out_dir: str) -> dict[str, str]:
+    """The generic charts; returns name -> path."""
+    paths = {
+        "seat_win_rates": charts.seat_win_rate_chart(
+            t.seat_rates, os.path.join(out_dir, "seat_win_rates.png")),
+        "game_length": charts.length_histogram_chart(
+            t.lcounts, os.path.join(out_dir, "game_length.png")),
+        "matchups": charts.matchup_heatmap(t.matchups, os.path.join(out_dir, "matchups.png")),
+    }
+    for i, imp in enumerate(t.impacts):
+        name = _impact_name(i)
+        paths[name] = charts.component_impact_chart(imp, os.path.join(out_dir, f"{name}.png"))
+    if t.varied:
+        paths["turn_order_win_rates"] = charts.seat_win_rate_chart(
+            t.order_rates, os.path.join(out_dir, "turn_order_win_rates.png"),
+            position_col="position")
+    return paths
+
+
+def _extend(doc: Doc, runs: _Runs, out_dir: str, paths: dict[str, str]
+            ) -> tuple[list[str], list[str]]:
+    """Run the game's report extension (``analysis.games``), if any; its headline bullets go
+    right after the generic ones. Returns (its answer lines, its summary lines)."""
+    from analysis import games as game_ext
+
+    ext = game_ext.load(runs.game_id)
+    extra_summary: list[str] = []
+    block: list[str] = []
+    if ext is not None:
+        ctx = ReportContext(doc, runs.all_games, runs.all_seats, runs.run_dirs, runs.manifests,
+                            runs.role_of, out_dir, paths, block, extra_summary)
+        ext.extend_report(ctx)
+        if block:
+            at = next(i for i, b in enumerate(doc.blocks)
+                      if b[0] == "h" and b[2] == "Seat win rates")
+            doc.blocks[at:at] = [("p", "**Game-specific answers:**"), ("ul", block)]
+    return block, extra_summary
+
+
+def write_report(
+    run_dirs: list[str], out_dir: str, game_title: str | None = None,
+    impact_groups: list[dict] | None = None, roles: list[str] | None = None,
+) -> dict[str, str]:
+    """Analyse ``run_dirs`` (run folders of one game) and write the report into ``out_dir``.
+
+    Writes ``report.md``, ``report.html`` (self-contained) and the PNG charts
+    ``seat_win_rates.png``, ``game_length.png``, ``matchups.png``, ``component_impact.png``
+    (and ``turn_order_win_rates.png`` when the first seat varied between games), each to a
+    temporary name first and then renamed. Returns a dict: ``markdown``, ``html`` and one key per
+    chart (paths, str), plus ``summary`` (a few lines of plain text for the terminal).
+    Also writes ``summary.json`` (headline numbers for the cross-game index,
+    ``analysis.index``): game id and title, games played, players covered, the first seat's win
+    rate per player count with its Wilson interval, data status, component-data overrides, bot
+    mix, seeds, the generic headline lines and the game-specific answer lines.
+    Raises ValueError when the runs are of different games, ``sim.core.errors.UserError`` (a
+    ValueError with a one-line message) when their component-data overrides (manifest
+    ``"overrides"``) differ, FileNotFoundError when a folder has no data.
+
+    ``impact_groups``: the game's per-seat detail groups to analyse, each a dict with
+    ``prefix`` (column prefix), ``title`` (section title), ``noun`` (e.g. "special card"),
+    ``verb`` (e.g. "played"), ``include`` (component names to keep, or None for all); the first
+    group gives the headline. Default: every ``played_*`` column.
+    ``roles``: one role per run (from the game's ``default_plan``); the generic sections use the
+    "main" runs only (all runs when ``roles`` is None); the game's report extension
+    (``analysis.games``) sees every run.
+    """
+    groups = impact_groups or DEFAULT_IMPACT_GROUPS
+    runs = _read_runs([os.fspath(r) for r in run_dirs], out_dir, game_title, roles)
+    t = _query(runs.games, runs.seats, groups)
+    paths = _draw_charts(t, out_dir)
+
+    doc = Doc()
+    info = header_section(doc, runs.title, runs.game_id, runs.run_dirs, runs.manifests,
+                          runs.per_run, runs.role_of)
+    ss = sample_sizes(t.seat_rates, t.order_rates, t.firsts, t.strat, t.impacts[0], t.scores,
+                      t.comp, groups[0])
+    lines = headlines(doc, t.order_rates, t.firsts, t.strat, t.impacts[0], t.lengths, t.comp,
+                      t.bal, groups[0], ss)
+    seat_section(doc, t.seat_rates, t.order_rates, t.firsts, t.varied)
+    balance_section(doc, t.bal, t.comp)
+    strategy_section(doc, t.strat, t.matchups)
+    length_section(doc, t.scores, t.lengths)
+    for i, (grp, imp) in enumerate(zip(groups, t.impacts)):
+        component_section(doc, imp, grp, f"{_impact_name(i)}.png")
+    sample_size_section(doc, ss, groups[0])
+    block, extra_summary = _extend(doc, runs, out_dir, paths)
+    method_section(doc)
+
+    md_path = os.path.join(out_dir, "report.md")
+    html_path = os.path.join(out_dir, "report.html")
+    write_atomic(md_path, render_markdown(doc))
+    write_atomic(html_path, render_html(doc, out_dir, f"Balance report: {runs.title}"))
+    summary_path = os.path.join(out_dir, "summary.json")
+    numbers = summary_json(runs.game_id, runs.title, runs.run_dirs, runs.manifests, runs.role_of,
+                           runs.main_idx, runs.per_run, t.order_rates, t.firsts, ss,
+                           runs.overrides, lines, block)
+    write_atomic(summary_path, json.dumps(numbers, indent=2, allow_nan=False) + "\n")
+    summary = "\n".join(
+        [f"{runs.title}: {info}", *lines, *extra_summary,
+         f"Report: {md_path} (and {os.path.basename(html_path)})"]
+    )
+    return {"markdown": md_path, "html": html_path, **paths, "summary_json": summary_path,
+            "summary": summary}

@@ -1,0 +1,66 @@
+"""Atomic file writes: a file is either absent, the old version or complete, never half written.
+
+``write_atomic(path, data)`` and ``atomic_path(path)`` write to a temporary name in the same
+folder (so the rename stays on one file system), flush it to disk (``fsync``) and rename it
+over ``path`` with ``os.replace`` (atomic on POSIX and Windows). The temporary name is hidden
+(``.<name>.<pid>.<random>.tmp``), unique per call (threads of one process and workers on other
+machines writing into a shared folder never collide), and removed if the write fails. Every
+writer of results, reports and charts uses them (sim/runner.py, analysis/).
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+
+__all__ = ["atomic_path", "write_atomic"]
+
+P = TypeVar("P", str, Path)
+
+
+def _fsync(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[str]:
+    """Yield a temporary file name next to ``path`` for a writer that takes a file name
+    (``fig.savefig``, ``df.write_parquet``); when the block ends without an error, fsync that
+    file and rename it to ``path``; on an error, remove it and re-raise. Creates the folder of
+    ``path`` if needed.
+
+    Example: ``with atomic_path("out/a.png") as tmp: fig.savefig(tmp, format="png")``.
+    """
+    target = os.fspath(path)
+    folder, name = os.path.split(os.path.abspath(target))
+    os.makedirs(folder, exist_ok=True)
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+    try:
+        yield tmp
+        _fsync(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_atomic(path: P, data: str | bytes) -> P:
+    """Write ``data`` (``str``, written as UTF-8, or ``bytes``) to ``path`` atomically: to a
+    temporary name in the same folder, fsync, ``os.replace``. Creates the folder if needed.
+    Returns ``path`` unchanged (str or Path, as given)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as f:
+            f.write(raw)
+    return path
