@@ -368,7 +368,7 @@ class Province(Game):
     def default_plan(self) -> list[dict[str, Any]]:
         """2 players (spec §9.2; about 0.97 M games in 71 runs, ~1 min of ``boardsim run
         --jobs 2`` on an idle 2-core machine once the kernels are compiled, ~2.5 min when it
-        is heavily shared). Roles (read by analysis/games/province.py):
+        is heavily shared). Roles (read by analysis/games/province/):
 
         * ``<a>-vs-<b>`` (role ``pairing``): every pairing of the six bots in both seat orders,
           as two fixed-seat runs with the same seed, so game i of both orders has the same

@@ -1,18 +1,11 @@
 """What Suburbia records per seat of a finished game (docs/games/suburbia.md §13): the detail
 columns of ``run_chunk`` and the kernel that fills one seat's row."""
 
-import re
-
 from numba import njit
 
+from sim.core.components import slug
 from sim.suburbia import constants as K
 from sim.suburbia.data import GOAL_NAMES, TILE_NAMES
-
-
-def slug(name: str) -> str:
-    """``"Bed & Breakfast"`` -> ``"bed_breakfast"`` (column names of the results table)."""
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
-
 
 # seat detail columns (docs/games/suburbia.md §13), in the order detail_row writes them
 D_TILE, D_INVEST, D_TURN, D_OFFERED, D_GOAL = 0, 50, 101, 151, 198

@@ -59,9 +59,9 @@ class SuburbiaGame(Game):
     data_status = data.DATA_STATUS
     keeps_derived = True
     seat_detail = DETAIL_NAMES
-    # generic per-component sections (analysis/report.py). Goals are not here: their
+    # generic per-component sections (analysis/report/). Goals are not here: their
     # ``goal_*`` columns are -1 when the goal was not in play, which the generic "> 0 vs the
-    # rest" comparison would count as "not achieved"; analysis/games/suburbia.py reports them.
+    # rest" comparison would count as "not achieved"; analysis/games/suburbia/ reports them.
     impact_groups = [
         {"prefix": "tile_", "title": "Tiles placed (all seats, all games)", "noun": "tile",
          "verb": "placed", "include": [slug(TILE_NAMES[k]) for k in range(1, 51)]},
@@ -375,7 +375,7 @@ class SuburbiaGame(Game):
 
         role "main": 2, 3 and 4 players, every seat drawn from the pool of all seven bots (spec
         §9); the generic report sections use these runs only. The other runs are for the
-        Suburbia sections (analysis/games/suburbia.py): "tip:deny" (greedy and denier only, the
+        Suburbia sections (analysis/games/suburbia/): "tip:deny" (greedy and denier only, the
         same bot but for the discard: the hate-discarding tip; also a second bot mix),
         "mix:archetypes" (the three scripted archetypes: a third bot mix, for the "robust"
         mark and the archetype comparison) and "sweep:red_line_offset=-1" / "=1" (3 players,

@@ -443,7 +443,7 @@ class ThreeLittleWolves(Game):
 
     def default_plan(self) -> list[dict[str, Any]]:
         """The main job (about two minutes on 2 loaded cores), each run with a ``role`` for
-        the report (analysis/games/three_little_wolves.py):
+        the report (analysis/games/three_little_wolves/):
 
         * ``main``: 2, 3 and 4 players, every seat drawn from the pool of the five bots, default
           rules and card set (the generic sections pool these);
