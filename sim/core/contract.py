@@ -53,6 +53,15 @@ def implements(state_cls: type, hook: str):
     return deco
 
 
+def register(state_cls: type, meta: dict | None = None, **hooks) -> None:
+    """Register several entry points at once: ``hooks`` maps hook names to ``@njit``
+    functions; ``meta`` (optional) holds the arguments of ``meta_hooks``."""
+    for hook, fn in hooks.items():
+        implements(state_cls, hook)(fn)
+    if meta is not None:
+        meta_hooks(state_cls, **meta)
+
+
 def meta_hooks(state_cls: type, field: str, phase: int, over: int, current: int,
                n_players: int | None = None, fixed_players: int | None = None) -> None:
     """Register ``is_over``, ``current_seat`` and ``n_seats`` for a state that keeps its phase,

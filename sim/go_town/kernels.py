@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, nonneg, nth_bit, popcount, zero
-from sim.core.contract import implements, meta_hooks
+from sim.core.contract import implements, register
 from sim.core.rng import rand_below, shuffle
 from sim.go_town import constants as K
 
@@ -769,13 +769,10 @@ def is_legal(s, a, buf):
 # ---------------------------------------------------------------------------------------------
 # The kernel contract (sim/core/contract.py, docs/house-pattern.md): init_state,
 # legal_actions_into and apply_inplace above, and these.
-implements(GoTownState, "init_state")(init_state)
-implements(GoTownState, "legal_actions_into")(legal_actions_into)
-implements(GoTownState, "apply_inplace")(apply_inplace)
-meta_hooks(GoTownState, "meta", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR, n_players=K.M_NP)
-
-
-
+register(GoTownState, init_state=init_state, legal_actions_into=legal_actions_into,
+         apply_inplace=apply_inplace,
+         meta=dict(field="meta", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR,
+                   n_players=K.M_NP))
 
 
 @implements(GoTownState, "scores_into")

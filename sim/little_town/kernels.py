@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.core.contract import implements, meta_hooks
+from sim.core.contract import implements, register
 from sim.core.rng import rand_below, shuffle
 from sim.little_town import constants as K
 
@@ -1076,13 +1076,10 @@ def recompute_derived(s):
 # The kernel contract (sim/core/contract.py, docs/house-pattern.md): the three wrappers above
 # and these; copy_into and chance_rng are the contract's defaults.
 legal_actions_into = legal_into
-implements(LittleTownState, "init_state")(init_state)
-implements(LittleTownState, "legal_actions_into")(legal_into)
-implements(LittleTownState, "apply_inplace")(apply_inplace)
-meta_hooks(LittleTownState, "meta", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR, n_players=K.M_NP)
-
-
-
+register(LittleTownState, init_state=init_state, legal_actions_into=legal_into,
+         apply_inplace=apply_inplace,
+         meta=dict(field="meta", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR,
+                   n_players=K.M_NP))
 
 
 @implements(LittleTownState, "scores_into")

@@ -695,7 +695,8 @@ def apply_inplace(s, a):
     apply_x(s.x, s.rng, a)
 
 
-meta_hooks(ProvinceState, "x", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR, fixed_players=2)
+meta_hooks(ProvinceState, "x", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR,
+           fixed_players=2)
 
 
 

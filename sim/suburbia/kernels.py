@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
-from sim.core.contract import implements, meta_hooks
+from sim.core.contract import implements, register
 from sim.core.rng import rand_below
 from sim.suburbia import constants as K
 
@@ -1343,13 +1343,10 @@ def goal_status_state(s, o, g):
 # The kernel contract (sim/core/contract.py, docs/house-pattern.md): init_state,
 # legal_actions_into and apply_inplace above, and these; copy_into and chance_rng are the
 # contract's defaults.
-implements(SuburbiaState, "init_state")(init_state)
-implements(SuburbiaState, "legal_actions_into")(legal_actions_into)
-implements(SuburbiaState, "apply_inplace")(apply_inplace)
-meta_hooks(SuburbiaState, "meta", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR, n_players=K.M_NP)
-
-
-
+register(SuburbiaState, init_state=init_state, legal_actions_into=legal_actions_into,
+         apply_inplace=apply_inplace,
+         meta=dict(field="meta", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR,
+                   n_players=K.M_NP))
 
 
 @implements(SuburbiaState, "scores_into")

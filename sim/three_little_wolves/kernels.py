@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, nonneg, nth_bit, popcount, zero
-from sim.core.contract import implements, meta_hooks
+from sim.core.contract import implements, register
 from sim.core.rng import rand_below, shuffle
 from sim.three_little_wolves import constants as K
 
@@ -1213,13 +1213,10 @@ def refresh_heights(s):
 # The kernel contract (sim/core/contract.py, docs/house-pattern.md): init_state,
 # legal_actions_into and apply_inplace above, and these; copy_into and chance_rng are the
 # contract's defaults.
-implements(TLWState, "init_state")(init_state)
-implements(TLWState, "legal_actions_into")(legal_actions_into)
-implements(TLWState, "apply_inplace")(apply_inplace)
-meta_hooks(TLWState, "meta", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR, n_players=K.M_NP)
-
-
-
+register(TLWState, init_state=init_state, legal_actions_into=legal_actions_into,
+         apply_inplace=apply_inplace,
+         meta=dict(field="meta", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR,
+                   n_players=K.M_NP))
 
 
 @implements(TLWState, "scores_into")

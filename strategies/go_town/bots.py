@@ -223,10 +223,8 @@ def choose_arrays(code, params, k, meta, opts, hands, n_floors, skips, hn, legal
 
 @njit(cache=True)
 def choose(code, params, k, s, legal, n, rng):
-    """The one bot signature of every game (docs/house-pattern.md): the action of strategy
-    ``code`` with parameter row ``params[k]`` (``params`` float64[rows, N_PARAMS]) on the state
-    ``s``, whose legal actions are ``legal[:n]`` (int32); ``rng`` the bot generator uint64[1].
-    ``s`` is not changed."""
+    """The action of bot ``code`` with parameter row ``params[k]`` in ``s`` (legal actions
+    ``legal[:n]``); the one bot signature, docs/house-pattern.md §3."""
     if code == 0:
         return random_bot(s, legal, n, rng)
     hn = np.empty(K.MAXP, np.int64)

@@ -526,10 +526,8 @@ FBUF_SIZE = 512
 
 @njit(cache=True)
 def choose(code, params, k, s, legal, n, rng):
-    """The one bot signature of every game (docs/house-pattern.md): the action of strategy
-    ``code`` with parameter row ``params[k]`` (``params`` float64[rows, N_PARAMS]) on the state
-    ``s``, whose legal actions are ``legal[:n]`` (int32); ``rng`` the bot generator uint64[1].
-    ``s`` is not changed."""
+    """The action of bot ``code`` with parameter row ``params[k]`` in ``s`` (legal actions
+    ``legal[:n]``); the one bot signature, docs/house-pattern.md §3."""
     fbuf = np.empty(FBUF_SIZE, np.float64)
     return choose_arrays(code, params[k], s.meta, s.opts, s.bdata, s.gdata, s.geo, s.consts,
                          s.cells, s.seat, s.mkt, legal, n, rng, fbuf)

@@ -386,10 +386,8 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 @njit(cache=True)
 def choose(code, params, k, s, legal, n, rng):
-    """The one bot signature of every game (docs/house-pattern.md): the action of strategy
-    ``code`` with parameter row ``params[k]`` (``params`` float64[rows, N_PARAMS]) on the state
-    ``s``, whose legal actions are ``legal[:n]`` (int32); ``rng`` the bot generator uint64[1].
-    ``s`` is not changed."""
+    """The action of bot ``code`` with parameter row ``params[k]`` in ``s`` (legal actions
+    ``legal[:n]``); the one bot signature, docs/house-pattern.md §3."""
     return choose_x(code, params, k, s.x, legal, n, rng)
 
 
