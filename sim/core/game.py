@@ -295,6 +295,15 @@ class Game:
         UserError when the data is impossible (the game's own checks)."""
         return self._components().build(doc)
 
+    def _check_data(self) -> None:
+        """Every number of this instance's component data within its schema's stated range
+        (``check_doc_limits``; the state dict's ``data`` block is checked so). Raises
+        UserError."""
+        from sim.core.checks import check_doc_limits
+
+        check_doc_limits(self.component_document(), self.component_schema, self.id,
+                         "state dict data")
+
     def with_overrides(self, overrides: dict[str, Any] | None) -> Game:
         """A new instance with ``overrides`` ({path: value}) applied to this one's data; its
         ``overrides`` attribute holds them in canonical form. Raises UserError naming the

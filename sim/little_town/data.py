@@ -177,7 +177,7 @@ def arrays_from_data(d: dict) -> dict[str, np.ndarray]:
         return {"bdata": bd, "gdata": gd, "boards": boards, "consts": consts}
     except UserError:
         raise
-    except (KeyError, ValueError, TypeError, IndexError) as e:
+    except (KeyError, ValueError, TypeError, IndexError, OverflowError, AttributeError) as e:
         raise UserError(f"little-town data: malformed ({type(e).__name__}: {e})") from None
 
 
