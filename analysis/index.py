@@ -20,10 +20,19 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 from datetime import datetime, timezone
 from urllib.parse import quote
 
-from analysis.report import _CSS, _inline_html, _md_cell, _write_atomic, overrides_text, pct
+from analysis.report import (
+    _CSS,
+    _inline_html,
+    _md_cell,
+    _write_atomic,
+    md_escape,
+    overrides_text,
+    pct,
+)
 
 __all__ = ["write_index", "load_summaries", "first_seat_text"]
 
@@ -110,17 +119,20 @@ def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
                 "|" + "|".join(["---", "---:", "---", "---", "---", "---", "---", "---"]) + "|"]
         for folder, s in items:
             r = _row(folder, s)
-            link = f"[{r['title']}]({quote(folder)}/{s.get('report_md', 'report.md')})"
-            cells = [link + f" (`{r['game']}`)", r["games"], r["players"],
-                     "; ".join(r["first"]) or "n/a", r["data"], r["overrides"], r["mix"],
-                     r["seeds"]]
+            link = (f"[{md_escape(r['title'])}]"
+                    f"({quote(folder)}/{quote(str(s.get('report_md', 'report.md')))})")
+            gid = r["game"]
+            gid = f"`{gid}`" if re.fullmatch(r"[a-z0-9-]+", gid) else md_escape(gid)
+            cells = [link + f" ({gid})", r["games"], md_escape(r["players"]),
+                     "; ".join(r["first"]) or "n/a", md_escape(r["data"]),
+                     md_escape(r["overrides"]), md_escape(r["mix"]), md_escape(r["seeds"])]
             out.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
         out.append("")
         for folder, s in items:
             answers = [str(a) for a in (s.get("answers") or [])]
             r = _row(folder, s)
-            out += [f"### {r['title']} (`{folder}/`)", "",
-                    f"Report written {r['generated']}."]
+            out += [f"### {md_escape(r['title'])} ({md_escape(folder)}/)", "",
+                    f"Report written {md_escape(r['generated'])}."]
             if answers:
                 out += [""] + [f"- {a}" for a in answers]
             else:

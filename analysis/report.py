@@ -24,7 +24,7 @@ from analysis import charts
 from analysis import queries as q
 from analysis import stats as st
 
-__all__ = ["write_report", "load_manifests", "overrides_of", "overrides_text"]
+__all__ = ["write_report", "load_manifests", "overrides_of", "overrides_text", "md_escape"]
 
 CAUTION = (
     "This is an association, not causation: seats that play a card differ in other ways "
@@ -93,8 +93,17 @@ class ReportContext:
         return [i for i in range(len(self.run_dirs)) if self.roles.get(i, "main") == role]
 
 
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~&])")
+
+
+def md_escape(text) -> str:
+    """Outside text (folder names, manifest strings) as literal Markdown: every character
+    Markdown or HTML would read is backslash-escaped, newlines become spaces."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
 def _md_cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return re.sub(r"(?<!\\)\|", r"\\|", str(text)).replace("\n", " ")
 
 
 def render_markdown(doc: Doc) -> str:
@@ -121,9 +130,14 @@ def render_markdown(doc: Doc) -> str:
 
 
 def _inline_html(text: str) -> str:
-    s = html.escape(str(text), quote=False)
+    # backslash-escaped characters (md_escape) are literal: kept aside from the markup rules
+    kept: list[str] = []
+    s = re.sub(r"\\([^A-Za-z0-9\s])", lambda m: kept.append(m.group(1)) or f"\x00{len(kept) - 1}\x00",
+               str(text))
+    s = html.escape(s, quote=False)
     s = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", s)
-    return re.sub(r"`(.+?)`", r"<code>\1</code>", s)
+    s = re.sub(r"`(.+?)`", r"<code>\1</code>", s)
+    return re.sub("\x00(\\d+)\x00", lambda m: html.escape(kept[int(m.group(1))]), s)
 
 
 _CSS = """
@@ -523,7 +537,7 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> st
         strategies = m.get("strategies") or []
         rows.append([
             str(i + 1),
-            f"`{os.path.basename(os.path.normpath(run))}`",
+            md_escape(os.path.basename(os.path.normpath(run))),
             r["players"][0] if len(r) else str(m.get("players", "?")),
             games_txt,
             _count(lim),
@@ -550,10 +564,10 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> st
                         for m in manifests]),
         "**Rule options differing from defaults:** " + _one_or_each([row[8] for row in rows]),
         "**Component data status:** " + _one_or_each(
-            [str(m.get("data_status", "unknown")) for m in manifests]),
+            [md_escape(m.get("data_status", "unknown")) for m in manifests]),
         "**Component data overrides:** " + _overrides_line(manifests),
         "**boardsim version:** " + _one_or_each(
-            [str(m.get("boardsim_version", "unknown")) for m in manifests]),
+            [md_escape(m.get("boardsim_version", "unknown")) for m in manifests]),
         f"**Date:** {now}",
         "**Seat numbering:** seats are numbered from 1 in this report (Seat 1 = the first "
         "seat, which is seat 0 in the data files). Intervals are 95% (Wilson for rates, "
@@ -589,7 +603,7 @@ def _overrides_line(manifests: list[dict]) -> str:
     """The header's overrides line (``write_report`` has checked that every run has the same
     overrides): ``component data as printed`` or ``name=value, ...``, naming the runs."""
     ov = overrides_of(manifests[0]) if manifests else {}
-    text = overrides_text(ov) if not ov else "`" + overrides_text(ov) + "`"
+    text = overrides_text(ov) if not ov else md_escape(overrides_text(ov))
     k = len(manifests)
     return text if k == 1 else text + (" (both runs)" if k == 2 else f" (all {k} runs)")
 

@@ -246,6 +246,38 @@ def run(
     typer.echo(f"index: {index['html']} and {index['markdown']}")
 
 
+@app.command()
+def soak(
+    game: str = typer.Argument(..., help="game id (see `boardsim games`)"),
+    n: int = typer.Option(1000, "-n", "--games", help="number of games"),
+    players: Optional[int] = typer.Option(None, "--players", "-p",
+                                          help="default: every player count in turn"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="one per seat or one for all (default: every bot in "
+                                        "turn)"),
+    seed: int = typer.Option(0, help="run seed (game i is `boardsim replay ... --index i`)"),
+    first: int = typer.Option(0, help="index of the first game"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o",
+                                               help="rule option name=value (repeatable)"),
+):
+    """Play games through the public interface with the game's invariants checked after
+    every decision; report each violation with the command that replays it (exit 1 if any)."""
+    from sim.soak import soak as run_soak
+
+    def cb(done: int, total: int, bad: int) -> None:
+        typer.echo(f"  {done:,}/{total:,} games, {bad} violation(s)", err=True)
+
+    res = run_soak(game, n, players, _split(strategies) or None, seed, _options(option), first,
+                   progress=cb)
+    rate = res.games / res.seconds if res.seconds else 0.0
+    typer.echo(f"soak {game}: {res.games:,} games, {res.decisions:,} decisions checked in "
+               f"{res.seconds:,.1f} s ({rate:,.1f} games/s); {len(res.violations)} violation(s)")
+    for i, msg, cmd in res.violations:
+        typer.echo(f"game {i}: {msg}\n  replay: {cmd}")
+    if res.violations:
+        raise typer.Exit(1)
+
+
 @app.command("compare-setups")
 def compare_setups(
     game: str = typer.Argument(..., help="a game with setup variants (little-town)"),
@@ -468,7 +500,8 @@ def main(argv: list[str] | None = None) -> None:
                    err=True)
         sys.exit(130)
     except OSError as e:
-        where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+        name = str(getattr(e, "filename", "") or "")
+        where = f"{name if len(name) <= 80 else name[:40] + '...' + name[-37:]}: " if name else ""
         what = e.strerror or type(e).__name__
         typer.echo(f"error: {where}{_one_line(what)}; nothing was left half-written "
                    "(rerun the same command once fixed)", err=True)

@@ -1,5 +1,5 @@
 """Fuzz worker, run in a child process by tests/test_fuzz.py (a crash fails the test, not the
-suite): ``python -m tests.fuzz_worker GAME MODE EXAMPLES SEED CURRENT_FILE``.
+suite): ``python -m tests.fuzz_worker GAME MODES EXAMPLES SEED CURRENT_FILE``.
 
 MODE ``state``: a mid-game state dict (random play from a few seeds and player counts) with one
 to three fields mutated (every leaf and every list of the dict: boundary and out-of-range
@@ -13,8 +13,11 @@ values. ``get_game(id, overrides)`` must refuse with ``UserError`` or give a gam
 loop plays a few games of every player count and whose interface plays one game to the end with
 its invariants holding.
 
+MODE ``extremes``: every numeric override path alone at a few values inside and at the edges
+of its stated range (deterministic).
+
 Before each example the mutant is written to CURRENT_FILE (JSON), so the parent can name the
-mutant that crashed the process. Prints ``fuzz GAME MODE: N examples, R refused, P played`` and
+mutant that crashed the process (emptied at a clean end). Prints ``fuzz GAME MODE: N examples, R refused, P played`` and
 exits 0, or prints the failures and exits 1. Examples are chosen by hypothesis
 (``derandomize``: the same examples each run for a given SEED).
 """
@@ -353,16 +356,25 @@ def run_extremes(gid: str, examples: int, seed: int, current: Path) -> tuple[dic
     return stats, failures
 
 
+MODES = {"state": run_state, "override": run_override, "extremes": run_extremes}
+
+
 def main(argv: list[str]) -> int:
-    gid, mode, examples, seed, current = argv[0], argv[1], int(argv[2]), int(argv[3]), \
+    """``GAME MODES EXAMPLES SEED CURRENT_FILE``: MODES comma-separated (``state``,
+    ``override``, ``extremes``); EXAMPLES per mode (``override`` gets a fifth of them)."""
+    gid, modes, examples, seed, current = argv[0], argv[1], int(argv[2]), int(argv[3]), \
         Path(argv[4])
-    run = {"state": run_state, "override": run_override, "extremes": run_extremes}[mode]
-    stats, failures = run(gid, examples, seed, current)
-    print(f"fuzz {gid} {mode}: {stats['examples']} examples, {stats['refused']} refused, "
-          f"{stats['played']} played, {len(failures)} failures")
-    for f in failures[:30]:
-        print("FAIL", f)
-    return 1 if failures else 0
+    bad = 0
+    for mode in modes.split(","):
+        k = examples if mode == "state" else max(1, examples // 5)
+        stats, failures = MODES[mode](gid, k, seed, current)
+        print(f"fuzz {gid} {mode}: {stats['examples']} examples, {stats['refused']} refused, "
+              f"{stats['played']} played, {len(failures)} failures", flush=True)
+        for f in failures[:30]:
+            print("FAIL", f)
+        bad += len(failures)
+    current.write_text("")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

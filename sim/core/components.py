@@ -129,10 +129,21 @@ def load_override_file(path: str | Path) -> dict[str, Any]:
         raise UserError(f"override file {p}: not UTF-8 text (byte {e.start}); save it as "
                         "UTF-8 TOML") from None
     try:
-        return flatten(tomllib.loads(text))
+        flat = flatten(tomllib.loads(text))
     except (tomllib.TOMLDecodeError, RecursionError, ValueError) as e:
         msg = " ".join(str(e).split())[:160]
         raise UserError(f"override file {p}: malformed TOML ({msg})") from None
+
+    def plain(v) -> bool:
+        if isinstance(v, list):
+            return all(plain(x) for x in v)
+        return isinstance(v, (bool, int, float, str))
+
+    for k, v in flat.items():
+        if not plain(v):
+            raise UserError(f"override file {p}: {k} = {str(v)[:40]}: a {type(v).__name__}; "
+                            "expected a number, true/false, text or a list of them")
+    return flat
 
 
 def parse_set_args(items: list[str] | None) -> dict[str, str]:

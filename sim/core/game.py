@@ -215,6 +215,26 @@ class Game:
         raise NotImplementedError
 
     def state_from_dict(self, data: dict):
+        """A state from the dict layout of the game's docs page (``state_to_dict``), checked
+        before any kernel sees it: every field (type, length, range; ids within the tables,
+        seats within the players) and then the game's conservation laws
+        (``check_invariants``). Raises UserError naming the field, the value and the allowed
+        range, or the broken law."""
+        from sim.core.checks import check_invariants_as_user_error
+
+        s = self._state_from_dict(data)
+        check_invariants_as_user_error(self, s)
+        return s
+
+    def position_from_dict(self, data: dict):
+        """A hand-built position (a rulebook example that does not account for every card or
+        coin): every field checked as in ``state_from_dict``, but not the conservation laws.
+        For worked examples and tests: the kernels assume the laws, so a position that breaks
+        them may play wrongly. Raises UserError."""
+        return self._state_from_dict(data)
+
+    def _state_from_dict(self, data: dict):
+        """Hook: the state of a dict, every field checked (UserError), not the invariants."""
         raise NotImplementedError
 
     def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:

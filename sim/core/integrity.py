@@ -110,9 +110,14 @@ def read_manifest(run_dir: str | os.PathLike) -> dict[str, Any]:
         raise UserError(f"{p}: not a boardsim manifest ({type(e).__name__}: "
                         f"{str(e).splitlines()[0][:120]})") from None
     if not isinstance(m, dict):
-        raise UserError(f"{p}: not a boardsim manifest (a JSON {type(m).__name__}, "
+        raise UserError(f"{p}: not a boardsim manifest (a JSON {_json_type(m)}, "
                         "expected an object)")
     return m
+
+
+def _json_type(v: Any) -> str:
+    return {list: "array", type(None): "null", str: "string", bool: "boolean", int: "number",
+            float: "number"}.get(type(v), type(v).__name__)
 
 
 _KEYS = {"identity": dict, "game": str, "n_games": int, "players": int, "strategies": list,
@@ -127,6 +132,11 @@ def check_manifest(m: dict[str, Any], where: str):
     from sim.registry import get_game, list_games
     from sim.runner import check_engine_version, run_identity
 
+    if not isinstance(m.get("game"), str):
+        raise _fail(where, "key 'game' missing or not text; not a boardsim manifest")
+    if m["game"] not in list_games():
+        raise _fail(where, f"unknown game {m['game']!r}; allowed: {', '.join(list_games())}")
+    check_engine_version(m, where)
     for k, t in _KEYS.items():
         if k not in m:
             raise _fail(where, f"key {k!r} missing; not a complete boardsim manifest")
@@ -134,10 +144,7 @@ def check_manifest(m: dict[str, Any], where: str):
         if t is int and (isinstance(v, bool) or not isinstance(v, int)):
             raise _fail(where, f"{k} must be a whole number, got {v!r}"[:200])
         if t is not int and not isinstance(v, t):
-            raise _fail(where, f"{k} must be a {t.__name__}, got {type(v).__name__}")
-    if m["game"] not in list_games():
-        raise _fail(where, f"unknown game {m['game']!r}; allowed: {', '.join(list_games())}")
-    check_engine_version(m, where)
+            raise _fail(where, f"{k} must be a {t.__name__}, got {_json_type(v)}")
     try:
         game = get_game(m["game"], m["overrides"] or None)
         check_int("n_games", m["n_games"], 1, MAX_GAMES)

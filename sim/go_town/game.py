@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.checks import DictReader, check_invariants_as_user_error
+from sim.core.checks import DictReader
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.go_town import constants as K
@@ -181,7 +181,7 @@ class GoTown(Game):
             "end_reason": K.END_REASONS[int(state.meta[K.M_END])],
         }
 
-    def state_from_dict(self, d: dict) -> GoTownState:
+    def _state_from_dict(self, d: dict) -> GoTownState:
         """Build a state from the dict layout of docs/games/go_town.md §8. Every field is
         checked (type, range, card names, the seats, floors within the building's 18 slots)
         and then the card conservation law; raises UserError naming the field, the value and
@@ -226,17 +226,16 @@ class GoTown(Game):
         s.deck[: len(deck)] = deck
         s.meta[:] = [n, cur, phase, turn, dec, winner, end, len(deck)]
         s.rng[0] = np.uint64(r.rng(r.get(d, "rng", "rng")))
-        s.discard[:] = self._counts(r, r.get(d, "discard", "discard"), "discard", counts)
+        s.discard[:] = self._counts(r, r.get(d, "discard", "discard"), "discard", None)
         hands = r.list(r.get(d, "hands", "hands"), "hands", n)
         played = r.list(r.get(d, "played", "played"), "played", n)
         skips = r.ints(r.get(d, "pending_skips", "pending_skips"), "pending_skips", 0,
                        max_turns, n)
-        milk = r.ints(r.get(d, "milk_in_front", "milk_in_front"), "milk_in_front", 0,
-                      int(counts[K.MILK]), n)
+        milk = r.ints(r.get(d, "milk_in_front", "milk_in_front"), "milk_in_front", 0, 999, n)
         blds = r.list(r.get(d, "buildings", "buildings"), "buildings", n)
         dogs_max = int(resolved["dogs_per_floor_max"])
         for p in range(n):
-            s.hands[p] = self._counts(r, hands[p], f"hands[{p}]", counts)
+            s.hands[p] = self._counts(r, hands[p], f"hands[{p}]", None)
             s.played[p] = self._counts(r, played[p], f"played[{p}]", None)
             s.skips[p] = skips[p]
             s.milk[p] = milk[p]
@@ -257,9 +256,7 @@ class GoTown(Game):
                     raise r.fail(f"{w}.values", values, "the two values of a floor sum to 9")
                 s.floors[p, f] = types
                 s.values[p, f] = values
-                s.dogs[p, f] = r.int(r.get(fl, "dogs", f"{w}.dogs"), f"{w}.dogs", 0,
-                                     min(dogs_max, int(counts[K.DOG])))
-        check_invariants_as_user_error(self, s)
+                s.dogs[p, f] = r.int(r.get(fl, "dogs", f"{w}.dogs"), f"{w}.dogs", 0, dogs_max)
         return s
 
     @staticmethod

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.checks import DictReader, check_doc_limits, check_invariants_as_user_error
+from sim.core.checks import DictReader, check_doc_limits
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.province import constants as K
@@ -236,7 +236,7 @@ class Province(Game):
     def _goal_name(self, i: int) -> str:
         return self.goal_names[i] if i < len(self.goal_names) else f"goal{i}"
 
-    def state_from_dict(self, d: dict) -> ProvinceState:
+    def _state_from_dict(self, d: dict) -> ProvinceState:
         """Build a state from the dict layout of docs/games/province.md §10. Every field is
         checked first (``_check_dict``), the invariants after. Raises UserError naming the
         field, the value and the allowed range."""
@@ -315,7 +315,6 @@ class Province(Game):
             raise
         except (KeyError, ValueError, TypeError, IndexError, OverflowError) as e:
             raise UserError(f"province state dict: malformed ({type(e).__name__}: {e})") from None
-        check_invariants_as_user_error(self, s)
         return s
 
     def _check_dict(self, d: dict) -> None:

@@ -54,6 +54,11 @@ SCHEMA = ComponentSchema(
         "constants.surcharge": tuple(f"slot{i + 1}" for i in range(7)),
     },
     signed=("tiles.immediate", "tiles.effect", "specials.immediate", "specials.effect"),
+    # ranges the kernels rely on (their fixed arrays): public goals per player count fit the
+    # 4 slots; the starting income and reputation lie on their tracks (-5..15); the one 1 More
+    # Round tile is checked by build()
+    limits={"constants.public_goals": (0, 4), "constants.start_income": (0, 15),
+            "constants.start_reputation": (0, 15)},
     tunables=(
         Tunable("tiles", "price", -1, 0, 40),
         Tunable("tiles", "immediate.*", +1, -9, 15),
@@ -193,6 +198,10 @@ def build(doc: dict[str, Any]):
         if (new if part is None else new[part]) != (old if part is None else old[part]):
             raise UserError(f"suburbia data: {name} {fld} is set by the rule option {opt} at "
                             f"set-up; change that option instead")
+    omr = next(r for r in rows if r["name"] == _tile_names()[K.K_OMR])
+    if omr["count"] != 1:
+        raise UserError(f"suburbia data: specials {omr['name']} count must be 1 (the one tile "
+                        f"that ends the game), got {omr['count']}")
     tiles = [_tile_tuple(r) for r in rows]
     goals = []
     for g in doc["goals"]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.checks import DictReader, check_invariants_as_user_error
+from sim.core.checks import DictReader
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.three_little_wolves import constants as K
@@ -258,7 +258,7 @@ class ThreeLittleWolves(Game):
             "end_reason": K.END_REASONS[int(meta[K.M_END])],
         }
 
-    def state_from_dict(self, d: dict) -> TLWState:
+    def _state_from_dict(self, d: dict) -> TLWState:
         """Build a state from the dict layout of doc §9. Raises UserError if malformed."""
         self._check_dict(d)
         try:
@@ -268,7 +268,6 @@ class ThreeLittleWolves(Game):
         except (KeyError, ValueError, TypeError, IndexError, OverflowError) as e:
             raise UserError(
                 f"three-little-wolves state dict: malformed ({type(e).__name__}: {e})") from None
-        check_invariants_as_user_error(self, s)
         return s
 
     def _check_dict(self, d: dict) -> None:
@@ -299,7 +298,7 @@ class ThreeLittleWolves(Game):
         if len(set(wolves)) != 3:
             raise r.fail("data.wolf_values", wolves, "three different values")
         for key, lo, hi in (("house_points", 0, 999), ("collapse_points", -999, 999),
-                            ("bonus_points", 0, 999), ("bottom_packet", 0, K.NCARD)):
+                            ("bonus_points", 0, 999), ("bottom_packet", 0, 20)):
             r.int(r.get(dd, key, f"data.{key}"), f"data.{key}", lo, hi)
         extra = set(dd) - {"suit", "pig_effects", "pig_tokens", "wolf_values", "house_points",
                            "collapse_points", "bonus_points", "bottom_packet"}
@@ -327,7 +326,7 @@ class ThreeLittleWolves(Game):
         if over != (end != K.END_NONE):
             raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
         r.int(g("current"), "current", -1 if over else 0, n - 1)
-        r.int(g("turn_player"), "turn_player", 0, n_own - 1 if n == 2 else n - 1)
+        r.int(g("turn_player"), "turn_player", -1, n_own - 1 if n == 2 else n - 1)
         r.int(g("turn"), "turn", 0, self.max_game_length(resolved))
         r.int(g("decisions"), "decisions", 0, self.max_game_length(resolved))
         for i, c in enumerate(r.list(g("deck"), "deck", max_len=K.NCARD)):
