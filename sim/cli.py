@@ -241,7 +241,10 @@ def run(
                 plan.get("options", {}), jobs, plan.get("chunk_size", 10_000), out,
                 plan.get("seating", "pool"), DEFAULT_BACKEND, label=f"{gid} {plan['name']}")))
         typer.echo(_write_report(gid, runs, None, roles))
+    from sim.core.integrity import clean_stale_report_tmp
+
     _plain_text_charts()
+    clean_stale_report_tmp(Path("reports"))
     index = write_index("reports")
     typer.echo(f"index: {index['html']} and {index['markdown']}")
 
@@ -508,7 +511,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     except Exception as e:  # a worker process lost (joblib/loky); other errors are bugs
         if type(e).__name__ in ("TerminatedWorkerError", "BrokenProcessPool"):
-            typer.echo(f"error: a worker process died ({_one_line(e)[:200]}); finished chunks "
+            what = _one_line(e)
+            what = what if len(what) <= 120 else what[:117] + "..."
+            typer.echo(f"error: a worker process died ({what}); finished chunks "
                        "are kept: rerun the same command to resume", err=True)
             sys.exit(2)
         raise

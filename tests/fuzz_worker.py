@@ -18,8 +18,8 @@ of its stated range (deterministic).
 
 Before each example the mutant is written to CURRENT_FILE (JSON), so the parent can name the
 mutant that crashed the process (emptied at a clean end). Prints ``fuzz GAME MODE: N examples, R refused, P played`` and
-exits 0, or prints the failures and exits 1. Examples are chosen by hypothesis
-(``derandomize``: the same examples each run for a given SEED).
+exits 0, or prints the failures and exits 1. Examples are chosen by hypothesis, seeded with
+SEED (the same examples each run for a given SEED).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hseed
 from hypothesis import strategies as st
 
 import sim
@@ -163,7 +164,8 @@ def run_state(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, 
     stats = {"examples": 0, "refused": 0, "played": 0}
     failures: list[str] = []
 
-    @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
+    @hseed(seed)
+    @settings(max_examples=examples, database=None, deadline=None,
               suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
     @given(st.data())
     def prop(data):
@@ -248,7 +250,8 @@ def run_override(gid: str, examples: int, seed: int, current: Path) -> tuple[dic
     failures: list[str] = []
     strategies = list(base.strategies)
 
-    @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
+    @hseed(seed)
+    @settings(max_examples=examples, database=None, deadline=None,
               suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
     @given(st.data())
     def prop(data):

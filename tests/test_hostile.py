@@ -517,3 +517,15 @@ def test_state_dict_round_trip_still_accepted():
                 legal = g.legal_actions(s)
                 s = g.apply_action(s, int(legal[rnd.integers(len(legal))]))
             g.state_from_dict(json.loads(json.dumps(g.state_to_dict(s))))
+
+
+def test_stale_report_temporary_files_are_removed(capsys, run_a, tmp_path):
+    rep = tmp_path / "rep"
+    rep.mkdir()
+    dead = rep / f"report.md.tmp-{2**22 + 999}"
+    dead.write_text("partial")
+    (rep / f".report-tmp-{2**22 + 998}").mkdir()  # a killed report's folder
+    code, _out, err = run_cli(capsys, "report", run_a, "--out", rep)
+    assert code == 0, err
+    assert sorted(p.name for p in rep.iterdir() if not p.name.endswith(".png")) == [
+        "report.html", "report.md", "summary.json"]

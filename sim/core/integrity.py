@@ -402,6 +402,26 @@ def write_atomic_bytes(path: Path, data: bytes) -> None:
         raise
 
 
+_SUFFIX_TMP = re.compile(r"\.tmp-(\d+)$")
+
+
+def clean_stale_report_tmp(folder: Path) -> int:
+    """Delete the ``NAME.tmp-PID`` files (the reports' and the index's temporary names) in
+    ``folder`` whose process is no longer running. Returns how many were removed."""
+    removed = 0
+    if not folder.is_dir():
+        return 0
+    for p in folder.iterdir():
+        mt = _SUFFIX_TMP.search(p.name)
+        if mt and p.is_file() and not _pid_alive(int(mt.group(1))):
+            try:
+                p.unlink()
+                removed += 1
+            except OSError:
+                pass
+    return removed
+
+
 REPORT_TMP_PREFIX = ".report-tmp-"
 REPORT_OLD_PREFIX = ".report-old-"
 
@@ -411,6 +431,7 @@ def report_tmp_folder(out: Path) -> Path:
     report is written before ``swap_into`` moves it into place. Cleans up the temporary
     folders of killed reports first."""
     out.mkdir(parents=True, exist_ok=True)
+    clean_stale_report_tmp(out)
     for p in out.iterdir():
         if p.is_dir() and p.name.startswith((REPORT_TMP_PREFIX, REPORT_OLD_PREFIX)):
             pid = p.name.rsplit("-", 1)[-1]
