@@ -295,7 +295,11 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
         finished_games += count
         if progress:
             progress(finished_games, n_games)
-    if not manifest.get("complete"):
+    try:  # another process on the same folder may have finished it first
+        done_by_other = bool(read_manifest(root).get("complete"))
+    except UserError:
+        done_by_other = False
+    if not manifest.get("complete") and not done_by_other:
         manifest["complete"] = True
         manifest["finished"] = _now()
         write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())

@@ -165,9 +165,15 @@ class Game:
         """A new state after the legal ``action`` (and the forced moves after it); ``state``
         is unchanged. Raises UserError if the action is not legal."""
         a = self.check_action(state, action)
+        self._check_room(state, a)
         s = self.copy_state(state)
         entry.apply_inplace(s, a)
         return s
+
+    def _check_room(self, state, action: int) -> None:
+        """Hook: raise UserError if applying the legal ``action`` to ``state`` would overrun
+        one of the kernels' fixed arrays (a state built by hand with more to play than a real
+        game has); default: nothing to check."""
 
     keeps_derived: bool = False  # True for a game whose kernels keep derived arrays
 

@@ -381,7 +381,7 @@ class Province(Game):
         r.int(g("first_player"), "first_player", 0, 1)
         r.int(g("current"), "current", 0, 1)
         phase = r.choice(g("phase"), "phase", K.PHASES)
-        r.int(g("turn"), "turn", 0, max_turns + 1)
+        turn = r.int(g("turn"), "turn", 0, max_turns + 1)
         r.int(g("decisions"), "decisions", 0, self.max_game_length(resolved))
         total = int(resolved["coin_total"])
         coins = r.ints(g("coins"), "coins", 0, total, 2)
@@ -406,12 +406,11 @@ class Province(Game):
         r.ints(g("first_builder"), "first_builder", -1, 1, K.NS)
         bt = r.list(g("built_turn"), "built_turn", 2)
         for p in range(2):
-            r.ints(bt[p], f"built_turn[{p}]", -1, max_turns + 1, K.NS)
+            r.ints(bt[p], f"built_turn[{p}]", -1, turn, K.NS)  # built by now
         r.choice(g("ships"), "ships", ("none",) + tuple(K.SHIP_NAMES))
         ld = r.dict(g("lender"), "lender")
         r.int(r.get(ld, "holder", "lender.holder"), "lender.holder", -1, 1)
-        r.int(r.get(ld, "taken_turn", "lender.taken_turn"), "lender.taken_turn", -1,
-              max_turns + 1)
+        r.int(r.get(ld, "taken_turn", "lender.taken_turn"), "lender.taken_turn", -1, turn)
         gl = r.dict(g("goals"), "goals")
         stack = r.list(r.get(gl, "stack", "goals.stack"), "goals.stack", max_len=len(gnames))
         if not stack:

@@ -101,8 +101,19 @@ class SuburbiaGame(Game):
     def apply_checking_derived(self, state, action: int):
         """See Game.apply_checking_derived (the kernels' derived arrays, docs §performance)."""
         a = self.check_action(state, action)
+        self._check_room(state, a)
         s = self.copy_state(state)
         return s, bool(_kernels.derived_step_ok(s, a))
+
+    def _check_room(self, state, action: int) -> None:
+        """A placement needs a free slot in the borough's tile list (``MAXT`` = 24 tiles: 3 at
+        the start and 21 placements, more than a real game gives a player)."""
+        if action >= K.A_PLACE:
+            c = int(state.meta[K.M_CUR])
+            if int(state.pl[c, K.P_NT]) >= K.MAXT:
+                raise UserError(f"suburbia: P{c}'s borough holds {K.MAXT} tiles, the most a "
+                                "borough holds; this position (built by hand) has more to "
+                                "play than a game gives")
 
     def _alloc(self, resolved: dict) -> SuburbiaState:
         tiles = data.apply_options(self.tiles, resolved)
@@ -323,6 +334,17 @@ class SuburbiaGame(Game):
             raise UserError(f"suburbia state dict: malformed ({type(e).__name__}: {e})") from None
         return s
 
+    def _setup_pile(self, n: int, resolved: dict) -> int:
+        """The pile's size at set-up for ``n`` players and these options (a pile only
+        shrinks)."""
+        import json
+
+        cache = self.__dict__.setdefault("_pile_sizes", {})
+        key = (n, json.dumps(resolved, sort_keys=True))
+        if key not in cache:
+            cache[key] = int(self.new_state(n, 0, resolved).meta[K.M_PILEN])
+        return cache[key]
+
     def _check_dict(self, d: dict) -> None:
         """Every field of a state dict (docs §12): type, length and range; tile and goal names;
         seats within the players; cells within the grid. Raises UserError naming the field,
@@ -331,7 +353,7 @@ class SuburbiaGame(Game):
         r.dict(d, "state")
         g = lambda key, d=d, w="": r.get(d, key, f"{w}{key}")  # noqa: E731
         n = r.int(g("n_players"), "n_players", self.min_players, self.max_players)
-        self.resolve_options(r.dict(g("options"), "options"))
+        resolved = self.resolve_options(r.dict(g("options"), "options"))
         counts = self.tiles[:, K.T_COUNT]
         names = list(KIND_OF)
         big = 1_000_000
@@ -350,16 +372,20 @@ class SuburbiaGame(Game):
         phase = r.choice(g("phase"), "phase", K.PHASES)
         over = K.PHASES[phase] == "over"
         r.int(g("current"), "current", 0, n - 1)
-        r.int(g("round"), "round", 0, MAX_DECISIONS)
         r.int(g("turn"), "turn", 0, MAX_DECISIONS)
         r.int(g("decisions"), "decisions", 0, MAX_DECISIONS)
-        r.int(g("last_round"), "last_round", -1, MAX_DECISIONS)
+        rnd = r.int(g("round"), "round", 0, MAX_DECISIONS)
+        last = r.int(g("last_round"), "last_round", -1, MAX_DECISIONS)
         end = r.choice(g("end_reason"), "end_reason", K.END_REASONS)
         if over != (end != 0):
             raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
         r.rng(g("rng"))
-        for i, x in enumerate(r.list(g("pile"), "pile", max_len=K.MAXPILE)):
+        pile = r.list(g("pile"), "pile", max_len=self._setup_pile(n, resolved))
+        for i, x in enumerate(pile):
             kind(x, f"pile[{i}]")
+        if last >= 0 and not over and not rnd <= last <= rnd + 1:
+            raise r.fail("last_round", last, f"the round {rnd} or the next, once the 1 More "
+                         "Round tile is out")
         for i, x in enumerate(r.list(g("market"), "market", K.NSLOTS)):
             if x is not None:
                 kind(x, f"market[{i}]", omr=False)
