@@ -75,9 +75,25 @@ class Doc:
 
 
 # ---------------------------------------------------------------- Markdown ----------------
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+
+
+def md_escape(text) -> str:
+    """Outside text (folder names, manifest strings) as literal Markdown: every character
+    Markdown or HTML would read is backslash-escaped, newlines become spaces."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def md_literal(text) -> str:
+    """Outside text shown literally: a code span (``md_escape`` if it holds a backtick)."""
+    t = " ".join(str(text).split())
+    return f"`{t}`" if "`" not in t else md_escape(t)
+
+
 def md_cell(text) -> str:
-    """A Markdown table cell: ``|`` escaped, newlines turned into spaces."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """A Markdown table cell: ``|`` escaped (unless already escaped), newlines turned into
+    spaces."""
+    return re.sub(r"(?<!\\)\|", r"\\|", str(text)).replace("\n", " ")
 
 
 def md_table(headers: list[str], rows: list[list[str]], right: list[bool] | None = None) -> str:
@@ -126,9 +142,14 @@ img{max-width:100%;margin:.6em 0}code{background:#f4f4f4;padding:0 .2em}
 def inline_html(text) -> str:
     """HTML of one line of report text: escaped, ``**bold**`` -> <strong>, ``` `code` ``` ->
     <code>."""
-    s = html.escape(str(text), quote=False)
+    # backslash-escaped characters (md_escape) are literal: kept aside from the markup rules
+    kept: list[str] = []
+    s = re.sub(r"\\([^A-Za-z0-9\s])",
+               lambda m: kept.append(m.group(1)) or f"\x00{len(kept) - 1}\x00", str(text))
+    s = html.escape(s, quote=False)
     s = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", s)
-    return re.sub(r"`(.+?)`", r"<code>\1</code>", s)
+    s = re.sub(r"`(.+?)`", r"<code>\1</code>", s)
+    return re.sub("\x00(\\d+)\x00", lambda m: html.escape(kept[int(m.group(1))]), s)
 
 
 def _html_table(t: Table) -> str:

@@ -20,9 +20,19 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 from urllib.parse import quote
 
-from analysis.doc import CSS, ci, inline_html, md_table, now_utc, pct, write_atomic
+from analysis.doc import (
+    CSS,
+    ci,
+    inline_html,
+    md_escape,
+    md_table,
+    now_utc,
+    pct,
+    write_atomic,
+)
 from analysis.report import overrides_text
 
 __all__ = ["write_index", "load_summaries", "first_seat_text"]
@@ -104,17 +114,20 @@ def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
         rows = []
         for folder, s in items:
             r = _row(folder, s)
-            link = f"[{r['title']}]({quote(folder)}/{s.get('report_md', 'report.md')})"
-            rows.append([link + f" (`{r['game']}`)", r["games"], r["players"],
-                         "; ".join(r["first"]) or "n/a", r["data"], r["overrides"], r["mix"],
-                         r["seeds"]])
+            link = (f"[{md_escape(r['title'])}]"
+                    f"({quote(folder)}/{quote(str(s.get('report_md', 'report.md')))})")
+            gid = r["game"]
+            gid = f"`{gid}`" if re.fullmatch(r"[a-z0-9-]+", gid) else md_escape(gid)
+            rows.append([link + f" ({gid})", r["games"], md_escape(r["players"]),
+                         "; ".join(r["first"]) or "n/a", md_escape(r["data"]),
+                         md_escape(r["overrides"]), md_escape(r["mix"]), md_escape(r["seeds"])])
         out += ["## Index", "", _LEGEND, "",
                 md_table(_HEADERS, rows, [False, True] + [False] * 6), ""]
         for folder, s in items:
             answers = [str(a) for a in (s.get("answers") or [])]
             r = _row(folder, s)
-            out += [f"### {r['title']} (`{folder}/`)", "",
-                    f"Report written {r['generated']}."]
+            out += [f"### {md_escape(r['title'])} ({md_escape(folder)}/)", "",
+                    f"Report written {md_escape(r['generated'])}."]
             if answers:
                 out += [""] + [f"- {a}" for a in answers]
             else:

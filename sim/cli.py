@@ -78,10 +78,12 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
                    seating: str, backend: str, label: str | None = None,
                    scheduler: str | None = None, overrides: dict | None = None) -> Path:
     """simulate() with a rich progress bar over chunks showing games/s."""
+    from sim.core.integrity import check_seed, verify_run
     from sim.runner import simulate, validate
 
     validate(game, n, players, strategies, seating, options, jobs, chunk_size, backend,
              overrides)
+    seed = check_seed(seed)
     prog = _progress_bar(n, label or f"{game} {players}p")
     state = {"t0": None, "start": 0}
     with prog:
@@ -94,9 +96,11 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
             rate = (done - state["start"]) / dt if dt > 0 else 0.0
             prog.update(task, completed=done, rate=f"{rate:,.0f} games/s" if rate else "")
 
-        return simulate(game, n, players, strategies, seed=seed, options=options, jobs=jobs,
+        root = simulate(game, n, players, strategies, seed=seed, options=options, jobs=jobs,
                         chunk_size=chunk_size, out=out, seating=seating, backend=backend,
                         scheduler=scheduler, progress=cb, overrides=overrides)
+    verify_run(root)  # what the report and the lab tools then read
+    return root
 
 
 @app.command()
@@ -138,30 +142,49 @@ def report(
     runs: list[Path] = typer.Argument(..., help="one or more results folders of one game"),
     out: Optional[Path] = typer.Option(None, help="report folder (default reports/<game>)"),
 ):
-    """Write report.md and report.html (charts embedded) for results folders of one game."""
-    from sim.runner import load_manifest
+    """Write report.md and report.html (charts embedded) for results folders of one game.
+    Each folder is verified first (sim/core/integrity.py): a finished run, every chunk of its
+    manifest and no other, each of the run's games; the same games never twice."""
+    from sim.core.integrity import verify_runs
 
-    manifests = [load_manifest(r) for r in runs]
+    manifests = verify_runs(runs)
     game_ids = sorted({m["game"] for m in manifests})
     if len(game_ids) != 1:
         raise UserError(f"report: the folders hold different games ({', '.join(game_ids)})")
-    incomplete = [str(r) for r, m in zip(runs, manifests) if not m.get("complete")]
-    if incomplete:
-        raise UserError(f"report: unfinished run(s) {', '.join(incomplete)}; "
-                        "rerun their simulate command to finish them")
     summary = _write_report(game_ids[0], [str(r) for r in runs], out)
     typer.echo(summary)
 
 
 def _write_report(game_id: str, runs: list[str], out: Optional[Path],
                   roles: list[str] | None = None) -> str:
+    """The report written into a temporary folder inside ``out``, then moved into place
+    (``integrity.swap_into``): a failed or interrupted report leaves the old one whole."""
+    import shutil
+
     from analysis.report import write_report
+    from sim.core.integrity import report_tmp_folder, swap_into
     from sim.registry import get_game
 
-    out = out or Path("reports") / game_id
+    _plain_text_charts()
+    out = Path(out or Path("reports") / game_id)
     game = get_game(game_id)
-    res = write_report(runs, str(out), game.title, game.impact_groups or None, roles)
-    return f"{res.get('summary', '').rstrip()}\nreport: {out / 'report.md'} and {out / 'report.html'}"
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out} exists and is not a folder")
+    tmp = report_tmp_folder(out)
+    try:
+        res = write_report(runs, str(tmp), game.title, game.impact_groups or None, roles)
+        swap_into(tmp, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    text = res.get("summary", "").rstrip().replace(str(tmp), str(out))
+    return f"{text}\nreport: {out / 'report.md'} and {out / 'report.html'}"
+
+
+def _plain_text_charts() -> None:
+    """Chart labels are plain text: a name with ``$`` is never read as matplotlib mathtext."""
+    import matplotlib
+
+    matplotlib.rcParams["text.parse_math"] = False
 
 
 @app.command()
@@ -175,8 +198,10 @@ def replay(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="actions only, no states"),
 ):
     """Replay one game decision by decision, readable (game i of a run, exactly)."""
+    from sim.core.integrity import check_seed
     from sim.replay import replay_lines
 
+    check_seed(seed)
     for line in replay_lines(target, index, players, _split(strategies), seed,
                              _options(option), show_states=not quiet):
         typer.echo(line)
@@ -191,13 +216,22 @@ def run(
     """The main job: every registered game at its default settings, reports under reports/,
     then the cross-game index reports/index.html and reports/README.md."""
     from analysis.index import write_index
+    from sim.core.integrity import MAX_GAMES, check_jobs, check_scale
     from sim.registry import get_game, list_games
     from sim.runner import DEFAULT_BACKEND
 
+    scale = check_scale(scale)
+    check_jobs(jobs)
     ids = _split(only) or list_games()
+    for gid in ids:
+        get_game(gid)
     for gid in ids:
         game = get_game(gid)
         runs, roles = [], []
+        for plan in game.default_plan():
+            if plan["n_games"] * scale > MAX_GAMES:
+                raise UserError(f"--scale {scale} makes {plan['n_games'] * scale:,.0f} games "
+                                f"per run; at most {MAX_GAMES:,}")
         for plan in game.default_plan():
             roles.append(plan.get("role", "main"))
             n = max(1, int(plan["n_games"] * scale))
@@ -207,8 +241,44 @@ def run(
                 plan.get("options", {}), jobs, plan.get("chunk_size", 10_000), out,
                 plan.get("seating", "pool"), DEFAULT_BACKEND, label=f"{gid} {plan['name']}")))
         typer.echo(_write_report(gid, runs, None, roles))
+    from sim.core.integrity import clean_stale_report_tmp
+
+    _plain_text_charts()
+    clean_stale_report_tmp(Path("reports"))
     index = write_index("reports")
     typer.echo(f"index: {index['html']} and {index['markdown']}")
+
+
+@app.command()
+def soak(
+    game: str = typer.Argument(..., help="game id (see `boardsim games`)"),
+    n: int = typer.Option(1000, "-n", "--games", help="number of games"),
+    players: Optional[int] = typer.Option(None, "--players", "-p",
+                                          help="default: every player count in turn"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="one per seat or one for all (default: every bot in "
+                                        "turn)"),
+    seed: int = typer.Option(0, help="run seed (game i is `boardsim replay ... --index i`)"),
+    first: int = typer.Option(0, help="index of the first game"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o",
+                                               help="rule option name=value (repeatable)"),
+):
+    """Play games through the public interface with the game's invariants checked after
+    every decision; report each violation with the command that replays it (exit 1 if any)."""
+    from sim.soak import soak as run_soak
+
+    def cb(done: int, total: int, bad: int) -> None:
+        typer.echo(f"  {done:,}/{total:,} games, {bad} violation(s)", err=True)
+
+    res = run_soak(game, n, players, _split(strategies) or None, seed, _options(option), first,
+                   progress=cb)
+    rate = res.games / res.seconds if res.seconds else 0.0
+    typer.echo(f"soak {game}: {res.games:,} games, {res.decisions:,} decisions checked in "
+               f"{res.seconds:,.1f} s ({rate:,.1f} games/s); {len(res.violations)} violation(s)")
+    for i, msg, cmd in res.violations:
+        typer.echo(f"game {i}: {msg}\n  replay: {cmd}")
+    if res.violations:
+        raise typer.Exit(1)
 
 
 @app.command("compare-setups")
@@ -224,6 +294,7 @@ def compare_setups(
     out: Optional[Path] = typer.Option(None, help="report folder"),
 ):
     """Run each setup variant on the same seeds and write a setup comparison report."""
+    _lab_checks(seed, jobs, n)
     from analysis import games as game_ext
     from sim.registry import get_game
 
@@ -316,6 +387,7 @@ def compare(
     out: Optional[Path] = typer.Option(None, help="output folder"),
 ):
     """Paired comparison of a variant against a baseline on the same seeds and seatings."""
+    _lab_checks(seed, jobs, n)
     from analysis.lab import compare as run_compare
 
     base = _arm("baseline", baseline, set_baseline, option_baseline)
@@ -343,6 +415,7 @@ def sweep(
     out: Optional[Path] = typer.Option(None, help="output folder"),
 ):
     """Play each value of one or two parameters on the same seeds; table, chart and report."""
+    _lab_checks(seed, jobs, n)
     from analysis.lab import sweep as run_sweep
 
     res = run_sweep(game, param, n, players, _split(strategies), seed, rotate, jobs, out,
@@ -372,29 +445,80 @@ def suggest(
     out: Optional[Path] = typer.Option(None, help="output folder"),
 ):
     """Find outlier components and the smallest change to their own numbers that fixes each."""
+    _lab_checks(seed, jobs, n)
+    import math
+
     from analysis.lab import suggest as run_suggest
 
-    if band <= 0:
-        raise UserError(f"--band must be positive, got {band}")
-    if limit < 1 or max_step < 1:
-        raise UserError("--limit and --max-step must be at least 1")
+    if not math.isfinite(band) or not 0 < band <= 100:
+        raise UserError(f"--band must be a number of points in (0, 100], got {band}")
+    if not (1 <= limit <= 1000 and 1 <= max_step <= 1000):
+        raise UserError("--limit and --max-step must be 1..1000")
     res = run_suggest(game, n, players, _split(strategies) or None, seed, band, limit,
                       max_step, _split(alt_strategies) or None, jobs, out, run_simulation,
                       _overrides(data, set_) or None, center)
     typer.echo(res["summary"])
 
 
-def main() -> None:
-    """Console entry point: UserError -> one line on stderr, exit code 2."""
+def _lab_checks(seed: int, jobs: int, n: int) -> None:
+    """The lab tools' numbers, checked before any run starts. Raises UserError."""
+    from sim.core.integrity import MAX_GAMES, check_int, check_jobs, check_seed
+
+    check_seed(seed)
+    check_jobs(jobs)
+    check_int("-n (games)", n, 1, MAX_GAMES)
+    _plain_text_charts()
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point. Bad input (UserError, a malformed or unknown command-line item),
+    a full disk or a refused permission, and a lost worker process end with one line on
+    stderr (``error: ...``) and exit code 2; Ctrl-C with 130."""
+    try:  # typer >= 0.29 carries its own copy of click
+        from typer._click import exceptions as click_exc
+    except ImportError:  # pragma: no cover - older typer on click
+        from click import exceptions as click_exc
+
     try:
-        app()
+        rv = app(args=argv, standalone_mode=False)
     except UserError as e:
-        typer.echo(f"error: {e}", err=True)
+        typer.echo(f"error: {_one_line(e)}", err=True)
         sys.exit(2)
-    except KeyboardInterrupt:
+    except click_exc.NoArgsIsHelpError:  # the help is printed as the error is made
+        sys.exit(2)
+    except click_exc.UsageError as e:
+        cmd = e.ctx.command_path if e.ctx is not None else "boardsim"
+        typer.echo(f"error: {cmd}: {_one_line(e.format_message())} (see {cmd} --help)",
+                   err=True)
+        sys.exit(2)
+    except click_exc.ClickException as e:
+        typer.echo(f"error: {_one_line(e.format_message())}", err=True)
+        sys.exit(2)
+    except (KeyboardInterrupt, typer.Abort):
         typer.echo("interrupted: finished chunks are kept; rerun the same command to resume",
                    err=True)
         sys.exit(130)
+    except OSError as e:
+        name = str(getattr(e, "filename", "") or "")
+        where = f"{name if len(name) <= 80 else name[:40] + '...' + name[-37:]}: " if name else ""
+        what = e.strerror or type(e).__name__
+        typer.echo(f"error: {where}{_one_line(what)}; nothing was left half-written "
+                   "(rerun the same command once fixed)", err=True)
+        sys.exit(2)
+    except Exception as e:  # a worker process lost (joblib/loky); other errors are bugs
+        if type(e).__name__ in ("TerminatedWorkerError", "BrokenProcessPool"):
+            what = _one_line(e)
+            what = what if len(what) <= 120 else what[:117] + "..."
+            typer.echo(f"error: a worker process died ({what}); finished chunks "
+                       "are kept: rerun the same command to resume", err=True)
+            sys.exit(2)
+        raise
+    if isinstance(rv, int) and rv:
+        sys.exit(rv)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.errors import UserError
+from sim.core.integrity import MAX_GAMES, check_seed
 from sim.core.rng import seed_for
 from sim.core.seating import seat_matrix
 from sim.registry import get_game, list_games
@@ -26,7 +27,7 @@ def replay_lines(target: str, index: int = 0, players: int = 2,
     if Path(target).is_dir():
         from sim.runner import load_manifest
 
-        m = load_manifest(target)
+        m = load_manifest(target)  # checked: shape, values, engine version
         game = get_game(m["game"], m.get("overrides") or None)
         players, strategies, seed = m["players"], m["strategies"], m["seed"]
         options, seating = m["options"], m["seating"]
@@ -38,8 +39,10 @@ def replay_lines(target: str, index: int = 0, players: int = 2,
         for s in strategies:
             game.strategy(s)
         seating = "fixed"
-        if index < 0:
-            raise UserError("--index must be >= 0")
+        if not 0 <= index < MAX_GAMES:
+            raise UserError(f"--index must be 0..{MAX_GAMES - 1:,}, got {index}")
+        check_seed(seed)
+        game.check_players(players)
     else:
         raise UserError(f"{target!r} is neither a results folder nor a game id; "
                         f"game ids: {', '.join(list_games())}")

@@ -25,7 +25,20 @@ from numba import njit
 
 import sim
 from sim.core.errors import UserError
-from sim.core.io import atomic_path, write_atomic
+from sim.core.integrity import (
+    MAX_CHUNK_SIZE,
+    MAX_CHUNKS,
+    MAX_GAMES,
+    check_int,
+    check_jobs,
+    check_manifest,
+    check_seed,
+    chunk_files,
+    clean_stale_tmp,
+    read_manifest,
+    write_atomic_bytes,
+)
+from sim.core.io import atomic_path
 from sim.core.rng import seed_for
 from sim.core.seating import check_seating, seat_matrix
 from sim.registry import get_game
@@ -42,12 +55,9 @@ def _chunk_name(k: int) -> str:
     return f"chunk-{k:06d}.parquet"
 
 
-def write_atomic_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
-    write_atomic(path, data)
-
-
 def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
+    """Write ``df`` to ``path`` atomically (sim/core/io.py): on any error (a full disk) the
+    temporary file is removed and ``path`` left as it was."""
     with atomic_path(path) as tmp:
         df.write_parquet(tmp, compression="zstd", statistics=True)
 
@@ -140,11 +150,15 @@ def _chunk_task(out: str, game_id: str, k: int, first: int, count: int, seed: in
 
 
 def _finished_chunks(root: Path, n_chunks: int) -> set[int]:
-    done = set()
-    for k in range(n_chunks):
-        if all((root / t / _chunk_name(k)).exists() for t in TABLES):
-            done.add(k)
-    return done
+    """Chunks whose two files exist (one listing of each table folder, no loop over chunk
+    numbers). Raises UserError on a chunk file outside the run's range."""
+    found = [chunk_files(root, t) for t in TABLES]
+    for files in found:
+        extra = sorted(k for k in files if k >= n_chunks)
+        if extra:
+            raise UserError(f"{files[extra[0]]}: not a chunk of this run (it has {n_chunks} "
+                            "chunks); remove it")
+    return set(found[0]) & set(found[1])
 
 
 def _prepare_folder(root: Path, identity: dict[str, Any]) -> dict[str, Any] | None:
@@ -154,14 +168,11 @@ def _prepare_folder(root: Path, identity: dict[str, Any]) -> dict[str, Any] | No
     manifest_path = root / MANIFEST
     if manifest_path.exists():
         try:
-            old = json.loads(manifest_path.read_text())
-        except (OSError, json.JSONDecodeError):
-            raise UserError(f"--out {root}: unreadable {MANIFEST}; choose another folder") from None
-        if not isinstance(old, dict):
-            raise UserError(f"--out {root}: {MANIFEST} is not a boardsim manifest; choose "
-                            "another folder")
-        check_engine_version(old, f"--out {root}")
-        old_id = old.get("identity", {})
+            old = read_manifest(root)
+            check_manifest(old, f"--out {root}")
+        except UserError as e:
+            raise UserError(f"{e}; choose another folder") from None
+        old_id = old["identity"]
         if old_id != identity:
             diff = sorted(k for k in set(old_id) | set(identity)
                           if old_id.get(k) != identity.get(k))
@@ -172,6 +183,16 @@ def _prepare_folder(root: Path, identity: dict[str, Any]) -> dict[str, Any] | No
         return old
     if root.exists() and any(p.name not in TABLES for p in root.iterdir()):
         raise UserError(f"--out {root} is not empty and is not a boardsim results folder")
+    for t in TABLES:
+        if (root / t).exists() and not (root / t).is_dir():
+            raise UserError(f"--out {root}: {t} is not a folder; choose another folder")
+        if (root / t).is_dir():
+            clean_stale_tmp(root)
+            left = [p.name for p in (root / t).iterdir()]
+            if left:
+                raise UserError(f"--out {root} holds results ({t}/{left[0]}) but no {MANIFEST}:"
+                                " results of an unknown run are never adopted; choose another "
+                                "folder")
     try:
         for t in TABLES:
             (root / t).mkdir(parents=True, exist_ok=True)
@@ -190,12 +211,12 @@ def validate(game_id: str, n_games: int, players: int, strategies: list[str], se
     canonical ``overrides`` (component data, validated). Raises UserError."""
     game = get_game(game_id, overrides)
     game.check_players(players)
-    if not isinstance(n_games, int) or n_games <= 0:
-        raise UserError(f"n must be a positive number of games, got {n_games}")
-    if chunk_size <= 0:
-        raise UserError(f"chunk size must be positive, got {chunk_size}")
-    if jobs == 0 or jobs < -1:
-        raise UserError(f"jobs must be a positive number or -1 (all cores), got {jobs}")
+    check_int("-n (games)", n_games, 1, MAX_GAMES)
+    check_int("--chunk-size", chunk_size, 1, MAX_CHUNK_SIZE)
+    if math.ceil(n_games / chunk_size) > MAX_CHUNKS:
+        raise UserError(f"-n {n_games:,} in chunks of {chunk_size:,} makes more than "
+                        f"{MAX_CHUNKS:,} chunks; use a larger --chunk-size")
+    check_jobs(jobs)
     if backend not in BACKENDS:
         raise UserError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     if not strategies:
@@ -229,22 +250,29 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     """
     game, resolved = validate(game_id, n_games, players, strategies, seating, options, jobs,
                               chunk_size, backend, overrides)
-    identity = run_identity(game.id, n_games, players, list(strategies), seating, int(seed),
+    seed = check_seed(seed)
+    identity = run_identity(game.id, n_games, players, list(strategies), seating, seed,
                             resolved, chunk_size, game.overrides)
     root = Path(out) if out is not None else default_out(identity)
     old = _prepare_folder(root, identity)
+    clean_stale_tmp(root)
     n_chunks = math.ceil(n_games / chunk_size)
-    manifest = {
-        "identity": identity,
-        **identity,
-        "data_status": game.data_status,
-        "boardsim_version": sim.__version__,
-        "engine_version": game.version,
-        "created": (old or {}).get("created") or _now(),
-        "n_chunks": n_chunks,
-        "complete": False,
-    }
-    write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())
+    if old is not None:
+        # the run's own manifest: never rewritten while it holds (a finished run's stays as
+        # it is; a missing chunk of it is played again, the same games)
+        manifest = old
+    else:
+        manifest = {
+            "identity": identity,
+            **identity,
+            "data_status": game.data_status,
+            "boardsim_version": sim.__version__,
+            "engine_version": game.version,
+            "created": _now(),
+            "n_chunks": n_chunks,
+            "complete": False,
+        }
+        write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())
     done = _finished_chunks(root, n_chunks)
     todo = [k for k in range(n_chunks) if k not in done]
     finished_games = sum(min(chunk_size, n_games - k * chunk_size) for k in done)
@@ -252,16 +280,21 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
         progress(finished_games, n_games)
     tasks = [
         (str(root), game.id, k, k * chunk_size, min(chunk_size, n_games - k * chunk_size),
-         int(seed), players, list(strategies), seating, resolved, game.overrides)
+         seed, players, list(strategies), seating, resolved, game.overrides)
         for k in todo
     ]
     for _k, count, _dt in _execute(tasks, jobs, backend, scheduler):
         finished_games += count
         if progress:
             progress(finished_games, n_games)
-    manifest["complete"] = True
-    manifest["finished"] = _now()
-    write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())
+    try:  # another process on the same folder may have finished it first
+        done_by_other = bool(read_manifest(root).get("complete"))
+    except UserError:
+        done_by_other = False
+    if not manifest.get("complete") and not done_by_other:
+        manifest["complete"] = True
+        manifest["finished"] = _now()
+        write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())
     return root
 
 
@@ -331,18 +364,11 @@ def check_engine_version(manifest: dict[str, Any], where: str) -> None:
 
 
 def load_manifest(run_dir: str | os.PathLike) -> dict[str, Any]:
-    """The manifest of a results folder, checked to be one of this engine version. Raises
-    UserError if it is not a results folder, or was played by another engine version."""
-    p = Path(run_dir) / MANIFEST
-    try:
-        m = json.loads(p.read_text())
-    except FileNotFoundError:
-        raise UserError(f"{run_dir} is not a boardsim results folder (no {MANIFEST})") from None
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise UserError(f"{run_dir}: unreadable {MANIFEST} ({e})") from None
-    if not isinstance(m, dict):
-        raise UserError(f"{run_dir}: {MANIFEST} is not a boardsim manifest")
-    check_engine_version(m, str(run_dir))
+    """The manifest of a results folder, checked (``integrity.check_manifest``: its shape,
+    values, and this engine version). Raises UserError if it is not a results folder, is
+    malformed, or was played by another engine version."""
+    m = read_manifest(run_dir)
+    check_manifest(m, str(Path(run_dir) / MANIFEST))
     return m
 
 

@@ -23,8 +23,8 @@ def boardsim(*args, cwd=None):
     (["simulate", "go-town", "-o", "warp=1"], "error: unknown option 'warp'; allowed: target_floors,"),
     (["simulate", "go-town", "-o", "target_floors"], "error: bad option 'target_floors'; expected name=value"),
     (["simulate", "go-town", "-p", "7"], "error: go-town: players must be 2..4, got 7"),
-    (["simulate", "go-town", "-n", "0"], "error: n must be a positive number of games, got 0"),
-    (["simulate", "go-town", "-n", "-5"], "error: n must be a positive number of games, got -5"),
+    (["simulate", "go-town", "-n", "0"], "error: -n (games) must be in 1..1,000,000,000, got 0"),
+    (["simulate", "go-town", "-n", "-5"], "error: -n (games) must be in 1..1,000,000,000, got -5"),
     (["replay", "nowhere"], "error: 'nowhere' is neither a results folder nor a game id"),
     (["report", "/"], "error: / is not a boardsim results folder"),
 ])

@@ -29,7 +29,7 @@ def spend_position(game, labor, coins, owned0=()):
         d["built_turn"][0][k] = 0
         d["first_builder"][k] = 0
     d["owned"][0].sort(key=NAMES.index)
-    s = game.state_from_dict(json.loads(json.dumps(d)))
+    s = game.position_from_dict(json.loads(json.dumps(d)))
     game.check_invariants(s)
     return s
 

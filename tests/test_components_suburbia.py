@@ -30,7 +30,7 @@ def position(game, money, inc, rep, pop, extra):
             q["tiles"] += [{"tile": t, "x": x, "y": y, "turn": 1, "invested": False, "rl": 0}
                            for t, x, y in extra]
             q.update(money=money, income=inc, reputation=rep, population=pop, pop_high=pop)
-    return game.state_from_dict(json.loads(json.dumps(d)))
+    return game.position_from_dict(json.loads(json.dumps(d)))
 
 
 def buy_parking_lot(game):

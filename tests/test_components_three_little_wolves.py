@@ -32,7 +32,7 @@ def one_house(game, floors):
             d["deck"].remove(c)
     d["houses"][0] = [{"colour": "R", "floors": list(floors), "basements": [], "pig": 0,
                        "wolves": []}]
-    s = game.state_from_dict(d)
+    s = game.position_from_dict(d)
     game.check_invariants(s)
     return game.points(s)[0][0].tolist()  # houses, collapses, bonuses, pigs, wolves, marks
 
@@ -79,7 +79,7 @@ def test_refusals():
         GAME.with_overrides({"components.pig_effects.pig2": "UP"})
     with pytest.raises(UserError, match="distinct"):
         GAME.with_overrides({"components.wolf_values.wolf1": 4})
-    with pytest.raises(UserError, match="icon 0..9"):
+    with pytest.raises(UserError, match=r"icon = 12: out of range; allowed 0\.\.9"):
         GAME.with_overrides({"cards_v2.9_2.icon": 12})
     with pytest.raises(UserError, match="allowed: pig1, pig2, pig3"):
         GAME.with_overrides({"components.pig_effects.pig4": "LEFT"})

@@ -21,7 +21,7 @@ class EngineGoTown:
 
     @classmethod
     def from_dict(cls, d):
-        return cls(GAME.state_from_dict(d))
+        return cls(GAME.position_from_dict(d))
 
     def to_dict(self):
         return GAME.state_to_dict(self.s)

@@ -88,7 +88,7 @@ def put(d, b, at, p):
 
 
 def state(d):
-    return GAME.state_from_dict(json.loads(json.dumps(d)))
+    return GAME.position_from_dict(json.loads(json.dumps(d)))
 
 
 def play(s, *actions):

@@ -51,7 +51,7 @@ def set_coins(d, c0, c1):
 
 
 def st(d):
-    s = GAME.state_from_dict(json.loads(json.dumps(d)))
+    s = GAME.position_from_dict(json.loads(json.dumps(d)))
     GAME.check_invariants(s)
     return s
 

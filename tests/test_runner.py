@@ -123,13 +123,13 @@ def test_foreign_folders_are_refused_and_untouched(tmp_path):
 @pytest.mark.parametrize("kwargs,msg", [
     (dict(game_id="chess"), "unknown game 'chess'; allowed: go-town"),
     (dict(players=5), "players must be 2..4"),
-    (dict(n_games=0), "positive number of games"),
+    (dict(n_games=0), r"-n \(games\) must be in 1..1,000,000,000, got 0"),
     (dict(strategies=["genius"]), "unknown strategy 'genius' .*allowed: random, greedy"),
     (dict(options={"target_floors": 7}), "option target_floors: bad value 7; allowed: 4, 5"),
     (dict(options={"speed": 1}), "unknown option 'speed'"),
     (dict(strategies=["greedy", "random", "attacker"]), "one per seat"),
     (dict(seating="circle"), "unknown seating"),
-    (dict(chunk_size=0), "chunk size"),
+    (dict(chunk_size=0), "--chunk-size must be in 1..1,000,000, got 0"),
     (dict(backend="mpi"), "unknown backend"),
 ])
 def test_bad_arguments(tmp_path, kwargs, msg):

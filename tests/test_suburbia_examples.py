@@ -47,7 +47,7 @@ def position(n=2, options=None, money=15, inc=0, rep=1, pop=2, extra=(), market=
 
 
 def play(d, *actions):
-    s = GAME.state_from_dict(json.loads(json.dumps(d)))
+    s = GAME.position_from_dict(json.loads(json.dumps(d)))
     for a in actions:
         s = GAME.apply_action(s, a)
     return s
@@ -208,7 +208,7 @@ def test_e14_one_more_round():
     d["round"], d["current"], d["turn"] = 9, 1, 34
     pile = [x for x in d["pile"] if x != "1 More Round"]
     d["pile"] = pile + ["1 More Round"]  # 1MR on top: drawn in seat 1's refill
-    s = GAME.state_from_dict(d)
+    s = GAME.position_from_dict(d)
     rng = GAME.bot_rng(1)
     seen = []
     while not GAME.is_terminal(s):

@@ -74,7 +74,7 @@ def mk(n, houses=None, hands=None, deck=(), current=0, options=None, fill=True, 
             for hd in row:
                 used |= set(hd["floors"]) | set(hd["basements"])
         d["discard"] = [c for c in NAMES if c not in used]
-    return G.state_from_dict(json.loads(json.dumps(d)))
+    return G.position_from_dict(json.loads(json.dumps(d)))
 
 
 def legal(s):
@@ -89,7 +89,7 @@ def turn_back(s, p):
     """The same position with seat ``p`` to play again (to chain build examples)."""
     d = dct(s)
     d.update(current=p, turn_player=p, phase="play", stage="normal")
-    return G.state_from_dict(d)
+    return G.position_from_dict(d)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -155,7 +155,7 @@ def test_e3_basements():
     s = turn_back(s, 1)
     d = dct(s)
     d["hands"][1] = ["G1", "G4"]
-    s = G.state_from_dict(d)
+    s = G.position_from_dict(d)
     s = G.apply_action(s, WOLF("G4"))
     assert PLACE(5, 0, 0) in legal(s)
     s = G.apply_action(s, PLACE(5, 0, 0))
@@ -261,7 +261,7 @@ def test_e8_tiebreak():
     # tie-break on gross wolf points: A 9 (5 + 4) beats B 9? B: 5 + 4 -> 9; still shared
     d = dct(s)
     d["options"]["tiebreak_wolf_net"] = False
-    s2 = G.state_from_dict(d)
+    s2 = G.position_from_dict(d)
     assert G.tiebreaks(s2).tolist() == [9, 9, 0] and G.winners(s2) == [0, 1]
 
 
@@ -499,7 +499,7 @@ def test_icon_height():
     d = dct(s)
     d["options"]["card_set"] = "cards_v0"
     d["data"]["suit"] = [list(r) for r in data.CARD_SETS["cards_v0"]]
-    s0 = G.state_from_dict(d)
+    s0 = G.position_from_dict(d)
     assert G.points(s0)[0][:2, :3].tolist() == [[0, -1, 0], [4, 0, 3]]
 
 

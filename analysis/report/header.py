@@ -7,7 +7,7 @@ import os
 
 import polars as pl
 
-from analysis.doc import Table, count, now_utc
+from analysis.doc import Table, count, md_escape, md_literal, now_utc
 from analysis.report.manifests import one_or_each, options_text, overrides_of, overrides_text
 
 __all__ = ["header_section", "overrides_line"]
@@ -32,7 +32,7 @@ def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None
         strategies = m.get("strategies") or []
         rows.append([
             str(i + 1),
-            f"`{os.path.basename(os.path.normpath(run))}`",
+            md_escape(os.path.basename(os.path.normpath(run))),
             r["players"][0] if len(r) else str(m.get("players", "?")),
             games_txt,
             count(lim),
@@ -59,10 +59,10 @@ def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None
                        for m in manifests]),
         "**Rule options differing from defaults:** " + one_or_each([row[8] for row in rows]),
         "**Component data status:** " + one_or_each(
-            [str(m.get("data_status", "unknown")) for m in manifests]),
+            [md_escape(m.get("data_status", "unknown")) for m in manifests]),
         "**Component data overrides:** " + overrides_line(manifests),
         "**boardsim version:** " + one_or_each(
-            [str(m.get("boardsim_version", "unknown")) for m in manifests]),
+            [md_escape(m.get("boardsim_version", "unknown")) for m in manifests]),
         f"**Date:** {now}",
         "**Seat numbering:** seats are numbered from 1 in this report (Seat 1 = the first "
         "seat, which is seat 0 in the data files). Intervals are 95% (Wilson for rates, "
@@ -98,6 +98,6 @@ def overrides_line(manifests: list[dict]) -> str:
     """The header's overrides line (``write_report`` has checked that every run has the same
     overrides): ``component data as printed`` or ``name=value, ...``, naming the runs."""
     ov = overrides_of(manifests[0]) if manifests else {}
-    text = overrides_text(ov) if not ov else "`" + overrides_text(ov) + "`"
+    text = overrides_text(ov) if not ov else md_literal(overrides_text(ov))
     k = len(manifests)
     return text if k == 1 else text + (" (both runs)" if k == 2 else f" (all {k} runs)")

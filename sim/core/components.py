@@ -29,6 +29,13 @@ from typing import Any
 
 from sim.core.errors import UserError
 
+# the sane range of a component number unless the schema states one (every value of the printed
+# data is far inside it; the kernels' arrays are int64 and every sum of such numbers fits)
+DEFAULT_LIMIT = (0, 999)
+DEFAULT_SIGNED_LIMIT = (-999, 999)
+MAX_LIST = 64  # entries of a list value
+MAX_TEXT = 200  # characters of a text value
+
 
 def slug(text: Any) -> str:
     """``"Gold Mine"`` -> ``"gold_mine"``; numbers as their decimal text."""
@@ -71,6 +78,9 @@ class ComponentSchema:
 
     keys: list table -> its key field; vectors: ``"table.field"`` -> names of its parts;
     signed: ``"table.field"`` entries that may be negative (others must be >= 0);
+    limits: ``"table.field"`` -> ``(lo, hi)``, the sane range of each whole number of that
+    field (default ``DEFAULT_LIMIT``, or ``DEFAULT_SIGNED_LIMIT`` for a signed field); the game's
+    own constructor then checks what the fixed arrays of its kernels can hold;
     tunables: what ``suggest`` may change; impact: the detail columns measuring each table's
     components; docs: table -> one line (what it is, and whether the data is confirmed).
     """
@@ -78,6 +88,7 @@ class ComponentSchema:
     keys: dict[str, str] = field(default_factory=dict)
     vectors: dict[str, tuple[str, ...]] = field(default_factory=dict)
     signed: tuple[str, ...] = ()
+    limits: dict[str, tuple[int, int]] = field(default_factory=dict)
     tunables: tuple[Tunable, ...] = ()
     impact: tuple[ImpactLink, ...] = ()
     docs: dict[str, str] = field(default_factory=dict)
@@ -96,17 +107,43 @@ def flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
+MAX_FILE_BYTES = 1 << 20  # an override file
+
+
 def load_override_file(path: str | Path) -> dict[str, Any]:
-    """The overrides of a TOML file as ``{path: value}``. Raises UserError if unreadable."""
+    """The overrides of a TOML file (UTF-8, at most MAX_FILE_BYTES) as ``{path: value}``.
+    Raises UserError if it is unreadable, too large, not UTF-8 or not TOML."""
     p = Path(path)
     try:
-        text = p.read_text()
+        if p.is_dir():
+            raise UserError(f"override file {p}: a folder, expected a TOML file")
+        with open(p, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise UserError(f"override file {p}: cannot read it ({e.strerror})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise UserError(f"override file {p}: larger than {MAX_FILE_BYTES:,} bytes")
     try:
-        return flatten(tomllib.loads(text))
-    except tomllib.TOMLDecodeError as e:
-        raise UserError(f"override file {p}: malformed TOML ({e})") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UserError(f"override file {p}: not UTF-8 text (byte {e.start}); save it as "
+                        "UTF-8 TOML") from None
+    try:
+        flat = flatten(tomllib.loads(text))
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError) as e:
+        msg = " ".join(str(e).split())[:160]
+        raise UserError(f"override file {p}: malformed TOML ({msg})") from None
+
+    def plain(v) -> bool:
+        if isinstance(v, list):
+            return all(plain(x) for x in v)
+        return isinstance(v, (bool, int, float, str))
+
+    for k, v in flat.items():
+        if not plain(v):
+            raise UserError(f"override file {p}: {k} = {str(v)[:40]}: a {type(v).__name__}; "
+                            "expected a number, true/false, text or a list of them")
+    return flat
 
 
 def parse_set_args(items: list[str] | None) -> dict[str, str]:
@@ -185,7 +222,7 @@ def _locate(doc: dict, schema: ComponentSchema, path: str, game_id: str):
             raise UserError(f"{game_id}: {path}: {'.'.join(canon)} has no parts")
         names = schema.vectors.get(tf, ())
         part = rest[0]
-        if part.isdigit() and int(part) < len(vec):
+        if part.isascii() and part.isdigit() and len(part) < 5 and int(part) < len(vec):
             idx = int(part)
         elif part in names:
             idx = names.index(part)
@@ -198,10 +235,17 @@ def _locate(doc: dict, schema: ComponentSchema, path: str, game_id: str):
     return node, key, ".".join(canon), tf
 
 
-def _coerce(old: Any, new: Any, path: str, game_id: str, signed: bool) -> Any:
-    """``new`` as the type of ``old`` (text from --set is parsed). Raises UserError."""
+def _coerce(old: Any, new: Any, path: str, game_id: str, signed: bool,
+            limit: tuple[int, int] | None = None) -> Any:
+    """``new`` as the type of ``old`` (text from --set is parsed), a whole number within
+    ``limit`` (default: DEFAULT_LIMIT, or DEFAULT_SIGNED_LIMIT when ``signed``). Raises
+    UserError naming the path, the value and the allowed range."""
     def bad(what: str) -> UserError:
-        return UserError(f"{game_id}: {path} = {new!r}: {what}")
+        shown = repr(new)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        return UserError(f"{game_id}: {path} = {shown}: {what}")
+
+    lo, hi = limit or (DEFAULT_SIGNED_LIMIT if signed else DEFAULT_LIMIT)
 
     if isinstance(old, bool):
         if isinstance(new, bool):
@@ -213,27 +257,34 @@ def _coerce(old: Any, new: Any, path: str, game_id: str, signed: bool) -> Any:
         if isinstance(new, bool):
             raise bad("expected a whole number")
         if isinstance(new, str):
-            try:
-                new = int(new.strip())
-            except ValueError:
-                raise bad("expected a whole number") from None
+            text = new.strip()
+            if len(text) > 40 or not re.fullmatch(r"[+-]?\d+", text):
+                raise bad(f"expected a whole number in {lo}..{hi}")
+            new = int(text)
         if isinstance(new, float):
             if not new.is_integer():
-                raise bad("expected a whole number")
+                raise bad(f"expected a whole number in {lo}..{hi}")
             new = int(new)
         if not isinstance(new, int):
-            raise bad("expected a whole number")
-        if new < 0 and not signed:
-            raise bad("must be 0 or more")
+            raise bad(f"expected a whole number in {lo}..{hi}")
+        if new < 0 and not signed and lo >= 0:
+            raise bad(f"must be 0 or more (allowed {lo}..{hi})")
+        if not lo <= new <= hi:
+            raise bad(f"out of range; allowed {lo}..{hi}")
         return new
     if isinstance(old, float):
         try:
-            return float(new)
+            x = float(new)
         except (TypeError, ValueError):
             raise bad("expected a number") from None
+        if not (lo <= x <= hi):
+            raise bad(f"out of range; allowed {lo}..{hi}")
+        return x
     if isinstance(old, str):
         if not isinstance(new, str):
             raise bad("expected text")
+        if len(new) > MAX_TEXT or not new.isprintable():
+            raise bad(f"expected one line of at most {MAX_TEXT} printable characters")
         return new
     if isinstance(old, list):
         items = new
@@ -243,8 +294,12 @@ def _coerce(old: Any, new: Any, path: str, game_id: str, signed: bool) -> Any:
             raise bad(f"expected a list of {len(old)}")
         if old and all(not isinstance(x, (list, dict)) for x in old) and len(items) != len(old):
             raise bad(f"expected {len(old)} values")
+        if len(items) > MAX_LIST:
+            raise bad(f"at most {MAX_LIST} values")
         proto = old[0] if old else items[0] if items else 0
-        return [_coerce(proto, x, path, game_id, signed) for x in items]
+        if isinstance(proto, (list, dict)):
+            raise bad("this value cannot be overridden")
+        return [_coerce(proto, x, path, game_id, signed, limit) for x in items]
     raise bad("this value cannot be overridden")
 
 
@@ -256,7 +311,8 @@ def apply_to_document(doc: dict, schema: ComponentSchema, overrides: dict[str, A
     canon: dict[str, Any] = {}
     for path, value in overrides.items():
         box, key, cpath, tf = _locate(new, schema, str(path).strip(), game_id)
-        value = _coerce(box[key], value, cpath, game_id, tf in schema.signed)
+        value = _coerce(box[key], value, cpath, game_id, tf in schema.signed,
+                        schema.limits.get(tf))
         box[key] = value
         canon[cpath] = value
     return new, dict(sorted(canon.items()))

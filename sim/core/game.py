@@ -165,9 +165,15 @@ class Game:
         """A new state after the legal ``action`` (and the forced moves after it); ``state``
         is unchanged. Raises UserError if the action is not legal."""
         a = self.check_action(state, action)
+        self._check_room(state, a)
         s = self.copy_state(state)
         entry.apply_inplace(s, a)
         return s
+
+    def _check_room(self, state, action: int) -> None:
+        """Hook: raise UserError if applying the legal ``action`` to ``state`` would overrun
+        one of the kernels' fixed arrays (a state built by hand with more to play than a real
+        game has); default: nothing to check."""
 
     keeps_derived: bool = False  # True for a game whose kernels keep derived arrays
 
@@ -215,6 +221,26 @@ class Game:
         raise NotImplementedError
 
     def state_from_dict(self, data: dict):
+        """A state from the dict layout of the game's docs page (``state_to_dict``), checked
+        before any kernel sees it: every field (type, length, range; ids within the tables,
+        seats within the players) and then the game's conservation laws
+        (``check_invariants``). Raises UserError naming the field, the value and the allowed
+        range, or the broken law."""
+        from sim.core.checks import check_invariants_as_user_error
+
+        s = self._state_from_dict(data)
+        check_invariants_as_user_error(self, s)
+        return s
+
+    def position_from_dict(self, data: dict):
+        """A hand-built position (a rulebook example that does not account for every card or
+        coin): every field checked as in ``state_from_dict``, but not the conservation laws.
+        For worked examples and tests: the kernels assume the laws, so a position that breaks
+        them may play wrongly. Raises UserError."""
+        return self._state_from_dict(data)
+
+    def _state_from_dict(self, data: dict):
+        """Hook: the state of a dict, every field checked (UserError), not the invariants."""
         raise NotImplementedError
 
     def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
@@ -294,6 +320,15 @@ class Game:
         """A new instance of this game playing with the component data ``doc``. Raises
         UserError when the data is impossible (the game's own checks)."""
         return self._components().build(doc)
+
+    def _check_data(self) -> None:
+        """Every number of this instance's component data within its schema's stated range
+        (``check_doc_limits``; the state dict's ``data`` block is checked so). Raises
+        UserError."""
+        from sim.core.checks import check_doc_limits
+
+        check_doc_limits(self.component_document(), self.component_schema, self.id,
+                         "state dict data")
 
     def with_overrides(self, overrides: dict[str, Any] | None) -> Game:
         """A new instance with ``overrides`` ({path: value}) applied to this one's data; its

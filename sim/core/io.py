@@ -3,23 +3,37 @@
 ``write_atomic(path, data)`` and ``atomic_path(path)`` write to a temporary name in the same
 folder (so the rename stays on one file system), flush it to disk (``fsync``) and rename it
 over ``path`` with ``os.replace`` (atomic on POSIX and Windows). The temporary name is hidden
-(``.<name>.<pid>.<random>.tmp``), unique per call (threads of one process and workers on other
-machines writing into a shared folder never collide), and removed if the write fails. Every
+(``.<name>.<host>.<pid>-<random>.tmp``, ``tmp_name``), unique per call (threads of one process
+and workers on other machines writing into a shared folder never collide), removed if the write
+fails, and tells ``sim.core.integrity.clean_stale_tmp`` whose it was when a kill left it. Every
 writer of results, reports and charts uses them (sim/runner.py, analysis/).
 """
 
 from __future__ import annotations
 
 import os
+import re
+import socket
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
-__all__ = ["atomic_path", "write_atomic"]
+__all__ = ["atomic_path", "host_tag", "tmp_name", "write_atomic"]
 
 P = TypeVar("P", str, Path)
+
+
+def host_tag() -> str:
+    """This machine's name as it appears in temporary file names (letters, digits, '-')."""
+    return re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname())[:40] or "host"
+
+
+def tmp_name(path: str | os.PathLike) -> str:
+    """A fresh temporary name beside ``path``: ``.<name>.<host>.<pid>-<random>.tmp``."""
+    folder, name = os.path.split(os.path.abspath(os.fspath(path)))
+    return os.path.join(folder, f".{name}.{host_tag()}.{os.getpid()}-{uuid.uuid4().hex[:12]}.tmp")
 
 
 def _fsync(path: str) -> None:
@@ -42,7 +56,7 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     target = os.fspath(path)
     folder, name = os.path.split(os.path.abspath(target))
     os.makedirs(folder, exist_ok=True)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+    tmp = tmp_name(target)
     try:
         yield tmp
         _fsync(tmp)

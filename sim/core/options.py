@@ -44,8 +44,10 @@ class RuleOption:
 
         Raises UserError naming the option and its allowed values.
         """
+        shown = " ".join(str(raw).split())
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
         bad = UserError(
-            f"option {self.name}: bad value {raw}; allowed: {self.allowed_text()}"
+            f"option {self.name}: bad value {shown}; allowed: {self.allowed_text()}"
         )
         if self.kind == "bool":
             if isinstance(raw, bool):
@@ -60,7 +62,7 @@ class RuleOption:
                 raise bad
             try:
                 v = int(raw)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise bad from None
             if isinstance(raw, float) and raw != v:
                 raise bad
@@ -109,6 +111,8 @@ class OptionSet:
     def resolve(self, raw: dict[str, Any] | None) -> dict[str, Any]:
         """Full option dict: defaults overlaid with validated ``raw``. Raises UserError."""
         out = self.defaults()
+        if raw is not None and not isinstance(raw, dict):
+            raise UserError(f"options must be a dict of name: value, got {type(raw).__name__}")
         for k, v in (raw or {}).items():
             if k not in self.by_name:
                 raise UserError(

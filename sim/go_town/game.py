@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.checks import DictReader
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.go_town import constants as K
@@ -180,38 +181,96 @@ class GoTown(Game):
             "end_reason": K.END_REASONS[int(state.meta[K.M_END])],
         }
 
-    def state_from_dict(self, d: dict) -> GoTownState:
-        """Build a state from the dict layout of docs/games/go_town.md §8. Raises UserError."""
-        try:
-            n = self.check_players(int(d["n_players"]))
-            opts = self.options.encode(self.resolve_options(d["options"]))
-            dd = d["data"]
-            counts = _counts_row(dd["card_counts"], "data.card_counts")
-            consts = np.array([dd["opening_hand"], dd["hand_limit"], dd["refill_to"]], np.int64)
-            s = alloc_state(opts, counts, consts)
-            deck = [_NAME_TO_TYPE[c] for c in d["deck"]]
-            if len(deck) > len(s.deck):
-                raise UserError("state dict: deck longer than the card count")
-            s.deck[: len(deck)] = deck
-            s.meta[:] = [n, d["current"], K.PHASES.index(d["phase"]), d["turn"], d["decisions"],
-                         d["winner"], K.END_REASONS.index(d["end_reason"]), len(deck)]
-            s.rng[0] = np.uint64(int(d["rng"], 16))
-            s.discard[:] = _counts_row(d["discard"], "discard")
-            for p in range(n):
-                s.hands[p] = _counts_row(d["hands"][p], f"hands[{p}]")
-                s.played[p] = _counts_row(d["played"][p], f"played[{p}]")
-                s.skips[p] = d["pending_skips"][p]
-                s.milk[p] = d["milk_in_front"][p]
-                s.n_floors[p] = len(d["buildings"][p])
-                for f, fl in enumerate(d["buildings"][p]):
-                    s.floors[p, f] = [_NAME_TO_TYPE[c] for c in fl["cards"]]
-                    s.values[p, f] = fl["values"]
-                    s.dogs[p, f] = fl["dogs"]
-            return s
-        except UserError:
-            raise
-        except (KeyError, ValueError, TypeError, IndexError) as e:
-            raise UserError(f"go-town state dict: malformed ({type(e).__name__}: {e})") from None
+    def _state_from_dict(self, d: dict) -> GoTownState:
+        """Build a state from the dict layout of docs/games/go_town.md §8. Every field is
+        checked (type, range, card names, the seats, floors within the building's 18 slots)
+        and then the card conservation law; raises UserError naming the field, the value and
+        the allowed range."""
+        r = DictReader(self.id)
+        r.dict(d, "state")
+        n = r.int(r.get(d, "n_players", "n_players"), "n_players", self.min_players,
+                  self.max_players)
+        resolved = self.resolve_options(r.dict(r.get(d, "options", "options"), "options"))
+        opts = self.options.encode(resolved)
+        dd = r.dict(r.get(d, "data", "data"), "data")
+        cc = r.dict(r.get(dd, "card_counts", "data.card_counts"), "data.card_counts")
+        consts = {k: r.int(r.get(dd, k, f"data.{k}"), f"data.{k}", 0, 999)
+                  for k in ("opening_hand", "hand_limit", "refill_to")}
+        counts_in = {}
+        for name, v in cc.items():
+            if name not in _NAME_TO_TYPE:
+                raise r.fail("data.card_counts", name, f"unknown card; allowed: "
+                             f"{', '.join(K.CARD_NAMES[1:])}")
+            counts_in[name] = r.int(v, f"data.card_counts.{name}", 0, 999)
+        data_game = GoTown(counts_in, consts)  # the data's own checks (UserError)
+        data_game._check_data()
+        counts = data_game.counts
+        s = alloc_state(opts, counts, data_game.consts)
+        max_turns = int(resolved["max_turns"])
+        phase = r.choice(r.get(d, "phase", "phase"), "phase", K.PHASES)
+        cur = r.int(r.get(d, "current", "current"), "current", 0, n - 1)
+        turn = r.int(r.get(d, "turn", "turn"), "turn", 0, max_turns)
+        dec = r.int(r.get(d, "decisions", "decisions"), "decisions", 0,
+                    self.max_game_length(resolved))
+        winner = r.int(r.get(d, "winner", "winner"), "winner", -1, n - 1)
+        end = r.choice(r.get(d, "end_reason", "end_reason"), "end_reason", K.END_REASONS)
+        if (phase == K.PH_OVER) != (end != 0):
+            raise r.fail("end_reason", K.END_REASONS[end], f"must be none exactly while the "
+                         f"phase is not over (phase {K.PHASES[phase]})")
+        if (winner >= 0) != (K.END_REASONS[end] == "target"):
+            raise r.fail("winner", winner, "a seat exactly when end_reason is target, else -1")
+        deck_in = r.list(r.get(d, "deck", "deck"), "deck", max_len=len(s.deck))
+        deck = []
+        for i, c in enumerate(deck_in):
+            deck.append(r.choice(c, f"deck[{i}]", K.CARD_NAMES[1:]) + 1)
+        s.deck[: len(deck)] = deck
+        s.meta[:] = [n, cur, phase, turn, dec, winner, end, len(deck)]
+        s.rng[0] = np.uint64(r.rng(r.get(d, "rng", "rng")))
+        s.discard[:] = self._counts(r, r.get(d, "discard", "discard"), "discard", None)
+        hands = r.list(r.get(d, "hands", "hands"), "hands", n)
+        played = r.list(r.get(d, "played", "played"), "played", n)
+        skips = r.ints(r.get(d, "pending_skips", "pending_skips"), "pending_skips", 0,
+                       max_turns, n)
+        milk = r.ints(r.get(d, "milk_in_front", "milk_in_front"), "milk_in_front", 0, 999, n)
+        blds = r.list(r.get(d, "buildings", "buildings"), "buildings", n)
+        dogs_max = int(resolved["dogs_per_floor_max"])
+        for p in range(n):
+            s.hands[p] = self._counts(r, hands[p], f"hands[{p}]", None)
+            s.played[p] = self._counts(r, played[p], f"played[{p}]", None)
+            s.skips[p] = skips[p]
+            s.milk[p] = milk[p]
+            floors = r.list(blds[p], f"buildings[{p}]", max_len=K.MAXF)
+            s.n_floors[p] = len(floors)
+            for f, fl in enumerate(floors):
+                w = f"buildings[{p}][{f}]"
+                r.dict(fl, w)
+                cards = r.list(r.get(fl, "cards", f"{w}.cards"), f"{w}.cards", 2)
+                types = [r.choice(c, f"{w}.cards[{i}]", K.CARD_NAMES[1:K.QM + 1]) + 1
+                         for i, c in enumerate(cards)]
+                values = r.ints(r.get(fl, "values", f"{w}.values"), f"{w}.values", 1, 8, 2)
+                for i in range(2):
+                    if types[i] != K.QM and values[i] != types[i]:
+                        raise r.fail(f"{w}.values[{i}]", values[i],
+                                     f"a {K.CARD_NAMES[types[i]]} card has value {types[i]}")
+                if values[0] + values[1] != 9:
+                    raise r.fail(f"{w}.values", values, "the two values of a floor sum to 9")
+                s.floors[p, f] = types
+                s.values[p, f] = values
+                s.dogs[p, f] = r.int(r.get(fl, "dogs", f"{w}.dogs"), f"{w}.dogs", 0, dogs_max)
+        return s
+
+    @staticmethod
+    def _counts(r: DictReader, v, where: str, limit) -> np.ndarray:
+        """A ``{card name: count}`` dict as ``int64[NT]``; each count 0..``limit[k]`` (the
+        data's count of that card) or 0..999."""
+        r.dict(v, where)
+        row = np.zeros(K.NT, np.int64)
+        for name, x in v.items():
+            if name not in _NAME_TO_TYPE:
+                raise r.fail(where, name, f"unknown card; allowed: {', '.join(K.CARD_NAMES[1:])}")
+            k = _NAME_TO_TYPE[name]
+            row[k] = r.int(x, f"{where}.{name}", 0, int(limit[k]) if limit is not None else 999)
+        return row
 
     def check_invariants(self, state) -> None:
         """The 54 cards (the data's counts) are all somewhere: deck, discard, hands, floors,

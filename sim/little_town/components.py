@@ -17,6 +17,12 @@ _RES = ("wood", "stone", "fish", "wheat")
 
 SCHEMA = ComponentSchema(
     keys={"buildings": "name", "goals": "card"},
+    # ranges the kernels rely on: the market is drawn from the 24 draft tiles; coins_per_vp
+    # divides; a goal's set names building ids; workers x players fit the board (the
+    # constructor checks that product, sim/little_town/data.py)
+    limits={"consts.market_size": (0, 24), "consts.coins_per_vp": (1, 999),
+            "goals.set": (0, 24), "per_count.2": (0, 12), "per_count.3": (0, 12),
+            "per_count.4": (0, 12)},
     vectors={"buildings.cost": _RES, "buildings.input": _RES, "buildings.output": _RES,
              "per_count.2": ("workers", "houses", "goal_cards"),
              "per_count.3": ("workers", "houses", "goal_cards"),

@@ -171,13 +171,14 @@ def arrays_from_data(d: dict) -> dict[str, np.ndarray]:
         consts[:K.C_PC] = [int(d["consts"][n]) for n in K.CONST_NAMES]
         for k in (2, 3, 4):
             row = [int(x) for x in d["per_count"][str(k)]]
-            if len(row) != 3 or row[2] > 4 or row[0] < 1:
-                raise UserError("data.per_count: [workers >= 1, houses, goal cards <= 4]")
+            if len(row) != 3 or row[2] > 4 or row[0] < 1 or row[0] * k > 24:
+                raise UserError("data.per_count: [workers >= 1 (players x workers <= 24), "
+                                "houses, goal cards <= 4]")
             consts[K.C_PC + 3 * k:K.C_PC + 3 * k + 3] = row
         return {"bdata": bd, "gdata": gd, "boards": boards, "consts": consts}
     except UserError:
         raise
-    except (KeyError, ValueError, TypeError, IndexError) as e:
+    except (KeyError, ValueError, TypeError, IndexError, OverflowError, AttributeError) as e:
         raise UserError(f"little-town data: malformed ({type(e).__name__}: {e})") from None
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.checks import DictReader
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.little_town import constants as K
@@ -213,13 +214,12 @@ class LittleTown(Game):
             "players": players,
         }
 
-    def state_from_dict(self, d: dict) -> LittleTownState:
+    def _state_from_dict(self, d: dict) -> LittleTownState:
         """Build a state from the dict layout of docs/games/little_town.md §11.
         Raises UserError on a malformed dict."""
+        n, resolved, arrays = self._check_dict(d)
         try:
-            n = self.check_players(int(d["n_players"]))
-            opts = self.options.encode(self.resolve_options(d["options"]))
-            arrays = data.arrays_from_data(d["data"])
+            opts = self.options.encode(resolved)
             s = alloc_state(opts, arrays)
             m = s.meta
             m[K.M_NP] = n
@@ -298,12 +298,119 @@ class LittleTown(Game):
                 for i, name in enumerate(K.STAT_NAMES):
                     se[K.SE_STATS + i] = pd["stats"][name]
             recompute_derived(s)
-            return s
         except UserError:
             raise
         except (KeyError, ValueError, TypeError, IndexError) as e:
             raise UserError(f"little-town state dict: malformed ({type(e).__name__}: {e})"
                             ) from None
+        return s
+
+    def _check_dict(self, d: dict):
+        """Every field of a state dict: type, length and range (ids within the tables, seats
+        within the players, cells within the board); returns ``(n, resolved options, data
+        arrays)``. Raises UserError naming the field, the value and the allowed range."""
+        r = DictReader(self.id)
+        r.dict(d, "state")
+        g = lambda key, d=d, w="": r.get(d, key, f"{w}{key}")  # noqa: E731
+        n = r.int(g("n_players"), "n_players", self.min_players, self.max_players)
+        resolved = self.resolve_options(r.dict(g("options"), "options"))
+        from sim.core.checks import check_doc_limits
+        from sim.little_town.components import SCHEMA
+
+        check_doc_limits(r.dict(g("data"), "data"), SCHEMA, self.id, "state dict data")
+        dg = LittleTown(g("data"))  # the data's own checks
+        arrays = dg.arrays
+        bd, consts = arrays["bdata"], arrays["consts"]
+        rounds = int(resolved["rounds"])
+        workers, houses, ngoals = (int(x) for x in consts[K.C_PC + 3 * n:K.C_PC + 3 * n + 3])
+        supply, coin_total = int(consts[K.C_SUPPLY]), int(consts[K.C_COIN_TOTAL])
+        big = 100_000
+        phase = r.choice(g("phase"), "phase", K.PHASES)
+        over = phase == K.PH_OVER
+        r.int(g("current"), "current", -1 if over else 0, n - 1)
+        r.int(g("round"), "round", 0, rounds + 1)
+        r.int(g("start_player"), "start_player", 0, n - 1)
+        r.int(g("first_player"), "first_player", 0, n - 1)
+        r.ints(g("last_start"), "last_start", 0, rounds + 1, n)
+        r.int(g("turn"), "turn", 0, K.MAX_DECISIONS)
+        r.int(g("turns_total"), "turns_total", 0, K.MAX_DECISIONS)
+        r.int(g("decisions"), "decisions", 0, K.MAX_DECISIONS)
+        end = r.choice(g("end_reason"), "end_reason", K.END_REASONS)
+        if over != (end != 0):
+            raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
+        r.ints(g("supply"), "supply", 0, supply, 4)
+        bank = r.int(g("bank"), "bank", -big, coin_total)
+        r.int(g("bank_min"), "bank_min", -big, max(bank, coin_total))
+        for key in ("market", "market_start"):
+            for b, x in enumerate(r.ints(g(key), key, 0, big, K.NB)):
+                if x > bd[b, K.BD_COUNT]:
+                    raise r.fail(f"{key}[{b}]", x, f"allowed 0..{bd[b, K.BD_COUNT]} (the "
+                                 "building's count)")
+        r.ints(g("building"), "building", -1, K.NB - 1, K.NCELL)
+        r.ints(g("owner"), "owner", -1, n - 1, K.NCELL)
+        r.ints(g("worker"), "worker", -1, n - 1, K.NCELL)
+        r.int(g("pending"), "pending", -1, K.NB - 1)
+        pl = r.dict(g("placement"), "placement")
+        w = "placement."
+        r.int(g("seat", pl, w), w + "seat", -1, n - 1)
+        r.int(g("cell", pl, w), w + "cell", -1, K.NCELL - 1)
+        r.int(g("gathered", pl, w), w + "gathered", 0, 1)
+        r.ints(g("used", pl, w), w + "used", 0, 1, 8)
+        r.int(g("acts", pl, w), w + "acts", 0, 8)
+        r.int(g("vp_acts", pl, w), w + "vp_acts", 0, 8)
+        r.int(g("gathered_n", pl, w), w + "gathered_n", 0, 4 * supply)
+        r.ints(g("gathered_types", pl, w), w + "gathered_types", 0, supply, 4)
+        eor = r.dict(g("eor"), "eor")
+        r.choice(g("stage", eor, "eor."), "eor.stage", K.EOR_STAGES)
+        r.int(g("index", eor, "eor."), "eor.index", 0, n)
+        feed = r.dict(g("feed"), "feed")
+        for key in ("left", "fish", "wheat"):
+            r.int(g(key, feed, "feed."), f"feed.{key}", 0, workers + 4 * supply)
+        cards: list[int] = []
+        for key in ("goal_deck", "goal_discard"):
+            cards += r.ints(g(key), key, 1, K.NCARD - 1, max_len=K.NCARD - 1)
+        dr = r.dict(g("draft"), "draft")
+        ddeck = r.ints(g("deck", dr, "draft."), "draft.deck", 1, K.NDRAFT, max_len=K.NDRAFT)
+        hands = r.list(g("hands", dr, "draft."), "draft.hands", n)
+        tiles = list(ddeck)
+        for p in range(n):
+            tiles += r.ints(hands[p], f"draft.hands[{p}]", 1, K.NDRAFT, max_len=K.NDRAFT)
+        if len(set(tiles)) != len(tiles):
+            raise r.fail("draft", tiles, "a tile in two places (deck and hands)")
+        r.ints(g("picks", dr, "draft."), "draft.picks", -1, K.NB - 1, n)
+        r.int(g("round", dr, "draft."), "draft.round", 0, K.NDRAFT)
+        players = r.list(g("players"), "players", n)
+        for p in range(n):
+            w = f"players[{p}]."
+            pd = r.dict(players[p], f"players[{p}]")
+            r.int(g("coins", pd, w), w + "coins", 0, big)
+            r.ints(g("cubes", pd, w), w + "cubes", 0, supply, 4)
+            r.int(g("score", pd, w), w + "score", -big, big)
+            r.int(g("houses", pd, w), w + "houses", 0, houses)
+            r.int(g("workers_used", pd, w), w + "workers_used", 0, workers)
+            r.int(g("on_site", pd, w), w + "on_site", 0, workers)
+            goals = r.list(g("goals", pd, w), w + "goals", max_len=K.MAXG)
+            if len(goals) != ngoals and not (p > 0 and len(goals) == len(players[0]["goals"])):
+                if len(goals) != len(r.list(players[0].get("goals"), "players[0].goals")):
+                    raise r.fail(w + "goals", goals, "every seat holds the same number of "
+                                 "goal slots")
+            for j, gl in enumerate(goals):
+                card, done = r.ints(gl, f"{w}goals[{j}]", 0, K.NCARD - 1, 2)
+                r.int(done, f"{w}goals[{j}][1]", 0, rounds + 1)
+                if card:
+                    cards.append(card)
+            for key, hi in (("built", big), ("built_round", rounds + 1), ("act_own", big),
+                            ("act_by_others", big), ("pick", K.NDRAFT)):
+                vals = r.ints(g(key, pd, w), w + key, 0, hi, K.NB)
+                if key == "built":
+                    for b, x in enumerate(vals):
+                        if x > bd[b, K.BD_COUNT]:
+                            raise r.fail(f"{w}built[{b}]", x,
+                                         f"allowed 0..{bd[b, K.BD_COUNT]} (the count)")
+            st = r.dict(g("stats", pd, w), w + "stats")
+            for name in K.STAT_NAMES:
+                r.int(g(name, st, w + "stats."), f"{w}stats.{name}", -big, big)
+        return n, resolved, arrays
 
     def check_invariants(self, state) -> None:
         """Conservation (docs §11): cubes per type and coins (supply/bank plus players),

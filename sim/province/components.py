@@ -35,6 +35,11 @@ _MOVED = {c for fields in _PRODUCTION.values() for _f, c, _i in fields}
 
 SCHEMA = ComponentSchema(
     keys={"structures": "name", "goals": "name"},
+    # divisors of the rules are at least 1 (the grind and the Union trade); the others keep
+    # the default range 0..999
+    limits={"structures.trade_labor": (1, 999), "constants.grind_labor": (1, 999),
+            "constants.goals_total": (1, K.MAXG), "constants.goals_drawn": (1, K.MAXG),
+            "constants.max_sailors": (0, 6), "constants.sailors_per_player": (0, 3)},
     tunables=(
         Tunable("structures", "labor", -1, 0, 9),
         Tunable("structures", "coins", -1, 0, 9),

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.checks import DictReader, check_doc_limits
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.province import constants as K
@@ -235,8 +236,11 @@ class Province(Game):
     def _goal_name(self, i: int) -> str:
         return self.goal_names[i] if i < len(self.goal_names) else f"goal{i}"
 
-    def state_from_dict(self, d: dict) -> ProvinceState:
-        """Build a state from the dict layout of docs/games/province.md §10. Raises UserError."""
+    def _state_from_dict(self, d: dict) -> ProvinceState:
+        """Build a state from the dict layout of docs/games/province.md §10. Every field is
+        checked first (``_check_dict``), the invariants after. Raises UserError naming the
+        field, the value and the allowed range."""
+        self._check_dict(d)
         try:
             resolved = self.resolve_options(d["options"])
             opts = self.options.encode(resolved)
@@ -307,11 +311,134 @@ class Province(Game):
             v.stats[:, 1] = st["lender_takes"]
             v.stats[:, 2] = st["lender_steals"]
             s.rng[0] = np.uint64(int(d["rng"], 16))
-            return s
         except UserError:
             raise
-        except (KeyError, ValueError, TypeError, IndexError) as e:
+        except (KeyError, ValueError, TypeError, IndexError, OverflowError) as e:
             raise UserError(f"province state dict: malformed ({type(e).__name__}: {e})") from None
+        return s
+
+    def _check_dict(self, d: dict) -> None:
+        """Every field of a state dict (docs §10): type, length and range; the data block
+        within the component tables' ranges (``components.SCHEMA``). Raises UserError."""
+        from sim.province.components import SCHEMA
+
+        r = DictReader(self.id)
+        r.dict(d, "state")
+        g = lambda key, d=d, w="": r.get(d, key, f"{w}{key}")  # noqa: E731
+        resolved = self.resolve_options(r.dict(g("options"), "options"))
+        dd = r.dict(g("data"), "data")
+        structs = r.list(r.get(dd, "structures", "data.structures"), "data.structures", K.NS)
+        rows = {}
+        for k, e in enumerate(structs):
+            w = f"data.structures[{k}]"
+            r.dict(e, w)
+            if r.get(e, "name", f"{w}.name") != K.STRUCT_NAMES[k]:
+                raise r.fail(f"{w}.name", e["name"], f"must be {K.STRUCT_NAMES[k]}")
+            pre = r.get(e, "prereq", f"{w}.prereq")
+            if pre is not None:
+                r.choice(pre, f"{w}.prereq", K.STRUCT_NAMES)
+            row = {f: r.get(e, f, f"{w}.{f}") for f in ("labor", "coins", "vp_first",
+                                                          "vp_copy")}
+            row["prereq"] = pre or "none"
+            rows[K.STRUCT_NAMES[k]] = row
+        goals = r.list(r.get(dd, "goals", "data.goals"), "data.goals", max_len=K.MAXG)
+        if not goals:
+            raise r.fail("data.goals", goals, f"1..{K.MAXG} goal tokens")
+        gnames = []
+        for i, e in enumerate(goals):
+            w = f"data.goals[{i}]"
+            r.dict(e, w)
+            name = r.get(e, "name", f"{w}.name")
+            if not isinstance(name, str) or not name or len(name) > 40:
+                raise r.fail(f"{w}.name", name, "a name of 1..40 characters")
+            gnames.append(name)
+            r.choice(r.get(e, "condition", f"{w}.condition"), f"{w}.condition", K.COND_NAMES)
+        if len(set(gnames)) != len(gnames):
+            raise r.fail("data.goals", gnames, "distinct names")
+        consts = r.dict(r.get(dd, "constants", "data.constants"), "data.constants")
+        doc = {"structures": [{"name": n, **rows[n]} for n in K.STRUCT_NAMES],
+               "goals": [{"name": e["name"], "condition": e["condition"],
+                          "threshold": e.get("threshold")} for e in goals],
+               "constants": dict(consts)}
+        for name, fields in (("Mill", (("labor_income", "mill_labor"),)),
+                             ("Union", (("trade_coins", "union_coins"),
+                                        ("trade_labor", "union_labor"))),
+                             ("Harbor", (("ship_labor", "harbor_labor"),
+                                         ("ship_coins", "harbor_coins")))):
+            for f, c in fields:
+                doc["structures"][K.STRUCT_NAMES.index(name)][f] = doc["constants"].pop(c, 0)
+        for table, node in doc.items():  # whole numbers, then the schema's ranges
+            for row in (node if isinstance(node, list) else [node]):
+                for f, v in row.items():
+                    if f not in ("name", "prereq", "condition"):
+                        r.int(v, f"data.{table}.{f}", -(2**31), 2**31 - 1)
+        check_doc_limits(doc, SCHEMA, self.id, "state dict data")
+        from sim.province.components import build
+
+        build(doc)._check_data()  # the data's own checks (prerequisite loops, goal counts)
+        max_turns = int(resolved["max_turns"])
+        big = 1_000_000
+        r.int(g("first_player"), "first_player", 0, 1)
+        r.int(g("current"), "current", 0, 1)
+        phase = r.choice(g("phase"), "phase", K.PHASES)
+        turn = r.int(g("turn"), "turn", 0, max_turns + 1)
+        r.int(g("decisions"), "decisions", 0, self.max_game_length(resolved))
+        total = int(resolved["coin_total"])
+        coins = r.ints(g("coins"), "coins", 0, total, 2)
+        r.int(g("supply"), "supply", 0, total)
+        if sum(coins) > total:
+            raise r.fail("coins", coins, f"at most coin_total {total} together")
+        r.int(g("labor"), "labor", 0, big)
+        wk = r.dict(g("workers"), "workers")
+        r.ints(r.get(wk, "green", "workers.green"), "workers.green", 0, 2, 3)
+        r.int(r.get(wk, "yellow", "workers.yellow"), "workers.yellow", -1, 2)
+        r.int(r.get(wk, "orange", "workers.orange"), "workers.orange", -1, 2)
+        sail = r.list(r.get(wk, "sailors", "workers.sailors"), "workers.sailors", 2)
+        for p in range(2):
+            r.ints(sail[p], f"workers.sailors[{p}]", -1, 2, 3)
+        owned = r.list(g("owned"), "owned", 2)
+        for p in range(2):
+            names = r.list(owned[p], f"owned[{p}]", max_len=K.NS)
+            for i, nm in enumerate(names):
+                r.choice(nm, f"owned[{p}][{i}]", K.STRUCT_NAMES)
+            if len(set(names)) != len(names):
+                raise r.fail(f"owned[{p}]", names, "each structure once")
+        r.ints(g("first_builder"), "first_builder", -1, 1, K.NS)
+        bt = r.list(g("built_turn"), "built_turn", 2)
+        for p in range(2):
+            r.ints(bt[p], f"built_turn[{p}]", -1, turn, K.NS)  # built by now
+        r.choice(g("ships"), "ships", ("none",) + tuple(K.SHIP_NAMES))
+        ld = r.dict(g("lender"), "lender")
+        r.int(r.get(ld, "holder", "lender.holder"), "lender.holder", -1, 1)
+        r.int(r.get(ld, "taken_turn", "lender.taken_turn"), "lender.taken_turn", -1, turn)
+        gl = r.dict(g("goals"), "goals")
+        stack = r.list(r.get(gl, "stack", "goals.stack"), "goals.stack", max_len=len(gnames))
+        if not stack:
+            raise r.fail("goals.stack", stack, f"1..{len(gnames)} goal tokens")
+        for i, nm in enumerate(stack):
+            r.choice(nm, f"goals.stack[{i}]", gnames)
+        if len(set(stack)) != len(stack):
+            raise r.fail("goals.stack", stack, "each goal token once")
+        r.ints(r.get(gl, "result", "goals.result"), "goals.result", -2, 1, len(stack))
+        r.int(r.get(gl, "next", "goals.next"), "goals.next", 0, len(stack))
+        tt = r.dict(g("this_turn"), "this_turn")
+        for key in ("labor_gained", "moved", "grinds"):
+            r.int(r.get(tt, key, f"this_turn.{key}"), f"this_turn.{key}", 0, big)
+        for key in ("built", "hired"):
+            r.bool(r.get(tt, key, f"this_turn.{key}"), f"this_turn.{key}")
+        r.choice(g("end_trigger"), "end_trigger", K.END_REASONS[:4])
+        r.bool(g("last_turn"), "last_turn")
+        end = r.choice(g("end_reason"), "end_reason", K.END_REASONS)
+        if (phase == K.PHASES.index("over")) != (end != 0):
+            raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
+        wn = r.ints(g("winners"), "winners", 0, 1, max_len=2)
+        if len(set(wn)) != len(wn) or (wn and end == 0):
+            raise r.fail("winners", wn, "distinct seats, only once the game is over")
+        st = r.dict(g("stats"), "stats")
+        r.bool(r.get(st, "supply_ran_dry", "stats.supply_ran_dry"), "stats.supply_ran_dry")
+        for key in ("coins_missed", "lender_takes", "lender_steals"):
+            r.ints(r.get(st, key, f"stats.{key}"), f"stats.{key}", 0, big, 2)
+        r.rng(g("rng"))
 
     def check_invariants(self, state) -> None:
         """Coins: both seats and the supply add up to ``coin_total``, none negative; workers,

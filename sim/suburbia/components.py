@@ -54,6 +54,11 @@ SCHEMA = ComponentSchema(
         "constants.surcharge": tuple(f"slot{i + 1}" for i in range(7)),
     },
     signed=("tiles.immediate", "tiles.effect", "specials.immediate", "specials.effect"),
+    # ranges the kernels rely on (their fixed arrays): public goals per player count fit the
+    # 4 slots; the starting income and reputation lie on their tracks (-5..15); the one 1 More
+    # Round tile is checked by build()
+    limits={"constants.public_goals": (0, 4), "constants.start_income": (0, 15),
+            "constants.start_reputation": (0, 15)},
     tunables=(
         Tunable("tiles", "price", -1, 0, 40),
         Tunable("tiles", "immediate.*", +1, -9, 15),
@@ -193,6 +198,16 @@ def build(doc: dict[str, Any]):
         if (new if part is None else new[part]) != (old if part is None else old[part]):
             raise UserError(f"suburbia data: {name} {fld} is set by the rule option {opt} at "
                             f"set-up; change that option instead")
+    for r in doc["tiles"]:  # a tile stays in its kind of stack (basic, or one of A/B/C)
+        was = default[r["name"]]["stack"]
+        if (r["stack"] == "basic") != (was == "basic") or r["stack"] == "none":
+            allowed = "basic" if was == "basic" else "A, B, C"
+            raise UserError(f"suburbia data: {r['name']} stack {r['stack']!r}; allowed: "
+                            f"{allowed}")
+    omr = next(r for r in rows if r["name"] == _tile_names()[K.K_OMR])
+    if omr["count"] != 1:
+        raise UserError(f"suburbia data: specials {omr['name']} count must be 1 (the one tile "
+                        f"that ends the game), got {omr['count']}")
     tiles = [_tile_tuple(r) for r in rows]
     goals = []
     for g in doc["goals"]:
@@ -212,5 +227,6 @@ def build(doc: dict[str, Any]):
 
 
 def _tile_row_default(t: tuple) -> dict[str, Any]:
-    _name, _stack, _cls, _count, price, imm, _recs = t
-    return {"price": price, "immediate": [int(imm.get(s, 0)) for s in K.STAT_NAMES]}
+    _name, stack, _cls, _count, price, imm, _recs = t
+    return {"price": price, "immediate": [int(imm.get(s, 0)) for s in K.STAT_NAMES],
+            "stack": stack}

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.checks import DictReader
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.suburbia import constants as K
@@ -100,8 +101,19 @@ class SuburbiaGame(Game):
     def apply_checking_derived(self, state, action: int):
         """See Game.apply_checking_derived (the kernels' derived arrays, docs §performance)."""
         a = self.check_action(state, action)
+        self._check_room(state, a)
         s = self.copy_state(state)
         return s, bool(_kernels.derived_step_ok(s, a))
+
+    def _check_room(self, state, action: int) -> None:
+        """A placement needs a free slot in the borough's tile list (``MAXT`` = 24 tiles: 3 at
+        the start and 21 placements, more than a real game gives a player)."""
+        if action >= K.A_PLACE:
+            c = int(state.meta[K.M_CUR])
+            if int(state.pl[c, K.P_NT]) >= K.MAXT:
+                raise UserError(f"suburbia: P{c}'s borough holds {K.MAXT} tiles, the most a "
+                                "borough holds; this position (built by hand) has more to "
+                                "play than a game gives")
 
     def _alloc(self, resolved: dict) -> SuburbiaState:
         tiles = data.apply_options(self.tiles, resolved)
@@ -244,8 +256,11 @@ class SuburbiaGame(Game):
             "players": players,
         }
 
-    def state_from_dict(self, d: dict) -> SuburbiaState:
-        """Build a state from the dict layout of docs/games/suburbia.md §12. Raises UserError."""
+    def _state_from_dict(self, d: dict) -> SuburbiaState:
+        """Build a state from the dict layout of docs/games/suburbia.md §12. Every field is
+        checked first (``_check_dict``), the invariants after. Raises UserError naming the
+        field, the value and the allowed range."""
+        self._check_dict(d)
         try:
             if d.get("game", self.id) != self.id:
                 raise UserError(f"state dict: game {d['game']!r} is not {self.id!r}")
@@ -313,11 +328,127 @@ class SuburbiaGame(Game):
                     s.kc[p, k] += 1
                     row[K.P_NINV] += int(bool(e["invested"]))
                 row[K.P_NT] = len(tiles)
-            return s
         except UserError:
             raise
-        except (KeyError, ValueError, TypeError, IndexError, AttributeError) as e:
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError, OverflowError) as e:
             raise UserError(f"suburbia state dict: malformed ({type(e).__name__}: {e})") from None
+        return s
+
+    def _setup_pile(self, n: int, resolved: dict) -> int:
+        """The pile's size at set-up for ``n`` players and these options (a pile only
+        shrinks)."""
+        import json
+
+        cache = self.__dict__.setdefault("_pile_sizes", {})
+        key = (n, json.dumps(resolved, sort_keys=True))
+        if key not in cache:
+            cache[key] = int(self.new_state(n, 0, resolved).meta[K.M_PILEN])
+        return cache[key]
+
+    def _check_dict(self, d: dict) -> None:
+        """Every field of a state dict (docs §12): type, length and range; tile and goal names;
+        seats within the players; cells within the grid. Raises UserError naming the field,
+        the value and the allowed range."""
+        r = DictReader(self.id)
+        r.dict(d, "state")
+        g = lambda key, d=d, w="": r.get(d, key, f"{w}{key}")  # noqa: E731
+        n = r.int(g("n_players"), "n_players", self.min_players, self.max_players)
+        resolved = self.resolve_options(r.dict(g("options"), "options"))
+        counts = self.tiles[:, K.T_COUNT]
+        names = list(KIND_OF)
+        big = 1_000_000
+
+        def kind(v, where, lake=False, omr=True):
+            k = KIND_OF[names[r.choice(v, where, names)]]
+            if (k == K.K_LAKE and not lake) or (k == K.K_OMR and not omr):
+                raise r.fail(where, v, "not allowed here")
+            return k
+
+        def goal(v, where, none=False):
+            if v is None and none:
+                return -1
+            return r.choice(v, where, GOAL_NAMES)
+
+        phase = r.choice(g("phase"), "phase", K.PHASES)
+        over = K.PHASES[phase] == "over"
+        r.int(g("current"), "current", 0, n - 1)
+        r.int(g("turn"), "turn", 0, MAX_DECISIONS)
+        r.int(g("decisions"), "decisions", 0, MAX_DECISIONS)
+        rnd = r.int(g("round"), "round", 0, MAX_DECISIONS)
+        last = r.int(g("last_round"), "last_round", -1, MAX_DECISIONS)
+        end = r.choice(g("end_reason"), "end_reason", K.END_REASONS)
+        if over != (end != 0):
+            raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
+        r.rng(g("rng"))
+        pile = r.list(g("pile"), "pile", max_len=self._setup_pile(n, resolved))
+        for i, x in enumerate(pile):
+            kind(x, f"pile[{i}]")
+        if last >= 0 and not over and not rnd <= last <= rnd + 1:
+            raise r.fail("last_round", last, f"the round {rnd} or the next, once the 1 More "
+                         "Round tile is out")
+        for i, x in enumerate(r.list(g("market"), "market", K.NSLOTS)):
+            if x is not None:
+                kind(x, f"market[{i}]", omr=False)
+        for key in ("discard", "box"):
+            for name, v in r.dict(g(key), key).items():
+                k = kind(name, key, omr=False)
+                r.int(v, f"{key}.{name}", 0, int(counts[k]))
+        sup = r.dict(g("supply"), "supply")
+        for b in BASIC_NAMES:
+            r.int(r.get(sup, b, f"supply.{b}"), f"supply.{b}", 0, int(counts[KIND_OF[b]]))
+        if set(sup) - set(BASIC_NAMES):
+            raise r.fail("supply", sorted(set(sup) - set(BASIC_NAMES))[0], "unknown basic tile")
+        pub = [goal(x, f"public_goals[{i}]") for i, x in enumerate(
+            r.list(g("public_goals"), "public_goals", max_len=K.MAXP))]
+        offers = r.list(g("goal_offers"), "goal_offers", max_len=n)
+        if offers and len(offers) != n:
+            raise r.fail("goal_offers", offers, f"{n} lists (one per seat), or none")
+        chosen = list(pub)
+        for p, o in enumerate(offers):
+            chosen += [goal(x, f"goal_offers[{p}][{i}]")
+                       for i, x in enumerate(r.list(o, f"goal_offers[{p}]", 2))]
+        priv = r.list(g("private_goals"), "private_goals", n)
+        for p in range(n):
+            goal(priv[p], f"private_goals[{p}]", none=True)
+        if len(set(chosen)) != len(chosen):
+            raise r.fail("goals", [GOAL_NAMES[x] for x in chosen], "each goal once")
+        pend = g("pending")
+        if pend is not None:
+            r.dict(pend, "pending")
+            src = r.choice(r.get(pend, "source", "pending.source"), "pending.source",
+                           K.SOURCES[1:]) + 1
+            kind(r.get(pend, "tile", "pending.tile"), "pending.tile",
+                 lake=K.SOURCES[src] == "lake", omr=False)
+            if K.SOURCES[src] == "lake":
+                kind(r.get(pend, "from", "pending.from"), "pending.from", omr=False)
+        players = r.list(g("players"), "players", n)
+        for p in range(n):
+            w = f"players[{p}]."
+            q = r.dict(players[p], f"players[{p}]")
+            r.int(r.get(q, "money", w + "money"), w + "money", 0, big)
+            r.int(r.get(q, "income", w + "income"), w + "income", -5, 15)
+            r.int(r.get(q, "reputation", w + "reputation"), w + "reputation", -5, 15)
+            for key in ("population", "pop_high", "redlines_up", "redlines_down", "goal_pop",
+                        "money_pop"):
+                r.int(r.get(q, key, w + key), w + key, 0, big)
+            scored = r.list(r.get(q, "goals_scored", w + "goals_scored"), w + "goals_scored",
+                            max_len=len(GOAL_NAMES))
+            for i, x in enumerate(scored):
+                goal(x, f"{w}goals_scored[{i}]")
+            tiles = r.list(r.get(q, "tiles", w + "tiles"), w + "tiles", max_len=K.MAXT)
+            for t, e in enumerate(tiles):
+                wt = f"{w}tiles[{t}]"
+                r.dict(e, wt)
+                k = kind(r.get(e, "tile", wt + ".tile"), wt + ".tile", lake=True, omr=False)
+                x = r.int(r.get(e, "x", wt + ".x"), wt + ".x", -K.GRID_R, K.GRID_R)
+                y = r.int(r.get(e, "y", wt + ".y"), wt + ".y", 0, K.GRID_H - 1)
+                if (x + y) % 2:
+                    raise r.fail(wt, (x, y), "x + y must be even (a hex cell)")
+                r.int(r.get(e, "turn", wt + ".turn"), wt + ".turn", 0, MAX_DECISIONS)
+                r.bool(r.get(e, "invested", wt + ".invested"), wt + ".invested")
+                r.int(r.get(e, "rl", wt + ".rl"), wt + ".rl", -big, big)
+                if k == K.K_LAKE:
+                    kind(r.get(e, "from", wt + ".from"), wt + ".from", omr=False)
 
     def check_invariants(self, state) -> None:
         """Tiles are conserved (pile, market, discard, box, supply, boroughs, Lakes' sources,

@@ -40,6 +40,12 @@ SCHEMA = ComponentSchema(
         "components.wolf_values": ("wolf1", "wolf2", "wolf3"),
     },
     signed=tuple(f"{s}.mark" for s in _SETS) + ("components.collapse_points",),
+    # ranges the kernels rely on: card numbers 1..99, icons 0..9, marks -9..9 (doc §2.1);
+    # a pig token face of 0 would read as "no token"; the bottom packet is dealt from the 56
+    # building cards after the hands (4 seats x 8 at most)
+    limits={**{f"{s}.number": (1, 99) for s in _SETS}, **{f"{s}.icon": (0, 9) for s in _SETS},
+            **{f"{s}.mark": (-9, 9) for s in _SETS}, "components.pig_tokens": (1, 99),
+            "components.wolf_values": (1, 99), "components.bottom_packet": (0, 20)},
     tunables=(),
     impact=(),
     docs={

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.checks import DictReader
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.three_little_wolves import constants as K
@@ -257,15 +258,142 @@ class ThreeLittleWolves(Game):
             "end_reason": K.END_REASONS[int(meta[K.M_END])],
         }
 
-    def state_from_dict(self, d: dict) -> TLWState:
+    def _state_from_dict(self, d: dict) -> TLWState:
         """Build a state from the dict layout of doc §9. Raises UserError if malformed."""
+        self._check_dict(d)
         try:
-            return self._from_dict(d)
+            s = self._from_dict(d)
         except UserError:
             raise
-        except (KeyError, ValueError, TypeError, IndexError) as e:
+        except (KeyError, ValueError, TypeError, IndexError, OverflowError) as e:
             raise UserError(
                 f"three-little-wolves state dict: malformed ({type(e).__name__}: {e})") from None
+        return s
+
+    def _check_dict(self, d: dict) -> None:
+        """Every field of a state dict (doc §9): type, length, range, card names of the deck,
+        seats within the players, owners within the houses' rows, wolves and pig tokens among
+        the data's values. Raises UserError naming the field, the value and the allowed
+        range; the conservation laws are checked after (``check_invariants``)."""
+        r = DictReader(self.id)
+        r.dict(d, "state")
+        g = lambda key, d=d, w="": r.get(d, key, f"{w}{key}")  # noqa: E731
+        n = r.int(g("n_players"), "n_players", self.min_players, self.max_players)
+        n_own = n if n >= 3 else 3
+        resolved = self.resolve_options(r.dict(g("options"), "options"))
+        dd = r.dict(g("data"), "data")
+        suit = r.list(r.get(dd, "suit", "data.suit"), "data.suit", K.SUIT)
+        for i, row in enumerate(suit):
+            num, icon, mark = r.ints(row, f"data.suit[{i}]", -99, 99, 3)
+            r.int(num, f"data.suit[{i}][0] (number)", 1, 99)
+            r.int(icon, f"data.suit[{i}][1] (icon)", 0, 9)
+            r.int(mark, f"data.suit[{i}][2] (mark)", -9, 9)
+        effects = r.list(r.get(dd, "pig_effects", "data.pig_effects"), "data.pig_effects", 3)
+        for i, e in enumerate(effects):
+            r.choice(str(e).upper() if isinstance(e, str) else e, f"data.pig_effects[{i}]",
+                     K.EFFECT_NAMES)
+        tokens = r.ints(r.get(dd, "pig_tokens", "data.pig_tokens"), "data.pig_tokens", 1, 99, 3)
+        wolves = r.ints(r.get(dd, "wolf_values", "data.wolf_values"), "data.wolf_values", 1,
+                        99, 3)
+        if len(set(wolves)) != 3:
+            raise r.fail("data.wolf_values", wolves, "three different values")
+        for key, lo, hi in (("house_points", 0, 999), ("collapse_points", -999, 999),
+                            ("bonus_points", 0, 999), ("bottom_packet", 0, 20)):
+            r.int(r.get(dd, key, f"data.{key}"), f"data.{key}", lo, hi)
+        extra = set(dd) - {"suit", "pig_effects", "pig_tokens", "wolf_values", "house_points",
+                           "collapse_points", "bonus_points", "bottom_packet"}
+        if extra:
+            raise r.fail("data", sorted(extra)[0], "unknown key")
+        cards = data.cards_array(suit)
+        names, _idx = _names(_suit_of(cards))
+
+        def card(v, where, allow_none=False, lo=0, hi=K.NCARD - 1):
+            if v is None and allow_none:
+                return -1
+            c = r.choice(v, where, names)
+            if not lo <= c <= hi:
+                raise r.fail(where, v, f"allowed: {', '.join(names[lo:hi + 1])}")
+            return c
+
+        stage = r.choice(g("stage"), "stage", K.STAGES)
+        phase = r.choice(g("phase"), "phase", K.PHASES)
+        over = phase == K.PH_OVER
+        if over != (stage == K.ST_OVER):
+            raise r.fail("phase", K.PHASES[phase], "over exactly when the stage is over")
+        if stage == K.ST_FINAL2P and n != 2 or phase in (K.PH_DUMMY, K.PH_COMMIT) and n != 2:
+            raise r.fail("stage", K.STAGES[stage], "final2p, dummy and commit are 2-player")
+        end = r.choice(g("end_reason"), "end_reason", K.END_REASONS)
+        if over != (end != K.END_NONE):
+            raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
+        r.int(g("current"), "current", -1 if over else 0, n - 1)
+        r.int(g("turn_player"), "turn_player", -1, n_own - 1 if n == 2 else n - 1)
+        r.int(g("turn"), "turn", 0, self.max_game_length(resolved))
+        r.int(g("decisions"), "decisions", 0, self.max_game_length(resolved))
+        for i, c in enumerate(r.list(g("deck"), "deck", max_len=K.NCARD)):
+            card(c, f"deck[{i}]")
+        pigs = r.list(g("pigs_revealed"), "pigs_revealed", max_len=3)
+        for i, c in enumerate(pigs):
+            card(c, f"pigs_revealed[{i}]", lo=K.PIG0)
+        r.int(g("mustache"), "mustache", -1, n - 1 if n == 2 else -1)
+        r.int(g("drawer"), "drawer", -1, n - 1)
+        card(g("pig_card"), "pig_card", allow_none=True, lo=K.PIG0)
+        r.int(g("effect_step"), "effect_step", 0, n)
+        r.ints(g("tie_houses"), "tie_houses", 0, K.MAXH - 1, max_len=K.MAXH)
+        r.int(g("final_left"), "final_left", 0, 2 * n)
+        r.int(g("round_step"), "round_step", 0, 4)
+        card(g("dummy_card"), "dummy_card", allow_none=True)
+        r.int(g("cards_under_last_pig"), "cards_under_last_pig", -1, K.NCARD)
+        hands = r.list(g("hands"), "hands", n)
+        passing = r.list(g("passing"), "passing", n)
+        committed = r.list(g("committed"), "committed", n)
+        stats = r.list(g("stats"), "stats", n)
+        left = r.list(g("wolves_left"), "wolves_left", n)
+        for p in range(n):
+            hand = [card(c, f"hands[{p}][{i}]") for i, c in enumerate(
+                r.list(hands[p], f"hands[{p}]", max_len=K.HAND_CAP))]
+            if hand != sorted(set(hand)):
+                raise r.fail(f"hands[{p}]", hands[p], "distinct cards in ascending id order")
+            card(passing[p], f"passing[{p}]", allow_none=True)
+            card(committed[p], f"committed[{p}]", allow_none=True)
+            st = r.dict(stats[p], f"stats[{p}]")
+            for key in ("build", "wolf", "discard"):
+                r.int(r.get(st, key, f"stats[{p}].{key}"), f"stats[{p}].{key}", 0,
+                      K.MAX_DECISIONS)
+            wl = r.ints(left[p], f"wolves_left[{p}]", 1, 99, max_len=3)
+            if len(set(wl)) != len(wl) or not set(wl) <= set(wolves):
+                raise r.fail(f"wolves_left[{p}]", wl, f"distinct values of {wolves}")
+        for i, c in enumerate(r.list(g("discard"), "discard", max_len=K.NCARD)):
+            card(c, f"discard[{i}]")
+        for key in ("pig_tokens_left", "pig_tokens_lost"):
+            vals = r.ints(g(key), key, 1, 99, max_len=3)
+            if not set(vals) <= set(tokens):
+                raise r.fail(key, vals, f"values of the pig tokens {tokens}")
+        houses = r.list(g("houses"), "houses", n_own)
+        for o, row in enumerate(houses):
+            for h, hd in enumerate(r.list(row, f"houses[{o}]", max_len=K.MAXH)):
+                w = f"houses[{o}][{h}]"
+                r.dict(hd, w)
+                r.choice(r.get(hd, "colour", f"{w}.colour"), f"{w}.colour",
+                         K.HOUSE_COLOUR_NAMES)
+                fl = r.list(r.get(hd, "floors", f"{w}.floors"), f"{w}.floors", max_len=K.MAXF)
+                if not fl:
+                    raise r.fail(f"{w}.floors", fl, f"1..{K.MAXF} floors")
+                for i, c in enumerate(fl):
+                    card(c, f"{w}.floors[{i}]", hi=K.NBUILD - 1)
+                bs = r.list(r.get(hd, "basements", f"{w}.basements"), f"{w}.basements",
+                            max_len=K.MAXB)
+                for i, c in enumerate(bs):
+                    card(c, f"{w}.basements[{i}]", hi=K.NBUILD - 1)
+                pig = r.int(r.get(hd, "pig", f"{w}.pig"), f"{w}.pig", 0, 99)
+                if pig and pig not in tokens:
+                    raise r.fail(f"{w}.pig", pig, f"0 or a pig token of {tokens}")
+                for i, wv in enumerate(r.list(r.get(hd, "wolves", f"{w}.wolves"),
+                                              f"{w}.wolves", max_len=2)):
+                    q, val = r.ints(wv, f"{w}.wolves[{i}]", 0, 99, 2)
+                    r.int(q, f"{w}.wolves[{i}][0] (seat)", 0, n - 1)
+                    if val not in wolves:
+                        raise r.fail(f"{w}.wolves[{i}][1]", val, f"one of {wolves}")
+        r.rng(g("rng"))
 
     def _from_dict(self, d: dict) -> TLWState:
         n = self.check_players(int(d["n_players"]))
@@ -395,7 +523,10 @@ class ThreeLittleWolves(Game):
             hand = state.hands[p, : state.seat[p, K.S_HN]]
             assert (np.diff(hand) > 0).all(), "hand not ascending"
             cm = state.seat[p, K.S_COMMIT]
-            assert cm < 0 or cm in hand, "committed card not in hand"
+            # a committed card is in the hand until played; a wolf bet with it in the 2-player
+            # end phase (spec §5.4) discards it while the commitment is still recorded
+            assert cm < 0 or cm in hand or state.discard[cm], \
+                "committed card neither in hand nor discarded"
         seen += state.discard
         for c in state.pigs[: meta[K.M_NPIGS]]:
             seen[c] += 1

@@ -1,0 +1,531 @@
+"""Hostile input (issue #17): every case ends with one line naming the problem and exit code
+2, leaves nothing half-written, and a report never counts a game twice or drops one silently.
+
+Most cases call the command line in this process (``sim.cli.main``); the cases that crashed a
+kernel before run in a child process, so that a regression fails the test instead of killing
+the suite.
+"""
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sim
+from sim import cli
+from sim.core.errors import UserError
+from sim.runner import simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+HUGE = str(2**63 - 1)
+
+
+def run_cli(capsys, *args) -> tuple[int, str, str]:
+    """``boardsim ARGS`` in this process: (exit code, stdout, stderr)."""
+    try:
+        cli.main([str(a) for a in args])
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def one_line(capsys, *args, contains: str = "") -> str:
+    code, _out, err = run_cli(capsys, *args)
+    lines = err.strip().splitlines()
+    assert code == 2, (code, err)
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert "Traceback" not in err
+    assert contains in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def run_a(tmp_path_factory) -> Path:
+    """A finished go-town run: 2,000 games in 4 chunks of 500."""
+    root = tmp_path_factory.mktemp("runs") / "runA"
+    simulate("go-town", 2000, 2, ["greedy", "random"], seed=3, chunk_size=500, out=root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def run_l(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("runs") / "runL"
+    simulate("little-town", 500, 2, ["greedy"], seed=3, chunk_size=500, out=root)
+    return root
+
+
+def _copy(src: Path, tmp_path: Path, name: str = "copy") -> Path:
+    dst = tmp_path / name
+    shutil.copytree(src, dst)
+    return dst
+
+
+# ---- the number inputs ---------------------------------------------------------------
+@pytest.mark.parametrize("args,contains", [
+    (["simulate", "go-town", "--seed", "-1"], "--seed must be a whole number in 0..2**64-1"),
+    (["simulate", "go-town", "--seed", str(2**64)], "--seed must be a whole number in 0..2**64-1"),
+    (["replay", "go-town", "--seed", str(2**64)], "--seed must be a whole number"),
+    (["compare", "go-town", "--set", "cards.dog.count=3", "--seed", "-1"], "--seed"),
+    (["sweep", "go-town", "--param", "cards.dog.count=3,4", "--seed", str(2**64)], "--seed"),
+    (["suggest", "go-town", "--seed", "-1"], "--seed"),
+    (["run", "--scale", "0"], "--scale must be a finite number > 0, got 0.0"),
+    (["run", "--scale", "-1"], "--scale must be a finite number > 0, got -1.0"),
+    (["run", "--scale", "nan"], "--scale must be a finite number > 0, got nan"),
+    (["run", "--scale", "inf"], "--scale must be a finite number > 0, got inf"),
+    (["run", "--scale", "1e12", "--only", "go-town"], "games per run; at most 1,000,000,000"),
+    (["simulate", "go-town", "--jobs", "100000"], "--jobs must be 1..256 or -1"),
+    (["simulate", "go-town", "--jobs", "0"], "--jobs must be 1..256 or -1"),
+    (["compare", "go-town", "--set", "cards.dog.count=3", "--jobs", "100000"], "--jobs"),
+    (["simulate", "go-town", "-n", str(2**70)], "-n (games) must be in 1..1,000,000,000"),
+    (["simulate", "go-town", "-n", "100000000", "--chunk-size", "1"], "use a larger --chunk-size"),
+    (["simulate", "go-town", "--chunk-size", "0"], "--chunk-size must be in 1..1,000,000"),
+    (["replay", "go-town", "--index", str(2**70)], "--index must be 0..999,999,999"),
+    (["replay", "go-town", "--index", "-1"], "--index must be 0..999,999,999"),
+    (["simulate", "go-town", "--set", f"cards.dog.count={HUGE}"],
+     "cards.dog.count = 9223372036854775807: out of range; allowed 0..999"),
+    (["simulate", "go-town", "--set", "cards.dog.count=" + "9" * 400], "cards.dog.count"),
+    (["simulate", "little-town", "--set", "consts.market_size=1000"],
+     "consts.market_size = 1000: out of range; allowed 0..24"),
+    (["simulate", "little-town", "--set", "consts.market_size=100"], "allowed 0..24"),
+    (["simulate", "little-town", "--set", "goals.1.set=" + ",".join(["3"] * 500)],
+     "goals.1.set"),
+    (["simulate", "suburbia", "--set", "tiles.suburbs.count=1000000"], "allowed 0..999"),
+    (["simulate", "province", "--set", "constants.grind_labor=0"], "allowed 1..999"),
+    (["simulate", "three-little-wolves", "--set", "components.wolf_values.²=3"], "unknown part"),
+    (["suggest", "go-town", "--band", "nan"], "--band must be a number of points"),
+])
+def test_bad_numbers_one_line(capsys, args, contains):
+    one_line(capsys, *args, contains=contains)
+
+
+@pytest.mark.parametrize("args,contains", [
+    (["simulate", "go-town", "-n", "abc"], "Invalid value for '-n' / '--games'"),
+    (["simulate", "go-town", "--seed", "1.5"], "Invalid value for '--seed'"),
+    (["run", "--scale", "much"], "Invalid value for '--scale'"),
+    (["frobnicate"], "No such command 'frobnicate'"),
+    (["simulate", "go-town", "--bogus"], "No such option: --bogus"),
+    (["simulate"], "Missing argument 'GAME'"),
+])
+def test_usage_errors_are_one_line(capsys, args, contains):
+    """Typer's usage errors (a malformed number, an unknown command or option) in our one-line
+    format, not its boxed usage text."""
+    line = one_line(capsys, *args)
+    assert contains.lower() in line.lower(), line
+
+
+def test_data_files(capsys, tmp_path):
+    cases = {
+        "binary.toml": (bytes(range(256)) * 4, "not UTF-8 text"),
+        "utf16.toml": ("[cards.dog]\ncount = 5\n".encode("utf-16"), "not UTF-8 text"),
+        "date.toml": (b"[cards.dog]\ncount = 1979-05-27\n", "a date; expected a number"),
+        "big.toml": (b"[cards.dog]\ncount = 9223372036854775807\n", "out of range"),
+        "bigger.toml": (b"[cards.dog]\ncount = 99999999999999999999999\n", "out of range"),
+        "large.toml": (b"# " + b"x" * (1 << 20) + b"\n", "larger than 1,048,576 bytes"),
+    }
+    for name, (data, msg) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        one_line(capsys, "simulate", "go-town", "-n", "10", "--data", tmp_path / name,
+                 "--out", tmp_path / "o", contains=msg)
+    one_line(capsys, "simulate", "go-town", "--data", "/dev/zero", contains="larger than")
+    one_line(capsys, "simulate", "go-town", "--data", tmp_path, contains="a folder")
+    assert not (tmp_path / "o").exists()
+
+
+def test_folders_one_line(capsys, tmp_path):
+    (tmp_path / "afile").write_text("x")
+    one_line(capsys, "simulate", "go-town", "-n", "10", "--out", tmp_path / "afile",
+             contains="exists and is not a folder")
+    long = tmp_path / ("x" * 300)
+    one_line(capsys, "simulate", "go-town", "-n", "10", "--out", long,
+             contains="File name too long")
+    one_line(capsys, "report", long, contains="File name too long")
+
+
+# ---- the kernels never see an unchecked state ---------------------------------------------
+_STATE_CASES = r'''
+import json, sys
+import sim
+from sim.core.errors import UserError
+cases = json.loads(sys.argv[1])
+for gid, path, value, n in cases:
+    g = sim.get_game(gid)
+    s = g.new_state(n, 5)
+    for _ in range(12):
+        s = g.apply_action(s, int(g.legal_actions(s)[0]))
+    d = g.state_to_dict(s)
+    box = d
+    for k in path[:-1]:
+        box = box[k]
+    box[path[-1]] = value
+    try:
+        s2 = g.state_from_dict(d)
+    except UserError as e:
+        assert "\n" not in str(e)
+        print("refused", gid, path, str(e)[:100])
+        continue
+    g.legal_actions(s2)
+    print("ACCEPTED", gid, path)
+'''
+
+
+def test_state_from_dict_refuses_what_crashed_the_kernels():
+    """The issue's cases: out-of-range current players, building and card ids, wolf ids; each
+    was accepted and then crashed a kernel (segfault)."""
+    cases = [
+        ("go-town", ["current"], -1, 2), ("go-town", ["current"], 1_000_000, 3),
+        ("province", ["current"], -1, 2), ("three-little-wolves", ["current"], 7, 3),
+        ("little-town", ["building", 0], 1_000_000, 2),
+        ("little-town", ["owner", 3], 9, 2), ("little-town", ["pending"], 99, 3),
+        ("three-little-wolves", ["wolves_left", 0], [3, 4, 99], 2),
+        ("three-little-wolves", ["deck", 0], "X99", 2),
+        ("suburbia", ["players", 0, "tiles", 0, "x"], 10**6, 2),
+        ("suburbia", ["current"], 4, 2),
+        ("go-town", ["buildings", 0], [{"cards": ["1", "8"], "values": [1, 8], "dogs": 0}] * 30,
+         2),
+    ]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-c", _STATE_CASES, json.dumps(cases)],
+                       capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
+    assert r.returncode == 0, f"exit {r.returncode} (a crash?)\n{r.stdout}\n{r.stderr}"
+    assert r.stdout.count("refused") == len(cases), r.stdout
+    assert "ACCEPTED" not in r.stdout
+
+
+def test_state_error_names_field_value_and_range():
+    g = sim.get_game("go-town")
+    d = g.state_to_dict(g.new_state(3, 1))
+    d["current"] = 7
+    with pytest.raises(UserError, match=r"go-town state dict: current = 7: out of range; "
+                                        r"allowed 0\.\.2"):
+        g.state_from_dict(d)
+
+
+def test_wolves_invariant_of_a_committed_card_in_the_discard():
+    """2-player end phase: a wolf bet with the committed card discards it while the
+    commitment is still recorded; check_invariants used to call that a broken invariant (13
+    of 450 games). Game 9 of seed 0 (wolf-bettor vs no-wolf) reaches it at decision 42."""
+    from sim.core.rng import seed_for_py
+    from sim.three_little_wolves import constants as K
+
+    g = sim.get_game("three-little-wolves")
+    names = ["wolf-bettor", "no-wolf"]
+    s = g.new_state(2, seed_for_py(0, 9, 0))
+    rng = g.bot_rng(seed_for_py(0, 9, 1))
+    met = False
+    while not g.is_terminal(s):
+        p = g.current_player(s)
+        s = g.apply_action(s, g.choose_action(s, names[p], rng))
+        g.check_invariants(s)
+        for q in range(2):
+            cm = int(s.seat[q, K.S_COMMIT])
+            if cm >= 0 and cm not in s.hands[q, :s.seat[q, K.S_HN]].tolist():
+                assert s.discard[cm] == 1
+                met = True
+    assert met
+
+
+# ---- results integrity ------------------------------------------------------------------
+def test_report_refuses_a_missing_chunk(capsys, run_a, tmp_path):
+    r = _copy(run_a, tmp_path)
+    (r / "games" / "chunk-000002.parquet").unlink()
+    one_line(capsys, "report", r, "--out", tmp_path / "rep",
+             contains="games/chunk-000002.parquet: missing (1 of 4 chunks missing)")
+    assert not (tmp_path / "rep" / "report.md").exists()
+
+
+def test_report_refuses_a_duplicated_chunk(capsys, run_a, tmp_path):
+    r = _copy(run_a, tmp_path)
+    for t in ("games", "seats"):  # a fifth chunk: games 500..999 again
+        shutil.copy(r / t / "chunk-000001.parquet", r / t / "chunk-000004.parquet")
+    one_line(capsys, "report", r, "--out", tmp_path / "rep",
+             contains="chunk-000004.parquet: not a chunk of this run (it has 4 chunks")
+    r2 = _copy(run_a, tmp_path, "copy2")  # a chunk copied over another
+    shutil.copy(r2 / "games" / "chunk-000001.parquet", r2 / "games" / "chunk-000002.parquet")
+    one_line(capsys, "report", r2, "--out", tmp_path / "rep",
+             contains="holds games other than 1000..1499 of this run")
+    r3 = _copy(run_a, tmp_path, "copy3")  # a copy under another name the glob would read
+    shutil.copy(r3 / "games" / "chunk-000001.parquet", r3 / "games" / "chunk-000001 (1).parquet")
+    one_line(capsys, "report", r3, "--out", tmp_path / "rep", contains="unexpected file name")
+
+
+def test_report_refuses_the_same_games_twice(capsys, run_a, tmp_path):
+    one_line(capsys, "report", run_a, run_a, "--out", tmp_path / "rep",
+             contains="given twice")
+    r = _copy(run_a, tmp_path)
+    one_line(capsys, "report", run_a, r, "--out", tmp_path / "rep",
+             contains="plays the same games as")
+
+
+def test_report_refuses_a_chunk_of_another_game(capsys, run_a, run_l, tmp_path):
+    r = _copy(run_a, tmp_path)
+    for t in ("games", "seats"):
+        shutil.copy(run_l / t / "chunk-000000.parquet", r / t / "chunk-000000.parquet")
+    one_line(capsys, "report", r, "--out", tmp_path / "rep",
+             contains="not a chunk of this go-town run (columns differ")
+
+
+def test_report_refuses_an_edited_manifest(capsys, run_a, tmp_path):
+    r = _copy(run_a, tmp_path)
+    m = json.loads((r / "manifest.json").read_text())
+    m["game"] = "little-town"
+    (r / "manifest.json").write_text(json.dumps(m))
+    one_line(capsys, "report", r, "--out", tmp_path / "rep", contains="manifest.json")
+    m["identity"]["game"] = "little-town"  # consistently edited: the chunks tell
+    m["options"] = m["identity"]["options"] = sim.get_game("little-town").resolve_options({})
+    (r / "manifest.json").write_text(json.dumps(m))
+    one_line(capsys, "report", r, "--out", tmp_path / "rep",
+             contains="not a chunk of this little-town run")
+
+
+@pytest.mark.parametrize("text,contains", [
+    ("[]", "not a boardsim manifest (a JSON array"),
+    ("null", "not a boardsim manifest (a JSON null"),
+    ('{"game": "go-town", "engine_version": "1"}', "key 'identity' missing"),
+    ("{", "not a boardsim manifest (JSONDecodeError"),
+    ('{"game": "go-town", "engine_version": "1", "identity": {}, "n_games": "x"}',
+     "n_games must be a whole number, got 'x'"),
+])
+def test_report_refuses_a_malformed_manifest(capsys, run_a, tmp_path, text, contains):
+    r = _copy(run_a, tmp_path)
+    (r / "manifest.json").write_text(text)
+    one_line(capsys, "report", r, "--out", tmp_path / "rep", contains=contains)
+    one_line(capsys, "replay", r, contains=contains)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty"])
+def test_report_refuses_a_damaged_chunk(capsys, run_a, tmp_path, damage):
+    r = _copy(run_a, tmp_path)
+    p = r / "seats" / "chunk-000001.parquet"
+    data = p.read_bytes()
+    p.write_bytes({"garbage": b"garbage" * 10, "truncated": data[: len(data) // 2],
+                   "empty": b""}[damage])
+    one_line(capsys, "report", r, "--out", tmp_path / "rep",
+             contains="seats/chunk-000001.parquet: unreadable Parquet chunk")
+
+
+def test_a_folder_without_manifest_is_never_adopted(capsys, run_a, tmp_path):
+    r = _copy(run_a, tmp_path)
+    (r / "manifest.json").unlink()
+    before = sorted(p.name for p in (r / "games").iterdir())
+    one_line(capsys, "simulate", "go-town", "-n", "2000", "-s", "greedy,random", "--seed", "3",
+             "--chunk-size", "500", "--out", r, contains="but no manifest.json")
+    assert not (r / "manifest.json").exists()
+    assert sorted(p.name for p in (r / "games").iterdir()) == before
+
+
+def test_a_finished_manifest_is_never_rewritten(capsys, run_a, tmp_path):
+    r = _copy(run_a, tmp_path)
+    m = r / "manifest.json"
+    text, stamp = m.read_text(), m.stat().st_mtime_ns
+    time.sleep(0.01)
+    args = ["simulate", "go-town", "-n", "2000", "-s", "greedy,random", "--seed", "3",
+            "--chunk-size", "500", "--out", r]
+    code, _out, err = run_cli(capsys, *args)
+    assert code == 0, err
+    assert m.read_text() == text and m.stat().st_mtime_ns == stamp
+    # a lost chunk of a finished run is played again (the same games); the manifest stays
+    g3 = (r / "games" / "chunk-000003.parquet").read_bytes()
+    (r / "games" / "chunk-000003.parquet").unlink()
+    code, _out, err = run_cli(capsys, *args)
+    assert code == 0, err
+    assert m.read_text() == text and m.stat().st_mtime_ns == stamp
+    import polars as pl
+
+    assert pl.read_parquet(r / "games" / "chunk-000003.parquet").equals(
+        pl.read_parquet(__import__("io").BytesIO(g3)))
+
+
+def test_stale_temporary_files_are_removed(capsys, run_a, tmp_path):
+    import socket
+
+    from sim.core.integrity import clean_stale_tmp, tmp_name
+
+    r = _copy(run_a, tmp_path)
+    host = tmp_name(Path("x")).name.split(".")[2]
+    assert host and socket.gethostname()
+    dead = r / "games" / f".chunk-000001.parquet.{host}.{2**22 + 12345}.tmp"
+    old = r / "seats" / ".chunk-000002.parquet.otherhost.77.tmp"
+    mine = r / "games" / f".chunk-000003.parquet.{host}.{os.getpid()}.tmp"
+    recent_other = r / "games" / ".chunk-000000.parquet.otherhost.78.tmp"
+    for p in (dead, old, mine, recent_other):
+        p.write_bytes(b"partial")
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    assert clean_stale_tmp(r) == 2
+    assert not dead.exists() and not old.exists()
+    assert mine.exists() and recent_other.exists()  # a live writer's, another machine's
+
+
+def test_full_disk_during_simulate_is_one_line_and_leaves_no_tmp(capsys, tmp_path,
+                                                                  monkeypatch):
+    import polars as pl
+
+    real = pl.DataFrame.write_parquet
+
+    def full(self, path, *a, **k):
+        real(self, path, *a, **k)
+        if "chunk-000001" in str(path):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    out = tmp_path / "r"
+    line = one_line(capsys, "simulate", "go-town", "-n", "200", "--chunk-size", "50",
+                    "--out", out, "--backend", "sequential", contains="No space left on device")
+    assert "chunk-000001" in line
+    left = [p.name for t in ("games", "seats") for p in (out / t).iterdir()
+            if p.name.endswith(".tmp")]
+    assert left == []
+    assert json.loads((out / "manifest.json").read_text())["complete"] is False
+
+
+def test_failed_report_leaves_the_old_report_whole(capsys, run_a, tmp_path, monkeypatch):
+    rep = tmp_path / "rep"
+    code, _out, err = run_cli(capsys, "report", run_a, "--out", rep)
+    assert code == 0, err
+    (rep / "compare").mkdir()  # a lab tool's folder beside the report stays
+    before = {p.name: p.read_bytes() for p in rep.iterdir() if p.is_file()}
+    import analysis.report as ar
+
+    real = ar._write_atomic
+
+    def full(path, text):
+        if path.endswith("summary.json"):
+            raise OSError(errno.ENOSPC, "No space left on device", path)
+        return real(path, text)
+
+    monkeypatch.setattr(ar, "_write_atomic", full)
+    one_line(capsys, "report", run_a, "--out", rep, contains="No space left on device")
+    after = {p.name: p.read_bytes() for p in rep.iterdir() if p.is_file()}
+    assert after == before
+    assert sorted(p.name for p in rep.iterdir() if p.is_dir()) == ["compare"]
+
+
+def test_a_lost_worker_is_one_line(capsys, monkeypatch):
+    class TerminatedWorkerError(Exception):
+        pass
+
+    def boom(*a, **k):
+        raise TerminatedWorkerError("A worker process managed by the executor was "
+                                    "unexpectedly terminated (SIGKILL)")
+
+    monkeypatch.setattr("sim.runner.simulate", boom)
+    one_line(capsys, "simulate", "go-town", "-n", "10", "--backend", "loky",
+             contains="a worker process died")
+
+
+# ---- names are plain text ------------------------------------------------------------------
+def test_markup_in_folder_and_manifest_strings_is_escaped(capsys, run_a, tmp_path):
+    r = _copy(run_a, tmp_path, "run_<b>x|`y`*z*")
+    m = json.loads((r / "manifest.json").read_text())
+    m["data_status"] = "<script>alert(1)</script> [link](http://x)"
+    (r / "manifest.json").write_text(json.dumps(m))
+    rep = tmp_path / "rep"
+    code, _out, err = run_cli(capsys, "report", r, "--out", rep)
+    assert code == 0, err
+    md = (rep / "report.md").read_text()
+    assert r"run\_\<b\>x\|\`y\`\*z\*" in md
+    assert r"\<script\>alert\(1\)\</script\> \[link\]\(http://x\)" in md
+    assert "\\<script\\>" in md and "<b>" not in md.replace("\\<b\\>", "")
+    page = (rep / "report.html").read_text()
+    assert "run_&lt;b&gt;x|`y`*z*" in page and "<script>" not in page
+    from analysis.index import write_index
+
+    s = json.loads((rep / "summary.json").read_text())
+    s["title"] = "<img src=x onerror=alert(1)>"
+    (rep / "summary.json").write_text(json.dumps(s))
+    write_index(str(tmp_path))
+    readme = (tmp_path / "README.md").read_text()
+    import re
+
+    assert not re.search(r"(?<!\\)<img", readme)
+    assert r"\<img src=x onerror=alert\(1\)\>" in readme
+
+
+def test_chart_labels_are_plain_text(tmp_path):
+    """A label with ``$`` is text, not matplotlib mathtext (which failed on it)."""
+    import matplotlib.pyplot as plt
+
+    cli._plain_text_charts()
+    fig, ax = plt.subplots()
+    ax.set_title("bot $\\frac{1}{$ x_ ^")
+    ax.bar(["a$b$", "$\\bad{"], [1, 2])
+    fig.savefig(tmp_path / "c.png")
+    plt.close(fig)
+    assert (tmp_path / "c.png").stat().st_size > 0
+
+
+# ---- the soak --------------------------------------------------------------------------------
+def test_soak_checks_every_decision_and_names_a_replay(capsys, monkeypatch):
+    from sim.soak import soak
+
+    res = soak("go-town", 6, seed=2)
+    assert (res.games, res.violations) == (6, [])
+    assert res.decisions > 6
+    # a violation names the game and the command that replays it
+    g = sim.get_game("province")
+    calls = {"n": 0}
+
+    def broken(self, state):
+        calls["n"] += 1
+        if calls["n"] == 30:
+            raise AssertionError("coins not conserved")
+
+    monkeypatch.setattr(type(g), "check_invariants", broken)
+    res = soak("province", 3, seed=5)
+    assert len(res.violations) == 1
+    i, msg, cmd = res.violations[0]
+    assert "coins not conserved" in msg
+    assert cmd.startswith("boardsim replay province -p 2 -s ") and f"--seed 5 --index {i}" in cmd
+    # the replay command plays the same game: as many decisions as the soak checked
+    monkeypatch.undo()
+    from sim.soak import play_checked
+
+    names = cmd.split(" -s ")[1].split(" ")[0].split(",")
+    steps, err = play_checked(g, 2, names, 5, i, g.resolve_options({}))
+    assert err is None
+    code, out, _err = run_cli(capsys, *cmd.split()[1:], "-q")
+    assert code == 0
+    assert len([x for x in out.splitlines() if x.startswith("#")]) == steps
+
+
+def test_soak_command(capsys):
+    code, out, err = run_cli(capsys, "soak", "province", "-n", "4", "--seed", "1")
+    assert code == 0, err
+    assert out.startswith("soak province: 4 games, ") and "0 violation(s)" in out
+    one_line(capsys, "soak", "province", "-n", "0", contains="-n (games) must be in")
+    one_line(capsys, "soak", "province", "--seed", "-3", contains="--seed")
+
+
+def test_state_dict_round_trip_still_accepted():
+    """The checks refuse nothing real play produces (every game, mid-game and finished)."""
+    for gid in sim.list_games():
+        g = sim.get_game(gid)
+        for n in range(g.min_players, g.max_players + 1):
+            s = g.new_state(n, 11)
+            rnd = np.random.default_rng(n)
+            while not g.is_terminal(s):
+                d = json.loads(json.dumps(g.state_to_dict(s)))
+                g.state_from_dict(d)
+                legal = g.legal_actions(s)
+                s = g.apply_action(s, int(legal[rnd.integers(len(legal))]))
+            g.state_from_dict(json.loads(json.dumps(g.state_to_dict(s))))
+
+
+def test_stale_report_temporary_files_are_removed(capsys, run_a, tmp_path):
+    rep = tmp_path / "rep"
+    rep.mkdir()
+    dead = rep / f"report.md.tmp-{2**22 + 999}"
+    dead.write_text("partial")
+    (rep / f".report-tmp-{2**22 + 998}").mkdir()  # a killed report's folder
+    code, _out, err = run_cli(capsys, "report", run_a, "--out", rep)
+    assert code == 0, err
+    assert sorted(p.name for p in rep.iterdir() if not p.name.endswith(".png")) == [
+        "report.html", "report.md", "summary.json"]
