@@ -58,8 +58,11 @@ def _chunk_name(k: int) -> str:
 def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
     """Write ``df`` to ``path`` atomically (sim/core/io.py): on any error (a full disk) the
     temporary file is removed and ``path`` left as it was."""
-    with atomic_path(path) as tmp:
-        df.write_parquet(tmp, compression="zstd", statistics=True)
+    try:
+        with atomic_path(path) as tmp:
+            df.write_parquet(tmp, compression="zstd", statistics=True)
+    except OSError as e:  # name the file being written, not its temporary name
+        raise OSError(e.errno, e.strerror, str(path)) from None
 
 
 def run_identity(game_id: str, n_games: int, players: int, strategies: list[str], seating: str,
