@@ -93,13 +93,19 @@ class ReportContext:
         return [i for i in range(len(self.run_dirs)) if self.roles.get(i, "main") == role]
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+!|~&])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 
 
 def md_escape(text) -> str:
     """Outside text (folder names, manifest strings) as literal Markdown: every character
     Markdown or HTML would read is backslash-escaped, newlines become spaces."""
     return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def md_literal(text) -> str:
+    """Outside text shown literally: a code span (``md_escape`` if it holds a backtick)."""
+    t = " ".join(str(text).split())
+    return f"`{t}`" if "`" not in t else md_escape(t)
 
 
 def _md_cell(text: str) -> str:
@@ -537,7 +543,7 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> st
         strategies = m.get("strategies") or []
         rows.append([
             str(i + 1),
-            md_escape(os.path.basename(os.path.normpath(run))),
+            md_literal(os.path.basename(os.path.normpath(run))),
             r["players"][0] if len(r) else str(m.get("players", "?")),
             games_txt,
             _count(lim),
@@ -603,7 +609,7 @@ def _overrides_line(manifests: list[dict]) -> str:
     """The header's overrides line (``write_report`` has checked that every run has the same
     overrides): ``component data as printed`` or ``name=value, ...``, naming the runs."""
     ov = overrides_of(manifests[0]) if manifests else {}
-    text = overrides_text(ov) if not ov else md_escape(overrides_text(ov))
+    text = overrides_text(ov) if not ov else md_literal(overrides_text(ov))
     k = len(manifests)
     return text if k == 1 else text + (" (both runs)" if k == 2 else f" (all {k} runs)")
 

@@ -432,7 +432,7 @@ def test_markup_in_folder_and_manifest_strings_is_escaped(capsys, run_a, tmp_pat
     assert code == 0, err
     md = (rep / "report.md").read_text()
     assert r"run\_\<b\>x\|\`y\`\*z\*" in md
-    assert r"\<script\>alert\(1\)\</script\> \[link\]\(http://x\)" in md
+    assert r"\<script\>alert(1)\</script\> \[link\](http://x)" in md
     assert "\\<script\\>" in md and "<b>" not in md.replace("\\<b\\>", "")
     page = (rep / "report.html").read_text()
     assert "run_&lt;b&gt;x|`y`*z*" in page and "<script>" not in page
@@ -446,7 +446,7 @@ def test_markup_in_folder_and_manifest_strings_is_escaped(capsys, run_a, tmp_pat
     import re
 
     assert not re.search(r"(?<!\\)<img", readme)
-    assert r"\<img src=x onerror=alert\(1\)\>" in readme
+    assert r"\<img src=x onerror=alert(1)\>" in readme
 
 
 def test_chart_labels_are_plain_text(tmp_path):
@@ -529,3 +529,8 @@ def test_stale_report_temporary_files_are_removed(capsys, run_a, tmp_path):
     assert code == 0, err
     assert sorted(p.name for p in rep.iterdir() if not p.name.endswith(".png")) == [
         "report.html", "report.md", "summary.json"]
+
+
+def test_replay_index_out_of_the_run(capsys, run_a):
+    one_line(capsys, "replay", run_a, "--index", str(2**70), contains="--index must be 0..1999")
+    one_line(capsys, "replay", run_a, "--index", "2000", contains="--index must be 0..1999")
