@@ -36,9 +36,9 @@ TABLES = ("games", "seats")
 # limits of the command-line numbers (README, "Command line")
 SEED_LIMIT = 2**64               # seeds are in [0, 2**64)
 MAX_GAMES = 10**9                # -n, per run (and per arm or value of the lab tools)
-MAX_CHUNK_SIZE = 1_000_000       # --chunk-size
+MAX_CHUNK_SIZE = 100_000         # --chunk-size (a chunk's arrays are held in memory)
 MAX_CHUNKS = 100_000             # chunks of one run (n / chunk size, rounded up)
-MAX_JOBS = 256                   # --jobs (or -1: every core)
+MAX_JOBS = 64                    # --jobs (or -1: every core); each loky worker loads every engine
 MAX_DATA_BYTES = 1 << 20         # a --data TOML file
 STALE_TMP_SECONDS = 3600         # a temporary file of another machine is stale after this
 _CHUNK_RE = re.compile(r"^chunk-(\d{6})\.parquet$")
