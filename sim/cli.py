@@ -170,12 +170,16 @@ def _write_report(game_id: str, runs: list[str], out: Optional[Path],
     game = get_game(game_id)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} exists and is not a folder")
+    created = not out.exists()
     tmp = report_tmp_folder(out)
     try:
         res = write_report(runs, str(tmp), game.title, game.impact_groups or None, roles)
         swap_into(tmp, out)
-    finally:
+    except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        if created:  # nothing left behind by a refused or failed report
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     text = res.get("summary", "").rstrip().replace(str(tmp), str(out))
     return f"{text}\nreport: {out / 'report.md'} and {out / 'report.html'}"
 

@@ -175,7 +175,7 @@ def _prepare_folder(root: Path, identity: dict[str, Any]) -> dict[str, Any] | No
             check_manifest(old, f"--out {root}")
         except UserError as e:
             raise UserError(f"{e}; choose another folder") from None
-        old_id = old["identity"]
+        old_id = {"overrides": {}, **old["identity"]}
         if old_id != identity:
             diff = sorted(k for k in set(old_id) | set(identity)
                           if old_id.get(k) != identity.get(k))

@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import signal
 import sys
 from pathlib import Path
 
@@ -39,6 +40,9 @@ import sim
 from sim.core.errors import UserError
 
 I32, I64 = 2**31, 2**63
+# a kernel caught in an endless loop never returns to Python: SIGALRM without a handler then
+# ends the process (the parent names the mutant from CURRENT_FILE)
+EXAMPLE_SECONDS = 120
 INTS = (-1, 0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 13, 14, 15, 17, 18, 19, 24, 25, 26, 31, 32, 40,
         50, 51, 52, 53, 54, 55, 64, 99, 100, 127, 128, 255, 256, 1000, 10**6, I32 - 1, I32,
         -I32, I64 - 1, I64, -I64, 2**64, -(2**64), 10**30, -2, -3, -100)
@@ -185,6 +189,7 @@ def run_state(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, 
             muts.append([list(path), repr(new)[:80]])
         current.write_text(json.dumps({"game": gid, "mode": "state", "base": b,
                                        "mutations": muts}, default=repr))
+        signal.alarm(EXAMPLE_SECONDS)
         stats["examples"] += 1
         try:
             s = game.state_from_dict(d)
@@ -264,6 +269,7 @@ def run_override(gid: str, examples: int, seed: int, current: Path) -> tuple[dic
             ov[path] = v
         current.write_text(json.dumps({"game": gid, "mode": "override", "overrides": ov},
                                       default=repr))
+        signal.alarm(EXAMPLE_SECONDS)
         stats["examples"] += 1
         try:
             game = sim.get_game(gid, ov)
@@ -334,6 +340,7 @@ def run_extremes(gid: str, examples: int, seed: int, current: Path) -> tuple[dic
             continue
         ov = {path: val}
         current.write_text(json.dumps({"game": gid, "mode": "extremes", "overrides": ov}))
+        signal.alarm(EXAMPLE_SECONDS)
         stats["examples"] += 1
         try:
             game = sim.get_game(gid, ov)
@@ -376,6 +383,7 @@ def main(argv: list[str]) -> int:
         for f in failures[:30]:
             print("FAIL", f)
         bad += len(failures)
+    signal.alarm(0)
     current.write_text("")
     return 1 if bad else 0
 

@@ -40,7 +40,8 @@ def _run_worker(game_id: str, tmp_path: Path, env_extra: dict[str, str], example
     where = current.read_text() if current.exists() else ""
     assert r.returncode == 0, (
         f"fuzz worker of {game_id} exited {r.returncode}"
-        + (f" (signal {-r.returncode}: a crash)" if r.returncode < 0 else "")
+        + (" (SIGALRM: a kernel in an endless loop)" if r.returncode == -14 else
+           f" (signal {-r.returncode}: a crash)" if r.returncode < 0 else "")
         + f"; last mutant: {where}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
     assert "0 failures" in r.stdout and "FAIL" not in r.stdout, r.stdout
 

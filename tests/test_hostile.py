@@ -82,12 +82,12 @@ def _copy(src: Path, tmp_path: Path, name: str = "copy") -> Path:
     (["run", "--scale", "nan"], "--scale must be a finite number > 0, got nan"),
     (["run", "--scale", "inf"], "--scale must be a finite number > 0, got inf"),
     (["run", "--scale", "1e12", "--only", "go-town"], "games per run; at most 1,000,000,000"),
-    (["simulate", "go-town", "--jobs", "100000"], "--jobs must be 1..256 or -1"),
-    (["simulate", "go-town", "--jobs", "0"], "--jobs must be 1..256 or -1"),
+    (["simulate", "go-town", "--jobs", "100000"], "--jobs must be 1..64 or -1"),
+    (["simulate", "go-town", "--jobs", "0"], "--jobs must be 1..64 or -1"),
     (["compare", "go-town", "--set", "cards.dog.count=3", "--jobs", "100000"], "--jobs"),
     (["simulate", "go-town", "-n", str(2**70)], "-n (games) must be in 1..1,000,000,000"),
     (["simulate", "go-town", "-n", "100000000", "--chunk-size", "1"], "use a larger --chunk-size"),
-    (["simulate", "go-town", "--chunk-size", "0"], "--chunk-size must be in 1..1,000,000"),
+    (["simulate", "go-town", "--chunk-size", "0"], "--chunk-size must be in 1..100,000"),
     (["replay", "go-town", "--index", str(2**70)], "--index must be 0..999,999,999"),
     (["replay", "go-town", "--index", "-1"], "--index must be 0..999,999,999"),
     (["simulate", "go-town", "--set", f"cards.dog.count={HUGE}"],
@@ -432,7 +432,7 @@ def test_markup_in_folder_and_manifest_strings_is_escaped(capsys, run_a, tmp_pat
     assert code == 0, err
     md = (rep / "report.md").read_text()
     assert r"run\_\<b\>x\|\`y\`\*z\*" in md
-    assert r"\<script\>alert\(1\)\</script\> \[link\]\(http://x\)" in md
+    assert r"\<script\>alert(1)\</script\> \[link\](http://x)" in md
     assert "\\<script\\>" in md and "<b>" not in md.replace("\\<b\\>", "")
     page = (rep / "report.html").read_text()
     assert "run_&lt;b&gt;x|`y`*z*" in page and "<script>" not in page
@@ -446,7 +446,7 @@ def test_markup_in_folder_and_manifest_strings_is_escaped(capsys, run_a, tmp_pat
     import re
 
     assert not re.search(r"(?<!\\)<img", readme)
-    assert r"\<img src=x onerror=alert\(1\)\>" in readme
+    assert r"\<img src=x onerror=alert(1)\>" in readme
 
 
 def test_chart_labels_are_plain_text(tmp_path):
@@ -529,3 +529,8 @@ def test_stale_report_temporary_files_are_removed(capsys, run_a, tmp_path):
     assert code == 0, err
     assert sorted(p.name for p in rep.iterdir() if not p.name.endswith(".png")) == [
         "report.html", "report.md", "summary.json"]
+
+
+def test_replay_index_out_of_the_run(capsys, run_a):
+    one_line(capsys, "replay", run_a, "--index", str(2**70), contains="--index must be 0..1999")
+    one_line(capsys, "replay", run_a, "--index", "2000", contains="--index must be 0..1999")

@@ -87,7 +87,12 @@ def test_different_overrides_are_refused(base_run, tmp_path, first, second):
 def test_cli_refuses_different_overrides_in_one_line(base_run, tmp_path):
     from tests.test_cli import boardsim
 
-    a = _copy(base_run, tmp_path / "a", {"buildings.church.vp": 7})
+    # the command line checks each manifest first (overrides valid for the game, its
+    # identity equal to its fields), so these copies carry a valid go-town override
+    a = _copy(base_run, tmp_path / "a", {"cards.dog.count": 3})
+    m = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    m["identity"]["overrides"] = {"cards.dog.count": 3}
+    (tmp_path / "a" / "manifest.json").write_text(json.dumps(m))
     b = _copy(base_run, tmp_path / "b")
     r = boardsim("report", a, b, "--out", str(tmp_path / "rep"))
     assert r.returncode == 2, r.stderr
@@ -95,6 +100,6 @@ def test_cli_refuses_different_overrides_in_one_line(base_run, tmp_path):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1
     assert lines[0] == (
-        "error: runs have different component-data overrides (a: buildings.church.vp=7; "
+        "error: runs have different component-data overrides (a: cards.dog.count=3; "
         "b: component data as printed); report each set of overrides separately")
     assert not (tmp_path / "rep").exists()

@@ -129,7 +129,7 @@ def test_foreign_folders_are_refused_and_untouched(tmp_path):
     (dict(options={"speed": 1}), "unknown option 'speed'"),
     (dict(strategies=["greedy", "random", "attacker"]), "one per seat"),
     (dict(seating="circle"), "unknown seating"),
-    (dict(chunk_size=0), "--chunk-size must be in 1..1,000,000, got 0"),
+    (dict(chunk_size=0), "--chunk-size must be in 1..100,000, got 0"),
     (dict(backend="mpi"), "unknown backend"),
 ])
 def test_bad_arguments(tmp_path, kwargs, msg):

@@ -32,7 +32,7 @@ def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None
         strategies = m.get("strategies") or []
         rows.append([
             str(i + 1),
-            md_escape(os.path.basename(os.path.normpath(run))),
+            md_literal(os.path.basename(os.path.normpath(run))),
             r["players"][0] if len(r) else str(m.get("players", "?")),
             games_txt,
             count(lim),

@@ -230,7 +230,12 @@ class Game:
 
         s = self._state_from_dict(data)
         check_invariants_as_user_error(self, s)
+        self._check_state(s)
         return s
+
+    def _check_state(self, state) -> None:
+        """Hook: consistency rules of a real position beyond ``check_invariants`` that a
+        hand-built rulebook position may skip (``position_from_dict``); raise UserError."""
 
     def position_from_dict(self, data: dict):
         """A hand-built position (a rulebook example that does not account for every card or

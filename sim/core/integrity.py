@@ -36,9 +36,9 @@ TABLES = ("games", "seats")
 # limits of the command-line numbers (README, "Command line")
 SEED_LIMIT = 2**64               # seeds are in [0, 2**64)
 MAX_GAMES = 10**9                # -n, per run (and per arm or value of the lab tools)
-MAX_CHUNK_SIZE = 1_000_000       # --chunk-size
+MAX_CHUNK_SIZE = 100_000         # --chunk-size (a chunk's arrays are held in memory)
 MAX_CHUNKS = 100_000             # chunks of one run (n / chunk size, rounded up)
-MAX_JOBS = 256                   # --jobs (or -1: every core)
+MAX_JOBS = 64                    # --jobs (or -1: every core); each loky worker loads every engine
 MAX_DATA_BYTES = 1 << 20         # a --data TOML file
 STALE_TMP_SECONDS = 3600         # a temporary file of another machine is stale after this
 _CHUNK_RE = re.compile(r"^chunk-(\d{6})\.parquet$")
@@ -121,7 +121,7 @@ def _json_type(v: Any) -> str:
 
 
 _KEYS = {"identity": dict, "game": str, "n_games": int, "players": int, "strategies": list,
-         "seating": str, "seed": int, "options": dict, "chunk_size": int, "overrides": dict,
+         "seating": str, "seed": int, "options": dict, "chunk_size": int,
          "engine_version": str, "n_chunks": int, "complete": bool}
 
 
@@ -145,8 +145,11 @@ def check_manifest(m: dict[str, Any], where: str):
             raise _fail(where, f"{k} must be a whole number, got {v!r}"[:200])
         if t is not int and not isinstance(v, t):
             raise _fail(where, f"{k} must be a {t.__name__}, got {_json_type(v)}")
+    overrides = m.get("overrides")  # absent in a manifest of the printed data
+    if overrides is not None and not isinstance(overrides, dict):
+        raise _fail(where, f"overrides must be a dict, got {_json_type(overrides)}")
     try:
-        game = get_game(m["game"], m["overrides"] or None)
+        game = get_game(m["game"], overrides or None)
         check_int("n_games", m["n_games"], 1, MAX_GAMES)
         check_int("chunk_size", m["chunk_size"], 1, MAX_CHUNK_SIZE)
         game.check_players(m["players"])
@@ -166,9 +169,9 @@ def check_manifest(m: dict[str, Any], where: str):
                            f"in chunks of {m['chunk_size']}")
     ident = run_identity(m["game"], m["n_games"], m["players"], m["strategies"], m["seating"],
                          m["seed"], m["options"], m["chunk_size"], game.overrides)
-    if m["identity"] != ident:
-        diff = sorted(k for k in set(ident) | set(m["identity"])
-                      if m["identity"].get(k) != ident.get(k))
+    had = {"overrides": {}, **m["identity"]}
+    if had != ident:
+        diff = sorted(k for k in set(ident) | set(had) if had.get(k) != ident.get(k))
         raise _fail(where, f"its identity disagrees with its fields ({', '.join(diff)}); "
                            "the manifest was edited")
     return game
@@ -323,7 +326,7 @@ def verify_runs(run_dirs: list[str | os.PathLike], need_complete: bool = True
             raise UserError(f"{r}: given twice (same folder as {seen_path[real]}); each game "
                             "would count twice")
         seen_path[real] = str(r)
-        key = json.dumps({k: v for k, v in m["identity"].items()
+        key = json.dumps({k: v for k, v in {"overrides": {}, **m["identity"]}.items()
                           if k not in ("n_games", "chunk_size")}, sort_keys=True)
         if key in seen_games:
             raise UserError(f"{r}: plays the same games as {seen_games[key]} (same game, "

@@ -270,6 +270,15 @@ class ThreeLittleWolves(Game):
                 f"three-little-wolves state dict: malformed ({type(e).__name__}: {e})") from None
         return s
 
+    def _check_state(self, state) -> None:
+        """A running game has a turn player among the seats (the dummy's 2 in 2p)."""
+        m = state.meta
+        n = int(m[K.M_NP])
+        if int(m[K.M_PHASE]) != K.PH_OVER and not 0 <= int(m[K.M_TP]) < (3 if n == 2 else n):
+            raise UserError(f"three-little-wolves state dict: turn_player = {int(m[K.M_TP])}: "
+                            f"out of range; allowed 0..{2 if n == 2 else n - 1} while the game "
+                            "runs")
+
     def _check_dict(self, d: dict) -> None:
         """Every field of a state dict (doc §9): type, length, range, card names of the deck,
         seats within the players, owners within the houses' rows, wolves and pig tokens among
@@ -334,7 +343,10 @@ class ThreeLittleWolves(Game):
         pigs = r.list(g("pigs_revealed"), "pigs_revealed", max_len=3)
         for i, c in enumerate(pigs):
             card(c, f"pigs_revealed[{i}]", lo=K.PIG0)
-        r.int(g("mustache"), "mustache", -1, n - 1 if n == 2 else -1)
+        if n == 2:  # the mustache is always held by one of the two seats (spec §5.4)
+            r.int(g("mustache"), "mustache", 0, 1)
+        else:
+            r.int(g("mustache"), "mustache", -1, -1)
         r.int(g("drawer"), "drawer", -1, n - 1)
         card(g("pig_card"), "pig_card", allow_none=True, lo=K.PIG0)
         r.int(g("effect_step"), "effect_step", 0, n)
