@@ -392,16 +392,16 @@ def test_failed_report_leaves_the_old_report_whole(capsys, run_a, tmp_path, monk
     assert code == 0, err
     (rep / "compare").mkdir()  # a lab tool's folder beside the report stays
     before = {p.name: p.read_bytes() for p in rep.iterdir() if p.is_file()}
-    import analysis.report as ar
+    import analysis.report.writer as ar
 
-    real = ar._write_atomic
+    real = ar.write_atomic
 
     def full(path, text):
-        if path.endswith("summary.json"):
-            raise OSError(errno.ENOSPC, "No space left on device", path)
+        if str(path).endswith("summary.json"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
         return real(path, text)
 
-    monkeypatch.setattr(ar, "_write_atomic", full)
+    monkeypatch.setattr(ar, "write_atomic", full)
     one_line(capsys, "report", run_a, "--out", rep, contains="No space left on device")
     after = {p.name: p.read_bytes() for p in rep.iterdir() if p.is_file()}
     assert after == before
