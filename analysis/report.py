@@ -563,6 +563,11 @@ def _header(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> st
     if incomplete:
         doc.p(f"**Warning:** run {', '.join(incomplete)} is marked incomplete in its manifest; "
               "its results cover only the games written so far.")
+    from sim.runner import distinct_warning  # games are samples: fewer than half distinct
+
+    for i, m in enumerate(manifests):
+        if w := distinct_warning(m):
+            doc.p(f"**Warning (run {i + 1}):** {w.removeprefix('warning: ')}")
     doc.table(Table(
         ["Run", "Folder", "Players", "Games", "Stopped at limit", "Bot mix", "Seating", "Seed",
          "Non-default options", "Complete", "Role"],
