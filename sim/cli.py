@@ -245,6 +245,41 @@ def run(
     typer.echo(f"index: {index['html']} and {index['markdown']}")
 
 
+@app.command()
+def ladder(
+    game: str = typer.Argument(..., help="game id (see `boardsim games`)"),
+    players: str = typer.Option("", "--players", "-p",
+                                help="player count(s), comma-separated (default: every count "
+                                     "the game allows)"),
+    n: Optional[int] = typer.Option(None, "-n", "--games",
+                                    help="games per table, i.e. per set of bots and seat "
+                                         "rotation (default: 200,000 per player count split "
+                                         "over the tables, about a minute on one core)"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="bots to rate, comma-separated (default: all the "
+                                        "game's bots)"),
+    seed: int = typer.Option(1, help="run seed: game i of every table plays the same seeds"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o",
+                                               help="rule option name=value (repeatable)"),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="tables played at a time (threads)"),
+    out: Optional[Path] = typer.Option(None, help="output folder (default "
+                                                   "reports/<game>/ladder)"),
+):
+    """Rate the bots: every bot against every other, seats rotated, on common seeds;
+    Bradley-Terry ratings per player count with 95% intervals (ladder.md, .csv, .png)."""
+    from analysis.ladder import run_ladder
+
+    counts = []
+    for x in _split(players):
+        try:
+            counts.append(int(x))
+        except ValueError:
+            raise UserError(f"--players: expected whole numbers, got {x!r}") from None
+    res = run_ladder(game, counts or None, n, _split(strategies) or None, seed,
+                     _options(option), jobs, out, progress=typer.echo)
+    typer.echo(res["summary"].splitlines()[-1])
+
+
 @app.command("compare-setups")
 def compare_setups(
     game: str = typer.Argument(..., help="a game with setup variants (little-town)"),

@@ -1,0 +1,188 @@
+"""The rating ladder (analysis/ladder.py, ``boardsim ladder``): the design, the pairwise
+comparisons from ranks, the Bradley-Terry fit on a fixture of known outcomes, limit games left
+out, and the command's files."""
+
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis.ladder import (
+    LadderGames,
+    fit_ratings,
+    ladder_tables,
+    ordering_text,
+    pairwise,
+    rate,
+    write_ladder,
+)
+from sim.core.errors import UserError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_tables_rotate_every_set_of_bots():
+    assert ladder_tables(3, 2) == [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
+    t = ladder_tables(5, 4)
+    assert len(t) == 5 * 4
+    # every bot of a set sits in every seat once
+    for combo in {tuple(sorted(x)) for x in t}:
+        rows = [x for x in t if tuple(sorted(x)) == combo]
+        assert sorted(tuple(sorted(col)) for col in zip(*rows)) == [combo] * 4
+    with pytest.raises(UserError, match="4 players need at least 4 different strategies, "
+                                        "got 3"):
+        ladder_tables(3, 4)
+
+
+def test_pairwise_from_ranks_ties_count_half():
+    # one 4-player game: seat ranks 1, 2, 2, 4 (seats 1 and 2 share second place)
+    pairs = pairwise(np.array([[3, 1, 0, 2]]), np.array([[1, 2, 2, 4]]), np.array([7]))
+    got = {(r["seat_a"], r["seat_b"]): (r["a"], r["b"], r["score"])
+           for r in pairs.iter_rows(named=True)}
+    assert got == {(0, 1): (3, 1, 1.0), (0, 2): (3, 0, 1.0), (0, 3): (3, 2, 1.0),
+                   (1, 2): (1, 0, 0.5), (1, 3): (1, 2, 1.0), (2, 3): (0, 2, 1.0)}
+    assert pairs["cluster"].to_list() == [7] * 6
+    # a game without ranks (rank 0) gives no comparison
+    assert pairwise(np.array([[0, 1]]), np.array([[0, 0]]), np.array([0])).height == 0
+
+
+def _fixture() -> LadderGames:
+    """Three bots at 2 players, 100 seeds per table: ``strong`` beats ``middle`` in 70 of
+    100 games and ``weak`` in 90, ``middle`` beats ``weak`` in 70 (the same in both seat
+    orders), every tenth game of each ``middle``/``weak`` table is a draw. Games 95..99 of
+    every table stopped at the length limit, with ranks that would make ``weak`` the winner
+    if they counted."""
+    names = ["weak", "strong", "middle"]  # not in rating order on purpose
+    tables = ladder_tables(3, 2)
+    wins = {(1, 2): 70, (1, 0): 90, (2, 0): 70}  # (better, worse) -> games won of 100
+    n = 100
+    bots, rank, limit = [], [], []
+    for t in tables:
+        better, worse = next(k for k in wins if set(k) == set(t))
+        for i in range(n):
+            winner = better if i < wins[(better, worse)] else worse
+            ranks = [1 if b == winner else 2 for b in t]
+            if set(t) == {0, 2} and i % 10 == 9:
+                ranks = [1, 1]
+            lim = i >= 95
+            if lim:
+                ranks = [1 if b == 0 else 2 for b in t]
+            bots.append(t)
+            rank.append(ranks)
+            limit.append(lim)
+    g = len(bots)
+    return LadderGames(
+        game_id="fixture", players=2, names=names, tables=tables, n_per_table=n, seed=1,
+        options={}, bots=np.array(bots, np.int64), rank=np.array(rank, np.int64),
+        seed_index=np.tile(np.arange(n), len(tables)),
+        table=np.repeat(np.arange(len(tables)), n), limit=np.array(limit),
+        action_hash=np.arange(g, dtype=np.uint64), decisions=np.full(g, 10, np.int64))
+
+
+def test_fit_on_known_outcomes():
+    lg = _fixture()
+    r, facts = rate(lg)
+    t = r.table
+    assert t["strategy"].to_list() == ["strong", "middle", "weak"]
+    assert ordering_text(t) == "strong > middle > weak"
+    assert t["clear_of_next"].to_list() == [True, True, None]
+    # limit games left out: 6 tables x 5 games, counted per pairing
+    assert (facts["games"], facts["limit_games"], facts["rated_games"]) == (600, 30, 570)
+    assert r.comparisons == 570
+    lim = facts["limits"].sort("pairing")
+    assert lim["pairing"].to_list() == ["strong vs middle", "weak vs middle", "weak vs strong"]
+    assert lim["games"].to_list() == [200, 200, 200]
+    assert lim["limit_games"].to_list() == [10, 10, 10]
+    assert lim["limit_rate"].to_list() == [0.05, 0.05, 0.05]
+    # head to head over the 95 rated games of each seat order: the fixture's own rates
+    h = {(a, b): (s, n) for a, b, s, n in r.h2h.iter_rows()}
+    assert h[("strong", "middle")] == (70 / 95, 190)
+    assert h[("strong", "weak")] == (90 / 95, 190)
+    # middle vs weak: wins in games 0..69 except 9, 19, ..., 69 (draws), draws in 79, 89
+    assert h[("middle", "weak")] == ((63 + 0.5 * 9) / 95, 190)
+    # intervals contain the estimate; ratings sum to zero; Elo is the same scale
+    assert (t["lo"] < t["rating"]).all() and (t["rating"] < t["hi"]).all()
+    assert abs(t["rating"].sum()) < 1e-9
+    assert np.allclose(t["elo"].to_numpy(), t["rating"].to_numpy() * 400 / math.log(10))
+    # the dominated bot: below, and its interval entirely below the middle one's
+    assert t.filter(pl.col("strategy") == "weak")["hi"][0] < \
+        t.filter(pl.col("strategy") == "middle")["lo"][0]
+    # seat effects: the fixture has none (both orders identical)
+    assert np.allclose(r.seat["effect"].to_numpy(), 0, atol=1e-6)
+
+
+def test_limit_games_would_change_the_fit():
+    """The limit games of the fixture favour ``weak``: counted, they would raise it."""
+    lg = _fixture()
+    r, _ = rate(lg)
+    all_pairs = pairwise(lg.bots, lg.rank, lg.seed_index)
+    with_limit = fit_ratings(all_pairs, lg.names, 2)
+    weak = [x.table.filter(pl.col("strategy") == "weak")["rating"][0] for x in (r, with_limit)]
+    assert weak[1] > weak[0] + 0.1
+
+
+def test_a_bot_that_never_wins_keeps_a_finite_rating():
+    names = ["a", "b"]
+    bots = np.array([[0, 1], [1, 0]] * 50)
+    rank = np.array([[1, 2], [2, 1]] * 50)  # a always wins
+    r = fit_ratings(pairwise(bots, rank, np.repeat(np.arange(50), 2)), names, 2)
+    t = r.table
+    assert t["strategy"].to_list() == ["a", "b"]
+    assert np.isfinite(t["rating"].to_numpy()).all() and np.isfinite(t["se"].to_numpy()).all()
+    assert t["score"].to_list() == [1.0, 0.0]
+
+
+def test_write_ladder_files(tmp_path):
+    lg = _fixture()
+    lg.names = ["we$ak", "strong", "middle"]  # a name with a dollar sign is plain text
+    r, facts = rate(lg)
+    paths = write_ladder([(lg, r, facts)], tmp_path / "lad", "Fixture")
+    csv = pl.read_csv(paths["csv"])
+    assert csv.columns[:4] == ["players", "position", "strategy", "rating"]
+    assert csv["strategy"].to_list() == ["strong", "middle", "we$ak"]
+    md = paths["md"].read_text()
+    assert "**Ordering:** strong > middle > we$ak" in md
+    assert "| strong vs middle | 200 | 10 | 5.00% |" in md
+    assert "clustered by seed" in md
+    assert paths["png"].stat().st_size > 1000
+
+
+def _boardsim(*args, cwd=None):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg")
+    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+                          text=True, cwd=cwd or ROOT, env=env, timeout=600)
+
+
+def test_ladder_command_on_a_real_game(tmp_path):
+    out = tmp_path / "lad"
+    r = _boardsim("ladder", "province", "-n", "60", "-s", "greedy,random", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("province 2p: greedy ")
+    assert f"ladder: {out / 'ladder.md'}" in r.stdout
+    csv = pl.read_csv(out / "ladder.csv")
+    assert csv["players"].to_list() == [2, 2]
+    assert csv["games_per_table"].to_list() == [60, 60]
+    assert sorted(csv["strategy"].to_list()) == ["greedy", "random"]
+    assert (out / "ladder.png").exists()
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["ladder", "province", "-p", "4"], "error: province: players must be 2..2, got 4"),
+    (["ladder", "go-town", "-p", "4", "-s", "greedy,random"],
+     "error: ladder: 4 players need at least 4 different strategies, got 2"),
+    (["ladder", "go-town", "-p", "two"], "error: --players: expected whole numbers, got 'two'"),
+    (["ladder", "go-town", "-n", "0"], "error: ladder: n must be a positive number of games, "
+                                       "got 0"),
+    (["ladder", "go-town", "-s", "greedy,genius"], "error: unknown strategy 'genius' for "
+                                                   "go-town"),
+])
+def test_ladder_bad_input(args, msg):
+    r = _boardsim(*args)
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(msg), r.stderr
