@@ -253,7 +253,7 @@ def ladder(
                                      "the game allows)"),
     n: Optional[int] = typer.Option(None, "-n", "--games",
                                     help="games per table, i.e. per set of bots and seat "
-                                         "rotation (default: 200,000 per player count split "
+                                         "order (default: 200,000 per player count split "
                                          "over the tables, about a minute on one core)"),
     strategies: str = typer.Option("", "--strategies", "-s",
                                    help="bots to rate, comma-separated (default: all the "

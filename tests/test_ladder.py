@@ -26,14 +26,17 @@ from sim.core.errors import UserError
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_tables_rotate_every_set_of_bots():
+def test_tables_seat_every_set_of_bots_in_every_order():
     assert ladder_tables(3, 2) == [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
     t = ladder_tables(5, 4)
-    assert len(t) == 5 * 4
-    # every bot of a set sits in every seat once
+    assert len(t) == 5 * 24 and len(set(t)) == len(t)
+    # every bot of a set sits in every seat equally often, and right after every other bot
     for combo in {tuple(sorted(x)) for x in t}:
         rows = [x for x in t if tuple(sorted(x)) == combo]
-        assert sorted(tuple(sorted(col)) for col in zip(*rows)) == [combo] * 4
+        for col in zip(*rows):
+            assert sorted(col) == sorted(combo * 6)
+        follows = [(r[i], r[(i + 1) % 4]) for r in rows for i in range(4)]
+        assert all(follows.count((a, b)) == 8 for a in combo for b in combo if a != b)
     with pytest.raises(UserError, match="4 players need at least 4 different strategies, "
                                         "got 3"):
         ladder_tables(3, 4)
@@ -169,6 +172,28 @@ def test_ladder_command_on_a_real_game(tmp_path):
     assert csv["games_per_table"].to_list() == [60, 60]
     assert sorted(csv["strategy"].to_list()) == ["greedy", "random"]
     assert (out / "ladder.png").exists()
+
+
+def test_identical_bots_get_equal_ratings(tmp_path):
+    """``greedy`` and ``hostile`` play the same moves at 3 players (hostile differs only in the
+    2-player dummy control): with every seat order on common seeds their games mirror each
+    other exactly, so their head-to-head score is 1/2 and their ratings are equal."""
+    import sim
+    from analysis.ladder import run_ladder
+
+    game = sim.get_game("three-little-wolves")
+    idx = np.tile(np.array([0, 2, 2]), (50, 1))
+    a = game.run_chunk(0, 50, 9, 3, idx, {}, ["greedy", "hostile", "cautious"])
+    b = game.run_chunk(0, 50, 9, 3, idx, {}, ["hostile", "greedy", "cautious"])
+    assert (a.action_hash == b.action_hash).all()  # the premise: the same moves
+    res = run_ladder("three-little-wolves", [3], 40, ["greedy", "cautious", "hostile"], seed=2,
+                     out=tmp_path)
+    lg, r, facts = res["results"][0]
+    assert len(lg.tables) == 6 and facts["games"] == 240
+    h = {(x, y): s for x, y, s, _ in r.h2h.iter_rows()}
+    assert h[("greedy", "hostile")] == 0.5
+    t = {row["strategy"]: row for row in r.table.iter_rows(named=True)}
+    assert abs(t["greedy"]["rating"] - t["hostile"]["rating"]) < 1e-6
 
 
 @pytest.mark.parametrize("args,msg", [
