@@ -181,6 +181,68 @@ def _sum_to_zero(k: int) -> np.ndarray:
     return c
 
 
+def design_rows(pairs: pl.DataFrame, k: int, prior_games: int = 1):
+    """The rows of the fit: the comparisons ``pairs`` and ``prior_games`` virtual drawn games
+    per pair of the ``k`` bots (seat -1: no seat; each its own cluster). Returns int64 arrays
+    ``a, b, seat_a, seat_b``, the float64 response ``y`` and the int64 ``groups``."""
+    a = pairs["a"].to_numpy().astype(np.int64)
+    b = pairs["b"].to_numpy().astype(np.int64)
+    sa = pairs["seat_a"].to_numpy().astype(np.int64)
+    sb = pairs["seat_b"].to_numpy().astype(np.int64)
+    y = pairs["score"].to_numpy().astype(np.float64)
+    groups = pairs["cluster"].to_numpy().astype(np.int64)
+    if prior_games > 0:
+        pa, pb = np.repeat(np.array(list(itertools.combinations(range(k), 2)), np.int64),
+                           prior_games, axis=0).T
+        none = np.full(len(pa), -1, np.int64)
+        a, b = np.concatenate([a, pa]), np.concatenate([b, pb])
+        sa, sb = np.concatenate([sa, none]), np.concatenate([sb, none])
+        y = np.concatenate([y, np.full(len(pa), 0.5)])
+        groups = np.concatenate([groups, groups.max(initial=-1) + 1 + np.arange(len(pa))])
+    return a, b, sa, sb, y, groups
+
+
+def design_matrix(a, b, sa, sb, k: int, players: int) -> np.ndarray:
+    """``float64[N, k-1 + players-1]``: the sum-to-zero contrasts of bot ``a`` minus bot ``b``
+    and of seat ``sa`` minus seat ``sb`` (a seat of -1 contributes nothing)."""
+    cb = _sum_to_zero(k)
+    cs = np.vstack([_sum_to_zero(players), np.zeros((1, players - 1))])  # row -1: no seat
+    return np.hstack([cb[a] - cb[b], cs[sa] - cs[sb]])
+
+
+def glm_clustered(a, b, sa, sb, y, groups, k: int, players: int):
+    """Maximum likelihood and cluster-robust covariance of the logistic model of
+    ``design_matrix`` rows and responses ``y`` (in [0, 1]), clustered by ``groups``.
+
+    The log-likelihood is a sum over rows and the rows take few distinct values, so the fit
+    is statsmodels' binomial GLM on the distinct rows with frequency weights (the same
+    maximum as on every row, in a fraction of the time); the covariance is statsmodels' CRV1
+    cluster sandwich (``cov_type="cluster"``, with its small-sample correction
+    ``G/(G-1) * (N-1)/(N-K)``), summed here by cluster over every row. Tests check both against
+    ``sm.GLM(y, X, Binomial()).fit(cov_type="cluster", ...)`` on the full rows. Returns
+    ``(params float64[K], cov float64[K, K], converged)``."""
+    import statsmodels.api as sm
+
+    y2 = np.rint(2 * y).astype(np.int64)  # responses are 0, 1/2, 1
+    code = (((a * k + b) * (players + 1) + sa + 1) * (players + 1) + sb + 1) * 3 + y2
+    uniq, first, inverse, counts = np.unique(code, return_index=True, return_inverse=True,
+                                             return_counts=True)
+    xu = design_matrix(a[first], b[first], sa[first], sb[first], k, players)
+    yu = y[first]
+    res = sm.GLM(yu, xu, family=sm.families.Binomial(), freq_weights=counts).fit()
+    beta = np.asarray(res.params)
+    p = 1.0 / (1.0 + np.exp(-(xu @ beta)))
+    hessian = (xu * (counts * p * (1 - p))[:, None]).T @ xu
+    h_inv = np.linalg.inv(hessian)
+    cl, gi = np.unique(groups, return_inverse=True)
+    resid = y - p[inverse]
+    scores = np.column_stack([np.bincount(gi, weights=resid * xu[inverse, j], minlength=len(cl))
+                              for j in range(xu.shape[1])])
+    n, kp, g = len(y), xu.shape[1], len(cl)
+    cov = h_inv @ (scores.T @ scores) @ h_inv * (g / (g - 1.0)) * ((n - 1.0) / (n - kp))
+    return beta, cov, bool(getattr(res, "converged", True))
+
+
 @dataclass
 class Ratings:
     """A Bradley-Terry fit: ``table`` (one row per bot, best first: strategy, rating, se, lo,
@@ -203,33 +265,17 @@ def fit_ratings(pairs: pl.DataFrame, names: list[str], players: int,
                 prior_games: int = 1) -> Ratings:
     """Fit Bradley-Terry ratings with seat effects to the comparisons ``pairs`` (columns of
     ``pairwise``) of the bots ``names`` at ``players`` seats: a binomial GLM (statsmodels,
-    logit link) with sum-to-zero ratings and seat effects, ``prior_games`` (int) virtual drawn
-    games per pair of bots (each its own cluster, no seat) so that ratings stay finite, covariance
-    clustered by ``cluster``. Returns Ratings (95% Wald intervals). Raises UserError when
+    logit link; ``glm_clustered``) with sum-to-zero ratings and seat effects, ``prior_games``
+    (int) virtual drawn games per pair of bots (each its own cluster, no seat) so that ratings
+    stay finite, covariance clustered by ``cluster``. Returns Ratings (95% Wald intervals). Raises UserError when
     there is no comparison."""
-    import statsmodels.api as sm
-
     k = len(names)
     if pairs.height == 0:
         raise UserError("ladder: no finished game to rate (every game stopped at the length "
                         "limit?)")
-    a = pairs["a"].to_numpy()
-    b = pairs["b"].to_numpy()
+    a, b, sa, sb, y, groups = design_rows(pairs, k, prior_games)
+    beta, v, converged = glm_clustered(a, b, sa, sb, y, groups, k, players)
     cb, cs = _sum_to_zero(k), _sum_to_zero(players)
-    x = np.hstack([cb[a] - cb[b], cs[pairs["seat_a"].to_numpy()] - cs[pairs["seat_b"].to_numpy()]])
-    y = pairs["score"].to_numpy().astype(np.float64)
-    groups = pairs["cluster"].to_numpy().astype(np.int64)
-    if prior_games > 0:
-        pa, pb = np.repeat(np.array(list(itertools.combinations(range(k), 2)), np.int64),
-                           prior_games, axis=0).T
-        xp = np.hstack([cb[pa] - cb[pb], np.zeros((len(pa), players - 1))])
-        x = np.vstack([x, xp])
-        y = np.concatenate([y, np.full(len(pa), 0.5)])
-        groups = np.concatenate([groups, groups.max(initial=-1) + 1 + np.arange(len(pa))])
-    model = sm.GLM(y, x, family=sm.families.Binomial())
-    res = model.fit(cov_type="cluster", cov_kwds={"groups": groups})
-    beta = np.asarray(res.params)
-    v = np.asarray(res.cov_params())
     nb = k - 1
     theta = cb @ beta[:nb]
     cov = cb @ v[:nb, :nb] @ cb.T
@@ -240,8 +286,9 @@ def fit_ratings(pairs: pl.DataFrame, names: list[str], players: int,
 
     # per-bot facts from the real comparisons (each comparison counts for both bots)
     sc = pairs["score"].to_numpy()
-    n_cmp = np.bincount(a, minlength=k) + np.bincount(b, minlength=k)
-    won = np.bincount(a, weights=sc, minlength=k) + np.bincount(b, weights=1 - sc, minlength=k)
+    ra, rb = pairs["a"].to_numpy(), pairs["b"].to_numpy()
+    n_cmp = np.bincount(ra, minlength=k) + np.bincount(rb, minlength=k)
+    won = np.bincount(ra, weights=sc, minlength=k) + np.bincount(rb, weights=1 - sc, minlength=k)
     order = np.argsort(-theta, kind="stable")
     clear = []
     for j, i in enumerate(order):
@@ -278,7 +325,7 @@ def fit_ratings(pairs: pl.DataFrame, names: list[str], players: int,
            .select("strategy", "opponent", "score", "n").sort("strategy", "opponent"))
     return Ratings(names=list(names), table=table, seat=seat, cov=cov, h2h=h2h,
                    comparisons=pairs.height, clusters=int(np.unique(pairs["cluster"]).size),
-                   converged=bool(getattr(res, "converged", True)))
+                   converged=converged)
 
 
 def limit_by_pairing(lg: LadderGames) -> pl.DataFrame:

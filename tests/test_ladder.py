@@ -119,6 +119,35 @@ def test_fit_on_known_outcomes():
     assert np.allclose(r.seat["effect"].to_numpy(), 0, atol=1e-6)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_aggregated_fit_equals_statsmodels_on_every_row(players):
+    """glm_clustered fits the distinct rows with frequency weights and sums the cluster
+    sandwich itself: the same estimates and covariance as statsmodels' GLM with
+    cov_type="cluster" on every row."""
+    import statsmodels.api as sm
+
+    from analysis.ladder import design_matrix, design_rows, glm_clustered
+
+    rng = np.random.default_rng(players)
+    k, n = 5, 120
+    tables = ladder_tables(k, players)
+    bots = np.concatenate([np.tile(np.array(t), (n, 1)) for t in tables])
+    strength = np.array([0.8, 0.3, 0.0, -0.2, -1.5])
+    u = strength[bots] + 0.2 * (np.arange(players) == 0) + rng.gumbel(size=bots.shape)
+    rounded = np.round(u)  # shared ranks where the rounded values tie
+    rank = (rounded[:, None, :] > rounded[:, :, None]).sum(axis=2) + 1
+    pairs = pairwise(bots, rank, np.tile(np.arange(n), len(tables)))
+    assert (pairs["score"] == 0.5).any()
+    a, b, sa, sb, y, groups = design_rows(pairs, k)
+    beta, cov, ok = glm_clustered(a, b, sa, sb, y, groups, k, players)
+    full = sm.GLM(y, design_matrix(a, b, sa, sb, k, players),
+                  family=sm.families.Binomial()).fit(cov_type="cluster",
+                                                     cov_kwds={"groups": groups})
+    assert ok
+    assert np.allclose(beta, full.params, rtol=1e-7, atol=1e-9)
+    assert np.allclose(cov, full.cov_params(), rtol=1e-6, atol=1e-12)
+
+
 def test_limit_games_would_change_the_fit():
     """The limit games of the fixture favour ``weak``: counted, they would raise it."""
     lg = _fixture()
