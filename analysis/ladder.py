@@ -328,15 +328,25 @@ def fit_ratings(pairs: pl.DataFrame, names: list[str], players: int,
                    converged=converged)
 
 
-def limit_by_pairing(lg: LadderGames) -> pl.DataFrame:
-    """Per pairing (the set of bots at a table, all its seat orders): games, games stopped
-    at the length limit and their rate."""
+def by_pairing(lg: LadderGames) -> pl.DataFrame:
+    """Per pairing (the set of bots at a table, over all its seat orders): ``games``,
+    ``limit_games`` (stopped at the length limit) and ``limit_rate``, ``distinct`` (distinct
+    action sequences within each seat order, summed) and ``distinct_rate``."""
     label = [" vs ".join(lg.names[i] for i in sorted(t)) for t in lg.tables]
-    df = pl.DataFrame({"pairing": [label[t] for t in lg.table.tolist()],
-                       "limit": lg.limit.astype(np.int64)})
-    return (df.group_by("pairing", maintain_order=True)
-            .agg(pl.len().alias("games"), pl.col("limit").sum().alias("limit_games"))
-            .with_columns((pl.col("limit_games") / pl.col("games")).alias("limit_rate")))
+    df = pl.DataFrame({"table": lg.table, "limit": lg.limit.astype(np.int64),
+                       "hash": lg.action_hash})
+    per_table = (df.group_by("table", maintain_order=True)
+                 .agg(pl.len().alias("games"), pl.col("limit").sum().alias("limit_games"),
+                      pl.col("hash").n_unique().alias("distinct"))
+                 .with_columns(pl.col("table").replace_strict(dict(enumerate(label)),
+                                                              return_dtype=pl.Utf8)
+                               .alias("pairing")))
+    return (per_table.group_by("pairing", maintain_order=True)
+            .agg(pl.col("games").sum(), pl.col("limit_games").sum(), pl.col("distinct").sum())
+            .with_columns((pl.col("limit_games") / pl.col("games")).alias("limit_rate"),
+                          (pl.col("distinct") / pl.col("games")).alias("distinct_rate"))
+            .select("pairing", "games", "limit_games", "limit_rate", "distinct",
+                    "distinct_rate"))
 
 
 def rate(lg: LadderGames) -> tuple[Ratings, dict[str, Any]]:
@@ -346,13 +356,13 @@ def rate(lg: LadderGames) -> tuple[Ratings, dict[str, Any]]:
     pairs = pairwise(lg.bots[keep], lg.rank[keep], lg.seed_index[keep])
     r = fit_ratings(pairs, lg.names, lg.players)
     g = len(lg.limit)
-    distinct = int(np.unique(lg.action_hash).size)
+    pairings = by_pairing(lg)
     facts = {
         "games": g, "limit_games": int(lg.limit.sum()),
         "unranked_games": int((keep & ~(lg.rank > 0).all(axis=1)).sum()),
         "rated_games": int((keep & (lg.rank > 0).all(axis=1)).sum()),
-        "distinct_games": distinct, "tables": len(lg.tables),
-        "limits": limit_by_pairing(lg),
+        "distinct_games": int(pairings["distinct"].sum()), "tables": len(lg.tables),
+        "pairings": pairings,
     }
     return r, facts
 
@@ -453,7 +463,9 @@ def write_ladder(results: list[tuple[LadderGames, Ratings, dict]], out: Path,
         "drawn game per pair of bots keeps every rating finite. Games stopped at the length "
         "limit have no ranks: they are left out of the ratings and counted below. "
         "`>` in an ordering: the next bot's rating is clearly lower (the 95% interval of the "
-        "difference excludes 0); `~`: not separated by this run.",
+        "difference excludes 0); `~`: not separated by this run. An interval is for the "
+        "rating against the average rated bot and includes the uncertainty of that average; to "
+        "compare two bots, use the ordering marks, which use the interval of their difference.",
         "",
     ]
     for lg, r, facts in results:
@@ -476,17 +488,27 @@ def write_ladder(results: list[tuple[LadderGames, Ratings, dict]], out: Path,
                 f"[{_f(row['lo'])}, {_f(row['hi'])}] | {row['elo']:+.0f} | "
                 f"{row['comparisons']:,} | {row['score']:.3f} |")
         lines += ["", "Score: the share of its comparisons the bot won (ties half).", ""]
+        for row in r.table.iter_rows(named=True):
+            if row["comparisons"] and row["score"] in (0.0, 1.0):
+                what = "never won" if row["score"] == 0.0 else "never lost"
+                lines += [f"**{_md(row['strategy'])}** {what} a comparison: its rating is held "
+                          "by the virtual drawn games alone; read it as a bound (far below or "
+                          "far above the others), not as an estimate. Its uncertainty also "
+                          "widens every other bot's interval (they are against the average), "
+                          "not the comparisons between the others (see the ordering).", ""]
         seat = ", ".join(f"seat {s['seat'] + 1} {_f(s['effect'])} [{_f(s['lo'])}, "
                          f"{_f(s['hi'])}]" for s in r.seat.iter_rows(named=True))
         lines += [f"Seat effects (logits against the average seat, 95%): {seat}.", ""]
-        if facts["distinct_games"] * 2 < facts["games"]:
-            lines += [f"**Warning:** only {facts['distinct_games']:,} of the "
-                      f"{facts['games']:,} games are distinct (their action sequences): the "
-                      "bots replay the same games, and the intervals overstate the evidence.",
-                      ""]
-        else:
-            lines += [f"Distinct games (action sequences): {facts['distinct_games']:,} of "
-                      f"{facts['games']:,}.", ""]
+        pt = facts["pairings"]
+        few = pt.filter(pl.col("distinct_rate") < 0.5)
+        lines += [f"Distinct games (distinct action sequences within each table, summed): "
+                  f"{facts['distinct_games']:,} of {facts['games']:,}.", ""]
+        if few.height:
+            lines += [f"**Warning:** in {few.height} of {pt.height} pairings fewer than half the "
+                      "games are distinct (table below): those bots replay the same few games "
+                      "whatever the seed, so their results rest on few different games and "
+                      "more games add little (the intervals are right about these bots on "
+                      "these deals, not about varied play).", ""]
         lines += ["Head to head (mean score of the row bot against the column bot over their "
                   "comparisons; ties half):", ""]
         order = r.table["strategy"].to_list()
@@ -497,17 +519,17 @@ def write_ladder(results: list[tuple[LadderGames, Ratings, dict]], out: Path,
             cells = [f"{h[(x, y)][0]:.3f}" if (x, y) in h else "" for y in order]
             lines.append(f"| **{_md(x)}** | " + " | ".join(cells) + " |")
         lines.append("")
-        lim = facts["limits"]
-        lines += ["Games stopped at the length limit, per pairing (excluded from the ratings):",
-                  ""]
-        if facts["limit_games"] == 0:
-            lines += ["none.", ""]
-        else:
-            lines += ["| pairing | games | limit games | rate |", "|---|---:|---:|---:|"]
-            for row in lim.filter(pl.col("limit_games") > 0).iter_rows(named=True):
-                lines.append(f"| {_md(row['pairing'])} | {row['games']:,} | "
-                             f"{row['limit_games']:,} | {row['limit_rate']:.2%} |")
-            lines.append("")
+        lines += ["Per pairing (the set of bots at a table, over its seat orders): games stopped "
+                  "at the length limit (excluded from the ratings) and distinct games (within "
+                  "each seat order, summed):", "",
+                  "| pairing | games | limit games | limit rate | distinct games | distinct |",
+                  "|---|---:|---:|---:|---:|---:|"]
+        for row in pt.iter_rows(named=True):
+            mark = " **(few)**" if row["distinct_rate"] < 0.5 else ""
+            lines.append(f"| {_md(row['pairing'])} | {row['games']:,} | "
+                         f"{row['limit_games']:,} | {row['limit_rate']:.2%} | "
+                         f"{row['distinct']:,} | {row['distinct_rate']:.1%}{mark} |")
+        lines.append("")
         if facts["unranked_games"]:
             lines += [f"{facts['unranked_games']:,} games ended without ranks for every seat "
                       "(not at the limit) and are left out too.", ""]

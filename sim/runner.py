@@ -294,8 +294,8 @@ def distinct_warning(manifest: dict[str, Any]) -> str | None:
     if not isinstance(d, int) or not isinstance(n, int) or n <= 0 or 2 * d >= n:
         return None
     return (f"warning: only {d:,} of the {n:,} games are distinct ({d / n:.1%}): the bots "
-            "replay the same games, so the run holds fewer samples than games; vary the bots "
-            "or the seating")
+            "replay the same games, so the results rest on few different games and more games "
+            "add little")
 
 
 def _execute(tasks: list[tuple], jobs: int, backend: str, scheduler: str | None = None):

@@ -97,11 +97,12 @@ def test_fit_on_known_outcomes():
     # limit games left out: 6 tables x 5 games, counted per pairing
     assert (facts["games"], facts["limit_games"], facts["rated_games"]) == (600, 30, 570)
     assert r.comparisons == 570
-    lim = facts["limits"].sort("pairing")
+    lim = facts["pairings"].sort("pairing")
     assert lim["pairing"].to_list() == ["strong vs middle", "weak vs middle", "weak vs strong"]
     assert lim["games"].to_list() == [200, 200, 200]
     assert lim["limit_games"].to_list() == [10, 10, 10]
     assert lim["limit_rate"].to_list() == [0.05, 0.05, 0.05]
+    assert lim["distinct"].to_list() == [200, 200, 200]
     # head to head over the 95 rated games of each seat order: the fixture's own rates
     h = {(a, b): (s, n) for a, b, s, n in r.h2h.iter_rows()}
     assert h[("strong", "middle")] == (70 / 95, 190)
@@ -179,9 +180,25 @@ def test_write_ladder_files(tmp_path):
     assert csv["strategy"].to_list() == ["strong", "middle", "we$ak"]
     md = paths["md"].read_text()
     assert "**Ordering:** strong > middle > we$ak" in md
-    assert "| strong vs middle | 200 | 10 | 5.00% |" in md
+    assert "| strong vs middle | 200 | 10 | 5.00% | 200 | 100.0% |" in md
+    assert "**Warning:**" not in md
     assert "clustered by seed" in md
     assert paths["png"].stat().st_size > 1000
+
+
+def test_few_distinct_games_are_flagged_per_pairing(tmp_path):
+    """The fixture's strong-vs-middle tables replay 3 games each: that pairing is flagged."""
+    lg = _fixture()
+    for t in (4, 5):  # the two seat orders of strong vs middle: tables (1, 2) and (2, 1)
+        m = lg.table == t
+        lg.action_hash[m] = np.arange(m.sum(), dtype=np.uint64) % 3
+    r, facts = rate(lg)
+    p = facts["pairings"].sort("pairing")
+    assert p["distinct"].to_list() == [6, 200, 200]
+    assert facts["distinct_games"] == 406
+    md = write_ladder([(lg, r, facts)], tmp_path, "Fixture")["md"].read_text()
+    assert "| strong vs middle | 200 | 10 | 5.00% | 6 | 3.0% **(few)** |" in md
+    assert "**Warning:** in 1 of 3 pairings fewer than half the games are distinct" in md
 
 
 def _boardsim(*args, cwd=None):

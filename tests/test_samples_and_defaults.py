@@ -89,7 +89,7 @@ def test_all_random_run_warns(tmp_path):
 
 def test_identical_games_trigger_the_distinct_warning(tmp_path, monkeypatch, capsys):
     """A fixture run whose every game has the same action sequence: the manifest counts 1
-    distinct game, and the command line prints the warning."""
+    distinct game, the command line prints the warning and the report shows it."""
     real_get_game = runner.get_game
 
     class Same:
@@ -113,8 +113,14 @@ def test_identical_games_trigger_the_distinct_warning(tmp_path, monkeypatch, cap
     assert m["distinct_games"] == 1 and m["n_games"] == 40
     err = capsys.readouterr().err
     assert ("warning: only 1 of the 40 games are distinct (2.5%): the bots replay the same "
-            "games, so the run holds fewer samples than games; vary the bots or the seating"
+            "games, so the results rest on few different games and more games add little"
             ) in err
+    from analysis.report import write_report
+
+    write_report([str(root)], str(tmp_path / "rep"), "Go Town")
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert ("**Warning:** fewer than half the games are distinct (distinct action sequences) "
+            "in run 1 (1 of 40): the bots replay") in md
 
 
 def test_distinct_warning_threshold():

@@ -232,7 +232,8 @@ class GoTown(Game):
 
     def default_plan(self) -> list[dict[str, Any]]:
         """2, 3 and 4 players, every seat drawn from the recommended mix of competent bots
-        (``RECOMMENDED_MIX`` of strategies/go_town: the four scripted bots of spec §8.3)."""
+        (``RECOMMENDED_MIX`` of strategies/go_town: the scripted bots of spec §8.3 that the
+        rating ladder rates above ``random``)."""
         pool = list(self.bots.RECOMMENDED_MIX)
         return [
             {"name": f"p{p}-pool", "players": p, "strategies": pool, "seating": "pool",
