@@ -76,10 +76,13 @@ def _overrides(data: Optional[list[Path]], sets: Optional[list[str]]) -> dict:
 def run_simulation(game: str, n: int, players: int, strategies: list[str], seed: int,
                    options: dict, jobs: int, chunk_size: int, out: Optional[Path],
                    seating: str, backend: str, label: str | None = None,
-                   scheduler: str | None = None, overrides: dict | None = None) -> Path:
-    """simulate() with a rich progress bar over chunks showing games/s."""
+                   scheduler: str | None = None, overrides: dict | None = None,
+                   strategies_source: str | None = None) -> Path:
+    """simulate() with a rich progress bar over chunks showing games/s; then the run is
+    verified (what the report and the lab tools then read) and, on stderr, the warning of a
+    run in which fewer than half the games are distinct."""
     from sim.core.integrity import check_seed, verify_run
-    from sim.runner import simulate, validate
+    from sim.runner import distinct_warning, load_manifest, simulate, validate
 
     validate(game, n, players, strategies, seating, options, jobs, chunk_size, backend,
              overrides)
@@ -98,9 +101,30 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
 
         root = simulate(game, n, players, strategies, seed=seed, options=options, jobs=jobs,
                         chunk_size=chunk_size, out=out, seating=seating, backend=backend,
-                        scheduler=scheduler, progress=cb, overrides=overrides)
+                        scheduler=scheduler, progress=cb, overrides=overrides,
+                        strategies_source=strategies_source)
     verify_run(root)  # what the report and the lab tools then read
+    warning = distinct_warning(load_manifest(root))
+    if warning:
+        typer.echo(warning, err=True)
     return root
+
+
+RANDOM_WARNING = ("warning: every seat is played by `random`; random play says little about "
+                  "the game (omit --strategies for the game's recommended mix)")
+
+
+def default_strategies(game_id: str) -> list[str]:
+    """The game's recommended competent mix (``RECOMMENDED_MIX`` of its bot package). Raises
+    UserError if the game declares none."""
+    from sim.registry import get_game
+
+    g = get_game(game_id)
+    mix = list(getattr(g.bots, "RECOMMENDED_MIX", ()) or ())
+    if not mix:
+        raise UserError(f"{g.id} declares no recommended bot mix; give --strategies (allowed: "
+                        f"{', '.join(g.strategies)})")
+    return mix
 
 
 @app.command()
@@ -108,9 +132,11 @@ def simulate(
     game: str = typer.Argument(..., help="game id (see `boardsim games`)"),
     n: int = typer.Option(10_000, "-n", "--games", help="number of games"),
     players: int = typer.Option(2, "--players", "-p", help="number of players"),
-    strategies: str = typer.Option("random", "--strategies", "-s",
-                                   help="comma-separated: one per seat, one for all, or a pool"),
-    seating: str = typer.Option("fixed", help="fixed | rotate | pool"),
+    strategies: str = typer.Option(
+        "", "--strategies", "-s", help="comma-separated: one per seat, one for all, or a pool "
+        "(default: the game's recommended mix of competent bots, with --seating pool)"),
+    seating: Optional[str] = typer.Option(
+        None, help="fixed | rotate | pool (default: fixed; pool for the recommended mix)"),
     seed: int = typer.Option(0, help="run seed; game i is the same game in every run"),
     option: Optional[list[str]] = typer.Option(None, "--option", "-o",
                                                help="rule option name=value (repeatable)"),
@@ -130,9 +156,17 @@ def simulate(
     """Run N games between scripted bots and write a Parquet results folder (resumable)."""
     if scheduler and backend != "dask":
         raise UserError("--scheduler needs --backend dask")
-    root = run_simulation(game, n, players, _split(strategies), seed, _options(option), jobs,
-                          chunk_size, out, seating, backend, scheduler=scheduler,
-                          overrides=_overrides(data, set_))
+    names, source = _split(strategies), "command line"
+    if not names:
+        names, source = default_strategies(game), "recommended mix"
+        seating = seating or "pool"
+        typer.echo(f"strategies: the recommended mix of {game} ({', '.join(names)}), "
+                   f"--seating {seating} (give --strategies to choose)")
+    if all(s == "random" for s in names):
+        typer.echo(RANDOM_WARNING, err=True)
+    root = run_simulation(game, n, players, names, seed, _options(option), jobs,
+                          chunk_size, out, seating or "fixed", backend, scheduler=scheduler,
+                          overrides=_overrides(data, set_), strategies_source=source)
     typer.echo(f"results: {root}")
     typer.echo(f"report:  boardsim report {root}")
 
@@ -283,6 +317,41 @@ def soak(
         typer.echo(f"game {i}: {msg}\n  replay: {cmd}")
     if res.violations:
         raise typer.Exit(1)
+
+
+@app.command()
+def ladder(
+    game: str = typer.Argument(..., help="game id (see `boardsim games`)"),
+    players: str = typer.Option("", "--players", "-p",
+                                help="player count(s), comma-separated (default: every count "
+                                     "the game allows)"),
+    n: Optional[int] = typer.Option(None, "-n", "--games",
+                                    help="games per table, i.e. per set of bots and seat "
+                                         "order (default: 200,000 per player count split "
+                                         "over the tables, about a minute on one core)"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="bots to rate, comma-separated (default: all the "
+                                        "game's bots)"),
+    seed: int = typer.Option(1, help="run seed: game i of every table plays the same seeds"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o",
+                                               help="rule option name=value (repeatable)"),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="tables played at a time (threads)"),
+    out: Optional[Path] = typer.Option(None, help="output folder (default "
+                                                   "reports/<game>/ladder)"),
+):
+    """Rate the bots: every bot against every other, seats rotated, on common seeds;
+    Bradley-Terry ratings per player count with 95% intervals (ladder.md, .csv, .png)."""
+    from analysis.ladder import run_ladder
+
+    counts = []
+    for x in _split(players):
+        try:
+            counts.append(int(x))
+        except ValueError:
+            raise UserError(f"--players: expected whole numbers, got {x!r}") from None
+    res = run_ladder(game, counts or None, n, _split(strategies) or None, seed,
+                     _options(option), jobs, out, progress=typer.echo)
+    typer.echo(res["summary"].splitlines()[-1])
 
 
 @app.command("compare-setups")

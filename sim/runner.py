@@ -109,6 +109,7 @@ def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
         "first_player": res.first_player.astype(np.int8),
         "turns": res.turns.astype(np.int32),
         "decisions": res.decisions.astype(np.int32),
+        "action_hash": np.asarray(res.action_hash, dtype=np.uint64),
         "end_reason": pl.Series(res.end_reason.astype(np.int64)).replace_strict(
             dict(enumerate(game.end_reasons)), return_dtype=pl.Utf8),
         "n_winners": n_winners,
@@ -235,7 +236,8 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
              out: str | os.PathLike | None = None, seating: str = "fixed",
              backend: str = DEFAULT_BACKEND, scheduler: str | None = None,
              progress: Callable[[int, int], None] | None = None,
-             overrides: dict[str, Any] | None = None) -> Path:
+             overrides: dict[str, Any] | None = None,
+             strategies_source: str | None = None) -> Path:
     """Run ``n_games`` games and write the results folder; return its path.
 
     Parameters: game id; number of games (> 0); players (the game's range); strategy names
@@ -247,7 +249,11 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     ``scheduler``, or on a local cluster of ``jobs`` worker processes started for the run);
     ``progress(done_games, total)`` callback; ``overrides``: component data changes
     ({path: value}, sim/core/components.py), recorded in the manifest and part of the run's
-    identity, so results of different data never mix in one folder.
+    identity, so results of different data never mix in one folder; ``strategies_source``:
+    where the strategy list came from (e.g. "recommended mix"), recorded in the manifest.
+    A finished run's manifest records ``distinct_games``, the number of distinct action
+    sequences among its games (None for chunks written without the
+    ``action_hash`` column).
 
     Raises UserError on bad input or a foreign/unwritable ``out``. Resumes an interrupted run.
     """
@@ -275,6 +281,8 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
             "n_chunks": n_chunks,
             "complete": False,
         }
+        if strategies_source:
+            manifest["strategies_source"] = strategies_source
         write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())
     done = _finished_chunks(root, n_chunks)
     todo = [k for k in range(n_chunks) if k not in done]
@@ -297,8 +305,31 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     if not manifest.get("complete") and not done_by_other:
         manifest["complete"] = True
         manifest["finished"] = _now()
+        manifest["distinct_games"] = distinct_games(root)
         write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())
     return root
+
+
+def distinct_games(root: str | os.PathLike) -> int | None:
+    """The number of distinct games (distinct ``action_hash`` values: 64-bit hashes of the
+    action sequences) in the results folder ``root``; None if a chunk lacks the column."""
+    files = sorted((Path(root) / "games").glob("chunk-*.parquet"))
+    if not files:
+        return 0
+    if any("action_hash" not in pl.read_parquet_schema(f) for f in files):
+        return None
+    return int(pl.scan_parquet(files).select(pl.col("action_hash").n_unique()).collect().item())
+
+
+def distinct_warning(manifest: dict[str, Any]) -> str | None:
+    """A one-line warning when fewer than half the games of a finished run are distinct
+    (``manifest["distinct_games"]`` against ``n_games``), else None."""
+    d, n = manifest.get("distinct_games"), manifest.get("n_games")
+    if not isinstance(d, int) or not isinstance(n, int) or n <= 0 or 2 * d >= n:
+        return None
+    return (f"warning: only {d:,} of the {n:,} games are distinct ({d / n:.1%}): the bots "
+            "replay the same games, so the results rest on few different games and more games "
+            "add little")
 
 
 def _execute(tasks: list[tuple], jobs: int, backend: str, scheduler: str | None = None):

@@ -27,7 +27,7 @@ import pytest
 import sim
 from sim.core import contract
 from sim.core.errors import UserError
-from sim.core.rng import seed_for_py
+from sim.core.rng import action_hash_py, seed_for_py
 from strategies import common
 
 GAMES = sim.list_games()
@@ -193,7 +193,8 @@ BATCH = _batch_cases()
 def test_batch_loop_plays_the_interface_games(gid, n, options, n_games):
     """Game i of run_chunk equals the same game replayed alone through new_state,
     choose_action and apply_action (chance seed_for(run, i, 0), bots seed_for(run, i, 1)),
-    and through the generic compiled playout over the kernel contract."""
+    and through the generic compiled playout over the kernel contract; its action hash is the
+    hash of the replayed action sequence (sim.core.rng.action_hash_py)."""
     game = sim.get_game(gid)
     names = list(game.strategies)
     run, first = 77, 5
@@ -201,16 +202,18 @@ def test_batch_loop_plays_the_interface_games(gid, n, options, n_games):
                      np.int64)
     res = game.run_chunk(first, n_games, run, n, seats, game.resolve_options(options), names)
     codes, params = game.bots.params_matrix(names)
+    assert res.action_hash.dtype == np.uint64 and res.action_hash.shape == (n_games,)
     for i in range(n_games):
         st = game.new_state(n, seed_for_py(run, first + i, 0), options)
         gen = game.new_state(n, seed_for_py(run, first + i, 0), options)
         rng = game.bot_rng(seed_for_py(run, first + i, 1))
-        decisions = 0
+        actions = []
         while not game.is_terminal(st):
             name = names[seats[i, game.current_player(st)]]
-            st = game.apply_action(st, game.choose_action(st, name, rng))
-            decisions += 1
-        assert decisions == res.decisions[i]
+            actions.append(game.choose_action(st, name, rng))
+            st = game.apply_action(st, actions[-1])
+        assert len(actions) == res.decisions[i]
+        assert action_hash_py(actions) == int(res.action_hash[i])
         assert game.scores(st).tolist() == res.score[i].tolist()
         assert np.allclose(game.win_shares(st), res.win_share[i])
         assert game.ranks(st).tolist() == res.rank[i].tolist()

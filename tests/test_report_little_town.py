@@ -340,7 +340,8 @@ def test_compare_setups_small(tmp_path, monkeypatch):
         m = json.loads((tmp_path / "reports" / "_runs" / "little-town"
                         / f"compare-{s}-p3-n200" / "manifest.json").read_text())
         assert m["options"]["market"] == s and m["seed"] == 1 and m["n_games"] == 200
-        assert m["strategies"] == POOL
+        # the default bots: the main job's pool, the game's recommended mix
+        assert m["strategies"] == list(GAME.bots.RECOMMENDED_MIX)
     # the same games: game i has the same chance seed in both setups
     g1 = pl.read_parquet(tmp_path / "reports/_runs/little-town/compare-random-p3-n200/games")
     g2 = pl.read_parquet(tmp_path / "reports/_runs/little-town/compare-draft-p3-n200/games")

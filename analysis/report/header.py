@@ -72,6 +72,14 @@ def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None
     if incomplete:
         doc.p(f"**Warning:** run {', '.join(incomplete)} is marked incomplete in its manifest; "
               "its results cover only the games written so far.")
+    from sim.runner import distinct_warning  # games are samples: fewer than half distinct
+
+    few = [f"run {i + 1} ({m['distinct_games']:,} of {m['n_games']:,})"
+           for i, m in enumerate(manifests) if distinct_warning(m)]
+    if few:
+        doc.p(f"**Warning:** fewer than half the games are distinct (distinct action sequences) "
+              f"in {', '.join(few)}: the bots replay the same games, so those results rest on "
+              "few different games and more games add little.")
     doc.table(Table(
         ["Run", "Folder", "Players", "Games", "Stopped at limit", "Bot mix", "Seating", "Seed",
          "Non-default options", "Complete", "Role"],

@@ -34,7 +34,10 @@ class ChunkResult:
 
     turns, decisions, end_reason, first_player: int arrays ``[n]``;
     score, rank (0 = none), win_share (float64): ``[n, p]``;
-    seat_detail: name -> int array ``[n, p]`` (per-game detail the analysis needs).
+    seat_detail: name -> int array ``[n, p]`` (per-game detail the analysis needs);
+    action_hash: uint64 ``[n]``, keyword only and required: each game's action-sequence hash
+    (``sim.core.rng.fold_action`` over its actions in order), so a run can count how many
+    distinct games it holds.
     """
 
     turns: np.ndarray
@@ -45,6 +48,7 @@ class ChunkResult:
     rank: np.ndarray
     win_share: np.ndarray
     seat_detail: dict[str, np.ndarray] = field(default_factory=dict)
+    action_hash: np.ndarray = field(kw_only=True)
 
 
 class Game:

@@ -70,3 +70,34 @@ def seed_for(run_seed, game_index, stream):
 def seed_for_py(run_seed: int, game_index: int, stream: int = 0) -> int:
     """``seed_for`` returning a Python int (for manifests and the CLI)."""
     return int(seed_for(np.uint64(run_seed % 2**64), np.uint64(game_index), np.uint64(stream)))
+
+
+# ---- the action-sequence hash: how many distinct games a run holds ----------------------------
+# A game's hash starts at ACTION_HASH_START and folds each action id in order:
+# h = mix(h ^ a). The batch loops (strategies/<game>/batch.py) keep it per game; it draws
+# nothing from any generator, so it changes no game.
+ACTION_HASH_START = np.uint64(0)
+_MASK64 = (1 << 64) - 1
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def fold_action(h, a):
+    """The action hash ``h`` (uint64) after one more action id ``a`` (a non-negative int):
+    ``mix(h ^ a)``, the SplitMix64 output of the generator state ``h ^ a``. Returns uint64."""
+    return _finalize((np.uint64(h) ^ np.uint64(a)) + _GOLDEN)
+
+
+def _finalize_py(x: int) -> int:
+    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def action_hash_py(actions) -> int:
+    """The hash of an action sequence (iterable of non-negative int action ids) in plain
+    Python, equal to folding ``fold_action`` from ``ACTION_HASH_START``: a Python int in
+    ``[0, 2**64)``."""
+    h = int(ACTION_HASH_START)
+    for a in actions:
+        h = _finalize_py(((h ^ int(a)) + 0x9E3779B97F4A7C15) & _MASK64)
+    return h

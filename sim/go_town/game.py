@@ -290,8 +290,10 @@ class GoTown(Game):
         assert (state.n_floors[:n] >= 0).all() and (state.skips[:n] >= 0).all()
 
     def default_plan(self) -> list[dict[str, Any]]:
-        """2, 3 and 4 players, every seat drawn from the pool of all five bots (spec §8.3)."""
-        pool = ["random", "greedy", "attacker", "thief-first", "defender"]
+        """2, 3 and 4 players, every seat drawn from the recommended mix of competent bots
+        (``RECOMMENDED_MIX`` of strategies/go_town: the scripted bots of spec §8.3 that the
+        rating ladder rates above ``random``)."""
+        pool = list(self.bots.RECOMMENDED_MIX)
         return [
             {"name": f"p{p}-pool", "players": p, "strategies": pool, "seating": "pool",
              "n_games": 200_000, "seed": 1}
@@ -308,8 +310,9 @@ class GoTown(Game):
         winner = np.zeros(n_games, np.int64)
         score = np.zeros((n_games, n_players), np.int64)
         played = np.zeros((n_games, n_players, K.NT), np.int64)
+        ahash = np.zeros(n_games, np.uint64)
         self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
-                            turns, decisions, end_reason, first, winner, score, played)
+                            turns, decisions, end_reason, first, winner, score, played, ahash)
         rank = np.zeros((n_games, n_players), np.int64)
         share = np.zeros((n_games, n_players), np.float64)
         won = winner >= 0
@@ -318,7 +321,8 @@ class GoTown(Game):
         # competition ranking: the winner 1, the others by floors from 2; unfinished games 0
         rank[:] = _ranks_batch(score, winner)
         detail = {name: played[:, :, k + 1] for k, name in enumerate(self.seat_detail)}
-        return ChunkResult(turns, decisions, end_reason, first, score, rank, share, detail)
+        return ChunkResult(turns, decisions, end_reason, first, score, rank, share, detail,
+                           action_hash=ahash)
 
 
 def _ranks_batch(score: np.ndarray, winner: np.ndarray) -> np.ndarray:

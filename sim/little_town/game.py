@@ -445,19 +445,21 @@ class LittleTown(Game):
         assert (parts == s.seat[:n, K.SE_SCORE]).all(), "score is not the sum of its parts"
 
     def default_plan(self) -> list[dict[str, Any]]:
-        """Role ``main``: 2, 3 and 4 players, random market, every seat drawn from the pool of
-        bots. Role ``mix:b``: 3 players, a second bot mix (no random bot) for the report's
-        "robust" mark. Roles ``setup:<market>``: 3 players, the other market setups with the
-        main bots, seed and number of games (the main 3-player run is the random setup)."""
-        pool = ["random", "greedy", "builder", "gatherer"]
+        """Role ``main``: 2, 3 and 4 players, random market, every seat drawn from the
+        recommended mix of competent bots (``RECOMMENDED_MIX`` of strategies/little_town).
+        Role ``mix:b``: 3 players, a second competent mix (the two archetypes of spec §10
+        without greedy) for the report's "robust" mark. Roles ``setup:<market>``: 3 players,
+        the other market setups with the main bots, seed and number of games (the main
+        3-player run is the random setup)."""
+        pool = list(self.bots.RECOMMENDED_MIX)
         n = 40_000
         plan = [
             {"name": f"p{p}-pool", "players": p, "strategies": pool, "seating": "pool",
              "n_games": n, "seed": 1, "role": "main"}
             for p in (2, 3, 4)
         ]
-        plan.append({"name": "p3-mix-b", "players": 3, "strategies": ["greedy", "builder",
-                     "gatherer"], "seating": "pool", "n_games": n, "seed": 1, "role": "mix:b"})
+        plan.append({"name": "p3-mix-b", "players": 3, "strategies": ["builder", "gatherer"],
+                     "seating": "pool", "n_games": n, "seed": 1, "role": "mix:b"})
         for market in ("beginner", "draft", "one-of-two"):
             plan.append({"name": f"p3-{market}", "players": 3, "strategies": pool,
                          "seating": "pool", "n_games": n, "seed": 1,
@@ -474,14 +476,15 @@ class LittleTown(Game):
         score = np.zeros((n_games, n_players), np.int64)
         ndet = 6 * K.NB + 2 * (K.NCARD - 1) + K.N_STATS + 2
         detail = np.zeros((n_games, n_players, ndet), np.int64)
+        ahash = np.zeros(n_games, np.uint64)
         self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
-                            turns, decisions, end_reason, first, score, detail)
+                            turns, decisions, end_reason, first, score, detail, ahash)
         rank = _ranks_batch(score)
         win = score == score.max(axis=1, keepdims=True)
         share = win / win.sum(axis=1, keepdims=True)
         det = {name: detail[:, :, k] for k, name in enumerate(self.seat_detail)}
         return ChunkResult(turns, decisions, end_reason, first, score, rank,
-                           share.astype(np.float64), det)
+                           share.astype(np.float64), det, action_hash=ahash)
 
 
 def _ranks_batch(score: np.ndarray) -> np.ndarray:

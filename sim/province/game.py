@@ -499,13 +499,17 @@ class Province(Game):
 
         * ``<a>-vs-<b>`` (role ``pairing``): every pairing of the six bots in both seat orders,
           as two fixed-seat runs with the same seed, so game i of both orders has the same
-          goal draw and bot generators;
-        * ``<a>-self`` (role ``self``): each bot against itself (seat 0 always moves first);
+          goal draw and bot generators; a pairing with ``random`` is the random-baseline
+          comparison, role ``pairing:random-baseline``;
+        * ``<a>-self`` (role ``self``; ``self:random-baseline`` for ``random``): each bot
+          against itself (seat 0 always moves first);
         * ``p2coins-<c>`` (role ``sweep:p2_coins=<c>``): the second player's starting coins
-          2..5, seats drawn from the pool of scripted bots; ``p2coins-3`` is the default rules
-          with the standard bot mix, role ``main`` (the generic sections use it alone);
-        * ``coins28`` and ``random-self-coins28`` (role ``variant:coin_total=28``): the
-          28-coin supply (the scripted bots never empty the supply, random play can);
+          2..5, seats drawn from the recommended mix of competent bots (``RECOMMENDED_MIX`` of
+          strategies/province: the five scripted bots); ``p2coins-3`` is the default rules
+          with that mix, role ``main`` (the generic sections use it alone);
+        * ``coins28`` (role ``variant:coin_total=28``) and ``random-self-coins28`` (role
+          ``variant:coin_total=28:random-baseline``): the 28-coin supply (the scripted bots
+          never empty the supply, random play can);
         * ``last-turn`` (role ``variant:final_turn=opponent_last_turn``);
         * ``tweak-<Name>.<labor|coins><p1|m1>`` (role ``tweak:<recon_tweak>``): one
           reconstructed cost changed by one.
@@ -514,19 +518,24 @@ class Province(Game):
         (same seats, goal draw and bot generators): differences are paired.
         """
         names = list(self.strategies)
-        scripted = names[1:]
+        scripted = list(self.bots.RECOMMENDED_MIX)
+
+        def baseline(role: str, bots: list[str]) -> str:
+            return f"{role}:random-baseline" if "random" in bots else role
+
         plan: list[dict[str, Any]] = []
         for i, a in enumerate(names):
             for b in names[i + 1:]:
                 for x, y in ((a, b), (b, a)):
-                    plan.append({"name": f"{x}-vs-{y}", "role": "pairing", "players": 2,
-                                 "strategies": [x, y], "seating": "fixed", "n_games": 12_000,
-                                 "chunk_size": 6_000, "seed": 11})
+                    plan.append({"name": f"{x}-vs-{y}", "role": baseline("pairing", [x, y]),
+                                 "players": 2, "strategies": [x, y], "seating": "fixed",
+                                 "n_games": 12_000, "chunk_size": 6_000, "seed": 11})
         for a in names:
-            plan.append({"name": f"{a}-self", "role": "self", "players": 2,
+            plan.append({"name": f"{a}-self", "role": baseline("self", [a]), "players": 2,
                          "strategies": [a, a], "seating": "fixed", "n_games": 12_000,
                          "chunk_size": 6_000, "seed": 12})
-        plan.append({"name": "random-self-coins28", "role": "variant:coin_total=28",
+        plan.append({"name": "random-self-coins28",
+                     "role": "variant:coin_total=28:random-baseline",
                      "players": 2, "strategies": ["random", "random"], "seating": "fixed",
                      "n_games": 12_000, "chunk_size": 6_000, "seed": 12,
                      "options": {"coin_total": 28}})
@@ -562,8 +571,10 @@ class Province(Game):
         goal = np.zeros((n, 2, K.MAXG), np.int64)
         goalin = np.zeros((n, K.MAXG), np.int64)
         misc = np.zeros((n, 2, len(K.MISC_NAMES)), np.int64)
+        ahash = np.zeros(n, np.uint64)
         self.bots.run_games(s.x, s.rng, first_game, n, run_seed, seat_idx, codes, params,
-                            turns, decisions, end_reason, first, winner, built, tbuilt, goal, goalin, misc)
+                            turns, decisions, end_reason, first, winner, built, tbuilt, goal, goalin,
+                            misc, ahash)
         share = np.zeros((n, 2), np.float64)
         rank = np.zeros((n, 2), np.int64)
         for p in range(2):
@@ -585,7 +596,7 @@ class Province(Game):
             if name != "score":
                 detail[name] = misc[:, :, j]
         return ChunkResult(turns, decisions, end_reason, first, misc[:, :, 0].copy(), rank,
-                           share, detail)
+                           share, detail, action_hash=ahash)
 
 
 GAME_CLASS = Province

@@ -504,15 +504,16 @@ class SuburbiaGame(Game):
         with a warm numba cache on the shared two-core machine at load ~10; a cold compile
         adds about 30 s on an idle machine and 2-3 minutes at that load.
 
-        role "main": 2, 3 and 4 players, every seat drawn from the pool of all seven bots (spec
-        §9); the generic report sections use these runs only. The other runs are for the
+        role "main": 2, 3 and 4 players, every seat drawn from the recommended mix of competent
+        bots (``RECOMMENDED_MIX`` of strategies/suburbia: the six scripted bots of spec §9, no
+        ``random``); the generic report sections use these runs only. The other runs are for the
         Suburbia sections (analysis/games/suburbia/): "tip:deny" (greedy and denier only, the
         same bot but for the discard: the hate-discarding tip; also a second bot mix),
         "mix:archetypes" (the three scripted archetypes: a third bot mix, for the "robust"
         mark and the archetype comparison) and "sweep:red_line_offset=-1" / "=1" (3 players,
         the main pool and seed, so game i is dealt as in the main 3-player run).
         """
-        pool = list(self.strategies)
+        pool = list(self.bots.RECOMMENDED_MIX)
         arche = ["residential-civic", "industrial-airports", "commercial"]
         main = {2: 15_000, 3: 13_000, 4: 11_000}
         plan: list[dict[str, Any]] = [
@@ -549,8 +550,9 @@ class SuburbiaGame(Game):
         end_reason = np.zeros(n_games, np.int64)
         keys = np.zeros((n_games, n_players, 4), np.int64)
         detail = np.zeros((n_games, n_players, N_DETAIL), np.int64)
+        ahash = np.zeros(n_games, np.uint64)
         self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
-                            turns, decisions, end_reason, keys, detail)
+                            turns, decisions, end_reason, keys, detail, ahash)
         rank = _ranks_batch(keys, resolved["tie_break"] == "rep_inc_money")
         rank[end_reason != 1] = 0
         wins = (rank == 1)
@@ -559,7 +561,7 @@ class SuburbiaGame(Game):
         first = np.zeros(n_games, np.int64)
         det = {name: detail[:, :, j] for j, name in enumerate(DETAIL_NAMES)}
         return ChunkResult(turns, decisions, end_reason, first, keys[:, :, 0].copy(), rank,
-                           share, det)
+                           share, det, action_hash=ahash)
 
 
 def _ranks_batch(keys: np.ndarray, use_money: bool) -> np.ndarray:

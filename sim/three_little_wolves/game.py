@@ -588,8 +588,9 @@ class ThreeLittleWolves(Game):
         """The main job (about two minutes on 2 loaded cores), each run with a ``role`` for
         the report (analysis/games/three_little_wolves/):
 
-        * ``main``: 2, 3 and 4 players, every seat drawn from the pool of the five bots, default
-          rules and card set (the generic sections pool these);
+        * ``main``: 2, 3 and 4 players, every seat drawn from the recommended mix of competent
+          bots (``RECOMMENDED_MIX`` of strategies/three_little_wolves), default rules and card
+          set (the generic sections pool these);
         * ``cards:<set>``: the same pool under the alternative card sets ``cards_v0`` and
           ``cards_v2`` (spec §2.1, §7.2), for the card-set sensitivity of every finding;
         * ``wolf:allowed:<set>`` / ``wolf:forbidden:<set>``: the restricted-play pair of the wolf
@@ -600,7 +601,7 @@ class ThreeLittleWolves(Game):
           (``dummy_policy=holder_choice``): all-greedy (neutral control) against one rotating
           ``hostile`` seat, on the same seeds.
         """
-        pool = ["random", "greedy", "cautious", "wolf-bettor", "no-wolf"]
+        pool = list(self.bots.RECOMMENDED_MIX)
         sets = ("cards_v1", "cards_v0", "cards_v2")
         plan: list[dict[str, Any]] = []
         for p in (2, 3, 4):
@@ -647,8 +648,9 @@ class ThreeLittleWolves(Game):
         tb = np.zeros((n_games, n_players), np.int64)
         det = np.zeros((n_games, n_players, 6), np.int64)
         acts = np.zeros((n_games, n_players, 3), np.int64)
+        ahash = np.zeros(n_games, np.uint64)
         self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
-                            turns, decisions, end_reason, pts, tb, det, acts, under)
+                            turns, decisions, end_reason, pts, tb, det, acts, under, ahash)
         score = pts.sum(axis=2)
         rank = _ranks(score, tb)
         finished = end_reason == 1
@@ -663,7 +665,8 @@ class ThreeLittleWolves(Game):
             detail[nm] = det[:, :, j]
         detail["cards_under_last_pig"] = np.repeat(under[:, None], n_players, axis=1)
         first = np.zeros(n_games, np.int64)
-        return ChunkResult(turns, decisions, end_reason, first, score, rank, share, detail)
+        return ChunkResult(turns, decisions, end_reason, first, score, rank, share, detail,
+                           action_hash=ahash)
 
 
 def _ranks(score: np.ndarray, tb: np.ndarray) -> np.ndarray:

@@ -4,7 +4,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import nonneg
-from sim.core.rng import rand_below, seed_for
+from sim.core.rng import ACTION_HASH_START, fold_action, rand_below, seed_for
 from sim.go_town import constants as K
 from sim.go_town.kernels import (
     N_BOARD,
@@ -20,13 +20,15 @@ from strategies.go_town.bots import choose_arrays
 
 @njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
-              turns, decisions, end_reason, first_player, winner, score, played):
+              turns, decisions, end_reason, first_player, winner, score, played, ahash):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
 
     s: a GoTownState used as scratch (its opts/counts/consts select the rules and data);
     seat_idx int64[n_games, n_players]: row of ``codes``/``params`` playing each seat;
     outputs: turns, decisions, end_reason, first_player, winner int64[n_games];
     score int64[n_games, n_players]; played int64[n_games, n_players, 18].
+    ahash uint64[n_games]: each game's action-sequence hash
+    (sim.core.rng.fold_action over its actions in order).
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
     """
     # Unpack the state once; the loop only indexes arrays and calls the array kernels, which
@@ -60,6 +62,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                     n_floors, skips, milk, s_played, hn, hm, dogbits, board, n_players,
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
+        h = ACTION_HASH_START
         first_player[g] = meta[K.M_CUR]
         for p in range(n_players):
             bot[p] = codes[seat_idx[g, p]]
@@ -75,10 +78,12 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                 k = nonneg(seat_idx[g, c])
                 a = choose_arrays(bot[c], params, k, meta, opts, hands, n_floors, skips, hn,
                                   legal, n, brng)
+            h = fold_action(h, a)
             apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values,
                          dogs, n_floors, skips, milk, s_played, hn, hm, dogbits, board, a)
         turns[g] = meta[K.M_TURN]
         decisions[g] = meta[K.M_DEC]
+        ahash[g] = h
         end_reason[g] = meta[K.M_END]
         winner[g] = meta[K.M_WINNER]
         for p in range(n_players):

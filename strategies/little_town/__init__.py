@@ -8,4 +8,10 @@ bots play many games of the engine.
 from strategies.little_town.batch import run_games
 from strategies.little_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
 
-__all__ = ["N_PARAMS", "PARAM_NAMES", "STRATEGIES", "choose", "params_matrix", "run_games"]
+# The recommended mix of competent bots (no ``random``): the scripted bots that draft by the value
+# table (``greedy-draft-random`` drafts at random). ``boardsim simulate`` draws every seat from it
+# when no --strategies are given, and the main job's studies play it.
+RECOMMENDED_MIX = ("greedy", "builder", "gatherer")
+
+__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
+           "run_games"]

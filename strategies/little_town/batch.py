@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from sim.core.rng import seed_for
+from sim.core.rng import ACTION_HASH_START, fold_action, seed_for
 from sim.little_town import constants as K
 from sim.little_town.kernels import apply_arrays, init_arrays
 from strategies.little_town.bots import FBUF_SIZE, choose_arrays
@@ -11,7 +11,7 @@ from strategies.little_town.bots import FBUF_SIZE, choose_arrays
 
 @njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
-              turns, decisions, end_reason, first_player, score, detail):
+              turns, decisions, end_reason, first_player, score, detail, ahash):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
 
     s: a LittleTownState used as scratch (its opts and data arrays select rules and data);
@@ -19,6 +19,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     outputs: turns, decisions, end_reason, first_player int64[n_games];
     score int64[n_games, n_players]; detail int64[n_games, n_players, K] in the column order of
     ``LittleTown.seat_detail`` (docs/games/little_town.md §12).
+    ahash uint64[n_games]: each game's action-sequence hash
+    (sim.core.rng.fold_action over its actions in order).
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
     """
     meta = s.meta
@@ -41,15 +43,18 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
         init_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
                     legal, n_players, seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
+        h = ACTION_HASH_START
         first_player[g] = meta[K.M_FIRST]
         while meta[K.M_PHASE] != K.PH_OVER:
             k = seat_idx[g, meta[K.M_CUR]]
             a = choose_arrays(codes[k], params[k], meta, opts, bdata, gdata, geo, consts, cells,
                               seat, mkt, legal, meta[K.M_NLEGAL], brng, fbuf)
+            h = fold_action(h, a)
             apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
                          legal, a)
         turns[g] = meta[K.M_TURNS_TOTAL]
         decisions[g] = meta[K.M_DEC]
+        ahash[g] = h
         end_reason[g] = meta[K.M_END]
         for p in range(n_players):
             score[g, p] = seat[p, K.SE_SCORE]

@@ -8,4 +8,9 @@ bots play many games of the engine.
 from strategies.province.batch import run_games
 from strategies.province.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
 
-__all__ = ["N_PARAMS", "PARAM_NAMES", "STRATEGIES", "choose", "params_matrix", "run_games"]
+# The recommended mix of competent bots (no ``random``): every scripted bot. ``boardsim simulate``
+# draws every seat from it when no --strategies are given, and the main job's studies play it.
+RECOMMENDED_MIX = ("greedy", "denial", "engine", "lender", "sniper")
+
+__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
+           "run_games"]

@@ -3,7 +3,7 @@
 import numpy as np
 from numba import njit
 
-from sim.core.rng import rand_below, seed_for
+from sim.core.rng import ACTION_HASH_START, fold_action, rand_below, seed_for
 from sim.province import constants as K
 from sim.province.kernels import (
     apply_x,
@@ -25,7 +25,7 @@ from strategies.province.bots import choose_x
 @njit(cache=True, nogil=True)
 def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
               turns, decisions, end_reason, first_player, winner, built, tbuilt, goal, goalin,
-              misc):
+              misc, ahash):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
 
     x, rng: a ProvinceState's arrays used as scratch (the options and data in ``x`` select the
@@ -34,6 +34,8 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
     ``[n]``; built (1 first builder, 2 copy), tbuilt (turn built, -1) ``[n, 2, 8]``;
     goal (1 claimed, -1 removed, 0) ``[n, 2, 9]``; goalin ``[n, 9]``;
     misc ``[n, 2, len(MISC_NAMES)]``.
+    ahash uint64[n_games]: each game's action-sequence hash
+    (sim.core.rng.fold_action over its actions in order).
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
     """
     legal = np.empty(K.NUM_ACTIONS, np.int32)
@@ -42,6 +44,7 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
         gi = np.uint64(first_game + g)
         init_x(x, rng, seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
+        h = ACTION_HASH_START
         first_player[g] = x[K.M_FIRST]
         while x[K.M_PHASE] != K.PH_OVER:
             mv, lo = legal_bits(x)
@@ -52,9 +55,11 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
             else:
                 n = list_legal(mv, lo, legal)
                 a = choose_x(codes[k], params, k, x, legal, n, brng)
+            h = fold_action(h, a)
             apply_x(x, rng, a)
         turns[g] = x[K.M_TURN]
         decisions[g] = x[K.M_DEC]
+        ahash[g] = h
         end_reason[g] = x[K.M_END]
         winner[g] = x[K.M_WIN]
         for i in range(goalin.shape[1]):

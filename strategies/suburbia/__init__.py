@@ -8,4 +8,10 @@ bots play many games of the engine.
 from strategies.suburbia.batch import run_games
 from strategies.suburbia.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
 
-__all__ = ["N_PARAMS", "PARAM_NAMES", "STRATEGIES", "choose", "params_matrix", "run_games"]
+# The recommended mix of competent bots (no ``random``): every scripted bot. ``boardsim simulate``
+# draws every seat from it when no --strategies are given, and the main job's studies play it.
+RECOMMENDED_MIX = ("greedy", "goal-greedy", "denier", "residential-civic", "industrial-airports",
+                   "commercial")
+
+__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
+           "run_games"]

@@ -4,7 +4,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import nth_bit, popcount
-from sim.core.rng import rand_below, seed_for
+from sim.core.rng import ACTION_HASH_START, fold_action, rand_below, seed_for
 from sim.suburbia import constants as K
 from sim.suburbia.detail import detail_row
 from sim.suburbia.kernels import (
@@ -24,15 +24,17 @@ from strategies.suburbia.bots import CELLS, WORK, choose_arrays
 
 @njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
-              turns, decisions, end_reason, keys, detail):
+              turns, decisions, end_reason, keys, detail, ahash):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
 
     s: a SuburbiaState used as scratch (its opts and data select the rules);
     seat_idx int64[n_games, n_players]: row of ``codes``/``params`` playing each seat;
     outputs: turns, decisions, end_reason int64[n_games]; keys int64[n_games, n_players, 4]
     (population, reputation, income, money: the ranking keys); detail
-    int64[n_games, n_players, N_DETAIL]. Game i uses seed_for(run_seed, i, 0) for chance and
-    seed_for(run_seed, i, 1) for its bots.
+    int64[n_games, n_players, N_DETAIL];
+    ahash uint64[n_games]: each game's action-sequence hash
+    (sim.core.rng.fold_action over its actions in order).
+    Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
     """
     meta = s.meta
     rng = s.rng
@@ -69,6 +71,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                     box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, work, n_players,
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
+        h = ACTION_HASH_START
         while meta[K.M_PHASE] != K.PH_OVER:
             c = meta[1]
             k = seat_idx[g, c]
@@ -89,10 +92,12 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                     a = choose_arrays(codes[k], params, k, meta, opts, tiles, goals, lines,
                                       consts, geo, market, supply, gpub, goffer, gpriv, pl, tk,
                                       grid, kc, kt, pd, legal, n, brng, cells, w)
+            h = fold_action(h, a)
             apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
                          discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a)
         turns[g] = meta[K.M_TURN]
         decisions[g] = meta[K.M_DEC]
+        ahash[g] = h
         end_reason[g] = meta[K.M_END]
         for p in range(n_players):
             keys[g, p, 0] = pl[p, K.P_POP]

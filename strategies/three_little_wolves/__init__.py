@@ -14,4 +14,11 @@ from strategies.three_little_wolves.bots import (
     params_matrix,
 )
 
-__all__ = ["N_PARAMS", "PARAM_NAMES", "STRATEGIES", "choose", "params_matrix", "run_games"]
+# The recommended mix of competent bots (no ``random``): the scripted bots that play the whole
+# game (``no-wolf`` is the restricted-play baseline of the wolf study, ``hostile`` the dummy-
+# control variant of greedy). ``boardsim simulate`` draws every seat from it when no --strategies
+# are given, and the main job's studies play it.
+RECOMMENDED_MIX = ("greedy", "cautious", "wolf-bettor")
+
+__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
+           "run_games"]

@@ -5,7 +5,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.bits import nonneg
-from sim.core.rng import seed_for
+from sim.core.rng import ACTION_HASH_START, fold_action, seed_for
 from sim.three_little_wolves import constants as K
 from sim.three_little_wolves.kernels import (
     apply_arrays,
@@ -19,7 +19,7 @@ from strategies.three_little_wolves.bots import choose_arrays
 
 @njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
-              turns, decisions, end_reason, pts, tb, det, acts, under):
+              turns, decisions, end_reason, pts, tb, det, acts, under, ahash):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
 
     s: a TLWState used as scratch (its opts/cards/consts select the rules and data);
@@ -27,8 +27,10 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     outputs: turns, decisions, end_reason, under (cards under the last pig) int64[n_games];
     pts int64[n_games, n_players, 6] score components; tb int64[n_games, n_players] tie-break;
     det int64[n_games, n_players, 6] detail (D_*); acts int64[n_games, n_players, 3]
-    (build, wolf, discard actions). Game i uses seed_for(run_seed, i, 0) for chance and
-    seed_for(run_seed, i, 1) for its bots.
+    (build, wolf, discard actions);
+    ahash uint64[n_games]: each game's action-sequence hash
+    (sim.core.rng.fold_action over its actions in order).
+    Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
     """
     # Unpack the state once; the loop only indexes arrays and calls the array kernels, which
     # are compiled without reference counting (performance note in kernels.py).
@@ -64,6 +66,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
         init_arrays(meta, rng, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat,
                     hs, hf, hb, pile, n_players, seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
+        h = ACTION_HASH_START
         while meta[K.M_PHASE] != K.PH_OVER:
             k = nonneg(seat_idx[g, nonneg(meta[K.M_CUR])])
             if codes[k] == 0:
@@ -73,10 +76,12 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                 n = legal_into(meta, opts, cards, hands, tie, seat, hs, legal)
                 a = choose_arrays(codes[k], meta, opts, cards, consts, hands, seat, hs, hf, hb,
                                   legal, n, brng, params, k, vals, cst, buf, pv, rel, relp)
+            h = fold_action(h, a)
             apply_arrays(meta, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat,
                          hs, hf, hb, a)
         turns[g] = meta[K.M_TURN]
         decisions[g] = meta[K.M_DEC]
+        ahash[g] = h
         end_reason[g] = meta[K.M_END]
         under[g] = meta[K.M_UNDER]
         points_arrays(meta, opts, cards, consts, hs, hf, cst, p_, t_, d_)
