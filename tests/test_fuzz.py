@@ -7,8 +7,8 @@ wrong types, lists longer, shorter or empty) and of component-data overrides (ev
 Each mutant is refused with ``UserError`` or plays to the end with the game's invariants
 holding after every decision.
 
-The default run is bounded (``BOARDSIM_FUZZ_EXAMPLES`` state mutants per game, default 80,
-and a fifth of that in overrides: about 60-90 s of CPU for the five games); set
+The default run is bounded (``BOARDSIM_FUZZ_EXAMPLES`` state mutants per game, default 1,000,
+and a fifth of that in overrides: about 35 s of CPU for the five games, measured); set
 ``BOARDSIM_FUZZ_EXAMPLES=20000`` for a long run. ``test_fuzz_under_boundscheck`` runs the
 same under ``NUMBA_BOUNDSCHECK=1`` (its own numba cache: a first run compiles every engine
 again, minutes) and is marked ``boundscheck``: it runs when ``BOARDSIM_BOUNDSCHECK=1`` is set
@@ -27,7 +27,7 @@ import sim
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sim.list_games()
-EXAMPLES = int(os.environ.get("BOARDSIM_FUZZ_EXAMPLES", "80"))
+EXAMPLES = int(os.environ.get("BOARDSIM_FUZZ_EXAMPLES", "1000"))
 
 
 def _run_worker(game_id: str, tmp_path: Path, env_extra: dict[str, str], examples: int,
