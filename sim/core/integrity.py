@@ -44,7 +44,7 @@ STALE_TMP_SECONDS = 3600         # a temporary file of another machine is stale 
 _CHUNK_RE = re.compile(r"^chunk-(\d{6})\.parquet$")
 
 GAMES_COLUMNS = ("game", "seed", "players", "options", "strategies", "first_player", "turns",
-                 "decisions", "end_reason", "n_winners", "winners")
+                 "decisions", "action_hash", "end_reason", "n_winners", "winners")
 SEATS_COLUMNS = ("game", "players", "seat", "strategy", "score", "rank", "win_share")
 
 
