@@ -76,8 +76,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             else:
                 n = list_legal(lo, d0, d1, b0, b1, hi, legal)
                 k = nonneg(seat_idx[g, c])
-                a = choose_arrays(bot[c], params, k, meta, opts, hands, n_floors, skips, hn,
-                                  legal, n, brng)
+                a = choose_arrays(bot[c], params, k, meta, opts, consts, hands, floors, values,
+                                  dogs, n_floors, skips, hn, legal, n, brng)
             h = fold_action(h, a)
             apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values,
                          dogs, n_floors, skips, milk, s_played, hn, hm, dogbits, board, a)

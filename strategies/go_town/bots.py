@@ -2,17 +2,19 @@
 
 Two kernels: ``random_bot`` (uniform over legal actions) and ``scripted_bot``, a priority bot:
 each legal action gets a priority from the strategy's parameter vector and simple features of
-the position (who leads, who is about to win, what the hand holds); the highest priority is
-played, ties broken uniformly at random, and the turn ends (END_TURN, priority 0) when nothing
-scores above 0. The named strategies are parameter vectors (data), so a designer can add one
-without touching code.
+the position (who leads, who is about to win, what the hand holds, what a bone would uncover);
+the highest priority is played and the turn ends (END_TURN, priority 0) when nothing scores
+above 0. Near-ties are broken at random from the bot generator: each positive priority gets
+uniform noise in ``[0, noise)`` (parameter ``noise``; at 0, exact ties are broken uniformly).
+With a full hand (no draw next turn) any playable card beats passing (``unstick``). The named
+strategies are parameter vectors (data), so a designer can add one without touching code.
 """
 
 import numpy as np
 from numba import njit
 
 from sim.core.game import StrategySpec
-from sim.core.rng import rand_below
+from sim.core.rng import next_u64, rand_below
 from sim.go_town import constants as K
 from sim.go_town.kernels import GoTownState, derive_hands
 from strategies import common
@@ -31,55 +33,74 @@ PARAM_NAMES = (
     "milk",           # MILK a rival
     "donut",          # DONUT
     "donut_gap",      # DONUT only if >= donut_rivals rivals are within this many floors of the target
-    "donut_rivals",
+    "donut_rivals",   # (capped at the number of rivals: at 2 players one rival suffices)
     "thief",          # THIEF
     "master",         # MASTER thief
     "leader_bonus",   # added when the target of an attack or steal is the leader
-    "attack_gap",     # attack (drill/milk) only rivals with >= own floors + attack_gap
+    "attack_gap",     # attack (drill/milk/bone) only rivals with >= own floors + attack_gap
+    "threat_gap",     # a rival within this many floors of the target is a threat: every attack
+    #                   on it is allowed whatever the gaps above say (< 0: never)
+    "threat_bonus",   # added to a steal or an attack aimed at a threat
+    "bone_steal",     # BONE on a rival's top-floor dog when the hand can then steal that floor
+    "drill_stealable",  # 1: may DRILL a floor it could STEAL instead (0: steal it, never drill)
+    "unstick",        # priority of any card play while the hand is at the hand limit (no draw
+    #                   next turn) and nothing else scores: the bot never passes forever
+    "noise",          # near-ties: each positive priority gets uniform noise in [0, noise)
+    #                   from the bot generator (0: exact ties only, broken uniformly)
 )
 N_PARAMS = len(PARAM_NAMES)
+(P_BUILD, P_BUILD_QM, P_STEAL, P_DOG_TOP, P_BONE, P_BONE_DRILL, P_DRILL, P_WRECK, P_WRECK_GAP,
+ P_MILK, P_DONUT, P_DONUT_GAP, P_DONUT_RIVALS, P_THIEF, P_MASTER, P_LEADER, P_ATTACK_GAP,
+ P_THREAT_GAP, P_THREAT_BONUS, P_BONE_STEAL, P_DRILL_STEALABLE, P_UNSTICK, P_NOISE) = range(
+    N_PARAMS)
 
 
 def _params(**kw) -> tuple:
-    return common.param_vector(PARAM_NAMES, dict(wreck_gap=2, donut_gap=1, donut_rivals=2, attack_gap=0), **kw)
+    return common.param_vector(
+        PARAM_NAMES, dict(wreck_gap=2, donut_gap=1, donut_rivals=2, attack_gap=0, threat_gap=1,
+                          threat_bonus=20, unstick=0.5, noise=0.25), **kw)
 
 
-# code 0: random_bot; code 1: scripted_bot with the vector below
+# code 0: random_bot; code 1: scripted_bot with the vector below. Every scripted vector answers
+# a rival one floor from the target (threat_gap 1), plays bone-then-steal, steals rather than
+# drills a stealable floor, never passes with a full hand while a card can be played, and
+# breaks near-ties (within ``noise``) at random.
+_GREEDY = dict(build=90, build_qm=80, steal=70, leader_bonus=5, drill=40, bone=30,
+               bone_needs_drill=1, wreck=35, wreck_gap=5, milk=30, donut=25, donut_gap=5,
+               donut_rivals=1, thief=50, master=55, dog_top=20, attack_gap=1, bone_steal=69)
 STRATEGIES = {
     "random": StrategySpec("random", 0, "uniform over the legal actions, END_TURN included"),
     "greedy": StrategySpec(
         "greedy", 1,
-        "one step ahead: build when it can, else steal a floor (from the leader first), else "
-        "hit the leader (drill, milkshake, thieves); a dog on its own top floor",
-        _params(build=90, build_qm=80, steal=70, leader_bonus=5, drill=40, bone=30,
-                bone_needs_drill=1, wreck=35, wreck_gap=5, milk=30, donut=25, donut_gap=5,
-                donut_rivals=1, thief=50, master=55, dog_top=20, attack_gap=1),
+        "one step ahead: build when it can, else steal a floor (from the leader first; a bone "
+        "first if a dog guards it), else hit the leader (drill, milkshake, thieves); a dog on "
+        "its own top floor; always hits a rival one floor from winning",
+        _params(**_GREEDY),
         PARAM_NAMES,
     ),
     "attacker": StrategySpec(
         "attacker", 1,
-        "spec §8.2 attacker: bone->drill->steal on the leader, wrecking ball on a guarded "
-        "near-winner, milkshake the leader, donut when two rivals are close, then build",
+        "spec §8.2 attacker: bone->drill->steal on the leader (steal, never drill, a floor it "
+        "can steal), wrecking ball on a guarded near-winner, milkshake the leader, donut when "
+        "two rivals are close (one at 2 players), then build",
         _params(build=40, build_qm=35, steal=85, leader_bonus=10, bone=95, bone_needs_drill=1,
                 drill=90, wreck=92, wreck_gap=2, milk=80, donut=75, donut_gap=1,
-                donut_rivals=2, thief=60, master=65, dog_top=20, attack_gap=0),
+                donut_rivals=2, thief=60, master=65, dog_top=20, attack_gap=0, bone_steal=96),
         PARAM_NAMES,
     ),
     "thief-first": StrategySpec(
         "thief-first", 1,
         "greedy, but opens every turn with all its thief cards (seed tip 2)",
-        _params(build=90, build_qm=80, steal=70, leader_bonus=5, drill=40, bone=30,
-                bone_needs_drill=1, wreck=35, wreck_gap=5, milk=30, donut=25, donut_gap=5,
-                donut_rivals=1, thief=99, master=100, dog_top=20, attack_gap=1),
+        _params(**dict(_GREEDY, thief=99, master=100)),
         PARAM_NAMES,
     ),
     "defender": StrategySpec(
         "defender", 1,
         "spec §8.2 defender: builds, keeps a dog on its top floor after building, attacks "
-        "only a player one floor from winning",
+        "only a player one floor from winning (then with every card that hits them)",
         _params(build=90, build_qm=85, steal=80, leader_bonus=5, dog_top=50, bone=30,
                 bone_needs_drill=1, drill=60, wreck=70, wreck_gap=1, milk=60, donut=55,
-                donut_gap=1, donut_rivals=1, thief=40, master=45, attack_gap=99),
+                donut_gap=1, donut_rivals=1, thief=40, master=45, attack_gap=99, bone_steal=79),
         PARAM_NAMES,
     ),
 }
@@ -112,72 +133,115 @@ def _leader(hn, n_floors, np_, c):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, hn, p, k):
+def _unit(rng):
+    """A uniform float64 in [0, 1) from the bot generator."""
+    return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _can_steal_after_bone(c, t, f, opts, hands, floors, values, dogs):
+    """Once a bone removes the one dog of ``t``'s floor ``f``, does ``c``'s hand steal a card of
+    it (§4.2, §4.3; D5 options)?"""
+    if dogs[t, f] != 1:
+        return False
+    for slot in range(2):
+        w = values[t, f, slot]
+        if floors[t, f, slot] != K.QM:
+            if hands[c, 9 - w] > 0:
+                return True
+        elif (opts[K.O_QM_BY_NUM] == 1 and hands[c, 9 - w] > 0) or (
+                opts[K.O_QM_BY_QM] == 1 and hands[c, K.QM] > 0):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _priority(a, c, leader, mine, target, np_, opts, hands, floors, values, dogs, n_floors,
+              skips, hn, stealable, p, k):
     """Priority of the legal action ``a`` for seat ``c`` under the parameter row ``p[k]``.
 
-    ``leader``: the rival ``_leader`` picks; ``mine``: ``c``'s floors; ``target``: the option.
+    ``leader``: the rival ``_leader`` picks; ``mine``: ``c``'s floors; ``target``: the option;
+    ``stealable``: bit t, a STEAL from seat t is legal now.
     """
     if a == K.A_END:
         return 0.0
     if a <= 4:
-        return p[k, 0]
+        return p[k, P_BUILD]
     if a < K.A_STEAL:
-        return p[k, 1]
+        return p[k, P_BUILD_QM]
+    tgap = p[k, P_THREAT_GAP]
     if a < K.A_DOG:
         v = (a - K.A_STEAL) // 4
-        bonus = p[k, 15] if v == leader else 0.0
-        return p[k, 2] + bonus + 0.1 * n_floors[v]
+        bonus = p[k, P_LEADER] if v == leader else 0.0
+        if tgap >= 0 and n_floors[v] >= target - tgap:
+            bonus += p[k, P_THREAT_BONUS]
+        return p[k, P_STEAL] + bonus + 0.1 * n_floors[v]
     if a < K.A_BONE:
         i = a - K.A_DOG
         t = i // K.MAXF
         f = i % K.MAXF
         if t == c and f == mine - 1:
-            return p[k, 3]
+            return p[k, P_DOG_TOP]
         return -1.0
+    if a > K.A_MASTER:
+        return -1.0  # dead plays (D14): never, unless to get unstuck
+    if a == K.A_MASTER:
+        return p[k, P_MASTER]
+    if a == K.A_DONUT:
+        close = 0
+        threat = False
+        for t in range(np_):
+            if t != c:
+                close += n_floors[t] >= target - p[k, P_DONUT_GAP]
+                threat |= tgap >= 0 and n_floors[t] >= target - tgap
+        if threat:
+            return p[k, P_DONUT] + p[k, P_THREAT_BONUS]
+        if close < min(p[k, P_DONUT_RIVALS], np_ - 1):
+            return -1.0
+        return p[k, P_DONUT]
     if a < K.A_DRILL:
         i = a - K.A_BONE
         t = i // K.MAXF
         f = i % K.MAXF
+    elif a < K.A_THIEF:
+        t = (a - K.A_DRILL) % 4
+    else:
+        t = a - K.A_THIEF
+        return p[k, P_THIEF] + 0.1 * hn[t]
+    bonus = p[k, P_LEADER] if t == leader else 0.0
+    threat = tgap >= 0 and n_floors[t] >= target - tgap
+    if threat:
+        bonus += p[k, P_THREAT_BONUS]
+    if a < K.A_DRILL:  # BONE
         if f != n_floors[t] - 1:
             return -1.0
-        if p[k, 5] > 0 and hands[c, K.DRILL] == 0:
+        if p[k, P_BONE_STEAL] > 0 and _can_steal_after_bone(c, t, f, opts, hands, floors,
+                                                            values, dogs):
+            return p[k, P_BONE_STEAL] + bonus
+        if p[k, P_BONE_DRILL] > 0 and hands[c, K.DRILL] == 0:
             return -1.0
-        if n_floors[t] < mine + p[k, 16]:
+        if n_floors[t] < mine + p[k, P_ATTACK_GAP] and not threat:
             return -1.0
-        return p[k, 4] + (p[k, 15] if t == leader else 0.0)
-    if a < K.A_WRECK:
-        t = a - K.A_DRILL
-        if n_floors[t] < mine + p[k, 16]:
+        return p[k, P_BONE] + bonus
+    if a < K.A_MILK:  # DRILL, WRECK: never on a floor a STEAL takes instead
+        if p[k, P_DRILL_STEALABLE] == 0 and (stealable >> t) & 1:
             return -1.0
-        return p[k, 6] + (p[k, 15] if t == leader else 0.0) + 0.1 * n_floors[t]
-    if a < K.A_MILK:
-        t = a - K.A_WRECK
-        if n_floors[t] < target - p[k, 8]:
+        if a < K.A_WRECK:
+            if n_floors[t] < mine + p[k, P_ATTACK_GAP] and not threat:
+                return -1.0
+            return p[k, P_DRILL] + bonus + 0.1 * n_floors[t]
+        if n_floors[t] < target - p[k, P_WRECK_GAP] and not threat:
             return -1.0
-        return p[k, 7] + (p[k, 15] if t == leader else 0.0) + 0.1 * n_floors[t]
-    if a < K.A_THIEF:
-        t = a - K.A_MILK
-        if n_floors[t] < mine + p[k, 16] or skips[t] > 0:
-            return -1.0
-        return p[k, 9] + (p[k, 15] if t == leader else 0.0) + 0.1 * n_floors[t]
-    if a < K.A_DONUT:
-        t = a - K.A_THIEF
-        return p[k, 13] + 0.1 * hn[t]
-    if a == K.A_DONUT:
-        close = 0
-        for t in range(np_):
-            if t != c and n_floors[t] >= target - p[k, 11]:
-                close += 1
-        if close < p[k, 12]:
-            return -1.0
-        return p[k, 10]
-    if a == K.A_MASTER:
-        return p[k, 14]
-    return -1.0  # dead plays: never
+        return p[k, P_WRECK] + bonus + 0.1 * n_floors[t]
+    # MILK
+    if (n_floors[t] < mine + p[k, P_ATTACK_GAP] or skips[t] > 0) and not threat:
+        return -1.0
+    return p[k, P_MILK] + bonus + 0.1 * n_floors[t]
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def scripted_arrays(meta, opts, hands, n_floors, skips, hn, legal, n, rng, p, k):
+def scripted_arrays(meta, opts, consts, hands, floors, values, dogs, n_floors, skips, hn, legal,
+                    n, rng, p, k):
     """Priority bot over the parameter row ``p[k]`` (float64[:, N_PARAMS], see PARAM_NAMES)."""
     c = meta[K.M_CUR]
     if meta[K.M_PHASE] == K.PH_DISCARD:
@@ -195,17 +259,34 @@ def scripted_arrays(meta, opts, hands, n_floors, skips, hn, legal, n, rng, p, k)
     leader = _leader(hn, n_floors, np_, c)
     mine = n_floors[c]
     target = opts[K.O_TARGET]
+    # a full hand draws nothing next turn: play any card rather than pass (legal ids ascend,
+    # so every STEAL is seen before the DRILLs and WRECKs that ask for ``stealable``)
+    full = hn[c] >= consts[K.C_LIMIT]
+    noise = p[k, P_NOISE]
     best = K.A_END
     bp = 0.0
     ties = 1
+    stealable = 0
     for i in range(n):
         a = legal[i]
-        pr = _priority(a, c, leader, mine, target, np_, hands, n_floors, skips, hn, p, k)
-        if pr > bp:
+        if K.A_STEAL <= a < K.A_DOG:
+            stealable |= 1 << ((a - K.A_STEAL) // 4)
+        pr = _priority(a, c, leader, mine, target, np_, opts, hands, floors, values, dogs,
+                       n_floors, skips, hn, stealable, p, k)
+        if full and pr <= 0.0 and a != K.A_END:
+            pr = p[k, P_UNSTICK]
+        if pr <= 0.0:
+            continue
+        if noise > 0.0:
+            pr += noise * _unit(rng)
+            if pr > bp:
+                bp = pr
+                best = a
+        elif pr > bp:
             bp = pr
             best = a
             ties = 1
-        elif pr == bp and pr > 0:
+        elif pr == bp:
             ties += 1
             if rand_below(rng, ties) == 0:
                 best = a
@@ -213,12 +294,14 @@ def scripted_arrays(meta, opts, hands, n_floors, skips, hn, legal, n, rng, p, k)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def choose_arrays(code, params, k, meta, opts, hands, n_floors, skips, hn, legal, n, rng):
+def choose_arrays(code, params, k, meta, opts, consts, hands, floors, values, dogs, n_floors,
+                  skips, hn, legal, n, rng):
     """``choose`` on the state's arrays with the strategy's parameters as row ``k`` of the
     matrix ``params`` (float64[:, N_PARAMS]); the batch loop's entry point."""
     if code == 0:
         return legal[rand_below(rng, n)]
-    return scripted_arrays(meta, opts, hands, n_floors, skips, hn, legal, n, rng, params, k)
+    return scripted_arrays(meta, opts, consts, hands, floors, values, dogs, n_floors, skips, hn,
+                           legal, n, rng, params, k)
 
 
 @njit(cache=True)
@@ -230,8 +313,8 @@ def choose(code, params, k, s, legal, n, rng):
     hn = np.empty(K.MAXP, np.int64)
     hm = np.empty(K.MAXP, np.int64)
     derive_hands(s.hands, hn, hm)
-    return scripted_arrays(s.meta, s.opts, s.hands, s.n_floors, s.skips, hn, legal, n, rng,
-                           params, k)
+    return scripted_arrays(s.meta, s.opts, s.consts, s.hands, s.floors, s.values, s.dogs,
+                           s.n_floors, s.skips, hn, legal, n, rng, params, k)
 
 
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:

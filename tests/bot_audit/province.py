@@ -1,0 +1,196 @@
+"""Province bot audit: the blunders of issue #13, counted decision by decision.
+
+Every game is game i of run ``seed`` exactly as ``Game.run_chunk`` plays it (chance from
+``seed_for(seed, i, 0)``, bots from ``seed_for(seed, i, 1)``, seats from ``seat_matrix``), played
+through the kernel contract and ``strategies.common.bot_choose``. Counted per strategy:
+
+* ``end-behind``: BUILDs that set the end trigger (seven structures, all types, or the last goal
+  token claimed) after which the builder lost the game (END_TURN was always legal instead: it is
+  legal in every spending phase). ``ends-losing`` counts any action that set the trigger.
+* ``ender wins``: games won by the seat whose action set the end trigger.
+* ``saves``: turns ended without a build although a BUILD was legal in that turn's spending
+  phase; ``save -> 2 VP``: saves followed, on the seat's next turn, by the first build of a
+  structure worth 2 VP or more.
+* ``lender``: TAKE_LENDER actions, and games the seat ended holding the token (-2 VP).
+* games stopped at the turn limit; distinct games (a hash of each game's action sequence).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+import sim
+from sim.core import contract
+from sim.core.rng import seed_for
+from sim.core.seating import seat_matrix
+from sim.province import constants as K
+from sim.province.kernels import score_of
+from strategies import common
+
+SCRIPTED = ["greedy", "denial", "engine", "lender", "sniper"]
+C_DEC, C_TURNS, C_SEATS, C_WINS, C_ENDB, C_ENDB_LOST, C_ENDB_DRAW, C_ENDA, C_ENDA_LOST, \
+    C_SAVES, C_BUILD_TURNS, C_BUILDS, C_TAKES, C_HELD_END, C_FIRST2, C_SAVE2, C_VP = range(17)
+N_C = 17
+G_GAMES, G_LIMIT, G_ENDER, G_ENDER_WON, G_FIRST_WON, G_DRAWS, G_TURNS = range(7)
+N_G = 7
+
+
+@njit(cache=True)
+def audit(s, first, n_games, run_seed, seat_idx, codes, params, cnt, gcnt, hashes):
+    """Play the games and add the counters: ``cnt`` float64[rows, N_C] per strategy row,
+    ``gcnt`` float64[N_G]; ``hashes`` uint64[n_games] a hash of each game's actions."""
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
+    brng = np.empty(1, np.uint64)
+    x = s.x
+    pending_save = np.zeros(2, np.int64)
+    for g in range(n_games):
+        gi = np.uint64(first + g)
+        contract.init_state(s, 2, seed_for(run_seed, gi, np.uint64(0)))
+        brng[0] = seed_for(run_seed, gi, np.uint64(1))
+        h = np.uint64(1469598103934665603)
+        ender = -1
+        ender_build = False
+        build_legal = False
+        pending_save[0] = 0
+        pending_save[1] = 0
+        while not contract.is_over(s):
+            n = contract.legal_actions_into(s, legal)
+            c = x[K.M_CUR]
+            k = seat_idx[g, c]
+            for i in range(n):
+                if K.A_BUILD <= legal[i] < K.A_GRIND:
+                    build_legal = True
+            a = common.bot_choose(codes[k], params, k, s, legal, n, brng)
+            h = (h ^ np.uint64(a + 1)) * np.uint64(1099511628211)
+            cnt[k, C_DEC] += 1
+            trig0 = x[K.M_TRIG]
+            if a == K.A_TAKE:
+                cnt[k, C_TAKES] += 1
+            if K.A_BUILD <= a < K.A_GRIND:
+                b = a - K.A_BUILD
+                cnt[k, C_BUILDS] += 1
+                if x[K.X_FB + b] < 0 and x[K.X_SD + b * K.NSCOL + K.S_VP1] >= 2:
+                    cnt[k, C_FIRST2] += 1
+                    if pending_save[c]:
+                        cnt[k, C_SAVE2] += 1
+                pending_save[c] = 0
+            if a == K.A_END:
+                cnt[k, C_TURNS] += 1
+                if build_legal:
+                    cnt[k, C_BUILD_TURNS] += 1
+                    if x[K.M_BUILT] == 0:
+                        cnt[k, C_SAVES] += 1
+                        pending_save[c] = 2  # the next own turn
+                if pending_save[c] == 1:
+                    pending_save[c] = 0
+                elif pending_save[c] == 2:
+                    pending_save[c] = 1
+                build_legal = False
+            contract.apply_inplace(s, a)
+            if trig0 == K.END_NONE and x[K.M_TRIG] != K.END_NONE:
+                ender = c
+                ender_build = K.A_BUILD <= a < K.A_GRIND
+        w = x[K.M_WIN]
+        gcnt[G_GAMES] += 1
+        gcnt[G_TURNS] += x[K.M_TURN]
+        if x[K.M_END] == K.END_LIMIT:
+            gcnt[G_LIMIT] += 1
+        else:
+            if w == K.WIN_DRAW:
+                gcnt[G_DRAWS] += 1
+            if w == x[K.M_FIRST]:
+                gcnt[G_FIRST_WON] += 1
+            if ender >= 0:
+                r = seat_idx[g, ender]
+                gcnt[G_ENDER] += 1
+                lost = w != ender and w != K.WIN_DRAW
+                if w == ender:
+                    gcnt[G_ENDER_WON] += 1
+                cnt[r, C_ENDA] += 1
+                cnt[r, C_ENDA_LOST] += lost
+                if ender_build:
+                    cnt[r, C_ENDB] += 1
+                    cnt[r, C_ENDB_LOST] += lost
+                    cnt[r, C_ENDB_DRAW] += w == K.WIN_DRAW
+        for p in range(2):
+            r = seat_idx[g, p]
+            cnt[r, C_SEATS] += 1
+            cnt[r, C_VP] += score_of(x, p)
+            if x[K.M_LHOLDER] == p:
+                cnt[r, C_HELD_END] += 1
+            if w == p:
+                cnt[r, C_WINS] += 1
+            elif w == K.WIN_DRAW:
+                cnt[r, C_WINS] += 0.5
+        hashes[g] = h
+
+
+def run(names: list[str], n: int, seed: int, seating: str, options: dict | None = None,
+        overrides: dict | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Counters ``[len(names), N_C]``, run counters ``[N_G]`` and per-game action hashes for
+    ``n`` games of ``names`` (``seating`` as in ``boardsim simulate``)."""
+    game = sim.get_game("province").with_overrides(overrides)
+    s = game._alloc(game.resolve_options(options or {}))
+    seats = seat_matrix(seating, seed, 0, n, 2, len(names))
+    codes, params = game.bots.params_matrix(names)
+    cnt = np.zeros((len(names), N_C))
+    gcnt = np.zeros(N_G)
+    hashes = np.zeros(n, np.uint64)
+    audit(s, 0, n, np.uint64(seed % 2**64), seats, codes, params, cnt, gcnt, hashes)
+    return cnt, gcnt, hashes
+
+
+def _pct(a: float, b: float) -> str:
+    return f"{100 * a / b:5.1f}% ({a:,.0f}/{b:,.0f})" if b else "    - (0/0)"
+
+
+def _report(title: str, names: list[str], cnt, gcnt, hashes) -> None:
+    g = gcnt[G_GAMES]
+    print(f"== {title}: {g:,.0f} games, mean turns {gcnt[G_TURNS] / g:.1f}, limit "
+          f"{_pct(gcnt[G_LIMIT], g)}, distinct games {100 * len(np.unique(hashes)) / g:.1f}%")
+    print(f"  ender wins {_pct(gcnt[G_ENDER_WON], gcnt[G_ENDER])}; first player wins "
+          f"{_pct(gcnt[G_FIRST_WON], g - gcnt[G_LIMIT])}; draws {_pct(gcnt[G_DRAWS], g)}")
+    for r, name in enumerate(names):
+        c = cnt[r]
+        print(f"  {name:8s} win {_pct(c[C_WINS], c[C_SEATS])} mean VP {c[C_VP] / c[C_SEATS]:.2f}"
+              f"; end-behind builds {c[C_ENDB_LOST]:,.0f} of {c[C_ENDB]:,.0f} ending builds, "
+              f"{_pct(c[C_ENDB_LOST], c[C_SEATS])} of seat-games; ends-losing any action "
+              f"{c[C_ENDA_LOST]:,.0f}")
+        print(f"    saves {_pct(c[C_SAVES], c[C_BUILD_TURNS])} of turns with a legal build; "
+              f"save -> 2 VP {_pct(c[C_SAVE2], c[C_SAVES])}; first 2-VP builds per game "
+              f"{c[C_FIRST2] / c[C_SEATS]:.2f}; takes per game {c[C_TAKES] / c[C_SEATS]:.2f}; "
+              f"held the Lender at the end {_pct(c[C_HELD_END], c[C_SEATS])}")
+
+
+def main(n: int, players: list[int] | None, seed: int, only: set[str] | None) -> None:
+    if players and players != [2]:
+        print("province: 2 players only")
+    want = (lambda name: only is None or name in only)
+    if want("mirrors"):
+        for b in SCRIPTED:
+            _report(f"{b} mirror", [b], *run([b], n, seed, "fixed"))
+    if want("pool"):
+        for opts in ({}, {"p2_coins": 4}):
+            label = ", ".join(f"{k}={v}" for k, v in opts.items()) or "default rules"
+            _report(f"scripted pool ({', '.join(SCRIPTED)}), {label}", SCRIPTED,
+                    *run(SCRIPTED, n, seed, "pool", opts))
+    if want("lender"):
+        _report("lender vs greedy, seats rotated", ["lender", "greedy"],
+                *run(["lender", "greedy"], n, seed, "rotate"))
+    if want("vs-random"):
+        for b in SCRIPTED:
+            cnt, gcnt, _ = run([b, "random"], n, seed, "rotate")
+            print(f"== {b} vs random, seats rotated: {b} wins {_pct(cnt[0, C_WINS], cnt[0, C_SEATS])}"
+                  f", limit {_pct(gcnt[G_LIMIT], gcnt[G_GAMES])}")
+    if want("labor"):
+        doc = sim.get_game("province").component_document()
+        for row in doc["structures"]:
+            name = row["name"].lower()
+            # ``--set`` takes absolute values: the data's labor plus one
+            ov = {f"structures.{name}.labor": row["labor"] + 1}
+            for label, names, seating in (("greedy mirror", ["greedy"], "fixed"),
+                                          ("scripted pool", SCRIPTED, "pool")):
+                cnt, gcnt, hashes = run(names, n, seed, seating, overrides=ov)
+                print(f"== {name}.labor={row['labor'] + 1} (+1), {label}: limit {_pct(gcnt[G_LIMIT], gcnt[G_GAMES])}, "
+                      f"mean turns {gcnt[G_TURNS] / gcnt[G_GAMES]:.1f}")
