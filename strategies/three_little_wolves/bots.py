@@ -21,7 +21,15 @@ Per-action terms: a floor's number gap (``gap``: play low, §7.1.1), a bonus for
 house, a cost for spending a basement card early (§7.1.4), a wolf-action bonus and the cost of
 discarding a card that could still be built (§7.1.6). Forced discards and passes give away the
 least useful card. Pig ties go to the house with the larger lead over its colour's shortest
-rival (§3.7). In the 2p end, the committed card is the one with the best use. Dummy control
+rival (§3.7). In the 2p end, the committed card is the one with the best use.
+
+The end of the game (``end_free``, ``end_terms``): once the seat has at least as many unused
+wolves as turns left, a betting penalty is dropped (an unplaced wolf is lost); when nothing
+follows (its last turn, or a committed card of the 2p end) giving up a buildable card costs
+nothing, and on its last turn only the points the game will score count (no height, gap,
+new-house or unique-shortest shaping). Before its last turn in the final stage a wolf action
+gets ``wolf_first`` (wolf targets are contested, one's own builds are not). Actions within
+``near_tie`` of the best are drawn at random from the bot generator. Dummy control
 (``dummy_policy = holder_choice``): ``neutral`` plays the spec's neutral rule, ``hostile``
 (§7.1.10) the placement that most lowers the opponent's value.
 
