@@ -4,9 +4,18 @@ Two kernels: ``random_bot`` (uniform over the legal actions, draft picks include
 ``plan_bot``, a one-decision-ahead evaluator: every legal action gets a value in victory-point
 equivalents from the parameter vector (cube and coin values, a premium on food while the coming
 feeding is not covered, the future worth of a building per remaining round, where to site it,
-progress on its own goal cards) and the best is played (ties broken at random). Draft picks use
-a random pick or a building value table; both are parameters. The named strategies are
-parameter vectors (data), so a designer can add one without touching code.
+progress on its own goal cards) and the best is played (actions within ``near_tie`` of the best
+drawn at random from the bot generator). Draft picks use a random pick or a building value
+table; both are parameters. The named strategies are parameter vectors (data), so a designer
+can add one without touching code.
+
+Play patterns (issue #13): the food reserve (``food_reserve``, ``food_per_turn``,
+``reserve_coins``): an action that spends coins on cubes (or food cubes) so that the coming
+feeding can no longer be covered by food held plus ``coins // buy price`` plus the food expected
+from the seat's turns left in the round costs ``food_reserve`` VP per worker left unfed, and a
+placement that brings food gains as much; cube outputs are capped at the supply (no Carpenter
+paid for with no wood left); the Cathedral is worth ``cath_round`` per end of round to come and
+the Residence ``res_round`` times the activations around its best site per end of round to come.
 """
 
 import numpy as np
@@ -33,6 +42,13 @@ PARAM_NAMES = (
     "goal_weight",  # multiplier of a goal card's VP for progress this decision
     "epsilon",  # probability of a uniformly random legal action
     "end_food_value",  # multiplier of food value in the last round once feeding is covered
+    "food_reserve",  # VP per worker an action leaves unfeedable (food + coins / buy price)
+    "cath_round",  # Cathedral: VP per end of round still to come (its workers' VP)
+    "res_round",  # Residence: VP per end of round still to come, per unit of activation value
+    "near_tie",  # actions within this value (VP) of the best are ties, drawn at random
+    "food_per_turn",  # food reserve: food expected from each of the seat's turns left
+    "reserve_coins",  # food reserve: share of coin prices (fees, coin inputs) it counts (1 all,
+                      # 0 only the coins spent buying cubes)
 )
 N_PARAMS = len(PARAM_NAMES)
 I_DRAFT_MODE = 0
@@ -48,6 +64,12 @@ I_SITE_SELF = I_SITE_TRAFFIC + 1
 I_GOAL = I_SITE_SELF + 1
 I_EPS = I_GOAL + 1
 I_END_FOOD = I_EPS + 1
+I_RESERVE = I_END_FOOD + 1
+I_CATH = I_RESERVE + 1
+I_RES = I_CATH + 1
+I_NEAR = I_RES + 1
+I_FOOD_TURN = I_NEAR + 1
+I_RES_COINS = I_FOOD_TURN + 1
 
 # a building value table for drafts: build VP plus a rough worth of its effect (spec §10)
 DEFAULT_DRAFT_TABLE = (
@@ -60,7 +82,8 @@ _BASE = {
     "w_wood": 0.7, "w_stone": 1.0, "w_fish": 0.7, "w_wheat": 0.7, "w_coin": 0.34,
     "food_short": 1.6, "build_future": 1.0, "build_bias": 0.0, "site_own_adj": 0.3,
     "site_traffic": 0.3, "site_self_block": 0.3, "goal_weight": 1.0, "epsilon": 0.0,
-    "end_food_value": 0.2,
+    "end_food_value": 0.2, "food_reserve": 5.0, "cath_round": 2.0, "res_round": 0.8,
+    "near_tie": 0.02, "food_per_turn": 1.5, "reserve_coins": 0.0,
 }
 
 
@@ -86,13 +109,13 @@ STRATEGIES = {
         "spec §10 builder: builds early and often, next to its own buildings, near busy "
         "gathering cells; drafts by the value table",
         _params(build_future=1.8, build_bias=2.0, site_own_adj=1.2, site_traffic=0.4,
-                w_stone=1.2, w_wood=0.9), PARAM_NAMES),
+                w_stone=1.2, w_wood=0.9, food_reserve=8.0), PARAM_NAMES),
     "gatherer": StrategySpec(
         "gatherer", 1,
         "spec §10 feeder/gatherer: values cubes and food highly, keeps the next feeding "
         "covered, builds only for large immediate points; drafts by the value table",
         _params(build_future=0.8, build_bias=-1.0, w_wood=0.9, w_stone=1.1, w_fish=1.0,
-                w_wheat=1.0, food_short=2.5, w_coin=0.4), PARAM_NAMES),
+                w_wheat=1.0, food_short=2.5, w_coin=0.4, food_per_turn=0.5), PARAM_NAMES),
     "greedy-draft-random": StrategySpec(
         "greedy-draft-random", 1, "greedy, with random draft picks", _params(draft_mode=0.0),
         PARAM_NAMES),
@@ -145,9 +168,93 @@ def _pay_value(seat, c, wv, wcoin, buy, n0, n1, n2, n3, k):
     return v
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _own_paid(seat, c, t, need):
+    """Own cubes of type ``t`` a payment of ``need`` of them uses (own first, spec L3)."""
+    h = seat[c, K.SE_CUBES + t]
+    return need if need <= h else h
+
+
 @njit(cache=True, _nrt=False)
-def _act_value(bdata, consts, seat, c, b, fee, wv, wcoin):
-    """Net VP value of activating building ``b`` once (inputs and fee against outputs)."""
+def _short(meta, consts, seat, c, dcoins, dfood, slack):
+    """Workers seat ``c`` could not feed at the coming feeding once its coins change by
+    ``dcoins`` and its food cubes by ``dfood``: workers minus food held minus the food its coins
+    buy (``coins // buy price``) minus ``slack`` (food still expected this round), at least
+    0."""
+    food = seat[c, K.SE_CUBES + 2] + seat[c, K.SE_CUBES + 3] + dfood
+    coins = seat[c, K.SE_COINS] + dcoins
+    nb = coins // consts[K.C_BUY] if coins > 0 else 0
+    short = meta[K.M_WORKERS] - food - nb - slack
+    return short if short > 0.0 else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _reserve_cost(meta, consts, seat, c, dcoins, dfood, p):
+    """The food reserve: ``food_reserve`` VP per worker the change (``dcoins``, ``dfood``)
+    leaves unfeedable at the coming feeding, counting ``food_per_turn`` food for each of the
+    seat's turns left in the round after this one (0 for a change that does not make it
+    worse)."""
+    if p[I_RESERVE] == 0.0 or (dcoins >= 0 and dfood >= 0):
+        return 0.0
+    left = meta[K.M_WORKERS] - seat[c, K.SE_WUSED]
+    if meta[K.M_PHASE] == K.PH_TURN:
+        left -= 1
+    elif meta[K.M_PHASE] == K.PH_RES:
+        left = 0
+    slack = p[I_FOOD_TURN] * left
+    s1 = _short(meta, consts, seat, c, dcoins, dfood, slack)
+    s0 = _short(meta, consts, seat, c, 0, 0, slack)
+    return p[I_RESERVE] * (s1 - s0) if s1 > s0 else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _reserve_gain(meta, consts, seat, c, dfood, p):
+    """The food reserve's side of a placement that brings ``dfood`` food: ``food_reserve`` VP
+    per worker it makes feedable (slack as in ``_reserve_cost``; the placement is this turn)."""
+    if p[I_RESERVE] == 0.0:
+        return 0.0
+    slack = p[I_FOOD_TURN] * (meta[K.M_WORKERS] - seat[c, K.SE_WUSED] - 1)
+    s1 = _short(meta, consts, seat, c, 0, dfood, slack)
+    s0 = _short(meta, consts, seat, c, 0, 0, slack)
+    return p[I_RESERVE] * (s0 - s1)
+
+
+@njit(cache=True, _nrt=False)
+def _pay_flows(seat, c, buy, n0, n1, n2, n3, k, pk):
+    """(coins change, food change) of paying cubes n0..n3 (own first, missing bought at
+    ``buy`` coins each) and ``k`` coins, the coins counted only for ``pk`` of ``k`` (the food
+    reserve weighs the coins spent on cubes, and coin prices only with ``reserve_coins``)."""
+    miss = (n0 - _own_paid(seat, c, 0, n0) + n1 - _own_paid(seat, c, 1, n1)
+            + n2 - _own_paid(seat, c, 2, n2) + n3 - _own_paid(seat, c, 3, n3))
+    return (-(pk * k + buy * miss),
+            -(_own_paid(seat, c, 2, n2) + _own_paid(seat, c, 3, n3)))
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _out_cap(meta, seat, c, t, out, need):
+    """Cubes of type ``t`` an output of ``out`` of them yields: the supply after a payment of
+    ``need`` of them (own cubes return to the supply first) caps it (spec §3, A3)."""
+    av = meta[K.M_SUPPLY + t] + _own_paid(seat, c, t, need)
+    return out if out <= av else av
+
+
+@njit(cache=True, _nrt=False)
+def _act_flows(meta, bdata, consts, seat, c, b, fee, pk):
+    """(coins change, food change) of activating building ``b`` once (fee ``fee``)."""
+    dc, df = _pay_flows(seat, c, consts[K.C_BUY], bdata[b, K.BD_IN], bdata[b, K.BD_IN + 1],
+                        bdata[b, K.BD_IN + 2], bdata[b, K.BD_IN + 3], bdata[b, K.BD_INC] + fee,
+                        pk)
+    dc += bdata[b, K.BD_OUTC]
+    df += (_out_cap(meta, seat, c, 2, bdata[b, K.BD_OUT + 2], bdata[b, K.BD_IN + 2])
+           + _out_cap(meta, seat, c, 3, bdata[b, K.BD_OUT + 3], bdata[b, K.BD_IN + 3]))
+    return dc, df
+
+
+@njit(cache=True, _nrt=False)
+def _act_value(meta, bdata, consts, seat, c, b, fee, wv, wcoin):
+    """Net VP value of activating building ``b`` once (inputs and fee against outputs; cube
+    outputs capped at the supply, so an exchange that would yield nothing is worth its
+    payment, negative)."""
     if b == K.B_PAWNSHOP:
         # swap the two least valuable held cubes for two of the most valuable type
         best = 0.0
@@ -168,7 +275,8 @@ def _act_value(bdata, consts, seat, c, b, fee, wv, wcoin):
         return 2 * best - lo1 - lo2 - fee * wcoin
     gain = bdata[b, K.BD_OUTVP] + bdata[b, K.BD_OUTC] * wcoin
     for t in range(4):
-        gain += bdata[b, K.BD_OUT + t] * wv[t]
+        if bdata[b, K.BD_OUT + t] > 0:
+            gain += _out_cap(meta, seat, c, t, bdata[b, K.BD_OUT + t], bdata[b, K.BD_IN + t]) * wv[t]
     cost = _pay_value(seat, c, wv, wcoin, consts[K.C_BUY], bdata[b, K.BD_IN], bdata[b, K.BD_IN + 1],
                       bdata[b, K.BD_IN + 2], bdata[b, K.BD_IN + 3], bdata[b, K.BD_INC] + fee)
     return gain - cost
@@ -217,8 +325,12 @@ def _goal_bonus_build(meta, gdata, cells, seat, c, b, nown, p):
 
 
 @njit(cache=True, _nrt=False)
-def _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, b, nown, p, wv):
-    """BUILD b: its VP, future worth, goal progress, minus what the payment gives up."""
+def _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, b, nown, p, wv, res_v):
+    """BUILD b: its VP, future worth, goal progress, minus what the payment gives up and the
+    food reserve's cost. The Cathedral is worth ``cath_round`` per end of round to come, the
+    Residence ``res_round`` times ``res_v`` (the activations around its best site,
+    ``_res_site``) per end of round to come (spec §4: both act at each end of round, the
+    round they are built included)."""
     rounds_left = opts[K.O_ROUNDS] - meta[K.M_ROUND] + 1
     kind = bdata[b, K.BD_KIND]
     v = bdata[b, K.BD_VP] + p[I_BUILD_BIAS]
@@ -226,9 +338,9 @@ def _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, b, nown, p, w
         v += p[I_FUTURE] * (rounds_left - 0.5)
     elif kind == K.K_R:
         if b == K.B_CATHEDRAL:
-            v += 2.0 * rounds_left
+            v += p[I_CATH] * rounds_left
         elif b == K.B_RESIDENCE:
-            v += 1.5 * (rounds_left - 1)
+            v += p[I_RES] * rounds_left * res_v
     elif kind == K.K_E:
         if b == K.B_CASTLE:
             v += 8.0
@@ -238,18 +350,29 @@ def _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, b, nown, p, w
     v -= _pay_value(seat, c, wv, p[I_COIN], consts[K.C_BUY], bdata[b, K.BD_COST],
                     bdata[b, K.BD_COST + 1], bdata[b, K.BD_COST + 2], bdata[b, K.BD_COST + 3],
                     bdata[b, K.BD_COSTC])
-    return v
+    dc, df = _pay_flows(seat, c, consts[K.C_BUY], bdata[b, K.BD_COST], bdata[b, K.BD_COST + 1],
+                        bdata[b, K.BD_COST + 2], bdata[b, K.BD_COST + 3], bdata[b, K.BD_COSTC],
+                        1.0)
+    if meta[K.M_WORKERS] - seat[c, K.SE_WUSED] > 1:
+        # a food building can feed this round: one activation on a later turn
+        df += bdata[b, K.BD_OUT + 2] + bdata[b, K.BD_OUT + 3]
+    return v - _reserve_cost(meta, consts, seat, c, dc, df, p)
 
 
 @njit(cache=True, _nrt=False)
-def _place_value(meta, bdata, gdata, geo, cells, seat, c, cell, p, wv, actv_own, actv_other):
-    """PLACE cell: the terrain cubes it gathers and the positive activations around it."""
+def _place_value(meta, bdata, gdata, consts, geo, cells, seat, c, cell, p, wv, actv_own,
+                 actv_other):
+    """PLACE cell: the terrain cubes it gathers and the positive activations around it, and
+    the food reserve's gain from the food they bring (``_reserve_gain``)."""
     v = 0.0
+    df = 0
     for t in range(3):
         g = geo[cell, K.GE_TCNT + t]
         if g > meta[K.M_SUPPLY + t]:
             g = meta[K.M_SUPPLY + t]
         v += g * wv[t]
+        if t == 2:
+            df += g
     nact = 0
     nvp = 0
     for k in range(8):
@@ -265,6 +388,8 @@ def _place_value(meta, bdata, gdata, geo, cells, seat, c, cell, p, wv, actv_own,
             nact += 1
             if bdata[b, K.BD_OUTVP] > 0:
                 nvp += 1
+            df += (bdata[b, K.BD_OUT + 2] + bdata[b, K.BD_OUT + 3] - bdata[b, K.BD_IN + 2]
+                   - bdata[b, K.BD_IN + 3])
     if nact >= 2:
         for j in range(meta[K.M_NGOALS]):
             card = seat[c, K.SE_GOALS + j]
@@ -275,7 +400,60 @@ def _place_value(meta, bdata, gdata, geo, cells, seat, c, cell, p, wv, actv_own,
                 v += gdata[card, K.GD_VP] * p[I_GOAL]
             elif kind == K.G_VP_ACTS_IN_TURN and nvp >= gdata[card, K.GD_PARAM]:
                 v += gdata[card, K.GD_VP] * p[I_GOAL]
+    if df > 0:
+        v += _reserve_gain(meta, consts, seat, c, df, p)
     return v
+
+
+@njit(cache=True, _nrt=False)
+def _actv_fill(meta, bdata, consts, seat, mkt, c, wv, wcoin, actv_own, actv_other):
+    """Value of one activation of each building type on the board by seat ``c``: of its own
+    (``actv_own``, no fee) and of another seat's (``actv_other``, with the fee); -1 where it
+    cannot pay or the type is not on the board."""
+    fee = consts[K.C_FEE]
+    for b in range(K.NB):
+        kind = bdata[b, K.BD_KIND]
+        actv_own[b] = -1.0
+        actv_other[b] = -1.0
+        # only buildings on the board are read (no effect on the values)
+        if (kind == K.K_P or kind == K.K_X) and mkt[K.MK_LOC, b] >= 0:
+            if _affordable(meta, bdata, consts, seat, c, b, 0):
+                actv_own[b] = _act_value(meta, bdata, consts, seat, c, b, 0, wv, wcoin)
+            if _affordable(meta, bdata, consts, seat, c, b, fee):
+                actv_other[b] = _act_value(meta, bdata, consts, seat, c, b, fee, wv, wcoin)
+
+
+@njit(cache=True, _nrt=False)
+def _res_cell(opts, geo, cells, c, cell, actv_own, actv_other):
+    """The positive activations a Residence of seat ``c`` on ``cell`` would make at an end of
+    round (its neighbours; another seat's building pays its fee with residence_pays_fees)."""
+    v = 0.0
+    for k in range(8):
+        x = geo[cell, K.GE_NBR + k]
+        if x < 0:
+            continue
+        b = cells[K.CE_BLD, x]
+        if b < 0:
+            continue
+        a = actv_own[b] if (cells[K.CE_OWN, x] == c or opts[K.O_RES_FEES] == 0) \
+            else actv_other[b]
+        if a > 0:
+            v += a
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _res_site(opts, geo, cells, c, actv_own, actv_other):
+    """``_res_cell`` of the best free grass cell (0 if none)."""
+    best = 0.0
+    for cell in range(K.NCELL):
+        if geo[cell, K.GE_TERR] != K.T_G or cells[K.CE_BLD, cell] >= 0 \
+                or cells[K.CE_WRK, cell] >= 0:
+            continue
+        v = _res_cell(opts, geo, cells, c, cell, actv_own, actv_other)
+        if v > best:
+            best = v
+    return best
 
 
 @njit(cache=True, _nrt=False)
@@ -402,19 +580,20 @@ def _feed_choice(meta, gdata, seat, c, legal, n):
 
 
 @njit(cache=True, _nrt=False)
-def _best(vals, legal, n, rng):
-    best = -1e18
+def _best(vals, legal, n, rng, near):
+    """One of the actions whose value is within ``max(near, 1e-12)`` of the best, uniformly at
+    random from the bot generator (one draw per candidate after the first)."""
+    best = vals[0]
+    for i in range(1, n):
+        if vals[i] > best:
+            best = vals[i]
+    lo = best - (near if near > 1e-12 else 1e-12)
     pick = legal[0]
     ties = 0
     for i in range(n):
-        v = vals[i]
-        if v > best + 1e-12:
-            best = v
-            pick = legal[i]
-            ties = 1
-        elif abs(v - best) <= 1e-12:
+        if vals[i] >= lo:
             ties += 1
-            if rand_below(rng, ties) == 0:
+            if ties == 1 or rand_below(rng, ties) == 0:
                 pick = legal[i]
     return pick
 
@@ -435,15 +614,24 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
             return legal[rand_below(rng, n)]
         for i in range(n):
             vals[i] = p[I_DRAFT + legal[i] - K.A_PICK]
-        return _best(vals, legal, n, rng)
+        return _best(vals, legal, n, rng, p[I_NEAR])
+    wv = fbuf[K.NUM_ACTIONS:K.NUM_ACTIONS + 4]
+    actv_own = fbuf[K.NUM_ACTIONS + 4:K.NUM_ACTIONS + 4 + K.NB]
+    actv_other = fbuf[K.NUM_ACTIONS + 4 + K.NB:K.NUM_ACTIONS + 4 + 2 * K.NB]
     if ph == K.PH_SITE:
         b = meta[K.M_PENDING]
         gmask = _site_goal_mask(meta, gdata, seat, c)
+        wres = 0.0
+        if b == K.B_RESIDENCE:
+            _cube_values(meta, opts, seat, c, p, wv)
+            _actv_fill(meta, bdata, consts, seat, mkt, c, wv, p[I_COIN], actv_own, actv_other)
+            wres = p[I_RES] * (opts[K.O_ROUNDS] - meta[K.M_ROUND] + 1)
         for i in range(n):
-            vals[i] = _site_value(meta, gdata, geo, cells, seat, c, legal[i] - K.A_SITE, b, p,
-                                  gmask)
-        return _best(vals, legal, n, rng)
-    wv = fbuf[K.NUM_ACTIONS:K.NUM_ACTIONS + 4]
+            cell = legal[i] - K.A_SITE
+            vals[i] = _site_value(meta, gdata, geo, cells, seat, c, cell, b, p, gmask)
+            if wres > 0.0:
+                vals[i] += wres * _res_cell(opts, geo, cells, c, cell, actv_own, actv_other)
+        return _best(vals, legal, n, rng, p[I_NEAR])
     _cube_values(meta, opts, seat, c, p, wv)
     wcoin = p[I_COIN]
     fee = consts[K.C_FEE]
@@ -460,8 +648,10 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
                 x = geo[cell, K.GE_NBR + a - K.A_ACT]
                 b = cells[K.CE_BLD, x]
                 f = fee if (fee_ok and cells[K.CE_OWN, x] != c) else 0
-                vals[i] = (_act_value(bdata, consts, seat, c, b, f, wv, wcoin)
-                           + _turn_goal_bonus(meta, bdata, gdata, seat, c, b, p))
+                dc, df = _act_flows(meta, bdata, consts, seat, c, b, f, p[I_RES_COINS])
+                vals[i] = (_act_value(meta, bdata, consts, seat, c, b, f, wv, wcoin)
+                           + _turn_goal_bonus(meta, bdata, gdata, seat, c, b, p)
+                           - _reserve_cost(meta, consts, seat, c, dc, df, p))
             else:
                 j = a - K.A_PAWN
                 pi = j // 10
@@ -473,28 +663,34 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
                             and cells[K.CE_OWN, y] != c:
                         f = fee
                 a1, a2 = K.PAIRS[po]
-                gain = wv[a1] + wv[a2]
                 b1, b2 = K.PAIRS[pi]
                 n0 = (b1 == 0) + (b2 == 0)
                 n1 = (b1 == 1) + (b2 == 1)
                 n2 = (b1 == 2) + (b2 == 2)
                 n3 = (b1 == 3) + (b2 == 3)
+                nin = (n0, n1, n2, n3)
+                if a1 == a2:
+                    g1 = _out_cap(meta, seat, c, a1, 2, nin[a1])
+                    gain = g1 * wv[a1]
+                    dfo = g1 if a1 >= 2 else 0
+                else:
+                    g1 = _out_cap(meta, seat, c, a1, 1, nin[a1])
+                    g2 = _out_cap(meta, seat, c, a2, 1, nin[a2])
+                    gain = g1 * wv[a1] + g2 * wv[a2]
+                    dfo = (g1 if a1 >= 2 else 0) + (g2 if a2 >= 2 else 0)
                 cost = _pay_value(seat, c, wv, wcoin, consts[K.C_BUY], n0, n1, n2, n3, f)
-                vals[i] = gain - cost - 0.05
-        return _best(vals, legal, n, rng)
+                dc, df = _pay_flows(seat, c, consts[K.C_BUY], n0, n1, n2, n3, f, p[I_RES_COINS])
+                vals[i] = (gain - cost - 0.05
+                           - _reserve_cost(meta, consts, seat, c, dc, df + dfo, p))
+        return _best(vals, legal, n, rng, p[I_NEAR])
     # phase turn: PLACE or BUILD
-    actv_own = fbuf[K.NUM_ACTIONS + 4:K.NUM_ACTIONS + 4 + K.NB]
-    actv_other = fbuf[K.NUM_ACTIONS + 4 + K.NB:K.NUM_ACTIONS + 4 + 2 * K.NB]
-    for b in range(K.NB):
-        kind = bdata[b, K.BD_KIND]
-        actv_own[b] = -1.0
-        actv_other[b] = -1.0
-        # only buildings on the board are read by _place_value (no effect on the values)
-        if (kind == K.K_P or kind == K.K_X) and mkt[K.MK_LOC, b] >= 0:
-            if _affordable(meta, bdata, consts, seat, c, b, 0):
-                actv_own[b] = _act_value(bdata, consts, seat, c, b, 0, wv, wcoin)
-            if _affordable(meta, bdata, consts, seat, c, b, fee):
-                actv_other[b] = _act_value(bdata, consts, seat, c, b, fee, wv, wcoin)
+    _actv_fill(meta, bdata, consts, seat, mkt, c, wv, wcoin, actv_own, actv_other)
+    res_v = 0.0
+    i = n - 1
+    while i >= 0 and legal[i] > K.A_BUILD + K.B_RESIDENCE:
+        i -= 1
+    if i >= 0 and legal[i] == K.A_BUILD + K.B_RESIDENCE:  # the Residence can be built
+        res_v = _res_site(opts, geo, cells, c, actv_own, actv_other)
     nown = 0
     for x in range(K.NCELL):
         if cells[K.CE_OWN, x] == c:
@@ -502,12 +698,12 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
     for i in range(n):
         a = legal[i]
         if a < K.A_BUILD:
-            vals[i] = _place_value(meta, bdata, gdata, geo, cells, seat, c, a, p, wv, actv_own,
-                                   actv_other)
+            vals[i] = _place_value(meta, bdata, gdata, consts, geo, cells, seat, c, a, p, wv,
+                                   actv_own, actv_other)
         else:
             vals[i] = _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, a - K.A_BUILD,
-                                   nown, p, wv)
-    return _best(vals, legal, n, rng)
+                                   nown, p, wv, res_v)
+    return _best(vals, legal, n, rng, p[I_NEAR])
 
 
 @njit(cache=True, _nrt=False, forceinline=True)

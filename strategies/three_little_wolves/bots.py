@@ -21,7 +21,15 @@ Per-action terms: a floor's number gap (``gap``: play low, §7.1.1), a bonus for
 house, a cost for spending a basement card early (§7.1.4), a wolf-action bonus and the cost of
 discarding a card that could still be built (§7.1.6). Forced discards and passes give away the
 least useful card. Pig ties go to the house with the larger lead over its colour's shortest
-rival (§3.7). In the 2p end, the committed card is the one with the best use. Dummy control
+rival (§3.7). In the 2p end, the committed card is the one with the best use.
+
+The end of the game (``end_free``, ``end_terms``): once the seat has at least as many unused
+wolves as turns left, a betting penalty is dropped (an unplaced wolf is lost); when nothing
+follows (its last turn, or a committed card of the 2p end) giving up a buildable card costs
+nothing, and on its last turn only the points the game will score count (no height, gap,
+new-house or unique-shortest shaping). Before its last turn in the final stage a wolf action
+gets ``wolf_first`` (wolf targets are contested, one's own builds are not). Actions within
+``near_tie`` of the best are drawn at random from the bot generator. Dummy control
 (``dummy_policy = holder_choice``): ``neutral`` plays the spec's neutral rule, ``hostile``
 (§7.1.10) the placement that most lowers the opponent's value.
 
@@ -70,13 +78,18 @@ PARAM_NAMES = (
     "hostile",       # 1: dummy control hostile to the opponent; 0: the neutral rule
     "max_houses",    # never start more houses than this
     "wolf_early",    # extra cost of a wolf action scaled by (1 - lateness): bet when informed
+    "end_free",      # 1: no betting penalty when the seat has as many unused wolves as turns
+                     #    left, no card-keeping cost when nothing follows (its last turn, or
+                     #    the committed card of the 2p end); 0: the old bot
+    "near_tie",      # actions within this value of the best are ties, drawn at random
+    "wolf_first",    # end_free: bonus of a wolf action in the final stage before the last turn
 )
 N_PARAMS = len(PARAM_NAMES)
 _BASE = dict(
     p_umin=0.35, p_tmin=0.75, p_above=0.9, p_lone=0.75, p_unassigned=0.4, p_umax=0.6,
     p_tmax=0.25, p_lone_bonus=0.4, height=0.3, umin_pen=0.0, gap=0.35, new_house=1.0,
     base_early=0.6, wolf=-1.0, card_keep=1.5, no_wolf=0, hostile=0, max_houses=3,
-    wolf_early=6.0,
+    wolf_early=6.0, end_free=1, near_tie=0.02, wolf_first=1.0,
 )
 
 
@@ -215,10 +228,12 @@ def counts_for(hs, o, h, p):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def house_terms(v, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin, prm, r, L):
+def house_terms(v, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin, prm, r, L, sh=1.0):
     """``v`` plus the terms of V(p) from house (o, h), whose stand and bonus probabilities are
     ``ps``/``pb`` (``umin``: it is the unique shortest of its colour), in this order: p's
-    wolves on it, then, if p owns it, house and pig points, bonus, top mark, height, penalty."""
+    wolves on it, then, if p owns it, house and pig points, bonus, top mark, height, penalty.
+    ``sh`` multiplies the shaping terms (height, unique-shortest penalty): 0 when nothing
+    follows (``end_terms``)."""
     cp = consts[K.C_COLLAPSE_PTS]
     nw = hs[o, h, K.H_NW]
     for w in range(nw):
@@ -233,9 +248,9 @@ def house_terms(v, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin, prm, r, L
             v += L * mark
         else:
             v += L * ps * mark
-        v += prm[r, 8] * hs[o, h, K.H_HT]
+        v += sh * prm[r, 8] * hs[o, h, K.H_HT]
         if umin:
-            v -= prm[r, 9]
+            v -= sh * prm[r, 9]
     return v
 
 
@@ -297,15 +312,15 @@ def live_cost(cards, live, c, prm, r):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def place_value(consts, ps, v):
+def place_value(consts, ps, v, kb=0.05):
     """Change of V from putting wolf ``v`` on a house that stands with probability ``ps``."""
     val = consts[K.C_WOLF + v]
-    # keep the big wolves for safe houses: a small cost per point of the face used
-    return ps * val + (1.0 - ps) * consts[K.C_COLLAPSE_PTS] - 0.05 * val
+    # keep the big wolves for safe houses: a small cost ``kb`` per point of the face used
+    return ps * val + (1.0 - ps) * consts[K.C_COLLAPSE_PTS] - kb * val
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L):
+def best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L, kb=0.05):
     """Best PLACE value change for seat ``p`` over its legal (value, target) pairs (statistics
     ``cst`` filled; the maximum does not depend on the order of the pairs)."""
     targets = wolf_targets(hs, opts, meta[K.M_NOWN], p)
@@ -319,7 +334,7 @@ def best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L):
         ps, _pb, _u = probs_of(opts, hs, cst, o, h, prm, r, L)
         m = vs
         while m != 0:
-            x = place_value(consts, ps, lowest_bit(m))
+            x = place_value(consts, ps, lowest_bit(m), kb)
             m &= m - 1
             if x > best:
                 best = x
@@ -359,6 +374,49 @@ def stats_without(hs, n_own, col, p, g, row, j):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
+def end_terms(meta, seat, p, prm, r, L):
+    """(betting term, card keeping free, last turn) of seat ``p``'s play decision now.
+
+    The betting term of a WOLF action is ``wolf - wolf_early * (1 - L)``; with ``end_free`` a
+    penalty (a negative term) is dropped once the seat has at least as many unused wolves as
+    turns left (a wolf not placed then is lost), and the cost of giving up a buildable card is
+    dropped when nothing follows: the seat's last turn (the second lap of the 3-4p final
+    stage, the last card of the 2p end) or a committed card of the 2p end (used whatever is
+    chosen). In the normal stage of 3-4 players the turns left are estimated from the deck
+    (the betting penalty only). On the last turn the shaping terms (height, unique-shortest penalty, number
+    gap, new house) are dropped too: only the points the game will score count."""
+    w_bet = prm[r, 13] - prm[r, 18] * (1.0 - L)
+    if prm[r, 19] <= 0:
+        return w_bet, False, False
+    st = meta[K.M_STAGE]
+    np_ = meta[K.M_NP]
+    if st == K.ST_FINAL:
+        left = 1 if meta[K.M_FLEFT] <= np_ else 2
+    elif st == K.ST_FINAL2P:
+        left = seat[p, K.S_HN]
+    elif np_ >= 3:
+        # normal stage: the expected turns left (a draw per turn until the third pig, about
+        # 3 cards above the deck's bottom, then two final turns each)
+        left = (meta[K.M_DECKN] - 3) // np_ + 2
+        if left < 2:
+            left = 2
+    else:
+        return w_bet, False, False
+    unused = 0
+    for v in range(3):
+        if seat[p, K.S_WU + v] == 0:
+            unused += 1
+    if unused >= left and w_bet < 0.0:
+        w_bet = 0.0
+    if st != K.ST_NORMAL and left >= 2 and unused >= 1:
+        # wolf targets are contested, one's own builds are not: bet first
+        w_bet += prm[r, 21]
+    if st == K.ST_NORMAL:
+        return w_bet, False, False
+    return w_bet, left == 1 or st == K.ST_FINAL2P, left == 1
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, r, L, vals,
                 rel, relp):
     """Values of phase-play actions ``legal[:n]`` for seat ``p`` into ``vals``: ``V`` of the
@@ -376,8 +434,10 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
     probabilities and the partial sums before them).
     """
     n_own = meta[K.M_NOWN]
-    w_gap = prm[r, 10]
-    w_new = prm[r, 11]
+    w_bet, keep_free, last = end_terms(meta, seat, p, prm, r, L)
+    sh = 0.0 if last else 1.0  # nothing follows: only the points the game will score count
+    w_gap = prm[r, 10] * sh
+    w_new = prm[r, 11] * sh
     w_base = prm[r, 12]
     max_h = prm[r, 17]
     icons = opts[K.O_HEIGHT] == 0
@@ -404,7 +464,7 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
                 relp[nrel, 1] = pb
                 relp[nrel, 2] = base
                 base = house_terms(base, opts, cards, consts, hs, hf, o, h, p, ps, pb, umin,
-                                   prm, r, L)
+                                   prm, r, L, sh)
                 nrel += 1
     have = 0  # bit h: rel[13 + h] holds the statistics without house (p, h)
     any_other = False
@@ -517,7 +577,8 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
                 ps = relp[q, 0]
                 pb = relp[q, 1]
                 umin = rel[q, 3] == 1
-            v = house_terms(v, opts, cards, consts, hs, hf, o, g, p, ps, pb, umin, prm, r, L)
+            v = house_terms(v, opts, cards, consts, hs, hf, o, g, p, ps, pb, umin, prm, r, L,
+                            sh)
         vals[i] = v + extra
         hs[p, h, K.H_COL] = col
         hs[p, h, K.H_NF] = nf
@@ -525,20 +586,20 @@ def play_values(meta, opts, cards, consts, seat, hs, hf, cst, p, legal, n, prm, 
         hs[p, h, K.H_HT] = ht
     wolf_v = -1e18
     if any_wolf:
-        wolf_v = base + best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L)
+        wolf_v = base + best_place(meta, opts, consts, seat, hs, cst, p, prm, r, L,
+                                   0.05 * sh) + w_bet
     for i in range(n):
         a = legal[i]
         if a < K.A_WOLF:
             continue
         if a < K.A_PLACE:
             c = a - K.A_WOLF
-            vals[i] = (wolf_v + prm[r, 13] - prm[r, 18] * (1.0 - L)
-                       - live_cost(cards, live, c, prm, r))
+            vals[i] = wolf_v - (0.0 if keep_free else live_cost(cards, live, c, prm, r))
             if prm[r, 15] > 0 and any_other:
                 vals[i] = -1e15
         else:
             c = a - K.A_DISC
-            vals[i] = base - live_cost(cards, live, c, prm, r) - 0.5
+            vals[i] = base - (0.0 if keep_free else live_cost(cards, live, c, prm, r)) - 0.5
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -669,18 +730,24 @@ def scripted_arrays(meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n
                 ps, _pb, _u = probs_of(opts, hs, cst, t // 3, t % 3, prm, r, L)
                 relp[t, 0] = ps
             vals[i] = place_value(consts, relp[t, 0], j // 12)
+    return pick_near_best(vals, legal, n, rng, prm[r, 20])
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def pick_near_best(vals, legal, n, rng, near):
+    """One of the actions whose value is within ``max(near, 1e-9)`` of the best, uniformly at
+    random from the bot generator (one draw per candidate after the first)."""
     best = vals[0]
-    ba = legal[0]
-    ties = 1
     for i in range(1, n):
-        x = vals[i]
-        if x > best + 1e-9:
-            best = x
-            ba = legal[i]
-            ties = 1
-        elif x > best - 1e-9:
+        if vals[i] > best:
+            best = vals[i]
+    lo = best - (near if near > 1e-9 else 1e-9)
+    ba = legal[0]
+    ties = 0
+    for i in range(n):
+        if vals[i] >= lo:
             ties += 1
-            if rand_below(rng, ties) == 0:
+            if ties == 1 or rand_below(rng, ties) == 0:
                 ba = legal[i]
     return ba
 

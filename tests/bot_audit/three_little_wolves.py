@@ -1,0 +1,186 @@
+"""The Three Little Wolves bot audit (issue #13): free wolves left unplaced on the last turn.
+
+A seat's *last turn* is a play decision after which it plays no more: in 3-4 players its second
+turn of the final stage (``final_left <= n``), in 2 players the round of the two-player end in
+which it holds one card (the committed one). Figures per bot and player count:
+
+- ``declined a legal wolf on its last turn``: last-turn decisions where a WOLF action was legal
+  and the bot chose something else, over last-turn decisions with a WOLF legal;
+- ``seat-games: unused wolf while a target existed``: seat-games whose last play decision
+  offered a WOLF action (so the seat had an unused wolf and a legal target) and whose bot did
+  not take it, over seat-games;
+- ``seat-games: declined a wolf that scores more``: of those, the ones where the wolf would
+  have ended the game with a higher score for the seat (counterfactual: the rest of the game
+  played from the same bot generator state after the chosen action and after the first legal
+  WOLF action, its placement chosen by the bot), and the points so lost per seat-game;
+- ``unused wolves at the end (mean)``, ``wolves placed (mean)``, ``score (mean)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+import sim
+from sim.core import contract
+from sim.core.rng import mix, seed_for
+from sim.three_little_wolves import constants as K
+from strategies import common
+from tests.bot_audit._common import Row, distinct_share, mirror_seats
+
+GAME = "three-little-wolves"
+PLAYERS = [2, 3, 4]
+BOTS = ("greedy", "cautious", "wolf-bettor", "hostile", "random")
+# per seat-game columns of _play
+(S_LAST_WOLF_LEGAL, S_LAST_DECLINED, S_UNUSED, S_LT_DEC, S_LT_WOLF, S_LT_DECLINED, S_PLACED,
+ S_SCORE, S_LT_REGRET, S_LT_REGRET_PTS) = range(10)
+NS = 10
+
+
+@njit(cache=True)
+def _finish(s, seat_idx, g, codes, params, legal, r0, seat, sc):
+    """Play ``s`` to its end with the game's bots (generator state ``r0``, copied); return the
+    final score of ``seat``."""
+    r = np.empty(1, np.uint64)
+    r[0] = r0
+    while not contract.is_over(s):
+        n = contract.legal_actions_into(s, legal)
+        k = seat_idx[g, contract.current_seat(s)]
+        contract.apply_inplace(s, common.bot_choose(codes[k], params, k, s, legal, n, r))
+    contract.scores_into(s, sc)
+    return sc[seat]
+
+
+@njit(cache=True)
+def _play(s, s2, first, n_games, run_seed, n_players, seat_idx, codes, params, reps, out,
+          hashes):
+    """Play games ``first ..`` (deal ``g // reps`` for chance, game index ``g`` for the bots)
+    and fill ``out[g, p, :]`` (columns S_*) and ``hashes[g]`` (the action sequence). ``s2``:
+    scratch state of the counterfactual playouts: at each declined last-turn wolf, the rest of
+    the game is played twice from the same bot generator state, after the chosen action and
+    after the first legal WOLF action (its placement chosen by the bot); a regret is a higher
+    final score of the seat after the wolf."""
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
+    leg2 = np.empty(K.NUM_ACTIONS, np.int32)
+    brng = np.empty(1, np.uint64)
+    sc = np.zeros(4, np.float64)
+    for g in range(n_games):
+        gi = np.uint64(first + g)
+        contract.init_state(s, n_players, seed_for(run_seed, np.uint64((first + g) // reps),
+                                                   np.uint64(0)))
+        brng[0] = seed_for(run_seed, gi, np.uint64(1))
+        for p in range(n_players):
+            for j in range(NS):
+                out[g, p, j] = 0
+        h = np.uint64(0)
+        meta = s.meta
+        while not contract.is_over(s):
+            n = contract.legal_actions_into(s, legal)
+            c = contract.current_seat(s)
+            k = seat_idx[g, c]
+            a = common.bot_choose(codes[k], params, k, s, legal, n, brng)
+            if meta[K.M_PHASE] == K.PH_PLAY:
+                wolf_legal = False
+                wa = -1
+                for i in range(n):
+                    if K.A_WOLF <= legal[i] < K.A_PLACE:
+                        wolf_legal = True
+                        if wa < 0:
+                            wa = legal[i]
+                took = K.A_WOLF <= a < K.A_PLACE
+                out[g, c, S_LAST_WOLF_LEGAL] = 1 if wolf_legal else 0
+                out[g, c, S_LAST_DECLINED] = 1 if (wolf_legal and not took) else 0
+                last = ((meta[K.M_STAGE] == K.ST_FINAL and meta[K.M_FLEFT] <= n_players)
+                        or (meta[K.M_STAGE] == K.ST_FINAL2P and s.seat[c, K.S_HN] == 1))
+                if last:
+                    out[g, c, S_LT_DEC] += 1
+                    if wolf_legal:
+                        out[g, c, S_LT_WOLF] += 1
+                        if not took:
+                            out[g, c, S_LT_DECLINED] += 1
+                            contract.copy_into(s, s2)
+                            contract.apply_inplace(s2, a)
+                            v_chosen = _finish(s2, seat_idx, g, codes, params, leg2, brng[0], c,
+                                               sc)
+                            contract.copy_into(s, s2)
+                            contract.apply_inplace(s2, wa)
+                            v_wolf = _finish(s2, seat_idx, g, codes, params, leg2, brng[0], c,
+                                             sc)
+                            if v_wolf > v_chosen:
+                                out[g, c, S_LT_REGRET] += 1
+                                out[g, c, S_LT_REGRET_PTS] += np.int64(v_wolf - v_chosen)
+            contract.apply_inplace(s, a)
+            h = mix(h ^ np.uint64(a + 1))
+        hashes[g] = h
+        contract.scores_into(s, sc)
+        for p in range(n_players):
+            u = 0
+            for v in range(3):
+                if s.seat[p, K.S_WU + v] == 0:
+                    u += 1
+            out[g, p, S_UNUSED] = u
+            out[g, p, S_PLACED] = 3 - u
+            out[g, p, S_SCORE] = np.int64(sc[p])
+
+
+def play(n_players: int, names: list[str], seats: np.ndarray, seed: int, reps: int = 1,
+         options: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(out int64[n, p, NS], hashes uint64[n])`` of ``n = len(seats)`` games."""
+    game = sim.get_game(GAME)
+    s = game._alloc(game.resolve_options(options))
+    s2 = game._alloc(game.resolve_options(options))
+    codes, params = game.bots.params_matrix(names)
+    n = len(seats)
+    out = np.zeros((n, n_players, NS), np.int64)
+    hashes = np.zeros(n, np.uint64)
+    _play(s, s2, 0, n, np.uint64(seed), n_players, np.ascontiguousarray(seats, np.int64), codes,
+          params, reps, out, hashes)
+    return out, hashes
+
+
+def audit(n_games: int, players: list[int], bots: list[str], seed: int = 1) -> list[Row]:
+    """The blunder rows of each bot (mirror matches) at each player count."""
+    rows = []
+    for n_players in players:
+        for bot in bots:
+            out, _ = play(n_players, [bot], mirror_seats(n_games, n_players), seed)
+            sg = n_games * n_players
+            lt_wolf = out[:, :, S_LT_WOLF].sum()
+            rows += [
+                Row(GAME, n_players, bot, "declined a legal wolf on its last turn",
+                    float(out[:, :, S_LT_DECLINED].sum()), float(lt_wolf)),
+                Row(GAME, n_players, bot, "seat-games: unused wolf while a target existed",
+                    float(out[:, :, S_LAST_DECLINED].sum()), float(sg)),
+                Row(GAME, n_players, bot, "seat-games: declined a wolf that scores more",
+                    float(out[:, :, S_LT_REGRET].sum()), float(sg),
+                    note=f"{out[:, :, S_LT_REGRET_PTS].sum() / sg:.3f} points/seat-game"),
+                Row(GAME, n_players, bot, "seat-games ending with any unused wolf",
+                    float((out[:, :, S_UNUSED] > 0).sum()), float(sg)),
+                Row(GAME, n_players, bot, "unused wolves at the end (mean)",
+                    float(out[:, :, S_UNUSED].mean())),
+                Row(GAME, n_players, bot, "score (mean)", float(out[:, :, S_SCORE].mean())),
+            ]
+    return rows
+
+
+def distinct(players: list[int], bot: str = "greedy", deals: int = 100, reps: int = 20,
+             seed: int = 1) -> list[Row]:
+    """Share of distinct games among ``reps`` bot seeds of each of ``deals`` deals (mirror)."""
+    rows = []
+    for n_players in players:
+        _, hashes = play(n_players, [bot], mirror_seats(deals * reps, n_players), seed, reps)
+        d, t = distinct_share(hashes, reps)
+        rows.append(Row(GAME, n_players, bot, f"distinct games, same deal ({reps} bot seeds)",
+                        float(d), float(t)))
+    return rows
+
+
+def cross_check(n_games: int = 200, seed: int = 3) -> None:
+    """The loop plays run_chunk's games: equal scores, every bot seated at random."""
+    game = sim.get_game(GAME)
+    names = list(game.strategies)
+    for n_players in (2, 3, 4):
+        seats = np.random.default_rng(n_players).integers(0, len(names), (n_games, n_players))
+        out, _ = play(n_players, names, seats, seed)
+        res = game.run_chunk(0, n_games, seed, n_players, seats, {}, names)
+        assert (out[:, :, S_SCORE] == res.score).all(), n_players
