@@ -166,7 +166,8 @@ def _report(title: str, names: list[str], cnt, gcnt, hashes) -> None:
 def main(n: int, players: list[int] | None, seed: int, only: set[str] | None) -> None:
     if players and players != [2]:
         print("province: 2 players only")
-    want = (lambda name: only is None or name in only)
+    def want(name):
+        return (only is None or name in only)
     if want("mirrors"):
         for b in SCRIPTED:
             _report(f"{b} mirror", [b], *run([b], n, seed, "fixed"))
