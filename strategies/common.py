@@ -16,9 +16,10 @@ from numba.extending import overload
 
 from sim.core import contract
 from sim.core.game import StrategySpec
+from sim.core.rng import rand_below
 
 __all__ = ["StrategySpec", "bot_choose", "bots_for", "param_vector", "params_matrix",
-           "play_out"]
+           "pick_near_best", "play_out"]
 
 
 def param_vector(names: Sequence[str], base: Mapping[str, float], **kw: float) -> tuple:
@@ -66,6 +67,26 @@ def bot_choose(code, params, k, s, legal, n, rng):
 def _ov_bot_choose(code, params, k, s, legal, n, rng):
     fn = _CHOOSE.get(getattr(s, "instance_class", None))
     return None if fn is None else getattr(fn, "py_func", fn)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def pick_near_best(vals, legal, n, rng, near, floor):
+    """One of the actions ``legal[:n]`` whose value ``vals[i]`` is within ``max(near, floor)``
+    of the best, uniformly at random from the bot generator ``rng`` (one draw per candidate
+    after the first): the scripted bots' tie-break, so mirror games are samples."""
+    best = vals[0]
+    for i in range(1, n):
+        if vals[i] > best:
+            best = vals[i]
+    lo = best - (near if near > floor else floor)
+    pick = legal[0]
+    ties = 0
+    for i in range(n):
+        if vals[i] >= lo:
+            ties += 1
+            if ties == 1 or rand_below(rng, ties) == 0:
+                pick = legal[i]
+    return pick
 
 
 @njit(cache=True)

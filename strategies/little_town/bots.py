@@ -579,25 +579,6 @@ def _feed_choice(meta, gdata, seat, c, legal, n):
     return K.A_STARVE
 
 
-@njit(cache=True, _nrt=False)
-def _best(vals, legal, n, rng, near):
-    """One of the actions whose value is within ``max(near, 1e-12)`` of the best, uniformly at
-    random from the bot generator (one draw per candidate after the first)."""
-    best = vals[0]
-    for i in range(1, n):
-        if vals[i] > best:
-            best = vals[i]
-    lo = best - (near if near > 1e-12 else 1e-12)
-    pick = legal[0]
-    ties = 0
-    for i in range(n):
-        if vals[i] >= lo:
-            ties += 1
-            if ties == 1 or rand_below(rng, ties) == 0:
-                pick = legal[i]
-    return pick
-
-
 @njit(cache=True, _nrt=False, forceinline=True)
 def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, n, rng, fbuf):
     """One-decision-ahead evaluator over the parameter vector ``p`` (see PARAM_NAMES).
@@ -614,7 +595,7 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
             return legal[rand_below(rng, n)]
         for i in range(n):
             vals[i] = p[I_DRAFT + legal[i] - K.A_PICK]
-        return _best(vals, legal, n, rng, p[I_NEAR])
+        return common.pick_near_best(vals, legal, n, rng, p[I_NEAR], 1e-12)
     wv = fbuf[K.NUM_ACTIONS:K.NUM_ACTIONS + 4]
     actv_own = fbuf[K.NUM_ACTIONS + 4:K.NUM_ACTIONS + 4 + K.NB]
     actv_other = fbuf[K.NUM_ACTIONS + 4 + K.NB:K.NUM_ACTIONS + 4 + 2 * K.NB]
@@ -631,7 +612,7 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
             vals[i] = _site_value(meta, gdata, geo, cells, seat, c, cell, b, p, gmask)
             if wres > 0.0:
                 vals[i] += wres * _res_cell(opts, geo, cells, c, cell, actv_own, actv_other)
-        return _best(vals, legal, n, rng, p[I_NEAR])
+        return common.pick_near_best(vals, legal, n, rng, p[I_NEAR], 1e-12)
     _cube_values(meta, opts, seat, c, p, wv)
     wcoin = p[I_COIN]
     fee = consts[K.C_FEE]
@@ -682,7 +663,7 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
                 dc, df = _pay_flows(seat, c, consts[K.C_BUY], n0, n1, n2, n3, f, p[I_RES_COINS])
                 vals[i] = (gain - cost - 0.05
                            - _reserve_cost(meta, consts, seat, c, dc, df + dfo, p))
-        return _best(vals, legal, n, rng, p[I_NEAR])
+        return common.pick_near_best(vals, legal, n, rng, p[I_NEAR], 1e-12)
     # phase turn: PLACE or BUILD
     _actv_fill(meta, bdata, consts, seat, mkt, c, wv, wcoin, actv_own, actv_other)
     res_v = 0.0
@@ -703,7 +684,7 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
         else:
             vals[i] = _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, a - K.A_BUILD,
                                    nown, p, wv, res_v)
-    return _best(vals, legal, n, rng, p[I_NEAR])
+    return common.pick_near_best(vals, legal, n, rng, p[I_NEAR], 1e-12)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)

@@ -730,26 +730,7 @@ def scripted_arrays(meta, opts, cards, consts, hands, seat, hs, hf, hb, legal, n
                 ps, _pb, _u = probs_of(opts, hs, cst, t // 3, t % 3, prm, r, L)
                 relp[t, 0] = ps
             vals[i] = place_value(consts, relp[t, 0], j // 12)
-    return pick_near_best(vals, legal, n, rng, prm[r, 20])
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def pick_near_best(vals, legal, n, rng, near):
-    """One of the actions whose value is within ``max(near, 1e-9)`` of the best, uniformly at
-    random from the bot generator (one draw per candidate after the first)."""
-    best = vals[0]
-    for i in range(1, n):
-        if vals[i] > best:
-            best = vals[i]
-    lo = best - (near if near > 1e-9 else 1e-9)
-    ba = legal[0]
-    ties = 0
-    for i in range(n):
-        if vals[i] >= lo:
-            ties += 1
-            if ties == 1 or rand_below(rng, ties) == 0:
-                ba = legal[i]
-    return ba
+    return common.pick_near_best(vals, legal, n, rng, prm[r, 20], 1e-9)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
