@@ -129,8 +129,13 @@ def test_province_never_ends_the_game_with_a_losing_build(bot):
     st = _province(SIX, SIX, {n: 1 for n in SIX}, [5, 3], 3, STACK, [1, 1, -1, -1, -2])
     bank = _action(PV, st, "BUILD Bank")
     assert PV.scores(st).tolist() == [0, 10]
-    assert "BUILD Bank" not in _choices(PV, st, bot)
     assert bank in PV.legal_actions(st)
+    for s in SEEDS:  # seat 0's whole turn: it must not end the game (a 7th structure)
+        rng = PV.bot_rng(s)
+        x = st
+        while PV.current_player(x) == 0 and not PV.is_terminal(x):
+            x = PV.apply_action(x, PV.choose_action(x, bot, rng))
+        assert not PV.is_terminal(x), (bot, s)
     # control: when a 7th structure leaves seat 0 ahead, it builds one and wins at once
     st2 = _province(SIX, SIX, {n: 0 for n in SIX}, [5, 3], 3, STACK, [1, 1, -1, -1, -2])
     assert PV.scores(st2).tolist() == [8, 2]
@@ -143,11 +148,13 @@ def test_province_never_ends_the_game_with_a_losing_build(bot):
 
 
 def test_province_greedy_mirrors_are_samples_not_replays():
-    # before: 4,000 greedy mirrors held 36 distinct outcomes; now most games differ
+    # a regression guard (the old bots pass it too: the goal draw and the Harbor flips vary
+    # the outcomes; the audit counts distinct action sequences: 0.8% before, 96.8% after)
     n = 400
     seats = np.zeros((n, 2), np.int64)
     res = PV.run_chunk(0, n, 1, 2, seats, {}, ["greedy"])
+    # the goal columns are left out: they differ with the goal draw whatever the bots do
     rows = np.column_stack([res.turns, res.decisions, res.score]
-                           + [v for v in res.seat_detail.values()])
+                           + [v for k, v in res.seat_detail.items() if not k.startswith("goal")])
     distinct = len(np.unique(rows, axis=0))
     assert distinct >= n // 2, distinct
