@@ -14,19 +14,22 @@ import numpy as np
 from numba import njit
 
 from sim.core.game import StrategySpec
-from sim.core.rng import rand_below
+from sim.core.rng import next_u64, rand_below
 from sim.province import constants as K
 from sim.province.kernels import (
     ProvinceState,
     access_b,
+    apply_x,
     borrowing,
     cst,
     movable_mask_b,
     opt,
     owned_count,
     owns,
+    score_of,
     sd,
     supply_of,
+    workers_of,
 )
 from strategies import common
 
@@ -46,15 +49,28 @@ PARAM_NAMES = (
     "w_struct",       # value of any build (progress to the 7-structure end, tie-break)
     "coin_cap",       # coins above this are worth a tenth of ``w_coin`` (no hoarding)
     "late_guard",     # no borrowing once the end is near: <= this many goals or types left
+    "w_save",         # weight of the best build the turn's leftover coins make affordable next
+    #                   turn (saving for a structure two turns away; 0: never look ahead)
+    "end_lose",       # subtracted from a plan that ends the game while behind (a build that
+    #                   does is never played while another action exists)
+    "end_win",        # added to a plan that ends the game while ahead
+    "debt_coin",      # value of each coin of the Lender repayment, counted against a borrow
+    #                   (near the end the -2 VP penalty is counted instead)
+    "noise",          # near-ties: work-phase moves within this value of the best are drawn
+    #                   uniformly (from the bot generator; 0: the first best move)
 )
 N_PARAMS = len(PARAM_NAMES)
 (P_VP, P_B0, P_COPY, P_COIN, P_DENY, P_GOAL, P_BORROW, P_STEAL, P_REPAY, P_HIRE, P_GRIND,
- P_STRUCT, P_CAP, P_LATE) = (0, 1, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
+ P_STRUCT, P_CAP, P_LATE, P_SAVE, P_END_LOSE, P_END_WIN, P_DEBT, P_NOISE) = (
+    0, 1, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25)
+assert P_NOISE == N_PARAMS - 1
 
 
 def _params(**kw) -> tuple:
-    return common.param_vector(PARAM_NAMES, dict(w_vp=10, copy_factor=1, w_coin=0.3, borrow_min=1e9, repay_reserve=0, grind=1,
-                w_struct=1, coin_cap=8), **kw)
+    return common.param_vector(
+        PARAM_NAMES, dict(w_vp=10, copy_factor=1, w_coin=0.3, borrow_min=1e9, repay_reserve=0,
+                          grind=1, w_struct=1, coin_cap=8, w_save=0.4, end_lose=1000,
+                          end_win=30, debt_coin=2.5, noise=0.5), **kw)
 
 
 _GREEDY = dict(b_lender=1, b_bank=1, b_camp=2, b_village=1, b_mill=2, b_smithy=1, b_union=1,
@@ -133,9 +149,73 @@ def _goal_met(x, c, g, k, end_c, grinds, moved, gained):
     return False
 
 
+# Near-ties are drawn from a local 64-bit LCG seeded once per decision from the bot generator:
+# writing the generator's array inside the planning loops would make the compiler reload every
+# state read after each draw (it cannot tell the two arrays apart), a third of the bot's speed.
+_LCG_A = np.uint64(6364136223846793005)
+_LCG_C = np.uint64(1442695040888963407)
+
+
 @njit(cache=True, inline="always")
-def best_plan(x, c, lab, cn, moved, gained, bor, p, r):
-    """Best end-of-turn plan from ``lab`` labor and ``cn`` coins: (value, structure or -1)."""
+def _lcg(u):
+    """The next state of the local generator ``u`` (uint64)."""
+    return u * _LCG_A + _LCG_C
+
+
+@njit(cache=True, inline="always")
+def _lcg_below(u, n):
+    """An int in [0, n) from the local generator state ``u`` (its high 32 bits)."""
+    return ((u >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)
+
+
+@njit(cache=True, inline="always")
+def _build_value(x, k, p, r):
+    """Value of building ``k`` (its VP for a first build or a copy, its bonus, progress)."""
+    if x[K.X_FB + k] < 0:
+        return p[r, P_STRUCT] + p[r, P_VP] * sd(x, k, K.S_VP1) + p[r, P_B0 + k]
+    return p[r, P_STRUCT] + p[r, P_VP] * sd(x, k, K.S_VP2) + p[r, P_B0 + k] * p[r, P_COPY]
+
+
+@njit(cache=True, inline="always")
+def near_end(x, c):
+    """Is the end trigger (docs §7) one build or one goal away for ``c``? The planner's cheap
+    pre-check for its estimate (``may_end`` is the exact one)."""
+    if x[K.M_TRIG] != K.END_NONE:
+        return False
+    if owned_count(x, c) + 1 >= cst(x, K.C_TOKENS) or x[K.M_GNEXT] + 1 >= x[K.M_GN]:
+        return True
+    if opt(x, K.O_ALLTYPES) == 1:
+        left = 0
+        for k in range(K.NS):
+            left += x[K.X_FB + k] < 0
+        return left <= 1
+    return False
+
+
+@njit(cache=True, inline="always")
+def _ahead(x, c, mine, theirs, my_structs):
+    """+1 if ``c`` with ``mine`` VP and ``my_structs`` structures beats the opponent's
+    ``theirs`` VP (tie-breaks of §5.10), -1 if it loses, 0 on a draw."""
+    if mine != theirs:
+        return 1 if mine > theirs else -1
+    os_ = owned_count(x, 1 - c)
+    if my_structs != os_:
+        return 1 if my_structs > os_ else -1
+    if opt(x, K.O_WTIE) == 1:
+        a = workers_of(x, c)
+        b = workers_of(x, 1 - c)
+        if a != b:
+            return 1 if a > b else -1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ending, cand):
+    """Best end-of-turn plan from ``lab`` labor and ``cn`` coins: (value, structure or -1).
+
+    ``fut``: (coins needed, value, structure) of the best and second-best build next turn
+    (``future_targets``); ``ending``: ``near_end(x, c)``; ``cand``: ``candidates(x, c, bor)``.
+    """
     o = 1 - c
     union_ok = access_b(x, c, K.UNION, bor)
     uc = cst(x, K.C_UNION_C)
@@ -145,18 +225,15 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r):
     g = -1
     if x[K.M_GNEXT] < x[K.M_GN]:
         g = x[K.X_GS + x[K.M_GNEXT]]
-    can_build = x[K.M_BUILT] == 0 and owned_count(x, c) < cst(x, K.C_TOKENS)
+    owned = owned_count(x, c)
+    n1, v1, j1, n2, v2, j2 = fut
     best_v = -1e18
     best_k = -1
     for k in range(-1, K.NS):
         lab2 = lab
         cn2 = cn
         if k >= 0:
-            if not can_build or owns(x, c, k):
-                continue
-            pre = sd(x, k, K.S_PRE)
-            if pre >= 0 and not owns(x, c, pre) and not (
-                    opt(x, K.O_BPREREQ) == 1 and access_b(x, c, pre, bor)):
+            if (cand >> k) & 1 == 0:
                 continue
             u = 0
             gr = 0
@@ -186,18 +263,109 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r):
         else:
             v = p[r, P_COIN] * end_c
         if k >= 0:
-            v += p[r, P_STRUCT]
-            if x[K.X_FB + k] < 0:
-                v += p[r, P_VP] * sd(x, k, K.S_VP1) + p[r, P_B0 + k]
-            else:
-                v += p[r, P_VP] * sd(x, k, K.S_VP2) + p[r, P_B0 + k] * p[r, P_COPY]
-        if g >= 0 and p[r, P_GOAL] != 0.0 and _goal_met(
-                x, c, g, k, end_c, x[K.M_GRINDS] + ng, moved, gained):
-            v += p[r, P_GOAL]
+            v += _build_value(x, k, p, r)
+        met = False
+        if g >= 0 and (p[r, P_GOAL] != 0.0 or ending):
+            met = _goal_met(x, c, g, k, end_c, x[K.M_GRINDS] + ng, moved, gained)
+            if met:
+                v += p[r, P_GOAL]
+        trig = False
+        if ending:
+            # does this plan end the game (docs §7), and is the planner then ahead?
+            ns = owned + (1 if k >= 0 else 0)
+            trig = ns >= cst(x, K.C_TOKENS) or (met and x[K.M_GNEXT] + 1 >= x[K.M_GN])
+            if not trig and opt(x, K.O_ALLTYPES) == 1:
+                trig = True
+                for j in range(K.NS):
+                    if x[K.X_FB + j] < 0 and j != k:
+                        trig = False
+            if trig:
+                mine = score_of(x, c) + (1 if met else 0)
+                if k >= 0:
+                    mine += sd(x, k, K.S_VP1) if x[K.X_FB + k] < 0 else sd(x, k, K.S_VP2)
+                if x[K.M_LHOLDER] == c and end_c >= cst(x, K.C_REPAY) and (
+                        x[K.M_LTURN] != x[K.M_TURN]):
+                    mine += cst(x, K.C_PENALTY)  # it repays before the end
+                res = _ahead(x, c, mine, score_of(x, o), ns)
+                if res < 0:
+                    v -= p[r, P_END_LOSE]
+                elif res > 0:
+                    v += p[r, P_END_WIN]
+        if not trig and p[r, P_SAVE] > 0.0:
+            # the best build next turn that the coins kept make affordable
+            if j1 >= 0 and j1 != k and end_c >= n1:
+                v += p[r, P_SAVE] * v1
+            elif j2 >= 0 and j2 != k and end_c >= n2:
+                v += p[r, P_SAVE] * v2
         if v > best_v:
             best_v = v
             best_k = k
     return best_v, best_k
+
+
+@njit(cache=True, inline="always")
+def candidates(x, c, bor):
+    """Bit k: ``c`` may build structure ``k`` this turn, resources aside (not built yet this
+    turn, a free token, not owned, its prerequisite owned or, under ``borrowed_prereq``,
+    borrowed)."""
+    if x[K.M_BUILT] != 0 or owned_count(x, c) >= cst(x, K.C_TOKENS):
+        return 0
+    m = 0
+    for k in range(K.NS):
+        if owns(x, c, k):
+            continue
+        pre = sd(x, k, K.S_PRE)
+        if pre >= 0 and not owns(x, c, pre) and not (
+                opt(x, K.O_BPREREQ) == 1 and access_b(x, c, pre, bor)):
+            continue
+        m |= 1 << k
+    return m
+
+
+@njit(cache=True, inline="always")
+def future_targets(x, c, p, r):
+    """The two most valuable builds ``c`` could make next turn (prerequisites owned, a free
+    token) as ``(coins needed at the end of this turn, value, structure)`` each, structure -1
+    when there is none. Next turn's income is estimated from the workers ``c`` may move: each
+    lands on the coin space one time in three (Bank, Smithy, Mill counted; Union converts)."""
+    n1 = 1e9
+    v1 = 0.0
+    j1 = -1
+    n2 = 1e9
+    v2 = 0.0
+    j2 = -1
+    if p[r, P_SAVE] <= 0.0 or owned_count(x, c) + 1 >= cst(x, K.C_TOKENS):
+        return n1, v1, j1, n2, v2, j2
+    nw = workers_of(x, c)
+    cy = 2.0 if owns(x, c, K.BANK) else 1.0
+    ly = 2.0 if (opt(x, K.O_SMITHY) == 0 and owns(x, c, K.SMITHY)) else 1.0
+    inc_c = nw * cy / 3.0
+    inc_l = nw * 2.0 * ly / 3.0
+    if owns(x, c, K.MILL):
+        inc_l += cst(x, K.C_MILL)
+    if opt(x, K.O_SMITHY) == 1 and owns(x, c, K.SMITHY):
+        inc_l += 1.0
+    uok = owns(x, c, K.UNION)
+    for k in range(K.NS):
+        if owns(x, c, k):
+            continue
+        pre = sd(x, k, K.S_PRE)
+        if pre >= 0 and not owns(x, c, pre):
+            continue
+        short = sd(x, k, K.S_L) - inc_l
+        u = 0.0
+        if short > 0.0:
+            if not uok:
+                continue
+            u = np.ceil(short / cst(x, K.C_UNION_L))
+        need = sd(x, k, K.S_C) + u * cst(x, K.C_UNION_C) - inc_c
+        v = _build_value(x, k, p, r)
+        if v > v1:
+            n2, v2, j2 = n1, v1, j1
+            n1, v1, j1 = need, v, k
+        elif v > v2:
+            n2, v2, j2 = need, v, k
+    return n1, v1, j1, n2, v2, j2
 
 
 @njit(cache=True, inline="always")
@@ -253,14 +421,99 @@ def opp_best_vp(x, c, m, cn_after):
     return best
 
 
+@njit(cache=True, inline="always")
+def _pick_bits(m, k, u):
+    """``k`` of the set bits of ``m``, drawn uniformly (selection sampling) from the local
+    generator ``u`` (the lowest ``k`` when ``u`` is 0): (mask, new ``u``)."""
+    left = 0
+    mm = m
+    while mm != 0:
+        left += 1
+        mm &= mm - 1
+    out = 0
+    for i in range(8):
+        if k == 0:
+            break
+        if (m >> i) & 1 == 0:
+            continue
+        if u == 0:
+            take = True
+        else:
+            u = _lcg(u)
+            take = _lcg_below(u, left) < k
+        if take:
+            out |= 1 << i
+            k -= 1
+        left -= 1
+    return out, u
+
+
 @njit(cache=True, _nrt=False)
-def best_move(x, c, mv, bor, lab0, cn0, p, r):
-    """Best move mask among the non-empty submasks of ``mv``: (value, mask)."""
+def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ending, rng):
+    """Best move mask among the non-empty submasks of ``mv``: (value, mask). Moves within
+    ``noise`` of the best value are near-ties, one drawn uniformly (a local generator seeded
+    with one draw from ``rng``).
+
+    Without the denial term a move's value depends only on how many of its workers land on a
+    labor space and how many on the coin space, so those pairs are scored, not the masks (the
+    same values, far fewer plans), and the mask is then drawn among the workers of the chosen
+    pair."""
+    noise = p[r, P_NOISE]
     cy = 2 if access_b(x, c, K.BANK, bor) else 1
     ly = 2 if (opt(x, K.O_SMITHY) == 0 and access_b(x, c, K.SMITHY, bor)) else 1
     sup = supply_of(x) - (cn0 - x[K.X_COINS + c])
     best_v = -1e18
     best_m = 0
+    ties = 1
+    u = next_u64(rng) | np.uint64(1) if noise > 0.0 else np.uint64(0)
+    cand = candidates(x, c, bor)
+    if p[r, P_DENY] == 0.0:
+        lm = 0  # movable workers that land on a labor space
+        cm = 0  # ... on the coin space
+        for i in range(8):
+            if (mv >> i) & 1 == 0:
+                continue
+            w = i if i < 5 else K.W_SAILOR0 + 3 * c + (i - 5)
+            if (x[K.X_POS + w] + 1) % 3 == K.SP_COIN:
+                cm |= 1 << i
+            else:
+                lm |= 1 << i
+        n_l = 0
+        mm = lm
+        while mm != 0:
+            n_l += 1
+            mm &= mm - 1
+        n_c = 0
+        mm = cm
+        while mm != 0:
+            n_c += 1
+            mm &= mm - 1
+        best_l = 0
+        best_c = 0
+        for nl in range(n_l + 1):
+            for nc in range(n_c + 1):
+                if nl + nc == 0:
+                    continue
+                cg = nc * cy
+                cn = cn0 + (cg if cg < sup else sup)
+                v, _k = best_plan(x, c, lab0 + nl * ly, cn, x[K.M_MOVED] + nl + nc,
+                                  x[K.M_GAINED] + nl * ly, bor, p, r, fut, ending, cand)
+                if v > best_v + noise:
+                    best_v = v
+                    best_l = nl
+                    best_c = nc
+                    ties = 1
+                elif noise > 0.0 and v >= best_v - noise:
+                    ties += 1
+                    u = _lcg(u)
+                    if _lcg_below(u, ties) == 0:
+                        best_l = nl
+                        best_c = nc
+                    if v > best_v:
+                        best_v = v
+        a, u = _pick_bits(lm, best_l, u)
+        b, u = _pick_bits(cm, best_c, u)
+        return best_v, a | b
     sub = 0
     while True:
         sub = (sub - mv) & mv
@@ -281,19 +534,94 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r):
                 lab += ly
                 gain += ly
         cn = cn0 + (cg if cg < sup else sup)
-        v, _k = best_plan(x, c, lab, cn, x[K.M_MOVED] + cnt, x[K.M_GAINED] + gain, bor, p, r)
-        if p[r, P_DENY] != 0.0:
-            v -= p[r, P_DENY] * opp_best_vp(x, c, sub, cn)
-        if v > best_v:
+        v, _k = best_plan(x, c, lab, cn, x[K.M_MOVED] + cnt, x[K.M_GAINED] + gain, bor, p, r,
+                          fut, ending, cand)
+        v -= p[r, P_DENY] * opp_best_vp(x, c, sub, cn)
+        # near-ties (within ``noise``) are broken uniformly at random, the rest by value
+        if v > best_v + noise:
             best_v = v
             best_m = sub
+            ties = 1
+        elif noise > 0.0 and v >= best_v - noise:
+            ties += 1
+            u = _lcg(u)
+            if _lcg_below(u, ties) == 0:
+                best_m = sub
+            if v > best_v:
+                best_v = v
     return best_v, best_m
 
 
+@njit(cache=True, inline="always")
+def may_end(x, c, a):
+    """Could the spending action ``a`` (BUILD, GRIND or HIRE) of ``c`` set the end trigger, or,
+    once it is set, change the final scores? Conservative (True when unsure) and cheap: a build
+    of the last token or the last unbuilt type, or a claim of the face-up goal token after
+    which every later token may resolve at once (docs §6, §7)."""
+    trig = x[K.M_TRIG] != K.END_NONE
+    if a < K.A_GRIND and not trig:
+        k = a - K.A_BUILD
+        if owned_count(x, c) + 1 >= cst(x, K.C_TOKENS):
+            return True
+        if opt(x, K.O_ALLTYPES) == 1 and x[K.X_FB + k] < 0:
+            last = True
+            for j in range(K.NS):
+                if j != k and x[K.X_FB + j] < 0:
+                    last = False
+            if last:
+                return True
+    i = x[K.M_GNEXT]
+    if i >= x[K.M_GN]:
+        return False
+    g = x[K.X_GS + i]
+    cond = x[K.X_GD + 2 * g]
+    if a == K.A_GRIND:
+        claims = cond == K.G_GRINDS and x[K.M_GRINDS] + 1 >= x[K.X_GD + 2 * g + 1]
+    elif a == K.A_HIRE:
+        claims = cond == K.G_SAILORS
+    else:
+        claims = (cond == K.G_STRUCTS or cond == K.G_VP_FIRST or cond == K.G_COPY
+                  or cond == K.G_ARROWS or (cond == K.G_LABOR_GAINED and opt(x, K.O_INCB) == 1))
+    if not claims:
+        return False
+    if trig:
+        return True
+    incb = opt(x, K.O_INCB) == 1 and a < K.A_GRIND
+    for j in range(i + 1, x[K.M_GN]):
+        g = x[K.X_GS + j]
+        cond = x[K.X_GD + 2 * g]
+        t = x[K.X_GD + 2 * g + 1]
+        if cond == K.G_COINS_EOT or cond == K.G_COPY:
+            return False  # never met at a reveal (docs §6)
+        if cond == K.G_LABOR_GAINED and x[K.M_GAINED] < t and not incb:
+            return False
+        if cond == K.G_MOVED and x[K.M_MOVED] < t:
+            return False
+        if cond == K.G_GRINDS and x[K.M_GRINDS] + (1 if a == K.A_GRIND else 0) < t:
+            return False
+    return True
+
+
+@njit(cache=True)
+def ends_losing(x, rng, a):
+    """Would the active seat lose a game that ``a`` (then END_TURN) ends now? Played out on a
+    copy of ``x`` (the generator copied too; it is only drawn from if the game goes on)."""
+    c = x[K.M_CUR]
+    y = x.copy()
+    rr = rng.copy()
+    apply_x(y, rr, a)
+    if y[K.M_PHASE] != K.PH_OVER and a != K.A_END:
+        apply_x(y, rr, K.A_END)
+    if y[K.M_PHASE] != K.PH_OVER or y[K.M_END] == K.END_LIMIT:
+        return False
+    return y[K.M_WIN] != c and y[K.M_WIN] != K.WIN_DRAW
+
+
 @njit(cache=True, _nrt=False)
-def plan_bot(x, legal, n, rng, p, r):
+def plan_bot(x, legal, n, rng, p, r, forbid):
     """One-turn planner over the parameter vector ``p[r]`` (``p`` float64[k, N_PARAMS], see
-    PARAM_NAMES; rows are indexed in place, not sliced: no reference counting)."""
+    PARAM_NAMES; rows are indexed in place, not sliced). ``forbid``: bit ``a - A_BUILD`` set
+    for each BUILD, GRIND or HIRE action ``a`` it must not choose (see ``choose_x``)."""
     c = x[K.M_CUR]
     coins = x[K.X_COINS + c]
     has_take = False
@@ -307,10 +635,12 @@ def plan_bot(x, legal, n, rng, p, r):
     if has_repay and (x[K.M_TRIG] != 0 or (
             not work and p[r, P_REPAY] >= 0 and coins >= cst(x, K.C_REPAY) + p[r, P_REPAY])):
         return K.A_REPAY
+    ending = near_end(x, c)
+    fut = future_targets(x, c, p, r)
     if work:
         bor = borrowing(x, c)
         mv = movable_mask_b(x, c, bor)
-        v0, m0 = best_move(x, c, mv, bor, x[K.M_LABOR], coins, p, r)
+        v0, m0 = best_move(x, c, mv, bor, x[K.M_LABOR], coins, p, r, fut, ending, rng)
         late = x[K.M_GN] - x[K.M_GNEXT] <= p[r, P_LATE]
         types = 0
         for k in range(K.NS):
@@ -334,14 +664,24 @@ def plan_bot(x, legal, n, rng, p, r):
                     lab += cst(x, K.C_HARBOR_L)
                 elif x[K.M_SHIPS] == 2 and supply_of(x) > 0:
                     cn += cst(x, K.C_HARBOR_C)
-            v1, _m1 = best_move(x, c, movable_mask_b(x, c, True), True, lab, cn, p, r)
-            if v1 - v0 >= p[r, P_BORROW]:
+            v1, _m1 = best_move(x, c, movable_mask_b(x, c, True), True, lab, cn, p, r, fut,
+                                ending, rng)
+            # the debt: the repayment's coins (twice over when taken from the opponent, who
+            # is spared it), or the -2 VP penalty if the game may end before it is repaid
+            debt = cst(x, K.C_REPAY) * p[r, P_DEBT]
+            if x[K.M_LHOLDER] == o:
+                debt += cst(x, K.C_REPAY) * p[r, P_DEBT]
+            if ending:
+                debt = cst(x, K.C_PENALTY) * p[r, P_VP]
+            if v1 - v0 - debt >= p[r, P_BORROW]:
                 return K.A_TAKE
         return m0
     # spending phase
     if x[K.M_BUILT] == 0:
-        _v, k = best_plan(x, c, x[K.M_LABOR], coins, x[K.M_MOVED], x[K.M_GAINED], borrowing(x, c), p, r)
-        if k >= 0:
+        bor = borrowing(x, c)
+        _v, k = best_plan(x, c, x[K.M_LABOR], coins, x[K.M_MOVED], x[K.M_GAINED], bor, p, r,
+                          fut, ending, candidates(x, c, bor))
+        if k >= 0 and (forbid >> k) & 1 == 0:
             for i in range(n):
                 if legal[i] == K.A_BUILD + k:
                     return K.A_BUILD + k
@@ -356,6 +696,8 @@ def plan_bot(x, legal, n, rng, p, r):
             has_grind = True
         elif legal[i] == K.A_HIRE:
             has_hire = True
+    has_grind &= (forbid >> (K.A_GRIND - K.A_BUILD)) & 1 == 0
+    has_hire &= (forbid >> (K.A_HIRE - K.A_BUILD)) & 1 == 0
     if has_grind and p[r, P_GRIND] > 0:
         return K.A_GRIND
     if has_hire and p[r, P_HIRE] > 0:
@@ -373,10 +715,26 @@ def plan_bot(x, legal, n, rng, p, r):
 @njit(cache=True, inline="always")
 def choose_x(code, params, r, x, legal, n, rng):
     """Dispatch: strategy ``code`` (0 random, 1 plan_bot) with parameter row ``params[r]``
-    (``params`` float64[k, N_PARAMS])."""
+    (``params`` float64[k, N_PARAMS]).
+
+    The planner never ends the game with a BUILD (nor a GRIND or HIRE that claims the last goal)
+    that leaves it losing while END_TURN would not: near the end (``near_end``, or once the
+    trigger is set: ``may_end``) such a choice is played out on a copy (``ends_losing``) and, if
+    it loses,
+    forbidden and the planner asked again. (Here rather than in ``plan_bot``, which is compiled
+    without reference counting and cannot allocate the copy.)"""
     if code == 0:
         return random_bot(x, legal, n, rng)
-    return plan_bot(x, legal, n, rng, params, r)
+    forbid = 0
+    for _ in range(K.NS + 2):
+        a = plan_bot(x, legal, n, rng, params, r, forbid)
+        if (a < K.A_BUILD or a > K.A_HIRE or a == K.A_UNION or x[K.M_PHASE] != K.PH_SPEND
+                or not may_end(x, x[K.M_CUR], a)):
+            return a
+        if not ends_losing(x, rng, a) or ends_losing(x, rng, K.A_END):
+            return a
+        forbid |= 1 << (a - K.A_BUILD)
+    return K.A_END
 
 
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -241,8 +241,10 @@ def _distinct(hashes: np.ndarray) -> float:
 
 def main(n: int, players: list[int] | None, seed: int, only: set[str] | None) -> None:
     players = players or [2, 3, 4]
-    def want(name):
-        return (only is None or name in only)
+
+    def want(name: str) -> bool:
+        return only is None or name in only
+
     if want("pool"):
         for p in players:
             cnt, gcnt, _ = run(POOL, p, n, seed, "pool")

@@ -5,8 +5,9 @@ Every game is game i of run ``seed`` exactly as ``Game.run_chunk`` plays it (cha
 through the kernel contract and ``strategies.common.bot_choose``. Counted per strategy:
 
 * ``end-behind``: BUILDs that set the end trigger (seven structures, all types, or the last goal
-  token claimed) after which the builder lost the game (END_TURN was always legal instead: it is
-  legal in every spending phase). ``ends-losing`` counts any action that set the trigger.
+  token claimed) after which the builder lost the game, where END_TURN (legal in every spending
+  phase) instead would not have ended the game with the builder losing (the other case is
+  counted apart). ``ends-losing`` counts any action that set the trigger.
 * ``ender wins``: games won by the seat whose action set the end trigger.
 * ``saves``: turns ended without a build although a BUILD was legal in that turn's spending
   phase; ``save -> 2 VP``: saves followed, on the seat's next turn, by the first build of a
@@ -30,16 +31,18 @@ from strategies import common
 
 SCRIPTED = ["greedy", "denial", "engine", "lender", "sniper"]
 C_DEC, C_TURNS, C_SEATS, C_WINS, C_ENDB, C_ENDB_LOST, C_ENDB_DRAW, C_ENDA, C_ENDA_LOST, \
-    C_SAVES, C_BUILD_TURNS, C_BUILDS, C_TAKES, C_HELD_END, C_FIRST2, C_SAVE2, C_VP = range(17)
-N_C = 17
+    C_SAVES, C_BUILD_TURNS, C_BUILDS, C_TAKES, C_HELD_END, C_FIRST2, C_SAVE2, C_VP, \
+    C_ENDB_FORCED = range(18)
+N_C = 18
 G_GAMES, G_LIMIT, G_ENDER, G_ENDER_WON, G_FIRST_WON, G_DRAWS, G_TURNS = range(7)
 N_G = 7
 
 
 @njit(cache=True)
-def audit(s, first, n_games, run_seed, seat_idx, codes, params, cnt, gcnt, hashes):
+def audit(s, y, first, n_games, run_seed, seat_idx, codes, params, cnt, gcnt, hashes):
     """Play the games and add the counters: ``cnt`` float64[rows, N_C] per strategy row,
-    ``gcnt`` float64[N_G]; ``hashes`` uint64[n_games] a hash of each game's actions."""
+    ``gcnt`` float64[N_G]; ``hashes`` uint64[n_games] a hash of each game's actions; ``y`` a
+    scratch state of the same rules (END_TURN tried instead of an ending build)."""
     legal = np.empty(K.NUM_ACTIONS, np.int32)
     brng = np.empty(1, np.uint64)
     x = s.x
@@ -51,6 +54,8 @@ def audit(s, first, n_games, run_seed, seat_idx, codes, params, cnt, gcnt, hashe
         h = np.uint64(1469598103934665603)
         ender = -1
         ender_build = False
+        ender_alt = True
+        end_loses = False
         build_legal = False
         pending_save[0] = 0
         pending_save[1] = 0
@@ -65,6 +70,13 @@ def audit(s, first, n_games, run_seed, seat_idx, codes, params, cnt, gcnt, hashe
             h = (h ^ np.uint64(a + 1)) * np.uint64(1099511628211)
             cnt[k, C_DEC] += 1
             trig0 = x[K.M_TRIG]
+            if trig0 == K.END_NONE and K.A_BUILD <= a < K.A_GRIND:
+                # would END_TURN instead have ended the game with this seat losing?
+                y.x[:] = x
+                y.rng[:] = s.rng
+                contract.apply_inplace(y, K.A_END)
+                end_loses = (y.x[K.M_PHASE] == K.PH_OVER and y.x[K.M_WIN] != c
+                             and y.x[K.M_WIN] != K.WIN_DRAW and y.x[K.M_END] != K.END_LIMIT)
             if a == K.A_TAKE:
                 cnt[k, C_TAKES] += 1
             if K.A_BUILD <= a < K.A_GRIND:
@@ -91,6 +103,7 @@ def audit(s, first, n_games, run_seed, seat_idx, codes, params, cnt, gcnt, hashe
             if trig0 == K.END_NONE and x[K.M_TRIG] != K.END_NONE:
                 ender = c
                 ender_build = K.A_BUILD <= a < K.A_GRIND
+                ender_alt = not end_loses if ender_build else True
         w = x[K.M_WIN]
         gcnt[G_GAMES] += 1
         gcnt[G_TURNS] += x[K.M_TURN]
@@ -111,7 +124,8 @@ def audit(s, first, n_games, run_seed, seat_idx, codes, params, cnt, gcnt, hashe
                 cnt[r, C_ENDA_LOST] += lost
                 if ender_build:
                     cnt[r, C_ENDB] += 1
-                    cnt[r, C_ENDB_LOST] += lost
+                    cnt[r, C_ENDB_LOST] += lost and ender_alt
+                    cnt[r, C_ENDB_FORCED] += lost and not ender_alt
                     cnt[r, C_ENDB_DRAW] += w == K.WIN_DRAW
         for p in range(2):
             r = seat_idx[g, p]
@@ -137,7 +151,7 @@ def run(names: list[str], n: int, seed: int, seating: str, options: dict | None 
     cnt = np.zeros((len(names), N_C))
     gcnt = np.zeros(N_G)
     hashes = np.zeros(n, np.uint64)
-    audit(s, 0, n, np.uint64(seed % 2**64), seats, codes, params, cnt, gcnt, hashes)
+    audit(s, game.copy_state(s), 0, n, np.uint64(seed % 2**64), seats, codes, params, cnt, gcnt, hashes)
     return cnt, gcnt, hashes
 
 
@@ -155,7 +169,7 @@ def _report(title: str, names: list[str], cnt, gcnt, hashes) -> None:
         c = cnt[r]
         print(f"  {name:8s} win {_pct(c[C_WINS], c[C_SEATS])} mean VP {c[C_VP] / c[C_SEATS]:.2f}"
               f"; end-behind builds {c[C_ENDB_LOST]:,.0f} of {c[C_ENDB]:,.0f} ending builds, "
-              f"{_pct(c[C_ENDB_LOST], c[C_SEATS])} of seat-games; ends-losing any action "
+              f"{_pct(c[C_ENDB_LOST], c[C_SEATS])} of seat-games (+ {c[C_ENDB_FORCED]:,.0f} where END_TURN lost too); ends-losing any action "
               f"{c[C_ENDA_LOST]:,.0f}")
         print(f"    saves {_pct(c[C_SAVES], c[C_BUILD_TURNS])} of turns with a legal build; "
               f"save -> 2 VP {_pct(c[C_SAVE2], c[C_SAVES])}; first 2-VP builds per game "
@@ -166,8 +180,10 @@ def _report(title: str, names: list[str], cnt, gcnt, hashes) -> None:
 def main(n: int, players: list[int] | None, seed: int, only: set[str] | None) -> None:
     if players and players != [2]:
         print("province: 2 players only")
-    def want(name):
-        return (only is None or name in only)
+
+    def want(name: str) -> bool:
+        return only is None or name in only
+
     if want("mirrors"):
         for b in SCRIPTED:
             _report(f"{b} mirror", [b], *run([b], n, seed, "fixed"))
