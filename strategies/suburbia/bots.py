@@ -18,6 +18,15 @@ tile or an investment it discards the cheapest tile, or, with ``deny_w > 0``, th
 seat would value most (spec §9 hate-discarding). The named strategies are parameter vectors
 (data), so a designer can add one without touching code. The estimate ignores the clamp order
 inside a placement and the other seats' reactions: it is a bot's heuristic, not the rules.
+
+Play patterns (issue #13): the income floor (``floor_w``): the value also loses ``w_pop`` per
+dollar of Income the seat could not pay over its remaining income steps (each missing dollar
+costs a population, spec §5.2), so it neither buys what drives Income where it cannot be paid
+nor spends the money it will owe; the private goal: it keeps the offer with the larger
+``goal_prior_<goal> x bonus`` (the measured chance of achieving it) and pursues it with weight
+``goal_w + priv_w`` (public goals with ``goal_w``); no investment marker on a Lake unless
+``invest_lake``; actions and cells within ``near_tie`` of the best are drawn at random from the
+bot generator.
 """
 
 import math
@@ -61,26 +70,46 @@ PARAM_NAMES = (
     "redline_w",     # 16 extra penalty per red line crossed
     "w_money_late",  # 17 weight of +$1 at the end (w_money is the weight at the start)
     "fut_w",         # 18 weight of the expected future firings of the tile's own records
+    "floor_w",       # 19 income floor: weight (x w_pop) of the population the seat would lose
+                     #    to unpaid income over its remaining turns (1 pop per $ short)
+    "priv_w",        # 20 extra weight of the change of its chance at its private goal
+    "invest_lake",   # 21 1: may put an investment marker on a Lake; 0: never
+    "near_tie",      # 22 actions (and cells) within this value of the best are ties, drawn at
+                     #    random
+    *[f"goal_prior_{i}" for i in range(K.NG)],  # 23.. chance of achieving goal i when kept
+                                                #    (the private goal kept: prior x bonus)
 )
 N_PARAMS = len(PARAM_NAMES)
+I_FLOOR, I_PRIV, I_INV_LAKE, I_NEAR, I_PRIOR = 19, 20, 21, 22, 23
+assert PARAM_NAMES[I_FLOOR] == "floor_w" and PARAM_NAMES[I_PRIOR] == "goal_prior_0"
+
+# chance that greedy achieves each private goal it keeps and pursues (goal ids of
+# sim/suburbia/data.py): the mean over 2, 3 and 4 players of 2,000 greedy mirror games each
+# (docs/bots.md); data, not code
+GOAL_PRIOR = (0.24, 0.50, 0.32, 0.51, 0.62, 0.56, 0.46, 0.35, 0.32, 0.53,
+              0.33, 0.58, 0.44, 0.46, 0.28, 0.31, 0.42, 0.32, 0.34, 0.41)
+_BASE = dict(w_inc_early=1.0, w_inc_late=1.0, w_rep_early=0.3, w_rep_late=1.0, w_pop=1.0,
+             w_money=0.6, w_money_late=0.2, invest_w=0.0, redline_w=0.0, fut_w=1.0,
+             floor_w=1.0, priv_w=1.0, invest_lake=0.0, near_tie=0.02,
+             **{f"goal_prior_{i}": GOAL_PRIOR[i] for i in range(K.NG)})
 
 
 def _params(**kw) -> tuple:
-    return common.param_vector(PARAM_NAMES, dict(w_inc_early=1.0, w_inc_late=0.2, w_rep_early=0.3, w_rep_late=1.0, w_pop=1.0,
-                w_money=0.6, w_money_late=0.2, invest_w=0.0, redline_w=0.0, fut_w=1.0), **kw)
+    return common.param_vector(PARAM_NAMES, _BASE, **kw)
 
 
 STRATEGIES = {
     "random": StrategySpec("random", 0, "uniform over the legal actions"),
     "greedy": StrategySpec(
         "greedy", 1,
-        "one decision ahead on Income, Reputation, Population and money; income weighs more "
-        "early and reputation more late (spec §9 policy 1); discards the cheapest tile",
+        "one decision ahead on Income, Reputation, Population and money; reputation weighs "
+        "more late (spec §9 policy 1); keeps an income floor; keeps and pursues the private "
+        "goal it is likelier to achieve; discards the cheapest tile",
         _params(), PARAM_NAMES),
     "goal-greedy": StrategySpec(
         "goal-greedy", 1,
         "greedy plus the change of its chances at its public and private goals (spec §9 "
-        "policy 2); keeps the private goal it leads",
+        "policy 2); keeps the private goal it is likelier to achieve",
         _params(goal_w=1.0), PARAM_NAMES),
     "denier": StrategySpec(
         "denier", 1,
@@ -107,7 +136,12 @@ for _name, _spec in STRATEGIES.items():
 
 # scratch layout of ``work`` (float64[WORK]) and ``cells`` (int64[CELLS]) buffers
 CELLS = 256
-WORK = 16
+NACT = 64  # at most 41 action-step actions (7 buys, 3 basic tiles, 7 Lakes, 24 investments)
+NGM = 16  # goal margins: 2 per goal slot (at most 4 public goals and the private one)
+# w[0..15]: deltas and memos (best_cell, score_delta, future_value); w[16:16 + CELLS]: the
+# cells' values; then the actions' values, the goal margins and the match fractions
+FR = 16 + CELLS + NACT + NGM
+WORK = FR + 3 * K.NK
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,14 +168,50 @@ def remaining_turns(meta, consts, c):
 
 
 @njit(cache=True, _nrt=False)
+def first_line(opts, lines, consts, p):
+    """Index of the first red line at or above population ``p`` (the lines ascend:
+    ``sim.suburbia.data.lines_array``)."""
+    off = opts[K.O_RL_OFFSET]
+    lo = 0
+    hi = consts[K.C_NLINES]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if lines[mid] + off < p:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True, _nrt=False)
 def lines_crossed(opts, lines, consts, p, q):
+    """Red lines L with ``p <= L < q``."""
     off = opts[K.O_RL_OFFSET]
     n = 0
-    for i in range(consts[K.C_NLINES]):
-        L = lines[i] + off
-        if p <= L and L < q:
-            n += 1
+    for i in range(first_line(opts, lines, consts, p), consts[K.C_NLINES]):
+        if lines[i] + off >= q:
+            break
+        n += 1
     return n
+
+
+@njit(cache=True, _nrt=False)
+def redline_sums(tiles, pl, tk, o):
+    """(Income, Reputation) seat ``o``'s own ``redline`` records give per red line crossed
+    (invested tiles twice)."""
+    rI = 0
+    rR = 0
+    for t in range(pl[o, K.P_NT]):
+        k = tk[o, t, K.K_KIND]
+        for r in range(tiles[k, K.T_NREC]):
+            b = K.T_REC + 4 * r
+            if tiles[k, b + 2] == K.SC_REDLINE:
+                amt = tiles[k, b + 1] * (2 if tk[o, t, K.K_INV] == 1 else 1)
+                if tiles[k, b] == K.S_INC:
+                    rI += amt
+                elif tiles[k, b] == K.S_REP:
+                    rR += amt
+    return rI, rR
 
 
 @njit(cache=True, _nrt=False)
@@ -175,9 +245,54 @@ def affinity(p, k, cls):
 
 
 @njit(cache=True, _nrt=False)
+def crossings(opts, lines, consts, rep, pop, Rt):
+    """Income steps lost to red lines over ``Rt`` income steps: the population rising by
+    ``rep`` a turn (spec §5.5) crosses line L at reputation step j (this turn's is 1), and each
+    crossing lowers the Income of the ``Rt - j`` steps after it."""
+    if rep <= 0:
+        return 0.0
+    top = pop + rep * (Rt - 1.0)
+    off = opts[K.O_RL_OFFSET]
+    lost = 0.0
+    for i in range(first_line(opts, lines, consts, pop), consts[K.C_NLINES]):
+        L = lines[i] + off
+        if L >= top:
+            break
+        lost += Rt - ((L - pop) // rep + 1)
+    return lost
+
+
+@njit(cache=True, _nrt=False)
+def shortfall(money, inc, lost, Rt, pen):
+    """Dollars a seat with ``money`` and Income ``inc`` cannot pay over its ``Rt`` remaining
+    income steps (spec §5.2 step 2: each missing dollar costs 1 population), its Income
+    falling by ``pen`` for each of the ``lost`` steps after a red line (``crossings``), down to
+    -5."""
+    total = inc * Rt - pen * lost
+    if total < -5.0 * Rt:
+        total = -5.0 * Rt
+    s = -total - money
+    return s if s > 0.0 else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def floor_now(opts, lines, consts, pl, np_, o, Rt):
+    """``shortfall`` of seat ``o`` as it stands (the income floor's reference)."""
+    pen = opts[K.O_SOLO_PEN] if np_ == 1 else 1
+    lost = crossings(opts, lines, consts, pl[o, K.P_REP], pl[o, K.P_POP], Rt)
+    return shortfall(pl[o, K.P_MONEY], pl[o, K.P_INC], lost, Rt, pen)
+
+
+@njit(cache=True, _nrt=False)
 def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
-                wM):
-    """Value of the raw deltas for seat ``o`` with red lines and clamps applied (approx.)."""
+                wM, Rt, cost, fl, s0, w):
+    """Value of the raw deltas for seat ``o`` with red lines and clamps applied (approx.), after
+    paying ``cost``; with ``fl`` (``floor_w``, 0: none) minus the population its unpaid income
+    would cost over
+    its ``Rt`` remaining income steps (the income floor, ``shortfall``), as a change from
+    ``s0`` (``floor_now``). ``w[8..10]`` memoise the last ``crossings`` (population,
+    reputation, result), ``w[11..13]`` the seat's ``redline_sums`` (valid when w[13] = 1; the
+    caller clears w[8] and w[13] for a new seat or position)."""
     pen = opts[K.O_SOLO_PEN] if np_ == 1 else 1
     pop = pl[o, K.P_POP]
     q = pop + dP
@@ -187,20 +302,32 @@ def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, k
     if L > 0:
         dI -= L * pen
         dR -= L * pen
-        # redline records of own tiles
-        for t in range(pl[o, K.P_NT]):
-            k = tk[o, t, K.K_KIND]
-            for r in range(tiles[k, K.T_NREC]):
-                b = K.T_REC + 4 * r
-                if tiles[k, b + 2] == K.SC_REDLINE:
-                    amt = L * tiles[k, b + 1] * (2 if tk[o, t, K.K_INV] == 1 else 1)
-                    if tiles[k, b] == K.S_INC:
-                        dI += amt
-                    elif tiles[k, b] == K.S_REP:
-                        dR += amt
+        # redline records of own tiles (``redline_sums``, memoised in w[11..12])
+        if w[13] != 1.0:
+            rI, rR = redline_sums(tiles, pl, tk, o)
+            w[11] = rI
+            w[12] = rR
+            w[13] = 1.0
+        dI += L * w[11]
+        dR += L * w[12]
     eI = clampd(pl[o, K.P_INC], dI)
     eR = clampd(pl[o, K.P_REP], dR)
-    return wI * eI + wR * eR + p[kr, 4] * (q - pop) + wM * dM - p[kr, 16] * L
+    v = wI * eI + wR * eR + p[kr, 4] * (q - pop) + wM * dM - p[kr, 16] * L
+    if fl > 0.0:
+        m1 = pl[o, K.P_MONEY] - cost + dM
+        if m1 < 0:
+            m1 = 0
+        if m1 < 5.0 * Rt:  # else it pays Income -5 to the end
+            r1 = pl[o, K.P_REP] + eR
+            if w[8] != q or w[9] != r1:
+                w[8] = q
+                w[9] = r1
+                w[10] = crossings(opts, lines, consts, r1, q, Rt)
+            s1 = shortfall(m1, pl[o, K.P_INC] + eI, w[10], Rt, pen)
+        else:
+            s1 = 0.0
+        v -= fl * p[kr, 4] * (s1 - s0)
+    return v
 
 
 @njit(cache=True, _nrt=False)
@@ -243,25 +370,38 @@ def kind_base(opts, tiles, geo, pl, tk, grid, kc, np_, o, kind, w):
 
 
 @njit(cache=True, _nrt=False)
-def future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM):
+def match_fractions(tiles, w):
+    """``w[FR + 3k + r]``: the share of the A/B/C and basic tiles (by count) that record ``r``
+    of kind ``k`` targets, for every kind (the tile table is the same for a whole chunk;
+    ``w[14] = 1`` marks the table filled)."""
+    for kind in range(K.NK):
+        for r in range(tiles[kind, K.T_NREC]):
+            mask = tiles[kind, K.T_REC + 4 * r + 3]
+            num = 0.0
+            den = 0.0
+            for k in range(1, 51):
+                den += tiles[k, K.T_COUNT]
+                if (tiles[k, K.T_CLS] & mask) != 0:
+                    num += tiles[k, K.T_COUNT]
+            w[FR + 3 * kind + r] = num / den if den > 0 else 0.0
+    w[14] = 1.0
+
+
+@njit(cache=True, _nrt=False)
+def future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM, w):
     """Expected value of the later firings of ``kind``'s records (a rough per-turn rate of
     matching placements times the remaining turns; Inc/Rep firings count for half the rest)."""
     if p[kr, 18] == 0.0:
         return 0.0
+    if w[14] != 1.0:
+        match_fractions(tiles, w)
     np_ = meta[K.M_NP]
     Rt = remaining_turns(meta, consts, meta[K.M_CUR])
     tot = 0.0
     for r in range(tiles[kind, K.T_NREC]):
         b = K.T_REC + 4 * r
         scope = tiles[kind, b + 2]
-        mask = tiles[kind, b + 3]
-        num = 0.0
-        den = 0.0
-        for k in range(1, 51):
-            den += tiles[k, K.T_COUNT]
-            if (tiles[k, K.T_CLS] & mask) != 0:
-                num += tiles[k, K.T_COUNT]
-        frac = num / den if den > 0 else 0.0
+        frac = w[FR + 3 * kind + r]
         rate = 0.0
         if scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ:
             rate = 0.3 * frac
@@ -325,20 +465,51 @@ def cell_delta(tiles, geo, pl, tk, grid, o, kind, cell, w, lb):
 
 @njit(cache=True, _nrt=False)
 def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind, ncell, cells,
-              w, p, kr, wI, wR, wM):
-    """(best value, best cell) of placing ``kind`` for seat ``o`` over ``cells[:ncell]``."""
+              w, p, kr, wI, wR, wM, Rt, cost, s0, each):
+    """(best value, best cell) of placing ``kind`` for seat ``o`` over ``cells[:ncell]``
+    after paying ``cost``; ``s0`` its ``floor_now``. The income floor is valued at every cell
+    (``each``) or only at the best cell without it (the value of an action: faster, and the
+    floor rarely moves the best cell). The value of cell ``cells[i]`` is left in ``w[16 + i]``
+    and the cell-independent deltas (Inc, Rep, Pop, $) in ``w[0..3]``."""
     kind_base(opts, tiles, geo, pl, tk, grid, kc, np_, o, kind, w)
     lb = lake_bonus(tiles, pl, tk, o)
+    fl = p[kr, I_FLOOR]
+    w[8] = -1.0  # nothing memoised (score_delta)
+    w[13] = 0.0
     best = -1e18
     bc = -1
     for i in range(ncell):
         cell_delta(tiles, geo, pl, tk, grid, o, kind, cells[i], w, lb)
         v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[4], w[5], w[6], w[7], p,
-                        kr, wI, wR, wM)
+                        kr, wI, wR, wM, Rt, cost, fl if each else 0.0, s0, w)
+        w[16 + i] = v
         if v > best:
             best = v
             bc = cells[i]
+    if fl > 0.0 and not each and bc >= 0:
+        cell_delta(tiles, geo, pl, tk, grid, o, kind, bc, w, lb)
+        best = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[4], w[5], w[6], w[7],
+                           p, kr, wI, wR, wM, Rt, cost, fl, s0, w)
     return best, bc
+
+
+@njit(cache=True, _nrt=False)
+def pick_near(vals, n, rng, near):
+    """Index of one of ``vals[:n]`` within ``max(near, 1e-9)`` of the best, uniformly at
+    random from the bot generator (one draw per candidate after the first)."""
+    best = vals[0]
+    for i in range(1, n):
+        if vals[i] > best:
+            best = vals[i]
+    lo = best - (near if near > 1e-9 else 1e-9)
+    j = 0
+    ties = 0
+    for i in range(n):
+        if vals[i] >= lo:
+            ties += 1
+            if ties == 1 or rand_below(rng, ties) == 0:
+                j = i
+    return j
 
 
 @njit(cache=True, _nrt=False)
@@ -358,15 +529,41 @@ def goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g, dmeasure)
 
 
 @njit(cache=True, _nrt=False)
-def goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, cls, dI, dR,
-               dM, dinv):
-    """Change of the seat's goal value if it places a tile of class ``cls`` (0 = none) and its
-    income, reputation, money and markers change by dI, dR, dM, dinv."""
+def goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, gm):
+    """For goal slot i (the public goals, then seat ``o``'s private goal): ``gm[2i]`` its
+    measure for ``o`` and ``gm[2i + 1]`` the best signed measure of the other seats (the
+    inputs of ``goal_value``, the same for every action of a decision)."""
     np_ = meta[K.M_NP]
-    tot = 0.0
     for i in range(meta[K.M_NPUB] + 1):
         g = gpub[i] if i < meta[K.M_NPUB] else gpriv[o]
         if g < 0:
+            continue
+        d = goals[g, K.G_DIR]
+        gm[2 * i] = goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, o, g)
+        best = -1e9
+        for q in range(np_):
+            if q != o:
+                v = d * goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, q, g)
+                if v > best:
+                    best = v
+        gm[2 * i + 1] = best
+
+
+@njit(cache=True, _nrt=False)
+def goal_delta(goals, gpub, gpriv, meta, o, cls, dI, dR, dM, dinv, wpub, wpriv, gm):
+    """Weighted change of the seat's goal chances (``goal_value`` over the margins ``gm`` of
+    ``goal_margins``) if it places a tile of class ``cls`` (0 = none) and its income,
+    reputation, money and markers change by dI, dR, dM, dinv: ``wpub`` times that of each
+    public goal plus ``wpriv`` times that of its private goal (a weight 0 skips the goal)."""
+    tot = 0.0
+    for i in range(meta[K.M_NPUB] + 1):
+        if i < meta[K.M_NPUB]:
+            g = gpub[i]
+            wg = wpub
+        else:
+            g = gpriv[o]
+            wg = wpriv
+        if g < 0 or wg == 0.0:
             continue
         ms = goals[g, K.G_MEASURE]
         dm = 0.0
@@ -382,9 +579,12 @@ def goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o
         elif ms == K.GM_INVEST:
             dm = dinv
         if dm != 0.0:
-            tot += goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g,
-                              dm) - goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_,
-                                               o, g, 0.0)
+            d = goals[g, K.G_DIR]
+            b = goals[g, K.G_BONUS]
+            m = gm[2 * i]
+            best = gm[2 * i + 1]
+            tot += wg * (b / (1.0 + math.exp(-(d * (m + dm) - best - 0.5)))
+                         - b / (1.0 + math.exp(-(d * m - best - 0.5))))
     return tot
 
 
@@ -400,7 +600,7 @@ def weights(meta, consts, p, kr, o):
     wI = (p[kr, 0] + (p[kr, 1] - p[kr, 0]) * t) * Rt
     wR = (p[kr, 2] + (p[kr, 3] - p[kr, 2]) * t) * Rt
     wM = p[kr, 5] + (p[kr, 17] - p[kr, 5]) * t
-    return wI, wR, wM
+    return wI, wR, wM, Rt
 
 
 @njit(cache=True, _nrt=False)
@@ -419,9 +619,10 @@ def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid,
     if cost > pl[o, K.P_MONEY]:
         return 0.0
     n = frontier_list(pd, o, cells, 0)
-    wI, wR, wM = weights(meta, consts, p, kr, o)
+    wI, wR, wM, Rt = weights(meta, consts, p, kr, o)
+    s0 = floor_now(opts, lines, consts, pl, np_, o, Rt) if p[kr, I_FLOOR] > 0.0 else 0.0
     v, _cell = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, k, n, cells,
-                         w, p, kr, wI, wR, wM)
+                         w, p, kr, wI, wR, wM, Rt, cost, s0, False)
     v -= wM * cost
     return v if v > 0 else 0.0
 
@@ -429,7 +630,7 @@ def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid,
 @njit(cache=True, _nrt=False)
 def choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc, kt, pd, legal,
                    n, cells, w, p, kr):
-    _wI, _wR, wM = weights(meta, consts, p, kr, meta[K.M_CUR])
+    _wI, _wR, wM, _Rt = weights(meta, consts, p, kr, meta[K.M_CUR])
     best = legal[0]
     bv = -1e18
     for i in range(n):
@@ -447,7 +648,7 @@ def choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, 
 
 @njit(cache=True, _nrt=False)
 def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv,
-                 goals, o, t, p, kr, wI, wR, wM):
+                 goals, o, t, p, kr, wI, wR, wM, Rt, s0, w):
     """Value of an investment in tile ``t``: its replay (doc §7) times (1 + invest_w)."""
     np_ = meta[K.M_NP]
     k = tk[o, t, K.K_KIND]
@@ -471,9 +672,11 @@ def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd
             dP += amt * cnt
         else:
             dM += amt * cnt
+    w[8] = -1.0  # nothing memoised (score_delta)
+    w[13] = 0.0
     v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
-                    wM)
-    v = v * (1.0 + p[kr, 15]) + future_value(meta, consts, tiles, k, p, kr, wI, wR, wM)
+                    wM, Rt, tiles[k, K.T_PRICE], p[kr, I_FLOOR], s0, w)
+    v = v * (1.0 + p[kr, 15]) + future_value(meta, consts, tiles, k, p, kr, wI, wR, wM, w)
     return v - wM * tiles[k, K.T_PRICE]
 
 
@@ -485,38 +688,41 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
     o = meta[K.M_CUR]
     np_ = meta[K.M_NP]
     if ph == K.PH_GOAL:
+        # keep the offer with the larger expected bonus: its chance (``goal_prior_*``) x bonus
         best = 0
         bv = -1e18
         for j in range(2):
             g = goffer[o, j]
-            v = float(goals[g, K.G_BONUS])
-            if p[kr, 6] > 0:
-                v = goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g, 0.0)
+            v = float(goals[g, K.G_BONUS]) * p[kr, I_PRIOR + g]
             if v > bv:
                 bv = v
                 best = j
         return K.A_KEEP + best
-    wI, wR, wM = weights(meta, consts, p, kr, o)
+    wI, wR, wM, Rt = weights(meta, consts, p, kr, o)
+    s0 = floor_now(opts, lines, consts, pl, np_, o, Rt) if p[kr, I_FLOOR] > 0.0 else 0.0
     gw = p[kr, 6]
+    gwp = gw + p[kr, I_PRIV]
+    near = p[kr, I_NEAR]
     if ph == K.PH_PLACE:
         kind = meta[K.M_PKIND]
         ncell = 0
         for i in range(n):
             cells[i] = legal[i] - K.A_PLACE
             ncell += 1
-        _v, bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind,
-                           ncell, cells, w, p, kr, wI, wR, wM)
-        return K.A_PLACE + bc
+        best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind, ncell, cells,
+                  w, p, kr, wI, wR, wM, Rt, 0, s0, True)
+        return K.A_PLACE + cells[pick_near(w[16:], ncell, rng, near)]
     if ph != K.PH_ACTION:
         return choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc,
                               kt, pd, legal, n, cells, w, p, kr)
     if legal[0] == K.A_PASS:
         return K.A_PASS
     ncell = frontier_list(pd, o, cells, 0)
-    best = legal[0]
-    bv = -1e18
-    ties = 1
     lake_v = -1e18
+    vals = w[16 + CELLS:16 + CELLS + n]  # after the cells' values (best_cell)
+    gm = w[16 + CELLS + NACT:]
+    if gwp > 0:
+        goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, gm)
     for i in range(n):
         a = legal[i]
         if a < K.A_LAKE:
@@ -527,41 +733,41 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
                 kind = a - K.A_BASIC + 1
                 cost = tiles[kind, K.T_PRICE]
             v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind,
-                               ncell, cells, w, p, kr, wI, wR, wM)
+                               ncell, cells, w, p, kr, wI, wR, wM, Rt, cost, s0, False)
             cls = tiles[kind, K.T_CLS]
             v += affinity(p, kr, cls) - wM * cost
-            v += future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM)
-            if gw > 0:
-                v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv,
-                                     meta, o, cls, 0.0, 0.0, -cost, 0.0)
+            v += future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM, w)
+            if gwp > 0:
+                # w[0..3]: the tile's cell-independent Inc, Rep, Pop, $ (best_cell)
+                v += goal_delta(goals, gpub, gpriv, meta, o, cls, w[0], w[1], w[3] - cost, 0.0,
+                                gw, gwp, gm)
         elif a < K.A_INVEST:
             s = a - K.A_LAKE
             if lake_v < -1e17:
+                # one value for every slot (the surcharge is subtracted below; the income
+                # floor counts the Lake as free)
                 lake_v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_,
-                                        o, K.K_LAKE, ncell, cells, w, p, kr, wI, wR, wM)
+                                        o, K.K_LAKE, ncell, cells, w, p, kr, wI, wR, wM, Rt, 0,
+                                        s0, False)
                 lake_v += affinity(p, kr, K.LAKEB)
-                lake_v += future_value(meta, consts, tiles, K.K_LAKE, p, kr, wI, wR, wM)
-                if gw > 0:
-                    lake_v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub,
-                                              gpriv, meta, o, K.LAKEB, 0.0, 0.0, 0.0, 0.0)
+                lake_v += future_value(meta, consts, tiles, K.K_LAKE, p, kr, wI, wR, wM, w)
+                if gwp > 0:
+                    lake_v += goal_delta(goals, gpub, gpriv, meta, o, K.LAKEB, 0.0, 0.0, w[3],
+                                         0.0, gw, gwp, gm)
             v = lake_v - wM * consts[K.C_SUR0 + s]
         else:
             t = a - K.A_INVEST
-            v = invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd,
-                             gpub, gpriv, goals, o, t, p, kr, wI, wR, wM)
-            if gw > 0:
-                v += gw * goal_delta(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv,
-                                     meta, o, 0, 0.0, 0.0,
-                                     -float(tiles[tk[o, t, K.K_KIND], K.T_PRICE]), 1.0)
-        if v > bv + 1e-9:
-            bv = v
-            best = a
-            ties = 1
-        elif v > bv - 1e-9:
-            ties += 1
-            if rand_below(rng, ties) == 0:
-                best = a
-    return best
+            if tk[o, t, K.K_KIND] == K.K_LAKE and p[kr, I_INV_LAKE] == 0.0:
+                v = -1e17  # no marker on a Lake
+            else:
+                v = invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt,
+                                 pd, gpub, gpriv, goals, o, t, p, kr, wI, wR, wM, Rt, s0, w)
+                if gwp > 0:
+                    v += goal_delta(goals, gpub, gpriv, meta, o, 0, 0.0, 0.0,
+                                    -float(tiles[tk[o, t, K.K_KIND], K.T_PRICE]), 1.0, gw, gwp,
+                                    gm)
+        vals[i] = v
+    return legal[pick_near(vals, n, rng, near)]
 
 
 @njit(cache=True, _nrt=False)

@@ -30,7 +30,7 @@ from tests.bot_audit._common import Row, distinct_share, mirror_seats
 
 GAME = "three-little-wolves"
 PLAYERS = [2, 3, 4]
-BOTS = ("greedy", "cautious", "wolf-bettor", "hostile", "random")
+BOTS = ("greedy", "greedy-2p", "cautious", "wolf-bettor", "hostile", "random")
 # per seat-game columns of _play
 (S_LAST_WOLF_LEGAL, S_LAST_DECLINED, S_UNUSED, S_LT_DEC, S_LT_WOLF, S_LT_DECLINED, S_PLACED,
  S_SCORE, S_LT_REGRET, S_LT_REGRET_PTS) = range(10)

@@ -1,0 +1,69 @@
+"""Little Town bots (issue #13): no exchange paid for nothing, the food reserve.
+
+The positions are reached by random play (the random bot, unchanged) from fixed seeds at 3
+players, so they stay the same when the scripted bots change.
+"""
+
+import numpy as np
+
+import sim
+from sim.little_town import constants as K
+from strategies.little_town.bots import _reserve_cost, _short, params_matrix
+
+GAME = sim.get_game("little-town")
+
+
+def _reach(n_players: int, seed: int, k: int):
+    s = GAME.new_state(n_players, seed)
+    rng = GAME.bot_rng(seed)
+    for _ in range(k):
+        s = GAME.apply_action(s, GAME.choose_action(s, "random", rng))
+    return s
+
+
+def test_no_carpenter_paid_for_with_no_wood_left():
+    s = _reach(3, 12, 42)  # the old greedy activated the Carpenter here (action 139)
+    assert s.meta[K.M_PHASE] == K.PH_ACT and s.meta[K.M_SUPPLY + K.WOOD] == 0
+    legal = GAME.legal_actions(s)
+    assert 139 in legal and "Carpenter" in GAME.action_to_string(s, 139)
+    for bot in ("greedy", "builder", "gatherer"):
+        assert GAME.choose_action(s, bot, GAME.bot_rng(0)) == K.A_END, bot
+
+
+def test_no_cubes_bought_on_the_last_turn_when_the_workers_go_hungry():
+    s = _reach(3, 0, 31)  # the old greedy built a Grocery buying cubes with its 3 coins
+    c = GAME.current_player(s)
+    assert s.meta[K.M_PHASE] == K.PH_TURN
+    assert s.seat[c, K.SE_WUSED] == s.meta[K.M_WORKERS] - 1  # its last turn this round
+    assert s.seat[c, K.SE_COINS] == 3
+    assert s.seat[c, K.SE_CUBES + 2] + s.seat[c, K.SE_CUBES + 3] == 1
+    a = GAME.choose_action(s, "greedy", GAME.bot_rng(0))
+    assert a == 41, GAME.action_to_string(s, a)  # PLACE (4,5): gathers 2 fish
+    t = GAME.apply_action(s, a)
+    assert t.seat[c, K.SE_STATS + K.ST_CUBES_BOUGHT] == s.seat[c, K.SE_STATS + K.ST_CUBES_BOUGHT]
+
+
+def test_reserve_cost_counts_workers_left_unfed():
+    codes, params = params_matrix(["greedy"])
+    p = params[0]
+    meta = np.zeros(K.N_META, np.int64)
+    consts = np.zeros(K.N_CONSTS, np.int64)
+    seat = np.zeros((4, K.SE_N), np.int64)
+    consts[K.C_BUY] = 3
+    meta[K.M_WORKERS] = 4
+    meta[K.M_PHASE] = K.PH_TURN
+    seat[0, K.SE_WUSED] = 3  # its last turn: no food expected later
+    seat[0, K.SE_COINS] = 7
+    seat[0, K.SE_CUBES + 2] = 2  # 2 fish + 7 coins (2 food) feed 4 workers
+    reserve = p[list(GAME.strategies["greedy"].param_names).index("food_reserve")]
+    assert reserve == 5.0
+    assert _short(meta, consts, seat, 0, 0, 0, 0.0) == 0.0
+    assert _short(meta, consts, seat, 0, -3, 0, 0.0) == 1.0
+    assert _reserve_cost(meta, consts, seat, 0, -3, 0, p) == reserve  # a cube bought: 1 unfed
+    assert _reserve_cost(meta, consts, seat, 0, -1, 0, p) == 0.0  # 6 coins still buy 2 food
+    assert _reserve_cost(meta, consts, seat, 0, 0, -1, p) == reserve  # a fish spent
+    assert _reserve_cost(meta, consts, seat, 0, -7, -2, p) == 4 * reserve
+    seat[0, K.SE_WUSED] = 2  # one more turn this round: 1.5 food expected from it
+    assert _reserve_cost(meta, consts, seat, 0, -3, 0, p) == 0.0
+    assert _reserve_cost(meta, consts, seat, 0, -6, 0, p) == 0.5 * reserve
+    assert _reserve_cost(meta, consts, seat, 0, -7, -2, p) == 2.5 * reserve
