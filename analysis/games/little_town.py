@@ -1146,17 +1146,16 @@ def extend_report(ctx) -> None:
                                f"{pct(r['completion'], 0)})", r)
                          for r in gg.tail(3).reverse().iter_rows(named=True))
         easy = gg.sort("completion", descending=True)
-        if easy.height:  # no goal card held in both ways in a tiny run
-            ctx.headline(
-                f"**Goal cards ({hp} players):** strongest (win rate of holders who completed it "
-                f"minus holders who did not): {strong}. Weakest (lowest difference): {weak}. "
-                f"Easiest: "
-                f"#{easy['card'][0]} completed {pct(easy['completion'][0])} "
-                f"{_ci(easy['completion_lo'][0], easy['completion_hi'][0])}; hardest: "
-                f"#{easy['card'][-1]} {pct(easy['completion'][-1])} "
-                f"{_ci(easy['completion_lo'][-1], easy['completion_hi'][-1])}.",
-                f"Goal cards at {hp}p: strongest {', '.join('#' + str(c) for c in gg.head(3)['card'])}"
-                f"; weakest {', '.join('#' + str(c) for c in gg.tail(3).reverse()['card'])}.")
+        ctx.headline(
+            f"**Goal cards ({hp} players):** strongest (win rate of holders who completed it "
+            f"minus holders who did not): {strong}. Weakest (lowest difference): {weak}. "
+            f"Easiest: "
+            f"#{easy['card'][0]} completed {pct(easy['completion'][0])} "
+            f"{_ci(easy['completion_lo'][0], easy['completion_hi'][0])}; hardest: "
+            f"#{easy['card'][-1]} {pct(easy['completion'][-1])} "
+            f"{_ci(easy['completion_lo'][-1], easy['completion_hi'][-1])}.",
+            f"Goal cards at {hp}p: strongest {', '.join('#' + str(c) for c in gg.head(3)['card'])}"
+            f"; weakest {', '.join('#' + str(c) for c in gg.tail(3).reverse()['card'])}.")
         nrob_b = int(b.filter(pl.col("players") == hp)["robust"].fill_null(False).sum())
         nrob_g = int(g.filter(pl.col("players") == hp)["robust"].fill_null(False).sum())
         if mix_roles:
