@@ -184,7 +184,7 @@ def run_state(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, 
                 old = _get(d, path)
             except (KeyError, IndexError, TypeError):
                 continue
-            new = _new_value(data.draw, old, strings)
+            new = copy.deepcopy(_new_value(data.draw, old, strings))  # never share ODD's lists
             _set(d, path, new)
             muts.append([list(path), repr(new)[:80]])
         current.write_text(json.dumps({"game": gid, "mode": "state", "base": b,
