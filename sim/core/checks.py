@@ -131,8 +131,9 @@ def check_doc_limits(doc: dict, schema, game_id: str, where: str = "data",
 
     def num(v, path, tf):
         want = kinds.get(tf)
-        if want is int and isinstance(v, bool):
-            raise UserError(f"{game_id} {where}: {path} = {v!r}: expected a whole number")
+        if want is int and not isinstance(v, list) and (
+                isinstance(v, bool) or not isinstance(v, (int, np.integer))):
+            raise UserError(f"{game_id} {where}: {path} = {_show(v)}: expected a whole number")
         if want is bool and not isinstance(v, bool) and not isinstance(v, list):
             raise UserError(f"{game_id} {where}: {path} = {_show(v)}: expected true or false")
         lo, hi = schema.limits.get(tf) or (
