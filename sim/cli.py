@@ -254,7 +254,7 @@ def run(
     """The main job: every registered game at its default settings, reports under reports/,
     then the cross-game index reports/index.html and reports/README.md."""
     from analysis.index import write_index
-    from sim.core.integrity import MAX_GAMES, check_jobs, check_scale
+    from sim.core.integrity import MAX_GAMES, MIN_RUN_GAMES, check_jobs, check_scale
     from sim.registry import get_game, list_games
     from sim.runner import DEFAULT_BACKEND
 
@@ -270,9 +270,14 @@ def run(
             if plan["n_games"] * scale > MAX_GAMES:
                 raise UserError(f"--scale {scale} makes {plan['n_games'] * scale:,.0f} games "
                                 f"per run; at most {MAX_GAMES:,}")
+            if int(plan["n_games"] * scale) < MIN_RUN_GAMES:
+                raise UserError(f"--scale {scale} makes {int(plan['n_games'] * scale)} games "
+                                f"for {gid} {plan['name']}; the main job's reports need at "
+                                f"least {MIN_RUN_GAMES} per run (--scale >= "
+                                f"{MIN_RUN_GAMES / plan['n_games']:g} for it)")
         for plan in game.default_plan():
             roles.append(plan.get("role", "main"))
-            n = max(1, int(plan["n_games"] * scale))
+            n = int(plan["n_games"] * scale)
             out = Path("reports") / "_runs" / gid / f"{plan['name']}-n{n}"
             runs.append(str(run_simulation(
                 gid, n, plan["players"], plan["strategies"], plan.get("seed", 1),

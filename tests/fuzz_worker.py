@@ -184,7 +184,7 @@ def run_state(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, 
                 old = _get(d, path)
             except (KeyError, IndexError, TypeError):
                 continue
-            new = _new_value(data.draw, old, strings)
+            new = copy.deepcopy(_new_value(data.draw, old, strings))  # never share ODD's lists
             _set(d, path, new)
             muts.append([list(path), repr(new)[:80]])
         current.write_text(json.dumps({"game": gid, "mode": "state", "base": b,
@@ -211,6 +211,14 @@ def run_state(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, 
 
     prop()
     return stats, failures
+
+
+def _warm_up(game, strategies: list[str], seed: int) -> None:
+    """Compile the batch loop before the per-example watchdog starts (a first compile under
+    load, or under NUMBA_BOUNDSCHECK, takes minutes)."""
+    for n in range(game.min_players, game.max_players + 1):
+        idx = np.arange(n, dtype=np.int64).reshape(1, n) % len(strategies)
+        game.run_chunk(0, 1, seed, n, idx, {}, strategies)
 
 
 def _override_values(old) -> list:
@@ -254,6 +262,7 @@ def run_override(gid: str, examples: int, seed: int, current: Path) -> tuple[dic
     stats = {"examples": 0, "refused": 0, "played": 0}
     failures: list[str] = []
     strategies = list(base.strategies)
+    _warm_up(base, strategies, seed)
 
     @hseed(seed)
     @settings(max_examples=examples, database=None, deadline=None,
@@ -330,6 +339,7 @@ def run_extremes(gid: str, examples: int, seed: int, current: Path) -> tuple[dic
     stats = {"examples": 0, "refused": 0, "played": 0}
     failures: list[str] = []
     strategies = list(base.strategies)
+    _warm_up(base, strategies, seed)
     import os
 
     skip_file = os.environ.get("FUZZ_SKIP_PATHS")

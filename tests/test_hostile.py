@@ -82,6 +82,8 @@ def _copy(src: Path, tmp_path: Path, name: str = "copy") -> Path:
     (["run", "--scale", "nan"], "--scale must be a finite number > 0, got nan"),
     (["run", "--scale", "inf"], "--scale must be a finite number > 0, got inf"),
     (["run", "--scale", "1e12", "--only", "go-town"], "games per run; at most 1,000,000,000"),
+    (["run", "--scale", "0.00001", "--only", "little-town"],
+     "the main job's reports need at least 20 per run"),
     (["simulate", "go-town", "--jobs", "100000"], "--jobs must be 1..64 or -1"),
     (["simulate", "go-town", "--jobs", "0"], "--jobs must be 1..64 or -1"),
     (["compare", "go-town", "--set", "cards.dog.count=3", "--jobs", "100000"], "--jobs"),

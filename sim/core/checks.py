@@ -107,13 +107,35 @@ def check_invariants_as_user_error(game, state, what: str = "state dict") -> Non
         raise UserError(f"{game.id} {what}: breaks the game's invariants ({msg})") from None
 
 
-def check_doc_limits(doc: dict, schema, game_id: str, where: str = "data") -> None:
+def check_doc_limits(doc: dict, schema, game_id: str, where: str = "data",
+                     like: dict | None = None) -> None:
     """Every whole number of a component document within its schema's range
     (``ComponentSchema.limits``, or the default ranges of sim/core/components.py) and every
-    list of at most ``MAX_LIST`` entries. Raises UserError naming the path."""
+    list of at most ``MAX_LIST`` entries; with ``like`` (the printed document), a number where
+    ``like`` has a number (never true/false) and true/false where it has one. Raises UserError
+    naming the path."""
     from sim.core.components import DEFAULT_LIMIT, DEFAULT_SIGNED_LIMIT, MAX_LIST, slug
 
+    kinds: dict[str, type] = {}
+    if like is not None:
+        for table, node in like.items():
+            rows = node if isinstance(node, list) else [node]
+            for r in rows:
+                if isinstance(r, dict):
+                    for f, v in r.items():
+                        x = v[0] if isinstance(v, list) and v else v
+                        if isinstance(x, bool):
+                            kinds[f"{table}.{f}"] = bool
+                        elif isinstance(x, int):
+                            kinds[f"{table}.{f}"] = int
+
     def num(v, path, tf):
+        want = kinds.get(tf)
+        if want is int and not isinstance(v, list) and (
+                isinstance(v, bool) or not isinstance(v, (int, np.integer))):
+            raise UserError(f"{game_id} {where}: {path} = {_show(v)}: expected a whole number")
+        if want is bool and not isinstance(v, bool) and not isinstance(v, list):
+            raise UserError(f"{game_id} {where}: {path} = {_show(v)}: expected true or false")
         lo, hi = schema.limits.get(tf) or (
             DEFAULT_SIGNED_LIMIT if tf in schema.signed else DEFAULT_LIMIT)
         if isinstance(v, bool) or isinstance(v, str) or v is None:

@@ -235,6 +235,9 @@ class Game:
         s = self._state_from_dict(data)
         check_invariants_as_user_error(self, s)
         self._check_state(s)
+        if not self.is_terminal(s) and len(self.legal_actions(s)) == 0:
+            raise UserError(f"{self.id} state dict: a running game with no legal action (its "
+                            "phase does not match the rest of the position)")
         return s
 
     def _check_state(self, state) -> None:

@@ -36,6 +36,7 @@ TABLES = ("games", "seats")
 # limits of the command-line numbers (README, "Command line")
 SEED_LIMIT = 2**64               # seeds are in [0, 2**64)
 MAX_GAMES = 10**9                # -n, per run (and per arm or value of the lab tools)
+MIN_RUN_GAMES = 20               # games of each run of `boardsim run` after --scale
 MAX_CHUNK_SIZE = 100_000         # --chunk-size (a chunk's arrays are held in memory)
 MAX_CHUNKS = 100_000             # chunks of one run (n / chunk size, rounded up)
 MAX_JOBS = 64                    # --jobs (or -1: every core); each loky worker loads every engine

@@ -305,6 +305,23 @@ class LittleTown(Game):
                             ) from None
         return s
 
+    def _check_state(self, state) -> None:
+        """A real position's turn count matches the workers placed this round: equal at the
+        start of a turn (``turn`` < players x workers), one less while the placing seat acts
+        or sites a building (found by the fuzz: a larger count let seats place workers they
+        do not have)."""
+        m = state.meta
+        n = int(m[K.M_NP])
+        ph = K.PHASES[int(m[K.M_PHASE])]
+        used = int(state.seat[:n, K.SE_WUSED].sum())
+        turn = int(m[K.M_TURN])
+        want = {"turn": (0,), "draft": (0,), "act": (1,), "site": (1,), "feed": (0,),
+                "residence": (0, 1), "over": (0,)}[ph]
+        if used - turn not in want or turn > n * int(m[K.M_WORKERS]) or (
+                ph == "turn" and turn >= n * int(m[K.M_WORKERS])):
+            raise UserError(f"little-town state dict: turn = {turn}: does not match the "
+                            f"{used} workers placed this round in phase {ph}")
+
     def _check_dict(self, d: dict):
         """Every field of a state dict: type, length and range (ids within the tables, seats
         within the players, cells within the board); returns ``(n, resolved options, data
@@ -317,7 +334,8 @@ class LittleTown(Game):
         from sim.core.checks import check_doc_limits
         from sim.little_town.components import SCHEMA
 
-        check_doc_limits(r.dict(g("data"), "data"), SCHEMA, self.id, "state dict data")
+        check_doc_limits(r.dict(g("data"), "data"), SCHEMA, self.id, "state dict data",
+                         like=self.data_block)
         dg = LittleTown(g("data"))  # the data's own checks
         arrays = dg.arrays
         bd, consts = arrays["bdata"], arrays["consts"]

@@ -278,6 +278,30 @@ class ThreeLittleWolves(Game):
             raise UserError(f"three-little-wolves state dict: turn_player = {int(m[K.M_TP])}: "
                             f"out of range; allowed 0..{2 if n == 2 else n - 1} while the game "
                             "runs")
+        # the context each phase resolves (found by the fuzz: a phase without it played on
+        # and lost cards)
+        ph = int(m[K.M_PHASE])
+        name = K.PHASES[ph]
+        pig, drawer = int(m[K.M_PIGCARD]), int(m[K.M_DRAWER])
+        resolving = ph in (K.PH_PIGTIE, K.PH_PASS, K.PH_HOUSE)
+
+        def bad(what: str) -> UserError:
+            return UserError(f"three-little-wolves state dict: phase {name}: {what}")
+
+        if resolving != (pig >= K.PIG0) or resolving != (drawer >= 0):
+            raise bad("pig_card and drawer are set exactly while a pig is resolved (phases "
+                      "pig_tie, pass, house)")
+        if resolving:
+            e = int(state.consts[K.C_EFFECT + pig - K.PIG0])
+            want = {K.PH_PASS: (K.E_LEFT, K.E_RIGHT), K.PH_HOUSE: (K.E_HOUSE,)}.get(ph)
+            if want is not None and e not in want:
+                raise bad(f"the pig card's effect is {K.EFFECT_NAMES[e]}")
+        if (ph == K.PH_PIGTIE) != (int(m[K.M_NTIE]) > 0):
+            raise bad("tie_houses are listed exactly in phase pig_tie")
+        if (ph == K.PH_DUMMY) != (int(m[K.M_DCARD]) >= 0):
+            raise bad("dummy_card is set exactly in phase dummy")
+        if ph != K.PH_PASS and (state.seat[:n, K.S_PASS] >= 0).any():
+            raise bad("a card set aside to pass outside phase pass")
 
     def _check_dict(self, d: dict) -> None:
         """Every field of a state dict (doc §9): type, length, range, card names of the deck,
