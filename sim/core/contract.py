@@ -20,6 +20,10 @@ Every game's ``sim/<game>/kernels.py`` registers, for its state NamedTuple class
                                           stopped at the length limit)
     @implements(S, "copy_into")           copy_into(src, dst) -> None  (same allocation shape)
     @implements(S, "chance_rng")          chance_rng(s) -> uint64[1]  (the game's generator)
+    @implements(S, "determinize")         determinize(s, seat, rng: uint64[1]) -> None
+                                          (in place: resample, from ``rng``, everything ``seat``
+                                          cannot know, consistent with what it has seen, and
+                                          reseed the state's chance generator from ``rng``)
 
 ``copy_into`` and ``chance_rng`` have defaults written once here: every array field of the
 NamedTuple copied in place, and the field ``rng``. A game registers its own only when its
@@ -35,7 +39,7 @@ from __future__ import annotations
 from numba.extending import overload
 
 HOOKS = ("init_state", "legal_actions_into", "apply_inplace", "is_over", "current_seat",
-         "n_seats", "scores_into", "win_shares_into", "copy_into", "chance_rng")
+         "n_seats", "scores_into", "win_shares_into", "copy_into", "chance_rng", "determinize")
 
 _IMPL: dict[tuple[type, str], object] = {}
 
@@ -170,6 +174,17 @@ def chance_rng(s):
     raise NotImplementedError("compiled code only")
 
 
+def determinize(s, seat, rng):
+    """A determinization of ``s`` from ``seat``'s point of view, in place (the search bot's
+    information sets): every value hidden from ``seat`` (rivals' hands, deck order, face-down
+    tokens, stacks) is resampled from the searcher's generator ``rng`` (uint64[1]) among the
+    values consistent with what ``seat`` has seen, public quantities and the game's invariants
+    are kept, and the state's chance generator is reseeded from ``rng`` so future chance is
+    unknown too. Two states that differ only in what ``seat`` cannot see give the same result
+    from the same ``rng``."""
+    raise NotImplementedError("compiled code only")
+
+
 # the typers, one per hook, with the stub's own argument names (numba checks them)
 
 
@@ -221,3 +236,8 @@ def _ov_copy_into(src, dst):
 @overload(chance_rng)
 def _ov_chance_rng(s):
     return _impl(s, "chance_rng")
+
+
+@overload(determinize)
+def _ov_determinize(s, seat, rng):
+    return _impl(s, "determinize")
