@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -25,6 +25,7 @@ class ReportContext:
     charts: dict[str, str]
     headline_block: list[str]
     summary: list[str]
+    rule_holes: list[dict] = field(default_factory=list)
 
     def add_chart(self, name: str, path: str) -> None:
         """Register a chart the extension wrote (``name`` -> ``path``, returned by
@@ -40,3 +41,17 @@ class ReportContext:
     def runs_with_role(self, role: str) -> list[int]:
         """Indices of the runs whose role is ``role`` (runs without a role are "main")."""
         return [i for i in range(len(self.run_dirs)) if self.roles.get(i, "main") == role]
+
+    def rule_hole(self, finding: str, count: int, n: int, unit: str, reading: str,
+                  fix: str | None = None) -> None:
+        """Report a rule hole found in the runs (issue #16): ``count`` of ``n`` ``unit``
+        ("games", "seat-games", "holders") show ``finding`` (e.g. "the game cannot end: two
+        players hold 8 cards neither can play"); ``reading`` is the plain-language line for the
+        designer, ``fix`` the rule option or data change that closes the hole, if one exists.
+        The generic report lists every hole, with its rate and 95% Wilson interval, in the
+        verdict's "Rule holes" section ("none found" when the list is empty). Raises ValueError
+        when ``count`` is outside ``[0, n]``."""
+        if not 0 <= int(count) <= int(n):
+            raise ValueError(f"rule hole {finding!r}: count {count} outside [0, {n}]")
+        self.rule_holes.append(dict(finding=finding, count=int(count), n=int(n), unit=unit,
+                                    reading=reading, fix=fix))
