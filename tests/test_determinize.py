@@ -369,7 +369,7 @@ def test_hidden_part_changes_with_the_seed(gid):
     game = sim.get_game(gid)
     changed = 0
     tried = 0
-    for n, seed, st in positions(gid):
+    for n, _seed, st in positions(gid):
         if game.is_terminal(st):
             continue
         for seat in range(n):
