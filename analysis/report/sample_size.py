@@ -11,6 +11,7 @@ import polars as pl
 
 from analysis import stats as st
 from analysis.doc import Doc, Table, ci, count, num, pct, pts
+from analysis.report.wording import rare_text
 
 __all__ = ["RESOLVE", "RESOLVE_SCORE", "Need", "plan_p", "rate_need", "difference_need",
            "sample_sizes", "resolution_text", "short_warning", "direction_warning",
@@ -224,12 +225,13 @@ def sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
         ok = sum(n.enough for n, _ in comp)
         big_n, big_r = max(comp, key=lambda x: x[0].games_need)
         share = big_r["n_with"] / (big_r["n_with"] + big_r["n_without"])
+        why = rare_text(share, grp["noun"], grp["verb"])
         items.append(
             f"{p} players: {ok} of {len(comp)} {grp['noun']} differences are resolved to 1 "
             f"point with this run's {count(ss['finished'][p])} finished games; the median "
             f"{grp['noun']} needs {count(float(np.median(needs)))}, the largest "
             f"{count(big_n.games_need)} (**{big_r['component']}**, {grp['verb']} in "
-            f"{pct(share)} of seat-games: a rare {grp['noun']} needs many games).")
+            f"{pct(share)} of seat-games" + (f": {why})." if why else ")."))
     if items:
         doc.p(f"**{grp['title']}** (every {grp['noun']} with a difference; the table above "
               f"shows the one of the headline):")
