@@ -22,6 +22,7 @@ from analysis import stats as st
 from analysis.doc import ci, count, pct, pts
 from analysis.paired import paired_difference
 from analysis.report.manifests import options_text
+from analysis.report.verdict import wilson
 from analysis.report.wording import mix_label
 
 __all__ = ["arm_key", "arm_label", "split_arms", "arm_rows", "same_seeds"]
@@ -83,7 +84,7 @@ def arm_rows(all_games: pl.LazyFrame, manifests: list[dict], role_of: dict[int, 
         a = _first_share(all_games.filter(pl.col("run") == i))
         n = len(a)
         w = float(a["share"].sum())
-        lo, hi = (float(x) for x in st.wilson_interval(w, n)) if n else (float("nan"),) * 2
+        lo, hi = wilson(w, n) if n else (float("nan"),) * 2
         question = f"Other setting, {players[i]} players: {role_of[i][4:]}"
         if base is None or not n:
             rows.append([question, pct(w / n if n else float("nan")), ci(lo, hi),

@@ -172,11 +172,15 @@ def direction_warning(lo, hi, what: str, n: Need) -> str:
 
 
 def share_text(have: float, need: float) -> str:
-    """have / need as a percentage, with two decimals below 1% ('0.03%'); 'all' if need = 0."""
+    """have / need: '0.03% of it' (two decimals below 1%), '48.0% of it', '2.1 times it' when
+    the run has more than needed (a share is never printed above 100%); 'all of it' if need
+    = 0."""
     if not need:
-        return "all"
+        return "all of it"
     x = have / need
-    return pct(x, 2 if x < 0.01 else 1)
+    if x > 1:
+        return f"{x:,.1f} times it"
+    return pct(x, 2 if x < 0.01 else 1) + " of it"
 
 
 def sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
@@ -206,7 +210,7 @@ def sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
                    f"{len(short)} of the {len(mine)} metrics below are not resolved to 1 point")
         items.append(f"{p} players: the largest requirement is **{count(worst.games_need)}** "
                      f"finished games ({worst.metric}); the run has {count(have)} "
-                     f"({share_text(have, worst.games_need)} of it):"
+                     f"({share_text(have, worst.games_need)}):"
                      f" {verdict}.")
     doc.ul(items)
     doc.table(Table(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import polars as pl
 
 from analysis import queries as q
@@ -23,11 +24,17 @@ from analysis import stats as st
 from analysis.doc import Doc, Table, ci, count, num, parity, pct, pts
 from analysis.report.wording import order_text
 
-__all__ = ["component_by_bot", "first_player_rows", "component_rows", "length_rows",
+__all__ = ["wilson", "component_by_bot", "first_player_rows", "component_rows", "length_rows",
            "rule_hole_rows", "verdict_section", "verdict_line"]
 
 _HEAD = ["Question", "Answer", "95% interval", "n", "Reading"]
 _RIGHT = [False, True, True, True, False]
+
+
+def wilson(k: float, n: float) -> tuple[float, float]:
+    """The 95% Wilson interval of ``k`` successes in ``n`` trials, as two floats."""
+    lo, hi = st.wilson_interval(k, n)
+    return float(np.asarray(lo).ravel()[0]), float(np.asarray(hi).ravel()[0])
 
 
 def component_by_bot(seats: pl.LazyFrame, prefix: str) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -154,7 +161,7 @@ def rule_hole_rows(holes: list[dict]) -> list[list]:
     rows = []
     clean = []
     for h in holes:
-        lo, hi = (float(x) for x in st.wilson_interval(h["count"], h["n"]))
+        lo, hi = wilson(h["count"], h["n"])
         if h["count"] > 0:
             fix = f" Fix: {h['fix']}." if h.get("fix") else " No rule option closes it."
             rows.append([f"Rule hole: {h['finding']}", pct(h["count"] / h["n"], 2),
