@@ -51,6 +51,7 @@ from analysis.stats import (
 
 __all__ = [
     "LIMIT",
+    "component_columns",
     "collect",
     "by_game_slices",
     "finished_seat",
@@ -436,6 +437,25 @@ def length_counts(games: pl.LazyFrame) -> pl.DataFrame:
     ).sort("players", "turns", "finished")
 
 
+def component_columns(names: Sequence[str], prefix: str) -> list[str]:
+    """The columns of ``names`` that are components of ``prefix``: every ``prefix + NAME``
+    except the attribute columns of other components, ``prefix + W + "_" + NAME`` where
+    every column starting with ``prefix + W + "_"`` (at least 3 of them) names another
+    component (Little Town's ``built_round_tavern``: the round the Tavern was built in, not a
+    building)."""
+    cols = [c for c in names if c.startswith(prefix)]
+    comps = {c[len(prefix):] for c in cols}
+    heads: dict[str, list[str]] = defaultdict(list)
+    for c in comps:
+        if "_" in c:
+            w, rest = c.split("_", 1)
+            heads[w].append(rest)
+    attr = {w for w, rests in heads.items()
+            if len(rests) >= 3 and all(r in comps for r in rests)}
+    return [c for c in cols if c[len(prefix):].split("_", 1)[0] not in attr
+            or "_" not in c[len(prefix):]]
+
+
 def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.DataFrame:
     """Win rate of seats whose detail column is > 0 minus that of seats where it is 0.
 
@@ -447,7 +467,7 @@ def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.
     (components never or always used, diff null, last). An association, not a causal effect:
     seats that play more cards also tend to last longer or lead.
     """
-    cols = [c for c in seats.collect_schema().names() if c.startswith(detail_prefix)]
+    cols = component_columns(seats.collect_schema().names(), detail_prefix)
     schema = {"players": pl.Int8, "component": pl.Utf8, "column": pl.Utf8, "n_with": pl.Int64,
               "wins_with": pl.Float64, "rate_with": pl.Float64, "n_without": pl.Int64,
               "wins_without": pl.Float64, "rate_without": pl.Float64, "diff": pl.Float64,

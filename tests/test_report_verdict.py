@@ -79,9 +79,9 @@ def test_verdict_opens_the_report_and_the_rest_folds(toy):
     v = _verdict(md)
     # first-player advantage: 50 of 80 finished games, parity 50%: +12.5 [+1.6, +22.7]
     lo, hi = (float(x) for x in wilson_interval(50, 80))
-    assert (f"| First-player advantage, 2p | +12.5 points | [+{(lo - .5) * 100:.1f}, "
-            f"+{(hi - .5) * 100:.1f}] | 80 games | Seat 1 always moves first. Seat 1 has an "
-            "advantage: wins 62.5% where parity is 50%. |") in v
+    assert (f"| First player, 2p | +12.5 points | [+{(lo - .5) * 100:.1f}, "
+            f"+{(hi - .5) * 100:.1f}] | 80 games | Seat 1 wins 62.5% vs parity 50%: an "
+            "advantage. |") in v
     assert "| Game length, 2p | mean 25.0 player-turns | [23.9, 26.1] | 80 games |" in v
     assert "**Toy answer:**" in v  # the game's answers sit in the verdict
     # the rest comes after the contents, in the same order in Markdown and HTML
@@ -115,6 +115,19 @@ def test_rule_holes_with_rate_interval_and_the_clean_checks(toy):
     assert (f"| Rule holes checked, none found | 0 |  |  | goal card #17 can never score: 0 of "
             f"50 holders (at most {h50 * 100:.2f}%); the market runs dry: 0 of 80 games (at "
             f"most {h80 * 100:.2f}%). |") in v
+
+
+def test_attribute_columns_are_not_components():
+    """Defect (Little Town): ``built_round_tavern`` read as a building, every building
+    twice."""
+    from analysis.queries import component_columns
+
+    names = ["game", "built_tavern", "built_wheat_field", "built_well", "built_round_tavern",
+             "built_round_wheat_field", "built_round_well", "played_x"]
+    assert component_columns(names, "built_") == ["built_tavern", "built_wheat_field",
+                                                  "built_well"]
+    # one qualifier column alone is a component of its own
+    assert component_columns(["p_a", "p_b", "p_big_a"], "p_") == ["p_a", "p_b", "p_big_a"]
 
 
 def test_no_rule_checks_is_said(tmp_path):
@@ -236,7 +249,7 @@ def test_runs_with_other_options_side_by_side_never_pooled(tmp_path):
     md = open(res["markdown"]).read()
     v = _verdict(md)
     # the generic tables hold the first run only: 80 finished games, not 240
-    assert "| First-player advantage, 2p | +12.5 points |" in v
+    assert "| First player, 2p | +12.5 points |" in v
     assert "| 2 | Seat 1 | 80 | 50 | 62.5% |" in md
     # run 2 (same seed): paired over the 80 games; run 3 (seed 8): unpaired
     assert ("| Other setting, 2 players: options p2_coins=4; fixed seats: greedy, random | "

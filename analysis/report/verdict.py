@@ -22,7 +22,7 @@ import polars as pl
 from analysis import queries as q
 from analysis import stats as st
 from analysis.doc import Doc, Table, ci, count, num, parity, pct, pts
-from analysis.report.wording import order_text
+from analysis.report.wording import separated
 
 __all__ = ["wilson", "component_by_bot", "first_player_rows", "component_rows", "length_rows",
            "rule_hole_rows", "verdict_section", "verdict_line"]
@@ -72,35 +72,40 @@ def component_by_bot(seats: pl.LazyFrame, prefix: str) -> tuple[pl.DataFrame, pl
 
 def _advantage_reading(who: str, r: dict, p: int) -> str:
     par = 1.0 / p
+    base = f"{who} wins {pct(r['win_rate'])} vs parity {parity(p)}: "
     if r["lo"] > par:
-        return (f"{who} has an advantage: wins {pct(r['win_rate'])} where parity is "
-                f"{parity(p)}.")
+        return base + "an advantage."
     if r["hi"] < par:
-        return (f"{who} is at a disadvantage: wins {pct(r['win_rate'])} where parity is "
-                f"{parity(p)}.")
+        return base + "a disadvantage."
     half = (r["hi"] - r["lo"]) / 2 * 100
-    return (f"No advantage detectable: {pct(r['win_rate'])} is indistinguishable from parity "
-            f"{parity(p)} (this run resolves about ±{half:.1f} points).")
+    return base + f"no advantage detectable (this run resolves ±{half:.1f} points)."
 
 
 def first_player_rows(order_rates: pl.DataFrame, firsts: dict[int, list[int]]) -> list[list]:
-    """Verdict rows: the first player's win rate minus parity, per player count."""
+    """Verdict rows: the first player's win rate minus parity, per player count (by turn
+    order when the first seat varied)."""
     rows = []
     for r in order_rates.filter(pl.col("position") == 0).iter_rows(named=True):
         p = int(r["players"])
         varied = len(firsts.get(p, [0])) > 1
         who = "The first player" if varied else f"Seat {firsts.get(p, [0])[0] + 1}"
-        q_ = f"First-player advantage, {p}p"
-        how = ("By turn order (the first seat varied). " if varied
-               else f"{who} always moves first. ")
+        q_ = f"First player, {p}p" + (" (turn order)" if varied else "")
         if not r["n"]:
             rows.append([q_, "n/a", "", "0 games", "Every game stopped at the limit."])
             continue
         par = 1.0 / p
         rows.append([q_, f"{pts(r['win_rate'] - par)} points",
                      f"[{pts(r['lo'] - par)}, {pts(r['hi'] - par)}]",
-                     f"{count(r['n'])} games", how + _advantage_reading(who, r, p)])
+                     f"{count(r['n'])} games", _advantage_reading(who, r, p)])
     return rows
+
+
+def _versus(r: dict, other: dict) -> str:
+    """"above X" / "below X" when the intervals separate, else "indistinguishable from X"."""
+    s = separated(r["lo"], r["hi"], other["lo"], other["hi"])
+    name = f"**{other['component']}**"
+    return (f"above {name}" if s > 0 else f"below {name}" if s < 0
+            else f"indistinguishable from {name}")
 
 
 def component_rows(comb: pl.DataFrame, grp: dict) -> list[list]:
@@ -114,17 +119,13 @@ def component_rows(comb: pl.DataFrame, grp: dict) -> list[list]:
         top, nxt = g.row(0, named=True), g.row(1, named=True)
         low, prev = g.row(len(g) - 1, named=True), g.row(len(g) - 2, named=True)
         for label, r, other in (("Strongest", top, nxt), ("Weakest", low, prev)):
-            cmp = order_text(f"**{r['component']}**", r["lo"], r["hi"],
-                             f"**{other['component']}**", other["lo"], other["hi"])
-            zero = ("interval excludes 0" if r["lo"] > 0 or r["hi"] < 0
-                    else "interval includes 0 (no association shown)")
+            zero = ("excludes 0" if r["lo"] > 0 or r["hi"] < 0
+                    else "includes 0: no association shown")
             rows.append([
-                f"{label} {noun}, {p}p",
-                f"**{r['component']}** {pts(r['diff'])} points", ci(r["lo"], r["hi"]),
-                f"{count(r['n'])} seat-games",
-                f"Seats that {grp['verb']} it won {pts(abs(r['diff']))[1:]} points "
-                f"{'more' if r['diff'] >= 0 else 'less'} often than same-bot seats that did "
-                f"not; {zero}; {cmp}."])
+                f"{label} {noun}, {p}p", f"**{r['component']}** {pts(r['diff'])} points",
+                ci(r["lo"], r["hi"]), f"{count(r['n'])} seat-games",
+                f"Win rate vs same-bot seats that did not {grp['verb'].split()[0]} it; "
+                f"interval {zero}; {_versus(r, other)}."])
     return rows
 
 
@@ -181,11 +182,9 @@ def verdict_section(doc: Doc, rows: list[list], answers: list[str],
     """The verdict: the table of ``rows``, the game's ``answers`` (bullets), the key
     ``charts`` (file name, alt text)."""
     doc.h(2, "Verdict")
-    doc.p(f"Bots: {mix}. Intervals are 95% (Wilson for rates, Newcombe or Mantel-Haenszel for "
-          "differences); n counts finished games or seat-games. Strongest and weakest "
-          "components: the win-rate difference between seats that used the component and "
-          "seats of the same bot that did not, an association, not an effect. Details, full "
-          "tables and methods are folded below.", "meta")
+    doc.p(f"Bots: {mix}. 95% intervals; points = percentage points. Strongest and weakest "
+          "components: win-rate difference to seats of the same bot without the component, an "
+          "association, not an effect. Details, tables and methods are folded below.", "meta")
     doc.table(Table(_HEAD, rows, _RIGHT), "verdict")
     if answers:
         doc.p("**Game-specific answers:**")
