@@ -176,7 +176,8 @@ def render_html(items: list[tuple[str, dict]], bad: list[str],
                      "<code>boardsim run</code>.</p>")
     else:
         parts.append(f"<p>{inline_html(_LEGEND)}</p>")
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in _HEADERS)
+        keep = [0, 1, 2, 3, 6, 7]  # component data and overrides: under each game's heading
+        head = "".join(f"<th>{html.escape(_HEADERS[i])}</th>" for i in keep)
         body = []
         for folder, s in items:
             r = _row(folder, s)
@@ -186,9 +187,8 @@ def render_html(items: list[tuple[str, dict]], bad: list[str],
                 f'(<code>{html.escape(r["game"])}</code>)</td>',
                 f'<td class="r">{r["games"]}</td>',
                 f"<td>{html.escape(r['players'])}</td>",
-                "<td>" + ("<br>".join(html.escape(x) for x in r["first"]) or "n/a") + "</td>",
-                f"<td>{html.escape(r['data'])}</td>",
-                f"<td>{html.escape(r['overrides'])}</td>",
+                '<td class="r">' + ("<br>".join(html.escape(x) for x in r["first"]) or "n/a")
+                + "</td>",
                 f"<td>{html.escape(r['mix'])}</td>",
                 f"<td>{html.escape(r['seeds'])}</td>",
             ]
@@ -205,7 +205,9 @@ def render_html(items: list[tuple[str, dict]], bad: list[str],
             if data:
                 parts.append(f'<img alt="{html.escape(r["title"])}: one-screen chart" '
                              f'src="{data}" style="max-height:260px">')
-            parts.append(f"<p>Report written {html.escape(r['generated'])}.</p>")
+            parts.append(f"<p>Component data: {html.escape(r['data'])}; overrides: "
+                         f"{html.escape(r['overrides'])}. Report written "
+                         f"{html.escape(r['generated'])}.</p>")
             answers = [str(a) for a in (s.get("answers") or [])]
             if answers:
                 parts.append("<ul>" + "".join(f"<li>{inline_html(a)}</li>" for a in answers)

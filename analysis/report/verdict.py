@@ -124,7 +124,7 @@ def component_rows(comb: pl.DataFrame, grp: dict) -> list[list]:
             rows.append([
                 f"{label} {noun}, {p}p", f"**{r['component']}** {pts(r['diff'])} points",
                 ci(r["lo"], r["hi"]), f"{count(r['n'])} seat-games",
-                f"Win rate vs same-bot seats that did not {grp['verb'].split()[0]} it; "
+                "Win rate vs same-bot seats without it; "
                 f"interval {zero}; {_versus(r, other)}."])
     return rows
 
