@@ -350,3 +350,31 @@ def test_synthetic_reports_and_index_scan_clean(toy, tmp_path):
     text = open(idx["html"]).read()
     assert "<strong>Verdict:</strong> A Toy Game: 2p first player +12.5" in text
     assert text.count("data:image/png;base64,") == 1  # the one-screen chart
+
+
+def test_roles_come_from_the_manifests(tmp_path):
+    """``boardsim report`` passes no roles: each run's manifest ``"role"`` is used, so a sweep
+    run is never read as a main run."""
+    base = write_run(tmp_path / "base", 2, _specs(), seed=7, strategies=["greedy", "random"],
+                     seating="fixed")
+    sweep = write_run(tmp_path / "sweep", 2, _specs(n_first=10, n_second=30), seed=7,
+                      strategies=["greedy", "random"], seating="fixed")
+    _retitle(sweep, role="sweep:p2_coins=4", options={"p2_coins": 4})
+    md = open(write_report([base, sweep], str(tmp_path / "rep"), "Go Town")["markdown"]).read()
+    assert "| 2 | Seat 1 | 80 | 50 | 62.5% |" in md
+    assert "Other setting" not in md  # a sweep run is the game's study, not an arm
+    assert md.count("sweep:p2\\_coins=4") + md.count("sweep:p2_coins=4") >= 1
+
+
+def test_many_runs_with_other_settings_fold_out_of_the_verdict(tmp_path):
+    runs = [write_run(tmp_path / "base", 2, _specs(), seed=7, strategies=["greedy", "random"],
+                      seating="fixed")]
+    for c in range(5):
+        r = write_run(tmp_path / f"c{c}", 2, _specs(), seed=7,
+                      strategies=["greedy", "random"], seating="fixed")
+        runs.append(_retitle(r, options={"coins": c}))
+    md = open(write_report(runs, str(tmp_path / "rep"), "Go Town")["markdown"]).read()
+    v = _verdict(md)
+    assert "| Runs with other settings (5) |" in v and "Other setting, 2 players" not in v
+    folded = md[md.index("## Runs with other settings"):]
+    assert folded.count("Other setting, 2 players: options coins=") == 5

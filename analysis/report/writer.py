@@ -11,7 +11,7 @@ import polars as pl
 
 from analysis import charts
 from analysis import queries as q
-from analysis.doc import Doc, now_utc, render_html, render_markdown, write_atomic
+from analysis.doc import Doc, Table, now_utc, render_html, render_markdown, write_atomic
 from analysis.report.arms import arm_rows, split_arms
 from analysis.report.context import ReportContext
 from analysis.report.header import header_section, overrides_line
@@ -39,6 +39,9 @@ from analysis.report.verdict import (
 from analysis.report.wording import mix_label
 
 __all__ = ["DEFAULT_IMPACT_GROUPS", "write_report"]
+
+MAX_ARM_ROWS = 4
+"""At most this many runs with other settings are listed in the verdict itself."""
 
 SCORE_UNITS = {"go-town": "floors built"}
 """What a seat's final score counts, per game id (default "points")."""
@@ -222,9 +225,12 @@ def write_report(
     ``prefix`` (column prefix), ``title`` (section title), ``noun`` (e.g. "special card"),
     ``verb`` (e.g. "played"), ``include`` (component names to keep, or None for all); the first
     group gives the headline. Default: every ``played_*`` column.
-    ``roles``: one role per run (from the game's ``default_plan``); the generic sections use the
-    "main" runs only (all runs when ``roles`` is None); the game's report extension
-    (``analysis.games``) sees every run.
+    ``roles``: one role per run (from the game's ``default_plan``); when None, each run's
+    manifest ``"role"`` ("main" when absent). The generic sections use the "main" runs only;
+    a main run whose rule options, bots or seating differ from the first main run of its
+    player count becomes role ``arm:<label>`` and is shown side by side in the verdict, never
+    pooled (``analysis.report.arms``). The game's report extension (``analysis.games``) sees
+    every run.
     """
     groups = impact_groups or DEFAULT_IMPACT_GROUPS
     runs = _read_runs([os.fspath(r) for r in run_dirs], out_dir, game_title, roles)
@@ -254,8 +260,18 @@ def write_report(
     doc.h(1, f"Balance report: {runs.title}")
     mixes = list(dict.fromkeys(mix_label(runs.manifests[i]) for i in runs.main_idx))
     players_of = {int(r["run"]): str(r["players"]) for r in runs.per_run.iter_rows(named=True)}
-    rows = (first_player_rows(t.order_rates, t.firsts)
-            + arm_rows(runs.all_games, runs.manifests, runs.role_of, players_of)
+    arms = arm_rows(runs.all_games, runs.manifests, runs.role_of, players_of)
+    if len(arms) > MAX_ARM_ROWS:  # many: one line here, the table folded below
+        arm_doc = Doc()
+        arm_doc.h(2, "Runs with other settings")
+        arm_doc.p("Each run whose settings differ from the main runs of its player count, "
+                  "with its first player's win rate and the difference from the main runs.")
+        arm_doc.table(Table(["Run", "First player's win rate", "95% CI", "n", "Reading"],
+                            arms, [False, True, True, True, False]))
+        body.blocks[0:0] = arm_doc.blocks
+        arms = [[f"Runs with other settings ({len(arms)})", "", "", "",
+                 "Shown side by side, never pooled: see **Runs with other settings** below."]]
+    rows = (first_player_rows(t.order_rates, t.firsts) + arms
             + component_rows(t.by_bot, groups[0])
             + length_rows(t.lengths, t.comp, t.fixed)
             + rule_hole_rows(holes))
