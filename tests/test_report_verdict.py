@@ -338,6 +338,10 @@ def test_scan_finds_what_the_issue_found():
     assert any("estimate outside" in f and "45.0%" in f for f in found)
     assert any("Go Town" in f for f in found)
     assert any("moves the win rate" in f for f in found)
+    found = scan_text("commercial 25.1% [20.9, 29.7] > industrial 22.9% [18.9, 27.5]; "
+                      "a 30.0% [28.0, 32.0] > b 20.0% [18.0, 22.0]", "Suburbia", TITLES)
+    assert found == ["ordering from overlapping intervals: '[20.9, 29.7] > industrial 22.9% "
+                     "[18.9, 27.5]'"]
     assert scan_text("Seat 1 wins 65.0% [55.3, 73.6]; +0.3 points | [-0.6, +1.3] |",
                      "Go Town", TITLES) == []
 

@@ -1,6 +1,7 @@
 """Scan a written report for figures that cannot be right (issue 16): a rate outside
 [0, 100]%, an interval that does not contain its estimate or whose bounds are reversed, a
-difference interval below -100 points, another game's name, a causal wording.
+difference interval below -100 points, an ordering "a [..] > b [..]" of overlapping intervals,
+another game's name, a causal wording.
 
 ``scan_text(text, own_title, titles)`` returns one line per problem (empty when the report is
 clean); the tests run it over every generated report and ``python -m analysis.report.scan
@@ -25,6 +26,8 @@ _INTERVAL = re.compile(
     rf"\[({_NUM})%?, ({_NUM})%?\]")
 _BARE = re.compile(rf"\[({_NUM}), ({_NUM})\]")
 _TAGS = re.compile(r"<[^>]+>")
+_ORDER = re.compile(rf"\[({_NUM}), ({_NUM})\][^\[\]\n>]{{0,12}}? > [^\[\]\n]{{1,60}}?"
+                    rf"\[({_NUM}), ({_NUM})\]")
 
 
 def _f(x: str) -> float:
@@ -34,10 +37,10 @@ def _f(x: str) -> float:
 def _plain(text: str) -> str:
     """Markdown or HTML as plain text: tags and images dropped, entities decoded, emphasis
     and code marks removed."""
-    text = re.sub(r'src="data:[^"]*"', "", text)
-    text = _TAGS.sub(" ", text)
-    text = html.unescape(text)
-    return text.replace("**", "").replace("`", "")
+    if text.lstrip().lower().startswith("<!doctype html"):  # HTML; Markdown keeps its "<"
+        text = re.sub(r'src="data:[^"]*"', "", text)
+        text = html.unescape(_TAGS.sub(" ", text))
+    return text.replace("**", "").replace("`", "").replace("\\", "")
 
 
 def scan_text(text: str, own_title: str, titles: list[str]) -> list[str]:
@@ -60,6 +63,10 @@ def scan_text(text: str, own_title: str, titles: list[str]) -> list[str]:
         tol = 0.051 if "." in m.group(1) else 0.51
         if lo <= hi and not lo - tol <= est <= hi + tol:
             out.append(f"estimate outside its interval: {m.group(0)!r}")
+    for m in _ORDER.finditer(plain):
+        lo1, hi1, lo2, hi2 = (_f(m.group(k)) for k in range(1, 5))
+        if lo1 <= hi2 and lo2 <= hi1:
+            out.append(f"ordering from overlapping intervals: {m.group(0)!r}")
     for t in titles:
         if t and t != own_title and t not in own_title and t in plain:
             i = plain.index(t)
