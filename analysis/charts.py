@@ -245,7 +245,9 @@ def text_colour(rgba) -> str:
 
 def matchup_heatmap(matrix: pl.DataFrame, path: str) -> str:
     """Heatmap of row strategy's win rate against column strategy, one panel per player
-    count, cells annotated with the rate (%) and n; colour centred on parity (1/players).
+    count, cells annotated with the rate (%) and n in a colour that contrasts with the cell
+    (``text_colour``); colour centred on parity (1/players) and zoomed to the largest
+    deviation from it (at least 5 points).
 
     ``matrix``: output of ``matchup_matrix`` (players, strategy, opponent, n, win_rate).
     Returns ``path``.
@@ -265,7 +267,10 @@ def matchup_heatmap(matrix: pl.DataFrame, path: str) -> str:
             i, j = idx[r["strategy"]], idx[r["opponent"]]
             cells[i, j] = np.nan if r["win_rate"] is None else r["win_rate"]
             ns[i, j] = r["n"]
-        norm = TwoSlopeNorm(vmin=0.0, vcenter=1.0 / p, vmax=1.0)
+        par = 1.0 / p
+        dev = np.nanmax(np.abs(cells - par)) if np.isfinite(cells).any() else 0.0
+        dev = max(float(dev) * 1.1, 0.05)  # zoomed around parity: small gaps stay visible
+        norm = TwoSlopeNorm(vmin=max(0.0, par - dev), vcenter=par, vmax=min(1.0, par + dev))
         im = ax.imshow(np.ma.masked_invalid(cells), cmap="RdBu", norm=norm)
         cmap = im.get_cmap()
         for i in range(k):

@@ -3,8 +3,9 @@
 ``python -m analysis.shots [REPORTS_DIR] [--out DIR]`` renders ``REPORTS_DIR/index.html`` and
 every ``REPORTS_DIR/<folder>/report.html`` to two PNGs under ``DIR`` (default
 ``REPORTS_DIR/_shots``): ``<folder>.png``, the first screen (1280 x 900 px, what a designer sees
-on opening the page), and ``<folder>-full.png``, the whole page as it opens (folded sections
-closed), at most ``MAX_HEIGHT`` px tall. It prints one line per page: the page height with
+on opening the page), ``<folder>-full.png``, the whole page as it opens (folded sections
+closed), and ``<folder>-open.png``, the whole page with every folded section open (to read
+the tables), each at most ``MAX_HEIGHT`` px tall. It prints one line per page: the page height with
 the sections folded and unfolded, and whether the verdict ends within the first screen.
 
 Chromium is Debian's ``chromium`` package (``chromium``, ``chromium-browser`` or
@@ -94,6 +95,20 @@ def screenshot(chromium: str, html_path: str, png: str, height: int) -> None:
                            f"{(res.stderr or '').strip().splitlines()[-1:]}")
 
 
+def _open_shot(chromium: str, html_path: str, png: str, height: int) -> None:
+    """A screenshot of ``html_path`` with every ``<details>`` open (a temporary copy)."""
+    with open(html_path, encoding="utf-8") as f:
+        text = f.read().replace("<details id=", "<details open id=")
+    folder = os.path.dirname(os.path.abspath(html_path))
+    fd, tmp = tempfile.mkstemp(suffix=".html", dir=folder, prefix=".shot-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        screenshot(chromium, tmp, png, height)
+    finally:
+        os.unlink(tmp)
+
+
 def shoot_all(reports_dir: str, out_dir: str, chromium: str) -> list[str]:
     """Screenshots of the index and every report under ``reports_dir``; returns one line per
     page (see the module docstring)."""
@@ -112,6 +127,9 @@ def shoot_all(reports_dir: str, out_dir: str, chromium: str) -> list[str]:
         screenshot(chromium, path, os.path.join(out_dir, f"{name}.png"), HEIGHT)
         tall = min(max(closed, HEIGHT), MAX_HEIGHT)
         screenshot(chromium, path, os.path.join(out_dir, f"{name}-full.png"), tall)
+        if opened > closed:  # every folded section open: the whole report, to read it all
+            _open_shot(chromium, path, os.path.join(out_dir, f"{name}-open.png"),
+                       min(opened, MAX_HEIGHT))
         fit = ("" if not end else
                f"; verdict ends at {end:,} px: "
                + ("fits the first screen" if end <= HEIGHT else
