@@ -338,17 +338,20 @@ def completion(games: pl.LazyFrame) -> pl.DataFrame:
     """How many games finished, per player count.
 
     Returns players Int8, n Int64 (all games), finished Int64, limit Int64 (stopped at the
-    maximum length), draws Int64 (finished without a winner), limit_rate/limit_lo/limit_hi
-    Float64 (share of games stopped at the limit, Wilson 95%).
+    maximum length), draws Int64 (finished without a winner), shared Int64 (finished with two
+    or more winners: a tie the rules leave standing, which some games call a draw),
+    limit_rate/limit_lo/limit_hi Float64 (share of games stopped at the limit, Wilson 95%).
     """
     fin = finished_game()
     no_winner = (pl.col("winners").list.len().fill_null(0) == 0) & fin
+    shared = (pl.col("winners").list.len().fill_null(0) >= 2) & fin
     df = collect(
         games.group_by("players").agg(
             n=pl.len().cast(pl.Int64),
             finished=fin.sum().cast(pl.Int64),
             limit=(~fin).sum().cast(pl.Int64),
             draws=no_winner.sum().cast(pl.Int64),
+            shared=shared.sum().cast(pl.Int64),
         )
     ).sort("players")
     lim = df["limit"].to_numpy().astype(float)

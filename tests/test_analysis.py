@@ -286,7 +286,7 @@ def test_balance_and_completion(run_a, run_b):
     assert three["balance"] == 1.0 and three["p_equal"] == pytest.approx(1.0)
     c = q.completion(games)
     r = _row(c, players=2)
-    assert (r["n"], r["finished"], r["limit"], r["draws"]) == (110, 100, 10, 0)
+    assert (r["n"], r["finished"], r["limit"], r["draws"], r["shared"]) == (110, 100, 10, 0, 10)
     assert r["limit_rate"] == pytest.approx(10 / 110, abs=1e-12)
     assert (r["limit_lo"], r["limit_hi"]) == pytest.approx(_wilson(10, 110), abs=1e-12)
     assert _row(c, players=3)["limit"] == 0
@@ -356,7 +356,7 @@ def test_write_report(run_a, run_b, tmp_path):
     assert "difference +23.8 [8.7, 37.0]" in md
     assert "association, not causation" in md
     assert "| 2 | Seat 1 | 100 | 65 | 65.0% | [55.3, 73.6] | 50% | 10 |" in md
-    assert "| 2 | 110 | 100 | 0 | 10 | 9.09% | [5.01, 15.93] |" in md
+    assert "| 2 | 110 | 100 | 0 | 10 | 10 | 9.09% | [5.01, 15.93] |" in md  # 10 shared wins
     for key in ("seat_win_rates", "game_length", "matchups", "component_impact",
                 "turn_order_win_rates"):
         name = os.path.basename(res[key])

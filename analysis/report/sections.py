@@ -68,12 +68,15 @@ def balance_section(doc, bal, comp) -> None:
     doc.p("Completion: a game stopped at the maximum length (\"limit\") is neither a win nor a "
           "draw; such games are reported here and left out of every win rate.")
     doc.table(Table(
-        ["Players", "Games", "Finished", "Draws (finished, no winner)", "Stopped at limit",
+        ["Players", "Games", "Finished", "No winner", "Shared win (tie)", "Stopped at limit",
          "Limit rate", "95% CI"],
         [[str(r["players"]), count(r["n"]), count(r["finished"]), count(r["draws"]),
-          count(r["limit"]), pct(r["limit_rate"], 2), ci(r["limit_lo"], r["limit_hi"], 2)]
+          count(r.get("shared") or 0), count(r["limit"]), pct(r["limit_rate"], 2),
+          ci(r["limit_lo"], r["limit_hi"], 2)]
          for r in comp.iter_rows(named=True)],
-        [True] * 7))
+        [True] * 8))
+    doc.p("A finished game with no winner and one won jointly by two or more seats (a tie the "
+          "rules leave standing) are counted apart: a game-specific \"draw\" may be either.")
 
 
 def strategy_section(doc, strat, matchups) -> None:
