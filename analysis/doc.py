@@ -214,20 +214,23 @@ are split into several, each repeating the label columns (``split_table``)."""
 
 WRAP_CHARS = 36
 """The width a left-aligned (text) column counts for in ``split_table``: it wraps."""
+HEADER_CHARS = 14
+"""The width a header counts for in ``split_table``: headers wrap at their spaces."""
 
 
 def split_table(t: Table, max_chars: int = TABLE_CHARS) -> list[Table]:
     """``t`` as one or more tables no wider than ``max_chars`` (the sum over columns of the
     widest cell or header, plus 3 per column; a left-aligned text column wraps, so it counts
-    at most ``WRAP_CHARS``): the leading label columns (left-aligned, at most two) are
-    repeated in every part, the other columns are dealt out in order."""
+    at most ``WRAP_CHARS``, and a header at most ``HEADER_CHARS``): the label columns (the
+    first, and the second when it is left-aligned, e.g. "Players" and "Tile") are repeated in
+    every part, the other columns are dealt out in order."""
     right = t.right or [False] * len(t.headers)
-    width = [min(max([len(str(h))] + [len(str(r[i])) for r in t.rows]),
+    width = [min(max([min(len(str(h)), HEADER_CHARS)] + [len(str(r[i])) for r in t.rows]),
                  10 ** 6 if right[i] else WRAP_CHARS) + 3
              for i, h in enumerate(t.headers)]
     if sum(width) <= max_chars or len(t.headers) <= 2:
         return [t]
-    keys = 1 + (len(right) > 2 and not right[0] and not right[1])
+    keys = 1 + (len(right) > 2 and not right[1])  # the label columns: "Players", "Tile"
     parts: list[list[int]] = [[]]
     used = sum(width[:keys])
     for i in range(keys, len(t.headers)):

@@ -318,8 +318,9 @@ def test_wide_tables_are_split_to_the_page_and_intervals_never_wrap():
               [["2", "a metric"] + ["45.3% [44.1, 46.5]"] * 14], [True, False] + [True] * 14)
     parts = split_table(t)
     assert len(parts) > 1
-    assert all(p.headers[0] == "Players" for p in parts)
-    assert sum(len(p.headers) - 1 for p in parts) == 15
+    assert all(p.headers[:2] == ["Players", "Metric"] for p in parts)  # labels repeated
+    assert sum(len(p.headers) - 2 for p in parts) == 14
+    assert all(sum(len(c) + 3 for c in p.rows[0]) <= 118 for p in parts)
     assert "td.r{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}" in CSS
     doc = Doc()
     doc.table(t)
