@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export MPLBACKEND := Agg
 
-.PHONY: install run test bench check clean
+.PHONY: install run test bench check clean report-shots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,3 +30,8 @@ check: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .numba_cache reports/_runs
+
+## screenshots of every reports/*/report.html and reports/index.html (headless Chromium;
+## skips with a reason when none is installed): reports/_shots/<page>.png and <page>-full.png
+report-shots: $(STAMP)
+	$(BIN)/python -m analysis.shots reports --out reports/_shots

@@ -7,7 +7,8 @@ temporary name first and then renamed:
 * ``index.html``: self-contained (inline style, no scripts or external files), one table row
   per report linking its ``report.html``, with the headline numbers (games played, players, the
   first seat's win rate per player count with its 95% Wilson interval, data status,
-  overrides, bot mix, seeds), then each report's game-specific answer lines;
+  overrides, bot mix, seeds), then per report its verdict line, its one-screen chart
+  (embedded) and its game-specific answer lines;
 * ``README.md``: the same in Markdown, linking each ``report.md``.
 
 Folders without a readable ``summary.json`` (``_runs``, ``_bench``, older reports) are skipped;
@@ -104,6 +105,24 @@ _LEGEND = ("First seat: the win rate of the seat that moves first, per player co
            "1 percentage point (see each report's Sample size section).")
 
 
+def _verdict(s: dict) -> str:
+    return str(s.get("verdict") or "")
+
+
+def _chart_data(reports_dir: str | None, folder: str, s: dict) -> str | None:
+    """The report's one-screen chart as a base64 data URI (None when absent)."""
+    import base64
+
+    chart = s.get("chart")
+    if not reports_dir or not chart or "/" in str(chart) or "\\" in str(chart):
+        return None
+    path = os.path.join(reports_dir, folder, str(chart))
+    if not os.path.isfile(path):
+        return None
+    with open(path, "rb") as f:
+        return "data:image/png;base64," + base64.b64encode(f.read()).decode("ascii")
+
+
 def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
     """``README.md``: the index table (links to each report.md) and each report's
     answers."""
@@ -126,8 +145,13 @@ def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
         for folder, s in items:
             answers = [str(a) for a in (s.get("answers") or [])]
             r = _row(folder, s)
-            out += [f"### {md_escape(r['title'])} ({md_escape(folder)}/)", "",
-                    f"Report written {md_escape(r['generated'])}."]
+            out += [f"### {md_escape(r['title'])} ({md_escape(folder)}/)", ""]
+            if _verdict(s):
+                out += [f"**Verdict:** {md_escape(_verdict(s))}", ""]
+            if s.get("chart") and "/" not in str(s["chart"]):
+                out += [f"![{md_escape(r['title'])}: one-screen chart]"
+                        f"({quote(folder)}/{quote(str(s['chart']))})", ""]
+            out += [f"Report written {md_escape(r['generated'])}."]
             if answers:
                 out += [""] + [f"- {a}" for a in answers]
             else:
@@ -140,8 +164,10 @@ def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_html(items: list[tuple[str, dict]], bad: list[str]) -> str:
-    """``index.html``: the same as ``render_markdown``, self-contained."""
+def render_html(items: list[tuple[str, dict]], bad: list[str],
+                reports_dir: str | None = None) -> str:
+    """``index.html``: the same as ``render_markdown``, self-contained (each report's
+    one-screen chart, read from ``reports_dir``, embedded as a data URI)."""
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>boardsim reports</title><style>{CSS}</style></head><body>",
              "<h1>boardsim reports</h1>", f"<p>{inline_html(INTRO)}</p>"]
@@ -150,7 +176,8 @@ def render_html(items: list[tuple[str, dict]], bad: list[str]) -> str:
                      "<code>boardsim run</code>.</p>")
     else:
         parts.append(f"<p>{inline_html(_LEGEND)}</p>")
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in _HEADERS)
+        keep = [0, 1, 2, 3, 6, 7]  # component data and overrides: under each game's heading
+        head = "".join(f"<th>{html.escape(_HEADERS[i])}</th>" for i in keep)
         body = []
         for folder, s in items:
             r = _row(folder, s)
@@ -160,9 +187,8 @@ def render_html(items: list[tuple[str, dict]], bad: list[str]) -> str:
                 f'(<code>{html.escape(r["game"])}</code>)</td>',
                 f'<td class="r">{r["games"]}</td>',
                 f"<td>{html.escape(r['players'])}</td>",
-                "<td>" + ("<br>".join(html.escape(x) for x in r["first"]) or "n/a") + "</td>",
-                f"<td>{html.escape(r['data'])}</td>",
-                f"<td>{html.escape(r['overrides'])}</td>",
+                '<td class="r">' + ("<br>".join(html.escape(x) for x in r["first"]) or "n/a")
+                + "</td>",
                 f"<td>{html.escape(r['mix'])}</td>",
                 f"<td>{html.escape(r['seeds'])}</td>",
             ]
@@ -173,7 +199,15 @@ def render_html(items: list[tuple[str, dict]], bad: list[str]) -> str:
             r = _row(folder, s)
             parts.append(f"<h2>{html.escape(r['title'])} (<code>{html.escape(folder)}/</code>)"
                          "</h2>")
-            parts.append(f"<p>Report written {html.escape(r['generated'])}.</p>")
+            if _verdict(s):
+                parts.append(f"<p><strong>Verdict:</strong> {html.escape(_verdict(s))}</p>")
+            data = _chart_data(reports_dir, folder, s)
+            if data:
+                parts.append(f'<img alt="{html.escape(r["title"])}: one-screen chart" '
+                             f'src="{data}" style="max-height:260px">')
+            parts.append(f"<p>Component data: {html.escape(r['data'])}; overrides: "
+                         f"{html.escape(r['overrides'])}. Report written "
+                         f"{html.escape(r['generated'])}.</p>")
             answers = [str(a) for a in (s.get("answers") or [])]
             if answers:
                 parts.append("<ul>" + "".join(f"<li>{inline_html(a)}</li>" for a in answers)
@@ -194,7 +228,8 @@ def write_index(reports_dir: str = "reports") -> dict[str, str]:
     ``reports`` (the folders indexed, comma-joined)."""
     os.makedirs(reports_dir, exist_ok=True)
     items, bad = load_summaries(reports_dir)
-    html_path = write_atomic(os.path.join(reports_dir, "index.html"), render_html(items, bad))
+    html_path = write_atomic(os.path.join(reports_dir, "index.html"),
+                             render_html(items, bad, reports_dir))
     md_path = write_atomic(os.path.join(reports_dir, "README.md"), render_markdown(items, bad))
     return {"html": html_path, "markdown": md_path,
             "reports": ",".join(folder for folder, _ in items)}

@@ -51,6 +51,7 @@ from analysis.stats import (
 
 __all__ = [
     "LIMIT",
+    "component_columns",
     "collect",
     "by_game_slices",
     "finished_seat",
@@ -337,17 +338,20 @@ def completion(games: pl.LazyFrame) -> pl.DataFrame:
     """How many games finished, per player count.
 
     Returns players Int8, n Int64 (all games), finished Int64, limit Int64 (stopped at the
-    maximum length), draws Int64 (finished without a winner), limit_rate/limit_lo/limit_hi
-    Float64 (share of games stopped at the limit, Wilson 95%).
+    maximum length), draws Int64 (finished without a winner), shared Int64 (finished with two
+    or more winners: a tie the rules leave standing, which some games call a draw),
+    limit_rate/limit_lo/limit_hi Float64 (share of games stopped at the limit, Wilson 95%).
     """
     fin = finished_game()
     no_winner = (pl.col("winners").list.len().fill_null(0) == 0) & fin
+    shared = (pl.col("winners").list.len().fill_null(0) >= 2) & fin
     df = collect(
         games.group_by("players").agg(
             n=pl.len().cast(pl.Int64),
             finished=fin.sum().cast(pl.Int64),
             limit=(~fin).sum().cast(pl.Int64),
             draws=no_winner.sum().cast(pl.Int64),
+            shared=shared.sum().cast(pl.Int64),
         )
     ).sort("players")
     lim = df["limit"].to_numpy().astype(float)
@@ -436,6 +440,25 @@ def length_counts(games: pl.LazyFrame) -> pl.DataFrame:
     ).sort("players", "turns", "finished")
 
 
+def component_columns(names: Sequence[str], prefix: str) -> list[str]:
+    """The columns of ``names`` that are components of ``prefix``: every ``prefix + NAME``
+    except the attribute columns of other components, ``prefix + W + "_" + NAME`` where
+    every column starting with ``prefix + W + "_"`` (at least 3 of them) names another
+    component (Little Town's ``built_round_tavern``: the round the Tavern was built in, not a
+    building)."""
+    cols = [c for c in names if c.startswith(prefix)]
+    comps = {c[len(prefix):] for c in cols}
+    heads: dict[str, list[str]] = defaultdict(list)
+    for c in comps:
+        if "_" in c:
+            w, rest = c.split("_", 1)
+            heads[w].append(rest)
+    attr = {w for w, rests in heads.items()
+            if len(rests) >= 3 and all(r in comps for r in rests)}
+    return [c for c in cols if c[len(prefix):].split("_", 1)[0] not in attr
+            or "_" not in c[len(prefix):]]
+
+
 def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.DataFrame:
     """Win rate of seats whose detail column is > 0 minus that of seats where it is 0.
 
@@ -447,7 +470,7 @@ def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.
     (components never or always used, diff null, last). An association, not a causal effect:
     seats that play more cards also tend to last longer or lead.
     """
-    cols = [c for c in seats.collect_schema().names() if c.startswith(detail_prefix)]
+    cols = component_columns(seats.collect_schema().names(), detail_prefix)
     schema = {"players": pl.Int8, "component": pl.Utf8, "column": pl.Utf8, "n_with": pl.Int64,
               "wins_with": pl.Float64, "rate_with": pl.Float64, "n_without": pl.Int64,
               "wins_without": pl.Float64, "rate_without": pl.Float64, "diff": pl.Float64,

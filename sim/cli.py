@@ -77,7 +77,7 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
                    options: dict, jobs: int, chunk_size: int, out: Optional[Path],
                    seating: str, backend: str, label: str | None = None,
                    scheduler: str | None = None, overrides: dict | None = None,
-                   strategies_source: str | None = None) -> Path:
+                   strategies_source: str | None = None, role: str | None = None) -> Path:
     """simulate() with a rich progress bar over chunks showing games/s; then the run is
     verified (what the report and the lab tools then read) and, on stderr, the warning of a
     run in which fewer than half the games are distinct."""
@@ -102,7 +102,7 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
         root = simulate(game, n, players, strategies, seed=seed, options=options, jobs=jobs,
                         chunk_size=chunk_size, out=out, seating=seating, backend=backend,
                         scheduler=scheduler, progress=cb, overrides=overrides,
-                        strategies_source=strategies_source)
+                        strategies_source=strategies_source, role=role)
     verify_run(root)  # what the report and the lab tools then read
     warning = distinct_warning(load_manifest(root))
     if warning:
@@ -282,7 +282,8 @@ def run(
             runs.append(str(run_simulation(
                 gid, n, plan["players"], plan["strategies"], plan.get("seed", 1),
                 plan.get("options", {}), jobs, plan.get("chunk_size", 10_000), out,
-                plan.get("seating", "pool"), DEFAULT_BACKEND, label=f"{gid} {plan['name']}")))
+                plan.get("seating", "pool"), DEFAULT_BACKEND, label=f"{gid} {plan['name']}",
+                role=plan.get("role", "main"))))
         typer.echo(_write_report(gid, runs, None, roles))
     from sim.core.integrity import clean_stale_report_tmp
 

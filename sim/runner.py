@@ -237,7 +237,7 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
              backend: str = DEFAULT_BACKEND, scheduler: str | None = None,
              progress: Callable[[int, int], None] | None = None,
              overrides: dict[str, Any] | None = None,
-             strategies_source: str | None = None) -> Path:
+             strategies_source: str | None = None, role: str | None = None) -> Path:
     """Run ``n_games`` games and write the results folder; return its path.
 
     Parameters: game id; number of games (> 0); players (the game's range); strategy names
@@ -250,7 +250,9 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     ``progress(done_games, total)`` callback; ``overrides``: component data changes
     ({path: value}, sim/core/components.py), recorded in the manifest and part of the run's
     identity, so results of different data never mix in one folder; ``strategies_source``:
-    where the strategy list came from (e.g. "recommended mix"), recorded in the manifest.
+    where the strategy list came from (e.g. "recommended mix"), recorded in the manifest;
+    ``role``: the run's part in a report (a ``default_plan`` role such as "main" or
+    "sweep:p2_coins=4"), recorded as ``"role"`` so that ``boardsim report`` reads it back.
     A finished run's manifest records ``distinct_games``, the number of distinct action
     sequences among its games (None for chunks written without the
     ``action_hash`` column).
@@ -283,6 +285,8 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
         }
         if strategies_source:
             manifest["strategies_source"] = strategies_source
+        if role:  # the run's part in a report (default_plan), read by analysis.report
+            manifest["role"] = role
         write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())
     done = _finished_chunks(root, n_chunks)
     todo = [k for k in range(n_chunks) if k not in done]

@@ -286,7 +286,7 @@ def test_balance_and_completion(run_a, run_b):
     assert three["balance"] == 1.0 and three["p_equal"] == pytest.approx(1.0)
     c = q.completion(games)
     r = _row(c, players=2)
-    assert (r["n"], r["finished"], r["limit"], r["draws"]) == (110, 100, 10, 0)
+    assert (r["n"], r["finished"], r["limit"], r["draws"], r["shared"]) == (110, 100, 10, 0, 10)
     assert r["limit_rate"] == pytest.approx(10 / 110, abs=1e-12)
     assert (r["limit_lo"], r["limit_hi"]) == pytest.approx(_wilson(10, 110), abs=1e-12)
     assert _row(c, players=3)["limit"] == 0
@@ -335,9 +335,9 @@ def test_write_report(run_a, run_b, tmp_path):
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()
     assert res["markdown"] == str(out / "report.md") and res["html"] == str(out / "report.html")
-    head = md[: md.index("## Headline answers")]
+    assert md.startswith("# Balance report: Go Town\n\n## Verdict\n")
+    head = md[md.index("## Runs and settings"): md.index("## Notes on method")]
     for line in (
-        "# Balance report: Go Town",
         "**Games:** 110 + 30 = 140 in total (2 runs)",
         "**Run seeds:** 11, 12",
         "**Bot mix / seating:** run 1: greedy, random (rotate); run 2: greedy, random (fixed)",
@@ -356,14 +356,14 @@ def test_write_report(run_a, run_b, tmp_path):
     assert "difference +23.8 [8.7, 37.0]" in md
     assert "association, not causation" in md
     assert "| 2 | Seat 1 | 100 | 65 | 65.0% | [55.3, 73.6] | 50% | 10 |" in md
-    assert "| 2 | 110 | 100 | 0 | 10 | 9.09% | [5.01, 15.93] |" in md
+    assert "| 2 | 110 | 100 | 0 | 10 | 10 | 9.09% | [5.01, 15.93] |" in md  # 10 shared wins
     for key in ("seat_win_rates", "game_length", "matchups", "component_impact",
                 "turn_order_win_rates"):
         name = os.path.basename(res[key])
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"]({name})" in md
         assert f'src="{name}"' not in html
-    assert html.count("data:image/png;base64,") == 5
+    assert html.count("data:image/png;base64,") == 7  # 2 in the verdict
     assert "<table>" in html and "<strong>DRILL</strong>" in html
     assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in html
     assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in res["summary"]
@@ -398,13 +398,14 @@ def test_write_report(run_a, run_b, tmp_path):
     assert ("n = 100 finished games. ⚠ **Too few games for 1-point resolution:** this run "
             "resolves ±9.3 points; ±1 point needs about 8,740 finished 2-player games (100 in "
             "the run).") in heads
-    assert ("parity 50%. ⚠ **Direction not established at this sample size:** the interval of "
+    assert ("parity 50%; `greedy` and `random` are indistinguishable (overlapping 95% "
+            "intervals). ⚠ **Direction not established at this sample size:** the interval of "
             "the difference `greedy` minus `random`, +10.4 [-3.7, 23.9] points, includes 0"
             ) in heads
     assert "n = 60 vs 140 seat-games). ⚠ **Too few games for 1-point resolution:**" in heads
     assert "⚠ <strong>Direction not established" in html
-    assert ("Best strategy at 2 players: greedy 54.2% [45.3, 62.8]. [too few games to tell "
-            "best from worst]") in res["summary"]
+    assert ("Highest win rate (indistinguishable from the lowest) at 2 players: greedy 54.2% "
+            "[45.3, 62.8]. [too few games to tell best from worst]") in res["summary"]
     summ = json.loads((out / "summary.json").read_text())
     assert res["summary_json"] == str(out / "summary.json")
     assert (summ["game"], summ["title"], summ["games_played"]) == ("go-town", "Go Town", 140)

@@ -88,7 +88,9 @@ def test_index_links_every_report_with_its_headline_numbers(reports):
     assert "<li><strong>Toy answer:</strong> the <code>DRILL</code> decides 42% of games.</li>" \
         in html
     # self-contained: no scripts, stylesheets or images from elsewhere
-    assert "<script" not in html and "<link" not in html and "src=" not in html
+    assert "<script" not in html and "<link" not in html
+    assert html.count("src=") == html.count('src="data:image/png;base64,') == 2  # the charts
+    assert "<strong>Verdict:</strong> A Toy | Game: 2p first player +15.0 [" in html
     assert not [f for f in os.listdir(reports) if "tmp" in f]
 
 

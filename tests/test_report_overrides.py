@@ -35,7 +35,7 @@ def _copy(base, dest, overrides="absent"):
 
 
 def _head(md: str) -> str:
-    return md[: md.index("## Headline answers")]
+    return md[md.index("## Runs and settings"): md.index("## Notes on method")]
 
 
 def test_overrides_text():

@@ -9,15 +9,17 @@ import polars as pl
 
 from analysis.doc import Table, count, md_escape, md_literal, now_utc
 from analysis.report.manifests import one_or_each, options_text, overrides_of, overrides_text
+from analysis.report.wording import mix_label
 
 __all__ = ["header_section", "overrides_line"]
 
 
 def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None) -> str:
-    """The title, the bullet list of what was run and the table of runs; returns the
-    one-line summary ('N games in k runs')."""
+    """The "Runs and settings" section: the bullet list of what was run and the table of runs
+    (the report's title is the writer's); returns the one-line summary ('N games in k
+    runs')."""
     roles = roles or {}
-    doc.h(1, f"Balance report: {title}")
+    doc.h(2, "Runs and settings")
     rows = []
     counts = []
     for i, (run, m) in enumerate(zip(run_dirs, manifests, strict=True)):
@@ -57,6 +59,7 @@ def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None
         "**Bot mix / seating:** "
         + one_or_each([f"{', '.join(m.get('strategies') or ['?'])} ({m.get('seating', '?')})"
                        for m in manifests]),
+        "**Bots, in words:** " + one_or_each([mix_label(m) for m in manifests]),
         "**Rule options differing from defaults:** " + one_or_each([row[8] for row in rows]),
         "**Component data status:** " + one_or_each(
             [md_escape(m.get("data_status", "unknown")) for m in manifests]),
@@ -84,6 +87,13 @@ def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None
         ["Run", "Folder", "Players", "Games", "Stopped at limit", "Bot mix", "Seating", "Seed",
          "Non-default options", "Complete", "Role"],
         rows, [True, False, True, True, True, False, False, True, False, False, False]))
+    arms = [str(i + 1) for i, r in roles.items() if r.startswith("arm:")]
+    if arms:
+        doc.p(f"Run{'s' if len(arms) > 1 else ''} {', '.join(arms)} "
+              f"{'have' if len(arms) > 1 else 'has'} other settings (rule options, bots or "
+              "seating) than the first run of the same player count: "
+              f"{'they are' if len(arms) > 1 else 'it is'} shown side by side in the verdict "
+              "and never pooled into the generic tables.")
     if any(r != "main" for r in roles.values()):
         doc.p("The generic sections below (seat and strategy win rates, balance, lengths, "
               "component impact) use the runs whose role is **main**; the other runs serve "

@@ -1,5 +1,6 @@
-"""The "Headline answers" section: first-player advantage, the best strategy, the component
-that moves the win rate most and game length, with the sample-size warnings."""
+"""The "Headline answers" section: first-player advantage, the strategies with the highest
+and lowest win rate, the component most associated with winning and game length, with the
+sample-size warnings."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import polars as pl
 from analysis.doc import Doc, ci, num, parity, pct, pts
 from analysis.report.sample_size import direction_warning, short_warning
 from analysis.report.sections import CAUTION
+from analysis.report.wording import order_text, separated
 
 __all__ = ["headlines", "first_phrase"]
 
@@ -25,6 +27,7 @@ def headlines(doc: Doc, order_rates, firsts, strat, impact, lengths, comp, bal,
               grp: dict, ss: dict) -> list[str]:
     """The "Headline answers" section; returns the summary lines (terminal and summary.json)."""
     doc.h(2, "Headline answers")
+    doc.p("The verdict's answers in full sentences, with their sample-size warnings.")
     lines: list[str] = []
     _first_player(doc, lines, order_rates, firsts, ss)
     _best_strategy(doc, lines, strat, ss)
@@ -90,18 +93,22 @@ def _best_strategy(doc: Doc, lines: list[str], strat, ss: dict) -> None:
                 f"the difference `{b['strategy']}` minus `{w['strategy']}`, "
                 f"{pts(d['diff'])} {ci(d['lo'], d['hi'])} points,", need)
                     or short_warning(need))
+        cmp = order_text(f"`{b['strategy']}`", b["lo"], b["hi"], f"`{w['strategy']}`",
+                         w["lo"], w["hi"])
         items.append(
             f"{p} players: `{b['strategy']}` wins {pct(b['win_rate'])} {ci(b['lo'], b['hi'])} "
             f"of its seats (n = {b['n']:,}), `{w['strategy']}` the least, "
             f"{pct(w['win_rate'])} {ci(w['lo'], w['hi'])} (n = {w['n']:,}); "
-            f"parity {parity(p)}.{warn}"
+            f"parity {parity(p)}; {cmp}.{warn}"
         )
-        lines.append(f"Best strategy at {p} players: {b['strategy']} "
+        lead = ("Best strategy" if separated(b["lo"], b["hi"], w["lo"], w["hi"]) > 0
+                else "Highest win rate (indistinguishable from the lowest)")
+        lines.append(f"{lead} at {p} players: {b['strategy']} "
                      f"{pct(b['win_rate'])} {ci(b['lo'], b['hi'])}."
                      + (" [too few games to tell best from worst]" if "Direction" in warn
                         else " [too few games for ±1 point]" if warn else ""))
     if items:
-        doc.p("**Which strategy wins:**")
+        doc.p("**Which strategy wins** (an ordering only where the intervals separate):")
         doc.ul(items)
 
 
@@ -129,8 +136,9 @@ def _top_component(doc: Doc, lines: list[str], impact, grp: dict, ss: dict) -> N
                      + (" [direction not established]" if "Direction" in warn
                         else " [too few games for ±1 point]" if warn else ""))
     if items:
-        doc.p(f"**Which {grp['noun']} moves the win rate most** (largest difference in win "
-              f"rate between seats that {grp['verb']} it and seats that did not):")
+        doc.p(f"**Which {grp['noun']} is most associated with winning** (largest difference "
+              f"in win rate between seats that {grp['verb']} it and seats that did not; "
+              "pooled over the bots, see the verdict for the split by bot):")
         doc.ul(items)
         doc.p(f"**Caution:** {CAUTION}")
 

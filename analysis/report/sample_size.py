@@ -11,6 +11,7 @@ import polars as pl
 
 from analysis import stats as st
 from analysis.doc import Doc, Table, ci, count, num, pct, pts
+from analysis.report.wording import rare_text
 
 __all__ = ["RESOLVE", "RESOLVE_SCORE", "Need", "plan_p", "rate_need", "difference_need",
            "sample_sizes", "resolution_text", "short_warning", "direction_warning",
@@ -171,11 +172,15 @@ def direction_warning(lo, hi, what: str, n: Need) -> str:
 
 
 def share_text(have: float, need: float) -> str:
-    """have / need as a percentage, with two decimals below 1% ('0.03%'); 'all' if need = 0."""
+    """have / need: '0.03% of it' (two decimals below 1%), '48.0% of it', '2.1 times it' when
+    the run has more than needed (a share is never printed above 100%); 'all of it' if need
+    = 0."""
     if not need:
-        return "all"
+        return "all of it"
     x = have / need
-    return pct(x, 2 if x < 0.01 else 1)
+    if x > 1:
+        return f"{x:,.1f} times it"
+    return pct(x, 2 if x < 0.01 else 1) + " of it"
 
 
 def sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
@@ -205,7 +210,7 @@ def sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
                    f"{len(short)} of the {len(mine)} metrics below are not resolved to 1 point")
         items.append(f"{p} players: the largest requirement is **{count(worst.games_need)}** "
                      f"finished games ({worst.metric}); the run has {count(have)} "
-                     f"({share_text(have, worst.games_need)} of it):"
+                     f"({share_text(have, worst.games_need)}):"
                      f" {verdict}.")
     doc.ul(items)
     doc.table(Table(
@@ -224,12 +229,13 @@ def sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
         ok = sum(n.enough for n, _ in comp)
         big_n, big_r = max(comp, key=lambda x: x[0].games_need)
         share = big_r["n_with"] / (big_r["n_with"] + big_r["n_without"])
+        why = rare_text(share, grp["noun"], grp["verb"])
         items.append(
             f"{p} players: {ok} of {len(comp)} {grp['noun']} differences are resolved to 1 "
             f"point with this run's {count(ss['finished'][p])} finished games; the median "
             f"{grp['noun']} needs {count(float(np.median(needs)))}, the largest "
             f"{count(big_n.games_need)} (**{big_r['component']}**, {grp['verb']} in "
-            f"{pct(share)} of seat-games: a rare {grp['noun']} needs many games).")
+            f"{pct(share)} of seat-games" + (f": {why})." if why else ")."))
     if items:
         doc.p(f"**{grp['title']}** (every {grp['noun']} with a difference; the table above "
               f"shows the one of the headline):")

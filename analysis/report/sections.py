@@ -11,9 +11,9 @@ __all__ = ["CAUTION", "seat_section", "rate_table", "balance_section", "strategy
            "dist_row", "length_section", "component_section", "method_section"]
 
 CAUTION = (
-    "This is an association, not causation: seats that play a card differ in other ways "
+    "This is an association, not causation: seats that use a component differ in other ways "
     "(they held it, the game lasted longer, they were leading or trailing), so the difference "
-    "does not say what the card would do if given to a random seat."
+    "does not say what the component would do if given to a random seat."
 )
 
 
@@ -58,8 +58,8 @@ def balance_section(doc, bal, comp) -> None:
           "every seat wins equally often. The p-value tests \"all seats win equally often\" "
           "(chi-square on the seats' win counts).")
     doc.table(Table(
-        ["Players", "n (finished games)", "Balance", "Best seat", "Worst seat",
-         "p (all seats equal)"],
+        ["Players", "n (finished games)", "Balance", "Highest seat (estimate)",
+         "Lowest seat (estimate)", "p (all seats equal)"],
         [[str(r["players"]), count(r["n"]), f"{r['balance']:.3f}",
           f"Seat {r['best_seat'] + 1} ({pct(r['best_rate'])})",
           f"Seat {r['worst_seat'] + 1} ({pct(r['worst_rate'])})", pvalue(r["p_equal"])]
@@ -68,12 +68,15 @@ def balance_section(doc, bal, comp) -> None:
     doc.p("Completion: a game stopped at the maximum length (\"limit\") is neither a win nor a "
           "draw; such games are reported here and left out of every win rate.")
     doc.table(Table(
-        ["Players", "Games", "Finished", "Draws (finished, no winner)", "Stopped at limit",
+        ["Players", "Games", "Finished", "No winner", "Shared win (tie)", "Stopped at limit",
          "Limit rate", "95% CI"],
         [[str(r["players"]), count(r["n"]), count(r["finished"]), count(r["draws"]),
-          count(r["limit"]), pct(r["limit_rate"], 2), ci(r["limit_lo"], r["limit_hi"], 2)]
+          count(r.get("shared") or 0), count(r["limit"]), pct(r["limit_rate"], 2),
+          ci(r["limit_lo"], r["limit_hi"], 2)]
          for r in comp.iter_rows(named=True)],
-        [True] * 7))
+        [True] * 8))
+    doc.p("A finished game with no winner and one won jointly by two or more seats (a tie the "
+          "rules leave standing) are counted apart: a game-specific \"draw\" may be either.")
 
 
 def strategy_section(doc, strat, matchups) -> None:
@@ -117,10 +120,11 @@ def dist_row(r: dict) -> list[str]:
         num(r[c], 1) for c in ("q05", "q25", "q50", "q75", "q95")]
 
 
-def length_section(doc, scores, lengths) -> None:
-    """Scores and game length."""
+def length_section(doc, scores, lengths, unit: str = "points", fixed: bool = False) -> None:
+    """Scores (in ``unit``: "points", Go Town "floors built") and game length; a game of
+    ``fixed`` length shows the score distribution instead of a one-bar length histogram."""
     doc.h(2, "Scores and game length")
-    doc.p("Final score of a seat (Go Town: floors built) in finished games; quantiles are "
+    doc.p(f"Final score of a seat ({unit}) in finished games; quantiles are "
           "linearly interpolated.")
     qs = ["5%", "25%", "Median", "75%", "95%"]
     doc.table(Table(
@@ -133,11 +137,18 @@ def length_section(doc, scores, lengths) -> None:
         ["Players", "Measure", "n (games)", "Mean", "SD", *qs],
         [[str(r["players"]), r["measure"], *dist_row(r)] for r in lengths.iter_rows(named=True)],
         [True, False] + [True] * 8))
-    doc.img("game_length.png", "Game length histogram")
+    if fixed:
+        doc.p("Every finished game has the same length, so the chart shows the distribution "
+              f"of a seat's final score ({unit}) instead of a one-bar length histogram.")
+        doc.img("game_length.png", "Score distribution")
+    else:
+        doc.img("game_length.png", "Game length histogram")
 
 
-def component_section(doc, impact, grp: dict, png: str) -> None:
-    """One component-impact section (``grp``: prefix, title, noun, verb)."""
+def component_section(doc, impact, grp: dict, png: str, by_bot=None) -> None:
+    """One component-impact section (``grp``: prefix, title, noun, verb); ``by_bot``: the
+    association within each bot (``verdict.component_by_bot``), shown after the pooled
+    table."""
     doc.h(2, grp["title"])
     doc.p(f"For each {grp['noun']}: win rate of seats that {grp['verb']} it at least once minus "
           f"win rate of seats that did not, in finished games, with a 95% Newcombe interval; "
@@ -158,6 +169,19 @@ def component_section(doc, impact, grp: dict, png: str) -> None:
          "95% CI"],
         rows, [True, False, True, True, True, True, True, True]))
     doc.img(png, grp["title"])
+    if by_bot is not None and not by_bot.is_empty():
+        doc.h(3, "Within each bot")
+        doc.p("The same difference measured within each bot and combined over the bots "
+              "(Mantel-Haenszel weights, Wald 95% interval), so that a bot that both wins more "
+              "and uses a component more does not make the component look strong. The "
+              "verdict's strongest and weakest come from this table. Still an association, "
+              "not an effect.")
+        doc.table(Table(
+            ["Players", grp["noun"].capitalize(), "Difference (points)", "95% CI",
+             "n (seat-games)", "Bots with both groups"],
+            [[str(r["players"]), f"**{r['component']}**", pts(r["diff"]), ci(r["lo"], r["hi"]),
+              count(r["n"]), str(r["strata"])] for r in by_bot.iter_rows(named=True)],
+            [True, False, True, True, True, True]))
 
 
 def method_section(doc) -> None:

@@ -23,10 +23,12 @@ def clean(x):
 
 
 def summary_json(game_id, title, run_dirs, manifests, role_of, main_idx, per_run,
-                 order_rates, firsts, ss, overrides, headlines, answers) -> dict:
+                 order_rates, firsts, ss, overrides, headlines, answers, verdict: str = "",
+                 chart: str | None = None) -> dict:
     """The report's headline numbers (``summary.json``), read by ``analysis.index``.
 
-    Rates are proportions in [0, 1]; ``first_seat`` comes from the runs whose role is "main"
+    Rates are proportions in [0, 1]; ``verdict`` is the report's one-line verdict and
+    ``chart`` the file name of its one-screen chart (both shown by the index); ``first_seat`` comes from the runs whose role is "main"
     (the generic sections); ``games_played`` and ``players`` cover every run."""
     runs = []
     for i, (run, m) in enumerate(zip(run_dirs, manifests, strict=True)):
@@ -73,6 +75,8 @@ def summary_json(game_id, title, run_dirs, manifests, role_of, main_idx, per_run
         "runs": runs,
         "headlines": list(headlines),
         "answers": list(answers),
+        "verdict": verdict,
+        "chart": chart,
         "report_md": "report.md",
         "report_html": "report.html",
     }

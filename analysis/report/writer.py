@@ -11,9 +11,10 @@ import polars as pl
 
 from analysis import charts
 from analysis import queries as q
-from analysis.doc import Doc, render_html, render_markdown, write_atomic
+from analysis.doc import Doc, Table, now_utc, render_html, render_markdown, write_atomic
+from analysis.report.arms import arm_rows, split_arms
 from analysis.report.context import ReportContext
-from analysis.report.header import header_section
+from analysis.report.header import header_section, overrides_line
 from analysis.report.headlines import headlines
 from analysis.report.manifests import check_overrides, game_title, load_manifests
 from analysis.report.sample_size import sample_size_section, sample_sizes
@@ -26,8 +27,24 @@ from analysis.report.sections import (
     strategy_section,
 )
 from analysis.report.summary import summary_json
+from analysis.report.verdict import (
+    component_by_bot,
+    component_rows,
+    first_player_rows,
+    length_rows,
+    rule_hole_rows,
+    verdict_line,
+    verdict_section,
+)
+from analysis.report.wording import mix_label
 
 __all__ = ["DEFAULT_IMPACT_GROUPS", "write_report"]
+
+MAX_ARM_ROWS = 4
+"""At most this many runs with other settings are listed in the verdict itself."""
+
+SCORE_UNITS = {"go-town": "floors built"}
+"""What a seat's final score counts, per game id (default "points")."""
 
 DEFAULT_IMPACT_GROUPS = [
     {"prefix": "played_", "title": "Component impact", "noun": "component",
@@ -69,10 +86,15 @@ class _Tables:
     lcounts: pl.DataFrame
     impacts: list[pl.DataFrame]
     firsts: dict[int, list[int]]
+    by_bot: pl.DataFrame
+    per_bot: pl.DataFrame
+    score_counts: pl.DataFrame
     varied: bool = field(init=False)
+    fixed: bool = field(init=False)
 
     def __post_init__(self) -> None:
         self.varied = any(len(v) > 1 for v in self.firsts.values())
+        self.fixed = charts.fixed_length(self.lcounts)
 
 
 def _impact_name(i: int) -> str:
@@ -94,8 +116,8 @@ def _read_runs(run_dirs: list[str], out_dir: str, game_title_: str | None,
     title = game_title_ or game_title(game_id, manifests)
     os.makedirs(out_dir, exist_ok=True)
     all_games, all_seats = q.scan_runs(run_dirs)
-    role_of = {i: (roles[i] if roles else "main") for i in range(len(run_dirs))}
-    main_idx = [i for i, r in role_of.items() if r == "main"] or list(role_of)
+    role_of = {i: (roles[i] if roles else str(manifests[i].get("role") or "main"))
+               for i in range(len(run_dirs))}
     per_run = q.collect(
         all_games.group_by("run").agg(
             n=pl.len(),
@@ -104,6 +126,9 @@ def _read_runs(run_dirs: list[str], out_dir: str, game_title_: str | None,
             options=pl.col("options").unique().sort().str.join("\n"),
         )
     ).sort("run")
+    players_of = {int(r["run"]): str(r["players"]) for r in per_run.iter_rows(named=True)}
+    role_of = split_arms(manifests, players_of, role_of)  # different settings: side by side
+    main_idx = [i for i, r in role_of.items() if r == "main"] or list(role_of)
     return _Runs(run_dirs, manifests, game_id, title, overrides, role_of, main_idx, all_games,
                  all_seats, all_games.filter(pl.col("run").is_in(main_idx)),
                  all_seats.filter(pl.col("run").is_in(main_idx)), per_run)
@@ -122,21 +147,31 @@ def _query(games: pl.LazyFrame, seats: pl.LazyFrame, groups: list[dict]) -> _Tab
         int(p): sorted(int(f) for f in g["first_player"].unique())
         for (p,), g in mix.group_by("players")
     }
+    by_bot, per_bot = component_by_bot(seats, groups[0]["prefix"])
+    if groups[0].get("include") is not None:
+        by_bot = by_bot.filter(pl.col("component").is_in(list(groups[0]["include"])))
+    score_counts = q.collect(seats.filter(q.finished_seat()).group_by("players", "score")
+                             .agg(count=pl.len().cast(pl.Int64))).sort("players", "score")
     return _Tables(
         seat_rates=q.seat_win_rates(seats), order_rates=q.turn_order_win_rates(games),
         strat=q.strategy_win_rates(seats), matchups=q.matchup_matrix(games),
         bal=q.balance(seats), comp=q.completion(games), scores=q.score_distribution(seats),
         lengths=q.length_distribution(games), lcounts=q.length_counts(games), impacts=impacts,
-        firsts=firsts)
+        firsts=firsts, by_bot=by_bot, per_bot=per_bot, score_counts=score_counts)
 
 
-def _draw_charts(t: _Tables, out_dir: str) -> dict[str, str]:
-    """The generic charts; returns name -> path."""
+def _draw_charts(t: _Tables, out_dir: str, unit: str) -> dict[str, str]:
+    """The generic charts; returns name -> path. A game of fixed length gets the score
+    distribution instead of a one-bar length histogram."""
     paths = {
+        "first_player_advantage": charts.advantage_chart(
+            t.order_rates, os.path.join(out_dir, "first_player_advantage.png")),
         "seat_win_rates": charts.seat_win_rate_chart(
             t.seat_rates, os.path.join(out_dir, "seat_win_rates.png")),
-        "game_length": charts.length_histogram_chart(
-            t.lcounts, os.path.join(out_dir, "game_length.png")),
+        "game_length": (charts.score_histogram_chart(
+            t.score_counts, os.path.join(out_dir, "game_length.png"), unit) if t.fixed
+            else charts.length_histogram_chart(
+                t.lcounts, os.path.join(out_dir, "game_length.png"))),
         "matchups": charts.matchup_heatmap(t.matchups, os.path.join(out_dir, "matchups.png")),
     }
     for i, imp in enumerate(t.impacts):
@@ -150,9 +185,10 @@ def _draw_charts(t: _Tables, out_dir: str) -> dict[str, str]:
 
 
 def _extend(doc: Doc, runs: _Runs, out_dir: str, paths: dict[str, str]
-            ) -> tuple[list[str], list[str]]:
-    """Run the game's report extension (``analysis.games``), if any; its headline bullets go
-    right after the generic ones. Returns (its answer lines, its summary lines)."""
+            ) -> tuple[list[str], list[str], list[dict]]:
+    """Run the game's report extension (``analysis.games``), if any; its sections are appended
+    to ``doc``. Returns (its answer lines for the verdict, its summary lines, its rule
+    holes)."""
     from analysis import games as game_ext
 
     ext = game_ext.load(runs.game_id)
@@ -162,11 +198,8 @@ def _extend(doc: Doc, runs: _Runs, out_dir: str, paths: dict[str, str]
         ctx = ReportContext(doc, runs.all_games, runs.all_seats, runs.run_dirs, runs.manifests,
                             runs.role_of, out_dir, paths, block, extra_summary)
         ext.extend_report(ctx)
-        if block:
-            at = next(i for i, b in enumerate(doc.blocks)
-                      if b[0] == "h" and b[2] == "Seat win rates")
-            doc.blocks[at:at] = [("p", "**Game-specific answers:**"), ("ul", block)]
-    return block, extra_summary
+        return block, extra_summary, ctx.rule_holes
+    return block, extra_summary, []
 
 
 def write_report(
@@ -192,31 +225,65 @@ def write_report(
     ``prefix`` (column prefix), ``title`` (section title), ``noun`` (e.g. "special card"),
     ``verb`` (e.g. "played"), ``include`` (component names to keep, or None for all); the first
     group gives the headline. Default: every ``played_*`` column.
-    ``roles``: one role per run (from the game's ``default_plan``); the generic sections use the
-    "main" runs only (all runs when ``roles`` is None); the game's report extension
-    (``analysis.games``) sees every run.
+    ``roles``: one role per run (from the game's ``default_plan``); when None, each run's
+    manifest ``"role"`` ("main" when absent). The generic sections use the "main" runs only;
+    a main run whose rule options, bots or seating differ from the first main run of its
+    player count becomes role ``arm:<label>`` and is shown side by side in the verdict, never
+    pooled (``analysis.report.arms``). The game's report extension (``analysis.games``) sees
+    every run.
     """
     groups = impact_groups or DEFAULT_IMPACT_GROUPS
     runs = _read_runs([os.fspath(r) for r in run_dirs], out_dir, game_title, roles)
+    unit = SCORE_UNITS.get(runs.game_id, "points")
     t = _query(runs.games, runs.seats, groups)
-    paths = _draw_charts(t, out_dir)
+    paths = _draw_charts(t, out_dir, unit)
 
-    doc = Doc()
-    info = header_section(doc, runs.title, runs.game_id, runs.run_dirs, runs.manifests,
-                          runs.per_run, runs.role_of)
+    body = Doc()  # everything after the verdict, folded in the HTML
     ss = sample_sizes(t.seat_rates, t.order_rates, t.firsts, t.strat, t.impacts[0], t.scores,
                       t.comp, groups[0])
-    lines = headlines(doc, t.order_rates, t.firsts, t.strat, t.impacts[0], t.lengths, t.comp,
+    lines = headlines(body, t.order_rates, t.firsts, t.strat, t.impacts[0], t.lengths, t.comp,
                       t.bal, groups[0], ss)
-    seat_section(doc, t.seat_rates, t.order_rates, t.firsts, t.varied)
-    balance_section(doc, t.bal, t.comp)
-    strategy_section(doc, t.strat, t.matchups)
-    length_section(doc, t.scores, t.lengths)
+    seat_section(body, t.seat_rates, t.order_rates, t.firsts, t.varied)
+    balance_section(body, t.bal, t.comp)
+    strategy_section(body, t.strat, t.matchups)
+    length_section(body, t.scores, t.lengths, unit, t.fixed)
     for i, (grp, imp) in enumerate(zip(groups, t.impacts)):
-        component_section(doc, imp, grp, f"{_impact_name(i)}.png")
-    sample_size_section(doc, ss, groups[0])
-    block, extra_summary = _extend(doc, runs, out_dir, paths)
-    method_section(doc)
+        component_section(body, imp, grp, f"{_impact_name(i)}.png",
+                          t.by_bot if i == 0 else None)
+    sample_size_section(body, ss, groups[0])
+    block, extra_summary, holes = _extend(body, runs, out_dir, paths)
+    info = header_section(body, runs.title, runs.game_id, runs.run_dirs, runs.manifests,
+                          runs.per_run, runs.role_of)
+    method_section(body)
+
+    doc = Doc()
+    doc.h(1, f"Balance report: {runs.title}")
+    mixes = list(dict.fromkeys(mix_label(runs.manifests[i]) for i in runs.main_idx))
+    players_of = {int(r["run"]): str(r["players"]) for r in runs.per_run.iter_rows(named=True)}
+    arms = arm_rows(runs.all_games, runs.manifests, runs.role_of, players_of)
+    if len(arms) > MAX_ARM_ROWS:  # many: one line here, the table folded below
+        arm_doc = Doc()
+        arm_doc.h(2, "Runs with other settings")
+        arm_doc.p("Each run whose settings differ from the main runs of its player count, "
+                  "with its first player's win rate and the difference from the main runs.")
+        arm_doc.table(Table(["Run", "First player's win rate", "95% CI", "n", "Reading"],
+                            arms, [False, True, True, True, False]))
+        body.blocks[0:0] = arm_doc.blocks
+        arms = [[f"Runs with other settings ({len(arms)})", "", "", "",
+                 "Shown side by side, never pooled: see **Runs with other settings** below."]]
+    rows = (first_player_rows(t.order_rates, t.firsts) + arms
+            + component_rows(t.by_bot, groups[0])
+            + length_rows(t.lengths, t.comp, t.fixed)
+            + rule_hole_rows(holes))
+    key = [("first_player_advantage.png", "First-player advantage with 95% intervals")]
+    key.append(("game_length.png", "Score distribution (fixed-length game)" if t.fixed
+                else "Game length histogram"))
+    verdict_section(doc, rows, block, key, "; ".join(mixes))
+    doc.p(f"{info}; {runs.title} (`{runs.game_id}`); component data: "
+          f"{overrides_line(runs.manifests)}; report written {now_utc()}.", "meta")
+    doc.fold()
+    doc.blocks += body.blocks
+    verdict = verdict_line(runs.title, t.order_rates, holes)
 
     md_path = os.path.join(out_dir, "report.md")
     html_path = os.path.join(out_dir, "report.html")
@@ -225,7 +292,7 @@ def write_report(
     summary_path = os.path.join(out_dir, "summary.json")
     numbers = summary_json(runs.game_id, runs.title, runs.run_dirs, runs.manifests, runs.role_of,
                            runs.main_idx, runs.per_run, t.order_rates, t.firsts, ss,
-                           runs.overrides, lines, block)
+                           runs.overrides, lines, block, verdict, "first_player_advantage.png")
     write_atomic(summary_path, json.dumps(numbers, indent=2, allow_nan=False) + "\n")
     summary = "\n".join(
         [f"{runs.title}: {info}", *lines, *extra_summary,
