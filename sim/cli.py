@@ -538,6 +538,46 @@ def suggest(
     typer.echo(res["summary"])
 
 
+@app.command()
+def effects(
+    game: str = typer.Argument(..., help="game id"),
+    n: int = typer.Option(20_000, "-n", "--games", help="games per arm (baseline and each "
+                          "component's nudge arm)"),
+    players: Optional[int] = typer.Option(None, "--players", "-p",
+                                          help="default: the main job's player count"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="bots (default: the game's recommended mix, pool "
+                                        "seating)"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o",
+                                               help="rule option name=value"),
+    family: str = typer.Option("", "--family", help="only these component families "
+                               "(comma-separated)"),
+    step: int = typer.Option(1, "--step", help="nudge size in steps of the component's number"),
+    seed: int = typer.Option(1),
+    jobs: int = typer.Option(1, "--jobs", "-j"),
+    out: Optional[Path] = typer.Option(None, help="output folder (default "
+                                       "reports/<game>/effects)"),
+):
+    """Causal component effects: every component's number nudged one step on the same games
+    (common random numbers); table, forest plot and report (docs/effects.md)."""
+    _lab_checks(seed, jobs, n)
+    from analysis.effects import run_effects
+
+    prog = _progress_bar(n, f"{game} effects")
+    t0 = time.perf_counter()
+    with prog:
+        task = prog.add_task("run", total=None, rate="")
+
+        def cb(done: int, total: int) -> None:
+            dt = time.perf_counter() - t0
+            prog.update(task, completed=done, total=total,
+                        rate=f"{done / dt:,.0f} games/s" if dt > 0 else "")
+
+        res = run_effects(game, n, players, _split(strategies) or None, seed, jobs, out,
+                          _options(option), step, _split(family) or None, progress=cb)
+    typer.echo(res["summary"])
+
+
 def _lab_checks(seed: int, jobs: int, n: int) -> None:
     """The lab tools' numbers, checked before any run starts. Raises UserError."""
     from sim.core.integrity import MAX_GAMES, check_int, check_jobs, check_seed
