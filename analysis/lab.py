@@ -372,10 +372,10 @@ def sweep(game_id: str, params: list[str], n: int, players: int, strategies: lis
             m, se = x.mean(), x.std(ddof=1) / np.sqrt(len(x))
             rows.append({**vals, "metric": name, "games": len(x), "estimate": m * scale,
                          "lo": (m - 1.96 * se) * scale, "hi": (m + 1.96 * se) * scale})
-        seats = q.scan_runs([str(r) for r in ar.runs])[1]
-        for b in q.balance(seats).iter_rows(named=True):
-            rows.append({**vals, "metric": "Balance (1 - seat spread)", "games": b["n"],
-                         "estimate": b["balance"], "lo": None, "hi": None})
+        games_lf, seats = q.scan_runs([str(r) for r in ar.runs])
+        for b in q.balance(seats, games_lf).iter_rows(named=True):
+            rows.append({**vals, "metric": "Balance (turn order, 2-player definition)",
+                         "games": b["n"], "estimate": b["balance"], "lo": None, "hi": None})
         for _, name, _v in combo:
             if name.count(".") >= 2:
                 comp = component_table(get_game(game.id, ar.arm.overrides), ar.runs)

@@ -303,34 +303,67 @@ def matchup_matrix(games: pl.LazyFrame) -> pl.DataFrame:
     return with_wilson(df)
 
 
-def balance(seats: pl.LazyFrame) -> pl.DataFrame:
-    """Ludii-style balance per player count: ``1 - (max seat win rate - min seat win rate)``.
+def balance(seats: pl.LazyFrame, games: pl.LazyFrame | None = None) -> pl.DataFrame:
+    """Ludii's Balance per player count, by **turn order** (never by seat number: in games
+    with a random first player the seat says nothing about who moved first).
 
-    1 means every seat wins equally often. Returns players Int8, n Int64 (finished games),
-    balance Float64, best_seat/worst_seat Int8 (0-based), best_rate/worst_rate Float64, and
-    p_equal Float64 (chi-square p-value of "all seats win equally often").
+    ``games``: the games table (its ``first_player`` gives each seat's turn-order position,
+    ``(seat - first_player) mod players``); required (a ValueError says so otherwise).
+    ``seats``: the seats table (its ``rank`` gives the rank-based measure).
+
+    Two measures, each named:
+
+    * ``balance``: the 2-player definition, ``1 - (max - min)`` of the win rates of the
+      turn-order positions (``turn_order_win_rates``; wins are win shares);
+    * ``balance_rank``: Ludii's definition for more than 2 players, the same spread of the mean
+      *rank-based partial win* of each position, ``(players - rank) / (players - 1)`` (1 for
+      the winner, 0 for the last, linear between; equal to ``balance`` at 2 players without
+      draws). Finished games only.
+
+    Returns players Int8, n Int64 (finished games), balance Float64, best_position /
+    worst_position Int8 (0 = moved first), best_rate/worst_rate Float64, p_equal Float64
+    (chi-square p-value of "all positions win equally often"), balance_rank Float64;
+    ``best_seat``/``worst_seat`` are kept as aliases of the positions.
     """
-    rates = seat_win_rates(seats)
+    if games is None:
+        raise ValueError("balance(seats, games): the games table is needed (Balance is by "
+                         "turn order, from first_player)")
+    rates = turn_order_win_rates(games)
+    keys = ["game"] + (["run"] if "run" in seats.collect_schema().names()
+                       and "run" in games.collect_schema().names() else [])
+    ranked = collect(
+        seats.filter(finished_seat())
+        .join(games.select(*keys, "first_player"), on=keys, how="inner")
+        .with_columns(
+            position=((pl.col("seat").cast(pl.Int16) - pl.col("first_player").cast(pl.Int16)
+                       + pl.col("players").cast(pl.Int16)) % pl.col("players").cast(pl.Int16)),
+            partial=(pl.col("players").cast(pl.Float64) - pl.col("rank").cast(pl.Float64))
+            / (pl.col("players").cast(pl.Float64) - 1.0))
+        .group_by("players", "position").agg(partial=pl.col("partial").mean()))
     rows = []
     for (p,), g in rates.group_by("players", maintain_order=True):
         r = g["win_rate"].to_numpy()
         if np.isnan(r).all():
             continue
         best, worst = int(np.nanargmax(r)), int(np.nanargmin(r))
+        pr = ranked.filter(pl.col("players") == p)["partial"].to_numpy()
         rows.append({
             "players": p,
             "n": int(g["n"].max()),
             "balance": float(1.0 - (r[best] - r[worst])),
-            "best_seat": int(g["seat"][best]),
+            "best_position": int(g["position"][best]),
             "best_rate": float(r[best]),
-            "worst_seat": int(g["seat"][worst]),
+            "worst_position": int(g["position"][worst]),
             "worst_rate": float(r[worst]),
             "p_equal": equal_rates_pvalue(g["wins"].to_numpy(), float(g["n"].max())),
+            "balance_rank": float(1.0 - (pr.max() - pr.min())) if len(pr) else float("nan"),
         })
-    schema = {"players": pl.Int8, "n": pl.Int64, "balance": pl.Float64, "best_seat": pl.Int8,
-              "best_rate": pl.Float64, "worst_seat": pl.Int8, "worst_rate": pl.Float64,
-              "p_equal": pl.Float64}
-    return pl.DataFrame(rows, schema=schema).sort("players")
+    schema = {"players": pl.Int8, "n": pl.Int64, "balance": pl.Float64,
+              "best_position": pl.Int8, "best_rate": pl.Float64, "worst_position": pl.Int8,
+              "worst_rate": pl.Float64, "p_equal": pl.Float64, "balance_rank": pl.Float64}
+    df = pl.DataFrame(rows, schema=schema).sort("players")
+    return df.with_columns(best_seat=pl.col("best_position"),
+                           worst_seat=pl.col("worst_position"))
 
 
 def completion(games: pl.LazyFrame) -> pl.DataFrame:

@@ -20,6 +20,7 @@ import os
 import numpy as np
 import polars as pl
 import pytest
+from scipy import stats as sps
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from analysis import queries as q
@@ -279,11 +280,20 @@ def test_strategy_rates_and_matchups(run_a, run_b):
 
 def test_balance_and_completion(run_a, run_b):
     games, seats = q.scan_runs([run_a, run_b])
-    b = q.balance(seats)
+    b = q.balance(seats, games)
     two, three = _row(b, players=2), _row(b, players=3)
     assert two["balance"] == pytest.approx(0.70, abs=1e-12)
-    assert (two["best_seat"], two["worst_seat"], two["n"]) == (0, 1, 100)
-    assert three["balance"] == 1.0 and three["p_equal"] == pytest.approx(1.0)
+    assert (two["best_position"], two["worst_position"], two["n"]) == (0, 1, 100)
+    # run B: the first player rotates, so every seat wins 10 of 30 (Balance 1.0 by seat
+    # number), but by turn order the first player wins 18, the second 9, the third 3
+    assert three["balance"] == pytest.approx(1 - (18 - 3) / 30, abs=1e-12)
+    assert (three["best_position"], three["worst_position"]) == (0, 2)
+    assert three["p_equal"] == pytest.approx(sps.chisquare([18, 9, 3]).pvalue, abs=1e-12)
+    # Ludii's multi-player Balance: rank-based partial wins (winner 1, the two rank-2 seats
+    # 0.5): position 0 0.6 + 0.4 * 0.5 = 0.8, position 2 0.1 + 0.9 * 0.5 = 0.55
+    assert three["balance_rank"] == pytest.approx(1 - (0.8 - 0.55), abs=1e-12)
+    with pytest.raises(ValueError, match="turn order"):
+        q.balance(seats)
     c = q.completion(games)
     r = _row(c, players=2)
     assert (r["n"], r["finished"], r["limit"], r["draws"]) == (110, 100, 10, 0)
