@@ -14,6 +14,7 @@ Markdown report under ``out`` through temporary names.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,8 +25,9 @@ import numpy as np
 import polars as pl
 
 from analysis import queries as q
-from analysis.doc import md_table, signed, slug, write_atomic
+from analysis.doc import md_table, pvalue, signed, slug, write_atomic
 from analysis.paired import paired_difference
+from analysis.stats import Z95, bh_adjust, normal_pvalue, wilson_interval
 from sim.core.components import tunable_paths
 from sim.core.errors import UserError
 from sim.core.io import atomic_path
@@ -109,32 +111,43 @@ def run_arms(game_id: str, arms: list[Arm], n: int, players: int, strategies: li
 def load_games(runs: list[Path], players: int) -> dict[str, np.ndarray]:
     """Per-game arrays of an arm's runs stacked in rotation order: win_share, score
     ``float64[N, players]``, strategy index ``int64[N, players]`` (into the sorted strategy
-    names in ``"names"``), turns ``float64[N]``, first_player ``int64[N]``."""
-    ws, sc, st, turns, first = [], [], [], [], []
+    names in ``"names"``), turns ``float64[N]``, first_player ``int64[N]``, finished
+    ``bool[N]`` (False for a game stopped at the length limit)."""
+    ws, sc, st, turns, first, fin = [], [], [], [], [], []
     for run in runs:
         seats = (pl.scan_parquet(os.path.join(run, "seats", "chunk-*.parquet"))
                  .select("game", "seat", "strategy", "score", "win_share")
                  .sort("game", "seat").collect())
         games = (pl.scan_parquet(os.path.join(run, "games", "chunk-*.parquet"))
-                 .select("game", "turns", "first_player").sort("game").collect())
+                 .select("game", "turns", "first_player", "end_reason").sort("game").collect())
         ng = games.height
         ws.append(seats["win_share"].to_numpy().reshape(ng, players))
         sc.append(seats["score"].to_numpy().astype(np.float64).reshape(ng, players))
         st.append(seats["strategy"].to_numpy().reshape(ng, players))
         turns.append(games["turns"].to_numpy().astype(np.float64))
         first.append(games["first_player"].to_numpy().astype(np.int64))
+        fin.append((games["end_reason"] != q.LIMIT).fill_null(True).to_numpy())
     strat = np.concatenate(st)
     names = sorted(set(strat.ravel().tolist()))
     idx = np.searchsorted(np.array(names), strat)
     return {"win_share": np.concatenate(ws), "score": np.concatenate(sc), "strategy": idx,
-            "names": names, "turns": np.concatenate(turns), "first_player": np.concatenate(first)}
+            "names": names, "turns": np.concatenate(turns), "first_player": np.concatenate(first),
+            "finished": np.concatenate(fin)}
+
+
+LIMIT_METRIC = "limit-game rate"
+"""The metric counting games stopped at the length limit (over all games; every other metric
+is over finished games only)."""
 
 
 def game_metrics(g: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
     """Per-game values of every metric ``name -> float64[N]``: first-player win rate, each
     seat's win rate and mean score, each strategy's win rate (mean win share of its seats in
-    the game; NaN where absent), game length (turns)."""
+    the game; NaN where absent), game length (turns), all NaN in a game stopped at the length
+    limit (neither a win nor a loss, and its length is the limit's); and the limit-game rate
+    (1 for a limit game, else 0; defined for every game)."""
     n = g["turns"].shape[0]
+    fin = g.get("finished", np.ones(n, bool))
     out: dict[str, np.ndarray] = {}
     out["first-player win rate"] = g["win_share"][np.arange(n), g["first_player"]]
     for s in range(players):
@@ -151,13 +164,18 @@ def game_metrics(g: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray
                 out[f"{name} win rate"] = np.where(cnt > 0, val / np.maximum(cnt, 1), np.nan)
     out["mean score (all seats)"] = g["score"].mean(axis=1)
     out["game length (turns)"] = g["turns"]
+    out = {k: np.where(fin, v, np.nan) for k, v in out.items()}
+    out[LIMIT_METRIC] = (~fin).astype(np.float64)
     return out
 
 
 def paired_metrics(base: ArmRuns, var: ArmRuns, players: int) -> pl.DataFrame:
     """One row per metric: baseline, variant, diff with the paired 95% interval, the unpaired
-    interval, the width ratio and the games factor (how many more games independent runs would
-    need). Win rates are in points (percent)."""
+    interval, the width ratio, the games factor (how many more games independent runs would
+    need), p (two-sided, paired normal test of diff == 0) and q (Benjamini-Hochberg across the
+    table's metrics). Win rates, scores and lengths are over the games **finished in both
+    arms** (``games``); the limit-game rate is over every game. Win rates and the limit-game
+    rate are in points (percent)."""
     gb, gv = load_games(base.runs, players), load_games(var.runs, players)
     if gb["turns"].shape != gv["turns"].shape:
         raise UserError("compare: the two arms have different game counts")
@@ -171,15 +189,58 @@ def paired_metrics(base: ArmRuns, var: ArmRuns, players: int) -> pl.DataFrame:
         if ok.sum() < 2:
             continue
         pdiff = paired_difference(xb[ok], xv[ok])
-        scale = 100.0 if "win rate" in name else 1.0
+        scale = 100.0 if "rate" in name else 1.0
+        se = (pdiff.hi - pdiff.lo) / (2 * Z95)
         rows.append({
             "metric": name, "games": pdiff.n, "baseline": pdiff.baseline * scale,
             "variant": pdiff.variant * scale, "diff": pdiff.diff * scale,
             "lo": pdiff.lo * scale, "hi": pdiff.hi * scale,
             "unpaired_lo": pdiff.unpaired_lo * scale, "unpaired_hi": pdiff.unpaired_hi * scale,
             "width_ratio": pdiff.width_ratio, "games_factor": pdiff.games_factor,
+            "p": normal_pvalue(pdiff.diff, se),
         })
-    return pl.DataFrame(rows)
+    df = pl.DataFrame(rows)
+    if df.is_empty():
+        return df
+    return df.with_columns(q=pl.Series(bh_adjust(df["p"].to_numpy())))
+
+
+def limit_rates(arms: list[ArmRuns], players: int) -> list[dict[str, Any]]:
+    """Each arm's games stopped at the length limit: ``{"arm", "games", "limit", "rate", "lo",
+    "hi"}`` (rate and Wilson 95% bounds in points)."""
+    out = []
+    for a in arms:
+        fin = load_games(a.runs, players)["finished"]
+        k, n = int((~fin).sum()), int(fin.shape[0])
+        lo, hi = wilson_interval(k, n)
+        out.append({"arm": a.arm.name, "games": n, "limit": k, "rate": 100.0 * k / n,
+                    "lo": 100.0 * float(lo[0]), "hi": 100.0 * float(hi[0])})
+    return out
+
+
+def limit_lines(rates: list[dict[str, Any]]) -> list[str]:
+    """Markdown lines: each arm's limit-game rate with its own interval."""
+    return ["Games stopped at the length limit (left out of every rate and length above; "
+            "Wilson 95%): " + "; ".join(
+                f"{r['arm']} {r['limit']:,} of {r['games']:,} = {r['rate']:.2f}% "
+                f"[{r['lo']:.2f}, {r['hi']:.2f}]" for r in rates) + "."]
+
+
+def sample_warnings(table: pl.DataFrame, target: float = 1.0) -> list[str]:
+    """Markdown lines warning of win-rate differences whose 95% half-width exceeds ``target``
+    points, with the games per arm that would bring it to ``target`` (width shrinks as
+    1/sqrt(games))."""
+    out = []
+    for r in table.iter_rows(named=True):
+        if "win rate" not in r["metric"] or r["hi"] is None:
+            continue
+        half = (r["hi"] - r["lo"]) / 2
+        if half > target:
+            need = math.ceil(r["games"] * (half / target) ** 2)
+            out.append(f"- Sample size: {r['metric']} is resolved to +-{half:.2f} points on "
+                       f"{r['games']:,} games; about {need:,} games would resolve "
+                       f"+-{target:g} point.")
+    return out
 
 
 # ---- component win-rate differences ---------------------------------------------------------
@@ -269,16 +330,25 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
               "Difference = variant - baseline (points for win rates), 95% interval from the "
               "paired games, and the interval two independent runs of the same size would "
               "give. *Games factor*: independent runs would need that many times more games for "
-              "the same precision.", ""]
+              "the same precision. Win rates, scores and lengths are over the games finished in "
+              "both arms (*games*); the limit-game rate over every game. q: Benjamini-Hochberg "
+              "across the metrics of this table.", ""]
     rows = []
     for r in table.iter_rows(named=True):
-        rows.append([r["metric"], f"{r['baseline']:.2f}", f"{r['variant']:.2f}",
+        rows.append([r["metric"], f"{r['games']:,}", f"{r['baseline']:.2f}",
+                     f"{r['variant']:.2f}",
                      f"{signed(r['diff'], 2)} [{r['lo']:+.2f}, {r['hi']:+.2f}]",
                      f"[{r['unpaired_lo']:+.2f}, {r['unpaired_hi']:+.2f}]",
                      f"{r['games_factor']:.1f}x" if r["games_factor"] == r["games_factor"]
-                     and r["games_factor"] != float("inf") else "exact"])
-    lines.append(md_table(["metric", "baseline", "variant", "difference (paired 95%)",
-                           "unpaired 95%", "games factor"], rows))
+                     and r["games_factor"] != float("inf") else "exact",
+                     pvalue(r["q"])])
+    lines.append(md_table(["metric", "games", "baseline", "variant", "difference (paired 95%)",
+                           "unpaired 95%", "games factor", "BH q"], rows))
+    lims = limit_rates(arms, players)
+    lines += [""] + limit_lines(lims)
+    warn = sample_warnings(table)
+    if warn:
+        lines += [""] + warn
     changed = _changed_components(comp_b, comp_v, variant.overrides)
     if changed:
         lines += ["", "## Changed components", "",
@@ -288,9 +358,13 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
     md = write_atomic(out / "compare.md", "\n".join(lines) + "\n")
     _write_csv(table, out / "compare.csv")
     head = [f"{r['metric']}: {signed(r['diff'], 2)} [{r['lo']:+.2f}, {r['hi']:+.2f}] "
-            f"(unpaired [{r['unpaired_lo']:+.2f}, {r['unpaired_hi']:+.2f}])"
-            for r in table.iter_rows(named=True)]
-    return {"table": table, "markdown": md, "summary": "\n".join(head + [f"report: {md}"])}
+            f"(unpaired [{r['unpaired_lo']:+.2f}, {r['unpaired_hi']:+.2f}]; {r['games']:,} "
+            "games)" for r in table.iter_rows(named=True)]
+    head += [f"limit games, {r['arm']}: {r['rate']:.2f}% [{r['lo']:.2f}, {r['hi']:.2f}]"
+             for r in lims]
+    head += [w[2:] for w in warn]
+    return {"table": table, "markdown": md, "limit": lims,
+            "summary": "\n".join(head + [f"report: {md}"])}
 
 
 def _changed_components(cb: pl.DataFrame, cv: pl.DataFrame, overrides: dict) -> list[list[str]]:
@@ -365,13 +439,19 @@ def sweep(game_id: str, params: list[str], n: int, players: int, strategies: lis
         mets = game_metrics(g, players)
         vals = {f"param{i + 1}": v for i, (_, _, v) in enumerate(combo)}
         for name, x in mets.items():
-            x = x[~np.isnan(x)]
+            x = x[~np.isnan(x)]  # finished games only (the limit-game rate: every game)
             if len(x) < 2:
                 continue
-            scale = 100.0 if "win rate" in name else 1.0
+            scale = 100.0 if "rate" in name else 1.0
+            if name == LIMIT_METRIC:
+                lo_, hi_ = wilson_interval(x.sum(), len(x))
+                rows.append({**vals, "metric": name, "games": len(x),
+                             "estimate": x.mean() * scale, "lo": float(lo_[0]) * scale,
+                             "hi": float(hi_[0]) * scale})
+                continue
             m, se = x.mean(), x.std(ddof=1) / np.sqrt(len(x))
             rows.append({**vals, "metric": name, "games": len(x), "estimate": m * scale,
-                         "lo": (m - 1.96 * se) * scale, "hi": (m + 1.96 * se) * scale})
+                         "lo": (m - Z95 * se) * scale, "hi": (m + Z95 * se) * scale})
         games_lf, seats = q.scan_runs([str(r) for r in ar.runs])
         for b in q.balance(seats, games_lf).iter_rows(named=True):
             rows.append({**vals, "metric": "Balance (turn order, 2-player definition)",
@@ -411,6 +491,19 @@ def sweep(game_id: str, params: list[str], n: int, players: int, strategies: lis
                                                    if r["lo"] is not None else ""))
         body.append(cells)
     lines.append(md_table(header, body))
+    lines += ["", "Win rates, scores and lengths are over finished games only (*games* in "
+              "sweep.csv); the limit-game rate is over every game, with its Wilson 95% "
+              "interval; other intervals are normal 95% over games."]
+    small = table.filter(pl.col("metric").str.contains("win rate") & pl.col("lo").is_not_null()
+                         & ((pl.col("hi") - pl.col("lo")) / 2 > 1.0))
+    if small.height:
+        worst = small.with_columns(h=(pl.col("hi") - pl.col("lo")) / 2).sort(
+            "h", descending=True).row(0, named=True)
+        need = math.ceil(worst["games"] * (worst["h"] / 1.0) ** 2)
+        lines += ["", f"- Sample size: {small.height} win-rate estimates are wider than +-1 "
+                  f"point (widest: {worst['metric']} +-{worst['h']:.2f} on "
+                  f"{worst['games']:,} games; about {need:,} games per value would resolve "
+                  "+-1 point)."]
     md = write_atomic(out / "sweep.md", "\n".join(lines) + "\n")
     return {"table": table, "markdown": md, "chart": png,
             "summary": f"{len(grid)} settings x {n:,} games; table {out / 'sweep.csv'}\n"
