@@ -144,7 +144,9 @@ def component_section(doc, impact, grp: dict, png: str) -> None:
     """One component-impact section (``grp``: prefix, title, noun, verb)."""
     doc.h(2, grp["title"])
     doc.p(f"For each {grp['noun']}: win rate of seats that {grp['verb']} it at least once minus "
-          f"win rate of seats that did not, in finished games, with a 95% Newcombe interval; "
+          f"win rate of seats that did not, in finished games, with a 95% interval clustered by "
+          "game (cluster-robust: the seats of one game are not independent); an association, "
+          "not a causal effect (`boardsim effects` measures those); "
           "sorted by the size of the difference. " + CAUTION)
     if impact.is_empty():
         doc.p(f"The runs have no per-seat detail columns (`{grp['prefix']}*`), so there is "
