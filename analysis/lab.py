@@ -246,7 +246,8 @@ def sample_warnings(table: pl.DataFrame, target: float = 1.0) -> list[str]:
 # ---- component win-rate differences ---------------------------------------------------------
 def component_table(game, runs: list[Path]) -> pl.DataFrame:
     """Win-rate difference (points) of every component linked by the game's schema
-    (``ImpactLink``): table, key, component (row key), column, n_with, diff, lo, hi."""
+    (``ImpactLink``): table, key, component (row key), column, n_with, diff, lo, hi (95%
+    interval clustered by game, ``queries.component_impact``; finished games only)."""
     schema = game.component_schema
     doc = game.component_document()
     _, seats = q.scan_runs([str(r) for r in runs])
@@ -353,7 +354,8 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
     if changed:
         lines += ["", "## Changed components", "",
                   "Win-rate difference of the seats that have the component against those that "
-                  "do not (points, Newcombe 95% interval; an association).", ""]
+                  "do not (points, 95% interval clustered by game; an association: `boardsim "
+                  "effects` measures causal effects).", ""]
         lines.append(md_table(["component", "baseline", "variant"], changed))
     md = write_atomic(out / "compare.md", "\n".join(lines) + "\n")
     _write_csv(table, out / "compare.csv")
@@ -576,16 +578,37 @@ def centred(comp: pl.DataFrame, center: str) -> pl.DataFrame:
         dev_hi=pl.col("hi") - pl.col("center"))
 
 
+def _with_q(comp: pl.DataFrame) -> pl.DataFrame:
+    """``comp`` (centred) with ``p_dev`` (two-sided p of dev == 0, from the clustered
+    interval's standard error) and ``q_dev`` (Benjamini-Hochberg across the table)."""
+    if comp.is_empty() or "dev" not in comp.columns:
+        return comp
+    ps = [normal_pvalue(r["dev"], (r["dev_hi"] - r["dev_lo"]) / (2 * Z95))
+          if r["dev"] is not None and r["dev_lo"] is not None else float("nan")
+          for r in comp.iter_rows(named=True)]
+    return comp.with_columns(p_dev=pl.Series(ps, dtype=pl.Float64),
+                             q_dev=pl.Series(bh_adjust(ps), dtype=pl.Float64))
+
+
+def inside_band(r: dict, band: float) -> bool:
+    """Whether a component's whole 95% interval (``dev_lo``..``dev_hi``, around its centre)
+    lies inside ``+-band``."""
+    return (r.get("dev_lo") is not None and r.get("dev_hi") is not None
+            and -band <= r["dev_lo"] and r["dev_hi"] <= band)
+
+
 def _outliers(comp: pl.DataFrame, band: float, limit: int, min_n: int = 50) -> list[dict]:
     """Components whose difference lies outside the band around the centre with an interval
-    that excludes the centre, seen in at least ``min_n`` seat-games with and without, largest
-    deviation first."""
+    that excludes the centre and a Benjamini-Hochberg q below 0.05 across the table, seen in
+    at least ``min_n`` seat-games with and without, largest deviation first."""
     if comp.is_empty():
         return []
+    comp = _with_q(comp)
     df = comp.filter(pl.col("dev").is_not_null()
                      & (pl.col("n_with") >= min_n) & (pl.col("n_without") >= min_n)
                      & ((pl.col("dev") > band) | (pl.col("dev") < -band))
-                     & ((pl.col("dev_lo") > 0) | (pl.col("dev_hi") < 0)))
+                     & ((pl.col("dev_lo") > 0) | (pl.col("dev_hi") < 0))
+                     & (pl.col("q_dev") < 0.05))
     df = df.with_columns(_a=pl.col("dev").abs()).sort("_a", descending=True).drop("_a")
     return df.head(limit).to_dicts()
 
@@ -609,7 +632,7 @@ def suggest(game_id: str, n: int, players: int | None = None,
             limit: int = 5, max_step: int = 2, alt_strategies: list[str] | None = None,
             jobs: int = -1, out: Path | None = None, run: RunFn | None = None,
             base_overrides: dict[str, Any] | None = None, center: str = "median",
-            min_n: int = 50) -> dict[str, Any]:
+            min_n: int = 50, max_games: int | None = None) -> dict[str, Any]:
     """Find components whose win-rate difference lies outside ``+-band`` points around the
     centre (interval excluding the centre), and for each the smallest change to its own
     numbers that brings it inside the band without pushing another component out (outside the
@@ -619,6 +642,11 @@ def suggest(game_id: str, n: int, players: int | None = None,
     component is judged against its peers (seats that build or complete more tend to win, so
     raw differences all sit above 0); ``"zero"``: the raw difference. ``min_n``: components
     seen in fewer seat-games (with, or without) are not judged.
+
+    A change is kept only when the component's whole 95% interval (clustered by game) lies
+    inside the band; while its estimate is inside but its interval is not, the change is
+    played again on twice the games (``n``, ``2n``, ... up to ``max_games``, default ``4n``),
+    and the games it took are reported (``Proposal.games``).
 
     Default bots and player count: the game's first main-job run. ``alt_strategies``: a second
     bot mix to check each proposal under (default: the game's other mix, else all-greedy).
@@ -647,15 +675,17 @@ def suggest(game_id: str, n: int, players: int | None = None,
     out = Path(out or Path("reports") / game.id / "suggest")
     run = run or _default_run
 
-    def play(overrides: dict, strats: list[str], tag: str) -> list[Path]:
+    max_games = max(n, max_games or 4 * n)
+
+    def play(overrides: dict, strats: list[str], tag: str, games: int) -> list[Path]:
         seat_mode = "pool" if len(strats) > 1 and (len(strats) != players or (
             plan is not None and plan.get("seating") == "pool")) else "fixed"
         full = {**(base_overrides or {}), **overrides}
-        return [run(game.id, n, players, strats, seed, {}, jobs, 10_000,
+        return [run(game.id, games, players, strats, seed, {}, jobs, 10_000,
                     out / "runs" / tag, seat_mode, DEFAULT_BACKEND, label=tag, overrides=full)]
 
-    def measure(overrides: dict, strats: list[str], tag: str) -> pl.DataFrame:
-        runs = play(overrides, strats, tag)
+    def measure(overrides: dict, strats: list[str], tag: str, games: int = n) -> pl.DataFrame:
+        runs = play(overrides, strats, tag if games == n else f"{tag}-n{games}", games)
         return centred(component_table(get_game(
             game.id, {**(base_overrides or {}), **overrides} or None), runs), center)
 
@@ -678,9 +708,20 @@ def suggest(game_id: str, n: int, players: int | None = None,
                 tried.append({"component": f"{o['table']}.{o['key']}", "path": path,
                               "from": old, "to": new, "diff": float("nan"),
                               "lo": float("nan"), "hi": float("nan"), "center": float("nan"),
-                              "pushed_out": f"refused: {e}"})
+                              "pushed_out": f"refused: {e}", "games": n})
                 continue
             r = component_row(comp, o["table"], o["key"])
+            if r is None or r["dev"] is None:
+                continue
+            games = n
+            # the estimate is inside the band but its interval is not: more games decide
+            while (abs(r["dev"]) <= band and not inside_band(r, band)
+                   and games * 2 <= max_games):
+                games *= 2
+                comp = measure({path: new}, base_strats, tag, games)
+                r = component_row(comp, o["table"], o["key"])
+                if r is None or r["dev"] is None:
+                    break
             if r is None or r["dev"] is None:
                 continue
             pushed = [f"{x['table']}.{x['key']}" for x in comp.iter_rows(named=True)
@@ -688,13 +729,14 @@ def suggest(game_id: str, n: int, players: int | None = None,
                       and (x["dev_lo"] > band or x["dev_hi"] < -band)]
             tried.append({"component": f"{o['table']}.{o['key']}", "path": path, "from": old,
                           "to": new, "diff": r["diff"], "lo": r["lo"], "hi": r["hi"],
-                          "center": r["center"], "pushed_out": ";".join(pushed)})
-            if abs(r["dev"]) <= band and not pushed:
-                found = Proposal(f"{o['table']}.{o['key']}", path, old, new, o, r, n)
+                          "center": r["center"], "pushed_out": ";".join(pushed),
+                          "games": games})
+            if inside_band(r, band) and not pushed:
+                found = Proposal(f"{o['table']}.{o['key']}", path, old, new, o, r, games)
                 break
             if not pushed and abs(r["dev"]) < abs(o["dev"]) and (
                     best is None or abs(r["dev"]) < abs(best.after["dev"])):
-                best = Proposal(f"{o['table']}.{o['key']}", path, old, new, o, r, n,
+                best = Proposal(f"{o['table']}.{o['key']}", path, old, new, o, r, games,
                                 inside=False)
         if found is None:
             found = best  # no single change reached the band: the one that came closest
@@ -714,35 +756,49 @@ def suggest(game_id: str, n: int, players: int | None = None,
                 before = signed(d0, 1) if d0 is not None else "n/a"
                 found.robust_note = f"{', '.join(alt_strategies)}: {before} -> {signed(d1, 1)}"
         proposals.append(found)
-    return _write_suggest(game, out, proposals, outliers, tried, base, band, n, players,
-                          base_strats, alt_strategies, seed, base_overrides, center)
+    return _write_suggest(game, out, proposals, outliers, tried, _with_q(base), band, n,
+                          players, base_strats, alt_strategies, seed, base_overrides, center,
+                          min_n, max_games)
 
 
 def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players, strats,
-                   alt, seed, base_overrides, center) -> dict[str, Any]:
+                   alt, seed, base_overrides, center, min_n=50,
+                   max_games=None) -> dict[str, Any]:
     lines = [f"# Suggested fixes: {game.title}", "",
              f"- {players} players; bots {', '.join(strats)}; {n:,} games per setting, seed "
              f"{seed}, every setting on the same seeds; data status: {game.data_status}",
              f"- Band: win-rate difference within +-{band:g} points of "
              + ("the median difference of the component's table (its peers)"
                 if center == "median" else "zero")
-             + " (seats with the component minus seats without, Newcombe 95% interval; an "
-             "association, not a cause). A change is accepted when the component's difference "
-             "falls inside the band and no component that was inside moves out of it with an "
-             "interval clear of the band.",
+             + " (seats with the component minus seats without, 95% interval clustered by "
+             "game; an association, not a cause: `boardsim effects` measures causal effects). "
+             "An outlier lies outside the band with an interval clear of its centre and a "
+             "Benjamini-Hochberg q < 0.05 across the table. A change is accepted only when the "
+             "component's whole interval falls inside the band (not just its estimate; "
+             f"undecided changes are played again on 2x the games, up to {max_games or n:,}) "
+             "and no component that was inside moves out of it with an interval clear of the "
+             "band. Games stopped at the length limit are left out.",
              f"- Second bot mix for the robustness check: {', '.join(alt or [])}"]
     if base_overrides:
         lines.append("- Starting data: " + ", ".join(f"{k}={v}" for k, v in
                                                      base_overrides.items()))
+    if not base.is_empty():
+        judged = base.filter((pl.col("n_with") >= min_n) & (pl.col("n_without") >= min_n))
+        small = judged.filter(pl.col("n_with") < 1000)
+        lines.append(f"- Sample size: {base.height - judged.height} of {base.height} "
+                     f"components seen in fewer than {min_n} seat-games with or without are "
+                     f"not judged; {small.height} judged ones rest on fewer than 1,000 "
+                     "seat-games with the component (wide intervals).")
     lines += ["", "## Proposals", ""]
     if proposals:
         rows = [[p.component, f"`{p.path}`", f"{p.before_value} -> {p.after_value}",
                  _component_diff(p.before),
                  _component_diff(p.after) + ("" if p.inside else " (closest; still outside)"),
+                 f"{p.games:,}",
                  "yes" if p.robust else "no" if p.robust is False else "not checked",
                  p.robust_note] for p in proposals]
         lines.append(md_table(["component", "number", "change", "before", "after",
-                               "holds under 2nd mix", "2nd mix"], rows))
+                               "games", "holds under 2nd mix", "2nd mix"], rows))
     else:
         lines.append("No proposal: " + ("no component lies outside the band with an interval "
                                         "excluding its centre." if not outliers else
@@ -757,10 +813,11 @@ def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players
     if tried:
         lines += ["", "## Every change tried", ""]
         lines.append(md_table(["component", "number", "change", "difference (95%)",
-                               "pushed out"],
+                               "games", "pushed out"],
                               [[t["component"], f"`{t['path']}`", f"{t['from']} -> {t['to']}",
                                 f"{t['diff']:+.1f} [{t['lo']:+.1f}, {t['hi']:+.1f}]",
-                                t["pushed_out"] or "-"] for t in tried]))
+                                f"{t.get('games', n):,}", t["pushed_out"] or "-"]
+                               for t in tried]))
     md = write_atomic(out / "suggest.md", "\n".join(lines) + "\n")
     _write_csv(base, out / "components.csv")
     rows = [{"component": p.component, "path": p.path, "from": p.before_value,
@@ -771,7 +828,7 @@ def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players
     write_atomic(out / "suggest.json", json.dumps(rows, indent=2, default=str))
     summary = [f"{p.component}: {p.path.split('.')[-1]} {p.before_value} to {p.after_value} "
                f"brings its difference from {_component_diff(p.before)} to "
-               f"{_component_diff(p.after)}"
+               f"{_component_diff(p.after)} ({p.games:,} games)"
                + ("" if p.inside else " (closest change found; still outside the band)")
                + ("" if p.robust is None else " (holds under the 2nd mix)" if p.robust
                   else " (does NOT hold under the 2nd mix)") for p in proposals]

@@ -139,7 +139,10 @@ def test_compare_pairs_games_and_is_never_wider(tmp_path):
     res = lab.compare("go-town", base, var, 1500, 3, ["greedy", "attacker", "random"], seed=2,
                       rotate=True, jobs=1, out=tmp_path)
     t = res["table"]
-    assert t["games"].to_list()[0] == 4500  # 3 rotations x 1500 games
+    games = dict(zip(t["metric"].to_list(), t["games"].to_list()))
+    assert games[lab.LIMIT_METRIC] == 4500  # 3 rotations x 1500 games
+    # rates over the games finished in both arms (Go Town 3p has some limit games)
+    assert 4000 < games["first-player win rate"] < 4500
     widths = (t["hi"] - t["lo"]).to_numpy()
     unpaired = (t["unpaired_hi"] - t["unpaired_lo"]).to_numpy()
     assert (widths <= unpaired + 1e-12).all()
@@ -181,7 +184,9 @@ def test_suggest_fixes_a_deliberately_broken_building_first(tmp_path):
     p = res["proposals"][0]
     assert p.component == "buildings.Church" and p.path.startswith("buildings.church.")
     assert abs(p.after["dev"]) < abs(p.before["dev"])
-    assert p.inside == (abs(p.after["dev"]) <= 2.0)
+    # kept only when the whole interval is inside the band, with the games it took
+    assert p.inside == lab.inside_band(p.after, 2.0)
+    assert p.games in (2000, 4000, 8000)
     assert (tmp_path / "suggest.md").read_text().count("buildings.Church") >= 2
 
 
@@ -252,3 +257,9 @@ def test_compare_counts_limit_games_apart_and_the_sign_can_flip(tmp_path):
     assert "baseline 60 of 100 = 60.00% [" in md and "variant 10 of 100 = 10.00% [" in md
     assert "Sample size: first-player win rate" in md  # 40 games: far from +-1 point
     assert 0 <= fp["q"] <= 1 and fp["q"] >= fp["p"]
+
+
+def test_inside_band_needs_the_whole_interval():
+    assert lab.inside_band({"dev": 0.5, "dev_lo": -1.9, "dev_hi": 1.9}, 2.0)
+    assert not lab.inside_band({"dev": 0.5, "dev_lo": -1.0, "dev_hi": 2.1}, 2.0)  # estimate in
+    assert not lab.inside_band({"dev": 0.5, "dev_lo": None, "dev_hi": None}, 2.0)
