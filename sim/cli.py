@@ -518,6 +518,9 @@ def suggest(
     set_: Optional[list[str]] = typer.Option(None, "--set", help="start from path=value"),
     center: str = typer.Option("median", help="band centre: median (of the component's "
                                "table) or zero"),
+    max_games: Optional[int] = typer.Option(None, "--max-games",
+                                            help="games a change may take before it is judged "
+                                                 "(default 4 x -n)"),
     seed: int = typer.Option(1),
     jobs: int = typer.Option(-1, "--jobs", "-j"),
     out: Optional[Path] = typer.Option(None, help="output folder"),
@@ -532,9 +535,13 @@ def suggest(
         raise UserError(f"--band must be a number of points in (0, 100], got {band}")
     if not (1 <= limit <= 1000 and 1 <= max_step <= 1000):
         raise UserError("--limit and --max-step must be 1..1000")
+    if max_games is not None:
+        from sim.core.integrity import MAX_GAMES, check_int
+
+        check_int("--max-games", max_games, n, MAX_GAMES)
     res = run_suggest(game, n, players, _split(strategies) or None, seed, band, limit,
                       max_step, _split(alt_strategies) or None, jobs, out, run_simulation,
-                      _overrides(data, set_) or None, center)
+                      _overrides(data, set_) or None, center, max_games=max_games)
     typer.echo(res["summary"])
 
 
