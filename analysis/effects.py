@@ -51,7 +51,10 @@ __all__ = ["Family", "Component", "FAMILIES", "MIN_SEAT_GAMES", "components_for"
 MIN_SEAT_GAMES = 1000
 """A headline needs at least this many holder seat-games (each arm) behind it (issue 15)."""
 
-EFFECT_COLUMNS = ("component", "family", "nudge", "effect", "lo", "hi", "p", "q", "n_games",
+ARMS = ("nudge", "denial", "both")
+"""Values of ``--arm``: the nudge arm (every game), the denial arm (``DENIAL_GAMES``), both."""
+
+EFFECT_COLUMNS = ("arm", "component", "family", "nudge", "effect", "lo", "hi", "p", "q", "n_games",
                   "holder_seat_games", "measure", "first_seat_diff", "first_seat_lo",
                   "first_seat_hi", "limit_rate_base", "limit_lo_base", "limit_hi_base",
                   "limit_rate_arm", "limit_lo_arm", "limit_hi_arm", "balance_base",
@@ -124,6 +127,20 @@ FAMILIES: dict[str, tuple[Family, ...]] = {
 """The component families of each game and how each is nudged (docs/effects.md)."""
 
 
+DENIAL_GAMES = ("go-town",)
+"""Games with a denial arm (one seat per game, rotated, barred from the component in the bot
+loop): Go Town's card types (strategies/go_town/deny.py). The others have the nudge arm only."""
+
+
+def _deny_arg(game_id: str, family: str, key: str) -> int | None:
+    if game_id == "go-town" and family == "card types":
+        from sim.go_town.constants import CARD_NAMES
+
+        name = {"question_mark": "?"}.get(key, key)
+        return CARD_NAMES.index(name) if name in CARD_NAMES else None
+    return None
+
+
 @dataclass(frozen=True)
 class Component:
     """One component and its nudge: ``family``, ``key`` (row key or value name), ``path``
@@ -137,6 +154,7 @@ class Component:
     new: Any
     holder: str | None
     holder_min: int
+    deny: int | None = None  # the denial arm's argument (Go Town: the card type), or None
 
     @property
     def label(self) -> str:
@@ -216,7 +234,8 @@ def components_for(game, options: dict[str, Any] | None = None,
                     new = old + st * step
                 if _try(game, path, new):
                     out.append(Component(fam.name, str(key), path, old, new,
-                                         _holder_column(fam, key), fam.holder_min))
+                                         _holder_column(fam, key), fam.holder_min,
+                                         _deny_arg(game.id, fam.name, str(key))))
                     break
     return out
 
@@ -229,12 +248,16 @@ def _arm_file(out: Path, name: str) -> Path:
 def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
              strategies: list[str], seating: str, seed: int, options: dict[str, Any],
              holders: list[str], jobs: int, chunk_size: int,
-             tick: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
+             tick: Callable[[int], None] | None = None,
+             deny: int | None = None) -> dict[str, np.ndarray]:
     """Play games ``0 .. n-1`` of run ``seed`` with the data changed by ``overrides``: per-game
     arrays win_share ``float64[n, players]``, finished ``bool[n]`` (not stopped at the length
     limit), first_player ``int64[n]``, turns ``int64[n]`` and, for each name of ``holders``,
     that detail column ``int16[n, players]``. Game i is the same game as game i of every other
-    arm when the change leaves it alike (same chance and bot seeds, same seating)."""
+    arm when the change leaves it alike (same chance and bot seeds, same seating).
+
+    ``deny``: play the denial arm instead (games in ``DENIAL_GAMES``): in game i the seat
+    ``i mod players`` may not play the component (``denied int64[n]`` is returned too)."""
     from joblib import Parallel, delayed
 
     from sim.core.seating import seat_matrix
@@ -247,7 +270,15 @@ def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
     def one(first: int):
         count = min(chunk_size, n - first)
         idx = seat_matrix(seating, seed, first, count, players, len(strategies))
-        res = game.run_chunk(first, count, seed, players, idx, options, strategies)
+        if deny is None:
+            res = game.run_chunk(first, count, seed, players, idx, options, strategies)
+        else:
+            from strategies.go_town.deny import play_chunk_denied
+
+            denied = np.arange(first, first + count, dtype=np.int64) % players
+            ws, end, fp, turns = play_chunk_denied(game, first, count, seed, players, idx,
+                                                   options, strategies, deny, denied)
+            res = _Chunk(ws, end, fp, turns)
         if tick is not None:
             tick(count)
         return res
@@ -261,7 +292,18 @@ def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
     }
     for h in holders:
         out["h:" + h] = np.concatenate([r.seat_detail[h] for r in parts]).astype(np.int16)
+    if deny is not None:
+        out["denied"] = np.arange(n, dtype=np.int64) % players
     return out
+
+
+@dataclass
+class _Chunk:
+    win_share: np.ndarray
+    end_reason: np.ndarray
+    first_player: np.ndarray
+    turns: np.ndarray
+    seat_detail: dict = field(default_factory=dict)
 
 
 def _load_arm(path: Path, identity: str) -> dict[str, np.ndarray] | None:
@@ -305,7 +347,13 @@ def measure(base: dict[str, np.ndarray], arm: dict[str, np.ndarray],
     first_b = base["win_share"][ar, base["first_player"]]
     first_a = arm["win_share"][ar, arm["first_player"]]
     fs = cluster_ratio(np.where(fin, first_b - first_a, 0.0), fin.astype(np.float64))
-    if comp.holder is not None:
+    if "denied" in arm:
+        hold = (np.arange(arm["win_share"].shape[1])[None, :] == arm["denied"][:, None]) \
+            & fin[:, None]
+        d = np.where(hold, base["win_share"] - arm["win_share"], 0.0).sum(axis=1)
+        eff = cluster_ratio(d, hold.sum(axis=1).astype(np.float64))
+        measure_text = "denied seat"
+    elif comp.holder is not None:
         hold = (base["h:" + comp.holder] >= comp.holder_min) & fin[:, None]
         d = np.where(hold, base["win_share"] - arm["win_share"], 0.0).sum(axis=1)
         eff = cluster_ratio(d, hold.sum(axis=1).astype(np.float64))
@@ -358,14 +406,17 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
                 strategies: list[str] | None = None, seed: int = 1, jobs: int = 1,
                 out: Path | None = None, options: dict[str, Any] | None = None,
                 step: int = 1, families: list[str] | None = None, chunk_size: int = 2_000,
-                progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+                progress: Callable[[int, int], None] | None = None,
+                arm: str = "nudge") -> dict[str, Any]:
     """Play the baseline and every component's nudge arm on the same ``n`` games and write
     ``effects.csv``, ``effects.md``, ``effects.png`` and ``effects.json`` under ``out``.
 
     ``players``: default the game's main-job player count; ``strategies``: default the game's
     recommended mix, seated from a pool (``seating="pool"``; several names otherwise fill the
     seats in order when there is one per seat, else pool); ``options``: rule options;
-    ``step``: nudge size (1..9 steps); ``families``: only these family names.
+    ``step``: nudge size (1..9 steps); ``families``: only these family names; ``arm``:
+    ``nudge``, ``denial`` (one seat per game, rotated, barred from the component; games in
+    ``DENIAL_GAMES``) or ``both``.
     ``progress(done, total)`` counts games over all arms. Returns ``{"table", "markdown",
     "csv", "chart", "summary"}``. Raises UserError on bad input."""
     from sim.core.integrity import check_int, check_jobs, check_seed
@@ -384,6 +435,11 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
     for s in strategies:
         game.strategy(s)
     seating = "fixed" if len(strategies) in (1, players) and strategies != rec else "pool"
+    if arm not in ARMS:
+        raise UserError(f"--arm {arm!r}; allowed: {', '.join(ARMS)}")
+    if arm != "nudge" and game.id not in DENIAL_GAMES:
+        raise UserError(f"--arm {arm}: {game.id} has no denial arm (games with one: "
+                        f"{', '.join(DENIAL_GAMES)}); use --arm nudge")
     options = game.options.non_default(game.resolve_options(options or {}))
     comps = components_for(game, options, step)
     if families:
@@ -400,7 +456,9 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
     setup = {"game": game.id, "n": n, "players": players, "strategies": strategies,
              "seating": seating, "seed": seed, "options": options, "step": step,
              "version": game.version}
-    total = n * (len(comps) + 1)
+    kinds = ["nudge", "denial"] if arm == "both" else [arm]
+    plays = [(k, c) for k in kinds for c in comps if k == "nudge" or c.deny is not None]
+    total = n * (len(plays) + 1)
     done = [0]
 
     def tick(k: int) -> None:
@@ -408,25 +466,31 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
         if progress is not None:
             progress(done[0], total)
 
-    def arm(name: str, overrides: dict[str, Any]) -> dict[str, np.ndarray]:
-        ident = json.dumps({**setup, "overrides": overrides, "holders": holders},
-                           sort_keys=True, default=str)
+    def play(name: str, overrides: dict[str, Any],
+             deny: int | None = None) -> dict[str, np.ndarray]:
+        ident = json.dumps({**setup, "overrides": overrides, "holders": holders,
+                            "deny": deny}, sort_keys=True, default=str)
         path = _arm_file(out, name)
         got = _load_arm(path, ident)
         if got is not None:
             tick(n)
             return got
         got = play_arm(game.id, overrides, n, players, strategies, seating, seed, options,
-                       holders if name == "baseline" else [], jobs, chunk_size, tick)
+                       holders if name == "baseline" else [], jobs, chunk_size, tick, deny)
         _save_arm(path, ident, got)
         return got
 
-    base = arm("baseline", {})
+    base = play("baseline", {})
     rows = []
-    for c in comps:
-        res = measure(base, arm(c.arm, {c.path: c.new}), c)
-        rows.append({"component": c.label, "family": c.family,
-                     "nudge": f"{c.path}: {c.old} -> {c.new}", **res})
+    for kind, c in plays:
+        if kind == "nudge":
+            res = measure(base, play(c.arm, {c.path: c.new}), c)
+            what = f"{c.path}: {c.old} -> {c.new}"
+        else:
+            res = measure(base, play(slug(f"deny-{c.family}-{c.key}"), {}, c.deny), c)
+            what = "one seat (rotated) may not play it"
+        rows.append({"arm": kind, "component": c.label, "family": c.family, "nudge": what,
+                     **res})
     mix = ", ".join(strategies) + f" ({seating} seating)"
     df = pl.DataFrame(rows, infer_schema_length=None)
     if df.is_empty():
@@ -436,7 +500,8 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
                          .fill_nan(None),
                          small_sample=pl.col("holder_seat_games") < MIN_SEAT_GAMES,
                          bot_mix=pl.lit(mix), players=pl.lit(players))
-    df = rank_effects(df)
+    df = pl.concat([rank_effects(df.filter(pl.col("arm") == k)) for k in kinds
+                    if df.filter(pl.col("arm") == k).height], how="vertical_relaxed")
     for c in ("effect", "lo", "hi", "first_seat_diff", "first_seat_lo", "first_seat_hi"):
         df = df.with_columns(pl.col(c) * 100.0)
     df = df.select(EFFECT_COLUMNS)
@@ -447,7 +512,7 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
     write_atomic(out / "effects.json", json.dumps({**setup, "components": len(comps)},
                                                    indent=2, default=str))
     png = forest_plot(df, out / "effects.png", f"{game.title}, {players} players: {mix}")
-    md, headline = _markdown(game, df, setup, mix)
+    md, headline = _markdown(game, df, setup, mix, kinds)
     write_atomic(out / "effects.md", md)
     return {"table": df, "markdown": out / "effects.md", "csv": csv, "chart": png,
             "summary": headline + f"\nreport: {out / 'effects.md'}"}
@@ -462,15 +527,20 @@ def headline(df: pl.DataFrame) -> str:
         return "No component effect could be estimated."
     top = ok.row(0, named=True)
     ci = f"{top['effect']:+.1f} points [{top['lo']:+.1f}, {top['hi']:+.1f}]"
+    denial = top.get("arm") == "denial"
     if top["small_sample"]:
         return (f"No headline: the largest effect, {top['component']} {ci}, rests on "
-                f"{top['holder_seat_games']:,} holder seat-games (< {MIN_SEAT_GAMES:,}).")
+                f"{top['holder_seat_games']:,} {'denied' if denial else 'holder'} seat-games "
+                f"(< {MIN_SEAT_GAMES:,}).")
     if ok.height > 1:
         nxt = ok.row(1, named=True)
         if nxt["hi"] is not None and top["lo"] is not None and top["lo"] <= nxt["hi"]:
             same = ok.filter(pl.col("tier") == top["tier"]).height
             return (f"{top['component']} ({ci}) and {same - 1} other component(s) are "
                     "indistinguishable at the top (overlapping 95% intervals).")
+    if denial:
+        return (f"{top['component']} is worth most to have: a seat barred from it loses {ci} "
+                f"(q {top['q']:.2g}; {top['holder_seat_games']:,} denied seat-games).")
     return (f"{top['component']} matters most to its holders: one step costs them {ci} "
             f"(q {top['q']:.2g}; {top['holder_seat_games']:,} holder seat-games).")
 
@@ -480,8 +550,11 @@ def _cell(x, digits: int = 1) -> str:
         f"{x:+.{digits}f}"
 
 
-def _markdown(game, df: pl.DataFrame, setup: dict, mix: str) -> tuple[str, str]:
-    head = headline(df)
+def _markdown(game, df: pl.DataFrame, setup: dict, mix: str,
+              kinds: list[str] | None = None) -> tuple[str, str]:
+    kinds = kinds or ["nudge"]
+    head = " ".join((f"[{k} arm] " if len(kinds) > 1 else "")
+                    + headline(df.filter(pl.col("arm") == k)) for k in kinds)
     lines = [f"# Component effects: {game.title}", "",
              f"- {setup['players']} players; bots: {mix}; {setup['n']:,} games per arm, seed "
              f"{setup['seed']}; every arm plays the same games (common random numbers); rule "
@@ -490,7 +563,9 @@ def _markdown(game, df: pl.DataFrame, setup: dict, mix: str) -> tuple[str, str]:
              "against it (the *nudge* column); the rules are unchanged.",
              "- Effect = baseline - nudged mean win share of the component's holders (the "
              "seats that took it in the baseline game; *first seat* where no seat holds it), in "
-             "points: a **causal** effect (the two arms differ only in the nudge). 95% "
+             "points: a **causal** effect (the two arms differ only in the nudge). Denial arm "
+             "(where run): baseline - denied win share of the seat barred from the component "
+             "(seat i mod players in game i): the value of access to it. 95% "
              "intervals clustered by game (cluster-robust, CR1); q = Benjamini-Hochberg across "
              "the table's components. Rates over games finished in both arms; each arm's "
              "limit-game rate is shown apart with its Wilson 95% interval.",
@@ -499,7 +574,8 @@ def _markdown(game, df: pl.DataFrame, setup: dict, mix: str) -> tuple[str, str]:
              "", f"**Headline:** {head}", "", "![forest plot](effects.png)", ""]
     rows = []
     for r in df.iter_rows(named=True):
-        rows.append([str(r["rank"]), str(r["tier"] if r["tier"] is not None else "-"),
+        rows.append([r["arm"], str(r["rank"]), str(r["tier"] if r["tier"] is not None
+                                                    else "-"),
                      r["component"], r["nudge"],
                      f"{_cell(r['effect'], 2)} [{_cell(r['lo'], 2)}, {_cell(r['hi'], 2)}]",
                      "n/a" if r["q"] is None else f"{r['q']:.3g}",
@@ -512,7 +588,8 @@ def _markdown(game, df: pl.DataFrame, setup: dict, mix: str) -> tuple[str, str]:
                      f"{r['balance_base']:.3f} / {r['balance_arm']:.3f}"
                      if r["balance_base"] is not None and r["balance_arm"] is not None
                      else "n/a"])
-    lines.append(md_table(["rank", "tier", "component", "nudge", "effect (95%)", "BH q",
+    lines.append(md_table(["arm", "rank", "tier", "component", "intervention", "effect (95%)",
+                           "BH q",
                            "seat-games", "first seat (95%)", "limit games base / arm [95%]",
                            "Balance base / arm"], rows))
     lines += ["", "Balance: Ludii's 2-player definition by turn order, 1 - (best - worst "
@@ -526,6 +603,8 @@ def forest_plot(df: pl.DataFrame, path: Path, title: str) -> str:
     from analysis.charts import plt, save
 
     d = df.filter(pl.col("effect").is_not_null()).sort("effect")
+    if "arm" in d.columns and d["arm"].n_unique() > 1:
+        d = d.with_columns(family=pl.col("family") + " (" + pl.col("arm") + ")")
     h = max(2.5, 0.22 * d.height + 1.2)
     fig, ax = plt.subplots(figsize=(7.5, h))
     fams = list(dict.fromkeys(d["family"].to_list()))
@@ -541,7 +620,8 @@ def forest_plot(df: pl.DataFrame, path: Path, title: str) -> str:
                     color=colours[i % len(colours)], label=fam)
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(y, [c.split(": ", 1)[-1] for c in d["component"].to_list()], fontsize=7)
-    ax.set_xlabel("effect on holders' win rate of a one-step nudge (points, 95% clustered)")
+    ax.set_xlabel("effect on holders' (nudge) or the denied seat's (denial) win rate, "
+                  "points, 95% clustered", fontsize=8)
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
     return save(fig, path)

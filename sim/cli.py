@@ -560,6 +560,8 @@ def effects(
     family: str = typer.Option("", "--family", help="only these component families "
                                "(comma-separated)"),
     step: int = typer.Option(1, "--step", help="nudge size in steps of the component's number"),
+    arm: str = typer.Option("nudge", "--arm", help="nudge | denial | both (denial: one seat "
+                            "per game barred from the component; Go Town)"),
     seed: int = typer.Option(1),
     jobs: int = typer.Option(1, "--jobs", "-j"),
     out: Optional[Path] = typer.Option(None, help="output folder (default "
@@ -581,7 +583,8 @@ def effects(
                         rate=f"{done / dt:,.0f} games/s" if dt > 0 else "")
 
         res = run_effects(game, n, players, _split(strategies) or None, seed, jobs, out,
-                          _options(option), step, _split(family) or None, progress=cb)
+                          _options(option), step, _split(family) or None, progress=cb,
+                          arm=arm)
     typer.echo(res["summary"])
 
 

@@ -117,3 +117,40 @@ def test_effects_cli_bad_input_one_line_exit_2():
     r = subprocess.run([sys.executable, "-m", "sim.cli", "effects", "go-town", "--step", "0"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--step" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "sim.cli", "effects", "province", "--arm",
+                        "denial"], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "has no denial arm" in r.stderr and "go-town" in r.stderr
+
+
+# ---- the denial arm (Go Town) --------------------------------------------------------------
+def test_go_town_deny_mask_names_the_actions_that_play_a_card_type():
+    from sim.go_town import constants as K
+    from strategies.go_town.deny import deny_mask
+
+    ids = {t: set(np.nonzero(deny_mask(t))[0].tolist()) for t in range(1, K.NT)}
+    assert ids[1] == {1, 5} and ids[8] == {1, 12} and ids[4] == {4, 8}  # 1+8, 4+5, ?+n
+    assert ids[K.QM] == set(range(5, 13))
+    assert ids[K.DOG] == set(range(29, 101)) and ids[K.BONE] == set(range(101, 173))
+    assert ids[K.DONUT] == {189} and ids[K.MASTER] == {190} and ids[K.THIEF] == {185, 186,
+                                                                                   187, 188}
+    assert not any(a in ids[t] for t in ids for a in (0, *range(13, 29), *range(191, 208)))
+
+
+def test_denying_a_card_nobody_holds_replays_the_baseline_exactly():
+    """With no DONUT in the deck, barring a seat from the DONUT changes nothing: the denial loop
+    plays every game exactly as Game.run_chunk does (common random numbers)."""
+    from sim.go_town.constants import DONUT
+
+    args = ("go-town", {"cards.donut.count": 0}, 60, 3, ["greedy", "attacker", "random"],
+            "pool", 5, {}, [], 1, 30)
+    base = fx.play_arm(*args)
+    denied = fx.play_arm(*args, deny=DONUT)
+    for k in ("win_share", "finished", "first_player", "turns"):
+        assert np.array_equal(base[k], denied[k]), k
+    assert denied["denied"].tolist() == [g % 3 for g in range(60)]
+    # and the DOG, which every seat plays, changes games, and the effect is on the denied seat
+    dog = fx.play_arm(*args, deny=10)
+    assert not np.array_equal(base["win_share"], dog["win_share"])
+    comp = fx.Component("card types", "DOG", "cards.dog.count", 4, 3, "played_DOG", 1, 10)
+    r = fx.measure(base, dog, comp)
+    assert r["measure"] == "denied seat" and r["holder_seat_games"] == r["n_games"]
