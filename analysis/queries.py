@@ -72,6 +72,7 @@ __all__ = [
     "length_distribution",
     "length_counts",
     "component_impact",
+    "clustered_differences",
 ]
 
 LIMIT = "limit"
@@ -480,41 +481,69 @@ def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.
     hand), per player count, over seats of finished games: component Utf8 (NAME), column Utf8,
     n_with/n_without Int64 (seat-games), wins_with/wins_without Float64,
     rate_with/rate_without Float64, diff Float64 (rate_with - rate_without) with lo/hi (95%,
-    cluster-robust: the per-game linearisation of ``analysis.stats.cluster_difference``,
-    computed from per-game sums so that it streams), p Float64 (two-sided, from the clustered
+    cluster-robust, ``clustered_differences``), p Float64 (two-sided, from the clustered
     standard error) and games Int64 (finished games, the clusters). Sorted by players, then by
     |diff| descending (components never or always used, diff null, last). An association, not
     a causal effect: seats that play more cards also tend to last longer or lead
     (``boardsim effects`` measures causal effects).
     """
     cols = [c for c in seats.collect_schema().names() if c.startswith(detail_prefix)]
-    schema = {"players": pl.Int8, "component": pl.Utf8, "column": pl.Utf8, "n_with": pl.Int64,
+    df = clustered_differences(seats, {c: pl.col(c).fill_null(0) > 0 for c in cols})
+    df = df.rename({"group": "column"}).with_columns(
+        component=pl.col("column").str.slice(len(detail_prefix)))
+    return (
+        df.select("players", "component", "column", "n_with", "wins_with", "rate_with",
+                  "n_without", "wins_without", "rate_without", "diff", "lo", "hi", "p", "games")
+        .with_columns(__abs=pl.col("diff").abs())
+        .sort(["players", "__abs"], descending=[False, True], nulls_last=True)
+        .drop("__abs")
+    )
+
+
+def clustered_differences(seats: pl.LazyFrame, groups: dict[str, pl.Expr],
+                          value: pl.Expr | None = None,
+                          among: pl.Expr | None = None) -> pl.DataFrame:
+    """For each named boolean expression of ``groups`` (e.g. ``{"first builder":
+    pl.col("built_bank") == 1}``), per player count, over the seats of finished games (and
+    ``among``, a boolean expression, if given): the mean of ``value`` (default the win share)
+    of the seats where it holds minus the mean where it does not, with a 95% interval
+    **clustered by game** (cluster-robust, CR1: the per-game linearisation of
+    ``analysis.stats.cluster_difference``; games are ``(run, game)`` when the frame has a
+    ``run`` column). Streams: per-game sums over slices of games (``by_game_slices``), then
+    totals, so it runs on millions of games.
+
+    Returns players Int8, group Utf8, n_with/n_without Int64 (seat-games), wins_with/
+    wins_without Float64 (sums of the value), rate_with/rate_without, diff, lo, hi, p Float64
+    (null where a side is empty), games Int64 (clusters)."""
+    schema = {"players": pl.Int8, "group": pl.Utf8, "n_with": pl.Int64,
               "wins_with": pl.Float64, "rate_with": pl.Float64, "n_without": pl.Int64,
               "wins_without": pl.Float64, "rate_without": pl.Float64, "diff": pl.Float64,
               "lo": pl.Float64, "hi": pl.Float64, "p": pl.Float64, "games": pl.Int64}
-    if not cols:
+    names = list(groups)
+    if not names:
         return pl.DataFrame(schema=schema)
     keys = ["players"] + (["run"] if "run" in seats.collect_schema().names() else []) + ["game"]
-    share = pl.col("win_share").cast(pl.Float64)
+    share = (pl.col("win_share") if value is None else value).cast(pl.Float64)
     per_game = [pl.len().cast(pl.Float64).alias("__n"), share.sum().alias("__w")]
-    for i, c in enumerate(cols):
-        used = (pl.col(c).fill_null(0) > 0)
+    for i, name in enumerate(names):
+        used = groups[name].fill_null(False)
         per_game.append(used.sum().cast(pl.Float64).alias(f"n{i}"))
         per_game.append(pl.when(used).then(share).otherwise(0.0).sum().alias(f"w{i}"))
     # per game: n1, s1 (with), n0 = n - n1, s0 = s - s1 (without); summed over games with
     # the products the clustered variance needs
     sums = [pl.len().cast(pl.Int64).alias("__g"), pl.col("__n").sum().alias("__n"),
             pl.col("__w").sum().alias("__w")]
-    for i in range(len(cols)):
+    for i in range(len(names)):
         n1, s1 = pl.col(f"n{i}"), pl.col(f"w{i}")
         n0, s0 = pl.col("__n") - n1, pl.col("__w") - s1
         prods = {"n1": n1, "s1": s1, "s1s1": s1 * s1, "s1n1": s1 * n1, "n1n1": n1 * n1,
                  "s0s0": s0 * s0, "s0n0": s0 * n0, "n0n0": n0 * n0, "s1s0": s1 * s0,
                  "s1n0": s1 * n0, "n1s0": n1 * s0, "n1n0": n1 * n0}
         sums += [e.sum().alias(f"{k}_{i}") for k, e in prods.items()]
+    keep = finished_seat() if among is None else finished_seat() & among.fill_null(False)
 
     def query(lf: pl.LazyFrame) -> pl.LazyFrame:
-        return (lf.filter(finished_seat()).group_by(keys).agg(per_game)
+        return (lf.filter(keep).group_by(keys).agg(per_game)
                 .group_by("players").agg(sums))
 
     parts = by_game_slices(seats, query)
@@ -523,7 +552,7 @@ def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.
     out = defaultdict(list)
     for row in agg.iter_rows(named=True):
         g = row["__g"]
-        for i, c in enumerate(cols):
+        for i, name in enumerate(names):
             n1, s1 = row[f"n1_{i}"], row[f"s1_{i}"]
             n0, s0 = row["__n"] - n1, row["__w"] - s1
             d = lo = hi = p = float("nan")
@@ -541,8 +570,7 @@ def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.
                     lo, hi = d - Z95 * se, d + Z95 * se
                     p = normal_pvalue(d, se)
             out["players"].append(row["players"])
-            out["component"].append(c[len(detail_prefix):])
-            out["column"].append(c)
+            out["group"].append(name)
             out["n_with"].append(int(round(n1)))
             out["wins_with"].append(float(s1))
             out["n_without"].append(int(round(n0)))
@@ -557,10 +585,5 @@ def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.
     if not out:
         return pl.DataFrame(schema=schema)
     df = pl.DataFrame({k: out[k] for k in schema}, schema=schema)
-    df = df.with_columns(pl.col(["rate_with", "rate_without", "diff", "lo", "hi", "p"])
-                         .fill_nan(None))
-    return (
-        df.with_columns(__abs=pl.col("diff").abs())
-        .sort(["players", "__abs"], descending=[False, True], nulls_last=True)
-        .drop("__abs")
-    )
+    return df.with_columns(pl.col(["rate_with", "rate_without", "diff", "lo", "hi", "p"])
+                           .fill_nan(None))

@@ -477,3 +477,24 @@ def test_write_report_refuses_mixed_games(run_a, tmp_path):
     (other / "manifest.json").write_text(json.dumps({**m, "game": "province"}))
     with pytest.raises(ValueError, match="different games"):
         write_report([run_a, str(other)], str(tmp_path / "out"))
+
+
+def test_clustered_differences_any_grouping(run_a):
+    """Seat 1 vs seat 2 of the 2-player fixture: 65 - 35 wins of 100 finished games; the two
+    seats of a game are perfectly anti-correlated, so the clustered interval is that of the
+    per-game difference (issue 15)."""
+    _, seats = q.scan_runs([run_a])
+    df = q.clustered_differences(seats, {"seat 1": pl.col("seat") == 0})
+    r = _row(df, group="seat 1")
+    assert (r["n_with"], r["wins_with"], r["n_without"], r["wins_without"], r["games"]) == (
+        100, 65.0, 100, 35.0, 100)
+    assert r["diff"] == pytest.approx(0.30, abs=1e-12)
+    rows = seats.filter(pl.col("rank").is_not_null()).collect()
+    want = cluster_difference(rows["win_share"].to_numpy(), rows["seat"].to_numpy() == 0,
+                              rows["game"].to_numpy())
+    assert (r["lo"], r["hi"]) == pytest.approx((want["lo"], want["hi"]), rel=1e-9)
+    # among: only the games greedy played in seat 1 (30 + 10 of them finished)
+    sub = q.clustered_differences(seats, {"seat 1": pl.col("seat") == 0},
+                                  among=pl.col("strategy").is_in(["greedy", "random"])
+                                  & (pl.col("game") < 40))
+    assert _row(sub, group="seat 1")["games"] == 40
