@@ -646,4 +646,30 @@ def effects_table(folder: str | os.PathLike) -> pl.DataFrame:
     return pl.read_csv(path, infer_schema_length=None)
 
 
-__all__ += ["headline", "measure", "play_arm", "rank_effects", "forest_plot"]
+def verdict_lines(folder: str | os.PathLike, top: int = 5) -> list[str]:
+    """Markdown lines for a report's verdict from an ``effects`` output folder: per arm, the
+    headline (``headline``), the bot mix and player count it holds for, and the ``top``
+    components by effect with their 95% intervals, q-values, tiers and seat-games (a causal
+    measure; intervals clustered by game). One call for the report writers. Raises UserError
+    when the folder holds no ``effects.csv``."""
+    df = effects_table(folder)
+    lines = []
+    for arm in dict.fromkeys(df["arm"].to_list()):
+        d = df.filter(pl.col("arm") == arm).sort("rank")
+        r0 = d.row(0, named=True)
+        what = ("one-step nudge of its number, effect on its holders" if arm == "nudge"
+                else "one seat barred from it, effect on that seat")
+        lines += [f"**Component effects ({arm} arm: {what}; causal; {r0['players']} players, "
+                  f"bots {r0['bot_mix']}).** {headline(d)}", ""]
+        rows = [[str(r["rank"]), str(r["tier"]), r["component"],
+                 f"{_cell(r['effect'], 1)} [{_cell(r['lo'], 1)}, {_cell(r['hi'], 1)}]",
+                 "n/a" if r["q"] is None else f"{r['q']:.2g}",
+                 f"{r['holder_seat_games']:,}" + (" (small)" if r["small_sample"] else "")]
+                for r in d.head(top).iter_rows(named=True)]
+        lines += [md_table(["rank", "tier", "component", "effect, points (95%, clustered)",
+                            "BH q", "seat-games"], rows), ""]
+    return lines
+
+
+__all__ += ["headline", "measure", "play_arm", "rank_effects", "forest_plot",
+            "verdict_lines"]

@@ -103,6 +103,9 @@ def test_effects_end_to_end_on_a_few_games(tmp_path):
     for name in ("effects.md", "effects.csv", "effects.png", "effects.json"):
         assert (tmp_path / name).stat().st_size > 0
     assert len(list((tmp_path / "arms").glob("*.npz"))) == 18
+    lines = fx.verdict_lines(tmp_path, top=3)
+    assert lines[0].startswith("**Component effects (nudge arm") and "greedy" in lines[0]
+    assert lines[2].count("\n") == 4  # header, rule, 3 rows
     # a rerun reuses the arms and gives the same table
     again = fx.run_effects("go-town", n=40, players=2, strategies=["greedy"], seed=3, jobs=1,
                            out=tmp_path, families=["card types"], chunk_size=20)
