@@ -141,8 +141,9 @@ is over finished games only)."""
 
 
 def game_metrics(g: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
-    """Per-game values of every metric ``name -> float64[N]``: first-player win rate, each
-    seat's win rate and mean score, each strategy's win rate (mean win share of its seats in
+    """Per-game values of every metric ``name -> float64[N]``: first-player win rate, the
+    win rate of every later turn-order position and the mean score of every position (by turn
+    order, never by seat number), each strategy's win rate (mean win share of its seats in
     the game; NaN where absent), game length (turns), all NaN in a game stopped at the length
     limit (neither a win nor a loss, and its length is the limit's); and the limit-game rate
     (1 for a limit game, else 0; defined for every game)."""
@@ -150,10 +151,14 @@ def game_metrics(g: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray
     fin = g.get("finished", np.ones(n, bool))
     out: dict[str, np.ndarray] = {}
     out["first-player win rate"] = g["win_share"][np.arange(n), g["first_player"]]
-    for s in range(players):
-        out[f"seat {s + 1} win rate"] = g["win_share"][:, s]
-    for s in range(players):
-        out[f"seat {s + 1} mean score"] = g["score"][:, s]
+    # by turn order, never by seat number (a game may pick its first player at random)
+    order = (g["first_player"][:, None] + np.arange(players)[None, :]) % players
+    ws = np.take_along_axis(g["win_share"], order, axis=1)
+    sc = np.take_along_axis(g["score"], order, axis=1)
+    for k in range(1, players):
+        out[f"turn position {k + 1} win rate"] = ws[:, k]
+    for k in range(players):
+        out[f"turn position {k + 1} mean score"] = sc[:, k]
     names = g["names"]
     if len(names) > 1:
         for k, name in enumerate(names):

@@ -252,6 +252,9 @@ def test_compare_counts_limit_games_apart_and_the_sign_can_flip(tmp_path):
     lim = t[lab.LIMIT_METRIC]
     assert (lim["games"], lim["baseline"], lim["variant"]) == (100, 60.0, 10.0)
     assert t["game length (turns)"]["games"] == 40  # lengths over finished games only
+    # by turn order, never by seat number: the second position wins what the first does not
+    assert t["turn position 2 win rate"]["baseline"] == 50.0
+    assert not any(m.startswith("seat ") for m in t)
     assert [(r["limit"], r["games"]) for r in res["limit"]] == [(60, 100), (10, 100)]
     md = (tmp_path / "compare.md").read_text()
     assert "baseline 60 of 100 = 60.00% [" in md and "variant 10 of 100 = 10.00% [" in md
