@@ -223,16 +223,48 @@ def check_targets(targets: list[Target]) -> None:
 
 
 def effects_hook() -> Callable | None:
-    """The component-effect measurement of ``analysis.effects`` (``tune_effects(game,
-    players, strategies, n, seed, options) -> float64[k]`` effects in points), or None when
-    the module (or that function) is absent. The hook for the ``effects`` target."""
+    """The component-effect measurement for the ``effects`` target: ``component_effects``
+    below when ``analysis.effects`` (issue 15) offers ``components_for``, ``play_arm`` and
+    ``measure``; None when it does not (the target is then refused)."""
     import importlib
 
     try:
         mod = importlib.import_module(EFFECTS_HOOK)
     except ModuleNotFoundError:
         return None
-    return getattr(mod, "tune_effects", None)
+    if not all(hasattr(mod, f) for f in ("components_for", "play_arm", "measure")):
+        return None
+    return component_effects
+
+
+def component_effects(game_id: str, players: int, strategies: list[str], seating: str,
+                      n: int, seed: int, options: dict[str, Any], data: dict[str, Any],
+                      jobs: int = 1) -> dict[str, np.ndarray]:
+    """Every component's causal effect (``analysis.effects``: the holders' win share in the
+    candidate's data minus in its one-step nudge arm, paired games, clustered 95% interval)
+    around the candidate data ``data``: ``{"effect", "lo", "hi": float64[k] in points,
+    "label": object[k]}``. Plays ``n`` games of ``seed`` per arm (k + 1 arms)."""
+    from analysis import effects as E
+    from sim.registry import get_game
+
+    game = get_game(game_id, data or None)
+    comps = E.components_for(game, options)
+    holders = sorted({c.holder for c in comps if c.holder})
+    base = E.play_arm(game_id, data, n, players, strategies, seating, seed, options, holders,
+                      jobs, max(1, min(2000, n)))
+    eff, lo, hi, labels = [], [], [], []
+    for c in comps:
+        arm = E.play_arm(game_id, {**data, c.path: c.new}, n, players, strategies, seating,
+                         seed, options, [], jobs, max(1, min(2000, n)))
+        r = E.measure(base, arm, c)
+        if r["effect"] != r["effect"]:
+            continue
+        eff.append(100.0 * r["effect"])
+        lo.append(100.0 * r["lo"])
+        hi.append(100.0 * r["hi"])
+        labels.append(c.label)
+    return {"effect": np.array(eff), "lo": np.array(lo), "hi": np.array(hi),
+            "label": np.array(labels, dtype=object)}
 
 
 def parse_budget(text: str) -> float:
@@ -760,7 +792,8 @@ def _fresh_seed(seed: int) -> int:
 
 
 def _final_check(ev: Evaluator, cands: list[dict], targets: list[Target], n: int, seed: int,
-                 strategies: list[str] | None = None) -> None:
+                 strategies: list[str] | None = None, effects_games: int | None = None
+                 ) -> None:
     """Play every candidate (``values``) on the fresh seed ``seed``, ``n`` games per player
     count, and add ``checks``: per target and player count the estimate, its 95% interval,
     the band and the status (met: the interval inside the band; missed: outside it;
@@ -774,7 +807,8 @@ def _final_check(ev: Evaluator, cands: list[dict], targets: list[Target], n: int
                 base_games[pp] = g
             for t in targets:
                 if t.name == "effects":
-                    checks.append(_effects_check(ev, c, t, pp, n, seed))
+                    checks.append(_effects_check(ev, c, t, pp, effects_games or n, seed,
+                                                 strategies))
                     continue
                 est, lo, hi = measure(g, t.name, interval=True, seed=seed)
                 band = t.band(pp)
@@ -796,24 +830,31 @@ def _final_check(ev: Evaluator, cands: list[dict], targets: list[Target], n: int
         c["checks"] = checks
 
 
-def _effects_check(ev, cand, target, players, n, seed) -> dict:
+def _effects_check(ev, cand, target, players, n, seed, strategies=None) -> dict:
     """The effects target through ``effects_hook`` (every component's effect inside the band:
     met when every interval is inside, missed when one lies outside)."""
     hook = effects_hook()
     if hook is None:
         raise UserError("--target effects needs the effects module (analysis/effects.py)")
     data, opts = split_values(ev.params, cand["values"])
-    res = hook(ev.game_id, players, ev.strategies, n, seed, {**ev.base_options, **opts},
-               data)
+    res = hook(ev.game_id, players, strategies or ev.strategies, ev.seating, n, seed,
+               {**ev.base_options, **opts}, data, ev.jobs)
     band = target.band(players)
+    if res["effect"].size == 0:
+        nan = float("nan")
+        return {"target": "effects", "players": players, "band": band, "estimate": nan,
+                "lo": nan, "hi": nan, "status": "undecided", "games": n, "limit_games": 0,
+                "distance": 1000.0}
     lo, hi = float(np.min(res["lo"])), float(np.max(res["hi"]))
-    worst = float(np.max(np.abs(res["effect"])))
-    status = ("met" if band[0] <= lo and hi <= band[1] else
-              "missed" if np.any((res["hi"] < band[0]) | (res["lo"] > band[1])) else
-              "undecided")
-    return {"target": "effects", "players": players, "band": band, "estimate": worst,
-            "lo": lo, "hi": hi, "status": status, "games": n, "limit_games": 0,
-            "distance": sum(shortfall(float(e), band, 1.0) for e in res["effect"])}
+    k = int(np.argmax(np.abs(res["effect"])))
+    outside = (res["hi"] < band[0]) | (res["lo"] > band[1])
+    status = "met" if band[0] <= lo and hi <= band[1] else \
+        "missed" if outside.any() else "undecided"
+    return {"target": "effects", "players": players, "band": band,
+            "estimate": float(res["effect"][k]), "lo": lo, "hi": hi, "status": status,
+            "games": n, "limit_games": 0, "worst": str(res["label"][k]),
+            "outside": [str(x) for x in res["label"][outside]],
+            "distance": float(sum(shortfall(float(e), band, 1.0) for e in res["effect"]))}
 
 
 def _status_of(c: dict) -> str:
@@ -827,7 +868,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
          final_games: int | None = None, max_step: int = 3, seed: int = 1, jobs: int = 1,
          out: Path | None = None, sampler: str = "tpe", top: int = 3,
          recheck_strategies: list[str] | None = None, progress: Callable | None = None,
-         play: Callable | None = None, stop_after: int | None = None) -> TuneResult:
+         play: Callable | None = None, stop_after: int | None = None,
+         effects_games: int | None = None) -> TuneResult:
     """The whole tune (module docstring): search, fresh-seed check, re-check, report.
 
     ``players``: player counts (default: the main job's); ``strategies``: the bot mix
@@ -835,7 +877,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     whole command (the search gets ``SEARCH_SHARE`` of it); ``trials``: stop the search at
     this many finished trials (reproducible on any machine); ``games``: games per player count
     of the last racing stage (stages: games/16, games/4, games); ``final_games``: games per
-    candidate and player count on fresh seeds; ``recheck_strategies``: the search-bot tier
+    candidate and player count on fresh seeds; ``effects_games``: games per arm of the
+    effects target (default min(final_games, 2000); k + 1 arms per candidate); ``recheck_strategies``: the search-bot tier
     (default: the mix plus ``mcts`` when the game has it, else skipped and said). Writes
     ``out/tune.md``, ``out/proposed.toml``, ``out/history.png``, ``out/tune.json`` and the
     study ``out/study.sqlite3``. Raises UserError on bad input.
@@ -929,7 +972,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
             for r in c["checks"]:
                 r["band"] = tuple(r["band"])
     else:
-        _final_check(ev, cands, targets, final_games, fresh)
+        _final_check(ev, cands, targets, final_games, fresh, None,
+                     effects_games or min(final_games, 2000))
         write_atomic(check_file, json.dumps(cands, indent=1, default=_jsonable))
     for c in cands:
         c["status"] = _status_of(c)
