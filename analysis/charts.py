@@ -200,7 +200,7 @@ def matchup_heatmap(matrix: pl.DataFrame, path: str) -> str:
 
 def component_impact_chart(impact: pl.DataFrame, path: str, top: int = 17) -> str:
     """Horizontal bars of the win-rate difference (percentage points) between seats that used
-    a component and seats that did not, with 95% Newcombe whiskers; one panel per player count,
+    a component and seats that did not, with 95% whiskers clustered by game; one panel per player count,
     the ``top`` largest |difference| each.
 
     ``impact``: output of ``component_impact`` (players, component, diff, lo, hi).

@@ -14,6 +14,7 @@ Markdown report under ``out`` through temporary names.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,8 +25,9 @@ import numpy as np
 import polars as pl
 
 from analysis import queries as q
-from analysis.doc import md_table, signed, slug, write_atomic
+from analysis.doc import md_table, pvalue, signed, slug, write_atomic
 from analysis.paired import paired_difference
+from analysis.stats import Z95, bh_adjust, normal_pvalue, wilson_interval
 from sim.core.components import tunable_paths
 from sim.core.errors import UserError
 from sim.core.io import atomic_path
@@ -109,32 +111,43 @@ def run_arms(game_id: str, arms: list[Arm], n: int, players: int, strategies: li
 def load_games(runs: list[Path], players: int) -> dict[str, np.ndarray]:
     """Per-game arrays of an arm's runs stacked in rotation order: win_share, score
     ``float64[N, players]``, strategy index ``int64[N, players]`` (into the sorted strategy
-    names in ``"names"``), turns ``float64[N]``, first_player ``int64[N]``."""
-    ws, sc, st, turns, first = [], [], [], [], []
+    names in ``"names"``), turns ``float64[N]``, first_player ``int64[N]``, finished
+    ``bool[N]`` (False for a game stopped at the length limit)."""
+    ws, sc, st, turns, first, fin = [], [], [], [], [], []
     for run in runs:
         seats = (pl.scan_parquet(os.path.join(run, "seats", "chunk-*.parquet"))
                  .select("game", "seat", "strategy", "score", "win_share")
                  .sort("game", "seat").collect())
         games = (pl.scan_parquet(os.path.join(run, "games", "chunk-*.parquet"))
-                 .select("game", "turns", "first_player").sort("game").collect())
+                 .select("game", "turns", "first_player", "end_reason").sort("game").collect())
         ng = games.height
         ws.append(seats["win_share"].to_numpy().reshape(ng, players))
         sc.append(seats["score"].to_numpy().astype(np.float64).reshape(ng, players))
         st.append(seats["strategy"].to_numpy().reshape(ng, players))
         turns.append(games["turns"].to_numpy().astype(np.float64))
         first.append(games["first_player"].to_numpy().astype(np.int64))
+        fin.append((games["end_reason"] != q.LIMIT).fill_null(True).to_numpy())
     strat = np.concatenate(st)
     names = sorted(set(strat.ravel().tolist()))
     idx = np.searchsorted(np.array(names), strat)
     return {"win_share": np.concatenate(ws), "score": np.concatenate(sc), "strategy": idx,
-            "names": names, "turns": np.concatenate(turns), "first_player": np.concatenate(first)}
+            "names": names, "turns": np.concatenate(turns), "first_player": np.concatenate(first),
+            "finished": np.concatenate(fin)}
+
+
+LIMIT_METRIC = "limit-game rate"
+"""The metric counting games stopped at the length limit (over all games; every other metric
+is over finished games only)."""
 
 
 def game_metrics(g: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
     """Per-game values of every metric ``name -> float64[N]``: first-player win rate, each
     seat's win rate and mean score, each strategy's win rate (mean win share of its seats in
-    the game; NaN where absent), game length (turns)."""
+    the game; NaN where absent), game length (turns), all NaN in a game stopped at the length
+    limit (neither a win nor a loss, and its length is the limit's); and the limit-game rate
+    (1 for a limit game, else 0; defined for every game)."""
     n = g["turns"].shape[0]
+    fin = g.get("finished", np.ones(n, bool))
     out: dict[str, np.ndarray] = {}
     out["first-player win rate"] = g["win_share"][np.arange(n), g["first_player"]]
     for s in range(players):
@@ -151,13 +164,18 @@ def game_metrics(g: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray
                 out[f"{name} win rate"] = np.where(cnt > 0, val / np.maximum(cnt, 1), np.nan)
     out["mean score (all seats)"] = g["score"].mean(axis=1)
     out["game length (turns)"] = g["turns"]
+    out = {k: np.where(fin, v, np.nan) for k, v in out.items()}
+    out[LIMIT_METRIC] = (~fin).astype(np.float64)
     return out
 
 
 def paired_metrics(base: ArmRuns, var: ArmRuns, players: int) -> pl.DataFrame:
     """One row per metric: baseline, variant, diff with the paired 95% interval, the unpaired
-    interval, the width ratio and the games factor (how many more games independent runs would
-    need). Win rates are in points (percent)."""
+    interval, the width ratio, the games factor (how many more games independent runs would
+    need), p (two-sided, paired normal test of diff == 0) and q (Benjamini-Hochberg across the
+    table's metrics). Win rates, scores and lengths are over the games **finished in both
+    arms** (``games``); the limit-game rate is over every game. Win rates and the limit-game
+    rate are in points (percent)."""
     gb, gv = load_games(base.runs, players), load_games(var.runs, players)
     if gb["turns"].shape != gv["turns"].shape:
         raise UserError("compare: the two arms have different game counts")
@@ -171,21 +189,65 @@ def paired_metrics(base: ArmRuns, var: ArmRuns, players: int) -> pl.DataFrame:
         if ok.sum() < 2:
             continue
         pdiff = paired_difference(xb[ok], xv[ok])
-        scale = 100.0 if "win rate" in name else 1.0
+        scale = 100.0 if "rate" in name else 1.0
+        se = (pdiff.hi - pdiff.lo) / (2 * Z95)
         rows.append({
             "metric": name, "games": pdiff.n, "baseline": pdiff.baseline * scale,
             "variant": pdiff.variant * scale, "diff": pdiff.diff * scale,
             "lo": pdiff.lo * scale, "hi": pdiff.hi * scale,
             "unpaired_lo": pdiff.unpaired_lo * scale, "unpaired_hi": pdiff.unpaired_hi * scale,
             "width_ratio": pdiff.width_ratio, "games_factor": pdiff.games_factor,
+            "p": normal_pvalue(pdiff.diff, se),
         })
-    return pl.DataFrame(rows)
+    df = pl.DataFrame(rows)
+    if df.is_empty():
+        return df
+    return df.with_columns(q=pl.Series(bh_adjust(df["p"].to_numpy())))
+
+
+def limit_rates(arms: list[ArmRuns], players: int) -> list[dict[str, Any]]:
+    """Each arm's games stopped at the length limit: ``{"arm", "games", "limit", "rate", "lo",
+    "hi"}`` (rate and Wilson 95% bounds in points)."""
+    out = []
+    for a in arms:
+        fin = load_games(a.runs, players)["finished"]
+        k, n = int((~fin).sum()), int(fin.shape[0])
+        lo, hi = wilson_interval(k, n)
+        out.append({"arm": a.arm.name, "games": n, "limit": k, "rate": 100.0 * k / n,
+                    "lo": 100.0 * float(lo[0]), "hi": 100.0 * float(hi[0])})
+    return out
+
+
+def limit_lines(rates: list[dict[str, Any]]) -> list[str]:
+    """Markdown lines: each arm's limit-game rate with its own interval."""
+    return ["Games stopped at the length limit (left out of every rate and length above; "
+            "Wilson 95%): " + "; ".join(
+                f"{r['arm']} {r['limit']:,} of {r['games']:,} = {r['rate']:.2f}% "
+                f"[{r['lo']:.2f}, {r['hi']:.2f}]" for r in rates) + "."]
+
+
+def sample_warnings(table: pl.DataFrame, target: float = 1.0) -> list[str]:
+    """Markdown lines warning of win-rate differences whose 95% half-width exceeds ``target``
+    points, with the games per arm that would bring it to ``target`` (width shrinks as
+    1/sqrt(games))."""
+    out = []
+    for r in table.iter_rows(named=True):
+        if "win rate" not in r["metric"] or r["hi"] is None:
+            continue
+        half = (r["hi"] - r["lo"]) / 2
+        if half > target:
+            need = math.ceil(r["games"] * (half / target) ** 2)
+            out.append(f"- Sample size: {r['metric']} is resolved to +-{half:.2f} points on "
+                       f"{r['games']:,} games; about {need:,} games would resolve "
+                       f"+-{target:g} point.")
+    return out
 
 
 # ---- component win-rate differences ---------------------------------------------------------
 def component_table(game, runs: list[Path]) -> pl.DataFrame:
     """Win-rate difference (points) of every component linked by the game's schema
-    (``ImpactLink``): table, key, component (row key), column, n_with, diff, lo, hi."""
+    (``ImpactLink``): table, key, component (row key), column, n_with, diff, lo, hi (95%
+    interval clustered by game, ``queries.component_impact``; finished games only)."""
     schema = game.component_schema
     doc = game.component_document()
     _, seats = q.scan_runs([str(r) for r in runs])
@@ -269,28 +331,42 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
               "Difference = variant - baseline (points for win rates), 95% interval from the "
               "paired games, and the interval two independent runs of the same size would "
               "give. *Games factor*: independent runs would need that many times more games for "
-              "the same precision.", ""]
+              "the same precision. Win rates, scores and lengths are over the games finished in "
+              "both arms (*games*); the limit-game rate over every game. q: Benjamini-Hochberg "
+              "across the metrics of this table.", ""]
     rows = []
     for r in table.iter_rows(named=True):
-        rows.append([r["metric"], f"{r['baseline']:.2f}", f"{r['variant']:.2f}",
+        rows.append([r["metric"], f"{r['games']:,}", f"{r['baseline']:.2f}",
+                     f"{r['variant']:.2f}",
                      f"{signed(r['diff'], 2)} [{r['lo']:+.2f}, {r['hi']:+.2f}]",
                      f"[{r['unpaired_lo']:+.2f}, {r['unpaired_hi']:+.2f}]",
                      f"{r['games_factor']:.1f}x" if r["games_factor"] == r["games_factor"]
-                     and r["games_factor"] != float("inf") else "exact"])
-    lines.append(md_table(["metric", "baseline", "variant", "difference (paired 95%)",
-                           "unpaired 95%", "games factor"], rows))
+                     and r["games_factor"] != float("inf") else "exact",
+                     pvalue(r["q"])])
+    lines.append(md_table(["metric", "games", "baseline", "variant", "difference (paired 95%)",
+                           "unpaired 95%", "games factor", "BH q"], rows))
+    lims = limit_rates(arms, players)
+    lines += [""] + limit_lines(lims)
+    warn = sample_warnings(table)
+    if warn:
+        lines += [""] + warn
     changed = _changed_components(comp_b, comp_v, variant.overrides)
     if changed:
         lines += ["", "## Changed components", "",
                   "Win-rate difference of the seats that have the component against those that "
-                  "do not (points, Newcombe 95% interval; an association).", ""]
+                  "do not (points, 95% interval clustered by game; an association: `boardsim "
+                  "effects` measures causal effects).", ""]
         lines.append(md_table(["component", "baseline", "variant"], changed))
     md = write_atomic(out / "compare.md", "\n".join(lines) + "\n")
     _write_csv(table, out / "compare.csv")
     head = [f"{r['metric']}: {signed(r['diff'], 2)} [{r['lo']:+.2f}, {r['hi']:+.2f}] "
-            f"(unpaired [{r['unpaired_lo']:+.2f}, {r['unpaired_hi']:+.2f}])"
-            for r in table.iter_rows(named=True)]
-    return {"table": table, "markdown": md, "summary": "\n".join(head + [f"report: {md}"])}
+            f"(unpaired [{r['unpaired_lo']:+.2f}, {r['unpaired_hi']:+.2f}]; {r['games']:,} "
+            "games)" for r in table.iter_rows(named=True)]
+    head += [f"limit games, {r['arm']}: {r['rate']:.2f}% [{r['lo']:.2f}, {r['hi']:.2f}]"
+             for r in lims]
+    head += [w[2:] for w in warn]
+    return {"table": table, "markdown": md, "limit": lims,
+            "summary": "\n".join(head + [f"report: {md}"])}
 
 
 def _changed_components(cb: pl.DataFrame, cv: pl.DataFrame, overrides: dict) -> list[list[str]]:
@@ -365,17 +441,23 @@ def sweep(game_id: str, params: list[str], n: int, players: int, strategies: lis
         mets = game_metrics(g, players)
         vals = {f"param{i + 1}": v for i, (_, _, v) in enumerate(combo)}
         for name, x in mets.items():
-            x = x[~np.isnan(x)]
+            x = x[~np.isnan(x)]  # finished games only (the limit-game rate: every game)
             if len(x) < 2:
                 continue
-            scale = 100.0 if "win rate" in name else 1.0
+            scale = 100.0 if "rate" in name else 1.0
+            if name == LIMIT_METRIC:
+                lo_, hi_ = wilson_interval(x.sum(), len(x))
+                rows.append({**vals, "metric": name, "games": len(x),
+                             "estimate": x.mean() * scale, "lo": float(lo_[0]) * scale,
+                             "hi": float(hi_[0]) * scale})
+                continue
             m, se = x.mean(), x.std(ddof=1) / np.sqrt(len(x))
             rows.append({**vals, "metric": name, "games": len(x), "estimate": m * scale,
-                         "lo": (m - 1.96 * se) * scale, "hi": (m + 1.96 * se) * scale})
-        seats = q.scan_runs([str(r) for r in ar.runs])[1]
-        for b in q.balance(seats).iter_rows(named=True):
-            rows.append({**vals, "metric": "Balance (1 - seat spread)", "games": b["n"],
-                         "estimate": b["balance"], "lo": None, "hi": None})
+                         "lo": (m - Z95 * se) * scale, "hi": (m + Z95 * se) * scale})
+        games_lf, seats = q.scan_runs([str(r) for r in ar.runs])
+        for b in q.balance(seats, games_lf).iter_rows(named=True):
+            rows.append({**vals, "metric": "Balance (turn order, 2-player definition)",
+                         "games": b["n"], "estimate": b["balance"], "lo": None, "hi": None})
         for _, name, _v in combo:
             if name.count(".") >= 2:
                 comp = component_table(get_game(game.id, ar.arm.overrides), ar.runs)
@@ -411,6 +493,19 @@ def sweep(game_id: str, params: list[str], n: int, players: int, strategies: lis
                                                    if r["lo"] is not None else ""))
         body.append(cells)
     lines.append(md_table(header, body))
+    lines += ["", "Win rates, scores and lengths are over finished games only (*games* in "
+              "sweep.csv); the limit-game rate is over every game, with its Wilson 95% "
+              "interval; other intervals are normal 95% over games."]
+    small = table.filter(pl.col("metric").str.contains("win rate") & pl.col("lo").is_not_null()
+                         & ((pl.col("hi") - pl.col("lo")) / 2 > 1.0))
+    if small.height:
+        worst = small.with_columns(h=(pl.col("hi") - pl.col("lo")) / 2).sort(
+            "h", descending=True).row(0, named=True)
+        need = math.ceil(worst["games"] * (worst["h"] / 1.0) ** 2)
+        lines += ["", f"- Sample size: {small.height} win-rate estimates are wider than +-1 "
+                  f"point (widest: {worst['metric']} +-{worst['h']:.2f} on "
+                  f"{worst['games']:,} games; about {need:,} games per value would resolve "
+                  "+-1 point)."]
     md = write_atomic(out / "sweep.md", "\n".join(lines) + "\n")
     return {"table": table, "markdown": md, "chart": png,
             "summary": f"{len(grid)} settings x {n:,} games; table {out / 'sweep.csv'}\n"
@@ -483,16 +578,37 @@ def centred(comp: pl.DataFrame, center: str) -> pl.DataFrame:
         dev_hi=pl.col("hi") - pl.col("center"))
 
 
+def _with_q(comp: pl.DataFrame) -> pl.DataFrame:
+    """``comp`` (centred) with ``p_dev`` (two-sided p of dev == 0, from the clustered
+    interval's standard error) and ``q_dev`` (Benjamini-Hochberg across the table)."""
+    if comp.is_empty() or "dev" not in comp.columns:
+        return comp
+    ps = [normal_pvalue(r["dev"], (r["dev_hi"] - r["dev_lo"]) / (2 * Z95))
+          if r["dev"] is not None and r["dev_lo"] is not None else float("nan")
+          for r in comp.iter_rows(named=True)]
+    return comp.with_columns(p_dev=pl.Series(ps, dtype=pl.Float64),
+                             q_dev=pl.Series(bh_adjust(ps), dtype=pl.Float64))
+
+
+def inside_band(r: dict, band: float) -> bool:
+    """Whether a component's whole 95% interval (``dev_lo``..``dev_hi``, around its centre)
+    lies inside ``+-band``."""
+    return (r.get("dev_lo") is not None and r.get("dev_hi") is not None
+            and -band <= r["dev_lo"] and r["dev_hi"] <= band)
+
+
 def _outliers(comp: pl.DataFrame, band: float, limit: int, min_n: int = 50) -> list[dict]:
     """Components whose difference lies outside the band around the centre with an interval
-    that excludes the centre, seen in at least ``min_n`` seat-games with and without, largest
-    deviation first."""
+    that excludes the centre and a Benjamini-Hochberg q below 0.05 across the table, seen in
+    at least ``min_n`` seat-games with and without, largest deviation first."""
     if comp.is_empty():
         return []
+    comp = _with_q(comp)
     df = comp.filter(pl.col("dev").is_not_null()
                      & (pl.col("n_with") >= min_n) & (pl.col("n_without") >= min_n)
                      & ((pl.col("dev") > band) | (pl.col("dev") < -band))
-                     & ((pl.col("dev_lo") > 0) | (pl.col("dev_hi") < 0)))
+                     & ((pl.col("dev_lo") > 0) | (pl.col("dev_hi") < 0))
+                     & (pl.col("q_dev") < 0.05))
     df = df.with_columns(_a=pl.col("dev").abs()).sort("_a", descending=True).drop("_a")
     return df.head(limit).to_dicts()
 
@@ -516,7 +632,7 @@ def suggest(game_id: str, n: int, players: int | None = None,
             limit: int = 5, max_step: int = 2, alt_strategies: list[str] | None = None,
             jobs: int = -1, out: Path | None = None, run: RunFn | None = None,
             base_overrides: dict[str, Any] | None = None, center: str = "median",
-            min_n: int = 50) -> dict[str, Any]:
+            min_n: int = 50, max_games: int | None = None) -> dict[str, Any]:
     """Find components whose win-rate difference lies outside ``+-band`` points around the
     centre (interval excluding the centre), and for each the smallest change to its own
     numbers that brings it inside the band without pushing another component out (outside the
@@ -526,6 +642,11 @@ def suggest(game_id: str, n: int, players: int | None = None,
     component is judged against its peers (seats that build or complete more tend to win, so
     raw differences all sit above 0); ``"zero"``: the raw difference. ``min_n``: components
     seen in fewer seat-games (with, or without) are not judged.
+
+    A change is kept only when the component's whole 95% interval (clustered by game) lies
+    inside the band; while its estimate is inside but its interval is not, the change is
+    played again on twice the games (``n``, ``2n``, ... up to ``max_games``, default ``4n``),
+    and the games it took are reported (``Proposal.games``).
 
     Default bots and player count: the game's first main-job run. ``alt_strategies``: a second
     bot mix to check each proposal under (default: the game's other mix, else all-greedy).
@@ -554,15 +675,17 @@ def suggest(game_id: str, n: int, players: int | None = None,
     out = Path(out or Path("reports") / game.id / "suggest")
     run = run or _default_run
 
-    def play(overrides: dict, strats: list[str], tag: str) -> list[Path]:
+    max_games = max(n, max_games or 4 * n)
+
+    def play(overrides: dict, strats: list[str], tag: str, games: int) -> list[Path]:
         seat_mode = "pool" if len(strats) > 1 and (len(strats) != players or (
             plan is not None and plan.get("seating") == "pool")) else "fixed"
         full = {**(base_overrides or {}), **overrides}
-        return [run(game.id, n, players, strats, seed, {}, jobs, 10_000,
+        return [run(game.id, games, players, strats, seed, {}, jobs, 10_000,
                     out / "runs" / tag, seat_mode, DEFAULT_BACKEND, label=tag, overrides=full)]
 
-    def measure(overrides: dict, strats: list[str], tag: str) -> pl.DataFrame:
-        runs = play(overrides, strats, tag)
+    def measure(overrides: dict, strats: list[str], tag: str, games: int = n) -> pl.DataFrame:
+        runs = play(overrides, strats, tag if games == n else f"{tag}-n{games}", games)
         return centred(component_table(get_game(
             game.id, {**(base_overrides or {}), **overrides} or None), runs), center)
 
@@ -585,9 +708,20 @@ def suggest(game_id: str, n: int, players: int | None = None,
                 tried.append({"component": f"{o['table']}.{o['key']}", "path": path,
                               "from": old, "to": new, "diff": float("nan"),
                               "lo": float("nan"), "hi": float("nan"), "center": float("nan"),
-                              "pushed_out": f"refused: {e}"})
+                              "pushed_out": f"refused: {e}", "games": n})
                 continue
             r = component_row(comp, o["table"], o["key"])
+            if r is None or r["dev"] is None:
+                continue
+            games = n
+            # the estimate is inside the band but its interval is not: more games decide
+            while (abs(r["dev"]) <= band and not inside_band(r, band)
+                   and games * 2 <= max_games):
+                games *= 2
+                comp = measure({path: new}, base_strats, tag, games)
+                r = component_row(comp, o["table"], o["key"])
+                if r is None or r["dev"] is None:
+                    break
             if r is None or r["dev"] is None:
                 continue
             pushed = [f"{x['table']}.{x['key']}" for x in comp.iter_rows(named=True)
@@ -595,13 +729,14 @@ def suggest(game_id: str, n: int, players: int | None = None,
                       and (x["dev_lo"] > band or x["dev_hi"] < -band)]
             tried.append({"component": f"{o['table']}.{o['key']}", "path": path, "from": old,
                           "to": new, "diff": r["diff"], "lo": r["lo"], "hi": r["hi"],
-                          "center": r["center"], "pushed_out": ";".join(pushed)})
-            if abs(r["dev"]) <= band and not pushed:
-                found = Proposal(f"{o['table']}.{o['key']}", path, old, new, o, r, n)
+                          "center": r["center"], "pushed_out": ";".join(pushed),
+                          "games": games})
+            if inside_band(r, band) and not pushed:
+                found = Proposal(f"{o['table']}.{o['key']}", path, old, new, o, r, games)
                 break
             if not pushed and abs(r["dev"]) < abs(o["dev"]) and (
                     best is None or abs(r["dev"]) < abs(best.after["dev"])):
-                best = Proposal(f"{o['table']}.{o['key']}", path, old, new, o, r, n,
+                best = Proposal(f"{o['table']}.{o['key']}", path, old, new, o, r, games,
                                 inside=False)
         if found is None:
             found = best  # no single change reached the band: the one that came closest
@@ -621,35 +756,49 @@ def suggest(game_id: str, n: int, players: int | None = None,
                 before = signed(d0, 1) if d0 is not None else "n/a"
                 found.robust_note = f"{', '.join(alt_strategies)}: {before} -> {signed(d1, 1)}"
         proposals.append(found)
-    return _write_suggest(game, out, proposals, outliers, tried, base, band, n, players,
-                          base_strats, alt_strategies, seed, base_overrides, center)
+    return _write_suggest(game, out, proposals, outliers, tried, _with_q(base), band, n,
+                          players, base_strats, alt_strategies, seed, base_overrides, center,
+                          min_n, max_games)
 
 
 def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players, strats,
-                   alt, seed, base_overrides, center) -> dict[str, Any]:
+                   alt, seed, base_overrides, center, min_n=50,
+                   max_games=None) -> dict[str, Any]:
     lines = [f"# Suggested fixes: {game.title}", "",
              f"- {players} players; bots {', '.join(strats)}; {n:,} games per setting, seed "
              f"{seed}, every setting on the same seeds; data status: {game.data_status}",
              f"- Band: win-rate difference within +-{band:g} points of "
              + ("the median difference of the component's table (its peers)"
                 if center == "median" else "zero")
-             + " (seats with the component minus seats without, Newcombe 95% interval; an "
-             "association, not a cause). A change is accepted when the component's difference "
-             "falls inside the band and no component that was inside moves out of it with an "
-             "interval clear of the band.",
+             + " (seats with the component minus seats without, 95% interval clustered by "
+             "game; an association, not a cause: `boardsim effects` measures causal effects). "
+             "An outlier lies outside the band with an interval clear of its centre and a "
+             "Benjamini-Hochberg q < 0.05 across the table. A change is accepted only when the "
+             "component's whole interval falls inside the band (not just its estimate; "
+             f"undecided changes are played again on 2x the games, up to {max_games or n:,}) "
+             "and no component that was inside moves out of it with an interval clear of the "
+             "band. Games stopped at the length limit are left out.",
              f"- Second bot mix for the robustness check: {', '.join(alt or [])}"]
     if base_overrides:
         lines.append("- Starting data: " + ", ".join(f"{k}={v}" for k, v in
                                                      base_overrides.items()))
+    if not base.is_empty():
+        judged = base.filter((pl.col("n_with") >= min_n) & (pl.col("n_without") >= min_n))
+        small = judged.filter(pl.col("n_with") < 1000)
+        lines.append(f"- Sample size: {base.height - judged.height} of {base.height} "
+                     f"components seen in fewer than {min_n} seat-games with or without are "
+                     f"not judged; {small.height} judged ones rest on fewer than 1,000 "
+                     "seat-games with the component (wide intervals).")
     lines += ["", "## Proposals", ""]
     if proposals:
         rows = [[p.component, f"`{p.path}`", f"{p.before_value} -> {p.after_value}",
                  _component_diff(p.before),
                  _component_diff(p.after) + ("" if p.inside else " (closest; still outside)"),
+                 f"{p.games:,}",
                  "yes" if p.robust else "no" if p.robust is False else "not checked",
                  p.robust_note] for p in proposals]
         lines.append(md_table(["component", "number", "change", "before", "after",
-                               "holds under 2nd mix", "2nd mix"], rows))
+                               "games", "holds under 2nd mix", "2nd mix"], rows))
     else:
         lines.append("No proposal: " + ("no component lies outside the band with an interval "
                                         "excluding its centre." if not outliers else
@@ -664,10 +813,11 @@ def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players
     if tried:
         lines += ["", "## Every change tried", ""]
         lines.append(md_table(["component", "number", "change", "difference (95%)",
-                               "pushed out"],
+                               "games", "pushed out"],
                               [[t["component"], f"`{t['path']}`", f"{t['from']} -> {t['to']}",
                                 f"{t['diff']:+.1f} [{t['lo']:+.1f}, {t['hi']:+.1f}]",
-                                t["pushed_out"] or "-"] for t in tried]))
+                                f"{t.get('games', n):,}", t["pushed_out"] or "-"]
+                               for t in tried]))
     md = write_atomic(out / "suggest.md", "\n".join(lines) + "\n")
     _write_csv(base, out / "components.csv")
     rows = [{"component": p.component, "path": p.path, "from": p.before_value,
@@ -678,7 +828,7 @@ def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players
     write_atomic(out / "suggest.json", json.dumps(rows, indent=2, default=str))
     summary = [f"{p.component}: {p.path.split('.')[-1]} {p.before_value} to {p.after_value} "
                f"brings its difference from {_component_diff(p.before)} to "
-               f"{_component_diff(p.after)}"
+               f"{_component_diff(p.after)} ({p.games:,} games)"
                + ("" if p.inside else " (closest change found; still outside the band)")
                + ("" if p.robust is None else " (holds under the 2nd mix)" if p.robust
                   else " (does NOT hold under the 2nd mix)") for p in proposals]

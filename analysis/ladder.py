@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from analysis.stats import bh_adjust, normal_pvalue, wilson_interval
 from sim.core.errors import UserError
 
 __all__ = ["DEFAULT_GAMES", "LadderGames", "fit_ratings", "ladder_tables", "pairwise",
@@ -290,15 +291,19 @@ def fit_ratings(pairs: pl.DataFrame, names: list[str], players: int,
     n_cmp = np.bincount(ra, minlength=k) + np.bincount(rb, minlength=k)
     won = np.bincount(ra, weights=sc, minlength=k) + np.bincount(rb, weights=1 - sc, minlength=k)
     order = np.argsort(-theta, kind="stable")
-    clear = []
+    p_next = []
     for j, i in enumerate(order):
         if j + 1 == len(order):
-            clear.append(None)
+            p_next.append(float("nan"))
             continue
         nxt = order[j + 1]
         d = theta[i] - theta[nxt]
         dse = math.sqrt(max(cov[i, i] + cov[nxt, nxt] - 2 * cov[i, nxt], 0.0))
-        clear.append(bool(d - Z95 * dse > 0))
+        p_next.append(normal_pvalue(d, dse))
+    # the adjacent comparisons are one family of tests: Benjamini-Hochberg across them; a bot
+    # is clear of the next when q < 0.05 (at least as strict as the 95% interval alone)
+    q_next = bh_adjust(p_next)
+    clear = [None if math.isnan(qv) else bool(qv < 0.05) for qv in q_next]
     table = pl.DataFrame({
         "position": np.arange(1, k + 1),
         "strategy": [names[i] for i in order],
@@ -309,6 +314,7 @@ def fit_ratings(pairs: pl.DataFrame, names: list[str], players: int,
         "comparisons": n_cmp[order].astype(np.int64),
         "score": np.where(n_cmp[order] > 0, won[order] / np.maximum(n_cmp[order], 1), np.nan),
         "clear_of_next": pl.Series(clear, dtype=pl.Boolean),
+        "q_next": pl.Series(q_next, dtype=pl.Float64).fill_nan(None),
     })
     seat = pl.DataFrame({"seat": np.arange(players), "effect": gamma, "se": gse,
                          "lo": gamma - Z95 * gse, "hi": gamma + Z95 * gse})
@@ -330,7 +336,8 @@ def fit_ratings(pairs: pl.DataFrame, names: list[str], players: int,
 
 def by_pairing(lg: LadderGames) -> pl.DataFrame:
     """Per pairing (the set of bots at a table, over all its seat orders): ``games``,
-    ``limit_games`` (stopped at the length limit) and ``limit_rate``, ``distinct`` (distinct
+    ``limit_games`` (stopped at the length limit) and ``limit_rate`` with its Wilson 95%
+    bounds ``limit_lo``/``limit_hi``, ``distinct`` (distinct
     action sequences within each seat order, summed) and ``distinct_rate``."""
     label = [" vs ".join(lg.names[i] for i in sorted(t)) for t in lg.tables]
     df = pl.DataFrame({"table": lg.table, "limit": lg.limit.astype(np.int64),
@@ -341,12 +348,15 @@ def by_pairing(lg: LadderGames) -> pl.DataFrame:
                  .with_columns(pl.col("table").replace_strict(dict(enumerate(label)),
                                                               return_dtype=pl.Utf8)
                                .alias("pairing")))
-    return (per_table.group_by("pairing", maintain_order=True)
-            .agg(pl.col("games").sum(), pl.col("limit_games").sum(), pl.col("distinct").sum())
-            .with_columns((pl.col("limit_games") / pl.col("games")).alias("limit_rate"),
-                          (pl.col("distinct") / pl.col("games")).alias("distinct_rate"))
-            .select("pairing", "games", "limit_games", "limit_rate", "distinct",
-                    "distinct_rate"))
+    df = (per_table.group_by("pairing", maintain_order=True)
+          .agg(pl.col("games").sum(), pl.col("limit_games").sum(), pl.col("distinct").sum())
+          .with_columns((pl.col("limit_games") / pl.col("games")).alias("limit_rate"),
+                        (pl.col("distinct") / pl.col("games")).alias("distinct_rate")))
+    lo, hi = wilson_interval(df["limit_games"].to_numpy().astype(float),
+                             df["games"].to_numpy().astype(float))
+    return (df.with_columns(limit_lo=pl.Series(lo), limit_hi=pl.Series(hi))
+            .select("pairing", "games", "limit_games", "limit_rate", "limit_lo", "limit_hi",
+                    "distinct", "distinct_rate"))
 
 
 def rate(lg: LadderGames) -> tuple[Ratings, dict[str, Any]]:
@@ -383,7 +393,8 @@ def _f(x: float, d: int = 2) -> str:
 
 def ordering_text(table: pl.DataFrame) -> str:
     """``a > b ~ c``: the bots best first, ``>`` where the next one's rating is clearly lower
-    (the 95% interval of the difference excludes 0), ``~`` where it is not."""
+    (``clear_of_next``: Benjamini-Hochberg q < 0.05 across the neighbouring differences), ``~``
+    where it is not."""
     parts = []
     for row in table.iter_rows(named=True):
         parts.append(row["strategy"])
@@ -462,8 +473,9 @@ def write_ladder(results: list[tuple[LadderGames, Ratings, dict]], out: Path,
         "clustering by game, since the pairs of one game are not independent). One virtual "
         "drawn game per pair of bots keeps every rating finite. Games stopped at the length "
         "limit have no ranks: they are left out of the ratings and counted below. "
-        "`>` in an ordering: the next bot's rating is clearly lower (the 95% interval of the "
-        "difference excludes 0); `~`: not separated by this run. An interval is for the "
+        "`>` in an ordering: the next bot's rating is clearly lower (Benjamini-Hochberg q < "
+        "0.05 across the neighbouring pairs of the ordering, from the clustered covariance); "
+        "`~`: not separated by this run. An interval is for the "
         "rating against the average rated bot and includes the uncertainty of that average; to "
         "compare two bots, use the ordering marks, which use the interval of their difference.",
         "",
@@ -522,14 +534,22 @@ def write_ladder(results: list[tuple[LadderGames, Ratings, dict]], out: Path,
         lines += ["Per pairing (the set of bots at a table, over its seat orders): games stopped "
                   "at the length limit (excluded from the ratings) and distinct games (within "
                   "each seat order, summed):", "",
-                  "| pairing | games | limit games | limit rate | distinct games | distinct |",
+                  "| pairing | games | limit games | limit rate [Wilson 95%] | distinct games "
+                  "| distinct |",
                   "|---|---:|---:|---:|---:|---:|"]
         for row in pt.iter_rows(named=True):
             mark = " **(few)**" if row["distinct_rate"] < 0.5 else ""
             lines.append(f"| {_md(row['pairing'])} | {row['games']:,} | "
-                         f"{row['limit_games']:,} | {row['limit_rate']:.2%} | "
+                         f"{row['limit_games']:,} | {row['limit_rate']:.2%} "
+                         f"[{row['limit_lo']:.2%}, {row['limit_hi']:.2%}] | "
                          f"{row['distinct']:,} | {row['distinct_rate']:.1%}{mark} |")
         lines.append("")
+        unsep = r.table.filter(pl.col("clear_of_next") == False)  # noqa: E712
+        if unsep.height:
+            lines += [f"**Sample size:** {unsep.height} of {r.table.height - 1} neighbouring "
+                      "pairs of the ordering are not separated (Benjamini-Hochberg q >= 0.05 "
+                      "across the neighbouring comparisons); intervals narrow as 1/sqrt(games), "
+                      "so 4x the games halve them.", ""]
         if facts["unranked_games"]:
             lines += [f"{facts['unranked_games']:,} games ended without ranks for every seat "
                       "(not at the limit) and are left out too.", ""]

@@ -42,8 +42,10 @@ import numpy as np
 import polars as pl
 
 from analysis.stats import (
+    Z95,
     equal_rates_pvalue,
     newcombe_difference,
+    normal_pvalue,
     rate,
     two_proportion_pvalue,
     wilson_interval,
@@ -303,34 +305,67 @@ def matchup_matrix(games: pl.LazyFrame) -> pl.DataFrame:
     return with_wilson(df)
 
 
-def balance(seats: pl.LazyFrame) -> pl.DataFrame:
-    """Ludii-style balance per player count: ``1 - (max seat win rate - min seat win rate)``.
+def balance(seats: pl.LazyFrame, games: pl.LazyFrame | None = None) -> pl.DataFrame:
+    """Ludii's Balance per player count, by **turn order** (never by seat number: in games
+    with a random first player the seat says nothing about who moved first).
 
-    1 means every seat wins equally often. Returns players Int8, n Int64 (finished games),
-    balance Float64, best_seat/worst_seat Int8 (0-based), best_rate/worst_rate Float64, and
-    p_equal Float64 (chi-square p-value of "all seats win equally often").
+    ``games``: the games table (its ``first_player`` gives each seat's turn-order position,
+    ``(seat - first_player) mod players``); required (a ValueError says so otherwise).
+    ``seats``: the seats table (its ``rank`` gives the rank-based measure).
+
+    Two measures, each named:
+
+    * ``balance``: the 2-player definition, ``1 - (max - min)`` of the win rates of the
+      turn-order positions (``turn_order_win_rates``; wins are win shares);
+    * ``balance_rank``: Ludii's definition for more than 2 players, the same spread of the mean
+      *rank-based partial win* of each position, ``(players - rank) / (players - 1)`` (1 for
+      the winner, 0 for the last, linear between; equal to ``balance`` at 2 players without
+      draws). Finished games only.
+
+    Returns players Int8, n Int64 (finished games), balance Float64, best_position /
+    worst_position Int8 (0 = moved first), best_rate/worst_rate Float64, p_equal Float64
+    (chi-square p-value of "all positions win equally often"), balance_rank Float64;
+    ``best_seat``/``worst_seat`` are kept as aliases of the positions.
     """
-    rates = seat_win_rates(seats)
+    if games is None:
+        raise ValueError("balance(seats, games): the games table is needed (Balance is by "
+                         "turn order, from first_player)")
+    rates = turn_order_win_rates(games)
+    keys = ["game"] + (["run"] if "run" in seats.collect_schema().names()
+                       and "run" in games.collect_schema().names() else [])
+    ranked = collect(
+        seats.filter(finished_seat())
+        .join(games.select(*keys, "first_player"), on=keys, how="inner")
+        .with_columns(
+            position=((pl.col("seat").cast(pl.Int16) - pl.col("first_player").cast(pl.Int16)
+                       + pl.col("players").cast(pl.Int16)) % pl.col("players").cast(pl.Int16)),
+            partial=(pl.col("players").cast(pl.Float64) - pl.col("rank").cast(pl.Float64))
+            / (pl.col("players").cast(pl.Float64) - 1.0))
+        .group_by("players", "position").agg(partial=pl.col("partial").mean()))
     rows = []
     for (p,), g in rates.group_by("players", maintain_order=True):
         r = g["win_rate"].to_numpy()
         if np.isnan(r).all():
             continue
         best, worst = int(np.nanargmax(r)), int(np.nanargmin(r))
+        pr = ranked.filter(pl.col("players") == p)["partial"].to_numpy()
         rows.append({
             "players": p,
             "n": int(g["n"].max()),
             "balance": float(1.0 - (r[best] - r[worst])),
-            "best_seat": int(g["seat"][best]),
+            "best_position": int(g["position"][best]),
             "best_rate": float(r[best]),
-            "worst_seat": int(g["seat"][worst]),
+            "worst_position": int(g["position"][worst]),
             "worst_rate": float(r[worst]),
             "p_equal": equal_rates_pvalue(g["wins"].to_numpy(), float(g["n"].max())),
+            "balance_rank": float(1.0 - (pr.max() - pr.min())) if len(pr) else float("nan"),
         })
-    schema = {"players": pl.Int8, "n": pl.Int64, "balance": pl.Float64, "best_seat": pl.Int8,
-              "best_rate": pl.Float64, "worst_seat": pl.Int8, "worst_rate": pl.Float64,
-              "p_equal": pl.Float64}
-    return pl.DataFrame(rows, schema=schema).sort("players")
+    schema = {"players": pl.Int8, "n": pl.Int64, "balance": pl.Float64,
+              "best_position": pl.Int8, "best_rate": pl.Float64, "worst_position": pl.Int8,
+              "worst_rate": pl.Float64, "p_equal": pl.Float64, "balance_rank": pl.Float64}
+    df = pl.DataFrame(rows, schema=schema).sort("players")
+    return df.with_columns(best_seat=pl.col("best_position"),
+                           worst_seat=pl.col("worst_position"))
 
 
 def completion(games: pl.LazyFrame) -> pl.DataFrame:
@@ -437,50 +472,93 @@ def length_counts(games: pl.LazyFrame) -> pl.DataFrame:
 
 
 def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.DataFrame:
-    """Win rate of seats whose detail column is > 0 minus that of seats where it is 0.
+    """Win rate of seats whose detail column is > 0 minus that of seats where it is 0, with a
+    95% interval **clustered by game** (the seats of one game are not independent: if one
+    wins, the others do not).
 
     For every column named ``detail_prefix + NAME`` (Go Town: cards of type NAME played from
     hand), per player count, over seats of finished games: component Utf8 (NAME), column Utf8,
     n_with/n_without Int64 (seat-games), wins_with/wins_without Float64,
-    rate_with/rate_without Float64, diff Float64 (rate_with - rate_without) with lo/hi
-    (Newcombe hybrid-score 95% interval). Sorted by players, then by |diff| descending
-    (components never or always used, diff null, last). An association, not a causal effect:
-    seats that play more cards also tend to last longer or lead.
+    rate_with/rate_without Float64, diff Float64 (rate_with - rate_without) with lo/hi (95%,
+    cluster-robust: the per-game linearisation of ``analysis.stats.cluster_difference``,
+    computed from per-game sums so that it streams), p Float64 (two-sided, from the clustered
+    standard error) and games Int64 (finished games, the clusters). Sorted by players, then by
+    |diff| descending (components never or always used, diff null, last). An association, not
+    a causal effect: seats that play more cards also tend to last longer or lead
+    (``boardsim effects`` measures causal effects).
     """
     cols = [c for c in seats.collect_schema().names() if c.startswith(detail_prefix)]
     schema = {"players": pl.Int8, "component": pl.Utf8, "column": pl.Utf8, "n_with": pl.Int64,
               "wins_with": pl.Float64, "rate_with": pl.Float64, "n_without": pl.Int64,
               "wins_without": pl.Float64, "rate_without": pl.Float64, "diff": pl.Float64,
-              "lo": pl.Float64, "hi": pl.Float64}
+              "lo": pl.Float64, "hi": pl.Float64, "p": pl.Float64, "games": pl.Int64}
     if not cols:
         return pl.DataFrame(schema=schema)
+    keys = ["players"] + (["run"] if "run" in seats.collect_schema().names() else []) + ["game"]
     share = pl.col("win_share").cast(pl.Float64)
-    exprs = [pl.len().cast(pl.Int64).alias("__n"), share.sum().alias("__w")]
+    per_game = [pl.len().cast(pl.Float64).alias("__n"), share.sum().alias("__w")]
     for i, c in enumerate(cols):
         used = (pl.col(c).fill_null(0) > 0)
-        exprs.append(used.sum().cast(pl.Int64).alias(f"n{i}"))
-        exprs.append(pl.when(used).then(share).otherwise(0.0).sum().alias(f"w{i}"))
-    agg = collect(seats.filter(finished_seat()).group_by("players").agg(exprs)).sort("players")
+        per_game.append(used.sum().cast(pl.Float64).alias(f"n{i}"))
+        per_game.append(pl.when(used).then(share).otherwise(0.0).sum().alias(f"w{i}"))
+    # per game: n1, s1 (with), n0 = n - n1, s0 = s - s1 (without); summed over games with
+    # the products the clustered variance needs
+    sums = [pl.len().cast(pl.Int64).alias("__g"), pl.col("__n").sum().alias("__n"),
+            pl.col("__w").sum().alias("__w")]
+    for i in range(len(cols)):
+        n1, s1 = pl.col(f"n{i}"), pl.col(f"w{i}")
+        n0, s0 = pl.col("__n") - n1, pl.col("__w") - s1
+        prods = {"n1": n1, "s1": s1, "s1s1": s1 * s1, "s1n1": s1 * n1, "n1n1": n1 * n1,
+                 "s0s0": s0 * s0, "s0n0": s0 * n0, "n0n0": n0 * n0, "s1s0": s1 * s0,
+                 "s1n0": s1 * n0, "n1s0": n1 * s0, "n1n0": n1 * n0}
+        sums += [e.sum().alias(f"{k}_{i}") for k, e in prods.items()]
+
+    def query(lf: pl.LazyFrame) -> pl.LazyFrame:
+        return (lf.filter(finished_seat()).group_by(keys).agg(per_game)
+                .group_by("players").agg(sums))
+
+    parts = by_game_slices(seats, query)
+    agg = (parts.group_by("players").agg(pl.all().sum()).sort("players") if parts.height
+           else parts)
     out = defaultdict(list)
     for row in agg.iter_rows(named=True):
+        g = row["__g"]
         for i, c in enumerate(cols):
-            nw, ww = row[f"n{i}"], float(row[f"w{i}"])
+            n1, s1 = row[f"n1_{i}"], row[f"s1_{i}"]
+            n0, s0 = row["__n"] - n1, row["__w"] - s1
+            d = lo = hi = p = float("nan")
+            if n1 > 0 and n0 > 0:
+                m1, m0 = s1 / n1, s0 / n0
+                d = m1 - m0
+                aa = row[f"s1s1_{i}"] - 2 * m1 * row[f"s1n1_{i}"] + m1 * m1 * row[f"n1n1_{i}"]
+                bb = row[f"s0s0_{i}"] - 2 * m0 * row[f"s0n0_{i}"] + m0 * m0 * row[f"n0n0_{i}"]
+                ab = (row[f"s1s0_{i}"] - m0 * row[f"s1n0_{i}"] - m1 * row[f"n1s0_{i}"]
+                      + m1 * m0 * row[f"n1n0_{i}"])
+                if g > 1:
+                    var = g / (g - 1) * max(aa / n1 ** 2 - 2 * ab / (n1 * n0) + bb / n0 ** 2,
+                                            0.0)
+                    se = var ** 0.5
+                    lo, hi = d - Z95 * se, d + Z95 * se
+                    p = normal_pvalue(d, se)
             out["players"].append(row["players"])
             out["component"].append(c[len(detail_prefix):])
             out["column"].append(c)
-            out["n_with"].append(nw)
-            out["wins_with"].append(ww)
-            out["n_without"].append(row["__n"] - nw)
-            out["wins_without"].append(float(row["__w"]) - ww)
+            out["n_with"].append(int(round(n1)))
+            out["wins_with"].append(float(s1))
+            out["n_without"].append(int(round(n0)))
+            out["wins_without"].append(float(s0))
+            out["rate_with"].append(s1 / n1 if n1 > 0 else float("nan"))
+            out["rate_without"].append(s0 / n0 if n0 > 0 else float("nan"))
+            out["diff"].append(d)
+            out["lo"].append(lo)
+            out["hi"].append(hi)
+            out["p"].append(p)
+            out["games"].append(int(g))
     if not out:
         return pl.DataFrame(schema=schema)
-    nw, ww = np.array(out["n_with"], float), np.array(out["wins_with"])
-    no, wo = np.array(out["n_without"], float), np.array(out["wins_without"])
-    diff, lo, hi = newcombe_difference(ww, nw, wo, no)
-    out["rate_with"], out["rate_without"] = rate(ww, nw), rate(wo, no)
-    out["diff"], out["lo"], out["hi"] = diff, lo, hi
     df = pl.DataFrame({k: out[k] for k in schema}, schema=schema)
-    df = df.with_columns(pl.col(["rate_with", "rate_without", "diff", "lo", "hi"]).fill_nan(None))
+    df = df.with_columns(pl.col(["rate_with", "rate_without", "diff", "lo", "hi", "p"])
+                         .fill_nan(None))
     return (
         df.with_columns(__abs=pl.col("diff").abs())
         .sort(["players", "__abs"], descending=[False, True], nulls_last=True)

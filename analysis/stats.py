@@ -3,7 +3,9 @@ written; the reports call these).
 
 Intervals: ``wilson_interval`` (a rate), ``newcombe_difference`` (two independent rates),
 ``welch_difference`` (two means), ``mh_difference`` (a difference of rates stratified by a
-nuisance factor). Tests: ``two_proportion_pvalue`` (pooled z-test), ``normal_pvalue``,
+nuisance factor), ``cluster_ratio`` / ``cluster_mean`` / ``cluster_difference`` (means and
+differences over seats with a 95% interval clustered by game, for every comparison in which
+two seats of one game enter). Tests: ``two_proportion_pvalue`` (pooled z-test), ``normal_pvalue``,
 ``equal_rates_pvalue`` (chi-square), ``bh_adjust`` (Benjamini-Hochberg q-values). Sample size:
 ``rate_half_width`` ... ``games_for_units``. ``Z95`` = 1.959964, the 95% normal quantile.
 Library routines are used where they exist (statsmodels ``proportion_confint``,
@@ -37,6 +39,7 @@ __all__ = [
     "z_value", "t_value", "two_proportion_pvalue", "bh_adjust", "normal_pvalue",
     "welch_difference", "mh_difference", "rate_half_width", "n_for_rate",
     "difference_half_width", "n_for_difference", "n_for_mean", "games_for_units",
+    "cluster_ratio", "cluster_mean", "independent_mean", "cluster_difference",
 ]
 
 Z95 = float(_sp.norm.ppf(0.975))
@@ -313,4 +316,96 @@ def games_for_units(units_needed, units, games) -> np.ndarray:
     out = np.full(need.shape, np.nan)
     ok = (u > 0) & ~np.isnan(need)
     out[ok] = _ceil(need[ok] * g[ok] / u[ok])
+    return out
+
+
+# ---------------------------------------------------------------- clustered intervals ------
+# Two seats of one game are not independent observations (if one wins, the other cannot), and
+# neither are the holders of one component in one game. Every comparison that puts several
+# seats of one game into one mean uses these: the game is the cluster.
+
+
+def cluster_ratio(num, den) -> dict:
+    """A mean over units grouped in clusters (games), with its cluster-robust 95% interval.
+
+    ``num``, ``den``: float arrays ``[G]``, per cluster the sum of the values and the number of
+    units (e.g. per game: the sum of the holders' win-share differences and the number of
+    holders); clusters with ``den == 0`` contribute nothing. The estimate is the ratio
+    ``R = sum(num) / sum(den)`` (the mean over all units); its variance is the CR1
+    cluster-robust (sandwich) variance of an intercept-only least-squares fit,
+    ``G/(G-1) * sum_g (num_g - R den_g)^2 / sum(den)^2`` with ``G`` the clusters that hold
+    units: what ``statsmodels`` OLS gives with ``cov_type="cluster"`` (tests/test_stats.py
+    checks it). Returns ``{"est", "se", "lo", "hi", "p", "units", "clusters"}`` (NaN estimates
+    without units; ``se`` NaN with one cluster; ``p`` the two-sided normal p-value of
+    ``est == 0``)."""
+    a = np.asarray(num, np.float64).ravel()
+    b = np.asarray(den, np.float64).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"cluster_ratio: num and den differ in shape ({a.shape}, {b.shape})")
+    keep = b > 0
+    a, b = a[keep], b[keep]
+    g = int(a.shape[0])
+    units = float(b.sum())
+    out = {"est": math.nan, "se": math.nan, "lo": math.nan, "hi": math.nan, "p": math.nan,
+           "units": units, "clusters": g}
+    if g == 0:
+        return out
+    est = float(a.sum() / units)
+    out["est"] = est
+    if g < 2:
+        return out
+    var = g / (g - 1) * float(((a - est * b) ** 2).sum()) / units ** 2
+    se = math.sqrt(var)
+    out.update(se=se, lo=est - Z95 * se, hi=est + Z95 * se, p=normal_pvalue(est, se))
+    return out
+
+
+def cluster_mean(values, clusters) -> dict:
+    """The mean of ``values`` (float ``[n]``: one per unit, e.g. per seat-game) with a 95%
+    interval clustered by ``clusters`` (int ``[n]``: the game of each unit): ``cluster_ratio``
+    of the per-cluster sums and counts. Same result keys as ``cluster_ratio``."""
+    v = np.asarray(values, np.float64).ravel()
+    c = np.asarray(clusters).ravel()
+    if v.shape != c.shape:
+        raise ValueError("cluster_mean: values and clusters differ in length")
+    _, inv = np.unique(c, return_inverse=True)
+    return cluster_ratio(np.bincount(inv, weights=v), np.bincount(inv).astype(np.float64))
+
+
+def independent_mean(values) -> dict:
+    """The mean of ``values`` with the 95% interval that treats every value as independent
+    (``sd / sqrt(n)``, ddof 1): what ``cluster_mean`` reduces to with one unit a cluster, and
+    what it is compared with. Same keys as ``cluster_ratio``."""
+    v = np.asarray(values, np.float64).ravel()
+    return cluster_ratio(v, np.ones_like(v))
+
+
+def cluster_difference(values, group, clusters) -> dict:
+    """Difference of two group means ``mean(values | group) - mean(values | ~group)`` (e.g. the
+    win rate of the seats that built a component minus the others') with a 95% interval
+    clustered by game: the per-cluster linearisation of the two ratio estimates,
+    ``u_g = (s1_g - m1 n1_g)/N1 - (s0_g - m0 n0_g)/N0``, variance ``G/(G-1) sum u_g^2``.
+    ``values`` float ``[n]``, ``group`` bool ``[n]``, ``clusters`` int ``[n]``. Returns
+    ``{"est", "se", "lo", "hi", "p", "n1", "n0", "clusters"}`` (NaN when a group is empty)."""
+    v = np.asarray(values, np.float64).ravel()
+    grp = np.asarray(group, bool).ravel()
+    _, inv = np.unique(np.asarray(clusters).ravel(), return_inverse=True)
+    s1 = np.bincount(inv, weights=np.where(grp, v, 0.0))
+    n1 = np.bincount(inv, weights=grp.astype(np.float64))
+    s0 = np.bincount(inv, weights=np.where(grp, 0.0, v))
+    n0 = np.bincount(inv, weights=(~grp).astype(np.float64))
+    big1, big0 = float(n1.sum()), float(n0.sum())
+    out = {"est": math.nan, "se": math.nan, "lo": math.nan, "hi": math.nan, "p": math.nan,
+           "n1": big1, "n0": big0, "clusters": int(s1.shape[0])}
+    if big1 == 0 or big0 == 0:
+        return out
+    m1, m0 = float(s1.sum()) / big1, float(s0.sum()) / big0
+    est = m1 - m0
+    out["est"] = est
+    g = s1.shape[0]
+    if g < 2:
+        return out
+    u = (s1 - m1 * n1) / big1 - (s0 - m0 * n0) / big0
+    se = math.sqrt(g / (g - 1) * float((u ** 2).sum()))
+    out.update(se=se, lo=est - Z95 * se, hi=est + Z95 * se, p=normal_pvalue(est, se))
     return out

@@ -518,6 +518,9 @@ def suggest(
     set_: Optional[list[str]] = typer.Option(None, "--set", help="start from path=value"),
     center: str = typer.Option("median", help="band centre: median (of the component's "
                                "table) or zero"),
+    max_games: Optional[int] = typer.Option(None, "--max-games",
+                                            help="games a change may take before it is judged "
+                                                 "(default 4 x -n)"),
     seed: int = typer.Option(1),
     jobs: int = typer.Option(-1, "--jobs", "-j"),
     out: Optional[Path] = typer.Option(None, help="output folder"),
@@ -532,9 +535,56 @@ def suggest(
         raise UserError(f"--band must be a number of points in (0, 100], got {band}")
     if not (1 <= limit <= 1000 and 1 <= max_step <= 1000):
         raise UserError("--limit and --max-step must be 1..1000")
+    if max_games is not None:
+        from sim.core.integrity import MAX_GAMES, check_int
+
+        check_int("--max-games", max_games, n, MAX_GAMES)
     res = run_suggest(game, n, players, _split(strategies) or None, seed, band, limit,
                       max_step, _split(alt_strategies) or None, jobs, out, run_simulation,
-                      _overrides(data, set_) or None, center)
+                      _overrides(data, set_) or None, center, max_games=max_games)
+    typer.echo(res["summary"])
+
+
+@app.command()
+def effects(
+    game: str = typer.Argument(..., help="game id"),
+    n: int = typer.Option(20_000, "-n", "--games", help="games per arm (baseline and each "
+                          "component's nudge arm)"),
+    players: Optional[int] = typer.Option(None, "--players", "-p",
+                                          help="default: the main job's player count"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="bots (default: the game's recommended mix, pool "
+                                        "seating)"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o",
+                                               help="rule option name=value"),
+    family: str = typer.Option("", "--family", help="only these component families "
+                               "(comma-separated)"),
+    step: int = typer.Option(1, "--step", help="nudge size in steps of the component's number"),
+    arm: str = typer.Option("nudge", "--arm", help="nudge | denial | both (denial: one seat "
+                            "per game barred from the component; Go Town)"),
+    seed: int = typer.Option(1),
+    jobs: int = typer.Option(1, "--jobs", "-j"),
+    out: Optional[Path] = typer.Option(None, help="output folder (default "
+                                       "reports/<game>/effects)"),
+):
+    """Causal component effects: every component's number nudged one step on the same games
+    (common random numbers); table, forest plot and report (docs/effects.md)."""
+    _lab_checks(seed, jobs, n)
+    from analysis.effects import run_effects
+
+    prog = _progress_bar(n, f"{game} effects")
+    t0 = time.perf_counter()
+    with prog:
+        task = prog.add_task("run", total=None, rate="")
+
+        def cb(done: int, total: int) -> None:
+            dt = time.perf_counter() - t0
+            prog.update(task, completed=done, total=total,
+                        rate=f"{done / dt:,.0f} games/s" if dt > 0 else "")
+
+        res = run_effects(game, n, players, _split(strategies) or None, seed, jobs, out,
+                          _options(option), step, _split(family) or None, progress=cb,
+                          arm=arm)
     typer.echo(res["summary"])
 
 

@@ -20,11 +20,13 @@ import os
 import numpy as np
 import polars as pl
 import pytest
+from scipy import stats as sps
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from analysis import queries as q
 from analysis.report import write_report
 from analysis.stats import (
+    cluster_difference,
     difference_half_width,
     equal_rates_pvalue,
     games_for_units,
@@ -279,11 +281,20 @@ def test_strategy_rates_and_matchups(run_a, run_b):
 
 def test_balance_and_completion(run_a, run_b):
     games, seats = q.scan_runs([run_a, run_b])
-    b = q.balance(seats)
+    b = q.balance(seats, games)
     two, three = _row(b, players=2), _row(b, players=3)
     assert two["balance"] == pytest.approx(0.70, abs=1e-12)
-    assert (two["best_seat"], two["worst_seat"], two["n"]) == (0, 1, 100)
-    assert three["balance"] == 1.0 and three["p_equal"] == pytest.approx(1.0)
+    assert (two["best_position"], two["worst_position"], two["n"]) == (0, 1, 100)
+    # run B: the first player rotates, so every seat wins 10 of 30 (Balance 1.0 by seat
+    # number), but by turn order the first player wins 18, the second 9, the third 3
+    assert three["balance"] == pytest.approx(1 - (18 - 3) / 30, abs=1e-12)
+    assert (three["best_position"], three["worst_position"]) == (0, 2)
+    assert three["p_equal"] == pytest.approx(sps.chisquare([18, 9, 3]).pvalue, abs=1e-12)
+    # Ludii's multi-player Balance: rank-based partial wins (winner 1, the two rank-2 seats
+    # 0.5): position 0 0.6 + 0.4 * 0.5 = 0.8, position 2 0.1 + 0.9 * 0.5 = 0.55
+    assert three["balance_rank"] == pytest.approx(1 - (0.8 - 0.55), abs=1e-12)
+    with pytest.raises(ValueError, match="turn order"):
+        q.balance(seats)
     c = q.completion(games)
     r = _row(c, players=2)
     assert (r["n"], r["finished"], r["limit"], r["draws"]) == (110, 100, 10, 0)
@@ -320,7 +331,17 @@ def test_component_impact(run_a):
     assert (top["n_with"], top["wins_with"], top["n_without"], top["wins_without"]) == (
         60, 40.0, 140, 60.0)
     assert top["diff"] == pytest.approx(5 / 21, abs=1e-12)
-    assert (round(top["lo"], 4), round(top["hi"], 4)) == (0.0872, 0.3703)
+    # the interval is clustered by game (issue 15): equal to analysis.stats.
+    # cluster_difference on the seat rows, and wider than the independent (Newcombe) one,
+    # (0.0872, 0.3703), since a holder's win is the other seat's loss
+    rows = (seats.filter(pl.col("rank").is_not_null()).select("game", "win_share",
+                                                              "played_DRILL").collect())
+    want = cluster_difference(rows["win_share"].to_numpy(),
+                              rows["played_DRILL"].to_numpy() > 0, rows["game"].to_numpy())
+    assert (top["lo"], top["hi"], top["p"]) == pytest.approx(
+        (want["lo"], want["hi"], want["p"]), rel=1e-9)
+    assert top["hi"] - top["lo"] > 0.3703 - 0.0872
+    assert top["games"] == 100
     # never used (DOG, 1) or always used (?): no comparison, sorted last
     for name in ("1", "?", "DOG"):
         r = _row(ci, component=name)
@@ -353,7 +374,7 @@ def test_write_report(run_a, run_b, tmp_path):
     assert ("The first player wins 60.0% [42.3, 75.4] of 3-player games against a parity "
             "of 33.3%") in md
     assert "seats that played **DRILL** win 66.7% vs 42.9%" in md
-    assert "difference +23.8 [8.7, 37.0]" in md
+    assert "difference +23.8 [6.6, 41.0]" in md  # clustered by game (Newcombe: [8.7, 37.0])
     assert "association, not causation" in md
     assert "| 2 | Seat 1 | 100 | 65 | 65.0% | [55.3, 73.6] | 50% | 10 |" in md
     assert "| 2 | 110 | 100 | 0 | 10 | 9.09% | [5.01, 15.93] |" in md
@@ -379,7 +400,7 @@ def test_write_report(run_a, run_b, tmp_path):
         "7,948 | 100 | **no** |",
         "| 2 | `greedy` minus `random` | +10.4 [-3.7, 23.9] | seat-games | 200 | 39,529 | "
         "±14.1 | 19,765 | 100 | **no** |",
-        "| 2 | **DRILL**: played minus not | +23.8 [8.7, 37.0] | seat-games | 200 | 41,895 | "
+        "| 2 | **DRILL**: played minus not | +23.8 [6.6, 41.0] | seat-games | 200 | 41,895 | "
         "±14.5 | 20,948 | 100 | **no** |",
         "| 2 | Mean score (score points) | 3.75 (sd 1.41) | seat-games | 200 | 8 | ±0.20 | "
         "4 | 100 | yes |",

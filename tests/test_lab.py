@@ -139,7 +139,10 @@ def test_compare_pairs_games_and_is_never_wider(tmp_path):
     res = lab.compare("go-town", base, var, 1500, 3, ["greedy", "attacker", "random"], seed=2,
                       rotate=True, jobs=1, out=tmp_path)
     t = res["table"]
-    assert t["games"].to_list()[0] == 4500  # 3 rotations x 1500 games
+    games = dict(zip(t["metric"].to_list(), t["games"].to_list()))
+    assert games[lab.LIMIT_METRIC] == 4500  # 3 rotations x 1500 games
+    # rates over the games finished in both arms (Go Town 3p has some limit games)
+    assert 4000 < games["first-player win rate"] < 4500
     widths = (t["hi"] - t["lo"]).to_numpy()
     unpaired = (t["unpaired_hi"] - t["unpaired_lo"]).to_numpy()
     assert (widths <= unpaired + 1e-12).all()
@@ -181,7 +184,9 @@ def test_suggest_fixes_a_deliberately_broken_building_first(tmp_path):
     p = res["proposals"][0]
     assert p.component == "buildings.Church" and p.path.startswith("buildings.church.")
     assert abs(p.after["dev"]) < abs(p.before["dev"])
-    assert p.inside == (abs(p.after["dev"]) <= 2.0)
+    # kept only when the whole interval is inside the band, with the games it took
+    assert p.inside == lab.inside_band(p.after, 2.0)
+    assert p.games in (2000, 4000, 8000)
     assert (tmp_path / "suggest.md").read_text().count("buildings.Church") >= 2
 
 
@@ -195,3 +200,66 @@ def test_component_row_by_key_and_by_path_slug():
     assert lab.component_row(comp, "goals", key_slug="13")["diff"] == 3.0
     assert lab.component_row(comp, "goals", "Well") is None
     assert lab.component_row(pl.DataFrame(), "goals", "13") is None
+
+
+# ---- limit games kept apart (issue 15) ---------------------------------------------------------
+def _fixture_run(limits: set[int], first_wins: set[int], n: int = 100):
+    """A RunFn writing a 2-player run folder without playing: game i stops at the length
+    limit when i is in ``limits`` (every seat 0), else seat 0 (always the first player) wins
+    when i is in ``first_wins`` and seat 1 otherwise."""
+    import polars as pl
+
+    def run(game_id, n_, players, seats, seed, options, jobs, chunk_size, folder, seating,
+            backend, label=None, scheduler=None, overrides=None):
+        folder = Path(folder)
+        games, rows = [], []
+        for i in range(n):
+            lim = i in limits
+            win = None if lim else (0 if i in first_wins else 1)
+            games.append({"game": i, "turns": 500 if lim else 40 + i % 7, "first_player": 0,
+                          "end_reason": "limit" if lim else "target"})
+            for s in range(2):
+                rows.append({"game": i, "seat": s, "strategy": seats[s],
+                             "score": 3 if lim else (5 if s == win else 2),
+                             "rank": None if lim else (1 if s == win else 2),
+                             "win_share": 1.0 if s == win else 0.0, "players": 2})
+        for t, df in (("games", pl.DataFrame(games)), ("seats", pl.DataFrame(rows))):
+            (folder / t).mkdir(parents=True, exist_ok=True)
+            df.write_parquet(folder / t / "chunk-000000.parquet")
+        return folder
+    return run
+
+
+def test_compare_counts_limit_games_apart_and_the_sign_can_flip(tmp_path):
+    """Baseline: 60 of 100 games stop at the limit, the first player wins 20 of the 40
+    finished (50%). Variant: 10 stop at the limit; of the 40 games finished in both arms the
+    first player wins 19 (47.5%), and 30 more of the games finished only in the variant.
+    Counting limit games as losses would say 20% -> 49% (+29 points); over games finished in
+    both arms it is 50% -> 47.5% (-2.5), and the limit-game rate moves 60% -> 10% apart."""
+    base = _fixture_run(set(range(40, 100)), set(range(20)))
+    var = _fixture_run(set(range(90, 100)), set(range(19)) | set(range(40, 70)))
+
+    def run(game_id, n, players, seats, seed, options, jobs, chunk_size, folder, *a, **k):
+        fn = var if "variant" in str(folder) else base
+        return fn(game_id, n, players, seats, seed, options, jobs, chunk_size, folder, *a, **k)
+
+    res = lab.compare("go-town", lab.Arm("baseline"), lab.Arm("variant", {"cards.dog.count": 3}),
+                      100, 2, ["defender"], seed=1, rotate=True, jobs=1, out=tmp_path, run=run)
+    t = {r["metric"]: r for r in res["table"].iter_rows(named=True)}
+    fp = t["first-player win rate"]
+    assert (fp["games"], fp["baseline"], fp["variant"]) == (40, 50.0, 47.5)
+    assert fp["diff"] == pytest.approx(-2.5, abs=1e-12)
+    lim = t[lab.LIMIT_METRIC]
+    assert (lim["games"], lim["baseline"], lim["variant"]) == (100, 60.0, 10.0)
+    assert t["game length (turns)"]["games"] == 40  # lengths over finished games only
+    assert [(r["limit"], r["games"]) for r in res["limit"]] == [(60, 100), (10, 100)]
+    md = (tmp_path / "compare.md").read_text()
+    assert "baseline 60 of 100 = 60.00% [" in md and "variant 10 of 100 = 10.00% [" in md
+    assert "Sample size: first-player win rate" in md  # 40 games: far from +-1 point
+    assert 0 <= fp["q"] <= 1 and fp["q"] >= fp["p"]
+
+
+def test_inside_band_needs_the_whole_interval():
+    assert lab.inside_band({"dev": 0.5, "dev_lo": -1.9, "dev_hi": 1.9}, 2.0)
+    assert not lab.inside_band({"dev": 0.5, "dev_lo": -1.0, "dev_hi": 2.1}, 2.0)  # estimate in
+    assert not lab.inside_band({"dev": 0.5, "dev_lo": None, "dev_hi": None}, 2.0)

@@ -180,7 +180,7 @@ def test_write_ladder_files(tmp_path):
     assert csv["strategy"].to_list() == ["strong", "middle", "we$ak"]
     md = paths["md"].read_text()
     assert "**Ordering:** strong > middle > we$ak" in md
-    assert "| strong vs middle | 200 | 10 | 5.00% | 200 | 100.0% |" in md
+    assert "| strong vs middle | 200 | 10 | 5.00% [2.74%, 8.96%] | 200 | 100.0% |" in md
     assert "**Warning:**" not in md
     assert "clustered by seed" in md
     assert paths["png"].stat().st_size > 1000
@@ -197,7 +197,7 @@ def test_few_distinct_games_are_flagged_per_pairing(tmp_path):
     assert p["distinct"].to_list() == [6, 200, 200]
     assert facts["distinct_games"] == 406
     md = write_ladder([(lg, r, facts)], tmp_path, "Fixture")["md"].read_text()
-    assert "| strong vs middle | 200 | 10 | 5.00% | 6 | 3.0% **(few)** |" in md
+    assert "| strong vs middle | 200 | 10 | 5.00% [2.74%, 8.96%] | 6 | 3.0% **(few)** |" in md
     assert "**Warning:** in 1 of 3 pairings fewer than half the games are distinct" in md
 
 

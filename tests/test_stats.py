@@ -118,3 +118,59 @@ def test_mh_difference_by_hand():
     assert r["diff"] == pytest.approx(d) and r["strata"] == 2 and r["n1"] == 90
     assert r["lo"] < d < r["hi"] and 0 < r["p"] < 1
     assert math.isnan(st.mh_difference([1], [0], [1], [5])["diff"])
+
+
+# ---- intervals clustered by game (issue 15) ------------------------------------------------
+def _width(r: dict) -> float:
+    return r["hi"] - r["lo"]
+
+
+def test_cluster_mean_is_statsmodels_cluster_robust_ols():
+    import statsmodels.api as sm
+
+    rng = np.random.default_rng(3)
+    games = np.repeat(np.arange(400), 3)
+    y = rng.normal(size=games.size) + np.repeat(rng.normal(size=400), 3)
+    fit = sm.OLS(y, np.ones_like(y)).fit(cov_type="cluster", cov_kwds={"groups": games})
+    got = st.cluster_mean(y, games)
+    assert got["est"] == pytest.approx(float(fit.params[0]), abs=1e-12)
+    assert got["se"] == pytest.approx(float(fit.bse[0]), rel=1e-10)
+    assert got["clusters"] == 400 and got["units"] == 1200
+
+
+def test_clustered_interval_is_wider_with_within_game_correlation_and_equal_without():
+    rng = np.random.default_rng(7)
+    g = 20_000
+    shared = np.repeat(rng.normal(size=g), 2)  # both seats of a game share it: rho = 0.5
+    y = shared + rng.normal(size=2 * g)
+    games = np.repeat(np.arange(g), 2)
+    ratio = _width(st.cluster_mean(y, games)) / _width(st.independent_mean(y))
+    assert ratio == pytest.approx(math.sqrt(1.5), rel=0.03)  # sqrt(1 + rho)
+    # no correlation: one value a game -> exactly the independent interval
+    z = rng.normal(size=g)
+    a, b = st.cluster_mean(z, np.arange(g)), st.independent_mean(z)
+    assert (a["lo"], a["hi"]) == pytest.approx((b["lo"], b["hi"]), rel=1e-12)
+    # two independent values a game: the same width up to sampling noise
+    w = rng.normal(size=2 * g)
+    ratio0 = _width(st.cluster_mean(w, games)) / _width(st.independent_mean(w))
+    assert ratio0 == pytest.approx(1.0, abs=0.03)
+
+
+def test_clustered_difference_of_two_player_seats_is_sqrt2_wider_than_newcombe():
+    """2-player games in which one seat holds a component and exactly one seat wins: the
+    holder's and the other seat's outcomes are perfectly anti-correlated, so the difference
+    varies twice as much as two independent samples say (the 1.39-1.43x of issue 15)."""
+    rng = np.random.default_rng(11)
+    g = 50_000
+    win0 = (rng.random(g) < 0.55).astype(float)  # the holder (seat 0) wins 55%
+    values = np.column_stack([win0, 1 - win0]).ravel()
+    group = np.tile([True, False], g)
+    games = np.repeat(np.arange(g), 2)
+    cl = st.cluster_difference(values, group, games)
+    d, lo, hi = st.newcombe_difference(win0.sum(), g, (1 - win0).sum(), g)
+    assert cl["est"] == pytest.approx(float(d[0]), abs=1e-12)
+    assert _width(cl) / float(hi[0] - lo[0]) == pytest.approx(math.sqrt(2), rel=0.01)
+    # one seat per game in each group, from different games: no correlation -> no widening
+    games_ind = np.arange(2 * g)
+    ind = st.cluster_difference(values, group, games_ind)
+    assert _width(ind) / float(hi[0] - lo[0]) == pytest.approx(1.0, rel=0.01)

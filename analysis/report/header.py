@@ -66,7 +66,9 @@ def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None
         f"**Date:** {now}",
         "**Seat numbering:** seats are numbered from 1 in this report (Seat 1 = the first "
         "seat, which is seat 0 in the data files). Intervals are 95% (Wilson for rates, "
-        "Newcombe for differences); n is shown in every table.",
+        "Newcombe for differences of independent groups, clustered by game where several "
+        "seats of one game enter one comparison: the component tables); n is shown in every "
+        "table.",
     ])
     incomplete = [str(i + 1) for i, m in enumerate(manifests) if m.get("complete") is False]
     if incomplete:

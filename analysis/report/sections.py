@@ -54,17 +54,21 @@ def rate_table(df: pl.DataFrame, col: str, label: str) -> Table:
 def balance_section(doc, bal, comp) -> None:
     """Balance (Ludii) with the equal-seats test, and completion."""
     doc.h(2, "Balance and completion")
-    doc.p("Balance = 1 - (highest seat win rate - lowest seat win rate), as in Ludii: 1 means "
-          "every seat wins equally often. The p-value tests \"all seats win equally often\" "
-          "(chi-square on the seats' win counts).")
+    doc.p("Balance by turn order (position 1 moved first; never by seat number). Balance "
+          "(2-player definition, Ludii) = 1 - (highest - lowest win rate of the turn-order "
+          "positions); Balance (ranks) = Ludii's definition for more than 2 players, the same "
+          "spread of each position's mean rank-based partial win, (players - rank) / "
+          "(players - 1). 1 means every position does equally well. The p-value tests \"all "
+          "positions win equally often\" (chi-square on their win counts).")
     doc.table(Table(
-        ["Players", "n (finished games)", "Balance", "Best seat", "Worst seat",
-         "p (all seats equal)"],
+        ["Players", "n (finished games)", "Balance (2-player)", "Balance (ranks)",
+         "Best position", "Worst position", "p (all positions equal)"],
         [[str(r["players"]), count(r["n"]), f"{r['balance']:.3f}",
-          f"Seat {r['best_seat'] + 1} ({pct(r['best_rate'])})",
-          f"Seat {r['worst_seat'] + 1} ({pct(r['worst_rate'])})", pvalue(r["p_equal"])]
+          f"{r['balance_rank']:.3f}",
+          f"Position {r['best_position'] + 1} ({pct(r['best_rate'])})",
+          f"Position {r['worst_position'] + 1} ({pct(r['worst_rate'])})", pvalue(r["p_equal"])]
          for r in bal.iter_rows(named=True)],
-        [True, True, True, False, False, True]))
+        [True, True, True, True, False, False, True]))
     doc.p("Completion: a game stopped at the maximum length (\"limit\") is neither a win nor a "
           "draw; such games are reported here and left out of every win rate.")
     doc.table(Table(
@@ -140,7 +144,9 @@ def component_section(doc, impact, grp: dict, png: str) -> None:
     """One component-impact section (``grp``: prefix, title, noun, verb)."""
     doc.h(2, grp["title"])
     doc.p(f"For each {grp['noun']}: win rate of seats that {grp['verb']} it at least once minus "
-          f"win rate of seats that did not, in finished games, with a 95% Newcombe interval; "
+          f"win rate of seats that did not, in finished games, with a 95% interval clustered by "
+          "game (cluster-robust: the seats of one game are not independent); an association, "
+          "not a causal effect (`boardsim effects` measures those); "
           "sorted by the size of the difference. " + CAUTION)
     if impact.is_empty():
         doc.p(f"The runs have no per-seat detail columns (`{grp['prefix']}*`), so there is "

@@ -125,7 +125,7 @@ def _query(games: pl.LazyFrame, seats: pl.LazyFrame, groups: list[dict]) -> _Tab
     return _Tables(
         seat_rates=q.seat_win_rates(seats), order_rates=q.turn_order_win_rates(games),
         strat=q.strategy_win_rates(seats), matchups=q.matchup_matrix(games),
-        bal=q.balance(seats), comp=q.completion(games), scores=q.score_distribution(seats),
+        bal=q.balance(seats, games), comp=q.completion(games), scores=q.score_distribution(seats),
         lengths=q.length_distribution(games), lcounts=q.length_counts(games), impacts=impacts,
         firsts=firsts)
 

@@ -72,7 +72,7 @@ def _order_table(games: pl.LazyFrame, seats: pl.LazyFrame, names: list[str],
     for s in names:
         g = games.filter(sel[s])
         pos = _position_rates(g)
-        bal = q.balance(seats.filter(sel[s]))
+        bal = q.balance(seats.filter(sel[s]), g)
         for p, gp in pos.group_by("players", maintain_order=True):
             p = int(p[0])
             first = gp.filter(pl.col("position") == 0).row(0, named=True)
