@@ -212,3 +212,21 @@ def test_tune_json(tmp_path):
     _toy(tmp_path / "a", trials=12)
     j = json.loads((tmp_path / "a" / "tune.json").read_text())
     assert j["trials"] == 12 and j["overrides"]
+
+
+def test_effects_target_status_from_the_hook(monkeypatch):
+    """The effects target through the hook: met when every component's interval lies inside
+    the band, missed naming the components whose interval lies outside."""
+    def fake(game_id, players, strategies, seating, n, seed, options, data, jobs=1):
+        return {"effect": np.array([1.0, -5.0]), "lo": np.array([0.0, -6.0]),
+                "hi": np.array([2.0, -4.5]), "label": np.array(["a: x", "b: y"], object)}
+
+    monkeypatch.setattr(T, "effects_hook", lambda: fake)
+    params = T.expand_params(get_game("province"), ["structures.bank.labor"], 1)
+    ev = T.Evaluator("province", params, [2], ["greedy"], "fixed", {})
+    cand = {"values": {"structures.bank.labor": 3}}
+    r = T._effects_check(ev, cand, T.parse_target("effects=±4"), 2, 10, 1)
+    assert (r["status"], r["estimate"], r["lo"], r["hi"]) == ("missed", -5.0, -6.0, 2.0)
+    assert r["outside"] == ["b: y"] and r["distance"] == 1.0
+    r = T._effects_check(ev, cand, T.parse_target("effects=±7"), 2, 10, 1)
+    assert r["status"] == "met" and r["distance"] == 0.0
