@@ -16,8 +16,9 @@ A **target** is a band on one measured quantity, per player count:
 A **parameter** is a data path with wildcards over the game's component schema
 (``structures.*.cost.*``, ``goals.*.vp``); every number it matches that the schema declares
 tunable (``Tunable``: its allowed range) becomes one integer parameter, searched within that
-range and at most ``max_step`` from its printed value; ``option:NAME`` makes a rule option a
-categorical parameter. A schema may name alias spellings of fields (``ComponentSchema.aliases``:
+range and at most ``max_step`` from its printed value (a wildcard over the parts of a vector
+means its non-zero parts: ``buildings.*.cost.*`` is each building's printed cost; a 0 part is
+searched only when named); ``option:NAME`` makes a rule option a categorical parameter. A schema may name alias spellings of fields (``ComponentSchema.aliases``:
 Province's ``structures.X.cost.labor`` is ``structures.X.labor``).
 
 The search (optuna, seeded TPE by default) minimises one number per candidate::
@@ -394,6 +395,8 @@ def expand_params(game, patterns: list[str], max_step: int) -> list[Param]:
         for path, alts, value, table, fld in leaves:
             if not any(_match(pat.lower(), p) for p in [path, *alts]):
                 continue
+            if "." in fld and value == 0 and any(c in pat.rsplit(".", 1)[1] for c in "*?["):
+                continue  # a wildcard part means the printed ones: a 0 part only by name
             rng = _tunable_range(schema, table, fld, value)
             if rng is None:
                 continue
@@ -647,23 +650,67 @@ def _key(values: dict[str, Any]) -> str:
     return json.dumps(values, sort_keys=True, default=str)
 
 
+MAX_PROBES = 80
+"""One-step probes (each number +-1 alone) open the search when there are at most this many."""
+SIMPLIFY_SHARE = 0.2
+"""The last share of the search (trials, or time) reverts changed numbers of the best."""
+
+
+def probes(params: list[Param]) -> list[dict[str, Any]]:
+    """Every single-number change by one step (down, then up) within its choices, in path
+    order; [] when there would be more than ``MAX_PROBES``."""
+    printed = {p.path: p.value for p in params}
+    out = []
+    for p in params:
+        if p.is_option:
+            out += [{**printed, p.path: c} for c in p.choices if c != p.value]
+            continue
+        for d in (-1, 1):
+            if p.value + d in p.choices:
+                out.append({**printed, p.path: p.value + d})
+    return out if len(out) <= MAX_PROBES else []
+
+
+def _revert_next(study, params: list[Param], cache: dict) -> dict[str, Any] | None:
+    """The next simplification candidate: the best complete trial with one changed number
+    put back to its printed value (the first such not yet played, in path order); None when
+    every revert of the best has been played (so none of them is better)."""
+    best = best_trials(study, params, 1)
+    if not best:
+        return None
+    vals = best[0]["values"]
+    for p in params:
+        if vals[p.path] != p.value:
+            cand = {**vals, p.path: p.value}
+            if _key(cand) not in cache:
+                return cand
+    return None
+
+
 def run_study(storage: str, name: str, params: list[Param], targets: list[Target],
               evaluator: Evaluator, stages: list[int], seed: int, n_trials: int | None,
               deadline: float | None, sampler: str = "tpe",
-              on_trial: Callable | None = None, stop_after: int | None = None):
+              on_trial: Callable | None = None, stop_after: int | None = None,
+              started: float | None = None):
     """Run (or resume) the study ``name`` in ``storage`` until it holds ``n_trials`` finished
     trials or ``deadline`` (a ``time.monotonic()`` value) passes; returns the optuna study.
 
-    Trial 0 is the printed data. ``stages``: the racing sample sizes (games per player count,
-    increasing); every trial plays games ``0 .. stages[i]-1`` of ``seed``. ``stop_after``:
-    raise KeyboardInterrupt in the middle of that trial number (tests of an interruption).
-    Each finished trial holds user attrs ``distance``, ``changed``, ``total``, ``games``,
-    ``metrics`` (estimate per target and player count).
+    The trials, in order: the printed data; the one-step probes (``probes``); then the
+    sampler's proposals; in the last ``SIMPLIFY_SHARE`` of the trials (or of the time from
+    ``started`` to ``deadline``) the best candidate with one changed number reverted at a
+    time, as long as such reverts remain (a revert that is at least as good becomes the new
+    best, and is simplified in turn). ``stages``: the racing sample sizes (games per player
+    count, increasing); every trial plays games ``0 .. stages[i]-1`` of ``seed``.
+    ``stop_after``: raise KeyboardInterrupt in the middle of the first new trial from that
+    number on (tests of an interruption). Each finished trial holds user attrs ``distance``,
+    ``changed``, ``total``, ``games``, ``metrics`` (estimate per target and player count),
+    ``source`` (printed, probe, sampler, revert).
     """
     optuna = _optuna()
     study = optuna.create_study(storage=storage, study_name=name, direction="minimize",
                                 load_if_exists=True, pruner=RacingPruner())
-    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,)):
+    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,
+                                                      optuna.trial.TrialState.WAITING)):
         study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
     fin = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
     max_total = float(sum(max(abs(c - p.value) for c in p.choices) if not p.is_option else 1
@@ -673,6 +720,18 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
         cache.setdefault(_key(t.params), {"state": t.state, "iv": t.intermediate_values,
                                           "value": t.value, "attrs": t.user_attrs})
     printed = {p.path: p.value for p in params}
+    opening = [printed] + probes(params)
+    dists = {p.path: optuna.distributions.CategoricalDistribution(p.choices)
+             if p.is_option else optuna.distributions.IntDistribution(
+                 min(p.choices), max(p.choices)) for p in params}
+    started = time.monotonic() if started is None else started
+
+    def simplifying(k: int) -> bool:
+        if n_trials is not None:
+            return k >= max(len(opening), int(n_trials * (1 - SIMPLIFY_SHARE)))
+        if deadline is None:
+            return False
+        return time.monotonic() >= deadline - SIMPLIFY_SHARE * (deadline - started)
 
     while True:
         done = study.get_trials(deepcopy=False, states=fin)
@@ -682,11 +741,15 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
         if deadline is not None and time.monotonic() >= deadline:
             break
         study.sampler = _sampler(sampler, seed, k, len(params))
-        if k == 0:
-            study.enqueue_trial(printed, skip_if_exists=True)
-        trial = study.ask({p.path: optuna.distributions.CategoricalDistribution(p.choices)
-                           if p.is_option else optuna.distributions.IntDistribution(
-                               min(p.choices), max(p.choices)) for p in params})
+        fixed, source = None, "sampler"
+        if k < len(opening):
+            fixed, source = opening[k], ("printed" if k == 0 else "probe")
+        elif simplifying(k):
+            fixed = _revert_next(study, params, cache)
+            source = "revert" if fixed is not None else "sampler"
+        if fixed is not None:
+            study.enqueue_trial(fixed)
+        trial = study.ask(dists)
         values = {p.path: trial.params[p.path] for p in params}
         key = _key(values)
         changed, total = edit_cost(params, values)
@@ -697,6 +760,7 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
             for a, v in hit["attrs"].items():
                 trial.set_user_attr(a, v)
             trial.set_user_attr("repeat", True)
+            trial.set_user_attr("source", source)
             if hit["state"] == optuna.trial.TrialState.PRUNED:
                 study.tell(trial, state=optuna.trial.TrialState.PRUNED)
             else:
@@ -725,7 +789,9 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
                     dist += shortfall(est, t.aim(pp), TARGETS[t.name][0])
             value = objective_value(dist, changed, total, max_total)
             trial.report(value, step)
-            if step < len(stages) - 1 and trial.should_prune():
+            # the opening (printed data, probes) is never pruned: it is the baseline of the race
+            if step < len(stages) - 1 and source not in ("printed", "probe") \
+                    and trial.should_prune():
                 pruned = True
                 break
         trial.set_user_attr("distance", dist)
@@ -733,16 +799,15 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
         trial.set_user_attr("total", total)
         trial.set_user_attr("games", int(n))
         trial.set_user_attr("metrics", metrics)
+        trial.set_user_attr("source", source)
+        state = optuna.trial.TrialState.PRUNED if pruned else optuna.trial.TrialState.COMPLETE
         if pruned:
-            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-            cache[key] = {"state": optuna.trial.TrialState.PRUNED,
-                          "iv": dict(trial_iv(study, trial.number)), "value": None,
-                          "attrs": study.trials[trial.number].user_attrs}
+            study.tell(trial, state=state)
         else:
             study.tell(trial, value)
-            cache[key] = {"state": optuna.trial.TrialState.COMPLETE,
-                          "iv": dict(trial_iv(study, trial.number)), "value": value,
-                          "attrs": study.trials[trial.number].user_attrs}
+        cache[key] = {"state": state, "iv": dict(trial_iv(study, trial.number)),
+                      "value": None if pruned else value,
+                      "attrs": study.trials[trial.number].user_attrs}
         if on_trial:
             on_trial(study)
     return study
@@ -877,8 +942,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     whole command (the search gets ``SEARCH_SHARE`` of it); ``trials``: stop the search at
     this many finished trials (reproducible on any machine); ``games``: games per player count
     of the last racing stage (stages: games/16, games/4, games); ``final_games``: games per
-    candidate and player count on fresh seeds; ``effects_games``: games per arm of the
-    effects target (default min(final_games, 2000); k + 1 arms per candidate); ``recheck_strategies``: the search-bot tier
+    candidate and player count on fresh seeds (default 4 x games); ``effects_games``: games
+    per arm of the effects target (default min(final_games, 2000); k + 1 arms per candidate); ``recheck_strategies``: the search-bot tier
     (default: the mix plus ``mcts`` when the game has it, else skipped and said). Writes
     ``out/tune.md``, ``out/proposed.toml``, ``out/history.png``, ``out/tune.json`` and the
     study ``out/study.sqlite3``. Raises UserError on bad input.
@@ -910,10 +975,10 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     check_int("--top", top, 1, 20)
     params = expand_params(game, patterns, max_step)
     if games is None:
-        games = 1600
+        games = 4000
     check_int("--games", games, 16, MAX_GAMES)
     stages = sorted({max(1, games // 16), max(2, games // 4), games})
-    final_games = final_games or max(games, 4000)
+    final_games = final_games or 4 * games
     check_int("--final-games", final_games, 10, MAX_GAMES)
     if trials is not None:
         check_int("--trials", trials, 1, 100_000)
@@ -953,7 +1018,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
                 progress(st, min(1.0, (spent + time.monotonic() - t_search) / search_budget))
 
         study = run_study(storage, "tune", params, targets, ev, stages, seed, trials,
-                          deadline, sampler, note, stop_after)
+                          deadline, sampler, note, stop_after,
+                          t_search - spent if deadline is not None else None)
         study.set_user_attr("search_seconds", spent + time.monotonic() - t_search)
         study.set_user_attr("search_finished", True)
     n_trials = len(study.trials)

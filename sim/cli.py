@@ -609,11 +609,11 @@ def tune(
     budget: str = typer.Option("10m", help="time for the whole command: 10m, 90s, 1h"),
     trials: Optional[int] = typer.Option(None, help="stop the search at this many trials "
                                          "(reproducible on any machine; overrides the budget)"),
-    games: int = typer.Option(1600, "--games", "-n",
+    games: int = typer.Option(4000, "--games", "-n",
                               help="games per trial and player count at the last racing stage"),
     final_games: Optional[int] = typer.Option(None, "--final-games",
                                               help="games per candidate on fresh seeds "
-                                                   "(default max(--games, 4000))"),
+                                                   "(default 4 x --games)"),
     max_step: int = typer.Option(3, help="largest change of one number (0: its whole range)"),
     top: int = typer.Option(3, help="candidates re-played on fresh seeds"),
     sampler: str = typer.Option("tpe", help="tpe | random"),
