@@ -650,7 +650,7 @@ def _key(values: dict[str, Any]) -> str:
     return json.dumps(values, sort_keys=True, default=str)
 
 
-MAX_PROBES = 80
+MAX_PROBES = 100
 """One-step probes (each number +-1 alone) open the search when there are at most this many."""
 SIMPLIFY_SHARE = 0.2
 """The last share of the search (trials, or time) reverts changed numbers of the best."""
@@ -789,9 +789,8 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
                     dist += shortfall(est, t.aim(pp), TARGETS[t.name][0])
             value = objective_value(dist, changed, total, max_total)
             trial.report(value, step)
-            # the opening (printed data, probes) is never pruned: it is the baseline of the race
-            if step < len(stages) - 1 and source not in ("printed", "probe") \
-                    and trial.should_prune():
+            # the printed data is never pruned: it is the baseline of the race
+            if step < len(stages) - 1 and source != "printed" and trial.should_prune():
                 pruned = True
                 break
         trial.set_user_attr("distance", dist)
@@ -980,6 +979,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     stages = sorted({max(1, games // 16), max(2, games // 4), games})
     final_games = final_games or 4 * games
     check_int("--final-games", final_games, 10, MAX_GAMES)
+    if effects_games is not None:
+        check_int("--effects-games", effects_games, 10, MAX_GAMES)
     if trials is not None:
         check_int("--trials", trials, 1, 100_000)
     out = Path(out or Path("reports") / game.id / "tune")

@@ -614,6 +614,9 @@ def tune(
     final_games: Optional[int] = typer.Option(None, "--final-games",
                                               help="games per candidate on fresh seeds "
                                                    "(default 4 x --games)"),
+    effects_games: Optional[int] = typer.Option(
+        None, "--effects-games", help="games per arm of the effects target (default "
+                                      "min(final games, 2000); one arm per component)"),
     max_step: int = typer.Option(3, help="largest change of one number (0: its whole range)"),
     top: int = typer.Option(3, help="candidates re-played on fresh seeds"),
     sampler: str = typer.Option("tpe", help="tpe | random"),
@@ -669,7 +672,8 @@ def tune(
 
         res = run_tune(game, tt, patterns, counts, _split(strategies) or None,
                        _options(option), secs, trials, games, final_games, max_step, seed,
-                       n_jobs, out, sampler, top, _split(recheck_strategies) or None, cb)
+                       n_jobs, out, sampler, top, _split(recheck_strategies) or None, cb,
+                       effects_games=effects_games)
     typer.echo(res.summary)
 
 

@@ -92,6 +92,16 @@ def test_little_town_goal_vp_and_costs():
         assert max(p.choices) - min(p.choices) <= 2 and p.value in p.choices
 
 
+def test_vector_wildcard_means_the_printed_parts():
+    """buildings.*.cost.* is each building's printed (non-zero) cost; a 0 part only by name."""
+    g = get_game("little-town")
+    assert [p.path for p in T.expand_params(g, ["buildings.wheat_field.cost.*"], 1)] == [
+        "buildings.wheat_field.cost.wood"]
+    ps = T.expand_params(g, ["buildings.wheat_field.cost.stone"], 1)
+    assert [(p.path, p.value, p.choices) for p in ps] == [
+        ("buildings.wheat_field.cost.stone", 0, (0, 1))]
+
+
 @pytest.mark.parametrize("pattern,msg", [
     ("structures.*.colour", "matches no tunable number of province; tunable: goals.*.threshold"),
     ("option:warp", "unknown rule option 'warp'"),
