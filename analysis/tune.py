@@ -687,6 +687,24 @@ def _revert_next(study, params: list[Param], cache: dict) -> dict[str, Any] | No
     return None
 
 
+def _neighbor_next(study, params: list[Param], cache: dict) -> dict[str, Any] | None:
+    """The next local step: the best complete trial with one number moved by one step (down,
+    then up, in path order; an option to each other value), the first such not yet played;
+    None when all have been played (the best is a local optimum of one-step moves)."""
+    best = best_trials(study, params, 1)
+    if not best:
+        return None
+    vals = best[0]["values"]
+    for p in params:
+        steps = [c for c in p.choices if c != vals[p.path]] if p.is_option else [
+            vals[p.path] + d for d in (-1, 1) if vals[p.path] + d in p.choices]
+        for v in steps:
+            cand = {**vals, p.path: v}
+            if _key(cand) not in cache:
+                return cand
+    return None
+
+
 def run_study(storage: str, name: str, params: list[Param], targets: list[Target],
               evaluator: Evaluator, stages: list[int], seed: int, n_trials: int | None,
               deadline: float | None, sampler: str = "tpe",
@@ -695,8 +713,10 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
     """Run (or resume) the study ``name`` in ``storage`` until it holds ``n_trials`` finished
     trials or ``deadline`` (a ``time.monotonic()`` value) passes; returns the optuna study.
 
-    The trials, in order: the printed data; the one-step probes (``probes``); then the
-    sampler's proposals; in the last ``SIMPLIFY_SHARE`` of the trials (or of the time from
+    The trials, in order: the printed data; the one-step probes (``probes``); then one-step
+    moves from the best candidate so far (``_neighbor_next``: a greedy walk that adds or
+    removes one step at a time, so it finds small edits) until none of them improves on the
+    best; then the sampler's proposals (optuna TPE: the global search); in the last ``SIMPLIFY_SHARE`` of the trials (or of the time from
     ``started`` to ``deadline``) the best candidate with one changed number reverted at a
     time, as long as such reverts remain (a revert that is at least as good becomes the new
     best, and is simplified in turn). ``stages``: the racing sample sizes (games per player
@@ -747,6 +767,9 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
         elif simplifying(k):
             fixed = _revert_next(study, params, cache)
             source = "revert" if fixed is not None else "sampler"
+        if fixed is None and k >= len(opening):
+            fixed = _neighbor_next(study, params, cache)  # None at a local optimum: TPE
+            source = "step" if fixed is not None else "sampler"
         if fixed is not None:
             study.enqueue_trial(fixed)
         trial = study.ask(dists)
@@ -976,7 +999,7 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     if games is None:
         games = 4000
     check_int("--games", games, 16, MAX_GAMES)
-    stages = sorted({max(1, games // 16), max(2, games // 4), games})
+    stages = sorted({max(2, games // 16), max(2, games // 4), games})
     final_games = final_games or 4 * games
     check_int("--final-games", final_games, 10, MAX_GAMES)
     if effects_games is not None:
@@ -1114,7 +1137,13 @@ def data_toml(overrides: dict[str, Any]) -> str:
 
 
 def _fmt_check(r: dict) -> str:
-    return f"{r['estimate']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}] {r['status']}"
+    text = f"{r['estimate']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}] {r['status']}"
+    if r.get("worst"):  # the effects target: the largest effect, the span of the intervals
+        out = r.get("outside") or []
+        text += f" (largest: {r['worst']}; interval outside the band: " + (
+            ", ".join(out[:5]) + (f" and {len(out) - 5} more" if len(out) > 5 else "")
+            if out else "none") + ")"
+    return text
 
 
 def _history_chart(study, path: Path) -> None:
@@ -1176,7 +1205,7 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
              f"{base_options or 'as printed'}. **The results hold for these bots.**")
     L.append(f"- Budget {budget:.0f} s: search {search_seconds:.0f} s, {n_trials} trials "
              f"({setup['sampler']} sampler, racing stages "
-             f"{', '.join(map(str, sorted({max(1, setup['games'] // 16), max(2, setup['games'] // 4), setup['games']})))}"
+             f"{', '.join(map(str, sorted({max(2, setup['games'] // 16), max(2, setup['games'] // 4), setup['games']})))}"
              f" games), {search_games:,} games in the search; then {final_games:,} games per "
              f"candidate and player count on fresh seeds; whole command {elapsed:.0f} s "
              "(this invocation).")
