@@ -1069,7 +1069,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
         c["status"] = _status_of(c)
         c["distance_fresh"] = float(sum(r["distance"] for r in c["checks"]))
     proposals = cands[1:]
-    meeting = [c for c in proposals if c["status"] == "met"]
+    # the printed data itself, when it already meets every target, is the smallest edit
+    meeting = [c for c in cands if c["status"] == "met"]
     answer = min(meeting, key=lambda c: (c["changed"], c["total"])) if meeting else None
     closest = answer or (min(proposals, key=lambda c: (c["distance_fresh"], c["changed"]))
                          if proposals else cands[0])
@@ -1171,6 +1172,9 @@ def _history_chart(study, path: Path) -> None:
         ax.step(np.array(xs)[order], np.minimum.accumulate(np.array(ys)[order]), where="post",
                 color="C3", label="best so far")
     ax.set_yscale("symlog", linthresh=10)
+    from matplotlib.ticker import FuncFormatter
+
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # plain text labels
     ax.set_xlabel("trial")
     ax.set_ylabel("objective (100 x distance + edit cost)")
     ax.legend(fontsize=7)
