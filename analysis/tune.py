@@ -6,7 +6,7 @@ A **target** is a band on one measured quantity, per player count:
 * ``first_seat``: the first player's win share in points (percent), by turn order (the seat
   that moved first in each game, whatever its seat number): ``first_seat=50±2`` (``50+-2``),
   ``first_seat=parity±2`` (``100/players`` +- 2), ``first_seat=48..52``;
-* ``balance``: ``1 - (max - min)`` of the seats' win rates (the report's Balance):
+* ``balance``: ``1 - (max - min)`` of the win rates by turn position (the report's Balance):
   ``balance>=0.9``;
 * ``length``: the mean game length in turns: ``length=13..16``;
 * ``margin``: the mean score margin, winner's score minus the runner-up's: ``margin=2..6``;
@@ -485,9 +485,13 @@ def per_game(g: Games, name: str) -> np.ndarray:
     raise KeyError(name)
 
 
-def balance_of(win_share: np.ndarray) -> float:
-    """1 - (max - min) of the seats' mean win shares (``float64[N, P]``)."""
-    r = win_share.mean(axis=0)
+def balance_of(win_share: np.ndarray, first_player: np.ndarray) -> float:
+    """Balance by turn order: 1 - (max - min) of the mean win share of each turn position
+    (position 0 = the player who moved first), from ``win_share`` ``float64[N, P]`` and
+    ``first_player`` ``int64[N]`` (the report's Balance, never by seat number)."""
+    p = win_share.shape[1]
+    pos = (np.arange(p)[None, :] - first_player[:, None]) % p
+    r = np.array([win_share[pos == k].mean() for k in range(p)])
     return float(1.0 - (r.max() - r.min()))
 
 
@@ -498,14 +502,17 @@ def measure(g: Games, name: str, interval: bool = False, seed: int = 0
     else NaN. NaN estimate without finished games."""
     nan = float("nan")
     if name == "balance":
-        ws = g.win_share[g.finished]
+        ws, fp = g.win_share[g.finished], g.first_player[g.finished]
         if ws.shape[0] < 2:
             return nan, nan, nan
-        est = balance_of(ws)
+        est = balance_of(ws, fp)
         if not interval:
             return est, nan, nan
         rng = np.random.default_rng(seed)
-        boots = [balance_of(ws[rng.integers(0, ws.shape[0], ws.shape[0])]) for _ in range(400)]
+        boots = []
+        for _ in range(400):
+            i = rng.integers(0, ws.shape[0], ws.shape[0])
+            boots.append(balance_of(ws[i], fp[i]))
         lo, hi = np.percentile(boots, [2.5, 97.5])
         return est, float(lo), float(hi)
     x = per_game(g, name)

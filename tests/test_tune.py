@@ -240,3 +240,29 @@ def test_effects_target_status_from_the_hook(monkeypatch):
     assert r["outside"] == ["b: y"] and r["distance"] == 1.0
     r = T._effects_check(ev, cand, T.parse_target("effects=±7"), 2, 10, 1)
     assert r["status"] == "met" and r["distance"] == 0.0
+
+
+def test_balance_by_turn_order():
+    """Balance reads turn positions, not seat numbers: the first mover always wins while the
+    seat that moves first alternates, so seats look equal but Balance is 0."""
+    ws = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+    fp = np.array([0, 1, 0, 1])
+    g = T.Games(ws, np.zeros((4, 2)), fp, np.full(4, 5.0), np.ones(4, bool))
+    assert T.balance_of(ws, fp) == 0.0
+    est, lo, hi = T.measure(g, "balance", interval=True)
+    assert (est, lo, hi) == (0.0, 0.0, 0.0)
+    assert T.measure(g, "first_seat")[0] == 100.0
+
+
+def test_targets_file(tmp_path):
+    f = tmp_path / "t.toml"
+    f.write_text('params = ["structures.*.cost.*"]\n[targets]\nfirst_seat = "50±2"\n'
+                 'balance = ">=0.9"\nlength = "13..16"\n', encoding="utf-8")
+    tt, pats = T.parse_targets_file(f)
+    assert [(t.name, t.band(2)) for t in tt] == [("first_seat", (48.0, 52.0)),
+                                                  ("balance", (0.9, math.inf)),
+                                                  ("length", (13.0, 16.0))]
+    assert pats == ["structures.*.cost.*"]
+    f.write_text("[target]\nx = 1\n")
+    with pytest.raises(UserError, match="unknown key"):
+        T.parse_targets_file(f)
