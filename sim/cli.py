@@ -596,7 +596,8 @@ def tune(
         help="first_seat=50±2 (or 50+-2, parity±2), balance>=0.9, length=13..16, "
              "margin=2..6, effects=±3 (repeatable)"),
     targets_file: Optional[Path] = typer.Option(
-        None, "--targets", help="TOML file: [targets] name = \"band\", params = [...]"),
+        None, "--targets", help="TOML file: a targets table (name = \"band\") and a params "
+                                "list"),
     param: Optional[list[str]] = typer.Option(
         None, "--param", help="data path with wildcards (structures.*.cost.*) or option:NAME "
                               "(repeatable)"),
