@@ -589,6 +589,96 @@ def effects(
     typer.echo(res["summary"])
 
 
+@app.command()
+def tune(
+    game: str = typer.Argument(..., help="game id"),
+    target: Optional[list[str]] = typer.Option(
+        None, "--target", "-t",
+        help="first_seat=50±2 (or 50+-2, parity±2), balance>=0.9, length=13..16, "
+             "margin=2..6, effects=±3 (repeatable)"),
+    targets_file: Optional[Path] = typer.Option(
+        None, "--targets", help="TOML file: a targets table (name = \"band\") and a params "
+                                "list"),
+    param: Optional[list[str]] = typer.Option(
+        None, "--param", help="data path with wildcards (structures.*.cost.*) or option:NAME "
+                              "(repeatable)"),
+    players: str = typer.Option("", "--players", "-p",
+                                help="player counts, e.g. 2 or 2,3 (default: the main job's)"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="bot mix (default: the game's recommended mix)"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o",
+                                               help="fixed rule option name=value"),
+    budget: str = typer.Option("10m", help="time for the whole command: 10m, 90s, 1h"),
+    trials: Optional[int] = typer.Option(None, help="stop the search at this many trials "
+                                         "(reproducible on any machine; overrides the budget)"),
+    games: int = typer.Option(4000, "--games", "-n",
+                              help="games per trial and player count at the last racing stage"),
+    final_games: Optional[int] = typer.Option(None, "--final-games",
+                                              help="games per candidate on fresh seeds "
+                                                   "(default 4 x --games)"),
+    effects_games: Optional[int] = typer.Option(
+        None, "--effects-games", help="games per arm of the effects target (default "
+                                      "min(final games, 2000); one arm per component)"),
+    max_step: int = typer.Option(3, help="largest change of one number (0: its whole range)"),
+    top: int = typer.Option(3, help="candidates re-played on fresh seeds"),
+    sampler: str = typer.Option("tpe", help="tpe | random"),
+    recheck_strategies: str = typer.Option(
+        "", "--recheck-strategies",
+        help="search-bot tier for the re-check (default: the mix plus mcts when the game "
+             "has it)"),
+    seed: int = typer.Option(1),
+    jobs: int = typer.Option(-1, "--jobs", "-j"),
+    out: Optional[Path] = typer.Option(None, help="output folder (default reports/GAME/tune)"),
+):
+    """The smallest change to the printed components that meets the targets (optuna search
+    on common random numbers, racing, fresh-seed check)."""
+    import os
+
+    from analysis.tune import parse_budget, parse_target, parse_targets_file
+    from analysis.tune import tune as run_tune
+    from sim.core.integrity import check_jobs, check_seed
+
+    check_seed(seed)
+    check_jobs(jobs)
+    secs = parse_budget(budget)
+    tt = [parse_target(x) for x in target or []]
+    patterns = list(param or [])
+    if targets_file is not None:
+        more, pats = parse_targets_file(targets_file)
+        tt += more
+        patterns += pats
+    counts = None
+    if players.strip():
+        try:
+            counts = [int(x) for x in _split(players)]
+        except ValueError:
+            raise UserError(f"--players {players!r}: expected whole numbers like 2 or 2,3"
+                            ) from None
+    if sampler not in ("tpe", "random"):
+        raise UserError(f"--sampler {sampler!r}; allowed: tpe, random")
+    _plain_text_charts()
+    n_jobs = (os.cpu_count() or 1) if jobs == -1 else jobs
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    prog = Progress(TextColumn("[bold]tune search"), BarColumn(),
+                    TextColumn("{task.fields[info]}"), TimeElapsedColumn(), transient=False)
+    with prog:
+        task = prog.add_task("search", total=1.0, info="")
+
+        def cb(study, frac):
+            from analysis.tune import best_so_far
+
+            trials_done, dist = best_so_far(study)
+            prog.update(task, completed=frac,
+                        info=f"{trials_done} trials, best distance {dist}")
+
+        res = run_tune(game, tt, patterns, counts, _split(strategies) or None,
+                       _options(option), secs, trials, games, final_games, max_step, seed,
+                       n_jobs, out, sampler, top, _split(recheck_strategies) or None, cb,
+                       effects_games=effects_games)
+    typer.echo(res.summary)
+
+
 def _lab_checks(seed: int, jobs: int, n: int) -> None:
     """The lab tools' numbers, checked before any run starts. Raises UserError."""
     from sim.core.integrity import MAX_GAMES, check_int, check_jobs, check_seed

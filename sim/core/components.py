@@ -82,7 +82,10 @@ class ComponentSchema:
     field (default ``DEFAULT_LIMIT``, or ``DEFAULT_SIGNED_LIMIT`` for a signed field); the game's
     own constructor then checks what the fixed arrays of its kernels can hold;
     tunables: what ``suggest`` may change; impact: the detail columns measuring each table's
-    components; docs: table -> one line (what it is, and whether the data is confirmed).
+    components; docs: table -> one line (what it is, and whether the data is confirmed);
+    aliases: ``"table.alias"`` -> fields that ``boardsim tune``'s wildcard paths may also
+    spell ``table.row.alias.field`` (Province: ``structures.*.cost.*`` = the labor and coins
+    of every structure); a data path always uses the field itself.
     """
 
     keys: dict[str, str] = field(default_factory=dict)
@@ -92,6 +95,7 @@ class ComponentSchema:
     tunables: tuple[Tunable, ...] = ()
     impact: tuple[ImpactLink, ...] = ()
     docs: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 # ---- reading override input ------------------------------------------------------------------

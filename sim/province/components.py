@@ -52,6 +52,9 @@ SCHEMA = ComponentSchema(
         Tunable("structures", "trade_labor", +1, 0, 5),
         Tunable("goals", "threshold", -1, 1, 12),
     ),
+    # a structure's cost is its labor and coins (``boardsim tune --param
+    # 'structures.*.cost.*'``)
+    aliases={"structures.cost": ("labor", "coins")},
     impact=(
         ImpactLink("built_", "structures", title="structure (built vs not built)"),
         ImpactLink("goal_", "goals", title="goal token (claimed vs not)"),
