@@ -38,7 +38,7 @@ class GoTown(Game):
     """Go Town, 2-4 players, 54 cards, first to ``target_floors`` floors wins (spec §1-§4)."""
 
     id = "go-town"
-    version = "1"  # changes only when the games played change (the manifest records it)
+    version = "2"  # changes only when the games played change (the manifest records it)
     title = "Go Town"
     min_players = 2
     max_players = 4
