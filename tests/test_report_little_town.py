@@ -352,3 +352,82 @@ def test_compare_setups_small(tmp_path, monkeypatch):
     assert (tmp_path / "other" / "report.md").exists()
     with pytest.raises(UserError, match="allowed"):
         lt.compare_setups(["random", "fancy"], 10, 3, None, 1, 1, None, run_simulation)
+
+
+# ---------------------------------------------------------------- issue 16 ---------------
+def _ctx(run_dirs, roles, out):
+    from analysis.doc import Doc
+    from analysis.report.context import ReportContext
+    from analysis.report.manifests import load_manifests
+
+    games, seats = q.scan_runs(run_dirs)
+    return ReportContext(Doc(), games, seats, run_dirs, load_manifests(run_dirs),
+                         dict(enumerate(roles)), str(out), {}, [], [])
+
+
+def _specs_with_goal_17():
+    """The main run, plus seat 1 holding goal card 17 in every game and never completing it."""
+    specs = _main_specs()
+    for g in specs:
+        g["seat"].setdefault(1, {})["goal_17"] = 0
+    return specs
+
+
+def test_building_table_lists_each_building_once(tmp_path, main_run):
+    # the prefix built_ also matches the built_round_* columns: the game's impact group must
+    # keep the buildings only (issue 16: every building was listed twice, round_tavern, ...)
+    res = write_report([main_run], str(tmp_path / "rep"), "Little Town", GAME.impact_groups)
+    md = open(res["markdown"]).read()
+    assert "round_" not in md
+    assert "**tavern**" in md and "**wheat_field**" in md
+
+
+def test_goal_never_completed_is_ranked_hardest_and_a_rule_hole(tmp_path):
+    run = write_lt_run(tmp_path / "m", 3, _specs_with_goal_17())
+    ctx = _ctx([run], ["main"], tmp_path / "rep")
+    lt.extend_report(ctx)
+    goal = next(h for h in ctx.headline_block if h.startswith("**Goal cards"))
+    # card 17 (21 holders, none completed) is the hardest, not dropped from the ranking
+    assert "hardest: #17 0.0% [0.0, 15.5]" in goal
+    # completion to one decimal: 10 of 21 = 47.6%, not "48%"
+    assert "completed 47.6%" in goal and "completed 48%)" not in goal
+    holes = {h["finding"].split(" (")[0]: h for h in ctx.rule_holes}
+    g = holes["goal cards that no holder ever completed"]
+    assert (g["count"], g["n"], g["unit"]) == (1, 2, "goal cards held")
+    assert "#17" in g["finding"] and "0 of 21 holders" in g["finding"] and g["fix"]
+    b = holes["buildings offered in the market but never built"]
+    # offered: Wheat Field (always) and the Tavern, both built
+    assert (b["count"], b["n"]) == (0, 2) and b["fix"] is None
+
+
+def test_goal_chart_keeps_never_completed_cards(tmp_path):
+    from analysis.games.little_town.charts import balance_chart
+
+    df = pl.DataFrame({"players": [3, 3], "label": ["#3 a", "#17 b"], "diff": [0.2, None],
+                       "lo": [0.1, None], "hi": [0.3, None], "q": [0.01, None]})
+    import matplotlib.pyplot as plt
+
+    shown = []
+    orig = plt.Axes.set_yticks
+
+    def spy(self, ticks, labels=None, **kw):
+        shown.append(list(labels or []))
+        return orig(self, ticks, labels, **kw)
+
+    plt.Axes.set_yticks = spy
+    try:
+        balance_chart(df, "label", str(tmp_path / "g.png"), "t", missing="never completed")
+    finally:
+        plt.Axes.set_yticks = orig
+    assert shown == [["#17 b", "#3 a"]]
+
+
+def test_readme_names_every_end_reason():
+    # issue 16: the README said end_reason is `target`; Little Town writes `end`
+    from sim.registry import list_games
+
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md")).read()
+    row = next(line for line in readme.splitlines() if line.startswith("| end_reason |"))
+    for gid in list_games():
+        for reason in get_game(gid).end_reasons[1:]:
+            assert f"`{reason}`" in row, (gid, reason)

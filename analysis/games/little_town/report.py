@@ -64,7 +64,10 @@ def extend_report(ctx) -> None:
                                                                       return_dtype=pl.Utf8)))
     ctx.add_chart("goal_balance", balance_chart(
         gl, "label", os.path.join(out, "goal_balance.png"),
-        "Goal card: completed minus not completed (holders)"))
+        "Goal card: completed minus not completed (holders)",
+        missing="never completed: no difference"))
+    goal_rule_holes(ctx, g)
+    building_rule_holes(ctx, b)
 
     hp = headline_players(b)
     if hp is not None:
@@ -87,12 +90,14 @@ def extend_report(ctx) -> None:
         gg = g.filter((pl.col("players") == hp) & pl.col("diff").is_not_null()).sort(
             "diff", descending=True)
         strong = "; ".join(item(f"**#{r['card']}** ({GOAL_TEXT[r['card']]}, completed "
-                                f"{pct(r['completion'], 0)})", r)
+                                f"{pct(r['completion'])})", r)
                            for r in gg.head(3).iter_rows(named=True))
         weak = "; ".join(item(f"**#{r['card']}** ({GOAL_TEXT[r['card']]}, completed "
-                              f"{pct(r['completion'], 0)})", r)
+                              f"{pct(r['completion'])})", r)
                          for r in gg.tail(3).reverse().iter_rows(named=True))
-        easy = gg.sort("completion", descending=True)
+        # easiest / hardest over every card held, those never completed included (issue 16)
+        easy = g.filter(pl.col("players") == hp).sort(["completion", "card"],
+                                                      descending=[True, False])
         ctx.headline(
             f"**Goal cards ({hp} players):** strongest (win rate of holders who completed it "
             f"minus holders who did not): {strong}. Weakest (lowest difference): {weak}. "
@@ -134,6 +139,37 @@ def extend_report(ctx) -> None:
         setup_charts(res, out, ctx.add_chart)
         setup_sections(ctx.doc, res)
     data_section(ctx.doc, ctx.manifests)
+
+
+def goal_rule_holes(ctx, g: pl.DataFrame) -> None:
+    """Rule hole (issue 16): goal cards that no holder completed in the main runs (over every
+    player count), e.g. card #17 under the default reading. Reported whether found or not."""
+    per = g.group_by("card").agg(pl.col("held").sum(), pl.col("completed").sum()).sort("card")
+    never = per.filter(pl.col("completed") == 0)
+    what = "; ".join(f"#{r['card']} ({GOAL_TEXT.get(r['card'], '?')}): 0 of "
+                     f"{r['held']:,} holders" for r in never.iter_rows(named=True))
+    ctx.rule_hole(
+        "goal cards that no holder ever completed" + (f" ({what})" if what else ""),
+        never.height, per.height, "goal cards held",
+        "a goal card that can never be completed under the chosen rule options is a dead "
+        "draw for its holder (its points can never be scored)",
+        "check the card's condition against the options and the data (the `goals` table of "
+        "the component data, `boardsim ... --data`); a reading under which it can be met, or "
+        "taking it out of the deck, closes the hole" if never.height else None)
+
+
+def building_rule_holes(ctx, b: pl.DataFrame) -> None:
+    """Rule hole (issue 16): buildings in the market that no seat ever built (main runs, every
+    player count together). Reported whether found or not."""
+    per = b.group_by("building").agg(pl.col("present").sum(), pl.col("built_games").sum())
+    per = per.filter(pl.col("present") > 0).sort("building")
+    never = per.filter(pl.col("built_games") == 0)
+    ctx.rule_hole(
+        "buildings offered in the market but never built" + (
+            f" ({', '.join(never['building'])})" if never.height else ""),
+        never.height, per.height, "buildings offered",
+        "a building no seat ever builds adds nothing to the game (too expensive, or its "
+        "effect never pays under these bots)", None)
 
 
 def write_setup_report(run_dirs: list[str], setups: list[str], out_dir: str) -> dict[str, str]:
