@@ -22,7 +22,7 @@ import os
 import polars as pl
 
 from analysis import charts
-from analysis.doc import Table, ci, count, num, pct, pct_ci, pts, pts_ci
+from analysis.doc import Table, ci, count, num, pct, pct_ci, pts_ci
 from analysis.games.go_town.queries import (
     OPTION_PREFIX,
     end_reasons,
