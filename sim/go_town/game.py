@@ -327,8 +327,9 @@ class GoTown(Game):
         played per type; ``held_<special>`` 1 if the seat held that special card at some point
         (spec §8.3: wrecking-ball strength conditional on holding it); ``leader_attacks`` bit
         v = the seat attacked seat v (STEAL, BONE, DRILL, WRECK, MILK, THIEF) while v led
-        alone by 2+ floors over the attacker; ``kingmaker`` 1 if the seat did not win and
-        attacked such a leader who did not win either (spec §8.3 kingmaking)."""
+        alone, one floor or less from the target, with 2+ floors more than the attacker;
+        ``kingmaker`` 1 if the seat did not win and attacked such a leader who did not win
+        either, so a third seat won (spec §8.3 kingmaking)."""
         turns = np.zeros(n_games, np.int64)
         decisions = np.zeros(n_games, np.int64)
         end_reason = np.zeros(n_games, np.int64)
@@ -353,8 +354,8 @@ class GoTown(Game):
             detail[f"held_{K.CARD_NAMES[k]}"] = (watch[:, :, 0] >> k) & 1
         hits = watch[:, :, 1]
         detail["leader_attacks"] = hits
-        # kingmaker: the seat did not win and attacked a lone leader (2+ floors ahead of it)
-        # who did not win either, so a third seat won (spec §8.3 "kingmaking")
+        # kingmaker: the seat did not win and attacked a lone leader about to win (2+ floors
+        # ahead of it) who did not win either, so a third seat won (spec §8.3 "kingmaking")
         not_winner = np.where(won, ~(1 << np.maximum(winner, 0)), 0)
         seat = np.arange(n_players)
         detail["kingmaker"] = (((hits & not_winner[:, None]) != 0)

@@ -44,7 +44,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     watch int64[n_games, n_players, 2]: what the report reads besides the results (it changes
     no game): ``[..., 0]`` bit k = the seat held a card of type k at some point;
     ``[..., 1]`` bit v = the seat attacked seat v (STEAL, BONE, DRILL, WRECK, MILK or THIEF
-    aimed at v) while v led alone and the seat had at least 2 floors fewer than v.
+    aimed at v) while v led alone one floor (or less) from the target and the seat had at
+    least 2 floors fewer than v (it could not win on its next turn).
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
     """
     # Unpack the state once; the loop only indexes arrays and calls the array kernels, which
@@ -98,7 +99,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                                   dogs, n_floors, skips, hn, legal, n, brng)
             h = fold_action(h, a)
             v = attack_target(a)
-            if v >= 0 and n_floors[v] >= n_floors[c] + 2:
+            if (v >= 0 and n_floors[v] >= opts[K.O_TARGET] - 1
+                    and n_floors[v] >= n_floors[c] + 2):
                 alone = True
                 for u in range(n_players):
                     if u != v and n_floors[u] >= n_floors[v]:

@@ -127,8 +127,8 @@ def extend_report(ctx) -> None:
     kk = km.filter(pl.col("players") >= 3) if km.height else km
     if kk.height:
         ctx.headline(
-            "**Kingmaking** (won games in which a seat that did not win attacked a lone "
-            "leader 2+ floors ahead of it who then lost too): " + "; ".join(
+            "**Kingmaking** (won games in which a seat 2+ floors behind attacked the lone "
+            "leader one floor from the win, and a third seat won): " + "; ".join(
                 f"{r['players']}p {pct_ci(r['rate'], r['lo'], r['hi'])} "
                 f"(n = {count(r['n'])})" for r in kk.iter_rows(named=True)) + ".")
     wh = wr.filter(pl.col("split") == "held") if wr.height else wr
@@ -175,10 +175,11 @@ def extend_report(ctx) -> None:
          for r in rd.iter_rows(named=True)], [True] * 9))
     doc.h(2, "Kingmaking")
     doc.p("Spec §8.3: \"share of wins decided by a third party's attack\". Counted: won games "
-          "in which a seat that did not win attacked (STEAL, BONE, DRILL, WRECK, MILK or "
-          "THIEF aimed at it) a seat that led alone with at least 2 floors more than the "
-          "attacker, and that leader did not win either: the attack helped a third seat. "
-          "Two players cannot have a kingmaker (0 by definition).")
+          "in which a seat that could not win (at least 2 floors behind) attacked (STEAL, "
+          "BONE, DRILL, WRECK, MILK or THIEF aimed at it) the lone leader while the leader "
+          "was one floor or less from the target, and neither of them won: the attack on the "
+          "player about to win handed the game to a third seat. Two players cannot have a "
+          "kingmaker (0 by definition).")
     if km.height:
         doc.table(Table(["Players", "n (games won)", "Kingmade", "Share [95% CI]"],
                         [[str(r["players"]), count(r["n"]), count(r["kingmade"]),

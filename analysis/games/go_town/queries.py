@@ -46,8 +46,8 @@ def rounds(games: pl.LazyFrame) -> pl.DataFrame:
 
 def kingmaking(seats: pl.LazyFrame) -> pl.DataFrame:
     """Kingmaking per player count (spec §8.3): of the games won, how many had a seat that did
-    not win attack a lone leader 2+ floors ahead of it who then did not win either (seat detail
-    ``kingmaker``). Columns players, n (games won), kingmade (Int64), rate/lo/hi (Wilson).
+    not win attack the lone leader, one floor or less from the target and 2+ floors ahead of
+    it, who then did not win either (seat detail ``kingmaker``). Columns players, n (games won), kingmade (Int64), rate/lo/hi (Wilson).
     Empty when the runs have no ``kingmaker`` column."""
     if "kingmaker" not in seats.collect_schema().names():
         return pl.DataFrame()
