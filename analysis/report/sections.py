@@ -141,7 +141,7 @@ def component_section(doc, impact, grp: dict, png: str) -> None:
     doc.h(2, grp["title"])
     doc.p(f"For each {grp['noun']}: win rate of seats that {grp['verb']} it at least once minus "
           f"win rate of seats that did not, in finished games, with a 95% Newcombe interval; "
-          "sorted by the size of the difference. " + CAUTION)
+          "sorted by the size of the difference. " + grp.get("caution", CAUTION))
     if impact.is_empty():
         doc.p(f"The runs have no per-seat detail columns (`{grp['prefix']}*`), so there is "
               "nothing to show here.")

@@ -12,6 +12,7 @@ from analysis.games.three_little_wolves.sections import (
     Study,
     dummy_section,
     fmt_unit,
+    last_pig_section,
     score_section,
     seat_order_section,
     sensitivity_section,
@@ -36,7 +37,13 @@ def extend_report(ctx) -> None:
     ties = ties_section(ctx, study)
     dummy_pairs = dummy_section(ctx, study)
     sens = sensitivity_section(ctx, study)
+    pig = last_pig_section(ctx, study)
     headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens)
+    if not pig.is_empty():
+        ctx.headline("**Cards under the last pig** (main runs): " + "; ".join(
+            f"{p}p " + ", ".join(f"{r['under']}: {pct(r['share'])}"
+                                 for r in g.sort("under").iter_rows(named=True))
+            for (p,), g in pig.group_by("players", maintain_order=True)) + ".")
 
 
 def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> None:
