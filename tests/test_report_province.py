@@ -419,3 +419,22 @@ def test_turns_margins_and_lender(main_run):
     assert t["n_decided"] == 8 and t["margin_mean"] == 2.0
     # seat 1 holds the Lender at the end of g0-g2 (seat 0 won them)
     assert (t["lender"], t["lender_rate"], t["lwin_rate"]) == (3, 3 / 9, 0.0)
+
+
+def test_rule_holes_found_or_not(tmp_path, main_run):
+    from analysis.doc import Doc
+    from analysis.report.context import ReportContext
+    from analysis.report.manifests import load_manifests
+
+    games, seats = q.scan_runs([main_run])
+    ctx = ReportContext(Doc(), games, seats, [main_run], load_manifests([main_run]),
+                        {0: "main"}, str(tmp_path / "out"), {}, [], [])
+    os.makedirs(tmp_path / "out")
+    pv.extend_report(ctx)
+    got = {h["finding"].split(" (")[0]: (h["count"], h["n"]) for h in ctx.rule_holes}
+    assert got == {
+        "the game stopped at the length limit without ending": (1, 10),
+        "the coin supply ran dry": (2, 10),            # g0 and g9
+        "structures never built": (7, 8),               # only the Camp
+        "goal tokens drawn but never claimed": (0, 1),  # the Crew, claimed
+    }

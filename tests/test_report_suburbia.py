@@ -429,3 +429,21 @@ def test_labels_come_from_the_manifests_and_solo_games_are_left_out(runs, tmp_pa
     assert "5 solo games (1 player) are left out" in md
     first = next(line for line in md.splitlines() if "**First-seat advantage**" in line)
     assert "1p" not in first and "100.0% vs parity 100.0%" not in md
+
+
+def test_rule_holes_found_or_not(runs, tmp_path):
+    from analysis.doc import Doc
+    from analysis.report.context import ReportContext
+    from analysis.report.manifests import load_manifests
+
+    games, seats = q.scan_runs(runs)
+    os.makedirs(tmp_path / "out")
+    ctx = ReportContext(Doc(), games, seats, runs, load_manifests(runs), ROLES,
+                        str(tmp_path / "out"), {}, [], [])
+    sb.extend_report(ctx)
+    got = {h["finding"].split(" (")[0]: (h["count"], h["n"]) for h in ctx.rule_holes}
+    assert got == {
+        "the game stopped at the length limit without ending": (0, 50),
+        "tiles offered in the market but never placed": (0, 1),   # the Mint, placed
+        "goals in play that no seat ever achieved": (0, 2),       # Builder and Miser, met
+    }

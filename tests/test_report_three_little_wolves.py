@@ -470,3 +470,20 @@ def test_issue16_wolves_sections(tmp_path):
     assert "**Cards under the last pig** (main runs): 2p 0: 33.3%, 3: 66.7%." in md
     # the study sections say where their runs come from
     assert md.count("they come from `boardsim run`") >= 3
+
+
+def test_rule_holes_found_or_not(tmp_path):
+    from analysis.doc import Doc
+    from analysis.report.context import ReportContext
+    from analysis.report.manifests import load_manifests
+
+    pool = _pool_run(tmp_path)
+    games, seats = scan(pool)
+    os.makedirs(tmp_path / "out")
+    ctx = ReportContext(Doc(), games, seats, [pool], load_manifests([pool]), {0: "main"},
+                        str(tmp_path / "out"), {}, [], [])
+    tlw.extend_report(ctx)
+    got = {h["finding"].split(" (")[0]: (h["count"], h["n"]) for h in ctx.rule_holes}
+    # 1 of 6 games at the limit; of the score components only the wolves ever scored
+    assert got == {"the game stopped at the length limit without ending": (1, 6),
+                   "score components that no seat ever scored": (len(PTS) - 1, len(PTS))}

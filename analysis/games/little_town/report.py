@@ -68,6 +68,10 @@ def extend_report(ctx) -> None:
         missing="never completed: no difference"))
     goal_rule_holes(ctx, g)
     building_rule_holes(ctx, b)
+    n, lim = q.collect(ctx.games.filter(pl.col("run").is_in(main)).select(
+        pl.len(), (~q.finished_game()).sum())).row(0)
+    ctx.rule_hole("the game stopped at the length limit without ending", int(lim), int(n),
+                  "games", "a game that never reaches the end of its last round", None)
 
     hp = headline_players(b)
     if hp is not None:

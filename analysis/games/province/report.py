@@ -11,11 +11,13 @@ from analysis.doc import pct_ci
 from analysis.games.province.data import MAIN
 from analysis.games.province.queries import (
     game_frame,
+    goal_stats,
     rates_all,
     role_runs,
     run_label,
     run_option,
     run_options,
+    structure_stats,
 )
 from analysis.games.province.sections import (
     margins_lender_section,
@@ -26,7 +28,7 @@ from analysis.games.province.sections import (
     sweep_section,
 )
 
-__all__ = ["extend_report"]
+__all__ = ["extend_report", "report_rule_holes", "effective_roles", "bots_label"]
 
 
 def effective_roles(ctx) -> dict[int, str]:
@@ -88,6 +90,37 @@ def extend_report(ctx) -> None:
                           tweak_runs, base)
     sensitivity_section(ctx, gf, tweak_runs, base, one_coin, sweep)
     margins_lender_section(ctx, main)
+    report_rule_holes(ctx, base, main)
+
+
+def report_rule_holes(ctx, base: pl.DataFrame, main: list[int]) -> None:
+    """Every Province rule-hole check (issue 16), found or not, over the main runs: games
+    stopped at the length limit, the coin supply running dry, structures never built, goal
+    tokens drawn but never claimed."""
+    n = base.height
+    lim = int((~base["finished"]).sum()) if n else 0
+    ctx.rule_hole("the game stopped at the length limit without ending", lim, n, "games",
+                  "a game no end trigger ends (neither 7 structures, every type nor the goal "
+                  "stack)", None)
+    dry = int((base["dry"] > 0).sum()) if n else 0
+    ctx.rule_hole("the coin supply ran dry (a gain cut short: no coin left)", dry, n, "games",
+                  "the rules say nothing about a gain the supply cannot pay; the engine cuts "
+                  "it short (the runs' own `coin_total`; the 28-coin variant runs dry more "
+                  "often, see Coin supply and game length)", None)
+    if not main:
+        return
+    st = structure_stats(ctx.games, ctx.seats, main)
+    never = st.filter(pl.col("built") == 0)["structure"].to_list() if st.height else []
+    ctx.rule_hole("structures never built" + (f" ({', '.join(never)})" if never else ""),
+                  len(never), st.height, "structures",
+                  "a structure no seat ever builds adds nothing to the game (too dear, or "
+                  "never worth it to these bots)", None)
+    gs = goal_stats(ctx.games, ctx.seats, main).filter(pl.col("drawn") > 0)
+    never = gs.filter(pl.col("claimed") == 0)["goal"].to_list() if gs.height else []
+    ctx.rule_hole("goal tokens drawn but never claimed" + (
+        f" ({', '.join(never)})" if never else ""), len(never), gs.height, "goal tokens drawn",
+        "a goal token that is never claimed can never score: its condition may be out of reach "
+        "under these rules", None)
 
 
 def _main_headline(ctx, base: pl.DataFrame) -> dict | None:
