@@ -138,3 +138,22 @@ def test_engine_report_columns_are_consistent():
     # an attacked leader is another seat
     for s in range(p):
         assert not (d["leader_attacks"][:, s] >> s & 1).any()
+
+
+def test_default_plan_pairs_every_option_run_with_a_main_run():
+    import sim
+
+    game = sim.get_game("go-town")
+    plan = game.default_plan()
+    mains = {e["players"]: e for e in plan if e.get("role", "main") == "main"}
+    opts = [e for e in plan if e.get("role", "main") != "main"]
+    assert sorted(mains) == [2, 3, 4] and len(opts) == 3 * len(game.PLAN_OPTIONS)
+    for e in opts:
+        m = mains[e["players"]]
+        (name, value), = e["options"].items()
+        assert e["role"] == f"option:{name}={value}"
+        assert (e["seed"], e["strategies"], e["seating"]) == (m["seed"], m["strategies"],
+                                                              m["seating"])
+        assert e["n_games"] <= m["n_games"]
+        assert game.resolve_options(e["options"])[name] == value  # a valid, non-default value
+        assert game.resolve_options({})[name] != value

@@ -431,3 +431,30 @@ def test_readme_names_every_end_reason():
     for gid in list_games():
         for reason in get_game(gid).end_reasons[1:]:
             assert f"`{reason}`" in row, (gid, reason)
+
+
+def test_feeding_scores_and_bank(main_run):
+    from analysis.games.little_town import feeding as fd
+
+    games, seats = q.scan_runs([main_run])
+    g = pl.col("game")
+    seats = seats.with_columns(
+        unfed=pl.when((g < 5) & (pl.col("seat") == 2)).then(2).otherwise(0).cast(pl.Int16),
+        vp_unfed=pl.when((g < 5) & (pl.col("seat") == 2)).then(-6).otherwise(0).cast(pl.Int16),
+        food_bought=pl.lit(1, pl.Int16), vp_build=pl.col("score").cast(pl.Int16),
+        bank_min=pl.when(g == 3).then(0).otherwise(10).cast(pl.Int16))
+    f = fd.feeding_stats(seats).row(0, named=True)
+    # 21 finished games x 3 seats; seat 2 starved in games 0-4 (2 workers, 6 points each)
+    assert (f["players"], f["n"], f["starved"]) == (3, 63, 5)
+    lo, hi = wilson_interval(5, 63)
+    assert (f["starve_rate"], f["starve_lo"], f["starve_hi"]) == pytest.approx(
+        (5 / 63, lo[0], hi[0]))
+    assert (f["unfed_mean"], f["vp_lost"], f["food_bought"]) == pytest.approx(
+        (10 / 63, 30 / 63, 1.0))
+    sb = fd.score_breakdown(seats)
+    w = sb.filter(pl.col("winner")).row(0, named=True)
+    assert w["n"] == 22 and w["vp_build"] == w["score"] == 50.0   # 21 winners + 1 shared win
+    bs = fd.bot_scores(seats)
+    gr = bs.filter(pl.col("strategy") == "greedy").row(0, named=True)
+    assert gr["n"] == 21 and gr["starve"] == 0.0
+    assert fd.bank_dry(games, seats) == (1, 23)

@@ -15,6 +15,7 @@ from analysis import queries as q
 from analysis.doc import Doc, ci, now_utc, pct, render_html, render_markdown, write_atomic
 from analysis.games.little_town.charts import balance_chart, setup_charts
 from analysis.games.little_town.data import GAME_ID, GOAL_TEXT, SETUPS
+from analysis.games.little_town.feeding import bank_dry, feeding_section, feeding_stats
 from analysis.games.little_town.queries import building_stats, goal_stats, mark_robust
 from analysis.games.little_town.sections import (
     building_section,
@@ -72,6 +73,16 @@ def extend_report(ctx) -> None:
         pl.len(), (~q.finished_game()).sum())).row(0)
     ctx.rule_hole("the game stopped at the length limit without ending", int(lim), int(n),
                   "games", "a game that never reaches the end of its last round", None)
+    dry, n_all = bank_dry(ctx.games.filter(pl.col("run").is_in(main)), sel(main))
+    ctx.rule_hole("the coin bank ran out (its lowest level reached 0)", dry, n_all, "games",
+                  "a payment the bank cannot make is cut short by the engine (assumed coin "
+                  "bank, spec section 8)", None)
+    fs = feeding_stats(sel(main))
+    if not fs.is_empty():
+        ctx.headline("**Feeding** (main runs, seat-games with an unfed worker): " + "; ".join(
+            f"{r['players']}p {pct(r['starve_rate'])} {ci(r['starve_lo'], r['starve_hi'])} "
+            f"(mean {r['vp_lost']:.2f} points lost, n = {r['n']:,})"
+            for r in fs.iter_rows(named=True)) + ".")
 
     hp = headline_players(b)
     if hp is not None:
@@ -137,6 +148,7 @@ def extend_report(ctx) -> None:
     roles_section(ctx.doc, ctx)
     building_section(ctx.doc, b, mixes)
     goal_section(ctx.doc, g)
+    feeding_section(ctx.doc, sel(main))
     if hp is not None:
         robust_section(ctx.doc, b, g, hp)
     if res is not None:
