@@ -42,6 +42,7 @@ import polars as pl
 
 from analysis.stats import bh_adjust, normal_pvalue, wilson_interval
 from sim.core.errors import UserError
+from sim.core.game import UNFINISHED
 
 __all__ = ["DEFAULT_GAMES", "LadderGames", "fit_ratings", "ladder_tables", "pairwise",
            "play_ladder", "run_ladder", "write_ladder"]
@@ -72,7 +73,8 @@ class LadderGames:
     """The games of one player count, every table's games concatenated (G games):
     ``bots`` int64[G, p] (index into ``names`` per seat), ``rank`` int64[G, p] (1 = winner,
     0 = none), ``seed_index`` int64[G] (game i of its table: the common seed), ``table``
-    int64[G], ``limit`` bool[G] (stopped at the length limit), ``action_hash`` uint64[G],
+    int64[G], ``limit`` bool[G] (unfinished: stopped at the length limit or, in Go Town, in a
+    deadlock), ``action_hash`` uint64[G],
     ``decisions`` int64[G]; timings in seconds: ``seconds`` (wall) and ``cpu_seconds`` (CPU
     time of the process) of the games, ``compile_seconds`` (the first game, which compiles or
     loads the engine)."""
@@ -114,7 +116,7 @@ def play_ladder(game, players: int, names: list[str], n_per_table: int, seed: in
         raise UserError(f"jobs must be a positive number or -1 (all cores), got {jobs}")
     resolved = game.resolve_options(options)
     tables = ladder_tables(len(names), players)
-    limit_code = game.end_reasons.index("limit")
+    limit_codes = [game.end_reasons.index(r) for r in UNFINISHED if r in game.end_reasons]
     t0 = time.perf_counter()
     # one game first: numba compiles (or loads) the batch loop here, timed apart
     game.run_chunk(0, 1, seed, players, np.array([tables[0]], np.int64), resolved, names)
@@ -142,7 +144,7 @@ def play_ladder(game, players: int, names: list[str], n_per_table: int, seed: in
         rank=np.concatenate([np.asarray(r.rank, np.int64) for r in results]),
         seed_index=np.tile(np.arange(n, dtype=np.int64), len(tables)),
         table=np.repeat(np.arange(len(tables), dtype=np.int64), n),
-        limit=np.concatenate([np.asarray(r.end_reason) == limit_code for r in results]),
+        limit=np.concatenate([np.isin(np.asarray(r.end_reason), limit_codes) for r in results]),
         action_hash=np.concatenate([np.asarray(r.action_hash, np.uint64) for r in results]),
         decisions=np.concatenate([np.asarray(r.decisions, np.int64) for r in results]),
         seconds=seconds, cpu_seconds=cpu, compile_seconds=compile_s)

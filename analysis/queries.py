@@ -14,7 +14,8 @@ Inputs are the two tables the runner writes (see ``scan_runs``):
 Conventions of every result:
 
 * Seats and turn-order positions are 0-based, as in the data (seat 0 is the first seat).
-* A game that ended by ``"limit"`` (stopped at the maximum length) is neither a win nor a draw:
+* A game that ended by ``"limit"`` (stopped at the maximum length) or ``"deadlock"`` (Go Town:
+  no player could ever change the state again) is neither a win nor a draw:
   it is left out of every win rate and counted apart (``n_limit`` columns, ``completion``).
   Any other end reason is a finished game; one without winners is a draw (0 wins for all).
 * ``wins`` is the sum of ``win_share`` (Float64), so a k-way shared win counts 1/k per winner;
@@ -54,6 +55,8 @@ from analysis.stats import (
 __all__ = [
     "LIMIT",
     "component_columns",
+    "DEADLOCK",
+    "UNFINISHED",
     "collect",
     "by_game_slices",
     "finished_seat",
@@ -78,6 +81,10 @@ __all__ = [
 
 LIMIT = "limit"
 """The ``end_reason`` of a game stopped at the maximum length (not a win, not a draw)."""
+DEADLOCK = "deadlock"
+"""The ``end_reason`` of a game in which no player can ever change the state again (Go Town's
+rules deadlock): not a win, not a draw, not a length."""
+UNFINISHED = (LIMIT, DEADLOCK)
 
 QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)
 
@@ -107,8 +114,9 @@ def finished_seat() -> pl.Expr:
 
 
 def finished_game() -> pl.Expr:
-    """A game row that did not stop at the limit (null ``end_reason`` counts as finished)."""
-    return (pl.col("end_reason") != LIMIT).fill_null(True)
+    """A game row that did not stop at the limit or in a deadlock (``UNFINISHED``; a null
+    ``end_reason`` counts as finished)."""
+    return (~pl.col("end_reason").is_in(UNFINISHED)).fill_null(True)
 
 
 def with_wilson(df: pl.DataFrame, successes: str = "wins", n: str = "n",
@@ -374,9 +382,10 @@ def completion(games: pl.LazyFrame) -> pl.DataFrame:
     """How many games finished, per player count.
 
     Returns players Int8, n Int64 (all games), finished Int64, limit Int64 (stopped at the
-    maximum length), draws Int64 (finished without a winner), shared Int64 (finished with two
-    or more winners: a tie the rules leave standing, which some games call a draw),
-    limit_rate/limit_lo/limit_hi Float64 (share of games stopped at the limit, Wilson 95%).
+    maximum length), deadlock Int64 (no player could ever change the state: Go Town), draws
+    Int64 (finished without a winner), shared Int64 (finished with two or more winners: a tie
+    the rules leave standing, which some games call a draw), limit_rate/limit_lo/limit_hi
+    Float64 (share of games stopped at the limit, Wilson 95%).
     """
     fin = finished_game()
     no_winner = (pl.col("winners").list.len().fill_null(0) == 0) & fin
@@ -385,7 +394,8 @@ def completion(games: pl.LazyFrame) -> pl.DataFrame:
         games.group_by("players").agg(
             n=pl.len().cast(pl.Int64),
             finished=fin.sum().cast(pl.Int64),
-            limit=(~fin).sum().cast(pl.Int64),
+            limit=(pl.col("end_reason") == LIMIT).sum().cast(pl.Int64),
+            deadlock=(pl.col("end_reason") == DEADLOCK).sum().cast(pl.Int64),
             draws=no_winner.sum().cast(pl.Int64),
             shared=shared.sum().cast(pl.Int64),
         )

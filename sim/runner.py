@@ -25,6 +25,7 @@ from numba import njit
 
 import sim
 from sim.core.errors import UserError
+from sim.core.game import UNFINISHED
 from sim.core.integrity import (
     MAX_CHUNK_SIZE,
     MAX_CHUNKS,
@@ -115,7 +116,9 @@ def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
         "n_winners": n_winners,
         "winners": pl.Series("winners", winners, dtype=pl.List(pl.Int8)),
     })
-    finished = res.end_reason != game.end_reasons.index("limit")
+    # a game stopped at the limit or in a deadlock (Go Town) is neither a win nor a draw
+    finished = ~np.isin(res.end_reason, [game.end_reasons.index(r) for r in UNFINISHED
+                                         if r in game.end_reasons])
     rank = res.rank.astype(np.int8).ravel()
     seats = {
         "game": np.repeat(idx, players),

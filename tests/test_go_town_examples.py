@@ -56,7 +56,8 @@ _POSITION_TESTS = [
         "test_steal_question_mark_routes", "test_milk_options", "test_donut_no_stack",
         "test_eager_reshuffles_when_pile_hits_zero", "test_draws_from_two_empty_piles_are_lost",
         "test_master_thief_order_and_cap_gain", "test_dogs_placement_moves_and_wreck",
-        "test_discard_to_8_phase", "test_max_turns_limit",
+        "test_discard_to_8_phase", "test_max_turns_limit", "test_deadlock_ends_the_game",
+        "test_deadlock_needs_every_seat_stuck",
     )
 ]
 for _n in _POSITION_TESTS:
@@ -64,4 +65,4 @@ for _n in _POSITION_TESTS:
 
 
 def test_every_position_test_is_collected():
-    assert len(_POSITION_TESTS) == 22
+    assert len(_POSITION_TESTS) == 24

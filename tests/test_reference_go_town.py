@@ -617,6 +617,8 @@ def test_discard_to_8_phase():
 
 def test_max_turns_limit():
     d = blank(2, max_turns=10)
+    # each seat could build (so the game is not a deadlock) but ends its turn
+    d["hands"] = [{"1": 1, "8": 1}, {"2": 1, "7": 1}]
     g = game(d)
     for _ in range(9):
         g.apply(0)
@@ -625,6 +627,42 @@ def test_max_turns_limit():
     d2 = g.to_dict()
     assert (d2["phase"], d2["end_reason"], d2["winner"]) == ("over", "limit", -1)
     assert d2["turn"] == 10 and d2["current"] == 1 and d2["decisions"] == 10
+
+
+def _stuck_hands(d):
+    """Seat 0 holds 1s and 2s, seat 1 3s and 4s (8 cards each, the hand limit: no draw); no
+    building anywhere: nobody can build, steal or play a special card."""
+    d["hands"] = [{"1": 4, "2": 4}, {"3": 4, "4": 4}]
+    d["deck"] = ["DOG", "5", "6"]
+    return d
+
+
+def test_deadlock_ends_the_game():
+    g = game(_stuck_hands(blank(2)))
+    assert g.legal_actions() == [0] and not g.is_terminal()
+    g.apply(0)  # seat 1's turn begins: 8 cards, no draw, only END_TURN for either seat
+    d2 = g.to_dict()
+    assert (d2["phase"], d2["end_reason"], d2["winner"]) == ("over", "deadlock", -1)
+    assert d2["turn"] == 2 and d2["current"] == 1 and d2["decisions"] == 1
+    assert d2["deck"] == ["DOG", "5", "6"] and g.legal_actions() == []
+
+
+def test_deadlock_needs_every_seat_stuck():
+    d = _stuck_hands(blank(2))
+    d["hands"][0] = {"1": 4, "2": 3, "MILK": 1}  # seat 0 could still milkshake seat 1
+    g = game(d)
+    g.apply(0)
+    assert not g.is_terminal() and g.to_dict()["end_reason"] == "none"
+    d = _stuck_hands(blank(2))
+    d["hands"][1] = {"3": 4, "4": 3}  # seat 1 draws the 6 (7 < 8 cards) and may build 3+6
+    g = game(d)
+    g.apply(0)
+    assert not g.is_terminal() and sum(g.to_dict()["hands"][1].values()) == 8
+    d = _stuck_hands(blank(2, allow_dead_plays=True))
+    d["hands"][1] = {"3": 4, "4": 3, "DRILL": 1}  # D14: the drill may be played for nothing
+    g = game(d)
+    g.apply(0)
+    assert not g.is_terminal()
 
 
 # ------------------------------------------------------------------ random games
@@ -666,7 +704,7 @@ def test_card_conservation(n):
             k += 1
             if i < 10 or g.is_terminal():
                 assert card_totals(g.to_dict()) == expected
-        assert g.end_reason in ("target", "limit")
+        assert g.end_reason in ("target", "limit", "deadlock")
         if g.end_reason == "target":
             assert g.scores()[g.winner] == 5
             assert g.to_dict()["current"] == g.winner

@@ -60,7 +60,9 @@ def test_summary_json_of_each_report(reports):
     first = s["first_seat"][0]
     assert (first["n"], first["win_rate"], round(first["lo"], 4), round(first["hi"], 4)) == (
         100, 0.65, 0.5525, 0.7364)
-    assert json.loads((reports / "go-town" / "summary.json").read_text())["answers"] == []
+    # Go Town's own answers (analysis/games/go_town, issue 16)
+    gt = json.loads((reports / "go-town" / "summary.json").read_text())["answers"]
+    assert gt[0].startswith("**Deadlocks (a rule hole):** 2p 0.00% [0.00, 3.37] (0 of 110)")
 
 
 def test_index_links_every_report_with_its_headline_numbers(reports):

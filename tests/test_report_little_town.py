@@ -352,3 +352,109 @@ def test_compare_setups_small(tmp_path, monkeypatch):
     assert (tmp_path / "other" / "report.md").exists()
     with pytest.raises(UserError, match="allowed"):
         lt.compare_setups(["random", "fancy"], 10, 3, None, 1, 1, None, run_simulation)
+
+
+# ---------------------------------------------------------------- issue 16 ---------------
+def _ctx(run_dirs, roles, out):
+    from analysis.doc import Doc
+    from analysis.report.context import ReportContext
+    from analysis.report.manifests import load_manifests
+
+    games, seats = q.scan_runs(run_dirs)
+    return ReportContext(Doc(), games, seats, run_dirs, load_manifests(run_dirs),
+                         dict(enumerate(roles)), str(out), {}, [], [])
+
+
+def _specs_with_goal_17():
+    """The main run, plus seat 1 holding goal card 17 in every game and never completing it."""
+    specs = _main_specs()
+    for g in specs:
+        g["seat"].setdefault(1, {})["goal_17"] = 0
+    return specs
+
+
+def test_building_table_lists_each_building_once(tmp_path, main_run):
+    # the prefix built_ also matches the built_round_* columns: the game's impact group must
+    # keep the buildings only (issue 16: every building was listed twice, round_tavern, ...)
+    res = write_report([main_run], str(tmp_path / "rep"), "Little Town", GAME.impact_groups)
+    md = open(res["markdown"]).read()
+    assert "round_" not in md
+    assert "**tavern**" in md and "**wheat_field**" in md
+
+
+def test_goal_never_completed_is_ranked_hardest_and_a_rule_hole(tmp_path):
+    run = write_lt_run(tmp_path / "m", 3, _specs_with_goal_17())
+    ctx = _ctx([run], ["main"], tmp_path / "rep")
+    lt.extend_report(ctx)
+    goal = next(h for h in ctx.headline_block if h.startswith("**Goal cards"))
+    # card 17 (21 holders, none completed) is the hardest, not dropped from the ranking
+    assert "hardest: #17 0.0% [0.0, 15.5]" in goal
+    # completion to one decimal: 10 of 21 = 47.6%, not "48%"
+    assert "completed 47.6%" in goal and "completed 48%)" not in goal
+    holes = {h["finding"].split(" (")[0]: h for h in ctx.rule_holes}
+    g = holes["goal cards that no holder ever completed"]
+    assert (g["count"], g["n"], g["unit"]) == (1, 2, "goal cards held")
+    assert "#17" in g["finding"] and "0 of 21 holders" in g["finding"] and g["fix"]
+    b = holes["buildings offered in the market but never built"]
+    # offered: Wheat Field (always) and the Tavern, both built
+    assert (b["count"], b["n"]) == (0, 2) and b["fix"] is None
+
+
+def test_goal_chart_keeps_never_completed_cards(tmp_path):
+    from analysis.games.little_town.charts import balance_chart
+
+    df = pl.DataFrame({"players": [3, 3], "label": ["#3 a", "#17 b"], "diff": [0.2, None],
+                       "lo": [0.1, None], "hi": [0.3, None], "q": [0.01, None]})
+    import matplotlib.pyplot as plt
+
+    shown = []
+    orig = plt.Axes.set_yticks
+
+    def spy(self, ticks, labels=None, **kw):
+        shown.append(list(labels or []))
+        return orig(self, ticks, labels, **kw)
+
+    plt.Axes.set_yticks = spy
+    try:
+        balance_chart(df, "label", str(tmp_path / "g.png"), "t", missing="never completed")
+    finally:
+        plt.Axes.set_yticks = orig
+    assert shown == [["#17 b", "#3 a"]]
+
+
+def test_readme_names_every_end_reason():
+    # issue 16: the README said end_reason is `target`; Little Town writes `end`
+    from sim.registry import list_games
+
+    readme = open(os.path.join(os.path.dirname(__file__), "..", "README.md")).read()
+    row = next(line for line in readme.splitlines() if line.startswith("| end_reason |"))
+    for gid in list_games():
+        for reason in get_game(gid).end_reasons[1:]:
+            assert f"`{reason}`" in row, (gid, reason)
+
+
+def test_feeding_scores_and_bank(main_run):
+    from analysis.games.little_town import feeding as fd
+
+    games, seats = q.scan_runs([main_run])
+    g = pl.col("game")
+    seats = seats.with_columns(
+        unfed=pl.when((g < 5) & (pl.col("seat") == 2)).then(2).otherwise(0).cast(pl.Int16),
+        vp_unfed=pl.when((g < 5) & (pl.col("seat") == 2)).then(-6).otherwise(0).cast(pl.Int16),
+        food_bought=pl.lit(1, pl.Int16), vp_build=pl.col("score").cast(pl.Int16),
+        bank_min=pl.when(g == 3).then(0).otherwise(10).cast(pl.Int16))
+    f = fd.feeding_stats(seats).row(0, named=True)
+    # 21 finished games x 3 seats; seat 2 starved in games 0-4 (2 workers, 6 points each)
+    assert (f["players"], f["n"], f["starved"]) == (3, 63, 5)
+    lo, hi = wilson_interval(5, 63)
+    assert (f["starve_rate"], f["starve_lo"], f["starve_hi"]) == pytest.approx(
+        (5 / 63, lo[0], hi[0]))
+    assert (f["unfed_mean"], f["vp_lost"], f["food_bought"]) == pytest.approx(
+        (10 / 63, 30 / 63, 1.0))
+    sb = fd.score_breakdown(seats)
+    w = sb.filter(pl.col("winner")).row(0, named=True)
+    assert w["n"] == 22 and w["vp_build"] == w["score"] == 50.0   # 21 winners + 1 shared win
+    bs = fd.bot_scores(seats)
+    gr = bs.filter(pl.col("strategy") == "greedy").row(0, named=True)
+    assert gr["n"] == 21 and gr["starve"] == 0.0
+    assert fd.bank_dry(games, seats) == (1, 23)

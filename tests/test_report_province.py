@@ -355,3 +355,86 @@ def test_real_runs_report(tmp_path):
     assert "Is one extra coin enough for the second player?" in md
     assert "Closest to parity among 3, 4 starting coins" in md
     assert "Camp coins 1 -> 2" in md
+
+
+# ---------------------------------------------------------------- issue 16 ---------------
+def _flipped():
+    return [G([1] if s["winners"] == [0] else s["winners"], limit=s["limit"],
+              built=s["built"], goals=s["goals"], turns=s["turns"]) for s in main_specs()]
+
+
+def _report(tmp_path, runs, roles=None):
+    from sim.registry import get_game
+
+    res = write_report(runs, str(tmp_path / "rep"), "Province",
+                       get_game("province").impact_groups, roles)
+    return open(res["markdown"], encoding="utf-8").read()
+
+
+def test_runs_with_other_options_are_never_pooled_as_the_rules(tmp_path, main_run):
+    # `boardsim report` over two runs without roles: the p2_coins=4 run is its own sweep value
+    four = write_run(tmp_path / "p2coins-4-n10", _flipped(), options={"p2_coins": 4})
+    md = _report(tmp_path, [main_run, four])
+    head = next(line for line in md.splitlines() if "one extra coin" in line)
+    assert "first-player share 72.2%" in head          # 6.5 / 9, the default-rules run only
+    assert "| 4 | 9 |" in md                            # the 4-coin row of the sweep table
+    # the paired shift says which games and which baseline it uses (6.5/9 -> 0.5/9)
+    assert "(72.2% -> 5.6% on the n=9 paired games)" in md
+
+
+def test_labels_come_from_the_manifest_and_random_play_answers_nothing(tmp_path):
+    rnd = write_run(tmp_path / "p2coins-3-n10",
+                    [G(s["winners"], strats=("random", "random"), limit=s["limit"])
+                     for s in main_specs()], strategies=("random",), seating="fixed")
+    md = _report(tmp_path, [rnd])
+    head = next(line for line in md.splitlines() if "one extra coin" in line)
+    assert "bots `random` (fixed seating)" in head and "pool of scripted bots" not in head
+    assert "**not answered**" in head and "**yes**" not in head
+    # one coin value only: no claim about a trend in the coins
+    assert "monotone" not in md
+    # a Province tie is a shared win; the headline says so
+    assert "ties (both seats share the win" in head
+
+
+def test_shift_text_needs_like_for_like_runs():
+    from analysis.games.province.sections import _shift_text
+
+    cell = {(3, n): {"sp_first_rate": 0.5} for n in pv.STRUCTURES}
+    cell.update({(4, n): {"sp_first_rate": 0.5} for n in pv.STRUCTURES})
+    cell[(4, "Mill")] = {"sp_first_rate": 1.0}
+    same = {3: ((13, ("greedy",), "pool", 10),), 4: ((13, ("greedy",), "pool", 10),)}
+    other = {3: ((13, ("greedy", "random"), "pool", 10),), 4: ((13, ("greedy",), "pool", 10),)}
+    assert "Mill in 100.0% of games, not 50.0%" in _shift_text(cell, 3, [3, 4], same)
+    assert _shift_text(cell, 3, [3, 4], other) == ""
+
+
+def test_turns_margins_and_lender(main_run):
+    games, seats = q.scan_runs([main_run])
+    t = pv.margin_lender(games, seats.with_columns(
+        lender_end=pl.when(pl.col("game") < 3).then(pl.col("seat")).otherwise(0)), [0])
+    # 9 finished games of 10..18 turns: 5..9 turns per player, none within 15-25
+    assert t["n"] == 9 and (t["tpp_q25"], t["tpp_q50"], t["tpp_q75"]) == (6.0, 7.0, 8.0)
+    assert t["in_rate"] == 0.0 and t["in_lo"] == pytest.approx(0.0, abs=1e-12)
+    # 8 decided games won 5-3; the tie (g8) has no margin
+    assert t["n_decided"] == 8 and t["margin_mean"] == 2.0
+    # seat 1 holds the Lender at the end of g0-g2 (seat 0 won them)
+    assert (t["lender"], t["lender_rate"], t["lwin_rate"]) == (3, 3 / 9, 0.0)
+
+
+def test_rule_holes_found_or_not(tmp_path, main_run):
+    from analysis.doc import Doc
+    from analysis.report.context import ReportContext
+    from analysis.report.manifests import load_manifests
+
+    games, seats = q.scan_runs([main_run])
+    ctx = ReportContext(Doc(), games, seats, [main_run], load_manifests([main_run]),
+                        {0: "main"}, str(tmp_path / "out"), {}, [], [])
+    os.makedirs(tmp_path / "out")
+    pv.extend_report(ctx)
+    got = {h["finding"].split(" (")[0]: (h["count"], h["n"]) for h in ctx.rule_holes}
+    assert got == {
+        "the game stopped at the length limit without ending": (1, 10),
+        "the coin supply ran dry": (2, 10),            # g0 and g9
+        "structures never built": (7, 8),               # only the Camp
+        "goal tokens drawn but never claimed": (0, 1),  # the Crew, claimed
+    }

@@ -383,3 +383,67 @@ def test_real_runs_report(tmp_path):
     assert all("role" in e for e in plan)
     assert sum(e["role"] == "main" for e in plan) == 3
     assert np.isfinite(sum(e["n_games"] for e in plan))
+
+
+# ------------------------------------------------------------------------------ issue 16 -----
+def test_invested_share_of_a_starting_tile_counts_every_owner(frames):
+    # each seat starts with a Heavy Factory (not "placed"); markers on it count against every
+    # seat that owns one, so the share can never pass 100% (it was 106-118% for the park)
+    _, seats = frames
+    seats = seats.with_columns(invest_heavy_factory=pl.when(pl.col("game") < 20).then(1)
+                               .otherwise(0).cast(pl.Int16))
+    mk = sb.tile_market(sb.mixes(seats))
+    hf = _one(mk, role="main", players=3, tile="heavy_factory")
+    assert (hf["placers"], hf["invested"], hf["owners"]) == (10, 60, 150)
+    assert hf["invest_rate"] == pytest.approx(60 / 150)
+    mint = _one(mk, role="main", players=3, tile="mint")
+    assert mint["owners"] == 30 and mint["invest_rate"] == pytest.approx(5 / 30)
+    assert mk["invest_rate"].drop_nulls().max() <= 1.0
+
+
+def test_bot_adjusted_interval_stays_within_100_points():
+    # one stratum with tiny groups: the Wald interval runs past -100 points unclipped
+    r = mh_difference([0.0], [2.0], [2.0], [2.0])
+    assert r["lo"] == r["lo"] and r["hi"] == r["hi"]
+    c = sb.mh_clipped([0.0], [1.0], [1.0], [1.0])
+    assert -1.0 <= c["lo"] <= c["diff"] <= c["hi"] <= 1.0
+    df = pl.DataFrame({"tile": ["x", "x"], "strategy": ["greedy", "denier"],
+                       "n1": [1, 1], "w1": [0.0, 0.0], "n0": [1, 1], "w0": [1.0, 1.0]})
+    out = sb.summarise(df, ["tile"])
+    assert out["adj_lo"][0] >= -1.0 and out["adj_hi"][0] <= 1.0
+
+
+def test_labels_come_from_the_manifests_and_solo_games_are_left_out(runs, tmp_path):
+    # a greedy-only main run is not "main pool (7 bots)"; a solo run is not a win rate
+    solo = write_run(tmp_path / "solo", 1, [(("greedy",), [0], {}, gi) for gi in range(5)],
+                     role_name="main", strategies=["greedy"])
+    greedy = write_run(tmp_path / "g3", 3, [(("greedy",) * 3, [gi % 3], {}, gi)
+                                            for gi in range(6)],
+                       role_name="main", strategies=["greedy"])
+    res = write_report([greedy, solo], str(tmp_path / "rep"), "Suburbia", [
+        {"prefix": "tile_", "title": "Tiles", "noun": "tile", "verb": "placed",
+         "include": None}], ["main", "main"])
+    md = open(res["markdown"], encoding="utf-8").read()
+    assert "main pool (7 bots)" not in md and "seven bots" not in md
+    assert "(bots: `greedy` (fixed);" in md
+    assert "5 solo games (1 player) are left out" in md
+    first = next(line for line in md.splitlines() if "**First-seat advantage**" in line)
+    assert "1p" not in first and "100.0% vs parity 100.0%" not in md
+
+
+def test_rule_holes_found_or_not(runs, tmp_path):
+    from analysis.doc import Doc
+    from analysis.report.context import ReportContext
+    from analysis.report.manifests import load_manifests
+
+    games, seats = q.scan_runs(runs)
+    os.makedirs(tmp_path / "out")
+    ctx = ReportContext(Doc(), games, seats, runs, load_manifests(runs), ROLES,
+                        str(tmp_path / "out"), {}, [], [])
+    sb.extend_report(ctx)
+    got = {h["finding"].split(" (")[0]: (h["count"], h["n"]) for h in ctx.rule_holes}
+    assert got == {
+        "the game stopped at the length limit without ending": (0, 50),
+        "tiles offered in the market but never placed": (0, 1),   # the Mint, placed
+        "goals in play that no seat ever achieved": (0, 2),       # Builder and Miser, met
+    }

@@ -436,3 +436,54 @@ def test_end_to_end_real_runs(tmp_path):
         for p in (2, 3, 4):
             assert any(line.startswith(f"| {p} | {cs} | 40 |") for line in md.splitlines())
     assert "Wolves allowed - forbidden" in res["summary"]
+
+
+# ---------------------------------------------------------------- issue 16 ---------------
+def _no_greedy_run(tmp_path):
+    games = [([seat("wolf-bettor", 1, act_wolf=2, cards_under_last_pig=3),
+               seat("no-wolf", 0, act_wolf=0, cards_under_last_pig=3)], True),
+             ([seat("wolf-bettor", 0, act_wolf=1, cards_under_last_pig=0),
+               seat("no-wolf", 1, act_wolf=0, cards_under_last_pig=0)], True),
+             ([seat("wolf-bettor", 1, act_wolf=2, cards_under_last_pig=3),
+               seat("no-wolf", 0, act_wolf=1, cards_under_last_pig=3)], True),
+             ([seat("wolf-bettor", 0, act_wolf=3, cards_under_last_pig=-1),
+               seat("no-wolf", 0, act_wolf=3, cards_under_last_pig=-1)], False)]
+    return write_run(tmp_path / "pool", 2, games, strategies=["wolf-bettor", "no-wolf"])
+
+
+def test_issue16_wolves_sections(tmp_path):
+    from sim.registry import get_game
+
+    run = _no_greedy_run(tmp_path)
+    res = write_report([run], str(tmp_path / "rep"), "The Three Little Wolves",
+                       get_game("three-little-wolves").impact_groups, ["main"])
+    md = open(res["markdown"], encoding="utf-8").read()
+    # the caution under house outcomes speaks of house outcomes, not of cards
+    sec = md[md.index("## House outcomes"):md.index("## Wolf bets and discards")]
+    assert "house collapsed" in sec and "play a card" not in sec
+    # no greedy seat: the wolf-action table still shows every bucket of all bots
+    assert "No greedy seat played in the main runs" in md
+    assert "| 2 | 0 | - | - | 2 | 50.0% [9.5, 90.5] |" in md
+    # the cards under the last pig: 3 cards in 2 of 3 finished games, 0 in 1
+    pig = md[md.index("## Cards under the last pig"):]
+    assert "| 2 | 0 | 1 | 33.3% [6.1, 79.2] |" in pig and "| 2 | 3 | 2 | 66.7%" in pig
+    assert "**Cards under the last pig** (main runs): 2p 0: 33.3%, 3: 66.7%." in md
+    # the study sections say where their runs come from
+    assert md.count("they come from `boardsim run`") >= 3
+
+
+def test_rule_holes_found_or_not(tmp_path):
+    from analysis.doc import Doc
+    from analysis.report.context import ReportContext
+    from analysis.report.manifests import load_manifests
+
+    pool = _pool_run(tmp_path)
+    games, seats = scan(pool)
+    os.makedirs(tmp_path / "out")
+    ctx = ReportContext(Doc(), games, seats, [pool], load_manifests([pool]), {0: "main"},
+                        str(tmp_path / "out"), {}, [], [])
+    tlw.extend_report(ctx)
+    got = {h["finding"].split(" (")[0]: (h["count"], h["n"]) for h in ctx.rule_holes}
+    # 1 of 6 games at the limit; of the score components only the wolves ever scored
+    assert got == {"the game stopped at the length limit without ending": (1, 6),
+                   "score components that no seat ever scored": (len(PTS) - 1, len(PTS))}

@@ -158,7 +158,7 @@ def component_section(doc, impact, grp: dict, png: str, by_bot=None) -> None:
           f"win rate of seats that did not, in finished games, with a 95% interval clustered by "
           "game (cluster-robust: the seats of one game are not independent); an association, "
           "not a causal effect (`boardsim effects` measures those); "
-          "sorted by the size of the difference. " + CAUTION)
+          "sorted by the size of the difference. " + grp.get("caution", CAUTION))
     if impact.is_empty():
         doc.p(f"The runs have no per-seat detail columns (`{grp['prefix']}*`), so there is "
               "nothing to show here.")

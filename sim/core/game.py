@@ -51,6 +51,12 @@ class ChunkResult:
     action_hash: np.ndarray = field(kw_only=True)
 
 
+UNFINISHED = ("limit", "deadlock")
+"""End reasons of a game that did not finish: stopped at the maximum length (``limit``) or
+ended because no player can ever change the state again (``deadlock``, Go Town). Such a game
+is neither a win nor a draw: it has no ranks and is left out of win rates, scores and lengths."""
+
+
 class Game:
     """Base class of every game: the public interface as template methods over the game's
     compiled entry points (``sim/core/contract.py``) and a few hooks.
@@ -65,7 +71,8 @@ class Game:
     Class attributes: ``id`` (registry id), ``title``, ``version`` (engine version: changes
     only when the games played change; recorded in every run's manifest), ``min_players``/
     ``max_players``, ``num_actions`` (size of the fixed action space), ``options``
-    (OptionSet), ``end_reasons`` (names of end-reason codes; code 0 is "none"), ``spec``
+    (OptionSet), ``end_reasons`` (names of end-reason codes; code 0 is "none"; the names in
+    ``UNFINISHED`` mark a game that is neither a win nor a draw), ``spec``
     (rules file), ``data_status`` (is the component data confirmed?), ``seat_detail`` (names of the per-seat detail columns
     of ``run_chunk``, in order), ``impact_groups`` (detail groups the report analyses).
     The bots are not the game's: the registry pairs the game with ``strategies/<package>``

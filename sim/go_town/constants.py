@@ -37,8 +37,9 @@ M_NP, M_CUR, M_PHASE, M_TURN, M_DEC, M_WINNER, M_END, M_DECKN = range(8)
 N_META = 8
 PH_PLAY, PH_DISCARD, PH_OVER = 0, 1, 2
 PHASES = ("play", "discard", "over")
-END_NONE, END_TARGET, END_LIMIT = 0, 1, 2
-END_REASONS = ("none", "target", "limit")
+END_NONE, END_TARGET, END_LIMIT, END_DEADLOCK = 0, 1, 2, 3
+# deadlock: no player can ever change the state again (docs/games/go_town.md section 5)
+END_REASONS = ("none", "target", "limit", "deadlock")
 
 # consts slots (component data)
 C_OPEN, C_LIMIT, C_REFILL = 0, 1, 2

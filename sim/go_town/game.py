@@ -38,7 +38,7 @@ class GoTown(Game):
     """Go Town, 2-4 players, 54 cards, first to ``target_floors`` floors wins (spec §1-§4)."""
 
     id = "go-town"
-    version = "1"  # changes only when the games played change (the manifest records it)
+    version = "2"  # changes only when the games played change (the manifest records it)
     title = "Go Town"
     min_players = 2
     max_players = 4
@@ -54,7 +54,9 @@ class GoTown(Game):
         {"prefix": "played_", "title": "Building cards", "noun": "building card",
          "verb": "played", "include": list(K.CARD_NAMES[1:K.DOG])},
     ]
-    seat_detail = tuple(f"played_{K.CARD_NAMES[k]}" for k in range(1, K.NT))
+    seat_detail = (tuple(f"played_{K.CARD_NAMES[k]}" for k in range(1, K.NT))
+                   + tuple(f"held_{K.CARD_NAMES[k]}" for k in K.SPECIAL_TYPES)
+                   + ("leader_attacks", "kingmaker"))
 
     def __init__(self, card_counts: dict[str, int] | None = None,
                  constants: dict[str, int] | None = None):
@@ -289,20 +291,46 @@ class GoTown(Game):
         assert (seen == state.counts).all(), f"cards not conserved: {seen - state.counts}"
         assert (state.n_floors[:n] >= 0).all() and (state.skips[:n] >= 0).all()
 
+    # the rule options of spec §8.3 ("short game", "switch sensitivity") and D14, which closes
+    # most deadlocks: one paired run each per player count (default_plan)
+    PLAN_OPTIONS = (
+        ("target_floors", 4), ("hand_limit_mode", "cap_gain"),
+        ("hand_limit_mode", "discard_to_8"), ("qm_steal_by_qm", False),
+        ("qm_steal_by_number", False), ("dog_placement", "top_only"), ("dog_moves_up", True),
+        ("donut_scope", "all"), ("skip_stacking", "no_stack"), ("allow_dead_plays", True),
+    )
+
     def default_plan(self) -> list[dict[str, Any]]:
         """2, 3 and 4 players, every seat drawn from the recommended mix of competent bots
         (``RECOMMENDED_MIX`` of strategies/go_town: the scripted bots of spec §8.3 that the
-        rating ladder rates above ``random``)."""
+        rating ladder rates above ``random``): 200,000 games each (role ``main``), and for
+        each rule option of ``PLAN_OPTIONS`` 20,000 games with that one option changed, on the
+        same seed (role ``option:<name>=<value>``), so game i of an option run is game i of
+        the main run with the option changed: the report pairs them (spec §8.3). The 30
+        option runs add 600,000 games, about 4 CPU minutes (0.35 ms per game)."""
         pool = list(self.bots.RECOMMENDED_MIX)
-        return [
+        plan = [
             {"name": f"p{p}-pool", "players": p, "strategies": pool, "seating": "pool",
              "n_games": 200_000, "seed": 1}
             for p in (2, 3, 4)
         ]
+        for name, value in self.PLAN_OPTIONS:
+            for p in (2, 3, 4):
+                v = str(value).lower() if isinstance(value, bool) else str(value)
+                plan.append({"name": f"p{p}-{name}-{v}", "players": p, "strategies": pool,
+                             "seating": "pool", "n_games": 20_000, "seed": 1,
+                             "options": {name: value}, "role": f"option:{name}={value}"})
+        return plan
 
     def _play_chunk(self, s, first_game, n_games, run_seed, n_players, seat_idx, codes,
                     params) -> ChunkResult:
-        """The bots' loop over the chunk (Game.run_chunk); seat detail: cards played per type."""
+        """The bots' loop over the chunk (Game.run_chunk). Seat detail: ``played_<card>`` cards
+        played per type; ``held_<special>`` 1 if the seat held that special card at some point
+        (spec §8.3: wrecking-ball strength conditional on holding it); ``leader_attacks`` bit
+        v = the seat attacked seat v (STEAL, BONE, DRILL, WRECK, MILK, THIEF) while v led
+        alone, one floor or less from the target, with 2+ floors more than the attacker;
+        ``kingmaker`` 1 if the seat did not win and attacked such a leader who did not win
+        either, so a third seat won (spec §8.3 kingmaking)."""
         turns = np.zeros(n_games, np.int64)
         decisions = np.zeros(n_games, np.int64)
         end_reason = np.zeros(n_games, np.int64)
@@ -311,8 +339,10 @@ class GoTown(Game):
         score = np.zeros((n_games, n_players), np.int64)
         played = np.zeros((n_games, n_players, K.NT), np.int64)
         ahash = np.zeros(n_games, np.uint64)
+        watch = np.zeros((n_games, n_players, 2), np.int64)
         self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
-                            turns, decisions, end_reason, first, winner, score, played, ahash)
+                            turns, decisions, end_reason, first, winner, score, played, ahash,
+                            watch)
         rank = np.zeros((n_games, n_players), np.int64)
         share = np.zeros((n_games, n_players), np.float64)
         won = winner >= 0
@@ -320,7 +350,17 @@ class GoTown(Game):
         share[rows, winner[rows]] = 1.0
         # competition ranking: the winner 1, the others by floors from 2; unfinished games 0
         rank[:] = _ranks_batch(score, winner)
-        detail = {name: played[:, :, k + 1] for k, name in enumerate(self.seat_detail)}
+        detail = {f"played_{K.CARD_NAMES[k]}": played[:, :, k] for k in range(1, K.NT)}
+        for k in K.SPECIAL_TYPES:
+            detail[f"held_{K.CARD_NAMES[k]}"] = (watch[:, :, 0] >> k) & 1
+        hits = watch[:, :, 1]
+        detail["leader_attacks"] = hits
+        # kingmaker: the seat did not win and attacked a lone leader about to win (2+ floors
+        # ahead of it) who did not win either, so a third seat won (spec §8.3 "kingmaking")
+        not_winner = np.where(won, ~(1 << np.maximum(winner, 0)), 0)
+        seat = np.arange(n_players)
+        detail["kingmaker"] = (((hits & not_winner[:, None]) != 0)
+                               & (seat[None, :] != winner[:, None])).astype(np.int64)
         return ChunkResult(turns, decisions, end_reason, first, score, rank, share, detail,
                            action_hash=ahash)
 

@@ -543,6 +543,44 @@ def legal_actions_arrays(meta, opts, consts, skips, hn, hm, board, out):
     return list_legal(lo, d0, d1, b0, b1, hi, out)
 
 
+@njit(cache=True, _nrt=False)
+def deadlocked(meta, opts, consts, deck, discard, skips, milk, n_floors, hn, hm, board):
+    """True when no player can ever change the state again (docs/games/go_town.md section 5):
+    no skipped turn or milkshake pending, no seat would draw at the start of its turn (its hand
+    is at the hand limit, or both piles are empty) or refill at its end, none would discard
+    down to the limit (discard_to_8) or win by ending its turn (end_of_turn win check), and
+    every seat's only legal action in phase play is END_TURN. Called at the start of a turn
+    (after the draw); leaves the state as it found it."""
+    n = meta[K.M_NP]
+    limit = consts[K.C_LIMIT]
+    piles = -1  # cards in deck and discard, counted only when needed
+    for p in range(n):
+        if skips[p] != 0 or milk[p] != 0:
+            return False
+        if hn[p] < limit or hn[p] < consts[K.C_REFILL]:
+            if piles < 0:
+                piles = meta[K.M_DECKN] + dsize(discard)
+            if piles > 0:
+                return False
+        if opts[K.O_HANDMODE] == 2 and hn[p] > limit:
+            return False
+        if opts[K.O_WINCHECK] == 1 and n_floors[p] >= opts[K.O_TARGET]:
+            return False
+    cur = meta[K.M_CUR]
+    phase = meta[K.M_PHASE]
+    meta[K.M_PHASE] = K.PH_PLAY
+    stuck = True
+    for p in range(n):
+        meta[K.M_CUR] = p
+        lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, skips, hn, hm, board)
+        if lo != 1 << K.A_END or (d0 | d1 | b0 | b1 | hi) != 0:
+            stuck = False
+            break
+    meta[K.M_CUR] = cur
+    meta[K.M_PHASE] = phase
+    return stuck
+
+
 # ---------------------------------------------------------------------------------------------
 # effects
 @njit(cache=True, _nrt=False)
@@ -710,6 +748,9 @@ def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, 
         discard[k] += 1
     if turn_over:
         finish_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, milk, hn, hm)
+        if meta[K.M_PHASE] != K.PH_OVER and deadlocked(meta, opts, consts, deck, discard, skips,
+                                                       milk, n_floors, hn, hm, board):
+            end_game(meta, -1, K.END_DEADLOCK)
     if meta[K.M_DEC] >= opts[K.O_MAXTURNS] * K.DECISIONS_PER_TURN_CAP and meta[K.M_PHASE] != K.PH_OVER:
         end_game(meta, -1, K.END_LIMIT)
 

@@ -52,8 +52,9 @@ class LittleTown(Game):
     data_status = data.DATA_STATUS
     seat_detail = _seat_detail()
     impact_groups = [
+        # include: the buildings only (the prefix also matches ``built_round_*``, issue 16)
         {"prefix": "built_", "title": "Buildings: built vs not built (all seat-games)",
-         "noun": "building", "verb": "built", "include": None},
+         "noun": "building", "verb": "built", "include": list(data.SLUGS)},
     ]
 
     def __init__(self, data_block: dict | None = None):

@@ -51,10 +51,20 @@ class ThreeLittleWolves(Game):
     spec = "shared/rules/three_little_wolves.md"
     data_status = data.DATA_STATUS
     impact_groups = [
+        # caution: the report's association note in the group's own words (issue 16: the
+        # generic one spoke of "cards" under house outcomes)
         {"prefix": "houses_", "title": "House outcomes", "noun": "house outcome",
-         "verb": "had", "include": ["collapsed", "saved_by_tie"]},
+         "verb": "had", "include": ["collapsed", "saved_by_tie"],
+         "caution": "This is an association, not causation: seats whose house collapsed or "
+                    "was saved by a tie differ in other ways (they built more or higher "
+                    "houses, the game went on longer), so the difference does not say what "
+                    "the outcome itself does to a seat's chances."},
         {"prefix": "act_", "title": "Wolf bets and discards", "noun": "action",
-         "verb": "took", "include": ["wolf", "discard"]},
+         "verb": "took", "include": ["wolf", "discard"],
+         "caution": "This is an association, not causation: seats that bet a wolf or "
+                    "discard differ in other ways (their hand, their position in the race), "
+                    "so the difference does not say what the action would do for a random "
+                    "seat."},
     ]
     seat_detail = (
         tuple(f"pts_{n}" for n in K.PTS_NAMES)

@@ -18,9 +18,21 @@ from sim.go_town.kernels import (
 from strategies.go_town.bots import choose_arrays
 
 
+@njit(cache=True, _nrt=False)
+def attack_target(a):
+    """The seat an action attacks (STEAL, BONE, DRILL, WRECK, MILK, THIEF), else -1."""
+    if K.A_STEAL <= a < K.A_DOG:
+        return (a - K.A_STEAL) // 4
+    if K.A_BONE <= a < K.A_DRILL:
+        return (a - K.A_BONE) // K.MAXF
+    if K.A_DRILL <= a < K.A_DONUT:
+        return (a - K.A_DRILL) % 4
+    return -1
+
+
 @njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
-              turns, decisions, end_reason, first_player, winner, score, played, ahash):
+              turns, decisions, end_reason, first_player, winner, score, played, ahash, watch):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
 
     s: a GoTownState used as scratch (its opts/counts/consts select the rules and data);
@@ -29,6 +41,11 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     score int64[n_games, n_players]; played int64[n_games, n_players, 18].
     ahash uint64[n_games]: each game's action-sequence hash
     (sim.core.rng.fold_action over its actions in order).
+    watch int64[n_games, n_players, 2]: what the report reads besides the results (it changes
+    no game): ``[..., 0]`` bit k = the seat held a card of type k at some point;
+    ``[..., 1]`` bit v = the seat attacked seat v (STEAL, BONE, DRILL, WRECK, MILK or THIEF
+    aimed at v) while v led alone one floor (or less) from the target and the seat had at
+    least 2 floors fewer than v (it could not win on its next turn).
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
     """
     # Unpack the state once; the loop only indexes arrays and calls the array kernels, which
@@ -66,6 +83,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
         first_player[g] = meta[K.M_CUR]
         for p in range(n_players):
             bot[p] = codes[seat_idx[g, p]]
+            watch[g, p, 0] = hm[p]
+            watch[g, p, 1] = 0
         while meta[K.M_PHASE] != K.PH_OVER:
             lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, skips, hn, hm, board)
             c = nonneg(meta[K.M_CUR])
@@ -79,8 +98,19 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                 a = choose_arrays(bot[c], params, k, meta, opts, consts, hands, floors, values,
                                   dogs, n_floors, skips, hn, legal, n, brng)
             h = fold_action(h, a)
+            v = attack_target(a)
+            if (v >= 0 and n_floors[v] >= opts[K.O_TARGET] - 1
+                    and n_floors[v] >= n_floors[c] + 2):
+                alone = True
+                for u in range(n_players):
+                    if u != v and n_floors[u] >= n_floors[v]:
+                        alone = False
+                if alone:
+                    watch[g, c, 1] |= 1 << v
             apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values,
                          dogs, n_floors, skips, milk, s_played, hn, hm, dogbits, board, a)
+            for p in range(n_players):
+                watch[g, p, 0] |= hm[p]
         turns[g] = meta[K.M_TURN]
         decisions[g] = meta[K.M_DEC]
         ahash[g] = h

@@ -390,6 +390,33 @@ class GoTownRef:
     def _finish_turn(self) -> None:
         self._refill(self.current)
         self._begin_turn((self.current + 1) % self.n)
+        if self.phase != "over" and self._deadlocked():
+            self.phase = "over"
+            self.end_reason = "deadlock"
+
+    def _deadlocked(self) -> bool:
+        """No player can ever change the state again: nothing pending, nobody draws, refills,
+        discards down or wins by ending the turn, and every seat may only END_TURN."""
+        piles = len(self.deck) + sum(self.discard)
+        for p in range(self.n):
+            hs = self.hand_size(p)
+            if self.pending_skips[p] or self.milk_in_front[p]:
+                return False
+            if (hs < self.hand_limit or hs < self.refill_to) and piles > 0:
+                return False
+            if self.o_discard_to_8 and hs > self.hand_limit:
+                return False
+            if not self.o_immediate and len(self.buildings[p]) >= self.o_target:
+                return False
+        cur, phase = self.current, self.phase
+        stuck = True
+        for p in range(self.n):
+            self.current, self.phase = p, "play"
+            if self._compute_legal() != [A_END]:
+                stuck = False
+                break
+        self.current, self.phase = cur, phase
+        return stuck
 
     def _win(self, c: int) -> None:
         self.phase = "over"
@@ -781,7 +808,7 @@ class GoTownRef:
         g.milk_in_front = [int(x) for x in d["milk_in_front"]]
         g.played = [_dict_to_counts(x) for x in d["played"]]
         g.winner = int(d["winner"])
-        if d["end_reason"] not in ("none", "target", "limit"):
+        if d["end_reason"] not in ("none", "target", "limit", "deadlock"):
             raise ValueError(f"bad end_reason {d['end_reason']!r}")
         g.end_reason = d["end_reason"]
         g._legal = None

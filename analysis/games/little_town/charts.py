@@ -22,10 +22,13 @@ DPI = 100
 """Resolution of the Little Town charts (dots per inch)."""
 
 
-def balance_chart(df: pl.DataFrame, label_col: str, path: str, title: str) -> str:
+def balance_chart(df: pl.DataFrame, label_col: str, path: str, title: str,
+                  missing: str | None = None) -> str:
     """Horizontal bars of diff with 95% whiskers, sorted, one panel per player count;
-    dark = BH-significant (q < 0.05)."""
-    data = df.filter(pl.col("diff").is_not_null())
+    dark = BH-significant (q < 0.05). ``missing``: if given, rows without a difference (e.g. a
+    goal card nobody completed) are kept at the bottom, labelled, with this text instead of a
+    bar; else they are left out."""
+    data = df if missing else df.filter(pl.col("diff").is_not_null())
     players = sorted({int(p) for p in data["players"]}) if len(data) else []
     if not players:
         fig, ax = plt.subplots(figsize=(5, 1.5))
@@ -36,11 +39,13 @@ def balance_chart(df: pl.DataFrame, label_col: str, path: str, title: str) -> st
     fig, axes = plt.subplots(1, len(players), figsize=(4.4 * len(players), 1.2 + 0.27 * rows),
                              squeeze=False)
     for ax, p in zip(axes[0], players, strict=True):
-        g = data.filter(pl.col("players") == p).sort("diff")
+        g = data.filter(pl.col("players") == p).sort("diff", nulls_last=False)
         y = np.arange(len(g))
-        d = g["diff"].to_numpy() * 100
-        lo = g["lo"].to_numpy() * 100
-        hi = g["hi"].to_numpy() * 100
+        d = g["diff"].fill_null(np.nan).to_numpy().astype(float) * 100
+        for yy in y[np.isnan(d)]:
+            ax.text(0, yy, " " + str(missing), va="center", fontsize=7, color="#444444")
+        lo = g["lo"].fill_null(np.nan).to_numpy().astype(float) * 100
+        hi = g["hi"].fill_null(np.nan).to_numpy().astype(float) * 100
         sig = (g["q"].fill_null(1.0).to_numpy() < 0.05) if "q" in g.columns else np.ones(len(g))
         colors = [("#2E7D32" if v >= 0 else "#C62828") if s else
                   ("#A5D6A7" if v >= 0 else "#EF9A9A") for v, s in zip(d, sig, strict=True)]

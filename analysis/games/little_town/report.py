@@ -15,6 +15,7 @@ from analysis import queries as q
 from analysis.doc import Doc, ci, now_utc, pct, render_html, render_markdown, write_atomic
 from analysis.games.little_town.charts import balance_chart, setup_charts
 from analysis.games.little_town.data import GAME_ID, GOAL_TEXT, SETUPS
+from analysis.games.little_town.feeding import bank_dry, feeding_section, feeding_stats
 from analysis.games.little_town.queries import building_stats, goal_stats, mark_robust
 from analysis.games.little_town.sections import (
     building_section,
@@ -64,7 +65,24 @@ def extend_report(ctx) -> None:
                                                                       return_dtype=pl.Utf8)))
     ctx.add_chart("goal_balance", balance_chart(
         gl, "label", os.path.join(out, "goal_balance.png"),
-        "Goal card: completed minus not completed (holders)"))
+        "Goal card: completed minus not completed (holders)",
+        missing="never completed: no difference"))
+    goal_rule_holes(ctx, g)
+    building_rule_holes(ctx, b)
+    n, lim = q.collect(ctx.games.filter(pl.col("run").is_in(main)).select(
+        pl.len(), (~q.finished_game()).sum())).row(0)
+    ctx.rule_hole("the game stopped at the length limit without ending", int(lim), int(n),
+                  "games", "a game that never reaches the end of its last round", None)
+    dry, n_all = bank_dry(ctx.games.filter(pl.col("run").is_in(main)), sel(main))
+    ctx.rule_hole("the coin bank ran out (its lowest level reached 0)", dry, n_all, "games",
+                  "a payment the bank cannot make is cut short by the engine (assumed coin "
+                  "bank, spec section 8)", None)
+    fs = feeding_stats(sel(main))
+    if not fs.is_empty():
+        ctx.headline("**Feeding** (main runs, seat-games with an unfed worker): " + "; ".join(
+            f"{r['players']}p {pct(r['starve_rate'])} {ci(r['starve_lo'], r['starve_hi'])} "
+            f"(mean {r['vp_lost']:.2f} points lost, n = {r['n']:,})"
+            for r in fs.iter_rows(named=True)) + ".")
 
     hp = headline_players(b)
     if hp is not None:
@@ -87,12 +105,14 @@ def extend_report(ctx) -> None:
         gg = g.filter((pl.col("players") == hp) & pl.col("diff").is_not_null()).sort(
             "diff", descending=True)
         strong = "; ".join(item(f"**#{r['card']}** ({GOAL_TEXT[r['card']]}, completed "
-                                f"{pct(r['completion'], 0)})", r)
+                                f"{pct(r['completion'])})", r)
                            for r in gg.head(3).iter_rows(named=True))
         weak = "; ".join(item(f"**#{r['card']}** ({GOAL_TEXT[r['card']]}, completed "
-                              f"{pct(r['completion'], 0)})", r)
+                              f"{pct(r['completion'])})", r)
                          for r in gg.tail(3).reverse().iter_rows(named=True))
-        easy = gg.sort("completion", descending=True)
+        # easiest / hardest over every card held, those never completed included (issue 16)
+        easy = g.filter(pl.col("players") == hp).sort(["completion", "card"],
+                                                      descending=[True, False])
         ctx.headline(
             f"**Goal cards ({hp} players):** strongest (win rate of holders who completed it "
             f"minus holders who did not): {strong}. Weakest (lowest difference): {weak}. "
@@ -128,12 +148,44 @@ def extend_report(ctx) -> None:
     roles_section(ctx.doc, ctx)
     building_section(ctx.doc, b, mixes)
     goal_section(ctx.doc, g)
+    feeding_section(ctx.doc, sel(main))
     if hp is not None:
         robust_section(ctx.doc, b, g, hp)
     if res is not None:
         setup_charts(res, out, ctx.add_chart)
         setup_sections(ctx.doc, res)
     data_section(ctx.doc, ctx.manifests)
+
+
+def goal_rule_holes(ctx, g: pl.DataFrame) -> None:
+    """Rule hole (issue 16): goal cards that no holder completed in the main runs (over every
+    player count), e.g. card #17 under the default reading. Reported whether found or not."""
+    per = g.group_by("card").agg(pl.col("held").sum(), pl.col("completed").sum()).sort("card")
+    never = per.filter(pl.col("completed") == 0)
+    what = "; ".join(f"#{r['card']} ({GOAL_TEXT.get(r['card'], '?')}): 0 of "
+                     f"{r['held']:,} holders" for r in never.iter_rows(named=True))
+    ctx.rule_hole(
+        "goal cards that no holder ever completed" + (f" ({what})" if what else ""),
+        never.height, per.height, "goal cards held",
+        "a goal card that can never be completed under the chosen rule options is a dead "
+        "draw for its holder (its points can never be scored)",
+        "check the card's condition against the options and the data (the `goals` table of "
+        "the component data, `boardsim ... --data`); a reading under which it can be met, or "
+        "taking it out of the deck, closes the hole" if never.height else None)
+
+
+def building_rule_holes(ctx, b: pl.DataFrame) -> None:
+    """Rule hole (issue 16): buildings in the market that no seat ever built (main runs, every
+    player count together). Reported whether found or not."""
+    per = b.group_by("building").agg(pl.col("present").sum(), pl.col("built_games").sum())
+    per = per.filter(pl.col("present") > 0).sort("building")
+    never = per.filter(pl.col("built_games") == 0)
+    ctx.rule_hole(
+        "buildings offered in the market but never built" + (
+            f" ({', '.join(never['building'])})" if never.height else ""),
+        never.height, per.height, "buildings offered",
+        "a building no seat ever builds adds nothing to the game (too expensive, or its "
+        "effect never pays under these bots)", None)
 
 
 def write_setup_report(run_dirs: list[str], setups: list[str], out_dir: str) -> dict[str, str]:

@@ -73,7 +73,7 @@ def building_section(doc: Doc, b: pl.DataFrame, mixes: dict[str, str]) -> None:
         for r in g.iter_rows(named=True):
             rows.append([
                 f"**{r['building']}**",
-                f"{pct(r['presence'], 0)} {ci(r['presence_lo'], r['presence_hi'], 0)}",
+                f"{pct(r['presence'])} {ci(r['presence_lo'], r['presence_hi'])}",
                 f"{pct(r['build_rate'])} {ci(r['build_lo'], r['build_hi'])}",
                 num(r["mean_round"], 2), num(r["act_own"], 2), num(r["act_others"], 2),
                 num(r["fees"], 2), count(r["n_with"]), pct(r["rate_with"]),
@@ -226,7 +226,7 @@ def setup_sections(doc: Doc, res: dict, level: int = 2) -> None:
         row = [f"**{b}**"]
         for s in setups:
             r = by.get((s, b))
-            row.append(pct(r["presence"], 0) if r else "n/a")
+            row.append(pct(r["presence"]) if r else "n/a")
         for s in drafted:
             r = by.get((s, b))
             row.append("-" if not r or r["mean_pick"] is None else

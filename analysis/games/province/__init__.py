@@ -39,8 +39,10 @@ from analysis.games.province.data import (
     STRUCTURES,
 )
 from analysis.games.province.queries import (
+    SANITY_TURNS,
     game_frame,
     goal_stats,
+    margin_lender,
     one_coin_base,
     order_rates,
     pair_summary,
@@ -55,7 +57,7 @@ from analysis.games.province.queries import (
     structure_stats,
     supply_length,
 )
-from analysis.games.province.report import extend_report
+from analysis.games.province.report import bots_label, effective_roles, extend_report
 from analysis.games.province.sections import tweak_text
 from sim.core.components import slug
 
@@ -64,5 +66,6 @@ __all__ = [
     "CONFIRMED", "RECONSTRUCTED", "NOTE_ASSOC", "slug", "run_label", "run_options",
     "run_option", "role_runs", "one_coin_base", "game_frame", "order_rates", "rates_all",
     "paired_difference", "pair_summary", "seat_rows", "structure_stats",
-    "second_first_builds", "goal_stats", "supply_length", "tweak_text",
+    "second_first_builds", "goal_stats", "supply_length", "tweak_text", "SANITY_TURNS",
+    "margin_lender", "effective_roles", "bots_label",
 ]

@@ -16,7 +16,7 @@ from analysis.stats import Z95, normal_pvalue, rate, wilson_interval
 from sim.core.components import slug
 
 __all__ = [
-    "run_label", "run_options", "run_option", "role_runs", "one_coin_base", "game_frame",
+    "SANITY_TURNS", "margin_lender", "run_label", "run_options", "run_option", "role_runs", "one_coin_base", "game_frame",
     "order_rates", "rates_all", "paired_difference", "pair_summary", "seat_rows",
     "structure_stats", "second_first_builds", "goal_stats", "supply_length", "with_rate",
 ]
@@ -111,7 +111,8 @@ def rates_all(gf: pl.DataFrame) -> dict:
 def paired_difference(base: pl.DataFrame, other: pl.DataFrame, col: str = "fp_share") -> dict:
     """Mean of ``other[col] - base[col]`` over games present and finished in both, joined on
     (seed, strategies); Wald 95% interval and two-sided p from the per-game differences.
-    Returns n, diff, lo, hi, p, changed (share of pairs whose value differs)."""
+    Returns n, diff, lo, hi, p, changed (share of pairs whose value differs), base and other
+    (the means of ``col`` over those same pairs: the shift is other - base)."""
     keys = ["seed", "strategies"]
     b = base.filter(pl.col("finished")).unique(keys, keep="first").select(*keys, b=col)
     o = other.filter(pl.col("finished")).unique(keys, keep="first").select(*keys, o=col)
@@ -119,12 +120,14 @@ def paired_difference(base: pl.DataFrame, other: pl.DataFrame, col: str = "fp_sh
     n = len(d)
     if n == 0:
         return {"n": 0, "diff": math.nan, "lo": math.nan, "hi": math.nan, "p": math.nan,
-                "changed": math.nan}
+                "changed": math.nan, "base": math.nan, "other": math.nan}
     x = d.to_numpy()
+    j = o.join(b, on=keys)
     mean = float(x.mean())
     se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     return {"n": n, "diff": mean, "lo": mean - Z95 * se, "hi": mean + Z95 * se,
-            "p": normal_pvalue(mean, se), "changed": float((x != 0).mean())}
+            "p": normal_pvalue(mean, se), "changed": float((x != 0).mean()),
+            "base": float(j["b"].mean()), "other": float(j["o"].mean())}
 
 
 def pair_summary(gf: pl.DataFrame, a: str, b: str) -> dict:
@@ -283,3 +286,49 @@ def supply_length(gf: pl.DataFrame, by: str = "group") -> pl.DataFrame:
     df = with_rate(df, "dry", "games", "dry")
     return df.with_columns(
         [(pl.col(f"end_{e}") / pl.col("n_finished")).alias(f"share_{e}") for e in END_TRIGGERS])
+
+
+SANITY_TURNS = (15, 25)
+"""The spec's sanity range of turns per player (shared/rules/province.md §9: "roughly 15-25
+turns per player")."""
+
+
+def margin_lender(games: pl.LazyFrame, seats: pl.LazyFrame, runs: list[int]) -> dict:
+    """Finished games of ``runs``: n; turns per player (turns / 2) quartiles tpp_q25/q50/q75
+    and the share within ``SANITY_TURNS`` (in_rate/lo/hi, Wilson); n_decided (not tied) with
+    the winner's score margin margin_mean and quartiles; lender (games ending with a seat
+    holding the Lender, seat detail ``lender_end``) with lender_rate/lo/hi over n, and that
+    seat's win share lwin_rate/lo/hi (a tie counts 1/2)."""
+    g = games.filter(pl.col("run").is_in(runs) & q.finished_game()).select(
+        "run", "game", tpp=pl.col("turns") / 2)
+    cols = seats.collect_schema().names()
+    lend = pl.col("lender_end") if "lender_end" in cols else pl.lit(0)
+    s = seats.filter(pl.col("run").is_in(runs)).select(
+        "run", "game", "score", "win_share", lend=lend.fill_null(0) > 0)
+    per = s.group_by("run", "game").agg(
+        margin=pl.col("score").filter(pl.col("win_share") == 1.0).max()
+        - pl.col("score").filter(pl.col("win_share") == 0.0).max(),
+        lender=pl.col("lend").any(),
+        lwin=pl.col("win_share").filter(pl.col("lend")).sum())
+    df = g.join(per, on=["run", "game"]).collect(engine="streaming")
+    n = df.height
+    lo_ok, hi_ok = SANITY_TURNS
+    inside = int(df["tpp"].is_between(lo_ok, hi_ok).sum()) if n else 0
+    dec = df["margin"].drop_nulls()
+    nl = int(df["lender"].sum()) if n else 0
+    lw = float(df.filter(pl.col("lender"))["lwin"].sum()) if nl else 0.0
+    (ilo, llo, wlo), (ihi, lhi, whi) = wilson_interval([inside, nl, lw], [n, n, nl])
+    r = rate([inside, nl, lw], [n, n, nl])
+
+    def qt(x, p):
+        return float(x.quantile(p, "linear")) if len(x) else math.nan
+
+    return {"n": n, "tpp_q25": qt(df["tpp"], 0.25), "tpp_q50": qt(df["tpp"], 0.5),
+            "tpp_q75": qt(df["tpp"], 0.75), "in_rate": float(r[0]), "in_lo": float(ilo),
+            "in_hi": float(ihi), "n_decided": len(dec),
+            "margin_mean": float(dec.mean()) if len(dec) else math.nan,
+            "margin_q25": qt(dec, 0.25), "margin_q50": qt(dec, 0.5), "margin_q75": qt(dec, 0.75),
+            "lender": nl, "lender_rate": float(r[1]), "lender_lo": float(llo),
+            "lender_hi": float(lhi), "lwin_rate": float(r[2]), "lwin_lo": float(wlo),
+            "lwin_hi": float(whi)}
+

@@ -27,7 +27,9 @@ from analysis.games.province.data import (
     STRUCTURES,
 )
 from analysis.games.province.queries import (
+    SANITY_TURNS,
     goal_stats,
+    margin_lender,
     one_coin_base,
     order_rates,
     pair_summary,
@@ -42,7 +44,7 @@ from analysis.games.province.queries import (
 )
 from analysis.stats import bh_adjust, rate
 
-__all__ = ["tweak_text", "pairing_section", "sweep_section", "structure_goal_sections",
+__all__ = ["margins_lender_section", "tweak_text", "pairing_section", "sweep_section", "structure_goal_sections",
            "supply_length_section", "sensitivity_section"]
 
 
@@ -198,7 +200,9 @@ def sweep_section(ctx, gf, sweep_runs, main) -> pl.DataFrame | None:
                      pct_ci(r["sp_rate"], r["sp_lo"], r["sp_hi"]),
                      pct_ci(r["draw_rate"], r["draw_lo"], r["draw_hi"]),
                      pct_ci(r["share_rate"], r["share_lo"], r["share_hi"]),
-                     "-" if d is None else diff_ci(d) + f" (n={d['n']:,})"])
+                     "-" if d is None else
+                     f"{diff_ci(d)} ({pct(d['base'])} -> {pct(d['other'])} on the "
+                     f"n={d['n']:,} paired games)"])
     doc.table(Table(["Second player's coins", "n (finished)", "First seat wins",
                      "Second seat wins", "Draws", "First-player share",
                      "Paired shift vs rules (points)"], rows,
@@ -216,7 +220,8 @@ def sweep_section(ctx, gf, sweep_runs, main) -> pl.DataFrame | None:
     if not valid.is_empty():
         best = valid.row(0, named=True)
         mono = rates.filter(pl.col("n") > 0).sort("p2")["share_rate"].to_numpy()
-        monotone = bool(np.all(np.diff(mono) <= 0))
+        # a trend needs at least three coin values (issue 16: claimed from a single one)
+        monotone = bool(np.all(np.diff(mono) <= 0)) if len(mono) >= 3 else None
         parity = not excludes(best["share_lo"], best["share_hi"], 0.5)
         extra = ""
         if len(valid) > 1:
@@ -233,12 +238,14 @@ def sweep_section(ctx, gf, sweep_runs, main) -> pl.DataFrame | None:
             f"for the second player: **{best['p2']} coins**, first-player share "
             f"{pct_ci(best['share_rate'], best['share_lo'], best['share_hi'])} "
             f"({'consistent with parity' if parity else 'the interval excludes parity'}; "
-            f"n = {best['n']:,}){extra}. The share is "
-            f"{'monotone' if monotone else '**not monotone**'} in the coins ({listing}): "
-            + ("more coins help the second player steadily." if monotone else
-               "the bots' plans depend on the exact coins in hand, so more coins can change "
-               "what the second player builds first and hurt it" + _shift_text(
-                   cell, best["p2"], keys) + "."),
+            f"n = {best['n']:,}){extra}."
+            + ("" if monotone is None else
+               f" The share is {'monotone' if monotone else '**not monotone**'} in the coins "
+               f"({listing}): "
+               + ("more coins help the second player steadily." if monotone else
+                  "the bots' plans depend on the exact coins in hand, so more coins can change "
+                  "what the second player builds first and hurt it" + _shift_text(
+                      cell, best["p2"], keys, _alike_runs(ctx, key)) + ".")),
             f"Province: coins closest to parity {best['p2']} -> "
             f"{pct_ci(best['share_rate'], best['share_lo'], best['share_hi'])}.")
     doc.img(add_chart(ctx, "province_p2_coins", coins_chart(rates)),
@@ -246,14 +253,29 @@ def sweep_section(ctx, gf, sweep_runs, main) -> pl.DataFrame | None:
     return rates
 
 
-def _shift_text(cell: dict, best: int, keys: list[int]) -> str:
+def _alike_runs(ctx, key: dict[int, int]) -> dict[int, tuple]:
+    """Coins -> (seeds, bots, seatings, games) of the sweep runs with those coins: two coin
+    values are like for like only when these agree."""
+    out: dict[int, set] = {}
+    for i, c in key.items():
+        m = ctx.manifests[i]
+        out.setdefault(c, set()).add((m.get("seed"), tuple(m.get("strategies") or ()),
+                                      m.get("seating"), m.get("n_games")))
+    return {c: tuple(sorted(v, key=str)) for c, v in out.items()}
+
+
+def _shift_text(cell: dict, best: int, keys: list[int], alike: dict | None = None) -> str:
     """``" (with 4 coins instead of 3 it first-builds the Union in 52% of games, not 43%)"``:
     the structure whose second-player first-build rate changes most from ``best`` coins to the
-    next value."""
+    next value; "" unless the runs of both coin values are like for like (``alike``: the same
+    seeds, bots, seating and number of games; issue 16: a Mill "100% vs 62.4%" compared a
+    scripted-bot run with a pool holding the random bot)."""
     nxt = [c for c in keys if c > best]
     if not nxt:
         return ""
     c = nxt[0]
+    if alike is None or alike.get(c) != alike.get(best):
+        return ""
     ch = [(abs(cell[(c, n)]["sp_first_rate"] - cell[(best, n)]["sp_first_rate"]), n)
           for n in STRUCTURES if (c, n) in cell and (best, n) in cell
           and cell[(c, n)]["sp_first_rate"] is not None
@@ -527,3 +549,47 @@ def sensitivity_section(ctx, gf, tweak_runs, base, one_coin, sweep) -> None:
              "condition and threshold.")
     ctx.headline(text, "Province: most sensitive cost: " + valid[0]["label"] + " "
                  + diff_ci(valid[0]) + " points.")
+
+
+def margins_lender_section(ctx, main: list[int]) -> None:
+    """Length per player against the spec's sanity range, score margins and the Lender at the
+    end (issue 16), main runs, finished games."""
+    doc = ctx.doc
+    doc.h(2, "Turns per player, score margins and the Lender")
+    if not main:
+        doc.p("No main runs.")
+        return
+    t = margin_lender(ctx.games, ctx.seats, main)
+    if not t["n"]:
+        doc.p("No finished games in the main runs.")
+        return
+    lo_ok, hi_ok = SANITY_TURNS
+    doc.p("Main runs, finished games. Turns per player = player-turns / 2; the spec (§9.2) "
+          f"suggests roughly {lo_ok}-{hi_ok} turns per player as a sanity check on the "
+          "reconstructed costs. Margin = winner's score minus loser's (ties left out). "
+          "Lender at the end: a seat holds the Lender token when the game ends (it must give "
+          "back what it borrowed). Who triggered the end is not recorded in the run data, "
+          "only how the game ended (see Coin supply and game length).")
+    doc.table(Table(
+        ["Measure", "n", "Value"],
+        [["Turns per player, median [IQR]", count(t["n"]),
+          f"{num(t['tpp_q50'], 1)} [{num(t['tpp_q25'], 1)}, {num(t['tpp_q75'], 1)}]"],
+         [f"Games within {lo_ok}-{hi_ok} turns per player", count(t["n"]),
+          pct_ci(t["in_rate"], t["in_lo"], t["in_hi"])],
+         ["Score margin (decided games), mean; median [IQR]", count(t["n_decided"]),
+          f"{num(t['margin_mean'], 2)}; {num(t['margin_q50'], 0)} "
+          f"[{num(t['margin_q25'], 0)}, {num(t['margin_q75'], 0)}]"],
+         ["Games ending with a seat holding the Lender", count(t["n"]),
+          pct_ci(t["lender_rate"], t["lender_lo"], t["lender_hi"])],
+         ["Win rate of the seat holding the Lender at the end", count(t["lender"]),
+          pct_ci(t["lwin_rate"], t["lwin_lo"], t["lwin_hi"])]],
+        [False, True, True]))
+    ctx.headline(
+        f"**Length, margins, Lender** (main runs, n = {t['n']:,} finished games): "
+        f"{num(t['tpp_q50'], 1)} turns per player (median; "
+        f"{pct_ci(t['in_rate'], t['in_lo'], t['in_hi'])} of games within the spec's "
+        f"{lo_ok}-{hi_ok}); winners lead by {num(t['margin_mean'], 2)} points on average; "
+        f"{pct_ci(t['lender_rate'], t['lender_lo'], t['lender_hi'])} of games end with a seat "
+        f"holding the Lender, which then wins {pct_ci(t['lwin_rate'], t['lwin_lo'], t['lwin_hi'])}"
+        ".")
+

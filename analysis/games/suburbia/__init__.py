@@ -35,6 +35,7 @@ from analysis.games.suburbia.data import (
     RUSH_SLUGS,
     STACK_OF,
     TILES,
+    role_labels,
 )
 from analysis.games.suburbia.queries import (
     TIP_SCHEMA,
@@ -45,6 +46,7 @@ from analysis.games.suburbia.queries import (
     first_seat,
     goal_balance,
     goal_summary,
+    mh_clipped,
     mixes,
     offset_effect,
     pooled_main,
@@ -65,7 +67,7 @@ from analysis.games.suburbia.report import extend_report
 from sim.core.components import slug
 
 __all__ = [
-    "extend_report", "MAIN", "DENY", "MIX_LABELS", "EARLY_ROUNDS", "RUSH_ROUNDS", "RUSH_POP",
+    "extend_report", "MAIN", "DENY", "MIX_LABELS", "mh_clipped", "role_labels", "EARLY_ROUNDS", "RUSH_ROUNDS", "RUSH_POP",
     "MIN_N", "MIN_RANK_N", "TILES", "STACK_OF", "NAME_OF", "GOALS", "INCOME_SLUGS",
     "RUSH_SLUGS", "slug", "summarise", "robust", "with_role", "mixes", "tile_market",
     "tile_balance", "tile_summary", "pooled_main", "goal_balance", "goal_summary",

@@ -109,11 +109,13 @@ def goal_chart(gs: pl.DataFrame, path: str) -> str:
     return save(fig, path)
 
 
-def tips_chart(tips: pl.DataFrame, path: str) -> str:
+def tips_chart(tips: pl.DataFrame, path: str, labels: dict | None = None) -> str:
     """Forest plot of the tip tests: every mix and player count, stratified differences."""
     d = tips.filter(pl.col("diff").is_not_null()).sort("test", "role", "players")
     if d.is_empty():
         return empty(path, "no tip tests")
+    names = (labels or MIX_LABELS)
+    names = {k: v.replace("`", "") for k, v in names.items()}
     labels, ys, k = [], [], 0
     fig, ax = plt.subplots(figsize=(9, 1.5 + 0.22 * len(d)))
     colours = {MAIN: "#4C72B0", DENY: "#C44E52", "mix:archetypes": "#55A868"}
@@ -123,7 +125,7 @@ def tips_chart(tips: pl.DataFrame, path: str) -> str:
         ax.plot([r["lo"] * 100, r["hi"] * 100], [k, k], color=c, lw=lw)
         ax.plot(r["diff"] * 100, k, "D" if r["players"] == "all" else "o", color=c, ms=4)
         p = "all players" if r["players"] == "all" else f"{r['players']}p"
-        labels.append(f"{r['test']} [{MIX_LABELS.get(r['role'], r['role'])}, {p}]")
+        labels.append(f"{r['test']} [{names.get(r['role'], r['role'])}, {p}]")
         ys.append(k)
         k += 1
     ax.axvline(0, color="grey", lw=1)
@@ -133,13 +135,14 @@ def tips_chart(tips: pl.DataFrame, path: str) -> str:
     return save(fig, path)
 
 
-def archetype_chart(prof: pl.DataFrame, path: str) -> str:
+def archetype_chart(prof: pl.DataFrame, path: str, labels: dict | None = None) -> str:
     """Win rate of each bot per player count with Wilson intervals: main pool (filled) and the
     archetype-only mix (hollow); dashed = parity."""
     if prof.is_empty():
         return empty(path, "no strategies")
     names = sorted(prof["strategy"].unique().to_list())
     players = sorted(prof["players"].unique().to_list())
+    role_names = {k: v.replace("`", "") for k, v in (labels or MIX_LABELS).items()}
     fig, axes = plt.subplots(1, len(players), figsize=(4.3 * len(players), 4.2),
                              sharey=True, squeeze=False)
     for ax, p in zip(axes[0], players, strict=True):
@@ -157,7 +160,7 @@ def archetype_chart(prof: pl.DataFrame, path: str) -> str:
         ax.set_xlabel("win rate (%)")
     axes[0][0].set_yticks(range(len(names)), names, fontsize=8)
     handles = [plt.Line2D([], [], color=c, marker="o", mfc=c if f else "white", ls="",
-                          label=MIX_LABELS[r])
+                          label=role_names.get(r, r))
                for r, c, f in ((MAIN, "#4C72B0", True), ("mix:archetypes", "#55A868", False),
                                (DENY, "#C44E52", False))]
     axes[0][-1].legend(handles=handles, fontsize=7, loc="lower right")

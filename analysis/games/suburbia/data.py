@@ -15,6 +15,22 @@ DENY = "tip:deny"
 
 MIX_LABELS = {MAIN: "main pool (7 bots)", DENY: "greedy + denier",
               "mix:archetypes": "3 archetypes"}
+"""The labels of the default plan's roles; a report labels its runs from their manifests
+(``role_labels``), these are only the fallback for a role without runs."""
+
+
+def role_labels(manifests: list[dict], roles: dict[int, str]) -> dict[str, str]:
+    """Role -> label from the runs' manifests (issue 16: a random-only run was labelled
+    "main pool (7 bots)"): the bots of the role's runs, e.g. "`greedy`, `random` (pool)";
+    several mixes joined by "; ". Roles without runs keep ``MIX_LABELS``."""
+    out: dict[str, set] = {}
+    for i, m in enumerate(manifests):
+        role = roles.get(i, MAIN)
+        bots = ", ".join(f"`{b}`" for b in (m.get("strategies") or ["?"]))
+        out.setdefault(role, set()).add(f"{bots} ({m.get('seating', '?')})")
+    labels = dict(MIX_LABELS)
+    labels.update({r: "; ".join(sorted(v)) for r, v in out.items()})
+    return labels
 
 
 EARLY_ROUNDS = 3       # "early" = a seat's first three turns (rounds 1-3)

@@ -39,6 +39,17 @@ __all__ = [
 ]
 
 
+def mh_clipped(w1, n1, w0, n0) -> dict:
+    """``analysis.stats.mh_difference`` with its Wald interval clipped to [-1, 1], the range of
+    a difference of two rates (issue 16: an "impossible" interval [-102.9, -17.1] points)."""
+    r = mh_difference(w1, n1, w0, n0)
+    if r["lo"] == r["lo"]:
+        r["lo"] = max(r["lo"], -1.0)
+    if r["hi"] == r["hi"]:
+        r["hi"] = min(r["hi"], 1.0)
+    return r
+
+
 def summarise(df: pl.DataFrame, keys: list[str], exclude: tuple = ("random",)) -> pl.DataFrame:
     """Collapse per-bot counts (``strategy`` column with n1/w1/n0/w0) to one row per ``keys``:
     the crude difference over all seats (n1/w1/n0/w0 totals, rate_with, rate_without,
@@ -51,7 +62,7 @@ def summarise(df: pl.DataFrame, keys: list[str], exclude: tuple = ("random",)) -
     rows = []
     strata = df.filter(~pl.col("strategy").is_in(list(exclude)))
     for k, g in strata.group_by(keys, maintain_order=True):
-        r = mh_difference(g["w1"], g["n1"], g["w0"], g["n0"])
+        r = mh_clipped(g["w1"], g["n1"], g["w0"], g["n0"])
         rows.append({**dict(zip(keys, k, strict=True)), "adj": r["diff"], "adj_lo": r["lo"],
                      "adj_hi": r["hi"], "adj_p": r["p"], "adj_n1": r["n1"],
                      "adj_n0": r["n0"]})
@@ -145,10 +156,16 @@ def tile_market(seats: pl.LazyFrame) -> pl.DataFrame:
               "games": pl.Int64, "offered": pl.Int64, "taken": pl.Int64, "placers": pl.Int64,
               "invested": pl.Int64, "seat_games": pl.Int64, "mean_round": pl.Float64}
     df = pl.DataFrame(rows, schema=schema)
+    # owners: the seats that placed the tile, and for a basic tile every seat (each starts
+    # with one in its start column, which can take a marker but is not "placed"; issue 16:
+    # Community Park investments were 106-118% of its placers)
+    basic = pl.col("stack") == "basic"
     return df.with_columns(
         offered_rate=pl.col("offered") / pl.col("games"),
         take_rate=pl.col("taken") / pl.col("offered"),
-        invest_rate=pl.col("invested") / pl.col("placers"),
+        owners=pl.when(basic).then(pl.col("seat_games")).otherwise(pl.col("placers")),
+    ).with_columns(
+        invest_rate=pl.when(pl.col("owners") > 0).then(pl.col("invested") / pl.col("owners")),
     ).sort("role", "players", "tile")
 
 
@@ -291,7 +308,7 @@ def _tip_rows(tab: pl.DataFrame, tip: str, test: str) -> list[dict]:
     for (role,), g in mixes(tab).group_by("role", maintain_order=True):
         for p in sorted(g["players"].unique().to_list()) + ["all"]:
             h = g if p == "all" else g.filter(pl.col("players") == p)
-            r = mh_difference(h["w1"], h["n1"], h["w0"], h["n0"])
+            r = mh_clipped(h["w1"], h["n1"], h["w0"], h["n0"])
             crude = newcombe_difference(r["w1"], r["n1"], r["w0"], r["n0"])[0][0]
             rows.append({"tip": tip, "test": test, "role": role, "players": str(p), **r,
                          "crude": float(crude)})
@@ -336,7 +353,7 @@ def deny_rows(a: pl.DataFrame, b: pl.DataFrame) -> list[dict]:
         for (role,), g in j.group_by("role", maintain_order=True):
             for p in sorted(g["players"].unique().to_list()) + ["all"]:
                 h = g if p == "all" else g.filter(pl.col("players") == p)
-                r = mh_difference(h["w1"], h["n1"], h["w0"], h["n0"])
+                r = mh_clipped(h["w1"], h["n1"], h["w0"], h["n0"])
                 crude = newcombe_difference(r["w1"], r["n1"], r["w0"], r["n0"])[0][0]
                 rows.append({"tip": "deny", "test": test, "role": role, "players": str(p),
                              **r, "crude": float(crude)})

@@ -24,11 +24,11 @@ from analysis.games.suburbia.data import (
     MAIN,
     MIN_N,
     MIN_RANK_N,
-    MIX_LABELS,
     NAME_OF,
     RUSH_POP,
     RUSH_ROUNDS,
     RUSH_SLUGS,
+    role_labels,
 )
 from analysis.games.suburbia.queries import (
     TIP_TESTS,
@@ -64,13 +64,14 @@ def runs_section(ctx, roles: list[str]) -> None:
     doc = ctx.doc
     doc.h(2, "Suburbia: how the runs are used")
     mix_roles = [r for r in roles if not r.startswith("sweep:")]
+    labels = role_labels(ctx.manifests, ctx.roles)
     doc.p("Every table above (seat win rates, strategies, matchups, the generic tile and "
-          "investment sections) uses the **main** runs only: 2, 3 and 4 players, every seat "
-          "drawn from the pool of all seven bots (so the header's note on pooling runs of one "
-          "player count applies to the main runs only: there is one main run per player "
-          "count). The sections below also use the other runs "
+          "investment sections) uses the **main** runs only (bots: "
+          f"{labels.get(MAIN, MAIN)}; the header's note on pooling runs of one "
+          "player count applies to the main runs only). The sections below also use the "
+          "other runs "
           "of the plan: "
-          + "; ".join(f"`{r}` = {MIX_LABELS.get(r, r)}" for r in mix_roles if r != MAIN)
+          + "; ".join(f"`{r}` = {role_labels(ctx.manifests, ctx.roles).get(r, r)}" for r in mix_roles if r != MAIN)
           + ("; " if len(mix_roles) > 1 else "")
           + "`sweep:red_line_offset=K` = the main 3-player pool and seed with that rule option. "
           "**Robust** = the finding passes Benjamini-Hochberg control at q < 0.05 in the main "
@@ -288,7 +289,7 @@ def tips_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
                                 & (pl.col("n0") >= MIN_N)).to_dicts()
             v = verdict(test, r, others)
             parts.append(
-                f"*{test}* ({MIX_LABELS.get(role, role)}, 2-4 players): {diff_ci(r)} "
+                f"*{test}* ({role_labels(ctx.manifests, ctx.roles).get(role, role)}, 2-4 players): {diff_ci(r)} "
                 f"(n = {r['n1']:,} vs {r['n0']:,}; crude {pts(r['crude'])}; q {pvalue(r['q'])}) "
                 f"— **{v}**")
             short.append(f"{test} {diff_ci(r)} {v}")
@@ -300,7 +301,7 @@ def tips_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
     doc.table(Table(
         ["Test", "Bot mix", "Players", "n exposed", "n others", "Difference (points)",
          "95% CI", "Crude (points)", "p", "q (BH)"],
-        [[r["test"], MIX_LABELS.get(r["role"], r["role"]), r["players"], count(r["n1"]),
+        [[r["test"], role_labels(ctx.manifests, ctx.roles).get(r["role"], r["role"]), r["players"], count(r["n1"]),
           count(r["n0"]), pts(r["diff"]), ci(r["lo"], r["hi"]), pts(r["crude"]),
           pvalue(r["p"]), pvalue(r["q"])]
          for r in tips.iter_rows(named=True)],
@@ -310,7 +311,8 @@ def tips_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
           "others): " + "; ".join(
               f"{r['players']}p {'winners' if r['winner'] else 'others'} "
               f"{num(r['redlines_up'], 2)}" for r in rl.iter_rows(named=True)) + ".")
-    ctx.add_chart("suburbia_tips", tips_chart(tips, os.path.join(out, "suburbia_tips.png")))
+    ctx.add_chart("suburbia_tips", tips_chart(tips, os.path.join(out, "suburbia_tips.png"),
+                                              role_labels(ctx.manifests, ctx.roles)))
     doc.img("suburbia_tips.png", "Tip tests: stratified win-rate differences")
 
 
@@ -351,7 +353,7 @@ def archetype_section(ctx, seats: pl.LazyFrame, roles: list[str]) -> None:
           "class affinities (spec §9); the archetype-only mix pits them against each other.")
     for role in [r for r in (MAIN, "mix:archetypes", DENY) if r in roles]:
         g = prof.filter(pl.col("role") == role)
-        doc.p(f"**{MIX_LABELS.get(role, role)}:**")
+        doc.p(f"**{role_labels(ctx.manifests, ctx.roles).get(role, role)}:**")
         doc.table(Table(
             ["Players", "Bot", "n", "Win rate", "95% CI", "vs greedy (points)", "95% CI",
              "Population", "Track", "Goals", "Money", "Income", "Reputation", "Red lines",
@@ -378,7 +380,8 @@ def archetype_section(ctx, seats: pl.LazyFrame, roles: list[str]) -> None:
                 for r in g.iter_rows(named=True)))
         ctx.headline("**Archetypes** (main mix win rates): " + "; ".join(parts) + ".")
     ctx.add_chart("suburbia_archetypes", archetype_chart(
-        prof, os.path.join(out, "suburbia_archetypes.png")))
+        prof, os.path.join(out, "suburbia_archetypes.png"),
+        role_labels(ctx.manifests, ctx.roles)))
     doc.img("suburbia_archetypes.png", "Win rate per bot and mix")
 
 
@@ -394,7 +397,7 @@ def components_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
     doc.table(Table(
         ["Bot mix", "Players", "Seats", "n", "Population", "Track", "Goals", "Money",
          "Goals share"],
-        [[MIX_LABELS.get(r["role"], r["role"]), str(r["players"]),
+        [[role_labels(ctx.manifests, ctx.roles).get(r["role"], r["role"]), str(r["players"]),
           "winners" if r["winner"] else "others", count(r["n"]), num(r["score"]),
           num(r["track_pop"]), num(r["goals_pop"]), num(r["money_pop"]),
           pct(r["goals_pop"] / r["score"] if r["score"] else None)]
@@ -403,7 +406,7 @@ def components_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
     doc.table(Table(
         ["Bot mix", "Players", "Games", "Decided by goals", "95% CI", "Decided by money",
          "95% CI"],
-        [[MIX_LABELS.get(r["role"], r["role"]), str(r["players"]), count(r["games"]),
+        [[role_labels(ctx.manifests, ctx.roles).get(r["role"], r["role"]), str(r["players"]), count(r["games"]),
           pct(r["by_goals_rate"]), ci(r["by_goals_lo"], r["by_goals_hi"]),
           pct(r["by_money_rate"]), ci(r["by_money_lo"], r["by_money_hi"])]
          for r in dec.iter_rows(named=True)],
@@ -423,5 +426,7 @@ def components_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
     ctx.add_chart("suburbia_score_components", components_chart(
         comp, pops, os.path.join(out, "suburbia_score_components.png")))
     doc.img("suburbia_score_components.png", "Score components and final population")
-    doc.p("Not shown: population-track trajectories over the game (the results table keeps "
-          "end-of-game values only, docs/games/suburbia.md §13).")
+    doc.p("Not shown: population-track trajectories over the game, and the population lost "
+          "to unpaid income (bankruptcy: a seat that cannot pay a negative income loses "
+          "population): the results table keeps end-of-game values only and does not record "
+          "it (docs/games/suburbia.md §13).")

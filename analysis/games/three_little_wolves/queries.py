@@ -406,3 +406,19 @@ def _se_of(c: dict) -> float:
     if is_missing(c["lo"]) or is_missing(c["hi"]):
         return float("nan")
     return (c["hi"] - c["lo"]) / (2 * Z95)
+
+
+def last_pig(seats: pl.LazyFrame) -> pl.DataFrame:
+    """Per player count, the distribution of ``cards_under_last_pig`` (cards left in the deck
+    when the third pig was revealed; -1 = never revealed, left out) over finished games (one
+    seat row per game): players, under, n (games), share of the player count's games with its
+    Wilson 95% interval lo/hi. Empty without the column."""
+    if "cards_under_last_pig" not in seats.collect_schema().names():
+        return pl.DataFrame()
+    g = seats.filter(q.finished_seat()).group_by("run", "game", "players").agg(
+        under=pl.col("cards_under_last_pig").first())
+    df = q.collect(g.filter(pl.col("under") >= 0).group_by("players", "under").agg(
+        n=pl.len().cast(pl.Int64))).sort("players", "under")
+    df = df.with_columns(total=pl.col("n").sum().over("players"))
+    return q.with_wilson(df, "n", "total", ("share", "lo", "hi")).drop("total")
+

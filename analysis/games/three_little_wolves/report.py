@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from analysis import queries as q
 from analysis.doc import ci, is_missing, num, pct, pts, signed
 from analysis.games.three_little_wolves.data import COMPONENTS, DEFAULT_SET
 from analysis.games.three_little_wolves.queries import fill_players, pool_runs, run_table
@@ -12,6 +13,7 @@ from analysis.games.three_little_wolves.sections import (
     Study,
     dummy_section,
     fmt_unit,
+    last_pig_section,
     score_section,
     seat_order_section,
     sensitivity_section,
@@ -20,7 +22,7 @@ from analysis.games.three_little_wolves.sections import (
 )
 from analysis.stats import as_float
 
-__all__ = ["extend_report", "headlines"]
+__all__ = ["extend_report", "headlines", "report_rule_holes"]
 
 
 def extend_report(ctx) -> None:
@@ -36,7 +38,14 @@ def extend_report(ctx) -> None:
     ties = ties_section(ctx, study)
     dummy_pairs = dummy_section(ctx, study)
     sens = sensitivity_section(ctx, study)
+    pig = last_pig_section(ctx, study)
+    report_rule_holes(ctx, main_idx)
     headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens)
+    if not pig.is_empty():
+        ctx.headline("**Cards under the last pig** (main runs): " + "; ".join(
+            f"{p}p " + ", ".join(f"{r['under']}: {pct(r['share'])}"
+                                 for r in g.sort("under").iter_rows(named=True))
+            for (p,), g in pig.group_by("players", maintain_order=True)) + ".")
 
 
 def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> None:
@@ -157,3 +166,23 @@ def robust_text(by: dict, metric: str) -> str:
     if not groups:
         return "not available"
     return "; ".join(f"{k} at {', '.join(v)}" for k, v in groups.items())
+
+
+def report_rule_holes(ctx, main_idx: list[int]) -> None:
+    """Every Three Little Wolves rule-hole check (issue 16), found or not, over the main
+    runs: games stopped at the length limit, score components no seat ever scored."""
+    g = ctx.games.filter(pl.col("run").is_in(main_idx))
+    n, lim = q.collect(g.select(pl.len(), (~q.finished_game()).sum())).row(0)
+    ctx.rule_hole("the game stopped at the length limit without ending", int(lim), int(n),
+                  "games", "a game in which the last pig never comes out", None)
+    s = ctx.seats.filter(pl.col("run").is_in(main_idx))
+    cols = [f"pts_{c}" for c in COMPONENTS if f"pts_{c}" in s.collect_schema().names()]
+    if cols:
+        agg = q.collect(s.select(*[(pl.col(c) != 0).sum().alias(c) for c in cols])).row(
+            0, named=True)
+        never = [c[len("pts_"):] for c in cols if agg[c] == 0]
+        ctx.rule_hole("score components that no seat ever scored" + (
+            f" ({', '.join(never)})" if never else ""), len(never), len(cols),
+            "score components", "a way to score that never pays under these rules and bots "
+            "adds nothing to the game", None)
+

@@ -30,6 +30,7 @@ from analysis.games.three_little_wolves.data import (
 from analysis.games.three_little_wolves.queries import (
     bet_more_less,
     house_ties,
+    last_pig,
     mean_turns_by_set,
     more_vs_less,
     p_vs_parity,
@@ -43,7 +44,13 @@ from analysis.games.three_little_wolves.queries import (
 )
 from analysis.stats import as_float
 
-__all__ = ["Study", "seat_order_section", "score_section", "wolf_section", "ties_section",
+RUN_NOTE = ("they come from `boardsim run` (the default plan of this game plays them on "
+            "paired seeds); a report of `boardsim simulate` runs has only pool runs")
+"""Why a study section is empty (issue 16: nothing said that these sections need
+``boardsim run``)."""
+
+
+__all__ = ["RUN_NOTE", "last_pig_section", "Study", "seat_order_section", "score_section", "wolf_section", "ties_section",
            "dummy_section", "sensitivity_section", "fmt_unit"]
 
 
@@ -189,7 +196,8 @@ def _restricted_play(ctx, study: Study) -> list[dict]:
              "Points per wolf action", "Same outcome"],
             rows, [True, False, True, True, True, True, True, True, True, True]))
     else:
-        doc.p("No wolf-study runs (roles `wolf:allowed:*` / `wolf:forbidden:*`) in this report.")
+        doc.p("No wolf-study runs (roles `wolf:allowed:*` / `wolf:forbidden:*`) in this "
+              f"report: {RUN_NOTE}.")
     return wolf_pairs
 
 
@@ -225,15 +233,23 @@ def _bettors(ctx, study: Study, wolf_pairs: list[dict]) -> pl.DataFrame:
     doc.p("Win rate by the number of wolf actions a seat took (0 to 3), greedy seats and all "
           "seats of the main pool:")
     allb = {(r["players"], r["wolf_actions"]): r for r in buckets_all.iter_rows(named=True)}
+    greedy = {(r["players"], r["wolf_actions"]): r for r in buckets.iter_rows(named=True)}
     rows = []
-    for r in buckets.iter_rows(named=True):
-        a = allb.get((r["players"], r["wolf_actions"]))
-        rows.append([str(r["players"]), str(r["wolf_actions"]), count(r["n"]),
-                     f"{pct(r['win_rate'])} {ci(r['lo'], r['hi'])}",
+    # every bucket of any seat (issue 16: without a greedy seat only the header was printed)
+    for key in sorted(set(allb) | set(greedy)):
+        r, a = greedy.get(key), allb.get(key)
+        rows.append([str(key[0]), str(key[1]),
+                     "-" if r is None else count(r["n"]),
+                     "-" if r is None else f"{pct(r['win_rate'])} {ci(r['lo'], r['hi'])}",
                      "-" if a is None else count(a["n"]),
                      "-" if a is None else f"{pct(a['win_rate'])} {ci(a['lo'], a['hi'])}"])
-    doc.table(Table(["Players", "Wolf actions", "n greedy", "Win rate greedy", "n all bots",
-                     "Win rate all bots"], rows, [True] * 6))
+    if not buckets.height:
+        doc.p("No greedy seat played in the main runs: the greedy columns are empty.")
+    if rows:
+        doc.table(Table(["Players", "Wolf actions", "n greedy", "Win rate greedy",
+                         "n all bots", "Win rate all bots"], rows, [True] * 6))
+    else:
+        doc.p("No finished games in the main runs.")
     if not bml.is_empty():
         doc.ul([f"{r['players']} players, greedy seats: 2 or more wolf actions win "
                 f"{pct(r['w_more'] / r['n_more'] if r['n_more'] else None)} against "
@@ -321,7 +337,8 @@ def dummy_section(ctx, study: Study) -> list[dict]:
                          "Difference (points)", "Score difference", "Same outcome"], rows,
                         [False] + [True] * 6))
     else:
-        doc.p("No dummy-control runs (roles `dummy:neutral:*` / `dummy:hostile:*`) here.")
+        doc.p("No dummy-control runs (roles `dummy:neutral:*` / `dummy:hostile:*`) here: "
+              f"{RUN_NOTE}.")
     doc.img(add_chart(ctx, "tlw_dummy_control", chart_dummy, dummy_pairs),
             "Two-player dummy control")
     return dummy_pairs
@@ -368,6 +385,10 @@ def sensitivity_section(ctx, study: Study) -> list[dict]:
         else:
             row.append("-")
         rows.append(row)
+    if len(by_set) < 2:
+        doc.p("Only " + (", ".join(f"`{c}`" for c in by_set) or "no card set") + " is in "
+              "this report, so the table cannot compare card sets: the runs under the "
+              f"alternative card sets (roles `cards:*`) are missing; {RUN_NOTE}.")
     doc.table(Table(["Metric", "Players", *SETS, "Same verdict", "Largest shift from cards_v1"],
                     rows, [False, True, True, True, True, False, False]))
     doc.img(add_chart(ctx, "tlw_card_set_sensitivity", chart_sensitivity,
@@ -403,3 +424,26 @@ def _sens_cell(c: dict, unit: str) -> str:
     if c.get("verdict"):
         txt += f" `{c['verdict']}` q {pvalue(c.get('q'))}"
     return txt + f" (n={c['n']:,})"
+
+
+def last_pig_section(ctx, study: Study) -> pl.DataFrame:
+    """The distribution of the cards under the last pig (spec §8: "the distribution of cards
+    under the last pig (0-5)"), per player count, finished games of the main runs; returns
+    players, under (cards left in the deck when the third pig was revealed), n, share and its
+    Wilson interval (lo, hi)."""
+    doc = ctx.doc
+    doc.h(2, "Cards under the last pig")
+    dist = last_pig(study.main)
+    doc.p("Main runs, finished games: how many cards were left in the deck when the third pig "
+          "was revealed (the game ends after it). The spec asks for this distribution (0-5 in "
+          "a 3-4 player game); a game in which the last pig was never revealed is left out.")
+    if dist.is_empty():
+        doc.p("The runs have no `cards_under_last_pig` column.")
+        return dist
+    doc.table(Table(
+        ["Players", "Cards under the last pig", "Games", "Share [95% CI]"],
+        [[str(r["players"]), str(r["under"]), count(r["n"]),
+          f"{pct(r['share'])} {ci(r['lo'], r['hi'])}"] for r in dist.iter_rows(named=True)],
+        [True] * 4))
+    return dist
+
