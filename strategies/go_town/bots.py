@@ -81,11 +81,14 @@ STRATEGIES = {
     "attacker": StrategySpec(
         "attacker", 1,
         "spec §8.2 attacker: bone->drill->steal on the leader (steal, never drill, a floor it "
-        "can steal), wrecking ball on a guarded near-winner, milkshake the leader, donut when "
-        "two rivals are close (one at 2 players), then build",
-        _params(build=40, build_qm=35, steal=85, leader_bonus=10, bone=95, bone_needs_drill=1,
-                drill=90, wreck=92, wreck_gap=2, milk=80, donut=75, donut_gap=1,
-                donut_rivals=2, thief=60, master=65, dog_top=20, attack_gap=0, bone_steal=96),
+        "can steal), attacking any rival up to two floors behind it, wrecking ball on a rival "
+        "within three floors of the target, donut when a rival is within five floors, milkshake, "
+        "then build",
+        # tuned against random at 2 players (docs/bots.md, Go Town): bones without a drill,
+        # attacks rivals up to 2 floors behind (attack_gap -2), donut and wreck earlier
+        _params(build=40, build_qm=35, steal=85, leader_bonus=22, bone=95, bone_needs_drill=0,
+                drill=94, wreck=93, wreck_gap=3, milk=47, donut=89, donut_gap=5,
+                donut_rivals=2, thief=60, master=65, dog_top=20, attack_gap=-2, bone_steal=96),
         PARAM_NAMES,
     ),
     "thief-first": StrategySpec(

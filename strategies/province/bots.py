@@ -193,12 +193,11 @@ def near_end(x, c):
 
 
 @njit(cache=True, inline="always")
-def _ahead(x, c, mine, theirs, my_structs):
+def _ahead(x, c, mine, theirs, my_structs, os_):
     """+1 if ``c`` with ``mine`` VP and ``my_structs`` structures beats the opponent's
-    ``theirs`` VP (tie-breaks of §5.10), -1 if it loses, 0 on a draw."""
+    ``theirs`` VP and ``os_`` structures (tie-breaks of §5.10), -1 if it loses, 0 on a draw."""
     if mine != theirs:
         return 1 if mine > theirs else -1
-    os_ = owned_count(x, 1 - c)
     if my_structs != os_:
         return 1 if my_structs > os_ else -1
     if opt(x, K.O_WTIE) == 1:
@@ -210,12 +209,27 @@ def _ahead(x, c, mine, theirs, my_structs):
 
 
 @njit(cache=True, inline="always")
-def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ending, cand):
+def end_info(x, c):
+    """What ``best_plan`` reads near the end, the same for every plan of a decision: (``near_end(x,
+    c)``, ``c``'s VP, the opponent's VP, ``c``'s structures, the opponent's structures, the
+    number of structure types nobody has built; zeros when not near the end, where
+    ``best_plan`` reads none of them)."""
+    if not near_end(x, c):
+        return False, 0, 0, 0, 0, 0
+    left = 0
+    for k in range(K.NS):
+        left += x[K.X_FB + k] < 0
+    return True, score_of(x, c), score_of(x, 1 - c), owned_count(x, c), owned_count(x, 1 - c), left
+
+
+@njit(cache=True, inline="always")
+def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand):
     """Best end-of-turn plan from ``lab`` labor and ``cn`` coins: (value, structure or -1).
 
     ``fut``: (coins needed, value, structure) of the best and second-best build next turn
-    (``future_targets``); ``ending``: ``near_end(x, c)``; ``cand``: ``candidates(x, c, bor)``.
+    (``future_targets``); ``ei``: ``end_info(x, c)``; ``cand``: ``candidates(x, c, bor)``.
     """
+    ending, my_vp, opp_vp, owned, opp_owned, types_left = ei
     o = 1 - c
     union_ok = access_b(x, c, K.UNION, bor)
     uc = cst(x, K.C_UNION_C)
@@ -225,7 +239,6 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ending, cand):
     g = -1
     if x[K.M_GNEXT] < x[K.M_GN]:
         g = x[K.X_GS + x[K.M_GNEXT]]
-    owned = owned_count(x, c)
     n1, v1, j1, n2, v2, j2 = fut
     best_v = -1e18
     best_k = -1
@@ -275,18 +288,16 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ending, cand):
             ns = owned + (1 if k >= 0 else 0)
             trig = ns >= cst(x, K.C_TOKENS) or (met and x[K.M_GNEXT] + 1 >= x[K.M_GN])
             if not trig and opt(x, K.O_ALLTYPES) == 1:
-                trig = True
-                for j in range(K.NS):
-                    if x[K.X_FB + j] < 0 and j != k:
-                        trig = False
+                # every type built once this plan is played
+                trig = types_left == 0 or (types_left == 1 and k >= 0 and x[K.X_FB + k] < 0)
             if trig:
-                mine = score_of(x, c) + (1 if met else 0)
+                mine = my_vp + (1 if met else 0)
                 if k >= 0:
                     mine += sd(x, k, K.S_VP1) if x[K.X_FB + k] < 0 else sd(x, k, K.S_VP2)
                 if x[K.M_LHOLDER] == c and end_c >= cst(x, K.C_REPAY) and (
                         x[K.M_LTURN] != x[K.M_TURN]):
                     mine += cst(x, K.C_PENALTY)  # it repays before the end
-                res = _ahead(x, c, mine, score_of(x, o), ns)
+                res = _ahead(x, c, mine, opp_vp, ns, opp_owned)
                 if res < 0:
                     v -= p[r, P_END_LOSE]
                 elif res > 0:
@@ -449,7 +460,7 @@ def _pick_bits(m, k, u):
 
 
 @njit(cache=True, _nrt=False)
-def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ending, rng):
+def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
     """Best move mask among the non-empty submasks of ``mv``: (value, mask). Moves within
     ``noise`` of the best value are near-ties, one drawn uniformly (a local generator seeded
     with one draw from ``rng``).
@@ -497,7 +508,7 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ending, rng):
                 cg = nc * cy
                 cn = cn0 + (cg if cg < sup else sup)
                 v, _k = best_plan(x, c, lab0 + nl * ly, cn, x[K.M_MOVED] + nl + nc,
-                                  x[K.M_GAINED] + nl * ly, bor, p, r, fut, ending, cand)
+                                  x[K.M_GAINED] + nl * ly, bor, p, r, fut, ei, cand)
                 if v > best_v + noise:
                     best_v = v
                     best_l = nl
@@ -535,7 +546,7 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ending, rng):
                 gain += ly
         cn = cn0 + (cg if cg < sup else sup)
         v, _k = best_plan(x, c, lab, cn, x[K.M_MOVED] + cnt, x[K.M_GAINED] + gain, bor, p, r,
-                          fut, ending, cand)
+                          fut, ei, cand)
         v -= p[r, P_DENY] * opp_best_vp(x, c, sub, cn)
         # near-ties (within ``noise``) are broken uniformly at random, the rest by value
         if v > best_v + noise:
@@ -635,12 +646,14 @@ def plan_bot(x, legal, n, rng, p, r, forbid):
     if has_repay and (x[K.M_TRIG] != 0 or (
             not work and p[r, P_REPAY] >= 0 and coins >= cst(x, K.C_REPAY) + p[r, P_REPAY])):
         return K.A_REPAY
-    ending = near_end(x, c)
-    fut = future_targets(x, c, p, r)
+    # what every plan of this decision reads (next turn's targets: only where a plan is made)
+    ei = end_info(x, c)
+    ending = ei[0]
     if work:
+        fut = future_targets(x, c, p, r)
         bor = borrowing(x, c)
         mv = movable_mask_b(x, c, bor)
-        v0, m0 = best_move(x, c, mv, bor, x[K.M_LABOR], coins, p, r, fut, ending, rng)
+        v0, m0 = best_move(x, c, mv, bor, x[K.M_LABOR], coins, p, r, fut, ei, rng)
         late = x[K.M_GN] - x[K.M_GNEXT] <= p[r, P_LATE]
         types = 0
         for k in range(K.NS):
@@ -665,7 +678,7 @@ def plan_bot(x, legal, n, rng, p, r, forbid):
                 elif x[K.M_SHIPS] == 2 and supply_of(x) > 0:
                     cn += cst(x, K.C_HARBOR_C)
             v1, _m1 = best_move(x, c, movable_mask_b(x, c, True), True, lab, cn, p, r, fut,
-                                ending, rng)
+                                ei, rng)
             # the debt: the repayment's coins (twice over when taken from the opponent, who
             # is spared it), or the -2 VP penalty if the game may end before it is repaid
             debt = cst(x, K.C_REPAY) * p[r, P_DEBT]
@@ -680,7 +693,7 @@ def plan_bot(x, legal, n, rng, p, r, forbid):
     if x[K.M_BUILT] == 0:
         bor = borrowing(x, c)
         _v, k = best_plan(x, c, x[K.M_LABOR], coins, x[K.M_MOVED], x[K.M_GAINED], bor, p, r,
-                          fut, ending, candidates(x, c, bor))
+                          future_targets(x, c, p, r), ei, candidates(x, c, bor))
         if k >= 0 and (forbid >> k) & 1 == 0:
             for i in range(n):
                 if legal[i] == K.A_BUILD + k:

@@ -9,10 +9,18 @@ which it holds one card (the committed one). Figures per bot and player count:
 - ``seat-games: unused wolf while a target existed``: seat-games whose last play decision
   offered a WOLF action (so the seat had an unused wolf and a legal target) and whose bot did
   not take it, over seat-games;
-- ``seat-games: declined a wolf that scores more``: of those, the ones where the wolf would
-  have ended the game with a higher score for the seat (counterfactual: the rest of the game
-  played from the same bot generator state after the chosen action and after the first legal
-  WOLF action, its placement chosen by the bot), and the points so lost per seat-game;
+- ``seat-games: declined a wolf that scores more`` (**the blunder**): of those, the ones where
+  a wolf would have ended the game with a higher score for the seat on average. Counterfactual:
+  the rest of the game is played ``CF_REPS`` times after the chosen action and after every legal
+  WOLF action (its placement then chosen by the bot), the i-th playout of every branch from the
+  same bot generator state i (common random numbers); the decline is a blunder when the best
+  wolf's mean final score exceeds the chosen action's. The points so lost (that difference) per
+  seat-game are given too. Why this and not "an unused wolf while a target existed": a seat's
+  last turn is one play, and a build can score more than a wolf (it saves a house from
+  collapsing or wins a colour bonus), so declining the wolf is then the right play;
+- ``seat-games: declined the first wolf, one playout``: the earlier, cruder count (one playout
+  each way, only the first legal WOLF action) kept for comparison with the figures of
+  docs/bots.md;
 - ``unused wolves at the end (mean)``, ``wolves placed (mean)``, ``score (mean)``.
 """
 
@@ -33,8 +41,9 @@ PLAYERS = [2, 3, 4]
 BOTS = ("greedy", "greedy-2p", "cautious", "wolf-bettor", "hostile", "random")
 # per seat-game columns of _play
 (S_LAST_WOLF_LEGAL, S_LAST_DECLINED, S_UNUSED, S_LT_DEC, S_LT_WOLF, S_LT_DECLINED, S_PLACED,
- S_SCORE, S_LT_REGRET, S_LT_REGRET_PTS) = range(10)
-NS = 10
+ S_SCORE, S_LT_REGRET, S_LT_REGRET_PTS, S_LT_BLUNDER, S_LT_BLUNDER_PTS) = range(12)
+NS = 12
+CF_REPS = 8  # playouts per branch of a declined last-turn wolf (common random numbers)
 
 
 @njit(cache=True)
@@ -53,13 +62,16 @@ def _finish(s, seat_idx, g, codes, params, legal, r0, seat, sc):
 
 @njit(cache=True)
 def _play(s, s2, first, n_games, run_seed, n_players, seat_idx, codes, params, reps, out,
-          hashes):
+          hashes, cf_reps):
     """Play games ``first ..`` (deal ``g // reps`` for chance, game index ``g`` for the bots)
     and fill ``out[g, p, :]`` (columns S_*) and ``hashes[g]`` (the action sequence). ``s2``:
     scratch state of the counterfactual playouts: at each declined last-turn wolf, the rest of
     the game is played twice from the same bot generator state, after the chosen action and
     after the first legal WOLF action (its placement chosen by the bot); a regret is a higher
-    final score of the seat after the wolf."""
+    final score of the seat after the wolf. The blunder (``S_LT_BLUNDER``): ``cf_reps``
+    playouts of every branch (the chosen action, each legal WOLF action), the j-th from the same
+    bot generator state; the best wolf's mean score above the chosen action's (its excess, in
+    thousandths of a point, in ``S_LT_BLUNDER_PTS``)."""
     legal = np.empty(K.NUM_ACTIONS, np.int32)
     leg2 = np.empty(K.NUM_ACTIONS, np.int32)
     brng = np.empty(1, np.uint64)
@@ -109,6 +121,32 @@ def _play(s, s2, first, n_games, run_seed, n_players, seat_idx, codes, params, r
                             if v_wolf > v_chosen:
                                 out[g, c, S_LT_REGRET] += 1
                                 out[g, c, S_LT_REGRET_PTS] += np.int64(v_wolf - v_chosen)
+                            # the blunder: the best wolf scores more on average (cf_reps
+                            # playouts per branch, the same bot generator states in each)
+                            m_chosen = 0.0
+                            for j in range(cf_reps):
+                                r0 = mix(brng[0] ^ np.uint64(j + 1))
+                                contract.copy_into(s, s2)
+                                contract.apply_inplace(s2, a)
+                                m_chosen += _finish(s2, seat_idx, g, codes, params, leg2, r0,
+                                                    c, sc)
+                            m_wolf = -1e18
+                            for i in range(n):
+                                if not (K.A_WOLF <= legal[i] < K.A_PLACE):
+                                    continue
+                                m = 0.0
+                                for j in range(cf_reps):
+                                    r0 = mix(brng[0] ^ np.uint64(j + 1))
+                                    contract.copy_into(s, s2)
+                                    contract.apply_inplace(s2, legal[i])
+                                    m += _finish(s2, seat_idx, g, codes, params, leg2, r0, c,
+                                                 sc)
+                                if m > m_wolf:
+                                    m_wolf = m
+                            if m_wolf > m_chosen:
+                                out[g, c, S_LT_BLUNDER] = 1
+                                out[g, c, S_LT_BLUNDER_PTS] += np.int64(
+                                    round(1000.0 * (m_wolf - m_chosen) / cf_reps))
             contract.apply_inplace(s, a)
             h = mix(h ^ np.uint64(a + 1))
         hashes[g] = h
@@ -134,7 +172,7 @@ def play(n_players: int, names: list[str], seats: np.ndarray, seed: int, reps: i
     out = np.zeros((n, n_players, NS), np.int64)
     hashes = np.zeros(n, np.uint64)
     _play(s, s2, 0, n, np.uint64(seed), n_players, np.ascontiguousarray(seats, np.int64), codes,
-          params, reps, out, hashes)
+          params, reps, out, hashes, CF_REPS)
     return out, hashes
 
 
@@ -152,6 +190,11 @@ def audit(n_games: int, players: list[int], bots: list[str], seed: int = 1) -> l
                 Row(GAME, n_players, bot, "seat-games: unused wolf while a target existed",
                     float(out[:, :, S_LAST_DECLINED].sum()), float(sg)),
                 Row(GAME, n_players, bot, "seat-games: declined a wolf that scores more",
+                    float(out[:, :, S_LT_BLUNDER].sum()), float(sg),
+                    note=f"the blunder; {CF_REPS} playouts per branch, best wolf; "
+                         f"{out[:, :, S_LT_BLUNDER_PTS].sum() / 1000.0 / sg:.3f} "
+                         "points/seat-game"),
+                Row(GAME, n_players, bot, "seat-games: declined the first wolf, one playout",
                     float(out[:, :, S_LT_REGRET].sum()), float(sg),
                     note=f"{out[:, :, S_LT_REGRET_PTS].sum() / sg:.3f} points/seat-game"),
                 Row(GAME, n_players, bot, "seat-games ending with any unused wolf",
