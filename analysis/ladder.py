@@ -559,7 +559,7 @@ def run_ladder(game_id: str, players: list[int] | None = None, n: int | None = N
     from sim.registry import get_game
 
     game = get_game(game_id)
-    names = list(strategies) if strategies else list(game.strategies)
+    names = list(strategies) if strategies else game.pool_strategies
     for s in names:
         game.strategy(s)
     if len(set(names)) != len(names):
