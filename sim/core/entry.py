@@ -53,3 +53,8 @@ def win_shares_into(s, out):
 @njit(cache=True)
 def copy_into(src, dst):
     contract.copy_into(src, dst)
+
+
+@njit(cache=True)
+def determinize(s, seat, rng):
+    contract.determinize(s, seat, rng)

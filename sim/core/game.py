@@ -282,6 +282,26 @@ class Game:
             raise RuntimeError(f"{self.id}: bot {strategy!r} chose the illegal action {a}")
         return a
 
+    def determinize(self, state, seat: int, seed: int):
+        """A determinization of ``state`` from ``seat``'s point of view (the search bot's
+        information sets, issue 14): a new state in which everything ``seat`` cannot see
+        (rivals' hands, deck or pile order, face-down tokens; the list per game is in the
+        section "Hidden information and determinization" of docs/games/<game>.md) is resampled
+        from a generator seeded with ``seed`` (int, taken mod 2**64), consistent with what
+        ``seat`` sees; public quantities and the game's invariants are kept and the state's
+        chance generator is reseeded, so future chance is unknown too. ``state`` is unchanged.
+        The same ``seed`` gives the same result for every state ``seat`` cannot tell apart.
+        ``seat``: int in ``0..n_players-1``. Raises UserError on a bad seat or seed."""
+        n = int(entry.n_seats(state))
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not (
+                0 <= seat < n):
+            raise UserError(f"{self.id}: seat must be an int in 0..{n - 1}, got {seat!r}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise UserError(f"{self.id}: seed must be an integer, got {seed!r}")
+        s = self.copy_state(state)
+        entry.determinize(s, np.int64(seat), self.bot_rng(int(seed)))
+        return s
+
     def check_invariants(self, state) -> None:
         """Raise AssertionError if ``state`` breaks a conservation law of the game."""
         raise NotImplementedError

@@ -15,7 +15,7 @@ from numba import njit
 
 from sim.core.bits import lowest_bit, nonneg, nth_bit, popcount, zero
 from sim.core.contract import implements, register
-from sim.core.rng import rand_below, shuffle
+from sim.core.rng import next_u64, rand_below, shuffle
 from sim.go_town import constants as K
 
 
@@ -804,3 +804,76 @@ def derived_step_ok(s, a):
     f_hn, f_hm, f_dogbits, f_board = derived_arrays(s)
     return ((hn == f_hn).all() and (hm == f_hm).all() and (dogbits == f_dogbits).all()
             and (board == f_board).all())
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Determinization (the search bot's information sets; docs/games/go_town.md section 10)
+@implements(GoTownState, "determinize")
+@njit(cache=True, _nrt=False)
+def determinize(s, seat, rng):
+    """Resample, in place, what ``seat`` cannot see: the rivals' hands (their sizes kept) and
+    the draw pile (its size kept), from the searcher's generator ``rng`` (uint64[1]); then
+    reseed the chance generator ``s.rng`` from ``rng``. The discard pile, the buildings, the
+    milkshakes, the played counts and ``seat``'s own hand are public or its own: kept.
+
+    The unknown cards (the rivals' hands and the pile: a multiset fixed by what ``seat`` sees,
+    every card minus the visible ones) are laid out in ascending type order, shuffled with
+    ``rng`` and dealt back: each rival in seat order takes its hand size from the top, the rest
+    is the new pile. The slots above the pile's top (left over from earlier draws) are zeroed,
+    so the result depends only on what ``seat`` sees and ``rng``. No allocation: one rival's
+    hand row holds the counts and the pile's array (as long as all cards) the shuffle.
+    """
+    meta = s.meta
+    deck = s.deck
+    hands = s.hands
+    n = meta[K.M_NP]
+    dn = meta[K.M_DECKN]
+    # the rivals' hand sizes (at most 3 rivals: four scalars, no array)
+    sz0 = 0
+    sz1 = 0
+    sz2 = 0
+    sz3 = 0
+    acc = -1  # the first rival: its hand row gathers the counts of every unknown card
+    for p in range(n):
+        if p == seat:
+            continue
+        t = 0
+        for k in range(1, K.NT):
+            t += hands[p, k]
+        if p == 0:
+            sz0 = t
+        elif p == 1:
+            sz1 = t
+        elif p == 2:
+            sz2 = t
+        else:
+            sz3 = t
+        if acc < 0:
+            acc = p
+        else:
+            for k in range(1, K.NT):
+                hands[acc, k] += hands[p, k]
+                hands[p, k] = 0
+    if acc < 0:
+        s.rng[0] = next_u64(rng)
+        return
+    for j in range(dn):
+        hands[acc, deck[j]] += 1
+    m = 0
+    for k in range(1, K.NT):
+        for _ in range(hands[acc, k]):
+            deck[m] = k
+            m += 1
+        hands[acc, k] = 0
+    shuffle(rng, deck, m)
+    for p in range(n):
+        if p == seat:
+            continue
+        t = sz0 if p == 0 else (sz1 if p == 1 else (sz2 if p == 2 else sz3))
+        for _ in range(t):
+            m -= 1
+            hands[p, deck[m]] += 1
+    for j in range(m, deck.shape[0]):
+        deck[j] = 0
+    s.rng[0] = next_u64(rng)
