@@ -53,8 +53,56 @@ def _go_town_swap(game, st, seat, rnd):
     return s
 
 
-VIEWS = {"go-town": _go_town_view}
-SWAPS = {"go-town": _go_town_swap}
+def _wolves_view(d, seat):
+    d = dict(d)
+    d.pop("rng")
+    deck = d["deck"]
+    zp = d["data"]["bottom_packet"] + 1
+    # the deck's size, and (implied by what is public: the pigs revealed and the set-up) how
+    # many pigs it holds and how many of them lie in the bottom packet
+    d["deck"] = (len(deck), sum(c.startswith("PIG") for c in deck),
+                 sum(c.startswith("PIG") for c in deck[:zp]))
+    d["discard"] = len(d["discard"])
+    public_commit = d["stage"] == "final2p" and d["round_step"] >= 2
+    d["committed"] = [c if p == seat or public_commit else c is not None
+                      for p, c in enumerate(d["committed"])]
+    d["hands"] = [h if p == seat else (len(h), d["committed"][p] if public_commit else None)
+                  for p, h in enumerate(d["hands"])]
+    d["passing"] = [c if p == seat else c is not None for p, c in enumerate(d["passing"])]
+    return d
+
+
+def _wolves_swap(game, st, seat, rnd):
+    """Swap a rival's hand card (not a revealed committed one) with a building card of the
+    deck or of the face-down discard pile."""
+    from sim.three_little_wolves import constants as K
+
+    s = game.copy_state(st)
+    n = int(s.meta[K.M_NP])
+    if int(s.meta[K.M_STAGE]) == K.ST_FINAL2P:
+        return None
+    cand = [(p, i) for p in range(n) if p != seat for i in range(int(s.seat[p, K.S_HN]))]
+    others = [("deck", j) for j in range(int(s.meta[K.M_DECKN])) if s.deck[j] < K.NBUILD]
+    others += [("discard", c) for c in range(K.NBUILD) if s.discard[c]]
+    if not cand or not others:
+        return None
+    p, i = rnd.choice(cand)
+    where, j = rnd.choice(others)
+    c = int(s.hands[p, i])
+    if where == "deck":
+        x = int(s.deck[j])
+        s.deck[j] = c
+    else:
+        x = j
+        s.discard[x] = 0
+        s.discard[c] = 1
+    hn = int(s.seat[p, K.S_HN])
+    s.hands[p, :hn] = sorted([x] + [int(v) for v in s.hands[p, :hn] if v != c])
+    return s
+
+
+VIEWS = {"go-town": _go_town_view, "three-little-wolves": _wolves_view}
+SWAPS = {"go-town": _go_town_swap, "three-little-wolves": _wolves_swap}
 
 
 # ---- positions ---------------------------------------------------------------------------------

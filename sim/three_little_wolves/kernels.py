@@ -19,7 +19,7 @@ from numba import njit
 
 from sim.core.bits import lowest_bit, nonneg, nth_bit, popcount, zero
 from sim.core.contract import implements, register
-from sim.core.rng import rand_below, shuffle
+from sim.core.rng import next_u64, rand_below, shuffle
 from sim.three_little_wolves import constants as K
 
 
@@ -1257,3 +1257,136 @@ def win_shares_into(s, out):
     for p in range(n):
         if pts[p].sum() == pts[best].sum() and tb[p] == tb[best]:
             out[p] = 1.0 / k
+
+
+# ---------------------------------------------------------------------------------------------
+# Determinization (the search bot's information sets; doc §11)
+@implements(TLWState, "determinize")
+@njit(cache=True, _nrt=False)
+def determinize(s, seat, rng):
+    """Resample, in place, what ``seat`` cannot see (doc §11), from the searcher's generator
+    ``rng`` (uint64[1]); reseed the chance generator ``s.rng`` from ``rng``.
+
+    Unknown building cards: the rivals' hands (without a committed card already revealed in
+    the 2-player end), a rival's card set aside face down in a pass effect, the discard pile
+    (face down, its size kept) and the building cards of the deck. They are laid out in
+    ascending id order, shuffled with ``rng`` and dealt back: rivals' hands (seat order, sizes
+    kept, a rival's committed card not yet revealed becomes its first dealt card), the rivals'
+    passing cards, the discard pile, then the deck's building cards in shuffled order. The
+    pigs not yet revealed go back into the deck where they can be: one (the bottom packet's,
+    doc §3) uniformly among the bottom ``bottom_packet + 1`` slots still in the deck, the others
+    uniformly among the slots above. The deck's slots above its top are zeroed. No allocation:
+    the discard flags and the deck's array are the scratch.
+    """
+    meta = s.meta
+    deck = s.deck
+    hands = s.hands
+    discard = s.discard
+    sa = s.seat
+    n = meta[K.M_NP]
+    dn = meta[K.M_DECKN]
+    hidden_commit = meta[K.M_STAGE] == K.ST_FINAL2P and meta[K.M_RSTEP] < 2
+    # 1. every unknown building card flagged in ``discard``; d = the discard pile's size
+    d = 0
+    for c in range(K.NBUILD):
+        d += discard[c]
+    u = 3 - meta[K.M_NPIGS]  # pigs still in the deck
+    for j in range(dn):
+        if deck[j] < K.NBUILD:
+            discard[deck[j]] = 1
+    for p in range(n):
+        if p == seat:
+            continue
+        keep = -1 if hidden_commit else sa[p, K.S_COMMIT]
+        for i in range(sa[p, K.S_HN]):
+            if hands[p, i] != keep:
+                discard[hands[p, i]] = 1
+        if sa[p, K.S_PASS] >= 0:
+            discard[sa[p, K.S_PASS]] = 1
+    # 2. laid out ascending in deck[:m], flags cleared, shuffled
+    m = 0
+    for c in range(K.NBUILD):
+        if discard[c] == 1:
+            deck[m] = c
+            m += 1
+            discard[c] = 0
+    shuffle(rng, deck, m)
+    # 3. dealt from the top: the rivals' hands and passing cards, then the discard pile
+    for p in range(n):
+        if p == seat:
+            continue
+        keep = -1 if hidden_commit else sa[p, K.S_COMMIT]
+        hn = sa[p, K.S_HN]
+        sa[p, K.S_HN] = 0
+        if keep >= 0:
+            hand_add(hands, sa, p, keep)
+        first = True
+        while sa[p, K.S_HN] < hn:
+            m -= 1
+            c = deck[m]
+            hand_add(hands, sa, p, c)
+            if first and hidden_commit and sa[p, K.S_COMMIT] >= 0:
+                sa[p, K.S_COMMIT] = c
+            first = False
+        for i in range(hn, K.HAND_CAP):
+            hands[p, i] = 0
+        if sa[p, K.S_PASS] >= 0:
+            m -= 1
+            sa[p, K.S_PASS] = deck[m]
+    for _ in range(d):
+        m -= 1
+        discard[deck[m]] = 1
+    # 4. the deck: m = dn - u building cards in deck[:m]; the pigs inserted from the top down
+    b = dn - u  # == m
+    pb = -1  # the bottom packet's pig slot
+    p1 = -1  # the upper pigs' slots
+    p2 = -1
+    g0 = -1  # the unrevealed pig ids, shuffled: g0 goes to the bottom slot
+    g1 = -1
+    g2 = -1
+    if u > 0:
+        for q in range(3):
+            revealed = False
+            for i in range(meta[K.M_NPIGS]):
+                revealed |= s.pigs[i] == K.PIG0 + q
+            if not revealed:
+                if g0 < 0:
+                    g0 = K.PIG0 + q
+                elif g1 < 0:
+                    g1 = K.PIG0 + q
+                else:
+                    g2 = K.PIG0 + q
+        # shuffle (g0, g1, g2)[:u] as rng.shuffle would
+        if u == 3:
+            j = rand_below(rng, 3)
+            if j == 0:
+                g0, g2 = g2, g0
+            elif j == 1:
+                g1, g2 = g2, g1
+        if u >= 2:
+            j = rand_below(rng, 2)
+            if j == 0:
+                g0, g1 = g1, g0
+        zp = s.consts[K.C_PACKET] + 1  # the bottom packet: bottom_packet cards and a pig
+        pb = rand_below(rng, min(zp, dn))
+        if u >= 2:
+            top = dn - zp
+            p1 = zp + rand_below(rng, top)
+            if u == 3:
+                p2 = zp + rand_below(rng, top - 1)
+                if p2 >= p1:
+                    p2 += 1
+    j = b - 1
+    for pos in range(dn - 1, -1, -1):
+        if pos == pb:
+            deck[pos] = g0
+        elif pos == p1:
+            deck[pos] = g1
+        elif pos == p2:
+            deck[pos] = g2
+        else:
+            deck[pos] = deck[j]
+            j -= 1
+    for pos in range(dn, deck.shape[0]):
+        deck[pos] = 0
+    s.rng[0] = next_u64(rng)
