@@ -101,8 +101,143 @@ def _wolves_swap(game, st, seat, rnd):
     return s
 
 
-VIEWS = {"go-town": _go_town_view, "three-little-wolves": _wolves_view}
-SWAPS = {"go-town": _go_town_swap, "three-little-wolves": _wolves_swap}
+def _province_view(d, seat):
+    d = dict(d)
+    d.pop("rng")
+    g = dict(d["goals"])
+    g["stack"] = (g["stack"][: g["next"] + 1], len(g["stack"]))
+    d["goals"] = g
+    return d
+
+
+def _province_swap(game, st, seat, rnd):
+    """Put a token that is not in the stack (or another face-down one) in a face-down slot."""
+    from sim.province import constants as K
+
+    s = game.copy_state(st)
+    x = s.x
+    n, nxt = int(x[K.M_GN]), int(x[K.M_GNEXT])
+    if nxt + 1 >= n:
+        return None
+    i = rnd.randrange(nxt + 1, n)
+    stack = [int(v) for v in x[K.X_GS: K.X_GS + n]]
+    out = [g for g in range(int(x[K.X_CONSTS + K.C_GOALS_TOTAL])) if g not in stack]
+    if out:
+        x[K.X_GS + i] = rnd.choice(out)
+    else:
+        j = rnd.randrange(nxt + 1, n)
+        x[K.X_GS + i], x[K.X_GS + j] = x[K.X_GS + j], x[K.X_GS + i]
+    return s
+
+
+def _little_town_view(d, seat):
+    d = dict(d)
+    d.pop("rng")
+    d["goal_deck"] = len(d["goal_deck"])
+    n = d["n_players"]
+    dr = dict(d["draft"])
+    r = dr["round"]
+    dr["deck"] = len(dr["deck"])
+    dr["picks"] = [x if p == seat else x >= 0 for p, x in enumerate(dr["picks"])]
+    dr["hands"] = [h if p == seat else len(h) for p, h in enumerate(dr["hands"])]
+    d["draft"] = dr
+    players = []
+    for p, pl in enumerate(d["players"]):
+        pl = dict(pl)
+        if p != seat:
+            pl["goals"] = [(c if done else None, done) for c, done in pl["goals"]]
+            pl["pick"] = [x if x != r + 1 else 0 for x in pl["pick"]]
+        players.append(pl)
+    d["players"] = players
+    assert len(players) == n
+    return d
+
+
+def _little_town_swap(game, st, seat, rnd):
+    """Swap a rival's unclaimed goal card with a card of the goal deck."""
+    from sim.little_town import constants as K
+
+    n, ng = int(st.meta[K.M_NP]), int(st.meta[K.M_NGOALS])
+    slots = [(p, j) for p in range(n) if p != seat for j in range(ng)
+             if st.seat[p, K.SE_GOALS + j] and not st.seat[p, K.SE_GDONE + j]]
+    gn = int(st.meta[K.M_GDECK_N])
+    if not slots or gn == 0:
+        return None
+    s = game.copy_state(st)
+    p, j = rnd.choice(slots)
+    i = rnd.randrange(gn)
+    a, b = int(s.seat[p, K.SE_GOALS + j]), int(s.piles[K.PL_GDECK, i])
+    s.seat[p, K.SE_GOALS + j] = b
+    s.piles[K.PL_GDECK, i] = a
+    return s
+
+
+def _suburbia_letters():
+    from sim.suburbia import constants as K
+    from sim.suburbia.data import TILE_NAMES
+
+    tiles = sim.get_game("suburbia").new_state(2, 0).tiles
+    return {TILE_NAMES[k]: int(tiles[k, K.T_STACK]) for k in range(1, K.NK)}
+
+
+def _suburbia_view(d, seat):
+    from sim.suburbia import constants as K
+
+    d = dict(d)
+    d.pop("rng")
+    if d["phase"] == "over":
+        return d
+    letter = _suburbia_letters()
+    pile = d["pile"]
+    # the pile's size, each slot's letter, and whether the 1 More Round is still in it (at a
+    # slot the set-up allows); the box: basic tiles, and how many tiles of each letter
+    d["pile"] = (len(pile), [letter[k] if k != "1 More Round" else 0 for k in pile].count(0),
+                 [letter[k] for k in pile if k != "1 More Round"])
+    box = d["box"]
+    d["box"] = ({k: v for k, v in box.items() if letter[k] == K.STACK_BASIC},
+                {x: sum(v for k, v in box.items() if letter[k] == x)
+                 for x in (K.STACK_A, K.STACK_B, K.STACK_C)})
+    if d["goal_offers"]:
+        d["goal_offers"] = [o if p == seat else len(o) for p, o in enumerate(d["goal_offers"])]
+        d["private_goals"] = [g if p == seat else g is not None
+                              for p, g in enumerate(d["private_goals"])]
+    return d
+
+
+def _suburbia_swap(game, st, seat, rnd):
+    """Swap two pile slots of one letter, or a pile tile with a box tile of its letter."""
+    from sim.suburbia import constants as K
+
+    s = game.copy_state(st)
+    pn = int(s.meta[K.M_PILEN])
+    if pn < 2 or int(s.meta[K.M_PHASE]) == K.PH_OVER:
+        return None
+    i = rnd.randrange(pn)
+    k = int(s.pile[i])
+    if k == K.K_OMR:
+        return None
+    st_k = int(s.tiles[k, K.T_STACK])
+    box = [b for b in range(1, K.NK) if s.box[b] and int(s.tiles[b, K.T_STACK]) == st_k
+           and b != k]
+    if box and rnd.random() < 0.5:
+        b = rnd.choice(box)
+        s.box[b] -= 1
+        s.box[k] += 1
+        s.pile[i] = b
+        return s
+    same = [j for j in range(pn) if s.pile[j] != K.K_OMR
+            and int(s.tiles[int(s.pile[j]), K.T_STACK]) == st_k]
+    j = rnd.choice(same)
+    s.pile[i], s.pile[j] = s.pile[j], s.pile[i]
+    return s
+
+
+VIEWS = {"go-town": _go_town_view, "three-little-wolves": _wolves_view,
+         "province": _province_view, "little-town": _little_town_view,
+         "suburbia": _suburbia_view}
+SWAPS = {"go-town": _go_town_swap, "three-little-wolves": _wolves_swap,
+         "province": _province_swap, "little-town": _little_town_swap,
+         "suburbia": _suburbia_swap}
 
 
 # ---- positions ---------------------------------------------------------------------------------
@@ -244,3 +379,29 @@ def test_hidden_part_changes_with_the_seed(gid):
     assert tried > 0
     # most positions have something hidden (a rival's hand, the deck order, ...)
     assert changed >= tried // 2, (changed, tried)
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_every_position_of_a_game(gid):
+    """Every position of one random game per player count (every phase the game reaches):
+    the seat to act and one rival keep their views, the invariants hold, and the information
+    set holds for ``B = determinize(A, seat, other seed)``."""
+    game = sim.get_game(gid)
+    for n in range(game.min_players, game.max_players + 1):
+        st = game.new_state(n, 100 + n)
+        rnd = random.Random(n)
+        i = 0
+        while not game.is_terminal(st):
+            cur = game.current_player(st)
+            for seat in (cur, (cur + 1 + i) % n):
+                a = game.determinize(st, seat, i)
+                game.check_invariants(a)
+                assert VIEWS[gid](game.state_to_dict(a), seat) == \
+                    VIEWS[gid](game.state_to_dict(st), seat), (n, i, seat)
+                b = game.determinize(st, seat, i + 1)
+                assert _eq(game.determinize(b, seat, 5), game.determinize(st, seat, 5))
+                if seat == cur:
+                    assert np.array_equal(game.legal_actions(a), game.legal_actions(st))
+            legal = game.legal_actions(st)
+            st = game.apply_action(st, int(legal[rnd.randrange(len(legal))]))
+            i += 1

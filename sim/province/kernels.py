@@ -29,7 +29,7 @@ from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
 from sim.core.contract import implements, meta_hooks
-from sim.core.rng import rand_below, shuffle
+from sim.core.rng import next_u64, rand_below, shuffle
 from sim.province import constants as K
 
 
@@ -724,3 +724,38 @@ def win_shares_into(s, out):
         out[1] = 0.5
     else:
         out[w] = 1.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Determinization (the search bot's information sets; docs §13)
+@implements(ProvinceState, "determinize")
+@njit(cache=True, _nrt=False)
+def determinize(s, seat, rng):
+    """Resample, in place, what ``seat`` cannot see: the face-down goal tokens of the stack
+    (below the face-up one), drawn from the searcher's generator ``rng`` (uint64[1]) without
+    replacement among the goal ids not yet revealed (ascending order, uniform); then reseed the
+    chance generator ``s.rng`` (the ship flips) from ``rng``. Everything else is public and
+    both seats see the same: ``seat`` does not change the result. No allocation (a bit mask
+    of the ids already placed)."""
+    x = s.x
+    ng = cst(x, K.C_GOALS_TOTAL)
+    n = x[K.M_GN]
+    known = min(x[K.M_GNEXT] + 1, n)  # resolved tokens and the face-up one
+    used = 0
+    for i in range(known):
+        used |= 1 << x[K.X_GS + i]
+    left = ng - known
+    for i in range(known, n):
+        r = rand_below(rng, left)
+        g = 0
+        while True:
+            if (used >> g) & 1 == 0:
+                if r == 0:
+                    break
+                r -= 1
+            g += 1
+        x[K.X_GS + i] = g
+        used |= 1 << g
+        left -= 1
+    s.rng[0] = next_u64(rng)
+
