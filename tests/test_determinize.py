@@ -138,8 +138,14 @@ def _little_town_view(d, seat):
     dr = dict(d["draft"])
     r = dr["round"]
     dr["deck"] = len(dr["deck"])
+    # a rival's hand in the draft variant is known when the seat passed it on (k rounds ago
+    # for the rival k seats on), but not which tile of it the rival picked this round
+    known = [p == seat or (d["options"]["market"] == "draft" and (p - seat) % n <= r)
+             for p in range(n)]
+    dr["hands"] = [h if p == seat else (sorted(h + ([x] if x >= 0 else [])) if known[p]
+                                         else len(h))
+                   for p, (h, x) in enumerate(zip(dr["hands"], dr["picks"], strict=True))]
     dr["picks"] = [x if p == seat else x >= 0 for p, x in enumerate(dr["picks"])]
-    dr["hands"] = [h if p == seat else len(h) for p, h in enumerate(dr["hands"])]
     d["draft"] = dr
     players = []
     for p, pl in enumerate(d["players"]):
@@ -381,14 +387,28 @@ def test_hidden_part_changes_with_the_seed(gid):
     assert changed >= tried // 2, (changed, tried)
 
 
-@pytest.mark.parametrize("gid", GAMES)
-def test_every_position_of_a_game(gid):
+# rule options whose hidden information differs (the draft variants, the 2-player dummy
+# placed by its holder, smaller hands, the eager reshuffle)
+OPTION_CASES = [(gid, {}) for gid in GAMES] + [
+    (g, o) for g, o in [("little-town", {"market": "draft"}),
+                        ("little-town", {"market": "one-of-two"}),
+                        ("little-town", {"bang_redraw": "once"}),
+                        ("three-little-wolves", {"dummy_policy": "holder_choice"}),
+                        ("three-little-wolves", {"hand_size": 4}),
+                        ("go-town", {"reshuffle_timing": "eager"}),
+                        ("suburbia", {"omr_replacement": False})] if g in GAMES]
+
+
+@pytest.mark.parametrize("gid,options", OPTION_CASES,
+                         ids=[f"{g}-{','.join(f'{k}={v}' for k, v in o.items()) or 'default'}"
+                              for g, o in OPTION_CASES])
+def test_every_position_of_a_game(gid, options):
     """Every position of one random game per player count (every phase the game reaches):
     the seat to act and one rival keep their views, the invariants hold, and the information
     set holds for ``B = determinize(A, seat, other seed)``."""
     game = sim.get_game(gid)
     for n in range(game.min_players, game.max_players + 1):
-        st = game.new_state(n, 100 + n)
+        st = game.new_state(n, 100 + n, options)
         rnd = random.Random(n)
         i = 0
         while not game.is_terminal(st):

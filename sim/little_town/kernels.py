@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.contract import implements, register
-from sim.core.rng import rand_below, shuffle
+from sim.core.rng import next_u64, rand_below, shuffle
 from sim.little_town import constants as K
 
 
@@ -1105,3 +1105,225 @@ def win_shares_into(s, out):
     over = s.meta[K.M_PHASE] == K.PH_OVER
     for p in range(n):
         out[p] = 1.0 / k if over and s.seat[p, K.SE_SCORE] == best else 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Determinization (the search bot's information sets; doc 13)
+@njit(cache=True, _nrt=False)
+def goal_holds_now(meta, gdata, geo, cells, seat, p, card):
+    """True if ``card``'s condition holds for seat ``p`` now and is checked after every action
+    (doc 8.2, the state check; event-only kinds: False): a rival holding such a card
+    unclaimed would have claimed it at the last check."""
+    kind = gdata[card, K.GD_KIND]
+    par = gdata[card, K.GD_PARAM]
+    w = meta[K.M_WORKERS]
+    ph = meta[K.M_PHASE]
+    in_plc = (ph == K.PH_ACT or ph == K.PH_RES) and meta[K.P_SEAT] == p
+    if kind == K.G_FOOD_HELD:
+        return seat[p, K.SE_CUBES + 2] + seat[p, K.SE_CUBES + 3] >= par * w
+    if kind == K.G_COINS_EQ:
+        return seat[p, K.SE_COINS] == par
+    if kind == K.G_COINS_GE:
+        return seat[p, K.SE_COINS] >= par
+    if kind == K.G_ACTS_IN_TURN:
+        return in_plc and meta[K.P_ACTS] >= par
+    if kind == K.G_VP_ACTS_IN_TURN:
+        return in_plc and meta[K.P_VPACTS] >= par
+    if kind == K.G_GATHER_IN_TURN:
+        return in_plc and meta[K.P_GN] >= par
+    if kind == K.G_OWN_SET:
+        return own_count_in_set(cells, gdata, card, p) >= par
+    if kind == K.G_CONNECTED:
+        return connected3(cells, geo, p)
+    if kind == K.G_MORE_BLD:
+        nb_ = 0
+        for cell in range(K.NCELL):
+            if cells[K.CE_OWN, cell] == p:
+                nb_ += 1
+        return nb_ > w
+    if kind == K.G_TERRAIN_TRIO:
+        return terrain_trio(cells, geo, p)
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def possible_at_start(mkt, gdata, opts, card):
+    """``possible_goal`` against the market the (!) check saw (doc 3.1, market_start)."""
+    if gdata[card, K.GD_BANG] == 0:
+        return True
+    cnt = 0
+    for b in range(1, K.NB):
+        if mkt[K.MK_START, b] >= 1 and gdata[card, K.GD_SET + b] == 1:
+            if (b == K.B_PAWNSHOP and gdata[card, K.GD_KIND] == K.G_ACT_TWO_TYPES
+                    and opts[K.O_G5_PAWN] == 0):
+                continue
+            cnt += 1
+    need = gdata[card, K.GD_NEED] if opts[K.O_BANGCHECK] == 0 else 1
+    return cnt >= need
+
+
+@njit(cache=True, _nrt=False)
+def determinize_goals(s, seat, rng):
+    """The rivals' unclaimed goal cards and the goal deck (doc 13)."""
+    meta = s.meta
+    seat_ = s.seat
+    gd = s.piles[K.PL_GDECK]
+    n = meta[K.M_NP]
+    ng = meta[K.M_NGOALS]
+    gn = meta[K.M_GDECK_N]
+    pool = 0  # bit c: goal card c is unknown to ``seat``
+    for i in range(gn):
+        pool |= 1 << gd[i]
+    for p in range(n):
+        if p == seat:
+            continue
+        for j in range(ng):
+            c = seat_[p, K.SE_GOALS + j]
+            if c != 0 and seat_[p, K.SE_GDONE + j] == 0:
+                pool |= 1 << c
+    m = 0
+    for c in range(1, K.NCARD):
+        if (pool >> c) & 1:
+            gd[m] = c
+            m += 1
+    shuffle(rng, gd, m)
+    checked = meta[K.M_PHASE] != K.PH_DRAFT and meta[K.M_DEC] > 0
+    bang = meta[K.M_PHASE] != K.PH_DRAFT and s.opts[K.O_BANGREDRAW] == 0
+    for p in range(n):
+        if p == seat:
+            continue
+        for j in range(ng):
+            if seat_[p, K.SE_GOALS + j] == 0 or seat_[p, K.SE_GDONE + j] != 0:
+                continue
+            # the first card from the top this rival can hold unclaimed; else the top card
+            i = m - 1
+            while i >= 0:
+                c = gd[i]
+                ok = not (bang and not possible_at_start(s.mkt, s.gdata, s.opts, c))
+                if ok and checked:
+                    ok = not goal_holds_now(meta, s.gdata, s.geo, s.cells, seat_, p, c)
+                if ok:
+                    break
+                i -= 1
+            if i < 0:
+                i = m - 1
+            c = gd[i]
+            gd[i] = gd[m - 1]
+            gd[m - 1] = c
+            m -= 1
+            seat_[p, K.SE_GOALS + j] = c
+    for i in range(m, gd.shape[0]):
+        gd[i] = 0
+
+
+@njit(cache=True, _nrt=False)
+def determinize_draft(s, seat, rng):
+    """The draft of the market variants (doc 13): the rivals' draft hands and this round's
+    picks not yet revealed, and (one-of-two) the tile pile."""
+    meta = s.meta
+    sb = s.sb
+    sa = s.seat
+    dd = s.piles[K.PL_DDECK]
+    n = meta[K.M_NP]
+    r = meta[K.M_DRAFT_ROUND]
+    draft = s.opts[K.O_MARKET] == K.MV_DRAFT
+    dn = meta[K.M_DDECK_N] if not draft else 0
+    pool = 0  # bit b: tile b is unknown to ``seat``
+    if draft:
+        for k in range(1, n):
+            q = (seat + k) % n
+            if k <= r:
+                # seat passed this hand to q k rounds ago: known, but not which tile q picked
+                # this round (if it picked)
+                pk = sa[q, K.SE_PICKS]
+                if pk >= 0:
+                    cnt = 1
+                    for b in range(1, K.NB):
+                        cnt += sb[q, K.SB_DHAND, b]
+                    x = rand_below(rng, cnt)
+                    new = pk
+                    for b in range(1, K.NB):
+                        if sb[q, K.SB_DHAND, b] == 1 or b == pk:
+                            if x == 0:
+                                new = b
+                                break
+                            x -= 1
+                    sb[q, K.SB_DHAND, pk] = 1
+                    sb[q, K.SB_PICK, pk] = 0
+                    sb[q, K.SB_DHAND, new] = 0
+                    sb[q, K.SB_PICK, new] = r + 1
+                    sa[q, K.SE_PICKS] = new
+                continue
+            for b in range(1, K.NB):
+                if sb[q, K.SB_DHAND, b] == 1:
+                    pool |= 1 << b
+            if sa[q, K.SE_PICKS] >= 0:
+                pool |= 1 << sa[q, K.SE_PICKS]
+    else:
+        # every tile not in the market, not in the seat's hand and not its pick: the rivals'
+        # hands and picks, the pile and the tiles out of the game (not recorded)
+        for b in range(1, K.NB):
+            if s.mkt[K.MK_MARKET, b] == 0 and sb[seat, K.SB_DHAND, b] == 0 \
+                    and sa[seat, K.SE_PICKS] != b:
+                pool |= 1 << b
+    m = 0
+    for b in range(1, K.NB):
+        if (pool >> b) & 1:
+            dd[m] = b
+            m += 1
+    shuffle(rng, dd, m)
+    for k in range(1, n):
+        q = (seat + k) % n
+        if draft and k <= r:
+            continue
+        hn = 0
+        for b in range(1, K.NB):
+            hn += sb[q, K.SB_DHAND, b]
+            sb[q, K.SB_DHAND, b] = 0
+        for _ in range(hn):
+            m -= 1
+            sb[q, K.SB_DHAND, dd[m]] = 1
+        pk = sa[q, K.SE_PICKS]
+        if pk >= 0:
+            m -= 1
+            sb[q, K.SB_PICK, pk] = 0
+            sb[q, K.SB_PICK, dd[m]] = r + 1
+            sa[q, K.SE_PICKS] = dd[m]
+    # the pile: the next dn tiles from the top, in the shuffled order; the rest out of the game
+    for i in range(dn):
+        dd[i] = dd[m - dn + i]
+    for i in range(dn, dd.shape[0]):
+        dd[i] = 0
+
+
+@implements(LittleTownState, "determinize")
+@njit(cache=True, _nrt=False)
+def determinize(s, seat, rng):
+    """Resample, in place, what ``seat`` cannot see (doc 13), from the searcher's generator
+    ``rng`` (uint64[1]); reseed the chance generator ``s.rng`` from ``rng``.
+
+    The rivals' unclaimed goal cards and the goal deck: the unknown cards in ascending order,
+    shuffled, then each rival slot (seat order, slot order) takes the first card from the top
+    that it could hold unclaimed (a (!) card possible with the market the (!) check saw; a
+    card whose condition does not hold now, since the state check after the last action
+    would have claimed it), the rest is the deck. In the draft variants, during the draft,
+    the rivals' hands and picks not yet revealed (and the one-of-two pile) likewise. The
+    draft pile's array slots beyond the pile are zeroed (they held the set-up's deal order),
+    and the cached legal list is recomputed. No allocation: the decks' arrays are the
+    scratch.
+    """
+    determinize_goals(s, seat, rng)
+    if s.meta[K.M_PHASE] == K.PH_DRAFT:
+        determinize_draft(s, seat, rng)
+    else:
+        dd = s.piles[K.PL_DDECK]
+        for i in range(s.meta[K.M_DDECK_N], dd.shape[0]):
+            dd[i] = 0
+    # the batch loop's cached legal list (``scratch``, meta[M_NLEGAL]) of the new position;
+    # the rest of the buffer (lists of earlier positions) zeroed
+    nl = legal_into(s, s.scratch)
+    s.meta[K.M_NLEGAL] = nl
+    for i in range(nl, s.scratch.shape[0]):
+        s.scratch[i] = 0
+    s.rng[0] = next_u64(rng)
+

@@ -32,7 +32,7 @@ from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
 from sim.core.contract import implements, register
-from sim.core.rng import rand_below
+from sim.core.rng import next_u64, rand_below
 from sim.suburbia import constants as K
 
 MAX_DECISIONS = 400
@@ -1402,3 +1402,125 @@ def derived_step_ok(s, a):
     pd[:, PD_GM] = 0  # scratch of the goal scoring (finish_game), not a derived value
     f_pd[:, PD_GM] = 0
     return (kt == f_kt).all() and (pd == f_pd).all()
+
+
+# ---------------------------------------------------------------------------------------------
+# Determinization (the search bot's information sets; doc §14)
+@njit(cache=True, _nrt=False)
+def _draw_kind(rng, box, tiles, stack, total):
+    """A kind drawn uniformly from the ``total`` tiles of ``stack`` counted in ``box`` (kinds
+    ascending); its count is decremented."""
+    r = rand_below(rng, total)
+    for k in range(1, K.NK):
+        if tiles[k, K.T_STACK] == stack and k != K.K_OMR:
+            if r < box[k]:
+                box[k] -= 1
+                return k
+            r -= box[k]
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def _draw_goal(rng, pool, left):
+    """A goal id drawn uniformly from the bit set ``pool`` of ``left`` ids (ascending)."""
+    r = rand_below(rng, left)
+    for g in range(K.NG):
+        if (pool >> g) & 1:
+            if r == 0:
+                return g
+            r -= 1
+    return -1
+
+
+@implements(SuburbiaState, "determinize")
+@njit(cache=True, _nrt=False)
+def determinize(s, seat, rng):
+    """Resample, in place, what ``seat`` cannot see (doc §14), from the searcher's generator
+    ``rng`` (uint64[1]); reseed the chance generator ``s.rng`` from ``rng``.
+
+    The pile: each slot of each stack's section (C at the bottom, then B, then A; sizes fixed
+    by the set-up, doc §4) gets a tile drawn without replacement from the unknown tiles of its
+    letter (that section's tiles and the letter's tiles in the box, counted by kind in
+    ascending order); the 1 More Round tile, if not yet drawn, goes uniformly to a slot of
+    the C section where the set-up can put it (the block, ``extra_c .. extra_c + omr_block``)
+    and that is still in the pile. What is left is the box. The rivals' private goal offers
+    (and the goal each kept) are drawn from the goals that are neither public nor ``seat``'s
+    own offers; a rival that has kept a goal keeps its offer 0. A finished game (every goal
+    revealed at scoring) is left as it is. No allocation: the box's counts are the scratch.
+    """
+    meta = s.meta
+    tiles = s.tiles
+    pile = s.pile
+    box = s.box
+    n = meta[K.M_NP]
+    if meta[K.M_PHASE] == K.PH_OVER:
+        s.rng[0] = next_u64(rng)
+        return
+    pn = meta[K.M_PILEN]
+    S = s.consts[K.C_STACK1 + n - 1]
+    M = s.consts[K.C_BLOCK1 + n - 1]
+    E = s.consts[K.C_EXTRA_C]
+    c_top = S + E + 1  # the C section is pile[0:c_top], B pile[c_top:c_top + S], A above
+    b_top = c_top + S
+    # the unknown tiles of each letter, counted in ``box``
+    omr = False
+    for i in range(pn):
+        k = pile[i]
+        if k == K.K_OMR:
+            omr = True
+        else:
+            box[k] += 1
+        pile[i] = 0
+    na = 0
+    nb = 0
+    nc = 0
+    for k in range(1, K.NK):
+        st = tiles[k, K.T_STACK]
+        if k == K.K_OMR:
+            continue
+        if st == K.STACK_A:
+            na += box[k]
+        elif st == K.STACK_B:
+            nb += box[k]
+        elif st == K.STACK_C:
+            nc += box[k]
+    o = -1
+    if omr:
+        o = E + rand_below(rng, min(E + M, pn - 1) - E + 1)
+        pile[o] = K.K_OMR
+    for i in range(pn):
+        if i == o:
+            continue
+        if i < c_top:
+            pile[i] = _draw_kind(rng, box, tiles, K.STACK_C, nc)
+            nc -= 1
+        elif i < b_top:
+            pile[i] = _draw_kind(rng, box, tiles, K.STACK_B, nb)
+            nb -= 1
+        else:
+            pile[i] = _draw_kind(rng, box, tiles, K.STACK_A, na)
+            na -= 1
+    for i in range(pn, pile.shape[0]):
+        pile[i] = 0
+    # the rivals' private goals
+    if n >= 2:
+        pool = (1 << K.NG) - 1
+        for i in range(meta[K.M_NPUB]):
+            pool &= ~(1 << s.gpub[i])
+        pool &= ~(1 << s.goffer[seat, 0])
+        pool &= ~(1 << s.goffer[seat, 1])
+        left = 0
+        for g in range(K.NG):
+            left += (pool >> g) & 1
+        for q in range(n):
+            if q == seat or s.goffer[q, 0] < 0:
+                continue
+            for j in range(2):
+                g = _draw_goal(rng, pool, left)
+                pool &= ~(1 << g)
+                left -= 1
+                s.goffer[q, j] = g
+            if s.gpriv[q] >= 0:
+                s.gpriv[q] = s.goffer[q, 0]
+    s.rng[0] = next_u64(rng)
+
