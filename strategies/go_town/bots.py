@@ -339,6 +339,7 @@ if search.available(GoTownState):
         "mcts", STRATEGIES, N_PARAMS, playout="attacker",
         doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts per "
             "decision, each from a determinization of what the seat cannot see, played out by "
-            "attacker; maximises its win share, then its score margin")
+            "attacker; maximises its win share, then its score margin",
+        budget=1000)
 search.register(GoTownState, choose_scripted, K.NUM_ACTIONS)
 common.bots_for(GoTownState, choose)

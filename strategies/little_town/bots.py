@@ -732,6 +732,7 @@ if search.available(LittleTownState):
         "mcts", STRATEGIES, N_PARAMS, playout="greedy",
         doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts per "
             "decision, each from a determinization of what the seat cannot see, played out by "
-            "greedy; maximises its win share, then its score margin")
+            "greedy; maximises its win share, then its score margin",
+        budget=100)
 search.register(LittleTownState, choose_scripted, K.NUM_ACTIONS)
 common.bots_for(LittleTownState, choose)

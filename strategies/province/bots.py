@@ -766,6 +766,7 @@ if search.available(ProvinceState):
         "mcts", STRATEGIES, N_PARAMS, playout="denial",
         doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts per "
             "decision, each from a determinization of what the seat cannot see, played out by "
-            "denial; maximises its win share, then its score margin")
+            "denial; maximises its win share, then its score margin",
+        budget=200)
 search.register(ProvinceState, choose_scripted, K.NUM_ACTIONS)
 common.bots_for(ProvinceState, choose)

@@ -817,6 +817,7 @@ if search.available(SuburbiaState):
         "mcts", STRATEGIES, N_PARAMS, playout="commercial",
         doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts per "
             "decision, each from a determinization of what the seat cannot see, played out by "
-            "commercial; maximises its win share, then its score margin")
+            "commercial; maximises its win share, then its score margin",
+        budget=50)
 search.register(SuburbiaState, choose_scripted, K.NUM_ACTIONS)
 common.bots_for(SuburbiaState, choose)

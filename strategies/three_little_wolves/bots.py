@@ -798,6 +798,7 @@ if search.available(TLWState):
         "mcts", STRATEGIES, N_PARAMS, playout="greedy-2p",
         doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts per "
             "decision, each from a determinization of what the seat cannot see, played out by "
-            "greedy-2p; maximises its win share, then its score margin")
+            "greedy-2p; maximises its win share, then its score margin",
+        budget=1200)
 search.register(TLWState, choose_scripted, K.NUM_ACTIONS)
 common.bots_for(TLWState, choose)
