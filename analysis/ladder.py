@@ -573,15 +573,15 @@ def run_ladder(game_id: str, players: list[int] | None = None, n: int | None = N
                out: str | os.PathLike | None = None,
                progress=None) -> dict[str, Any]:
     """The ladder of ``game_id``: for each player count in ``players`` (default: every count
-    the game allows), every bot of ``strategies`` (default: all of the game's) against every
-    other, ``n`` games per table (default: ``DEFAULT_GAMES`` split over the tables), common
+    the game allows), every bot of ``strategies`` (default: ``Game.pool_strategies``, every
+    bot of the game but the search bot) against every other, ``n`` games per table (default: ``DEFAULT_GAMES`` split over the tables), common
     seeds from ``seed``; writes ladder.md, ladder.csv and ladder.png under ``out`` (default
     ``reports/<game>/ladder``). ``progress(text)`` is called with a line per player count.
     Returns {"paths", "results", "summary"}. Raises UserError on bad input."""
     from sim.registry import get_game
 
     game = get_game(game_id)
-    names = list(strategies) if strategies else list(game.strategies)
+    names = list(strategies) if strategies else game.pool_strategies
     for s in names:
         game.strategy(s)
     if len(set(names)) != len(names):

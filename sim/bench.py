@@ -2,7 +2,10 @@
 jobs=1 against jobs=2, and peak memory of a 1,000,000-game run. Prints a table and writes
 reports/_bench/bench.json. Never run from the test suite.
 
-Usage: python -m sim.bench [--quick] [--repeats 3] [--skip-million]
+The search bot's figures (``--search`` prints only them): decisions/s and playouts/s per core
+at 2 players, beside the engine's games/s with its playout bot and with random bots.
+
+Usage: python -m sim.bench [--quick] [--repeats 3] [--skip-million] [--search]
 """
 
 from __future__ import annotations
@@ -90,6 +93,59 @@ def engine_rate(game, players: int, strategy: str, n: int, repeats: int) -> tupl
     return statistics.median(g_rates), statistics.median(d_rates)
 
 
+def search_rate(game, players: int, n_positions: int, repeats: int) -> dict:
+    """The search bot (``mcts`` at its default parameters) on one core, process time:
+    decisions/s and playouts/s over ``n_positions`` positions (each with 2+ legal actions)
+    taken evenly from games its playout bot plays against itself, median of ``repeats``;
+    beside it, games/s of ``run_chunk`` with its playout bot and with ``random`` in every seat
+    (the same clock), and the ratios. Keys: decisions_per_s, playouts_per_s, playout_bot,
+    playout_games_per_s, random_games_per_s, random_over_playouts, bot_over_playouts."""
+    from strategies import search
+
+    spec = game.strategies["mcts"]
+    budget = int(spec.params[search.P_BUDGET])
+    playout = list(game.strategies)[int(spec.params[search.P_PLAYOUT])]
+    states = []
+    for seed in range(3):
+        st = game.new_state(players, seed)
+        rng = game.bot_rng(seed)
+        while not game.is_terminal(st):
+            if len(game.legal_actions(st)) > 1:
+                states.append(st)
+            st = game.apply_action(st, game.choose_action(st, playout, rng))
+    step = max(1, len(states) // n_positions)
+    states = states[::step][:n_positions]
+    game.choose_action(states[0], "mcts", game.bot_rng(0))  # compile / load the cache
+    rates = []
+    for r in range(repeats):
+        rng = game.bot_rng(100 + r)
+        t0 = time.process_time()
+        for st in states:
+            game.choose_action(st, "mcts", rng)
+        rates.append(len(states) / (time.process_time() - t0))
+    dec = statistics.median(rates)
+
+    def games_per_s(name: str) -> float:
+        n = 200
+        seats = seat_matrix("fixed", 1, 0, n, players, 1)
+        game.run_chunk(0, 5, 1, players, seats[:5], {}, [name])
+        while True:
+            t0 = time.process_time()
+            game.run_chunk(0, n, 1, players, seats, {}, [name])
+            dt = time.process_time() - t0
+            if dt > 0.5 or n >= 200_000:
+                return n / dt
+            n *= 4
+            seats = seat_matrix("fixed", 1, 0, n, players, 1)
+
+    bot = games_per_s(playout)
+    rnd = games_per_s("random")
+    return {"decisions_per_s": dec, "playouts_per_s": dec * budget, "budget": budget,
+            "playout_bot": playout, "playout_games_per_s": bot, "random_games_per_s": rnd,
+            "random_over_playouts": rnd / (dec * budget), "bot_over_playouts":
+            bot / (dec * budget)}
+
+
 def reference_rate(game, players: int, seconds: float, repeats: int) -> float | None:
     """Median games/s of the game's plain-Python reference (tests/reference/<package>.py)
     with random bots, or None if it has none."""
@@ -128,8 +184,14 @@ def main() -> None:
     ap.add_argument("--ten-million", action="store_true",
                     help="only the 10-million-game runs of go-town and little-town and their "
                          "reports: wall time and peak memory (about 15 minutes on 2 cores)")
+    ap.add_argument("--search", action="store_true",
+                    help="only the search bot's figures (decisions/s, playouts/s per core)")
     args = ap.parse_args()
     n = 20_000 if args.quick else 200_000
+    if args.search:
+        search_table(args.games.split(",") if args.games else sim.list_games(), args.quick,
+                     args.repeats)
+        return
     ap_games = args.games.split(",") if args.games else sim.list_games()
     if args.backends or args.ten_million:
         ap_games = []
@@ -168,6 +230,7 @@ def main() -> None:
                                  "speedup": round(eng / ref, 1)})
         print(f"{gid}: reference (plain Python, random, {p}p) {ref:,.1f} games/s -> engine "
               f"speedup {eng / ref:,.0f}x")
+    out["search"] = search_table(ap_games, args.quick, args.repeats)
     if "go-town" not in ap_games:
         args.skip_million = True
         args.skip_jobs = not args.backends
@@ -214,6 +277,26 @@ def main() -> None:
     name = "bench-scale.json" if (args.backends or args.ten_million) else "bench.json"
     (dest / name).write_text(json.dumps(out, indent=2))
     print(f"written: {dest / name}")
+
+
+def search_table(games: list[str], quick: bool, repeats: int) -> list[dict]:
+    """Print and return ``search_rate`` at 2 players for every game with a search bot."""
+    rows = []
+    print(f"{'search bot (mcts), 2p':24} {'budget':>6} {'decisions/s':>12} {'playouts/s':>11} "
+          f"{'playout bot':>14} {'its games/s':>12} {'random games/s':>15} {'rnd/pl':>7}")
+    for gid in games:
+        game = sim.get_game(gid)
+        if "mcts" not in game.strategies:
+            print(f"{gid:24} no search bot (no determinize registered)")
+            continue
+        r = search_rate(game, 2, 10 if quick else 40, repeats)
+        rows.append({"game": gid, "players": 2, **{k: (round(v, 2) if isinstance(v, float)
+                                                       else v) for k, v in r.items()}})
+        print(f"{gid:24} {r['budget']:>6} {r['decisions_per_s']:>12,.1f} "
+              f"{r['playouts_per_s']:>11,.0f} {r['playout_bot']:>14} "
+              f"{r['playout_games_per_s']:>12,.0f} {r['random_games_per_s']:>15,.0f} "
+              f"{r['random_over_playouts']:>7.2f}")
+    return rows
 
 
 def ten_million(tmp: Path, env: dict) -> list[dict]:

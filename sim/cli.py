@@ -337,7 +337,8 @@ def ladder(
                                          "over the tables, about a minute on one core)"),
     strategies: str = typer.Option("", "--strategies", "-s",
                                    help="bots to rate, comma-separated (default: all the "
-                                        "game's bots)"),
+                                        "game's bots but the search bot mcts, which is named "
+                                        "explicitly)"),
     seed: int = typer.Option(1, help="run seed: game i of every table plays the same seeds"),
     option: Optional[list[str]] = typer.Option(None, "--option", "-o",
                                                help="rule option name=value (repeatable)"),

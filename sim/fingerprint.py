@@ -19,7 +19,7 @@ import sim
 
 
 def _configs(game):
-    names = list(game.strategies)
+    names = game.pool_strategies  # the search bot is left out: see Game.pool_strategies
     for n in range(game.min_players, game.max_players + 1):
         for s in names:  # every bot in a mirror match, default rules
             yield n, [s], {}

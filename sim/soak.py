@@ -90,7 +90,7 @@ def soak(game_id: str, n_games: int, players: int | None = None,
         game.check_players(players)
     for s in strategies or []:
         game.strategy(s)
-    pool = list(game.strategies)
+    pool = game.pool_strategies
     lo, hi = game.min_players, game.max_players
     res = SoakResult()
     t0 = time.perf_counter()

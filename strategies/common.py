@@ -17,6 +17,7 @@ from numba.extending import overload
 from sim.core import contract
 from sim.core.game import StrategySpec
 from sim.core.rng import rand_below
+from strategies import search
 
 __all__ = ["StrategySpec", "bot_choose", "bots_for", "param_vector", "params_matrix",
            "pick_near_best", "play_out"]
@@ -36,13 +37,15 @@ def param_vector(names: Sequence[str], base: Mapping[str, float], **kw: float) -
 def params_matrix(strategies: Mapping[str, StrategySpec], n_params: int,
                   names: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """Codes ``int64[k]`` and parameter rows ``float64[k, n_params]`` of the named
-    strategies (a row of zeros for a bot without parameters, such as ``random``)."""
+    strategies (a row of zeros for a bot without parameters, such as ``random``). When a
+    search bot is named (strategies/search.py), its playout bot's row is appended after the
+    ``k`` rows (so the arrays may be longer than ``names``; row ``i`` is still ``names[i]``)."""
     codes = np.array([strategies[n].code for n in names], dtype=np.int64)
     params = np.zeros((len(names), n_params), dtype=np.float64)
     for i, n in enumerate(names):
         if strategies[n].params:
             params[i] = strategies[n].params
-    return codes, params
+    return search.resolve_rows(strategies, list(names), codes, params)
 
 
 # ---- the bots' compiled entry point for generic code ------------------------------------------

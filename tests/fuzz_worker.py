@@ -261,7 +261,7 @@ def run_override(gid: str, examples: int, seed: int, current: Path) -> tuple[dic
                     leaves += [(f"{table}.{f}.{i}", x) for i, x in enumerate(v)]
     stats = {"examples": 0, "refused": 0, "played": 0}
     failures: list[str] = []
-    strategies = list(base.strategies)
+    strategies = base.pool_strategies
     _warm_up(base, strategies, seed)
 
     @hseed(seed)
@@ -338,7 +338,7 @@ def run_extremes(gid: str, examples: int, seed: int, current: Path) -> tuple[dic
                     cases += [(pp, str(y)) for y in vals]
     stats = {"examples": 0, "refused": 0, "played": 0}
     failures: list[str] = []
-    strategies = list(base.strategies)
+    strategies = base.pool_strategies
     _warm_up(base, strategies, seed)
     import os
 

@@ -8,7 +8,7 @@ A game registered in the registry is covered by every test here without editing 
 - the template methods' errors: an illegal, out-of-range or non-integer action, a finished game;
 - the kernel contract: every entry point registered for the game's state class;
 - every named bot returns a legal action in every state it meets, and leaves the state as it
-  was;
+  was (the search bot with 4 playouts per decision);
 - the batch loop (``run_chunk``) plays exactly the games that the public interface plays, and
   so does the generic compiled playout (strategies/common.py, over the kernel contract);
 - derived arrays kept beside the state equal a fresh derivation after every action (for each
@@ -17,6 +17,7 @@ A game registered in the registry is covered by every test here without editing 
 The engine against its plain-Python reference is in tests/test_engines_vs_references.py.
 """
 
+import dataclasses
 import importlib
 import json
 import random
@@ -28,9 +29,23 @@ import sim
 from sim.core import contract
 from sim.core.errors import UserError
 from sim.core.rng import action_hash_py, seed_for_py
-from strategies import common
+from strategies import common, search
 
 GAMES = sim.list_games()
+
+
+@pytest.fixture(autouse=True)
+def _tiny_search_budget(monkeypatch):
+    """The search bot plays with 4 playouts per decision here (legality, determinism and the
+    batch loop do not depend on its budget; the default budget would make each game minutes)."""
+    for gid in GAMES:
+        strategies = sim.get_game(gid).strategies
+        for name, spec in list(strategies.items()):
+            if spec.search:
+                row = list(spec.params)
+                row[search.P_BUDGET] = 4
+                monkeypatch.setitem(strategies, name, dataclasses.replace(spec,
+                                                                          params=tuple(row)))
 CASES = []
 for gid in GAMES:
     g = sim.get_game(gid)

@@ -352,7 +352,7 @@ def test_real_runs_report(tmp_path):
     from sim.runner import simulate
 
     game = get_game("suburbia")
-    pool = list(game.strategies)
+    pool = game.pool_strategies
     specs = [
         ("main", 2, pool, 150, {}), ("main", 3, pool, 120, {}),
         ("tip:deny", 3, ["greedy", "denier"], 80, {}),

@@ -26,6 +26,9 @@ class StrategySpec:
     doc: str
     params: tuple[float, ...] = ()
     param_names: tuple[str, ...] = ()
+    # a search bot (strategies/search.py): thousands of playouts per decision, so left out of
+    # the pools that bulk runs draw from by default (``Game.pool_strategies``)
+    search: bool = False
 
 
 @dataclass
@@ -126,6 +129,13 @@ class Game:
         """Every rule option: the defaults overlaid with validated ``options``. Raises
         UserError naming an unknown option or a bad value and the allowed ones."""
         return self.options.resolve(options)
+
+    @property
+    def pool_strategies(self) -> list[str]:
+        """The named bots that bulk runs (the ladder's default field, the soak, the fuzzer,
+        the fingerprint, a game's default plan) play by default: every bot but the search
+        bots, which think with thousands of playouts per decision and are named explicitly."""
+        return [n for n, s in self.strategies.items() if not s.search]
 
     def strategy(self, name: str) -> StrategySpec:
         """The named bot. Raises UserError naming the allowed ones."""

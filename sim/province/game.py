@@ -517,7 +517,7 @@ class Province(Game):
         All pool runs share seed 13, so their games line up with ``p2coins-3`` game by game
         (same seats, goal draw and bot generators): differences are paired.
         """
-        names = list(self.strategies)
+        names = self.pool_strategies
         scripted = list(self.bots.RECOMMENDED_MIX)
 
         def baseline(role: str, bots: list[str]) -> str:

@@ -8,13 +8,16 @@ from sim.core.rng import ACTION_HASH_START, fold_action, rand_below, seed_for
 from sim.go_town import constants as K
 from sim.go_town.kernels import (
     N_BOARD,
+    GoTownState,
     apply_arrays,
     count_legal,
+    derived_arrays,
     init_arrays,
     legal_bits,
     list_legal,
     nth_legal,
 )
+from strategies import search
 from strategies.go_town.bots import choose_arrays
 
 
@@ -92,6 +95,9 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                 # the random bot, legal[rand_below(n)], from the bit sets without listing them
                 a = nth_legal(lo, d0, d1, b0, b1, hi,
                               rand_below(brng, count_legal(lo, d0, d1, b0, b1, hi)))
+            elif bot[c] == search.SEARCH_CODE:
+                n = list_legal(lo, d0, d1, b0, b1, hi, legal)
+                a = search.search_choose(params, nonneg(seat_idx[g, c]), s, legal, n, brng)
             else:
                 n = list_legal(lo, d0, d1, b0, b1, hi, legal)
                 k = nonneg(seat_idx[g, c])
@@ -120,3 +126,31 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             score[g, p] = n_floors[p]
             for j in range(played.shape[2]):
                 played[g, p, j] = s_played[p, j]
+
+
+@njit(cache=True)
+def play_out_fast(s, code, params, k, rng):
+    """Play the game in ``s`` to its end in place with bot ``code`` (parameter row ``k``) in
+    every seat, drawing from ``rng``: the batch loop's body (derived arrays kept), the search
+    bot's playouts (strategies/search.py). Returns the decisions taken."""
+    hn, hm, dogbits, board = derived_arrays(s)
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
+    meta = s.meta
+    d = 0
+    while meta[K.M_PHASE] != K.PH_OVER:
+        lo, d0, d1, b0, b1, hi = legal_bits(meta, s.opts, s.consts, s.skips, hn, hm, board)
+        if code == 0:
+            a = nth_legal(lo, d0, d1, b0, b1, hi,
+                          rand_below(rng, count_legal(lo, d0, d1, b0, b1, hi)))
+        else:
+            n = list_legal(lo, d0, d1, b0, b1, hi, legal)
+            a = choose_arrays(code, params, k, meta, s.opts, s.consts, s.hands, s.floors,
+                              s.values, s.dogs, s.n_floors, s.skips, hn, legal, n, rng)
+        apply_arrays(meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
+                     s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
+                     dogbits, board, a)
+        d += 1
+    return d
+
+
+search.register_playout(GoTownState, play_out_fast)

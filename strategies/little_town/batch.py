@@ -5,7 +5,8 @@ from numba import njit
 
 from sim.core.rng import ACTION_HASH_START, fold_action, seed_for
 from sim.little_town import constants as K
-from sim.little_town.kernels import apply_arrays, init_arrays
+from sim.little_town.kernels import LittleTownState, apply_arrays, init_arrays
+from strategies import search
 from strategies.little_town.bots import FBUF_SIZE, choose_arrays
 
 
@@ -47,8 +48,11 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
         first_player[g] = meta[K.M_FIRST]
         while meta[K.M_PHASE] != K.PH_OVER:
             k = seat_idx[g, meta[K.M_CUR]]
-            a = choose_arrays(codes[k], params[k], meta, opts, bdata, gdata, geo, consts, cells,
-                              seat, mkt, legal, meta[K.M_NLEGAL], brng, fbuf)
+            if codes[k] == search.SEARCH_CODE:
+                a = search.search_choose(params, k, s, legal, meta[K.M_NLEGAL], brng)
+            else:
+                a = choose_arrays(codes[k], params[k], meta, opts, bdata, gdata, geo, consts,
+                                  cells, seat, mkt, legal, meta[K.M_NLEGAL], brng, fbuf)
             h = fold_action(h, a)
             apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
                          legal, a)
@@ -79,3 +83,23 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                 detail[g, p, o + i] = seat[p, K.SE_STATS + i]
             detail[g, p, o + K.N_STATS] = seat[p, K.SE_COINS]
             detail[g, p, o + K.N_STATS + 1] = meta[K.M_BANK_MIN]
+
+
+@njit(cache=True)
+def play_out_fast(s, code, params, k, rng):
+    """Play the game in ``s`` to its end in place with bot ``code`` (parameter row ``k``) in
+    every seat, drawing from ``rng``: the batch loop's body, the search bot's playouts
+    (strategies/search.py). Returns the decisions taken."""
+    meta = s.meta
+    fbuf = np.empty(FBUF_SIZE, np.float64)
+    d = 0
+    while meta[K.M_PHASE] != K.PH_OVER:
+        a = choose_arrays(code, params[k], meta, s.opts, s.bdata, s.gdata, s.geo, s.consts,
+                          s.cells, s.seat, s.mkt, s.scratch, meta[K.M_NLEGAL], rng, fbuf)
+        apply_arrays(meta, s.rng, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells, s.seat,
+                     s.sb, s.piles, s.mkt, s.scratch, a)
+        d += 1
+    return d
+
+
+search.register_playout(LittleTownState, play_out_fast)

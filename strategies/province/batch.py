@@ -6,6 +6,7 @@ from numba import njit
 from sim.core.rng import ACTION_HASH_START, fold_action, rand_below, seed_for
 from sim.province import constants as K
 from sim.province.kernels import (
+    ProvinceState,
     apply_x,
     count_legal,
     cst,
@@ -19,6 +20,7 @@ from sim.province.kernels import (
     sd,
     workers_of,
 )
+from strategies import search
 from strategies.province.bots import choose_x
 
 
@@ -52,6 +54,9 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
             if codes[k] == 0:
                 # the random bot, legal[rand_below(n)], from the bit sets without listing them
                 a = nth_legal(mv, lo, rand_below(brng, count_legal(mv, lo)))
+            elif codes[k] == search.SEARCH_CODE:
+                n = list_legal(mv, lo, legal)
+                a = search.search_choose(params, k, ProvinceState(x, rng), legal, n, brng)
             else:
                 n = list_legal(mv, lo, legal)
                 a = choose_x(codes[k], params, k, x, legal, n, brng)
@@ -99,3 +104,26 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
             misc[g, p, 9] = x[K.X_ST + p * K.NSTATS + K.ST_STEALS]
             misc[g, p, 10] = hold
             misc[g, p, 11] = x[K.M_DRY]
+
+
+@njit(cache=True)
+def play_out_fast(s, code, params, k, rng):
+    """Play the game in ``s`` to its end in place with bot ``code`` (parameter row ``k``) in
+    every seat, drawing from ``rng``: the batch loop's body, the search bot's playouts
+    (strategies/search.py). Returns the decisions taken."""
+    x = s.x
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
+    d = 0
+    while x[K.M_PHASE] != K.PH_OVER:
+        mv, lo = legal_bits(x)
+        if code == 0:
+            a = nth_legal(mv, lo, rand_below(rng, count_legal(mv, lo)))
+        else:
+            n = list_legal(mv, lo, legal)
+            a = choose_x(code, params, k, x, legal, n, rng)
+        apply_x(x, s.rng, a)
+        d += 1
+    return d
+
+
+search.register_playout(ProvinceState, play_out_fast)

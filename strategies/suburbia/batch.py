@@ -10,8 +10,10 @@ from sim.suburbia.detail import detail_row
 from sim.suburbia.kernels import (
     NKT,
     NPD,
+    SuburbiaState,
     action_bits,
     apply_arrays,
+    derived_arrays,
     frontier_count,
     frontier_nth,
     init_arrays,
@@ -19,6 +21,7 @@ from sim.suburbia.kernels import (
     kind_tables,
     legal_actions_arrays,
 )
+from strategies import search
 from strategies.suburbia.bots import CELLS, WORK, choose_arrays
 
 
@@ -88,6 +91,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                                          legal)
                 if codes[k] == 0:
                     a = legal[rand_below(brng, n)]
+                elif codes[k] == search.SEARCH_CODE:
+                    a = search.search_choose(params, k, s, legal, n, brng)
                 else:
                     a = choose_arrays(codes[k], params, k, meta, opts, tiles, goals, lines,
                                       consts, geo, market, supply, gpub, goffer, gpriv, pl, tk,
@@ -105,3 +110,41 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             keys[g, p, 2] = pl[p, K.P_INC]
             keys[g, p, 3] = pl[p, K.P_MONEY]
             detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g)
+
+
+@njit(cache=True)
+def play_out_fast(s, code, params, k, rng):
+    """Play the game in ``s`` to its end in place with bot ``code`` (parameter row ``k``) in
+    every seat, drawing from ``rng``: the batch loop's body (derived arrays kept), the search
+    bot's playouts (strategies/search.py). Returns the decisions taken."""
+    meta = s.meta
+    kt, pd = derived_arrays(s)
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
+    cells = np.zeros(CELLS, np.int64)
+    w = np.zeros(WORK, np.float64)
+    d = 0
+    while meta[K.M_PHASE] != K.PH_OVER:
+        c = meta[1]
+        ph = meta[K.M_PHASE]
+        if code == 0 and ph == K.PH_PLACE:
+            a = K.A_PLACE + frontier_nth(pd, c, rand_below(rng, frontier_count(pd, c)))
+        elif code == 0 and ph == K.PH_ACTION:
+            m = action_bits(s.tiles, s.consts, s.market, s.supply, s.pl, s.tk, pd, c)
+            a = nth_bit(m, rand_below(rng, popcount(m)))
+        else:
+            n = legal_actions_arrays(meta, s.opts, s.tiles, s.consts, s.market, s.supply, s.pl,
+                                     s.tk, pd, legal)
+            if code == 0:
+                a = legal[rand_below(rng, n)]
+            else:
+                a = choose_arrays(code, params, k, meta, s.opts, s.tiles, s.goals, s.lines,
+                                  s.consts, s.geo, s.market, s.supply, s.gpub, s.goffer, s.gpriv,
+                                  s.pl, s.tk, s.grid, s.kc, kt, pd, legal, n, rng, cells, w)
+        apply_arrays(meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
+                     s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
+                     s.grid, s.kc, kt, pd, a)
+        d += 1
+    return d
+
+
+search.register_playout(SuburbiaState, play_out_fast)

@@ -8,12 +8,14 @@ from sim.core.bits import nonneg
 from sim.core.rng import ACTION_HASH_START, fold_action, seed_for
 from sim.three_little_wolves import constants as K
 from sim.three_little_wolves.kernels import (
+    TLWState,
     apply_arrays,
     init_arrays,
     legal_into,
     points_arrays,
     random_legal,
 )
+from strategies import search
 from strategies.three_little_wolves.bots import choose_arrays
 
 
@@ -72,6 +74,9 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             if codes[k] == 0:
                 # the random bot, legal[rand_below(n)], mostly without listing (kernels.py)
                 a = random_legal(meta, opts, cards, hands, tie, seat, hs, legal, brng)
+            elif codes[k] == search.SEARCH_CODE:
+                n = legal_into(meta, opts, cards, hands, tie, seat, hs, legal)
+                a = search.search_choose(params, k, s, legal, n, brng)
             else:
                 n = legal_into(meta, opts, cards, hands, tie, seat, hs, legal)
                 a = choose_arrays(codes[k], meta, opts, cards, consts, hands, seat, hs, hf, hb,
@@ -93,3 +98,33 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             acts[g, p, 0] = seat[p, K.S_BUILD]
             acts[g, p, 1] = seat[p, K.S_WOLFN]
             acts[g, p, 2] = seat[p, K.S_DISCN]
+
+
+@njit(cache=True)
+def play_out_fast(s, code, params, k, rng):
+    """Play the game in ``s`` to its end in place with bot ``code`` (parameter row ``k``) in
+    every seat, drawing from ``rng``: the batch loop's body, the search bot's playouts
+    (strategies/search.py). Returns the decisions taken."""
+    meta = s.meta
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
+    vals = np.empty(K.NUM_ACTIONS, np.float64)
+    cst = np.empty((3, 5), np.int64)
+    buf = np.empty(K.NUM_ACTIONS, np.int32)
+    pv = np.empty(K.NUM_ACTIONS, np.float64)
+    rel = np.empty((16, 5), np.int64)
+    relp = np.empty((16, 3), np.float64)
+    d = 0
+    while meta[K.M_PHASE] != K.PH_OVER:
+        if code == 0:
+            a = random_legal(meta, s.opts, s.cards, s.hands, s.tie, s.seat, s.hs, legal, rng)
+        else:
+            n = legal_into(meta, s.opts, s.cards, s.hands, s.tie, s.seat, s.hs, legal)
+            a = choose_arrays(code, meta, s.opts, s.cards, s.consts, s.hands, s.seat, s.hs, s.hf,
+                              s.hb, legal, n, rng, params, k, vals, cst, buf, pv, rel, relp)
+        apply_arrays(meta, s.opts, s.cards, s.consts, s.deck, s.hands, s.discard, s.pigs,
+                     s.tokens, s.tie, s.seat, s.hs, s.hf, s.hb, a)
+        d += 1
+    return d
+
+
+search.register_playout(TLWState, play_out_fast)

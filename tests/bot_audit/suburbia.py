@@ -169,7 +169,7 @@ def distinct(players: list[int], bot: str = "greedy", deals: int = 100, reps: in
 def cross_check(n_games: int = 100, seed: int = 3) -> None:
     """The loop plays run_chunk's games: equal final income, population and markers."""
     game = sim.get_game(GAME)
-    names = list(game.strategies)
+    names = game.pool_strategies
     for n_players in (1, 2, 3, 4):
         seats = np.random.default_rng(n_players).integers(0, len(names), (n_games, n_players))
         out, _ = play(n_players, names, seats, seed)

@@ -221,7 +221,7 @@ def distinct(players: list[int], bot: str = "greedy", deals: int = 100, reps: in
 def cross_check(n_games: int = 200, seed: int = 3) -> None:
     """The loop plays run_chunk's games: equal scores, every bot seated at random."""
     game = sim.get_game(GAME)
-    names = list(game.strategies)
+    names = game.pool_strategies
     for n_players in (2, 3, 4):
         seats = np.random.default_rng(n_players).integers(0, len(names), (n_games, n_players))
         out, _ = play(n_players, names, seats, seed)

@@ -1,0 +1,363 @@
+"""The search bot, written once for every game: single-observer information-set Monte Carlo
+tree search (SO-ISMCTS, Cowling, Powley and Whitehouse 2012) over the kernel contract.
+
+One tree per decision, keyed by action ids from the searching seat's point of view. Each
+iteration starts from ``contract.determinize(copy, own seat, bot rng)``: everything the seat
+cannot see (rivals' hands, the deck order, face-down tokens, the game's chance generator) is
+resampled, so the bot never uses hidden information. The iteration then descends the tree by
+UCB1 among the children whose action is legal in *this* determinization (each child counts
+the iterations in which it was available, ``avail``, and UCB uses ``ln(avail)`` instead of the
+parent's visits), expands one untried legal action, plays the game out with a playout bot
+(``random`` or a scripted bot of the game, a parameter), and backs up each seat's reward to the
+nodes that seat moved into. Chance inside the tree and the playout comes from the determinized
+state's reseeded generator (open loop: a node stands for an action sequence, whatever chance
+fell between). The decision is the most visited legal root child.
+
+Reward of a finished playout for seat ``p``: its win share (``contract.win_shares_into``,
+1/k for k winners) plus ``margin_w * clip((score_p - best rival score) / margin_scale, -1, 1)``
+(the score margin as a tie-break, and the only signal of a game stopped at its length limit).
+Multi-player games: each seat maximises its own reward (max^n backups).
+
+Parameters (one row of the game's parameter matrix, the first ``len(PARAM_NAMES)`` columns;
+the rest of the row is unused): see ``PARAM_NAMES``. ``playout`` is the index of the playout
+bot in the game's ``STRATEGIES`` order; ``common.params_matrix`` appends that bot's row to the
+matrix and writes its row and code into ``playout_row`` and ``playout_code``.
+
+numba notes: the game's ``choose`` dispatches ``SEARCH_CODE`` to ``search_choose``; the
+playouts call the game's scripted-only entry point (``scripted_choose``, registered with
+``register``), never ``choose`` itself, so type inference does not recurse. Every call is a
+typed overload resolved by the state's class (docs/house-pattern.md §2): the numba disk cache
+keeps working.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.extending import overload
+
+from sim.core import contract
+from sim.core.game import StrategySpec
+from sim.core.rng import rand_below
+
+SEARCH_CODE = 9  # the search bot's code in every game's ``choose``
+
+PARAM_NAMES = (
+    "budget",        # playouts (iterations) per decision, >= 1
+    "c_uct",         # UCB1 exploration constant (rewards are about 0..1)
+    "playout",       # the playout bot: its index in the game's STRATEGIES (0 = random)
+    "playout_row",   # resolved by common.params_matrix: the playout bot's row in the matrix
+    "playout_code",  # resolved by common.params_matrix: the playout bot's code
+    "margin_w",      # weight of the score margin in the reward (tie-break of the win share)
+    "margin_scale",  # score margin (the game's own units) that counts as a full margin
+)
+N_SEARCH = len(PARAM_NAMES)
+P_BUDGET, P_C, P_PLAYOUT, P_PROW, P_PCODE, P_MW, P_MS = range(N_SEARCH)
+
+# ---- the registry: the scripted-only bot entry point and the action count of each game ------
+_SCRIPTED: dict[type, object] = {}
+_NUM_ACTIONS: dict[type, int] = {}
+_PLAYOUT: dict[type, object] = {}
+
+
+def register(state_cls: type, choose_scripted, num_actions: int) -> None:
+    """Register, for states of ``state_cls``, the game's scripted-only bot entry point
+    ``choose_scripted(code, params, k, s, legal, n, rng)`` (every code but ``SEARCH_CODE``: the
+    playouts' bots) and the game's action count (the size of the search's legal buffers)."""
+    _SCRIPTED[state_cls] = choose_scripted
+    _NUM_ACTIONS[state_cls] = int(num_actions)
+
+
+def register_playout(state_cls: type, play_out_fast) -> None:
+    """Register, for states of ``state_cls``, the game's own playout loop
+    ``play_out_fast(s, code, params, k, rng)``: plays ``s`` to its end in place with bot
+    ``code`` (row ``k``) in every seat and returns the decisions taken, exactly as the generic
+    loop over the contract would (the batch loop's body, with its derived arrays kept). A game
+    without one gets the generic loop."""
+    _PLAYOUT[state_cls] = play_out_fast
+
+
+def playout(s, code, params, k, rng):
+    """Play ``s`` to its end in place with bot ``code`` in every seat; compiled code only."""
+    raise NotImplementedError("compiled code only")
+
+
+def scripted_choose(code, params, k, s, legal, n, rng):
+    """The action of the scripted bot ``code`` in ``s``; compiled code only."""
+    raise NotImplementedError("compiled code only")
+
+
+def num_actions(s):
+    """The game's action count; compiled code only."""
+    raise NotImplementedError("compiled code only")
+
+
+def clone(s):
+    """A new state with copies of every array of ``s``; compiled code only."""
+    raise NotImplementedError("compiled code only")
+
+
+def determinize(s, seat, rng):
+    """``contract.determinize`` where the game registers it, else an error at run time (the
+    search bot is then not listed: ``available``); compiled code only."""
+    raise NotImplementedError("compiled code only")
+
+
+def available(state_cls: type) -> bool:
+    """True if the search bot can play states of ``state_cls``: the game registers the
+    contract's ``determinize`` (the search never sees hidden information)."""
+    return "determinize" in contract.registered(state_cls)
+
+
+@overload(determinize)
+def _ov_determinize(s, seat, rng):
+    if available(getattr(s, "instance_class", None)):
+        return _contract_determinize
+    return _no_determinize
+
+
+def _contract_determinize(s, seat, rng):
+    contract.determinize(s, seat, rng)
+
+
+def _no_determinize(s, seat, rng):
+    raise RuntimeError("the search bot needs the game's determinize (sim/core/contract.py)")
+
+
+@overload(scripted_choose)
+def _ov_scripted_choose(code, params, k, s, legal, n, rng):
+    fn = _SCRIPTED.get(getattr(s, "instance_class", None))
+    return None if fn is None else getattr(fn, "py_func", fn)
+
+
+@overload(playout)
+def _ov_playout(s, code, params, k, rng):
+    fn = _PLAYOUT.get(getattr(s, "instance_class", None))
+    if fn is not None:
+        return getattr(fn, "py_func", fn)
+    if getattr(s, "instance_class", None) not in _SCRIPTED:
+        return None
+    return _generic_playout
+
+
+def _generic_playout(s, code, params, k, rng):
+    legal = np.empty(num_actions(s), np.int32)
+    d = 0
+    while not contract.is_over(s):
+        m = contract.legal_actions_into(s, legal)
+        if code == 0:
+            a = legal[rand_below(rng, m)]
+        else:
+            a = scripted_choose(code, params, k, s, legal, m, rng)
+        contract.apply_inplace(s, a)
+        d += 1
+    return d
+
+
+@overload(num_actions)
+def _ov_num_actions(s):
+    na = _NUM_ACTIONS.get(getattr(s, "instance_class", None))
+    if na is None:
+        return None
+    ns: dict = {}
+    exec(f"def num_actions(s):\n    return {int(na)}\n", ns)  # from an int only
+    return ns["num_actions"]
+
+
+@overload(clone)
+def _ov_clone(s):
+    cls = getattr(s, "instance_class", None)
+    fields = getattr(s, "fields", None)
+    if cls is None or fields is None:
+        return None
+    args = ", ".join(f"s.{f}.copy()" for f in fields)
+    ns: dict = {"Cls": cls}
+    exec(f"def clone(s):\n    return Cls({args})\n", ns)  # from the field names only
+    return ns["clone"]
+
+
+# ---- the search -------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def search_choose(params, k, s, legal, n, rng):
+    """The search bot's action in ``s`` with parameter row ``params[k]`` (``PARAM_NAMES``):
+    one of ``legal[:n]`` (int32 ids). ``rng`` (uint64[1], the bot generator) drives the
+    determinizations, the tree policy and the playout bots; ``s`` is never changed. Allocates
+    its tree (``budget + 1`` nodes) and two state copies per decision."""
+    if n <= 1:
+        return legal[0]
+    budget = max(1, int(params[k, P_BUDGET]))
+    cexp = params[k, P_C]
+    pcode = int(params[k, P_PCODE])
+    prow = int(params[k, P_PROW])
+    mw = params[k, P_MW]
+    ms = params[k, P_MS]
+    if ms <= 0.0:
+        ms = 1.0
+    me = contract.current_seat(s)
+    nseat = contract.n_seats(s)
+    na = num_actions(s)
+    w = clone(s)
+    lbuf = np.empty(na, np.int32)
+    mark = np.zeros(na, np.int64)
+    cap = budget + 1
+    act = np.empty(cap, np.int32)
+    first = np.empty(cap, np.int32)
+    nxt = np.empty(cap, np.int32)
+    mover = np.empty(cap, np.int32)
+    vis = np.zeros(cap, np.float64)
+    avail = np.zeros(cap, np.float64)
+    rew = np.zeros(cap, np.float64)
+    path = np.empty(cap + 1, np.int32)
+    ws = np.zeros(8, np.float64)
+    sc = np.zeros(8, np.float64)
+    r = np.zeros(8, np.float64)
+    first[0] = -1
+    nxt[0] = -1
+    act[0] = -1
+    mover[0] = -1
+    n_nodes = 1
+    stamp = 0
+    for _ in range(budget):
+        contract.copy_into(s, w)
+        determinize(w, me, rng)
+        node = 0
+        depth = 0
+        path[0] = 0
+        # selection and expansion
+        while not contract.is_over(w):
+            m = contract.legal_actions_into(w, lbuf)
+            seat = contract.current_seat(w)
+            stamp += 1
+            for i in range(m):
+                mark[lbuf[i]] = stamp
+            best = -1
+            bestv = -1e300
+            tried = 0
+            ch = first[node]
+            while ch != -1:
+                a = act[ch]
+                if mark[a] == stamp:
+                    mark[a] = -stamp  # legal here and already a child
+                    tried += 1
+                    avail[ch] += 1.0
+                    v = rew[ch] / vis[ch] + cexp * np.sqrt(np.log(avail[ch]) / vis[ch])
+                    if v > bestv:
+                        bestv = v
+                        best = ch
+                ch = nxt[ch]
+            if tried < m and n_nodes < cap:
+                j = rand_below(rng, m - tried)
+                a = lbuf[0]
+                for i in range(m):
+                    if mark[lbuf[i]] == stamp:
+                        if j == 0:
+                            a = lbuf[i]
+                            break
+                        j -= 1
+                c = n_nodes
+                n_nodes += 1
+                act[c] = a
+                mover[c] = seat
+                first[c] = -1
+                nxt[c] = first[node]
+                first[node] = c
+                vis[c] = 0.0
+                avail[c] = 1.0
+                rew[c] = 0.0
+                contract.apply_inplace(w, a)
+                depth += 1
+                path[depth] = c
+                break
+            if best == -1:
+                break  # the tree is full and no child is legal here: play out from here
+            contract.apply_inplace(w, act[best])
+            node = best
+            depth += 1
+            path[depth] = node
+        # playout
+        if not contract.is_over(w):
+            playout(w, pcode, params, prow, rng)
+        # rewards: win share, then the score margin over the best rival
+        contract.win_shares_into(w, ws)
+        contract.scores_into(w, sc)
+        for p in range(nseat):
+            best_rival = -1e300
+            for q in range(nseat):
+                if q != p and sc[q] > best_rival:
+                    best_rival = sc[q]
+            mg = (sc[p] - best_rival) / ms if nseat > 1 else sc[p] / ms
+            mg = 1.0 if mg > 1.0 else (-1.0 if mg < -1.0 else mg)
+            r[p] = ws[p] + mw * mg
+        for d in range(1, depth + 1):
+            c = path[d]
+            vis[c] += 1.0
+            rew[c] += r[mover[c]]
+    # the most visited root child legal in the real state (ties: the earlier legal id)
+    pick = legal[0]
+    most = -1.0
+    for i in range(n):
+        ch = first[0]
+        while ch != -1:
+            if act[ch] == legal[i] and vis[ch] > most:
+                most = vis[ch]
+                pick = legal[i]
+            ch = nxt[ch]
+    return pick
+
+
+# ---- the named strategy -------------------------------------------------------------------
+
+
+def strategy(name: str, strategies: dict, n_params: int, playout: str, doc: str,
+             **values: float) -> StrategySpec:
+    """The search bot as a named strategy of a game: its row of ``n_params`` numbers (the
+    search parameters first, zeros after), ``playout`` the name of a bot in ``strategies``
+    (which must already hold it). Raises KeyError for an unknown playout bot or parameter,
+    ValueError when the game's rows are too short for the search parameters."""
+    if n_params < N_SEARCH:
+        raise ValueError(f"{n_params} parameter columns; the search bot needs {N_SEARCH}")
+    names = list(strategies)
+    if playout not in names:
+        raise KeyError(f"unknown playout bot {playout!r}; allowed: {', '.join(names)}")
+    base = dict(budget=200, c_uct=0.7, margin_w=0.1, margin_scale=10.0)
+    for key, v in values.items():
+        if key not in PARAM_NAMES or key in ("playout", "playout_row", "playout_code"):
+            raise KeyError(f"unknown search parameter {key!r}; allowed: budget, c_uct, "
+                           "margin_w, margin_scale")
+        base[key] = float(v)
+    row = [0.0] * n_params
+    for i, key in enumerate(PARAM_NAMES):
+        row[i] = float(base.get(key, 0.0))
+    row[P_PLAYOUT] = float(names.index(playout))
+    return StrategySpec(name, SEARCH_CODE, doc, tuple(row), PARAM_NAMES, search=True)
+
+
+def resolve_rows(strategies: dict, names, codes: np.ndarray,
+                 params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``codes``/``params`` of ``names`` with the playout bot of every search row appended
+    (once each) and its row and code written into the search row's ``playout_row`` and
+    ``playout_code``; unchanged when no search bot is named."""
+    order = list(strategies)
+    extra: list[str] = []
+    rows: dict[str, int] = {}
+    for i, nm in enumerate(names):
+        if strategies[nm].code != SEARCH_CODE:
+            continue
+        pname = order[int(params[i, P_PLAYOUT])]
+        if strategies[pname].code == SEARCH_CODE:
+            raise ValueError(f"search bot {nm!r}: its playout bot {pname!r} is a search bot")
+        if pname not in rows:
+            rows[pname] = len(names) + len(extra)
+            extra.append(pname)
+        params[i, P_PROW] = rows[pname]
+        params[i, P_PCODE] = strategies[pname].code
+    if not extra:
+        return codes, params
+    ecodes = np.array([strategies[p].code for p in extra], dtype=np.int64)
+    eparams = np.zeros((len(extra), params.shape[1]), np.float64)
+    for j, p in enumerate(extra):
+        if strategies[p].params:
+            eparams[j] = strategies[p].params
+    return np.concatenate([codes, ecodes]), np.concatenate([params, eparams])

@@ -1,0 +1,105 @@
+"""The search bot (strategies/search.py, issue 14): its registration in every game whose
+determinize is registered, its parameter rows, and its information sets.
+
+The information-set test: for the seat to act in positions reached by random play, a state
+``B`` that differs from ``A`` only in what that seat cannot see (``B = determinize(A, seat,
+other seed)``, and where tests/test_determinize.py has one, a direct swap of a hidden item) gives
+exactly the same search decision from the same bot generator, and the generators end equal.
+Registry-driven: a game joins as soon as its determinize is registered.
+"""
+
+import dataclasses
+import random
+
+import pytest
+
+import sim
+from sim.core import contract
+from strategies import search
+from tests.test_determinize import SWAPS
+
+GAMES = sim.list_games()
+
+
+def _state_cls(game):
+    return type(game.new_state(game.min_players, 1))
+
+
+SEARCHABLE = [gid for gid in GAMES if search.available(_state_cls(sim.get_game(gid)))]
+
+
+def test_search_bot_listed_exactly_where_determinize_is_registered():
+    for gid in GAMES:
+        game = sim.get_game(gid)
+        has = "determinize" in contract.registered(_state_cls(game))
+        assert ("mcts" in game.strategies) == has, gid
+        if has:
+            spec = game.strategies["mcts"]
+            assert spec.code == search.SEARCH_CODE and spec.search
+            assert "mcts" not in game.pool_strategies
+
+
+@pytest.mark.parametrize("gid", SEARCHABLE)
+def test_params_matrix_appends_the_playout_row(gid):
+    game = sim.get_game(gid)
+    order = list(game.strategies)
+    spec = game.strategies["mcts"]
+    playout = order[int(spec.params[search.P_PLAYOUT])]
+    codes, params = game.bots.params_matrix(["random", "mcts", "mcts"])
+    assert codes.tolist() == [0, search.SEARCH_CODE, search.SEARCH_CODE,
+                              game.strategies[playout].code]
+    assert params.shape == (4, game.bots.N_PARAMS)
+    assert params[1, search.P_PROW] == 3 and params[2, search.P_PROW] == 3
+    assert params[1, search.P_PCODE] == game.strategies[playout].code
+    assert params[3].tolist() == list(game.strategies[playout].params)
+    # without a search bot the matrix is the named rows only
+    codes, params = game.bots.params_matrix(["random", playout])
+    assert codes.shape == (2,) and params.shape == (2, game.bots.N_PARAMS)
+
+
+def _tiny(game, budget):
+    spec = game.strategies["mcts"]
+    row = list(spec.params)
+    row[search.P_BUDGET] = budget
+    return dataclasses.replace(spec, params=tuple(row))
+
+
+def _positions(game, n, seed):
+    """States reached by random play at 10%, 50% and 90% of a game."""
+    st = game.new_state(n, seed)
+    rnd = random.Random(seed)
+    trace = [st]
+    while not game.is_terminal(st):
+        legal = game.legal_actions(st)
+        st = game.apply_action(st, int(legal[rnd.randrange(len(legal))]))
+        trace.append(st)
+    return [trace[int(f * (len(trace) - 1))] for f in (0.1, 0.5, 0.9)]
+
+
+@pytest.mark.parametrize("gid", SEARCHABLE)
+def test_same_information_set_same_decision(gid, monkeypatch):
+    game = sim.get_game(gid)
+    monkeypatch.setitem(game.strategies, "mcts", _tiny(game, 48))
+    rnd = random.Random(5)
+    checked = changed = 0
+    for n in sorted({game.min_players, min(game.max_players, 4)}):
+        for seed in (1, 2):
+            for a in _positions(game, n, seed):
+                if game.is_terminal(a) or len(game.legal_actions(a)) < 2:
+                    continue
+                seat = game.current_player(a)
+                others = [game.determinize(a, seat, 1000 + seed)]
+                if gid in SWAPS:
+                    b = SWAPS[gid](game, a, seat, rnd)
+                    if b is not None:
+                        others.append(b)
+                ra = game.bot_rng(77)
+                da = game.choose_action(a, "mcts", ra)
+                for b in others:
+                    changed += game.state_to_dict(b) != game.state_to_dict(a)
+                    rb = game.bot_rng(77)
+                    assert game.choose_action(b, "mcts", rb) == da
+                    assert ra.tolist() == rb.tolist()
+                    checked += 1
+    assert checked >= 6
+    assert changed >= 1, "no position had hidden information to change"
