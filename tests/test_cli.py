@@ -99,4 +99,16 @@ def test_run_writes_reports_and_the_cross_game_index(tmp_path):
     assert "| [Go Town](go-town/report.md) (`go-town`) | 600 | 2, 3, 4 | 2p: " in md
     html = (reports / "index.html").read_text()
     assert '<a href="go-town/report.html">Go Town</a>' in html
-    assert "## Sample size" in (reports / "go-town" / "report.md").read_text()
+    report = (reports / "go-town" / "report.md").read_text()
+    assert "## Sample size" in report
+    # the 3-player main run's component effects (100,000 x 0.001 = 100 games per arm) sit in
+    # its run folder, recorded for that run, and the verdict ranks the card types by them
+    fx = json.loads((reports / "_runs" / "go-town" / "p3-pool-n200" / "effects" /
+                     "effects.json").read_text())
+    assert (fx["n"], fx["players"], fx["seed"], fx["run"]["players"]) == (100, 3, 1, 3)
+    verdict = report[:report.index("**Contents**")]
+    assert "| Strongest card types (causal), 3p | **" in verdict
+    assert "causal (paired intervention on common seeds)" in verdict
+    assert "Strongest component, 2p" in verdict and "Strongest component, 3p" not in verdict
+    assert (reports / "go-town" / "effects_3p.png").is_file()
+    assert "go-town p3-pool: component effects (100 games per arm)" in r.stdout

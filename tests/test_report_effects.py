@@ -105,7 +105,7 @@ def test_effect_rows_strongest_weakest_tiers_and_labels():
                                     "Weakest card types (causal), 2p"]
     top, low = rows
     assert top[1:4] == ["**DOG** +5.0 points", "[+3.0, +7.0]", "2,000 seat-games, BH q 0.001"]
-    assert top[4] == (f"Effect, {CAUSAL_LABEL}: nudge cards.DOG.count: 3 -> 2, effect on its "
+    assert top[4] == (f"Effect, {CAUSAL_LABEL}: nudge cards.DOG.count: 3 -> 2, effect on the "
                       f"holders; bots {MIX}, 2 players; interval excludes 0; "
                       "indistinguishable from **DRILL**: overlapping 95% intervals.")
     assert low[1:4] == ["**BONE** -1.0 points", "[-2.0, +0.0]", "1,200 seat-games, BH q 0.04"]
@@ -140,6 +140,11 @@ def test_verdict_ranks_by_causal_effect_when_the_runs_have_effects(tmp_path):
     # the methods note names the causal measure, the associations and their intervals
     assert "**Causal**: the component effects" in rest
     assert "**Associations** (not effects)" in rest and "Wilson 95% interval" in rest
+    # the cross-game index line carries the effects headline
+    s = json.loads((out / "summary.json").read_text())
+    assert s["verdict"].endswith(
+        "Component effects (causal): 2p: card types: DOG (+5.0 points [+3.0, +7.0]) and 1 "
+        "other component(s) are indistinguishable at the top (overlapping 95% intervals).")
 
 
 def test_verdict_keeps_the_labelled_association_without_effects(tmp_path):

@@ -177,7 +177,7 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
                 small = (f" Small sample: {count(r['holder_seat_games'])} seat-games "
                          f"(< 1,000), no headline." if r["small_sample"] else "")
                 what = ("one seat (rotated) barred from it, effect on that seat" if arm ==
-                        "denial" else f"nudge {r['nudge']}, effect on its {r['measure']}")
+                        "denial" else f"nudge {r['nudge']}, effect on the {r['measure']}")
                 q_txt = "n/a" if r["q"] is None else f"{r['q']:.2g}"
                 rows.append([
                     f"{label} {fam} (causal{'' if arm == 'nudge' else ', ' + arm}), "
@@ -266,9 +266,11 @@ def verdict_section(doc: Doc, rows: list[list], answers: list[str],
     doc.charts(charts)
 
 
-def verdict_line(title: str, order_rates: pl.DataFrame, holes: list[dict]) -> str:
-    """One line for the cross-game index: the first player's advantage per player count and
-    the rule holes found."""
+def verdict_line(title: str, order_rates: pl.DataFrame, holes: list[dict],
+                 effects: list[str] | None = None) -> str:
+    """One line for the cross-game index: the first player's advantage per player count, the
+    rule holes found and ``effects`` (the component-effects headlines, each naming its player
+    count; appended after "Component effects (causal):")."""
     parts = []
     for r in order_rates.filter((pl.col("position") == 0) & (pl.col("n") > 0)) \
             .iter_rows(named=True):
@@ -281,4 +283,5 @@ def verdict_line(title: str, order_rates: pl.DataFrame, holes: list[dict]) -> st
     holes_txt = ("no rule-hole checks" if not holes else
                  f"{len(found)} rule hole{'s' if len(found) != 1 else ''} found"
                  + (": " + "; ".join(h["finding"] for h in found) if found else ""))
-    return f"{title}: " + "; ".join(parts) + f". {holes_txt[0].upper() + holes_txt[1:]}."
+    fx = (" Component effects (causal): " + " ".join(effects)) if effects else ""
+    return f"{title}: " + "; ".join(parts) + f". {holes_txt[0].upper() + holes_txt[1:]}.{fx}"

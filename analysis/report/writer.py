@@ -271,6 +271,18 @@ def _effects_section(doc: Doc, fx: dict[int, str], out_dir: str,
                                "interval (clustered by game), sorted")])
 
 
+def _effect_headlines(fx: dict[int, str]) -> list[str]:
+    """``"<p>p: <headline>"`` of the nudge arm of each player count's effects (the index)."""
+    from analysis.effects import headline
+
+    out = []
+    for p, folder in sorted(fx.items()):
+        d = effects_table(folder).filter(pl.col("arm") == "nudge")
+        if not d.is_empty():
+            out.append(f"{p}p: {headline(d)}")
+    return out
+
+
 def _measures_note(causal: bool) -> list[str]:
     """The methods note's lines on which measure is causal, which an association, and the
     interval of each table (issue 15)."""
@@ -380,7 +392,7 @@ def write_report(
           f"{overrides_line(runs.manifests)}; report written {now_utc()}.", "meta")
     doc.fold()
     doc.blocks += body.blocks
-    verdict = verdict_line(runs.title, t.order_rates, holes)
+    verdict = verdict_line(runs.title, t.order_rates, holes, _effect_headlines(fx))
 
     md_path = os.path.join(out_dir, "report.md")
     html_path = os.path.join(out_dir, "report.html")
