@@ -130,7 +130,7 @@ def test_verdict_ranks_by_causal_effect_when_the_runs_have_effects(tmp_path):
     assert CAUSAL_LABEL in v and f"bots {MIX}, 2 players" in v
     assert "indistinguishable from **DRILL**" in v
     # the association rows leave the verdict (they stay, labelled, in the folded sections)
-    assert "Strongest component, 2p" not in v and ASSOCIATION_LABEL not in v
+    assert "Strongest component, 2p" not in v and ASSOCIATION_LABEL[1:] not in v
     assert "Strongest and weakest components (2p): the causal effect" in v
     rest = md[md.index("**Contents**"):]
     assert "## Component effects (causal)" in rest and "## Component impact" in rest
@@ -153,7 +153,7 @@ def test_verdict_keeps_the_labelled_association_without_effects(tmp_path):
     v = _verdict(md)
     m = json.loads(open(f"{run}/manifest.json").read())
     assert "| Strongest component, 2p | **DRILL**" in v
-    assert f"Association ({ASSOCIATION_LABEL}, bots {mix_label(m)})" in v
+    assert f"Association within each bot, not an effect (bots: {mix_label(m)}): win rate" in v
     assert "(causal)" not in v and "no component effects were run" in v
     assert "## Component effects (causal)" not in md
     assert "**Causal**: none in this report" in md
@@ -168,7 +168,7 @@ def test_effects_of_other_settings_or_data_are_never_used(tmp_path, change):
     m = json.loads(open(f"{run}/manifest.json").read())
     assert effects_for_run(run, m) is None
     v = _verdict(_report(tmp_path, run)[0])
-    assert "(causal)" not in v and ASSOCIATION_LABEL in v
+    assert "(causal)" not in v and ASSOCIATION_LABEL[1:] in v
 
 
 def test_effects_for_run_finds_its_own_effects_only(tmp_path):

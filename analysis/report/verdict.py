@@ -121,7 +121,7 @@ def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
     within each bot, labelled ``ASSOCIATION_LABEL`` with the bot mix ``mix``), each compared
     with the runner-up by interval separation."""
     rows = []
-    bots = f", bots {mix}" if mix else ""
+    bots = f" (bots: {mix})" if mix else ""
     noun = grp["noun"]
     for (p,), g in comb.group_by("players", maintain_order=True):
         if len(g) < 2:
@@ -134,8 +134,8 @@ def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
             rows.append([
                 f"{label} {noun}, {p}p", f"**{r['component']}** {pts(r['diff'])} points",
                 ci(r["lo"], r["hi"]), f"{count(r['n'])} seat-games",
-                f"Association ({ASSOCIATION_LABEL}{bots}): win rate vs same-bot seats "
-                f"without it; interval {zero}; {_versus(r, other)}."])
+                f"{ASSOCIATION_LABEL[0].upper()}{ASSOCIATION_LABEL[1:]}{bots}: win rate vs "
+                f"same-bot seats without it; interval {zero}; {_versus(r, other)}."])
     return rows
 
 
