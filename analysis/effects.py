@@ -531,7 +531,8 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
     write_atomic(out / "effects.json", json.dumps({**setup, "components": len(comps),
                                                     "run": run},
                                                    indent=2, default=str))
-    png = forest_plot(df, out / "effects.png", f"{game.title}, {players} players: {mix}")
+    png = forest_plot(df, out / "effects.png", f"{game.title}, {players} players: {mix}; "
+                      f"{n:,} games per arm")
     md, headline = _markdown(game, df, setup, mix, kinds)
     write_atomic(out / "effects.md", md)
     return {"table": df, "markdown": out / "effects.md", "csv": csv, "chart": png,
