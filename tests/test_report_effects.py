@@ -120,6 +120,12 @@ def test_effect_rows_small_sample_and_a_lone_component():
                                "seat-games (< 1,000), no headline.")
 
 
+def test_an_effect_of_exactly_zero_says_the_nudge_changed_no_game():
+    rows = effect_rows(pl.DataFrame([ROWS[0], _row("17", 0.0, 0.0, 0.0, 1.0, 1500, 2, 2)]))
+    assert rows[1][1:3] == ["**17** +0.0 points", "[+0.0, +0.0]"]
+    assert "interval is exactly 0: the nudge changed no game's result" in rows[1][4]
+
+
 def test_verdict_ranks_by_causal_effect_when_the_runs_have_effects(tmp_path):
     run = _run(tmp_path)
     _effects_folder(run)

@@ -174,6 +174,9 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
                 tier = g.filter(pl.col("tier") == r["tier"]).height
                 lo, hi = r["lo"] / 100, r["hi"] / 100
                 zero = ("excludes 0" if lo > 0 or hi < 0 else "includes 0: no effect shown")
+                if r["effect"] == 0 and r["lo"] == 0 and r["hi"] == 0:
+                    zero = ("is exactly 0: the nudge changed no game's result (the component "
+                            "never mattered in these games)")
                 small = (f" Small sample: {count(r['holder_seat_games'])} seat-games "
                          f"(< 1,000), no headline." if r["small_sample"] else "")
                 what = ("one seat (rotated) barred from it, effect on that seat" if arm ==
@@ -248,9 +251,10 @@ def verdict_section(doc: Doc, rows: list[list], answers: list[str],
     doc.h(2, "Verdict")
     if causal:
         comp = (f"Strongest and weakest components ({causal}): the causal effect of a one-step "
-                "nudge of the component's number on the win rate of the seats that hold it, "
-                f"{CAUSAL_LABEL}, 95% interval clustered by game, Benjamini-Hochberg q across "
-                "the components. Rows marked association (other player counts, if any): "
+                "nudge of the component's number on the win rate of the seats that hold it "
+                "(baseline - nudged: positive when the nudge against it costs its holders, "
+                f"negative when it helps them), {CAUSAL_LABEL}, 95% interval clustered by game, "
+                "Benjamini-Hochberg q across the components. Rows marked association (other player counts, if any): "
                 "win-rate difference to seats of the same bot without the component, not an "
                 "effect.")
     else:
