@@ -120,6 +120,12 @@ def test_effect_rows_small_sample_and_a_lone_component():
                                "seat-games (< 1,000), no headline.")
 
 
+def test_effect_interval_is_clipped_to_the_possible_range():
+    rows = effect_rows(pl.DataFrame([_row("A", 30.0, -5.0, 130.0, 0.5, 4, 1, 1),
+                                     _row("B", -40.0, -120.0, 40.0, 0.5, 3, 2, 1)]))
+    assert [r[2] for r in rows] == ["[-5.0, +100.0]", "[-100.0, +40.0]"]
+
+
 def test_an_effect_of_exactly_zero_says_the_nudge_changed_no_game():
     rows = effect_rows(pl.DataFrame([ROWS[0], _row("17", 0.0, 0.0, 0.0, 1.0, 1500, 2, 2)]))
     assert rows[1][1:3] == ["**17** +0.0 points", "[+0.0, +0.0]"]
