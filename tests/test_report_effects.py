@@ -105,9 +105,9 @@ def test_effect_rows_strongest_weakest_tiers_and_labels():
                                     "Weakest card types (causal), 2p"]
     top, low = rows
     assert top[1:4] == ["**DOG** +5.0 points", "[+3.0, +7.0]", "2,000 seat-games, BH q 0.001"]
-    assert top[4] == (f"Effect, {CAUSAL_LABEL}: nudge cards.DOG.count: 3 -> 2, effect on the "
-                      f"holders; bots {MIX}, 2 players; interval excludes 0; "
-                      "indistinguishable from **DRILL**: overlapping 95% intervals.")
+    assert top[4] == ("Causal (paired intervention on common seeds): nudge cards.DOG.count: "
+                      f"3 -> 2, effect on the holders; bots {MIX}, 2 players; interval "
+                      "excludes 0; indistinguishable from **DRILL**.")
     assert low[1:4] == ["**BONE** -1.0 points", "[-2.0, +0.0]", "1,200 seat-games, BH q 0.04"]
     assert low[4].endswith("interval includes 0: no effect shown; below **DRILL**.")
 
@@ -116,8 +116,8 @@ def test_effect_rows_small_sample_and_a_lone_component():
     rows = effect_rows(pl.DataFrame([_row("WRECK", 9.0, -1.0, 19.0, 0.3, 40, 1, 1,
                                           family="specials")]))
     assert len(rows) == 1 and rows[0][0] == "Strongest specials (causal), 2p"
-    assert rows[0][4].endswith("the only component of its family. Small sample: 40 "
-                               "seat-games (< 1,000), no headline.")
+    assert rows[0][4].endswith("the only component of its family. Small sample (< 1,000 "
+                               "seat-games): no headline.")
 
 
 def test_effect_interval_is_clipped_to_the_possible_range():

@@ -146,7 +146,7 @@ def _fx_versus(r: dict, other: dict | None, tier_size: int) -> str:
     name = f"**{other['component'].split(': ', 1)[-1]}**"
     if s == 0:
         more = f" (tier of {tier_size})" if tier_size > 2 else ""
-        return f"indistinguishable from {name}{more}: overlapping 95% intervals"
+        return f"indistinguishable from {name}{more}"
     return f"above {name}" if s > 0 else f"below {name}"
 
 
@@ -178,8 +178,8 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
                 if r["effect"] == 0 and r["lo"] == 0 and r["hi"] == 0:
                     zero = ("is exactly 0: the nudge changed no game's result (the component "
                             "never mattered in these games)")
-                small = (f" Small sample: {count(r['holder_seat_games'])} seat-games "
-                         f"(< 1,000), no headline." if r["small_sample"] else "")
+                small = (" Small sample (< 1,000 seat-games): no headline."
+                         if r["small_sample"] else "")
                 what = ("one seat (rotated) barred from it, effect on that seat" if arm ==
                         "denial" else f"nudge {r['nudge']}, effect on the {r['measure']}")
                 q_txt = "n/a" if r["q"] is None else f"{r['q']:.2g}"
@@ -189,8 +189,8 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
                     f"**{r['component'].split(': ', 1)[-1]}** {r['effect']:+.1f} points",
                     f"[{pts(lo)}, {pts(hi)}]",
                     f"{count(r['holder_seat_games'])} seat-games, BH q {q_txt}",
-                    f"Effect, {CAUSAL_LABEL}: {what}; bots {r['bot_mix']}, "
-                    f"{r['players']} players; interval {zero}; "
+                    f"{CAUSAL_LABEL[0].upper()}{CAUSAL_LABEL[1:]}: {what}; bots "
+                    f"{r['bot_mix']}, {r['players']} players; interval {zero}; "
                     f"{_fx_versus(r, other, tier)}.{small}"])
     return rows
 
