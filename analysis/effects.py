@@ -407,7 +407,8 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
                 out: Path | None = None, options: dict[str, Any] | None = None,
                 step: int = 1, families: list[str] | None = None, chunk_size: int = 2_000,
                 progress: Callable[[int, int], None] | None = None,
-                arm: str = "nudge") -> dict[str, Any]:
+                arm: str = "nudge", seating: str | None = None,
+                run: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play the baseline and every component's nudge arm on the same ``n`` games and write
     ``effects.csv``, ``effects.md``, ``effects.png`` and ``effects.json`` under ``out``.
 
@@ -416,7 +417,12 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
     seats in order when there is one per seat, else pool); ``options``: rule options;
     ``step``: nudge size (1..9 steps); ``families``: only these family names; ``arm``:
     ``nudge``, ``denial`` (one seat per game, rotated, barred from the component; games in
-    ``DENIAL_GAMES``) or ``both``.
+    ``DENIAL_GAMES``) or ``both``. ``seating``: ``fixed``, ``rotate`` or ``pool`` (default:
+    pool for the recommended mix or a pool of other size, fixed otherwise). ``run``: the
+    fields of the results run these effects belong to (``run_fields`` of its manifest:
+    ``boardsim run`` plays the effects of its main runs), recorded in ``effects.json`` so a
+    report over that run finds them (``effects_for_run``); the effects must then be played on
+    that run's players, bots, seating, seed and rule options (checked: UserError).
     ``progress(done, total)`` counts games over all arms. Returns ``{"table", "markdown",
     "csv", "chart", "summary"}``. Raises UserError on bad input."""
     from sim.core.integrity import check_int, check_jobs, check_seed
@@ -434,7 +440,11 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
     strategies = list(strategies or rec or ["greedy"])
     for s in strategies:
         game.strategy(s)
-    seating = "fixed" if len(strategies) in (1, players) and strategies != rec else "pool"
+    if seating is None:
+        seating = "fixed" if len(strategies) in (1, players) and strategies != rec else "pool"
+    from sim.core.seating import check_seating
+
+    check_seating(seating, len(strategies), players)
     if arm not in ARMS:
         raise UserError(f"--arm {arm!r}; allowed: {', '.join(ARMS)}")
     if arm != "nudge" and game.id not in DENIAL_GAMES:
@@ -449,6 +459,15 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
             raise UserError(f"effects: unknown family {bad[0]!r} for {game.id}; allowed: "
                             f"{', '.join(known)}")
         comps = [c for c in comps if c.family in families]
+    if run is not None:
+        mine = {"game": game.id, "players": players, "strategies": strategies,
+                "seating": seating, "seed": seed, "overrides": {}}
+        bad = [k for k, v in mine.items() if run.get(k) != v]
+        if game.resolve_options(run.get("options") or {}) != game.resolve_options(options):
+            bad.append("options")
+        if bad:
+            raise UserError(f"effects: the run's {', '.join(bad)} differ from the effects' "
+                            "setup; the effects of a run play its own settings")
     out = Path(out or Path("reports") / game.id / "effects")
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} exists and is not a folder")
@@ -509,9 +528,11 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
     csv = out / "effects.csv"
     with atomic_path(csv) as tmp:
         df.write_csv(tmp)
-    write_atomic(out / "effects.json", json.dumps({**setup, "components": len(comps)},
+    write_atomic(out / "effects.json", json.dumps({**setup, "components": len(comps),
+                                                    "run": run},
                                                    indent=2, default=str))
-    png = forest_plot(df, out / "effects.png", f"{game.title}, {players} players: {mix}")
+    png = forest_plot(df, out / "effects.png", f"{game.title}, {players} players: {mix}; "
+                      f"{n:,} games per arm")
     md, headline = _markdown(game, df, setup, mix, kinds)
     write_atomic(out / "effects.md", md)
     return {"table": df, "markdown": out / "effects.md", "csv": csv, "chart": png,
@@ -671,5 +692,45 @@ def verdict_lines(folder: str | os.PathLike, top: int = 5) -> list[str]:
     return lines
 
 
-__all__ += ["headline", "measure", "play_arm", "rank_effects", "forest_plot",
+RUN_KEYS = ("game", "players", "strategies", "seating", "seed", "options", "overrides",
+            "engine_version")
+"""The fields of a run's manifest that its effects must share (``run_fields``)."""
+
+
+def run_fields(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a results run's manifest (``RUN_KEYS``) that define which effects belong
+    to it: game, players, strategies, seating, seed, rule options, component-data overrides
+    ({} when absent) and engine version (None when absent)."""
+    out = {k: manifest.get(k) for k in RUN_KEYS}
+    out["overrides"] = dict(manifest.get("overrides") or {})
+    out["options"] = dict(manifest.get("options") or {})
+    return out
+
+
+EFFECTS_DIR = "effects"
+"""The folder inside a results run where ``boardsim run`` writes that run's effects."""
+
+
+def effects_for_run(run_dir: str | os.PathLike, manifest: dict[str, Any]) -> Path | None:
+    """The effects folder of the run ``run_dir`` (``<run_dir>/effects``), or None when there is
+    none, it has no ``effects.csv``, or its ``effects.json`` does not record this run: the same
+    game, players, bots, seating, seed, rule options, component-data overrides and engine
+    version as ``manifest`` (``run_fields``). A report never shows effects of other data or
+    other settings."""
+    folder = Path(run_dir) / EFFECTS_DIR
+    if not manifest.get("game"):
+        return None
+    try:
+        setup = json.loads((folder / "effects.json").read_text())
+    except (OSError, ValueError):
+        return None
+    if not (folder / "effects.csv").is_file() or not isinstance(setup, dict):
+        return None
+    rec = setup.get("run")
+    if not isinstance(rec, dict) or {k: rec.get(k) for k in RUN_KEYS} != run_fields(manifest):
+        return None
+    return folder
+
+
+__all__ += ["RUN_KEYS", "EFFECTS_DIR", "run_fields", "effects_for_run", "headline", "measure", "play_arm", "rank_effects", "forest_plot",
             "verdict_lines"]

@@ -252,7 +252,9 @@ def run(
     only: Optional[str] = typer.Option(None, help="comma-separated game ids (default: all)"),
 ):
     """The main job: every registered game at its default settings, reports under reports/,
-    then the cross-game index reports/index.html and reports/README.md."""
+    then the cross-game index reports/index.html and reports/README.md. A plan entry with
+    ``effects_games`` also gets the causal component effects of its run (docs/effects.md),
+    in the run folder's ``effects/``, which its report's verdict ranks components by."""
     from analysis.index import write_index
     from sim.core.integrity import MAX_GAMES, MIN_RUN_GAMES, check_jobs, check_scale
     from sim.registry import get_game, list_games
@@ -284,6 +286,11 @@ def run(
                 plan.get("options", {}), jobs, plan.get("chunk_size", 10_000), out,
                 plan.get("seating", "pool"), DEFAULT_BACKEND, label=f"{gid} {plan['name']}",
                 role=plan.get("role", "main"))))
+            if plan.get("effects_games"):  # the causal component effects of this run
+                n_fx = max(MIN_RUN_GAMES, int(plan["effects_games"] * scale))
+                fx = _run_effects_of(runs[-1], n_fx, jobs, f"{gid} {plan['name']} effects")
+                typer.echo(f"{gid} {plan['name']}: component effects ({n_fx:,} games per "
+                           f"arm) in {fx}")
         typer.echo(_write_report(gid, runs, None, roles))
     from sim.core.integrity import clean_stale_report_tmp
 
@@ -291,6 +298,23 @@ def run(
     clean_stale_report_tmp(Path("reports"))
     index = write_index("reports")
     typer.echo(f"index: {index['html']} and {index['markdown']}")
+
+
+def _run_effects_of(run_dir: str, n: int, jobs: int, label: str) -> Path:
+    """``sim.runner.run_effects_of`` with a progress bar (games over all arms)."""
+    from sim.runner import run_effects_of
+
+    prog = _progress_bar(n, label)
+    t0 = time.perf_counter()
+    with prog:
+        task = prog.add_task("run", total=None, rate="")
+
+        def cb(done: int, total: int) -> None:
+            dt = time.perf_counter() - t0
+            prog.update(task, completed=done, total=total,
+                        rate=f"{done / dt:,.0f} games/s" if dt > 0 else "")
+
+        return run_effects_of(run_dir, n, jobs, cb)
 
 
 @app.command()

@@ -415,3 +415,30 @@ def load_manifest(run_dir: str | os.PathLike) -> dict[str, Any]:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def run_effects_of(run_dir: str | os.PathLike, n_games: int, jobs: int = 1,
+                   progress: Callable[[int, int], None] | None = None) -> Path:
+    """Play the causal component-effects study (``analysis.effects.run_effects``,
+    docs/effects.md) of the finished results run ``run_dir`` and write it into
+    ``<run_dir>/effects/``: ``n_games`` games per arm on the run's own players, bots, seating,
+    seed and rule options, so the baseline arm's game i is game i of the run. Its
+    ``effects.json`` records the run's manifest fields (``analysis.effects.run_fields``), and a
+    report over the run uses these effects only while they match
+    (``analysis.effects.effects_for_run``). ``jobs``: threads (-1 = all cores). Returns the
+    effects folder. Raises UserError when the run has component-data overrides (the effects
+    play the printed data) or is not a finished results folder; a rerun reuses the arms
+    already played (``arms/*.npz``)."""
+    from analysis.effects import EFFECTS_DIR, run_effects, run_fields
+
+    m = load_manifest(run_dir)
+    if not m.get("complete"):
+        raise UserError(f"{run_dir}: the run is not finished; effects need a finished run")
+    if m.get("overrides"):
+        raise UserError(f"{run_dir}: the run has component-data overrides; the effects of "
+                        "`boardsim run` play the printed data only")
+    out = Path(run_dir) / EFFECTS_DIR
+    run_effects(m["game"], n_games, int(m["players"]), list(m["strategies"]), int(m["seed"]),
+                jobs, out, dict(m.get("options") or {}), progress=progress,
+                seating=str(m["seating"]), run=run_fields(m))
+    return out

@@ -93,10 +93,23 @@ def test_run_writes_reports_and_the_cross_game_index(tmp_path):
     reports = tmp_path / "reports"
     s = json.loads((reports / "go-town" / "summary.json").read_text())
     assert (s["game"], s["games_played"], s["players"], s["seeds"]) == (
-        "go-town", 600, [2, 3, 4], [1])
+        "go-town", 1200, [2, 3, 4], [1])  # 3 main runs of 200 + 30 option runs of 20
     assert [f["players"] for f in s["first_seat"]] == [2, 3, 4]
     md = (reports / "README.md").read_text()
-    assert "| [Go Town](go-town/report.md) (`go-town`) | 600 | 2, 3, 4 | 2p: " in md
+    assert "| [Go Town](go-town/report.md) (`go-town`) | 1,200 | 2, 3, 4 | 2p: " in md
     html = (reports / "index.html").read_text()
     assert '<a href="go-town/report.html">Go Town</a>' in html
-    assert "## Sample size" in (reports / "go-town" / "report.md").read_text()
+    report = (reports / "go-town" / "report.md").read_text()
+    assert "## Sample size" in report
+    # the 3-player main run's component effects (100,000 x 0.001 = 100 games per arm) sit in
+    # its run folder, recorded for that run, and the verdict ranks the card types by them
+    fx = json.loads((reports / "_runs" / "go-town" / "p3-pool-n200" / "effects" /
+                     "effects.json").read_text())
+    assert (fx["n"], fx["players"], fx["seed"], fx["run"]["players"]) == (100, 3, 1, 3)
+    verdict = report[:report.index("**Contents**")]
+    assert "| Strongest card types (causal), 3p | **" in verdict
+    assert "causal (paired intervention on common seeds)" in verdict
+    assert "Strongest special card, 2p" in verdict  # association, labelled: no 2p effects
+    assert "Strongest special card, 3p" not in verdict
+    assert (reports / "go-town" / "effects_3p.png").is_file()
+    assert "go-town p3-pool: component effects (100 games per arm)" in r.stdout

@@ -2,7 +2,8 @@
 
 One table answers the designer's questions, each row with its estimate, 95% interval, n and a
 one-line plain-language reading: the first-player advantage per player count (by turn order),
-the strongest and weakest component (an association within each bot, not an effect), game
+the strongest and weakest component (by causal effect, ``effect_rows``, when the runs have
+component effects, ``analysis.effects``; else an association within each bot, labelled), game
 length, the rule holes the game's checks found (``ReportContext.rule_hole``); the game's own
 answers (``ReportContext.headline``) follow as a short list, then two key charts.
 
@@ -24,8 +25,15 @@ from analysis import stats as st
 from analysis.doc import Doc, Table, ci, count, num, parity, pct, pts
 from analysis.report.wording import separated
 
-__all__ = ["wilson", "component_by_bot", "first_player_rows", "component_rows", "length_rows",
-           "rule_hole_rows", "verdict_section", "verdict_line"]
+__all__ = ["wilson", "component_by_bot", "first_player_rows", "component_rows", "effect_rows",
+           "length_rows", "rule_hole_rows", "verdict_section", "verdict_line", "CAUSAL_LABEL",
+           "ASSOCIATION_LABEL"]
+
+CAUSAL_LABEL = "causal (paired intervention on common seeds)"
+"""The label of a verdict row from the component effects (``effect_rows``)."""
+
+ASSOCIATION_LABEL = "association within each bot, not an effect"
+"""The label of a verdict row from the with/without comparison (``component_rows``)."""
 
 _HEAD = ["Question", "Answer", "95% interval", "n", "Reading"]
 _RIGHT = [False, True, True, True, False]
@@ -108,10 +116,12 @@ def _versus(r: dict, other: dict) -> str:
             else f"indistinguishable from {name}")
 
 
-def component_rows(comb: pl.DataFrame, grp: dict) -> list[list]:
+def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
     """Verdict rows: the strongest and the weakest component per player count (association
-    within each bot), each compared with the runner-up by interval separation."""
+    within each bot, labelled ``ASSOCIATION_LABEL`` with the bot mix ``mix``), each compared
+    with the runner-up by interval separation."""
     rows = []
+    bots = f" (bots: {mix})" if mix else ""
     noun = grp["noun"]
     for (p,), g in comb.group_by("players", maintain_order=True):
         if len(g) < 2:
@@ -124,8 +134,64 @@ def component_rows(comb: pl.DataFrame, grp: dict) -> list[list]:
             rows.append([
                 f"{label} {noun}, {p}p", f"**{r['component']}** {pts(r['diff'])} points",
                 ci(r["lo"], r["hi"]), f"{count(r['n'])} seat-games",
-                "Win rate vs same-bot seats without it; "
-                f"interval {zero}; {_versus(r, other)}."])
+                f"{ASSOCIATION_LABEL[0].upper()}{ASSOCIATION_LABEL[1:]}{bots}: win rate vs "
+                f"same-bot seats without it; interval {zero}; {_versus(r, other)}."])
+    return rows
+
+
+def _fx_versus(r: dict, other: dict | None, tier_size: int) -> str:
+    if other is None:
+        return "the only component of its family"
+    s = separated(r["lo"], r["hi"], other["lo"], other["hi"])
+    name = f"**{other['component'].split(': ', 1)[-1]}**"
+    if s == 0:
+        more = f" (tier of {tier_size})" if tier_size > 2 else ""
+        return f"indistinguishable from {name}{more}"
+    return f"above {name}" if s > 0 else f"below {name}"
+
+
+def effect_rows(table: pl.DataFrame) -> list[list]:
+    """Verdict rows from a component-effects table (``analysis.effects.effects_table``, effects
+    in points): per arm and family, the strongest (largest effect) and the weakest (smallest)
+    component with its 95% interval clustered by game, holder seat-games, BH q, its tier
+    wording (``indistinguishable`` from the neighbour when the intervals overlap) and the bot
+    mix and player count the effect holds for, labelled ``CAUSAL_LABEL``. Rows without an
+    estimate are skipped; a family with one component gives one row."""
+    rows = []
+    if table.is_empty():
+        return rows
+    for arm in dict.fromkeys(table["arm"].to_list()):
+        d = table.filter((pl.col("arm") == arm) & pl.col("effect").is_not_null()
+                         & pl.col("lo").is_not_null() & pl.col("hi").is_not_null())
+        for fam in dict.fromkeys(d["family"].to_list()):
+            g = d.filter(pl.col("family") == fam).sort("effect", descending=True)
+            picks = [("Strongest", 0, 1)]
+            if g.height > 1:
+                picks.append(("Weakest", g.height - 1, g.height - 2))
+            for label, i, j in picks:
+                r = g.row(i, named=True)
+                other = g.row(j, named=True) if 0 <= j < g.height else None
+                tier = g.filter(pl.col("tier") == r["tier"]).height
+                lo, hi = max(r["lo"] / 100, -1.0), min(r["hi"] / 100, 1.0)  # shares differ
+                # by at most 100 points: a clustered interval on few games can pass the bound
+                zero = ("excludes 0" if lo > 0 or hi < 0 else "includes 0: no effect shown")
+                if r["effect"] == 0 and r["lo"] == 0 and r["hi"] == 0:
+                    zero = ("is exactly 0: the nudge changed no game's result (the component "
+                            "never mattered in these games)")
+                small = (" Small sample (< 1,000 seat-games): no headline."
+                         if r["small_sample"] else "")
+                what = ("one seat (rotated) barred from it, effect on that seat" if arm ==
+                        "denial" else f"nudge {r['nudge']}, effect on the {r['measure']}")
+                q_txt = "n/a" if r["q"] is None else f"{r['q']:.2g}"
+                rows.append([
+                    f"{label} {fam} (causal{'' if arm == 'nudge' else ', ' + arm}), "
+                    f"{r['players']}p",
+                    f"**{r['component'].split(': ', 1)[-1]}** {r['effect']:+.1f} points",
+                    f"[{pts(lo)}, {pts(hi)}]",
+                    f"{count(r['holder_seat_games'])} seat-games, BH q {q_txt}",
+                    f"{CAUSAL_LABEL[0].upper()}{CAUSAL_LABEL[1:]}: {what}; bots "
+                    f"{r['bot_mix']}, {r['players']} players; interval {zero}; "
+                    f"{_fx_versus(r, other, tier)}.{small}"])
     return rows
 
 
@@ -178,13 +244,26 @@ def rule_hole_rows(holes: list[dict]) -> list[list]:
 
 
 def verdict_section(doc: Doc, rows: list[list], answers: list[str],
-                    charts: list[tuple[str, str]], mix: str) -> None:
+                    charts: list[tuple[str, str]], mix: str, causal: str = "") -> None:
     """The verdict: the table of ``rows``, the game's ``answers`` (bullets), the key
-    ``charts`` (file name, alt text)."""
+    ``charts`` (file name, alt text). ``causal``: the player counts (e.g. "3p") whose
+    strongest and weakest components come from the component effects (``effect_rows``);
+    empty when every component row is an association."""
     doc.h(2, "Verdict")
-    doc.p(f"Bots: {mix}. 95% intervals; points = percentage points. Strongest and weakest "
-          "components: win-rate difference to seats of the same bot without the component, an "
-          "association, not an effect. Details, tables and methods are folded below.", "meta")
+    if causal:
+        comp = (f"Strongest and weakest components ({causal}): the causal effect of a one-step "
+                "nudge of the component's number on the win rate of the seats that hold it "
+                "(baseline - nudged: positive when the nudge against it costs its holders, "
+                f"negative when it helps them), {CAUSAL_LABEL}, 95% interval clustered by game, "
+                "Benjamini-Hochberg q across the components. Rows marked association (other player counts, if any): "
+                "win-rate difference to seats of the same bot without the component, not an "
+                "effect.")
+    else:
+        comp = ("Strongest and weakest components: win-rate difference to seats of the same "
+                "bot without the component, an association, not an effect (no component "
+                "effects were run for these runs: `boardsim run` plays them).")
+    doc.p(f"Bots: {mix}. 95% intervals; points = percentage points. {comp} Details, tables "
+          "and methods are folded below.", "meta")
     doc.table(Table(_HEAD, rows, _RIGHT), "verdict")
     if answers:
         doc.p("**Game-specific answers:**")
@@ -192,9 +271,11 @@ def verdict_section(doc: Doc, rows: list[list], answers: list[str],
     doc.charts(charts)
 
 
-def verdict_line(title: str, order_rates: pl.DataFrame, holes: list[dict]) -> str:
-    """One line for the cross-game index: the first player's advantage per player count and
-    the rule holes found."""
+def verdict_line(title: str, order_rates: pl.DataFrame, holes: list[dict],
+                 effects: list[str] | None = None) -> str:
+    """One line for the cross-game index: the first player's advantage per player count, the
+    rule holes found and ``effects`` (the component-effects headlines, each naming its player
+    count; appended after "Component effects (causal):")."""
     parts = []
     for r in order_rates.filter((pl.col("position") == 0) & (pl.col("n") > 0)) \
             .iter_rows(named=True):
@@ -207,4 +288,5 @@ def verdict_line(title: str, order_rates: pl.DataFrame, holes: list[dict]) -> st
     holes_txt = ("no rule-hole checks" if not holes else
                  f"{len(found)} rule hole{'s' if len(found) != 1 else ''} found"
                  + (": " + "; ".join(h["finding"] for h in found) if found else ""))
-    return f"{title}: " + "; ".join(parts) + f". {holes_txt[0].upper() + holes_txt[1:]}."
+    fx = (" Component effects (causal): " + " ".join(effects)) if effects else ""
+    return f"{title}: " + "; ".join(parts) + f". {holes_txt[0].upper() + holes_txt[1:]}.{fx}"

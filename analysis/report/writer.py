@@ -12,6 +12,7 @@ import polars as pl
 from analysis import charts
 from analysis import queries as q
 from analysis.doc import Doc, Table, now_utc, render_html, render_markdown, write_atomic
+from analysis.effects import effects_table
 from analysis.report.arms import arm_rows, split_arms
 from analysis.report.context import ReportContext
 from analysis.report.header import header_section, overrides_line
@@ -30,6 +31,7 @@ from analysis.report.summary import summary_json
 from analysis.report.verdict import (
     component_by_bot,
     component_rows,
+    effect_rows,
     first_player_rows,
     length_rows,
     rule_hole_rows,
@@ -202,6 +204,107 @@ def _extend(doc: Doc, runs: _Runs, out_dir: str, paths: dict[str, str]
     return block, extra_summary, []
 
 
+def _effects(runs: _Runs) -> dict[int, str]:
+    """Player count -> the component-effects folder of the main run of that count
+    (``analysis.effects.effects_for_run``: only effects recorded for that very run, with its
+    settings and data), for the counts that have one."""
+    from analysis.effects import effects_for_run
+
+    out: dict[int, str] = {}
+    for i in runs.main_idx:
+        folder = effects_for_run(runs.run_dirs[i], runs.manifests[i])
+        if folder is not None:
+            out.setdefault(int(runs.manifests[i]["players"]), str(folder))
+    return out
+
+
+def _effects_section(doc: Doc, fx: dict[int, str], out_dir: str,
+                     paths: dict[str, str]) -> None:
+    """The folded section of the component effects of each player count: per arm, the
+    headline (``analysis.effects.headline``), the bot mix and every component's effect with
+    its interval, q, tier and seat-games, then the forest plot (copied into ``out_dir`` as
+    ``effects_<p>p.png`` and added to ``paths``)."""
+    import shutil
+
+    from analysis.effects import headline
+    from sim.core.io import atomic_path
+
+    if not fx:
+        return
+    doc.h(2, "Component effects (causal)")
+    doc.p("Each component's number moved one step against it (a building's VP - 1, a card "
+          "type one copy fewer, a goal's threshold + 1, ...) on the same games as the baseline "
+          "(common random numbers: same seeds and seatings), so the paired difference in its "
+          "holders' win rate is a causal effect for the bot mix named; 95% intervals clustered "
+          "by game (CR1), Benjamini-Hochberg q across the components, games stopped at the "
+          "length limit left out (docs/effects.md). A component opens a new tier only when its "
+          "interval clears the previous tier's leader; members of a tier are "
+          "indistinguishable. The tables under Component impact compare seats with and "
+          "without a component: associations, not effects.")
+    for p, folder in sorted(fx.items()):
+        table = effects_table(folder)
+        for arm in dict.fromkeys(table["arm"].to_list()):
+            d = table.filter(pl.col("arm") == arm).sort("rank")
+            r0 = d.row(0, named=True)
+            doc.h(3, f"{p} players, {arm} arm")
+            doc.p(f"Bots {r0['bot_mix']}, {p} players; {r0['n_games']:,} games finished in "
+                  f"both arms (first component). **{headline(d)}**")
+            rows = [[str(r["rank"]), "-" if r["tier"] is None else str(r["tier"]),
+                     r["component"], r["nudge"],
+                     "n/a" if r["effect"] is None else f"{r['effect']:+.2f}",
+                     "n/a" if r["lo"] is None else f"[{r['lo']:+.2f}, {r['hi']:+.2f}]",
+                     "n/a" if r["q"] is None else f"{r['q']:.2g}",
+                     f"{r['holder_seat_games']:,}" + (" (small)" if r["small_sample"] else "")]
+                    for r in d.iter_rows(named=True)]
+            doc.table(Table(["Rank", "Tier", "Component", "Intervention",
+                             "Effect, points", "95% CI (clustered)", "BH q",
+                             "Seat-games"], rows,
+                            [True, True, False, False, True, True, True, True]))
+        src = os.path.join(folder, "effects.png")
+        if os.path.isfile(src):
+            name = f"effects_{p}p.png"
+            dst = os.path.join(out_dir, name)
+            with atomic_path(dst) as tmp:
+                shutil.copyfile(src, tmp)
+            paths[f"effects_{p}p"] = dst
+            doc.charts([(name, f"Component effects, {p} players: every effect with its 95% "
+                               "interval (clustered by game), sorted")])
+
+
+def _effect_headlines(fx: dict[int, str]) -> list[str]:
+    """``"<p>p: <headline>"`` of the nudge arm of each player count's effects (the index)."""
+    from analysis.effects import headline
+
+    out = []
+    for p, folder in sorted(fx.items()):
+        d = effects_table(folder).filter(pl.col("arm") == "nudge")
+        if not d.is_empty():
+            out.append(f"{p}p: {headline(d)}")
+    return out
+
+
+def _measures_note(causal: bool) -> list[str]:
+    """The methods note's lines on which measure is causal, which an association, and the
+    interval of each table (issue 15)."""
+    fx = ("**Causal**: the component effects (verdict rows marked causal, section Component "
+          "effects): a paired intervention on common seeds (the same games with one component's "
+          "number moved one step), effect on the holders' win rate; 95% interval "
+          "cluster-robust by game (CR1), Benjamini-Hochberg q across the components."
+          if causal else
+          "**Causal**: none in this report: no component effects were run for these runs "
+          "(`boardsim run` plays them; `boardsim effects` on its own).")
+    return [
+        fx,
+        "**Associations** (not effects): Component impact (seats with vs without a component: "
+        "95% interval clustered by game, cluster-robust), its split by bot (Mantel-Haenszel "
+        "over the bots, Wald 95% interval) and the verdict's component rows marked "
+        "association.",
+        "Other intervals: the win rates of a seat, a turn position or a bot and the "
+        "limit-game rates use the Wilson 95% interval; the verdict's mean game length the "
+        "normal 95% interval (z = 1.96).",
+    ]
+
+
 def write_report(
     run_dirs: list[str], out_dir: str, game_title: str | None = None,
     impact_groups: list[dict] | None = None, roles: list[str] | None = None,
@@ -237,6 +340,7 @@ def write_report(
     unit = SCORE_UNITS.get(runs.game_id, "points")
     t = _query(runs.games, runs.seats, groups)
     paths = _draw_charts(t, out_dir, unit)
+    fx = _effects(runs)  # player count -> the component effects of that main run
 
     body = Doc()  # everything after the verdict, folded in the HTML
     ss = sample_sizes(t.seat_rates, t.order_rates, t.firsts, t.strat, t.impacts[0], t.scores,
@@ -247,6 +351,7 @@ def write_report(
     balance_section(body, t.bal, t.comp)
     strategy_section(body, t.strat, t.matchups)
     length_section(body, t.scores, t.lengths, unit, t.fixed)
+    _effects_section(body, fx, out_dir, paths)
     for i, (grp, imp) in enumerate(zip(groups, t.impacts)):
         component_section(body, imp, grp, f"{_impact_name(i)}.png",
                           t.by_bot if i == 0 else None)
@@ -255,6 +360,7 @@ def write_report(
     info = header_section(body, runs.title, runs.game_id, runs.run_dirs, runs.manifests,
                           runs.per_run, runs.role_of)
     method_section(body)
+    body.ul(_measures_note(bool(fx)))
 
     doc = Doc()
     doc.h(1, f"Balance report: {runs.title}")
@@ -272,18 +378,21 @@ def write_report(
         arms = [[f"Runs with other settings ({len(arms)})", "", "", "",
                  "Shown side by side, never pooled: see **Runs with other settings** below."]]
     rows = (first_player_rows(t.order_rates, t.firsts) + arms
-            + component_rows(t.by_bot, groups[0])
+            + [r for p in sorted(fx) for r in effect_rows(effects_table(fx[p]))]
+            + component_rows(t.by_bot.filter(~pl.col("players").is_in(list(fx))), groups[0],
+                             "; ".join(mixes))
             + length_rows(t.lengths, t.comp, t.fixed)
             + rule_hole_rows(holes))
     key = [("first_player_advantage.png", "First-player advantage with 95% intervals")]
     key.append(("game_length.png", "Score distribution (fixed-length game)" if t.fixed
                 else "Game length histogram"))
-    verdict_section(doc, rows, block, key, "; ".join(mixes))
+    verdict_section(doc, rows, block, key, "; ".join(mixes),
+                    ", ".join(f"{p}p" for p in sorted(fx)))
     doc.p(f"{info}; {runs.title} (`{runs.game_id}`); component data: "
           f"{overrides_line(runs.manifests)}; report written {now_utc()}.", "meta")
     doc.fold()
     doc.blocks += body.blocks
-    verdict = verdict_line(runs.title, t.order_rates, holes)
+    verdict = verdict_line(runs.title, t.order_rates, holes, _effect_headlines(fx))
 
     md_path = os.path.join(out_dir, "report.md")
     html_path = os.path.join(out_dir, "report.html")

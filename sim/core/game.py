@@ -328,8 +328,21 @@ class Game:
 
     def default_plan(self) -> list[dict[str, Any]]:
         """The main job's runs for this game: dicts with name, players, strategies, seating,
-        n_games (and optionally seed, options, chunk_size)."""
+        n_games (and optionally seed, options, chunk_size, role, effects_games: games per arm
+        of the causal component-effects study that ``boardsim run`` plays on that run,
+        ``effects_plan``)."""
         raise NotImplementedError
+
+    EFFECTS_GAMES: dict[int, int] = {}
+    """Player count -> games per arm of the causal component-effects study
+    (``analysis.effects``, docs/effects.md) that ``boardsim run`` plays on the main run of
+    that player count (times ``--scale``); counts not listed get none."""
+
+    def effects_plan(self, players: int) -> dict[str, int]:
+        """``{"effects_games": n}`` for the main plan entry of ``players`` when
+        ``EFFECTS_GAMES`` lists that count, else ``{}`` (spread into the plan entry)."""
+        n = self.EFFECTS_GAMES.get(players)
+        return {"effects_games": n} if n else {}
 
     @staticmethod
     def bot_rng(seed: int) -> np.ndarray:

@@ -300,6 +300,11 @@ class GoTown(Game):
         ("donut_scope", "all"), ("skip_stacking", "no_stack"), ("allow_dead_plays", True),
     )
 
+    EFFECTS_GAMES = {3: 100_000}
+    """``boardsim run``'s component-effects study (docs/effects.md): Go Town 3p: 18 arms, about
+    0.012 ms of CPU per game-arm (measured): ~25 s (CPU time on the shared 2-core machine,
+    docs/effects.md)."""
+
     def default_plan(self) -> list[dict[str, Any]]:
         """2, 3 and 4 players, every seat drawn from the recommended mix of competent bots
         (``RECOMMENDED_MIX`` of strategies/go_town: the scripted bots of spec §8.3 that the
@@ -311,7 +316,7 @@ class GoTown(Game):
         pool = list(self.bots.RECOMMENDED_MIX)
         plan = [
             {"name": f"p{p}-pool", "players": p, "strategies": pool, "seating": "pool",
-             "n_games": 200_000, "seed": 1}
+             "n_games": 200_000, "seed": 1, **self.effects_plan(p)}
             for p in (2, 3, 4)
         ]
         for name, value in self.PLAN_OPTIONS:

@@ -463,6 +463,11 @@ class LittleTown(Game):
         parts = s.seat[:n, K.SE_STATS + 9:K.SE_STATS + K.N_STATS].sum(axis=1)  # vp_build .. vp_unfed
         assert (parts == s.seat[:n, K.SE_SCORE]).all(), "score is not the sum of its parts"
 
+    EFFECTS_GAMES = {3: 20_000}
+    """``boardsim run``'s component-effects study (docs/effects.md): Little Town 3p: 44 arms,
+    about 0.13 ms of CPU per game-arm (measured): ~2 min (CPU time on the shared 2-core machine,
+    docs/effects.md)."""
+
     def default_plan(self) -> list[dict[str, Any]]:
         """Role ``main``: 2, 3 and 4 players, random market, every seat drawn from the
         recommended mix of competent bots (``RECOMMENDED_MIX`` of strategies/little_town).
@@ -474,7 +479,7 @@ class LittleTown(Game):
         n = 40_000
         plan = [
             {"name": f"p{p}-pool", "players": p, "strategies": pool, "seating": "pool",
-             "n_games": n, "seed": 1, "role": "main"}
+             "n_games": n, "seed": 1, "role": "main", **self.effects_plan(p)}
             for p in (2, 3, 4)
         ]
         plan.append({"name": "p3-mix-b", "players": 3, "strategies": ["builder", "gatherer"],

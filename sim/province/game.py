@@ -492,6 +492,11 @@ class Province(Game):
         out["recon_tweak"] = ["Bank.coins-1", "Smithy.labor-1", "Camp.coins+1"]
         return out
 
+    EFFECTS_GAMES = {2: 40_000}
+    """``boardsim run``'s component-effects study (docs/effects.md): Province 2p (the main run,
+    p2_coins=3): 18 arms, about 0.028 ms of CPU per game-arm (measured): ~20 s (CPU time on the
+    shared 2-core machine, docs/effects.md)."""
+
     def default_plan(self) -> list[dict[str, Any]]:
         """2 players (spec §9.2; about 0.97 M games in 71 runs, ~1 min of ``boardsim run
         --jobs 2`` on an idle 2-core machine once the kernels are compiled, ~2.5 min when it
@@ -544,7 +549,8 @@ class Province(Game):
             plan.append({"name": f"p2coins-{c2}",
                          "role": "main" if c2 == 3 else f"sweep:p2_coins={c2}", **pool,
                          "n_games": 40_000, "chunk_size": 20_000,
-                         "options": {"p2_coins": c2}})
+                         "options": {"p2_coins": c2},
+                         **(self.effects_plan(2) if c2 == 3 else {})})
         plan.append({"name": "coins28", "role": "variant:coin_total=28", **pool,
                      "n_games": 10_000, "chunk_size": 5_000, "options": {"coin_total": 28}})
         plan.append({"name": "last-turn", "role": "variant:final_turn=opponent_last_turn",

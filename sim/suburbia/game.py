@@ -499,6 +499,11 @@ class SuburbiaGame(Game):
         assert ph != K.PH_DISCARD or src == K.SRC_NONE
         assert ph != K.PH_EXTRA or n == 1
 
+    EFFECTS_GAMES = {3: 4_000}
+    """``boardsim run``'s component-effects study (docs/effects.md): Suburbia 3p: 70 arms, about
+    0.48 ms of CPU per game-arm (measured): ~2.2 min (CPU time on the shared 2-core machine,
+    docs/effects.md)."""
+
     def default_plan(self) -> list[dict[str, Any]]:
         """The main job: 67,500 games. `boardsim run --only suburbia --jobs 2` took 101 s
         with a warm numba cache on the shared two-core machine at load ~10; a cold compile
@@ -518,7 +523,8 @@ class SuburbiaGame(Game):
         main = {2: 15_000, 3: 13_000, 4: 11_000}
         plan: list[dict[str, Any]] = [
             {"name": f"p{p}-pool", "role": "main", "players": p, "strategies": pool,
-             "seating": "pool", "n_games": main[p], "seed": 1, "chunk_size": 2_000}
+             "seating": "pool", "n_games": main[p], "seed": 1, "chunk_size": 2_000,
+             **self.effects_plan(p)}
             for p in (2, 3, 4)
         ]
         plan += [

@@ -618,6 +618,11 @@ class ThreeLittleWolves(Game):
         assert toks == sorted(int(x) for x in state.consts[K.C_TOKEN:K.C_TOKEN + 3]), \
             "pig tokens not conserved"
 
+    EFFECTS_GAMES = {3: 50_000}
+    """``boardsim run``'s component-effects study (docs/effects.md): Wolves 3p: 12 arms, about
+    0.07 ms of CPU per game-arm (measured): ~40 s (CPU time on the shared 2-core machine,
+    docs/effects.md)."""
+
     def default_plan(self) -> list[dict[str, Any]]:
         """The main job (about two minutes on 2 loaded cores), each run with a ``role`` for
         the report (analysis/games/three_little_wolves/):
@@ -641,7 +646,7 @@ class ThreeLittleWolves(Game):
         for p in (2, 3, 4):
             plan.append({"name": f"p{p}-pool", "role": "main", "players": p,
                          "strategies": pool, "seating": "pool", "n_games": 30_000, "seed": 1,
-                         "chunk_size": 7_500})
+                         "chunk_size": 7_500, **self.effects_plan(p)})
         for cs in sets[1:]:
             for p in (2, 3, 4):
                 plan.append({"name": f"p{p}-pool-{cs}", "role": f"cards:{cs}", "players": p,
