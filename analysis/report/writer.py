@@ -243,7 +243,7 @@ def write_report(
                       t.comp, groups[0])
     lines = headlines(body, t.order_rates, t.firsts, t.strat, t.impacts[0], t.lengths, t.comp,
                       t.bal, groups[0], ss)
-    seat_section(body, t.seat_rates, t.order_rates, t.firsts, t.varied)
+    seat_section(body, t.seat_rates, t.order_rates, t.firsts, t.varied, t.comp)
     balance_section(body, t.bal, t.comp)
     strategy_section(body, t.strat, t.matchups)
     length_section(body, t.scores, t.lengths, unit, t.fixed)
