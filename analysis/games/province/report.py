@@ -141,6 +141,11 @@ def _main_headline(ctx, base: pl.DataFrame) -> dict | None:
                    "moves), which says nothing about players who plan")
     p2 = int(run_option(ctx, main[0], "p2_coins", 3))
     ctx.headline(
+        f"**Is one extra coin enough for the second player?** {verdict.split(':')[0]}: "
+        f"first-player share {pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} "
+        f"(n = {r['n']:,}; second player {p2} coins vs 2).",
+        f"Province: one extra coin -> first-player share "
+        f"{pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} (n = {r['n']:,}).",
         f"Is one extra coin enough for the second player? {verdict}. Under "
         f"{bots_label(ctx, main)}, default rules, second player {p2} coins vs 2, the first "
         f"player "
@@ -148,7 +153,5 @@ def _main_headline(ctx, base: pl.DataFrame) -> dict | None:
         f"{pct_ci(r['sp_rate'], r['sp_lo'], r['sp_hi'])}, ties (both seats share the win; "
         f"not counted as draws by the generic completion table, which counts games without "
         f"a winner) {pct_ci(r['draw_rate'], r['draw_lo'], r['draw_hi'])}; first-player share "
-        f"{pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} (n = {r['n']:,}).",
-        f"Province: one extra coin -> first-player share "
         f"{pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} (n = {r['n']:,}).")
     return r

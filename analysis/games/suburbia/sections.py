@@ -47,6 +47,7 @@ from analysis.games.suburbia.queries import (
     tip_tests,
     verdict,
 )
+from analysis.report.wording import ranking_text
 
 __all__ = ["runs_section", "first_seat_headline", "tile_section", "goal_section",
            "tips_section", "offset_section", "archetype_section", "components_section"]
@@ -375,9 +376,9 @@ def archetype_section(ctx, seats: pl.LazyFrame, roles: list[str]) -> None:
         parts = []
         for (p,), g in arche.group_by("players", maintain_order=True):
             g = g.sort("win_rate", descending=True)
-            parts.append(f"{p}p " + " > ".join(
-                f"`{r['strategy']}` {pct(r['win_rate'])} {ci(r['lo'], r['hi'])}"
-                for r in g.iter_rows(named=True)))
+            parts.append(f"{p}p " + ranking_text(
+                [(f"`{r['strategy']}`", f"{pct(r['win_rate'])} {ci(r['lo'], r['hi'])}",
+                  r["lo"], r["hi"]) for r in g.iter_rows(named=True)]))
         ctx.headline("**Archetypes** (main mix win rates): " + "; ".join(parts) + ".")
     ctx.add_chart("suburbia_archetypes", archetype_chart(
         prof, os.path.join(out, "suburbia_archetypes.png"),
@@ -413,7 +414,7 @@ def components_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
         [False, True, True, True, True, True, True]))
     dm = dec.filter(pl.col("role") == MAIN)
     if not dm.is_empty():
-        ctx.headline("**Goals decide games**: the goal bonuses change the winner in " + "; ".join(
+        ctx.headline("**Goals change the winner** in " + "; ".join(
             f"{r['players']}p {pct(r['by_goals_rate'])} {ci(r['by_goals_lo'], r['by_goals_hi'])}"
             for r in dm.iter_rows(named=True)) + " of games (main mix; winners' goal share "
                      + ", ".join(f"{r['players']}p {pct(r['goals_pop'] / r['score'])}"

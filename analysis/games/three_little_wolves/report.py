@@ -14,6 +14,7 @@ from analysis.games.three_little_wolves.sections import (
     dummy_section,
     fmt_unit,
     last_pig_section,
+    per100,
     score_section,
     seat_order_section,
     sensitivity_section,
@@ -135,9 +136,9 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
         for (p,), g in comp.group_by("players", maintain_order=True):
             m = {r["component"]: r for r in g.iter_rows(named=True)}
             parts.append(f"{p}p: " + ", ".join(
-                f"{c} {pct(m[c]['share'], 0)}" for c in COMPONENTS if c in m))
-        ctx.headline("**Score components** (share of the final score, main runs): "
-                     + "; ".join(parts) + ".")
+                f"{c} {per100(m[c]['share'])}" for c in COMPONENTS if c in m))
+        ctx.headline("**Score components** (points per 100 points of final score, main "
+                     "runs): " + "; ".join(parts) + ".")
     # dummy
     dd = [r for r in dummy_pairs if r["n"]]
     if dd:
