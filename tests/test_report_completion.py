@@ -134,3 +134,24 @@ def test_report_sample_size_row_matches_the_clustered_interval(tmp_path):
     assert cells[3] == f"seat-games, clustered by game (design effect {(hw / indep) ** 2:.2f})"
     assert cells[6] == f"±{hw * 100:.1f}"
     assert "scale the seat-games needed by its design effect" in size
+
+
+def test_clean_checks_per_player_count_said_once():
+    """Go Town's verdict listed each clean check once per player count (8 lines of one
+    cell); now once, over the player counts, with the upper bound of the pooled interval."""
+    from analysis.report.verdict import rule_hole_rows
+
+    holes = [dict(finding=f"{p} players: the game cannot end", count=0, n=20, unit="games",
+                  reading="", fix=None) for p in (2, 3, 4)]
+    holes.append(dict(finding="card types never played", count=0, n=17, unit="card types",
+                      reading="", fix=None))
+    holes.append(dict(finding="4 players: the market runs dry", count=0, n=20, unit="games",
+                      reading="", fix=None))
+    (row,) = rule_hole_rows(holes)
+    hi60 = float(wilson_interval([0], [60])[1][0])
+    hi17 = float(wilson_interval([0], [17])[1][0])
+    hi20 = float(wilson_interval([0], [20])[1][0])
+    assert row[4] == (f"the game cannot end (2p, 3p, 4p): 0 of 60 games (at most "
+                      f"{hi60 * 100:.2f}%); card types never played: 0 of 17 card types (at "
+                      f"most {hi17 * 100:.2f}%); the market runs dry (4 players): 0 of 20 games "
+                      f"(at most {hi20 * 100:.2f}%).")

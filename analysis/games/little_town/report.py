@@ -185,11 +185,9 @@ def goal_rule_holes(ctx, g: pl.DataFrame) -> None:
     ctx.rule_hole(
         "goal cards that no holder ever completed" + (f" ({what})" if what else ""),
         never.height, per.height, "goal cards held",
-        "a goal card that can never be completed under the chosen rule options is a dead "
-        "draw for its holder (its points can never be scored)",
-        "check the card's condition against the options and the data (the `goals` table of "
-        "the component data, `boardsim ... --data`); a reading under which it can be met, or "
-        "taking it out of the deck, closes the hole" if never.height else None)
+        "a dead draw for its holder: its points can never be scored",
+        "a reading of the card under which it can be met (`goals` table, `boardsim ... "
+        "--data`), or taking it out of the deck" if never.height else None)
 
 
 def building_rule_holes(ctx, b: pl.DataFrame) -> None:

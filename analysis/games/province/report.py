@@ -141,8 +141,10 @@ def _main_headline(ctx, base: pl.DataFrame) -> dict | None:
                    "moves), which says nothing about players who plan")
     p2 = int(run_option(ctx, main[0], "p2_coins", 3))
     ctx.headline(
-        f"**Is one extra coin enough for the second player?** {verdict.split(':')[0]}: "
-        f"first-player share {pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} "
+        "**Is one extra coin enough for the second player?** "
+        + (f"{verdict} ({bots_label(ctx, main)})" if bots == {"random"}
+           else verdict.split(":")[0])
+        + f": first-player share {pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} "
         f"(n = {r['n']:,}; second player {p2} coins vs 2).",
         f"Province: one extra coin -> first-player share "
         f"{pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} (n = {r['n']:,}).",
