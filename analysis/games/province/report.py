@@ -35,14 +35,17 @@ def effective_roles(ctx) -> dict[int, str]:
     """The runs' roles, with a run given as ``main`` but played under non-default rule options
     moved to its own role (issue 16: a ``p2_coins=4`` run was pooled under "3 coins"):
     ``sweep:p2_coins=<c>`` when only ``p2_coins`` differs, else ``variant:<name>=<value>,...``.
-    Runs under other options are shown side by side, never pooled with the default rules."""
+    Runs under other options are shown side by side, never pooled with the default rules.
+    A run the generic report made an ``arm:<label>`` (a main run whose settings differ from
+    the first main run) is read like a main run here, so a ``p2_coins`` run still joins the
+    coin sweep; an arm under the default options with other bots stays an arm."""
     from sim.registry import get_game
 
     defaults = get_game("province").resolve_options({})
     roles = {}
     for i in range(len(ctx.run_dirs)):
         role = ctx.roles.get(i, MAIN)
-        if role == MAIN:
+        if role == MAIN or role.startswith("arm:"):
             diff = {k: v for k, v in run_options(ctx.manifests[i]).items()
                     if k in defaults and defaults[k] != v}
             if set(diff) == {"p2_coins"}:
