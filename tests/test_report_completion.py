@@ -155,3 +155,36 @@ def test_clean_checks_per_player_count_said_once():
                       f"{hi60 * 100:.2f}%); card types never played: 0 of 17 card types (at "
                       f"most {hi17 * 100:.2f}%); the market runs dry (4 players): 0 of 20 games "
                       f"(at most {hi20 * 100:.2f}%).")
+
+
+# ------------------------------------------------------------- per-game scan findings -----
+def test_ranking_states_only_separated_orderings():
+    """Suburbia said "`a` 45% [..] > `b` 30% [..] > `c` 27% [..]" from overlapping
+    intervals; the ranking lists them and names only the separated pairs."""
+    from analysis.report.scan import scan_text
+    from analysis.report.wording import ranking_text
+
+    items = [("`a`", "62.5% [40.0, 80.0]", 0.40, 0.80), ("`b`", "45.0% [30.0, 60.0]", 0.30, 0.60),
+             ("`c`", "10.0% [2.0, 25.0]", 0.02, 0.25)]
+    text = ranking_text(items)
+    assert text == ("`a` 62.5% [40.0, 80.0], `b` 45.0% [30.0, 60.0], `c` 10.0% [2.0, 25.0] "
+                    "(`a` > `c`, `b` > `c`; the other pairs overlap)")
+    assert scan_text(text, "X", ["X"]) == []
+    assert ranking_text(items[:2]).endswith("(no two separated: overlapping 95% intervals)")
+    assert scan_text("`a` 62.5% [40.0, 80.0] > `b` 45.0% [30.0, 60.0]", "X", ["X"])
+
+
+def test_province_effect_ratio_is_never_a_share_above_100():
+    """Province: "the largest is 140% of that effect"."""
+    from analysis.games.province.sections import _ratio_text
+
+    assert _ratio_text(1.4) == "1.4 times"
+    assert _ratio_text(0.6) == "60% of"
+
+
+def test_wolves_score_parts_in_points_per_100_not_percent():
+    """Wolves: "collapses -1%" / "-2.4% [-3.1, -1.7]" printed as percentages."""
+    from analysis.games.three_little_wolves.sections import per100, per100_ci
+
+    assert per100(-0.024) == "-2.4" and per100_ci(-0.031, -0.017) == "[-3.1, -1.7]"
+    assert per100(None) == "n/a"
