@@ -183,7 +183,7 @@ td.r{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 img{max-width:100%;margin:.4em 0}code{background:#f4f4f4;padding:0 .2em}
 p.meta{font-size:.85em;color:#444;margin:.2em 0}
 table.verdict{font-size:.84em;width:100%}table.verdict td{padding:.12em .45em}
-table.verdict td:first-child,table.verdict td:nth-child(2){white-space:nowrap}
+table.verdict td:nth-child(2){white-space:nowrap}table.verdict td:first-child{width:13em}
 ul.answers{font-size:.84em;margin:.2em 0;padding-left:1.3em}
 div.charts{display:flex;gap:.6em;flex-wrap:wrap;align-items:flex-start}
 div.charts img{max-width:49%;height:auto;max-height:250px}

@@ -68,7 +68,8 @@ def write_run(root, players, specs, *, seed, strategies, seating, options="{}", 
             "game": i, "seed": 1000 + i, "players": players, "options": options,
             "strategies": ",".join(g["strats"]), "first_player": g["first"],
             "turns": g["turns"], "decisions": 3 * g["turns"],
-            "end_reason": "limit" if g["limit"] else "target",
+            "end_reason": (g["limit"] if isinstance(g["limit"], str)
+                           else "limit" if g["limit"] else "target"),
             "n_winners": k, "winners": g["winners"],
         })
         for s in range(players):
@@ -400,18 +401,25 @@ def test_write_report(run_a, run_b, tmp_path):
         "7,948 | 100 | **no** |",
         "| 2 | `greedy` minus `random` | +10.4 [-3.7, 23.9] | seat-games | 200 | 39,529 | "
         "±14.1 | 19,765 | 100 | **no** |",
-        "| 2 | **DRILL**: played minus not | +23.8 [6.6, 41.0] | seat-games | 200 | 41,895 | "
-        "±14.5 | 20,948 | 100 | **no** |",
+        # clustered by game: independent N = 41,895 (±14.5) times the design effect
+        # (h_c / h)^2 = (0.1720 / 0.1447)^2 = 1.41 (checked below)
+        "| 2 | **DRILL**: played minus not | +23.8 [6.6, 41.0] | seat-games, clustered by game "
+        "(design effect 1.41) | 200 | 59,198 | ±17.2 | 29,599 | 100 | **no** |",
         "| 2 | Mean score (score points) | 3.75 (sd 1.41) | seat-games | 200 | 8 | ±0.20 | "
         "4 | 100 | yes |",
         "| 3 | First player's win rate (turn order) | 60.0% [42.3, 75.4] | finished games | 30 "
         "| 9,220 | ±17.5 | 9,220 | 30 | **no** |",
     ):
         assert row in size, row
+    drill = q.component_impact(q.scan_runs([str(run_a)])[1]).row(0, named=True)
+    h_c = max(drill["diff"] - drill["lo"], drill["hi"] - drill["diff"])
+    h = float(difference_half_width(40 / 60, 60, 60 / 140, 140)[0])
+    assert (round(h, 4), round(h_c, 4)) == (0.1447, 0.1720)
+    assert math.ceil(41_895 * (h_c / h) ** 2) == 59_198 and math.ceil(59_198 / 2) == 29_599
     # the first seat is fixed at 2 players: no separate turn-order row there
     assert "| 2 | First player's win rate" not in size
-    assert ("2 players: the largest requirement is **20,948** finished games (**DRILL**: "
-            "played minus not); the run has 100 (0.48% of it)") in size
+    assert ("2 players: the largest requirement is **29,599** finished games (**DRILL**: "
+            "played minus not); the run has 100 (0.34% of it)") in size
     assert "the two groups together need N = ⌈1.96²·(p₁(1−p₁)/r + p₂(1−p₂)/(1−r))/d²⌉" in md
     # every headline claim gets its warning
     heads = md[md.index("## Headline answers"): md.index("## Seat win rates")]

@@ -131,9 +131,11 @@ def test_attribute_columns_are_not_components():
 
 
 def test_no_rule_checks_is_said(tmp_path):
-    run = write_run(tmp_path / "r", 2, _specs(), seed=1, strategies=["greedy", "random"],
-                    seating="rotate")
-    res = write_report([run], str(tmp_path / "rep"), "Go Town")
+    # a game without a report extension (Go Town has one now, with its rule checks)
+    run = _retitle(write_run(tmp_path / "r", 2, _specs(), seed=1,
+                             strategies=["greedy", "random"], seating="rotate"),
+                   game="toy-game")
+    res = write_report([run], str(tmp_path / "rep"), "A Toy Game")
     md = open(res["markdown"]).read()
     assert "| Rule holes | no checks |  |  | This game's report runs no rule-hole checks yet. |" \
         in _verdict(md)

@@ -26,15 +26,22 @@ class ReportContext:
     headline_block: list[str]
     summary: list[str]
     rule_holes: list[dict] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)
 
     def add_chart(self, name: str, path: str) -> None:
         """Register a chart the extension wrote (``name`` -> ``path``, returned by
         ``write_report``)."""
         self.charts[name] = path
 
-    def headline(self, text: str, summary_line: str | None = None) -> None:
-        """A bullet under "Headline answers" (and a line of the terminal summary)."""
+    def headline(self, text: str, summary_line: str | None = None,
+                 detail: str | None = None) -> None:
+        """A bullet of the verdict's game-specific answers (and a line of the terminal
+        summary). Keep ``text`` to one line (the number, its interval, n and a short reading,
+        so that the verdict fits one screen); ``detail``, the same answer with its explanation,
+        goes to the folded section "Game-specific answers in full"."""
         self.headline_block.append(text)
+        if detail:
+            self.details.append(detail)
         if summary_line:
             self.summary.append(summary_line)
 

@@ -14,7 +14,7 @@ from analysis.doc import Doc, Table, ci, count, num, pct, pts
 from analysis.report.wording import rare_text
 
 __all__ = ["RESOLVE", "RESOLVE_SCORE", "Need", "plan_p", "rate_need", "difference_need",
-           "sample_sizes", "resolution_text", "short_warning", "direction_warning",
+           "design_effect", "sample_sizes", "resolution_text", "short_warning", "direction_warning",
            "share_text", "sample_size_section"]
 
 RESOLVE = 0.01  # the difference to resolve for win rates: 1 percentage point
@@ -40,7 +40,9 @@ class Need:
 
     ``n``/``need``: units in the run / needed for ±1 point (``unit``: "finished games" or
     "seat-games"); ``games``/``games_need``: finished games of that player count in the run /
-    needed; ``hw``: the current 95% half-width (proportion, or score points for the mean)."""
+    needed; ``hw``: the current 95% half-width (proportion, or score points for the mean);
+    ``deff``: the design effect applied (clustered variance / independent-seats variance; NaN
+    when the figure assumes independent units)."""
 
     players: int
     metric: str
@@ -51,11 +53,20 @@ class Need:
     games: float
     games_need: float
     hw: float
+    deff: float = math.nan
 
     @property
     def enough(self) -> bool:
-        """True when the run has at least the finished games the metric needs."""
-        return not math.isnan(self.games_need) and self.games >= self.games_need
+        """True when the run has at least the finished games the metric needs, or when its
+        current resolution is 1 point at the precision the report prints (``resolution_text``
+        "±1.0" / "±1.00"): a run of 10,000 games that needs 10,004 resolves ±1.0 points, and a
+        "too few games" warning beside it would contradict the figure printed."""
+        if math.isnan(self.games_need):
+            return False
+        if self.games >= self.games_need:
+            return True
+        return _printed_resolution(self) <= (RESOLVE_SCORE if self.metric.startswith(
+            "Mean score") else RESOLVE * 100)
 
 
 def rate_need(players: int, metric: str, estimate: str, p, n: float, games: float,
@@ -67,15 +78,50 @@ def rate_need(players: int, metric: str, estimate: str, p, n: float, games: floa
                 _scalar(st.games_for_units(need, n, games)), _scalar(st.rate_half_width(pp, n)))
 
 
+def design_effect(clustered_hw, independent_hw) -> float:
+    """The design effect of a clustered interval: ``(clustered_hw / independent_hw)^2``, the
+    factor by which clustering by game multiplies the variance (and so the units needed) of
+    an estimate computed as if its units were independent. NaN when either half-width is
+    missing, not finite or the independent one is 0. Example: 0.12 vs 0.10 -> 1.44."""
+    c, i = float(clustered_hw), float(independent_hw)
+    if not (math.isfinite(c) and math.isfinite(i)) or i <= 0.0 or c < 0.0:
+        return math.nan
+    return (c / i) ** 2
+
+
 def difference_need(players: int, metric: str, estimate: str, p1, n1: float, p2, n2: float,
-                    games: float) -> Need:
-    """Requirement for a difference of two seat-game rates (groups ``n1`` and ``n2``)."""
+                    games: float, clustered_hw: float | None = None) -> Need:
+    """Requirement for a difference of two seat-game rates (groups ``n1`` and ``n2``).
+
+    Computed as if the seat-games were independent, unless ``clustered_hw`` (the 95%
+    half-width of the printed interval, clustered by game) is given: then the current
+    resolution is that half-width and the units needed are scaled by the design effect
+    (``design_effect`` of the clustered half-width against the independent one of the same
+    observed rates ``p1``, ``p2``), so the table agrees with the interval beside it. The
+    planning rates stay as above (parity for a rate of 0 or 1)."""
     par = 1.0 / players
     a, b = plan_p(p1, par), plan_p(p2, par)
     need = _scalar(st.n_for_difference(a, n1, b, n2, RESOLVE))
-    return Need(players, metric, estimate, "seat-games", n1 + n2, need, games,
-                _scalar(st.games_for_units(need, n1 + n2, games)),
-                _scalar(st.difference_half_width(a, n1, b, n2)))
+    hw = _scalar(st.difference_half_width(a, n1, b, n2))
+    deff = math.nan
+    if clustered_hw is not None and all(x is not None and 0.0 <= x <= 1.0 for x in (p1, p2)):
+        # clustered vs independent variance of the same observed rates
+        deff = design_effect(clustered_hw, _scalar(st.difference_half_width(p1, n1, p2, n2)))
+        if not math.isnan(deff):
+            need, hw = float(math.ceil(need * deff)), float(clustered_hw)
+    unit = ("seat-games" if math.isnan(deff) else
+            f"seat-games, clustered by game (design effect {deff:.2f})")
+    return Need(players, metric, estimate, unit, n1 + n2, need, games,
+                _scalar(st.games_for_units(need, n1 + n2, games)), hw, deff)
+
+
+def _clustered_hw(r: dict) -> float | None:
+    """The half-width of a component row's clustered interval (the larger side: a bound
+    clipped to [-1, 1] shortens only its own side); None when a bound is missing."""
+    if any(r.get(k) is None or (isinstance(r[k], float) and math.isnan(r[k]))
+           for k in ("diff", "lo", "hi")):
+        return None
+    return max(r["diff"] - r["lo"], r["hi"] - r["diff"])
 
 
 def sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
@@ -126,7 +172,7 @@ def sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
             items.append((difference_need(
                 p, f"**{r['component']}**: {grp['verb']} minus not",
                 f"{pts(r['diff'])} {ci(r['lo'], r['hi'])}", r["rate_with"], r["n_with"],
-                r["rate_without"], r["n_without"], games), r))
+                r["rate_without"], r["n_without"], games, _clustered_hw(r)), r))
         if items:
             comps[p] = items
             top[p] = items[0][0]
@@ -142,6 +188,14 @@ def sample_sizes(seat_rates, order_rates, firsts, strat, impact, scores, comp,
                              _scalar(st.games_for_units(need, r["n"], games)), hw))
     return {"finished": fin, "rows": rows, "first": first, "pair": pair, "top": top,
             "comps": comps}
+
+
+def _printed_resolution(n: Need) -> float:
+    """The current half-width as ``resolution_text`` prints it (points rounded to 0.1, score
+    points to 0.01); NaN when unknown."""
+    if n.hw is None or math.isnan(n.hw):
+        return math.nan
+    return round(n.hw, 2) if n.metric.startswith("Mean score") else round(n.hw * 100, 1)
 
 
 def resolution_text(n: Need) -> str:
@@ -172,15 +226,21 @@ def direction_warning(lo, hi, what: str, n: Need) -> str:
 
 
 def share_text(have: float, need: float) -> str:
-    """have / need: '0.03% of it' (two decimals below 1%), '48.0% of it', '2.1 times it' when
-    the run has more than needed (a share is never printed above 100%); 'all of it' if need
-    = 0."""
+    """have / need: '0.03% of it' (two decimals below 1%), '48.0% of it', '99.96% of it' (as
+    many decimals as keep a share below 1 from printing as 100%), '2.1 times it' when the run
+    has more than needed (a share is never printed above 100%); 'all of it' if need = 0 or
+    have = need."""
     if not need:
         return "all of it"
     x = have / need
     if x > 1:
         return f"{x:,.1f} times it"
-    return pct(x, 2 if x < 0.01 else 1) + " of it"
+    if x == 1:
+        return "all of it"
+    digits = 2 if x < 0.01 else 1
+    while digits < 4 and pct(x, digits).startswith("100."):  # 9,996 of 10,000: not "100.0%"
+        digits += 1
+    return pct(x, digits) + " of it"
 
 
 def sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
@@ -193,7 +253,13 @@ def sample_size_section(doc: Doc, ss: dict, grp: dict) -> None:
           "(1.96 × standard error); a metric is resolved when it is at most 1 point, i.e. when "
           "an estimate 1 point from parity (or a difference of 1 point) would have an interval "
           "that excludes parity (or 0). Formulas under Notes on method. A ⚠ marks each headline "
-          "claim that the run is too small to support.")
+          "claim that the run is too small to support. Seat and turn-order rates count "
+          "games, which are independent. Bot win rates and the best-minus-worst bot difference "
+          "count seat-games as if they were independent, like their intervals. Component "
+          "differences are printed with intervals clustered by game (the seats of one game are "
+          "not independent), so their rows use that interval's half-width and scale the "
+          "seat-games needed by its design effect (clustered variance / independent-seats "
+          "variance, shown in \"Counted in\").")
     rows = ss["rows"]
     if not rows:
         doc.p("No finished games, so no sample-size figures.")

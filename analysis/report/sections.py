@@ -17,38 +17,58 @@ CAUTION = (
 )
 
 
-def seat_section(doc, seat_rates, order_rates, firsts, varied) -> None:
-    """Seat win rates (and by turn order when the first seat varied)."""
+def seat_section(doc, seat_rates, order_rates, firsts, varied, comp=None) -> None:
+    """Seat win rates (and by turn order when the first seat varied). ``comp``
+    (``queries.completion``) splits the excluded games into limit and deadlock games."""
     doc.h(2, "Seat win rates")
+    dead = _has_deadlocks(comp)
     doc.p("Win rate of each seat over finished games (a k-way shared win counts 1/k), with its "
-          "95% Wilson interval; parity is 1/players. Games stopped at the limit are left out "
-          "and counted in the last column.")
+          "95% Wilson interval; parity is 1/players. Games stopped at the limit"
+          + (" or ended in a deadlock (no player could ever change the state) are left out and "
+             "counted in the last two columns." if dead else
+             " are left out and counted in the last column."))
     seat0 = sorted(p for p, f in firsts.items() if f == [0])
     if seat0:
         doc.p("Seat 1 = first player: Seat 1 moved first in every "
               + " and ".join(f"{p}-player" for p in seat0) + " game.")
-    doc.table(rate_table(seat_rates, "seat", "Seat"))
+    doc.table(rate_table(seat_rates, "seat", "Seat", comp))
     doc.img("seat_win_rates.png", "Seat win rates with 95% intervals")
     if varied:
         doc.h(3, "By turn order")
         doc.p("The first seat varied between games, so seat numbers do not measure the "
               "first-player advantage; this table counts turn-order positions instead "
               "(position 1 = the player who moved first in that game).")
-        doc.table(rate_table(order_rates, "position", "Position"))
+        doc.table(rate_table(order_rates, "position", "Position", comp))
         doc.img("turn_order_win_rates.png", "Win rate by turn-order position")
 
 
-def rate_table(df: pl.DataFrame, col: str, label: str) -> Table:
-    """A win-rate table by seat or turn-order position (``col``, shown as ``label``)."""
-    rows = [
-        [str(r["players"]), f"{label} {r[col] + 1}", count(r["n"]), wins(r["wins"]),
-         pct(r["win_rate"]), ci(r["lo"], r["hi"]), parity(int(r["players"])),
-         count(r["n_limit"])]
-        for r in df.iter_rows(named=True)
-    ]
-    return Table(["Players", label, "n (finished games)", "Wins", "Win rate", "95% CI",
-                  "Parity", "Limit games (excluded)"], rows,
-                 [True, False, True, True, True, True, True, True])
+def _has_deadlocks(comp) -> bool:
+    """True when ``comp`` (``queries.completion`` or None) counts at least one deadlock."""
+    return (comp is not None and "deadlock" in comp.columns
+            and int(comp["deadlock"].fill_null(0).sum()) > 0)
+
+
+def rate_table(df: pl.DataFrame, col: str, label: str, comp: pl.DataFrame | None = None
+               ) -> Table:
+    """A win-rate table by seat or turn-order position (``col``, shown as ``label``). The
+    games left out (``n_limit``: every unfinished game) are one column "Limit games
+    (excluded)", or, when ``comp`` (``queries.completion``) counts a deadlock, two: "Limit
+    games (excluded)" and "Deadlock games (excluded)" of that player count."""
+    dead = _has_deadlocks(comp)
+    by_p = ({int(r["players"]): r for r in comp.iter_rows(named=True)} if dead else {})
+    rows = []
+    for r in df.iter_rows(named=True):
+        row = [str(r["players"]), f"{label} {r[col] + 1}", count(r["n"]), wins(r["wins"]),
+               pct(r["win_rate"]), ci(r["lo"], r["hi"]), parity(int(r["players"]))]
+        if dead:
+            c = by_p.get(int(r["players"]), {"limit": 0, "deadlock": 0})
+            row += [count(c["limit"]), count(c["deadlock"])]
+        else:
+            row.append(count(r["n_limit"]))
+        rows.append(row)
+    head = ["Players", label, "n (finished games)", "Wins", "Win rate", "95% CI", "Parity",
+            "Limit games (excluded)"] + (["Deadlock games (excluded)"] if dead else [])
+    return Table(head, rows, [True, False] + [True] * (len(head) - 2))
 
 
 def balance_section(doc, bal, comp) -> None:
@@ -69,16 +89,17 @@ def balance_section(doc, bal, comp) -> None:
           f"Position {r['worst_position'] + 1} ({pct(r['worst_rate'])})", pvalue(r["p_equal"])]
          for r in bal.iter_rows(named=True)],
         [True, True, True, True, False, False, True]))
-    doc.p("Completion: a game stopped at the maximum length (\"limit\") is neither a win nor a "
-          "draw; such games are reported here and left out of every win rate.")
+    doc.p("Completion: a game stopped at the maximum length (\"limit\") or ended in a deadlock "
+          "(no player could ever change the state again) is neither a win nor a draw; such "
+          "games are reported here and left out of every win rate.")
     doc.table(Table(
         ["Players", "Games", "Finished", "No winner", "Shared win (tie)", "Stopped at limit",
-         "Limit rate", "95% CI"],
+         "Limit rate", "95% CI", "Deadlock"],
         [[str(r["players"]), count(r["n"]), count(r["finished"]), count(r["draws"]),
           count(r.get("shared") or 0), count(r["limit"]), pct(r["limit_rate"], 2),
-          ci(r["limit_lo"], r["limit_hi"], 2)]
+          ci(r["limit_lo"], r["limit_hi"], 2), count(r.get("deadlock") or 0)]
          for r in comp.iter_rows(named=True)],
-        [True] * 8))
+        [True] * 9))
     doc.p("A finished game with no winner and one won jointly by two or more seats (a tie the "
           "rules leave standing) are counted apart: a game-specific \"draw\" may be either.")
 
@@ -213,7 +234,10 @@ def method_section(doc) -> None:
         "of two rates over groups of n₁ and n₂ seat-games (a component's users and non-users, "
         "the best and the worst strategy) the half-width is 1.96·√(p₁(1−p₁)/n₁ + p₂(1−p₂)/n₂); "
         "keeping the run's split r = n₁/(n₁+n₂), the two groups together need "
-        "N = ⌈1.96²·(p₁(1−p₁)/r + p₂(1−p₂)/(1−r))/d²⌉ seat-games. For the mean score (standard "
+        "N = ⌈1.96²·(p₁(1−p₁)/r + p₂(1−p₂)/(1−r))/d²⌉ seat-games. A component difference is "
+        "printed with an interval clustered by game, so its row multiplies N by the design "
+        "effect D = (h_c/h)², h_c the clustered half-width and h the independent one of the "
+        "same rates, and shows h_c as its resolution. For the mean score (standard "
         "deviation s, d = 1 score point) n = ⌈(1.96·s/d)²⌉ seat-games. Seat-games are turned "
         "into finished games at the run's own number of such seat-games per finished game. "
         "At this n an observed 1-point difference just excludes 0; to detect a true 1-point "

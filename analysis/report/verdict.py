@@ -16,6 +16,7 @@ which happens to use a component more often does not make the component look str
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import polars as pl
@@ -218,15 +219,20 @@ def length_rows(lengths: pl.DataFrame, comp: pl.DataFrame, fixed: bool) -> list[
     return rows
 
 
+_PLAYERS = re.compile(r"^(\d+) players?: (.+)$")
+
+
 def rule_hole_rows(holes: list[dict]) -> list[list]:
     """Verdict rows of the rule holes (``ReportContext.rule_hole``): each hole found (count
     > 0) with its rate and Wilson interval; the checks that found none in one row ("0 of n",
-    with the interval's upper bound); "no checks" when the game ran none."""
+    with the interval's upper bound), one check made per player count ("2 players: ...")
+    said once over all of them ("... (2p, 3p, 4p): 0 of 60 games"); "no checks" when the
+    game ran none."""
     if not holes:
         return [["Rule holes", "no checks", "", "",
                  "This game's report runs no rule-hole checks yet."]]
     rows = []
-    clean = []
+    none: dict[tuple[str, str], list] = {}  # checks that found nothing, over player counts
     for h in holes:
         lo, hi = wilson(h["count"], h["n"])
         if h["count"] > 0:
@@ -235,8 +241,18 @@ def rule_hole_rows(holes: list[dict]) -> list[list]:
                          ci(lo, hi, 2), f"{count(h['count'])} of {count(h['n'])} {h['unit']}",
                          h["reading"].rstrip(".") + "." + fix])
         else:
-            clean.append(f"{h['finding']}: 0 of {count(h['n'])} {h['unit']} (at most "
-                         f"{pct(hi, 2)})")
+            m = _PLAYERS.match(h["finding"])
+            key = (m.group(2) if m else h["finding"], h["unit"])
+            none.setdefault(key, [0, []])
+            none[key][0] += h["n"]
+            if m:
+                none[key][1].append(m.group(1))
+    clean = []
+    for (finding, unit), (n, ps) in none.items():
+        where = f" ({', '.join(f'{p}p' for p in ps)})" if len(ps) > 1 else (
+            f" ({ps[0]} players)" if ps else "")
+        clean.append(f"{finding}{where}: 0 of {count(n)} {unit} (at most "
+                     f"{pct(wilson(0, n)[1], 2)})")
     if clean:
         rows.append(["Rule holes checked, none found", "0", "", "",
                      "; ".join(clean) + "."])

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["order_text", "separated", "rare_text", "mix_label", "CAUSAL_PHRASES", "RARE_BELOW"]
+__all__ = ["order_text", "ranking_text", "separated", "rare_text", "mix_label", "CAUSAL_PHRASES",
+           "RARE_BELOW"]
 
 CAUSAL_PHRASES = ("moves the win rate", "decides games", "decide games", "causes", "caused by")
 """Causal wordings that no association in a report may use (an association is not an
@@ -48,6 +49,25 @@ def order_text(a: str, lo_a, hi_a, b: str, lo_b, hi_b) -> str:
     if s < 0:
         return f"{b} > {a}"
     return f"{a} and {b} are indistinguishable (overlapping 95% intervals)"
+
+
+def ranking_text(items: list[tuple[str, str, float, float]]) -> str:
+    """Several estimates listed by value with the orderings their 95% intervals support.
+
+    ``items``: (name, shown estimate, lo, hi), already sorted by estimate, highest first.
+    Returns "a 41.0% [35.2, 47.1], b 38.2% [...], c 30.1% [...] (a > c; the other pairs
+    overlap)" or "(... no two separated: overlapping 95% intervals)": an ordering "x > y" only
+    for pairs whose intervals do not overlap (``order_text``), never a chain that would imply
+    one."""
+    listed = ", ".join(f"{n} {est}" for n, est, _, _ in items)
+    pairs = [order_text(a[0], a[2], a[3], b[0], b[2], b[3])
+             for i, a in enumerate(items) for b in items[i + 1:]
+             if separated(a[2], a[3], b[2], b[3])]
+    if not pairs:
+        return listed + " (no two separated: overlapping 95% intervals)"
+    total = len(items) * (len(items) - 1) // 2
+    rest = "" if len(pairs) == total else "; the other pairs overlap"
+    return listed + " (" + ", ".join(pairs) + rest + ")"
 
 
 def rare_text(share: float, noun: str, verb: str) -> str:

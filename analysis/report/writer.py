@@ -187,10 +187,10 @@ def _draw_charts(t: _Tables, out_dir: str, unit: str) -> dict[str, str]:
 
 
 def _extend(doc: Doc, runs: _Runs, out_dir: str, paths: dict[str, str]
-            ) -> tuple[list[str], list[str], list[dict]]:
+            ) -> tuple[list[str], list[str], list[dict], list[str]]:
     """Run the game's report extension (``analysis.games``), if any; its sections are appended
     to ``doc``. Returns (its answer lines for the verdict, its summary lines, its rule
-    holes)."""
+    holes, its answers in full)."""
     from analysis import games as game_ext
 
     ext = game_ext.load(runs.game_id)
@@ -200,8 +200,8 @@ def _extend(doc: Doc, runs: _Runs, out_dir: str, paths: dict[str, str]
         ctx = ReportContext(doc, runs.all_games, runs.all_seats, runs.run_dirs, runs.manifests,
                             runs.role_of, out_dir, paths, block, extra_summary)
         ext.extend_report(ctx)
-        return block, extra_summary, ctx.rule_holes
-    return block, extra_summary, []
+        return block, extra_summary, ctx.rule_holes, ctx.details
+    return block, extra_summary, [], []
 
 
 def _effects(runs: _Runs) -> dict[int, str]:
@@ -347,7 +347,8 @@ def write_report(
                       t.comp, groups[0])
     lines = headlines(body, t.order_rates, t.firsts, t.strat, t.impacts[0], t.lengths, t.comp,
                       t.bal, groups[0], ss)
-    seat_section(body, t.seat_rates, t.order_rates, t.firsts, t.varied)
+    after_headlines = len(body.blocks)
+    seat_section(body, t.seat_rates, t.order_rates, t.firsts, t.varied, t.comp)
     balance_section(body, t.bal, t.comp)
     strategy_section(body, t.strat, t.matchups)
     length_section(body, t.scores, t.lengths, unit, t.fixed)
@@ -356,7 +357,13 @@ def write_report(
         component_section(body, imp, grp, f"{_impact_name(i)}.png",
                           t.by_bot if i == 0 else None)
     sample_size_section(body, ss, groups[0])
-    block, extra_summary, holes = _extend(body, runs, out_dir, paths)
+    block, extra_summary, holes, details = _extend(body, runs, out_dir, paths)
+    if details:  # the verdict's short answers in full, folded after the headline answers
+        full = Doc()
+        full.h(2, "Game-specific answers in full")
+        full.p("The game-specific answers of the verdict with their explanations.")
+        full.ul(details)
+        body.blocks[after_headlines:after_headlines] = full.blocks
     info = header_section(body, runs.title, runs.game_id, runs.run_dirs, runs.manifests,
                           runs.per_run, runs.role_of)
     method_section(body)

@@ -28,6 +28,7 @@ from analysis.games.little_town.sections import (
     roles_section,
     setup_headline,
     setup_sections,
+    setup_short,
 )
 from analysis.games.little_town.setups import setup_comparison, setup_groups
 from analysis.report.manifests import load_manifests
@@ -95,13 +96,19 @@ def extend_report(ctx) -> None:
                          .iter_rows(named=True))
         sig = int((b["q"].fill_null(1.0) < 0.05).sum())
         n_tests = int(b["p"].is_not_null().sum())
+        top, low = bb.row(0, named=True), bb.row(len(bb) - 1, named=True)
+        strong1 = item("**" + top["building"] + "**", top)
+        weak1 = item("**" + low["building"] + "**", low)
         ctx.headline(
+            f"**Buildings** ({hp}p, n = {n_games:,} games; builder's win rate minus the other "
+            f"seats', points): strongest {strong1}; weakest {weak1}; {sig} of {n_tests} tests "
+            "pass BH 5%.",
+            f"Buildings at {hp}p: strongest {', '.join(bb.head(3)['building'])}; "
+            f"weakest {', '.join(bb.tail(3).reverse()['building'])}.",
             f"**Buildings ({hp} players, default bots, random market, n = {n_games:,} "
             f"games):** strongest (builder's win rate minus the other seats', points): "
             f"{strong}. Weakest (lowest difference): {weak}. Over all player counts {sig} of "
-            f"{n_tests} building tests pass Benjamini-Hochberg at 5%.",
-            f"Buildings at {hp}p: strongest {', '.join(bb.head(3)['building'])}; "
-            f"weakest {', '.join(bb.tail(3).reverse()['building'])}.")
+            f"{n_tests} building tests pass Benjamini-Hochberg at 5%.")
         gg = g.filter((pl.col("players") == hp) & pl.col("diff").is_not_null()).sort(
             "diff", descending=True)
         strong = "; ".join(item(f"**#{r['card']}** ({GOAL_TEXT[r['card']]}, completed "
@@ -113,22 +120,30 @@ def extend_report(ctx) -> None:
         # easiest / hardest over every card held, those never completed included (issue 16)
         easy = g.filter(pl.col("players") == hp).sort(["completion", "card"],
                                                       descending=[True, False])
+        ease = (f"Easiest: #{easy['card'][0]} completed {pct(easy['completion'][0])} "
+                f"{ci(easy['completion_lo'][0], easy['completion_hi'][0])}; hardest: "
+                f"#{easy['card'][-1]} {pct(easy['completion'][-1])} "
+                f"{ci(easy['completion_lo'][-1], easy['completion_hi'][-1])}.")
+        gtop, glow = gg.row(0, named=True), gg.row(len(gg) - 1, named=True)
+        strong1 = item(f"**#{gtop['card']}**", gtop)
+        weak1 = item(f"**#{glow['card']}**", glow)
         ctx.headline(
+            f"**Goal cards** ({hp}p; completers' win rate minus other holders', points): "
+            f"strongest {strong1}; weakest {weak1}. " + ease,
+            f"Goal cards at {hp}p: strongest {', '.join('#' + str(c) for c in gg.head(3)['card'])}"
+            f"; weakest {', '.join('#' + str(c) for c in gg.tail(3).reverse()['card'])}.",
             f"**Goal cards ({hp} players):** strongest (win rate of holders who completed it "
             f"minus holders who did not): {strong}. Weakest (lowest difference): {weak}. "
-            f"Easiest: "
-            f"#{easy['card'][0]} completed {pct(easy['completion'][0])} "
-            f"{ci(easy['completion_lo'][0], easy['completion_hi'][0])}; hardest: "
-            f"#{easy['card'][-1]} {pct(easy['completion'][-1])} "
-            f"{ci(easy['completion_lo'][-1], easy['completion_hi'][-1])}.",
-            f"Goal cards at {hp}p: strongest {', '.join('#' + str(c) for c in gg.head(3)['card'])}"
-            f"; weakest {', '.join('#' + str(c) for c in gg.tail(3).reverse()['card'])}.")
+            + ease)
         nrob_b = int(b.filter(pl.col("players") == hp)["robust"].fill_null(False).sum())
         nrob_g = int(g.filter(pl.col("players") == hp)["robust"].fill_null(False).sum())
         if mix_roles:
             hb = b.filter((pl.col("players") == hp) & pl.col("robust").is_not_null())
             hg = g.filter((pl.col("players") == hp) & pl.col("robust").is_not_null())
             ctx.headline(
+                f"**Robustness:** at {hp}p {nrob_b} of {hb.height} building and "
+                f"{nrob_g} of {hg.height} goal-card differences keep their sign under a "
+                "second bot mix.", None,
                 f"**Robustness:** at {hp} players {nrob_b} of {hb.height} building and "
                 f"{nrob_g} of {hg.height} goal-card differences keep their sign (interval "
                 f"excluding 0) under a second bot mix "
@@ -138,9 +153,12 @@ def extend_report(ctx) -> None:
     res = None
     if len(groups) >= 2:
         res = setup_comparison(ctx.games, ctx.seats, groups)
-        for text, summary in setup_headline(res):
-            ctx.headline(text, summary)
-    ctx.headline("**Component data:** buildings and boards are confirmed (tile scans plus fan "
+        for (text, summary), short in zip(setup_headline(res), setup_short(res),
+                                          strict=True):
+            ctx.headline(short, summary, text)
+    ctx.headline("**Component data:** goal cards from one source (card 7 unknown); four "
+                 "building effects and the coin bank assumed.", None,
+                 "**Component data:** buildings and boards are confirmed (tile scans plus fan "
                  "code); 17 goal cards come from a single source and card 7 is unknown "
                  "(left out); the Residence, Castle, Watchtower and Cathedral effects and the "
                  "coin bank are assumed readings (see \"Component data\").")
@@ -167,11 +185,9 @@ def goal_rule_holes(ctx, g: pl.DataFrame) -> None:
     ctx.rule_hole(
         "goal cards that no holder ever completed" + (f" ({what})" if what else ""),
         never.height, per.height, "goal cards held",
-        "a goal card that can never be completed under the chosen rule options is a dead "
-        "draw for its holder (its points can never be scored)",
-        "check the card's condition against the options and the data (the `goals` table of "
-        "the component data, `boardsim ... --data`); a reading under which it can be met, or "
-        "taking it out of the deck, closes the hole" if never.height else None)
+        "a dead draw for its holder: its points can never be scored",
+        "a reading of the card under which it can be met (`goals` table, `boardsim ... "
+        "--data`), or taking it out of the deck" if never.height else None)
 
 
 def building_rule_holes(ctx, b: pl.DataFrame) -> None:

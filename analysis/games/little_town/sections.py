@@ -15,7 +15,7 @@ from analysis.stats import as_float
 from sim.little_town import data as ltd
 
 __all__ = ["building_section", "goal_section", "robust_section", "setup_sections",
-           "setup_headline", "data_section", "roles_section", "item", "robust_text",
+           "setup_headline", "setup_short", "data_section", "roles_section", "item", "robust_text",
            "headline_players", "mix_text"]
 
 
@@ -306,6 +306,36 @@ def setup_headline(res: dict) -> list[tuple[str, str]]:
         f"{r['setup']} {num(r['mean'], 2)}"
         for r in dist.filter(pl.col("measure") == "winning margin").iter_rows(named=True))
     return [(seat, seat_sum), (spread, spread_sum)]
+
+
+def setup_short(res: dict) -> list[str]:
+    """The two setup answers in one short line each, for the verdict (``setup_headline`` has
+    them in full): each other market's difference from the random market in the first
+    player's win rate, then in the mean winning margin, with intervals, n and the reading."""
+    order, dist = res["order"], res["dist"]
+    base = res["baseline"]["baseline"][0]
+    p = int(order["players"][0])
+    others = order.filter(pl.col("setup") != base)
+    n_txt = "/".join(f"{int(r['n']):,}" for r in order.iter_rows(named=True))
+    seat = [f"`{r['setup']}` {pts(r['diff'])} {ci(r['dlo'], r['dhi'])}"
+            for r in others.iter_rows(named=True)]
+    moved = [r["setup"] for r in others.iter_rows(named=True)
+             if interval_sign(r["dlo"], r["dhi"]) != 0]
+    out = [f"**Setups, first player's win rate vs a `{base}` market** ({p}p, n = {n_txt} "
+           f"games, points): " + ", ".join(seat) + ": "
+           + (f"changed by {', '.join(f'`{m}`' for m in moved)}." if moved
+              else "no setup changes it detectably.")]
+    margin = dist.filter((pl.col("measure") == "winning margin") & (pl.col("setup") != base))
+    if len(margin):
+        items = [f"`{r['setup']}` {r['d']:+.2f} [{r['dlo']:+.2f}, {r['dhi']:+.2f}]"
+                 for r in margin.iter_rows(named=True)]
+        moved = [f"`{r['setup']}` {'widens' if r['dlo'] > 0 else 'narrows'} it"
+                 for r in margin.iter_rows(named=True)
+                 if interval_sign(r["dlo"], r["dhi"]) != 0]
+        out.append("**Setups, mean winning margin vs random** (score points): "
+                   + ", ".join(items) + ": "
+                   + ("; ".join(moved) if moved else "no setup changes it detectably") + ".")
+    return out
 
 
 def data_section(doc: Doc, manifests: list[dict]) -> None:

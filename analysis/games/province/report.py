@@ -35,14 +35,17 @@ def effective_roles(ctx) -> dict[int, str]:
     """The runs' roles, with a run given as ``main`` but played under non-default rule options
     moved to its own role (issue 16: a ``p2_coins=4`` run was pooled under "3 coins"):
     ``sweep:p2_coins=<c>`` when only ``p2_coins`` differs, else ``variant:<name>=<value>,...``.
-    Runs under other options are shown side by side, never pooled with the default rules."""
+    Runs under other options are shown side by side, never pooled with the default rules.
+    A run the generic report made an ``arm:<label>`` (a main run whose settings differ from
+    the first main run) is read like a main run here, so a ``p2_coins`` run still joins the
+    coin sweep; an arm under the default options with other bots stays an arm."""
     from sim.registry import get_game
 
     defaults = get_game("province").resolve_options({})
     roles = {}
     for i in range(len(ctx.run_dirs)):
         role = ctx.roles.get(i, MAIN)
-        if role == MAIN:
+        if role == MAIN or role.startswith("arm:"):
             diff = {k: v for k, v in run_options(ctx.manifests[i]).items()
                     if k in defaults and defaults[k] != v}
             if set(diff) == {"p2_coins"}:
@@ -141,6 +144,13 @@ def _main_headline(ctx, base: pl.DataFrame) -> dict | None:
                    "moves), which says nothing about players who plan")
     p2 = int(run_option(ctx, main[0], "p2_coins", 3))
     ctx.headline(
+        "**Is one extra coin enough for the second player?** "
+        + (f"{verdict} ({bots_label(ctx, main)})" if bots == {"random"}
+           else verdict.split(":")[0])
+        + f": first-player share {pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} "
+        f"(n = {r['n']:,}; second player {p2} coins vs 2).",
+        f"Province: one extra coin -> first-player share "
+        f"{pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} (n = {r['n']:,}).",
         f"Is one extra coin enough for the second player? {verdict}. Under "
         f"{bots_label(ctx, main)}, default rules, second player {p2} coins vs 2, the first "
         f"player "
@@ -148,7 +158,5 @@ def _main_headline(ctx, base: pl.DataFrame) -> dict | None:
         f"{pct_ci(r['sp_rate'], r['sp_lo'], r['sp_hi'])}, ties (both seats share the win; "
         f"not counted as draws by the generic completion table, which counts games without "
         f"a winner) {pct_ci(r['draw_rate'], r['draw_lo'], r['draw_hi'])}; first-player share "
-        f"{pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} (n = {r['n']:,}).",
-        f"Province: one extra coin -> first-player share "
         f"{pct_ci(r['share_rate'], r['share_lo'], r['share_hi'])} (n = {r['n']:,}).")
     return r

@@ -42,7 +42,7 @@ from analysis.games.province.queries import (
     supply_length,
     with_rate,
 )
-from analysis.stats import bh_adjust, rate
+from analysis.stats import bh_adjust, rate, wilson_interval
 
 __all__ = ["margins_lender_section", "tweak_text", "pairing_section", "sweep_section", "structure_goal_sections",
            "supply_length_section", "sensitivity_section"]
@@ -139,7 +139,7 @@ def pairing_section(ctx, gf, pair_runs, self_runs) -> None:
 
 
 def _pairing_headline(ctx, pairs, selfs) -> None:
-    parts = []
+    parts, short = [], []
     if pairs:
         # a pairing says something about the seat only if neither bot wins (almost) always
         info = [(a, b, p) for a, b, p in pairs if 0.05 < p["a_share"] < 0.95]
@@ -150,10 +150,13 @@ def _pairing_headline(ctx, pairs, selfs) -> None:
             f"in {len(ahead)} and below in {len(behind)} of the {len(info)} pairings where "
             f"neither bot wins 95% of its games (the other {len(pairs) - len(info)} are "
             "decided by the bots, not the seat)")
+        short.append(f"first player's share above 50% in {len(ahead)}, below in "
+                     f"{len(behind)} of {len(info)} informative pairings")
         if info:
             a, b, p = max(info, key=lambda x: x[2]["first"])
             parts.append(f"largest: `{a}`/`{b}` "
                          f"{pct_ci(p['first'], p['first_lo'], p['first_hi'])}")
+            short.append(parts[-1])
     if selfs:
         lo_s, lo_r = min(selfs, key=lambda x: x[1]["share_rate"])
         hi_s, hi_r = max(selfs, key=lambda x: x[1]["share_rate"])
@@ -164,8 +167,11 @@ def _pairing_headline(ctx, pairs, selfs) -> None:
             f"{pct_ci(lo_r['share_rate'], lo_r['share_lo'], lo_r['share_hi'])} (`{lo_s}`) to "
             f"{pct_ci(hi_r['share_rate'], hi_r['share_lo'], hi_r['share_hi'])} (`{hi_s}`), "
             f"ahead for {ahead} of {len(selfs)} bots and behind for {behind}")
+        short.append(f"self-play: ahead for {ahead} of {len(selfs)} bots, behind for {behind}")
     if parts:
-        ctx.headline("Bot pairings (intervals excluding 50%): " + "; ".join(parts) + ". The "
+        ctx.headline("**Bot pairings** (intervals excluding 50%): " + "; ".join(short) + ".",
+                     None,
+                     "Bot pairings (intervals excluding 50%): " + "; ".join(parts) + ". The "
                      "size, and for some bots the sign, of the seat advantage depends on how "
                      "the bots play.")
 
@@ -234,6 +240,13 @@ def sweep_section(ctx, gf, sweep_runs, main) -> pl.DataFrame | None:
         listing = ", ".join(f"{r['p2']}: {pct(r['share_rate'])}"
                             for r in rates.filter(pl.col("n") > 0).iter_rows(named=True))
         ctx.headline(
+            f"**Coins for parity:** closest is **{best['p2']} coins** for the second player, "
+            f"first-player share "
+            f"{pct_ci(best['share_rate'], best['share_lo'], best['share_hi'])} "
+            f"(n = {best['n']:,}; "
+            f"{'consistent with parity' if parity else 'the interval excludes parity'}).",
+            f"Province: coins closest to parity {best['p2']} -> "
+            f"{pct_ci(best['share_rate'], best['share_lo'], best['share_hi'])}.",
             f"Closest to parity among {', '.join(str(c) for c in rates['p2'])} starting coins "
             f"for the second player: **{best['p2']} coins**, first-player share "
             f"{pct_ci(best['share_rate'], best['share_lo'], best['share_hi'])} "
@@ -245,9 +258,7 @@ def sweep_section(ctx, gf, sweep_runs, main) -> pl.DataFrame | None:
                + ("more coins help the second player steadily." if monotone else
                   "the bots' plans depend on the exact coins in hand, so more coins can change "
                   "what the second player builds first and hurt it" + _shift_text(
-                      cell, best["p2"], keys, _alike_runs(ctx, key)) + ".")),
-            f"Province: coins closest to parity {best['p2']} -> "
-            f"{pct_ci(best['share_rate'], best['share_lo'], best['share_hi'])}.")
+                      cell, best["p2"], keys, _alike_runs(ctx, key)) + ".")))
     doc.img(add_chart(ctx, "province_p2_coins", coins_chart(rates)),
             "First-player share by second player's coins")
     return rates
@@ -290,7 +301,7 @@ def _shift_text(cell: dict, best: int, keys: list[int], alike: dict | None = Non
 
 def structure_goal_sections(ctx, main) -> None:
     """Structures and goal tokens of the main runs (BH over both tables), charts
-    and the headline of what decides games."""
+    and the headline of the structures and goal tokens associated with winning."""
     doc = ctx.doc
     doc.h(2, "Structures: who builds first, when, and does it win")
     if not main:
@@ -345,7 +356,7 @@ def structure_goal_sections(ctx, main) -> None:
     _impact_chart(ctx, gs, "goal", "province_goals",
                   "Goal tokens: claimant's win rate minus others' (points)",
                   gs["claim_rate"], "claimed in % of games drawn")
-    # headline: which structures and goal tokens decide games
+    # headline: which structures and goal tokens go with winning (an association)
     parts = []
     for df, col, what in ((st, "structure", "structures"), (gs, "goal", "goal tokens")):
         sig = df.filter(pl.col("q").is_not_null() & (pl.col("q") < 0.05)).with_columns(
@@ -363,13 +374,25 @@ def structure_goal_sections(ctx, main) -> None:
             tail = f"; the most negative is **{r[col]}** {pts(r['diff'])}"
         parts.append(f"{what}: " + ", ".join(top) + tail)
     fpst = st.sort("fp_first_rate", descending=True).row(0, named=True)
+    short = []
+    for df, col, what in ((st, "structure", "structure"), (gs, "goal", "goal token")):
+        sig = df.filter(pl.col("q").is_not_null() & (pl.col("q") < 0.05)).with_columns(
+            a=pl.col("diff").abs()).sort("a", descending=True)
+        if not sig.is_empty():
+            r = sig.row(0, named=True)
+            short.append(f"{what} **{r[col]}** {pts(r['diff'])} {ci(r['lo'], r['hi'])}")
     ctx.headline(
-        "What decides games (main runs, win rate of the first builder / claimant minus other "
-        "seats, points, BH q < 0.05): " + "; ".join(parts) + ". The first player is the first "
+        "**Most associated with winning** (first builder / claimant minus other seats, "
+        "points, BH q < 0.05; an association): "
+        + ("; ".join(short) if short else "none passes the BH control") + ".", None,
+        "Most associated with winning (main runs, win rate of the first builder / claimant "
+        "minus other seats, points, BH q < 0.05; an association, not an effect): "
+        + "; ".join(parts) + ". The first player is the first "
         f"builder of **{fpst['structure']}** in "
         f"{pct_ci(fpst['fp_first_rate'], fpst['fp_first_lo'], fpst['fp_first_hi'])} of the "
-        "games in which it is built. These are associations, not effects.",
-        "Province: deciding components: " + "; ".join(p.replace("**", "") for p in parts) + ".")
+        "games in which it is built.")
+    ctx.summary.append("Province: components most associated with winning: "
+                       + "; ".join(p.replace("**", "") for p in parts) + ".")
 
 
 def _impact_chart(ctx, df, col, name, title, side, side_label) -> None:
@@ -465,7 +488,11 @@ def supply_length_section(ctx, gf, main, sweep_runs, variant_runs, pair_runs, se
                  f"{pct(mr['share_all_types'])}, goal stack empty {pct(mr['share_goals'])}; "
                  f"{count(mr['n_limit'])} stopped at the limit.")
     tot = dry.select(pl.col("dry").sum(), pl.col("games").sum()).row(0)
-    ctx.headline(text, f"Province: supply ran dry in {tot[0]:,} of {tot[1]:,} games.")
+    lo_t, hi_t = (float(x[0]) for x in wilson_interval([tot[0]], [tot[1]]))
+    short = (f"**Coin supply runs dry** in {tot[0]:,} of {tot[1]:,} games "
+             f"({pct_ci(tot[0] / tot[1] if tot[1] else None, lo_t, hi_t, 2)}; every run of "
+             "this report, per supply size and bot mix in the full answer).")
+    ctx.headline(short, f"Province: supply ran dry in {tot[0]:,} of {tot[1]:,} games.", text)
     doc.img(add_chart(ctx, "province_supply_length", supply_chart(sl)),
             "Coin supply and game length")
 
@@ -534,7 +561,7 @@ def sensitivity_section(ctx, gf, tweak_runs, base, one_coin, sweep) -> None:
     if ref:
         text += (f", {big} by at least half as much as the second player's extra coin "
                  f"does ({pts(abs(ref))[1:]} points); the largest is "
-                 f"{abs(valid[0]['diff']) / abs(ref):.0%} of that effect")
+                 + _ratio_text(abs(valid[0]['diff']) / abs(ref)) + " that effect")
     text += (f". Across the changes the first player's share ranges from "
              f"{pct_ci(lo_r['share'], lo_r['share_lo'], lo_r['share_hi'])} "
              f"({lo_r['label']}) to {pct_ci(hi_r['share'], hi_r['share_lo'], hi_r['share_hi'])}"
@@ -547,8 +574,18 @@ def sensitivity_section(ctx, gf, tweak_runs, base, one_coin, sweep) -> None:
              "grind, sailor, repayment and penalty numbers, the token counts and the supply "
              "sizes; reconstructed and not swept here: the VP of Camp to Harbor and every goal "
              "condition and threshold.")
-    ctx.headline(text, "Province: most sensitive cost: " + valid[0]["label"] + " "
-                 + diff_ci(valid[0]) + " points.")
+    short = (f"**Reconstructed costs:** largest shift of the first player's share: "
+             f"**{valid[0]['label']}** {diff_ci(valid[0])} points (n = {valid[0]['n']:,} paired "
+             f"games); {len(sig)} of {len(valid)} single-cost changes shift it (BH q < 0.05); "
+             f"it stays above 50% in {ahead} of {len(valid)}.")
+    ctx.headline(short, "Province: most sensitive cost: " + valid[0]["label"] + " "
+                 + diff_ci(valid[0]) + " points.", text)
+
+
+def _ratio_text(x: float) -> str:
+    """A ratio of two effects: '1.4 times' above 1 (a share is never printed above 100%),
+    '60% of' up to 1."""
+    return f"{x:.1f} times" if x > 1 else f"{x:.0%} of"
 
 
 def margins_lender_section(ctx, main: list[int]) -> None:

@@ -47,6 +47,7 @@ from analysis.games.suburbia.queries import (
     tip_tests,
     verdict,
 )
+from analysis.report.wording import ranking_text
 
 __all__ = ["runs_section", "first_seat_headline", "tile_section", "goal_section",
            "tips_section", "offset_section", "archetype_section", "components_section"]
@@ -90,10 +91,15 @@ def first_seat_headline(ctx, seats: pl.LazyFrame) -> None:
                      f"{pct(r['last_rate'])} {ci(r['last_lo'], r['last_hi'])}; "
                      f"n = {r['n']:,}")
     if items:
-        ctx.headline("**First-seat advantage** (Seat 1 always starts): " + "; ".join(items)
-                     + ".", "First seat: " + "; ".join(
+        ctx.headline("**Last seat** (Seat 1 always starts; win rate vs parity): " + "; ".join(
+                         f"{r['players']}p {pct(r['last_rate'])} "
+                         f"{ci(r['last_lo'], r['last_hi'])} vs {100 / r['players']:.1f}% "
+                         f"(n = {r['n']:,})" for r in fs.iter_rows(named=True)) + ".",
+                     "First seat: " + "; ".join(
                          f"{r['players']}p {pct(r['win_rate'])} {ci(r['lo'], r['hi'])}"
-                         for r in fs.iter_rows(named=True)))
+                         for r in fs.iter_rows(named=True)),
+                     "**First-seat advantage** (Seat 1 always starts): " + "; ".join(items)
+                     + ".")
 
 
 def tile_section(ctx, seats: pl.LazyFrame) -> None:
@@ -167,15 +173,20 @@ def _pooled_tiles(ctx, pooled: pl.DataFrame) -> None:
               ci(r["lo"], r["hi"])]
              for r in pl.concat([top.head(5), top.tail(5)]).iter_rows(named=True)],
             [False, False, True, True, True, True, True, True, True]))
-        ctx.headline("**Strongest tiles** (IWD, bot-adjusted, pooled over 2-4 players, main "
-                     "mix): " + _tile_list(top.head(5)) + ".",
+        n_tiles = int(top["adj_n1"].sum() + top["adj_n0"].sum()) // max(len(top), 1)
+        ctx.headline("**Tiles** (IWD, bot-adjusted, 2-4 players, main mix, about "
+                     f"{n_tiles:,} seat-games each): strongest "
+                     + _tile_list(top.head(2)) + "; weakest "
+                     + _tile_list(top.tail(2).reverse()) + ".",
                      "Strongest tiles: " + ", ".join(
                          f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}"
-                         for r in top.head(5).iter_rows(named=True)))
-        ctx.headline("**Weakest tiles**: " + _tile_list(top.tail(5).reverse()) + ".",
-                     "Weakest tiles: " + ", ".join(
-                         f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}"
-                         for r in top.tail(5).reverse().iter_rows(named=True)))
+                         for r in top.head(5).iter_rows(named=True)),
+                     "**Strongest tiles** (IWD, bot-adjusted, pooled over 2-4 players, main "
+                     "mix): " + _tile_list(top.head(5)) + ". **Weakest tiles**: "
+                     + _tile_list(top.tail(5).reverse()) + ".")
+        ctx.summary.append("Weakest tiles: " + ", ".join(
+            f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}"
+            for r in top.tail(5).reverse().iter_rows(named=True)))
         parts = []
         for st in ("A", "B", "C"):
             g = top.filter(pl.col("stack") == st)
@@ -185,9 +196,9 @@ def _pooled_tiles(ctx, pooled: pl.DataFrame) -> None:
                              f"{NAME_OF[lo_['tile']]} {diff_ci(lo_, 'adj')} (stack median "
                              f"{pts(float(g['adj'].median()))})")
         if parts:
-            ctx.headline("**Tiles within their stack** (the IWD grows from stack A to C: "
-                         "late, dear tiles are bought by the seats already ahead, so compare "
-                         "a tile with its own stack): " + "; ".join(parts) + ".")
+            ctx.doc.p("**Tiles within their stack** (the IWD grows from stack A to C: "
+                      "late, dear tiles are bought by the seats already ahead, so compare "
+                      "a tile with its own stack): " + "; ".join(parts) + ".")
 
 
 def goal_section(ctx, seats: pl.LazyFrame) -> None:
@@ -295,8 +306,9 @@ def tips_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
             short.append(f"{test} {diff_ci(r)} {v}")
         if parts:
             items.append(f"**{tipnames[tip]}**: " + "; ".join(parts))
-            ctx.headline(f"Rulebook tip — {items[-1]}.",
-                         f"Tip '{tipnames[tip]}': " + "; ".join(short))
+            ctx.headline(f"**Rulebook tip — {tipnames[tip]}:** " + "; ".join(short) + ".",
+                         f"Tip '{tipnames[tip]}': " + "; ".join(short),
+                         f"Rulebook tip — {items[-1]}.")
     doc.ul(items)
     doc.table(Table(
         ["Test", "Bot mix", "Players", "n exposed", "n others", "Difference (points)",
@@ -375,9 +387,9 @@ def archetype_section(ctx, seats: pl.LazyFrame, roles: list[str]) -> None:
         parts = []
         for (p,), g in arche.group_by("players", maintain_order=True):
             g = g.sort("win_rate", descending=True)
-            parts.append(f"{p}p " + " > ".join(
-                f"`{r['strategy']}` {pct(r['win_rate'])} {ci(r['lo'], r['hi'])}"
-                for r in g.iter_rows(named=True)))
+            parts.append(f"{p}p " + ranking_text(
+                [(f"`{r['strategy']}`", f"{pct(r['win_rate'])} {ci(r['lo'], r['hi'])}",
+                  r["lo"], r["hi"]) for r in g.iter_rows(named=True)]))
         ctx.headline("**Archetypes** (main mix win rates): " + "; ".join(parts) + ".")
     ctx.add_chart("suburbia_archetypes", archetype_chart(
         prof, os.path.join(out, "suburbia_archetypes.png"),
@@ -413,7 +425,7 @@ def components_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
         [False, True, True, True, True, True, True]))
     dm = dec.filter(pl.col("role") == MAIN)
     if not dm.is_empty():
-        ctx.headline("**Goals decide games**: the goal bonuses change the winner in " + "; ".join(
+        ctx.headline("**Goals change the winner** in " + "; ".join(
             f"{r['players']}p {pct(r['by_goals_rate'])} {ci(r['by_goals_lo'], r['by_goals_hi'])}"
             for r in dm.iter_rows(named=True)) + " of games (main mix; winners' goal share "
                      + ", ".join(f"{r['players']}p {pct(r['goals_pop'] / r['score'])}"

@@ -14,6 +14,7 @@ from analysis.games.three_little_wolves.sections import (
     dummy_section,
     fmt_unit,
     last_pig_section,
+    per100,
     score_section,
     seat_order_section,
     sensitivity_section,
@@ -42,7 +43,7 @@ def extend_report(ctx) -> None:
     report_rule_holes(ctx, main_idx)
     headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens)
     if not pig.is_empty():
-        ctx.headline("**Cards under the last pig** (main runs): " + "; ".join(
+        ctx.doc.p("**Cards under the last pig** (main runs): " + "; ".join(
             f"{p}p " + ", ".join(f"{r['under']}: {pct(r['share'])}"
                                  for r in g.sort("under").iter_rows(named=True))
             for (p,), g in pig.group_by("players", maintain_order=True)) + ".")
@@ -54,7 +55,7 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
     by = {(r["metric"], r["players"]): r for r in sens}
     # seat order
     d = rates.filter(pl.col("card_set") == DEFAULT_SET) if not rates.is_empty() else rates
-    parts, short = [], []
+    parts, short, sp = [], [], []
     for (p,), g in (d.group_by("players", maintain_order=True) if not d.is_empty() else []):
         g = g.sort("seat")
         par = 1.0 / p
@@ -66,12 +67,18 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
                      f"{ci(as_float(last['lo']) - par, as_float(last['hi']) - par)}, spread "
                      f"{num(spread * 100, 1)} points (n = {f['n']:,})")
         short.append(f"{p}p {pts(as_float(f['win_rate']) - par)}")
+        sp.append(f"{p}p {num(spread * 100, 1)}, last seat "
+                  f"{pts(as_float(last['win_rate']) - par)} "
+                  f"{ci(as_float(last['lo']) - par, as_float(last['hi']) - par)} vs parity "
+                  f"(n = {f['n']:,})")
     if parts:
         ctx.headline(
+            "**Seat order** (spread between the best and worst seat's win rate, points): "
+            + "; ".join(sp) + ".",
+            "Seat 1 vs parity: " + ", ".join(short) + " points.",
             "**How much seat order matters** (win rate minus parity, percentage points, "
             "default card set, 95% intervals): " + "; ".join(parts) + ". Under the other card "
-            "sets: " + robust_text(by, "seat1") + ".",
-            "Seat 1 vs parity: " + ", ".join(short) + " points.")
+            "sets: " + robust_text(by, "seat1") + ".")
     # wolf action
     wv = sorted((r for r in wolf_pairs if r["card_set"] == DEFAULT_SET and r["n"]),
                 key=lambda r: r["players"])
@@ -87,14 +94,15 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
                         f"{r['players']}p `{r['more']}` - `{r['less']}` {pts(r['diff'])} "
                         f"{ci(r['lo'], r['hi'])}" for r in mvl.iter_rows(named=True)) + "."
         ctx.headline(
+            "**Is the wolf action worth a card?** Win rate of a greedy seat allowed minus "
+            "forbidden wolves (same seeds, points): " + txt + ".", None,
             "**Is the wolf action worth a card?** Forbidding wolves to one greedy seat on the "
             "same seeds changes its win rate by (allowed - forbidden, points): " + txt
             + f". Each wolf action is worth, in final points against the card's other use: "
             f"{pw}. Under the other card sets: {robust_text(by, 'wolf_value')}; points per wolf "
-            f"action: {robust_text(by, 'per_wolf')}." + extra,
-            "Wolves allowed - forbidden: " + ", ".join(
-                f"{r['players']}p {pts(r['diff'])} {ci(r['lo'], r['hi'])}" for r in wv)
-            + " points.")
+            f"action: {robust_text(by, 'per_wolf')}." + extra)
+        ctx.summary.append("Wolves allowed - forbidden: " + ", ".join(
+            f"{r['players']}p {pts(r['diff'])} {ci(r['lo'], r['hi'])}" for r in wv) + " points.")
     # card list
     tested = [r for r in sens if r["tested"] and r["same"] is not None]
     if tested:
@@ -109,6 +117,10 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
                                f"{fmt_unit(s[0], r['unit'])} [{fmt_unit(s[1], r['unit'])}, "
                                f"{fmt_unit(s[2], r['unit'])}]")
         ctx.headline(
+            f"**Card list uncertainty:** {len(tested) - len(changed)} of {len(tested)} tested "
+            "findings keep their verdict under `cards_v0`, `cards_v1` and `cards_v2`; "
+            + ("none reverses its sign." if not flips else
+               f"{len(flips)} reverse{'s' if len(flips) == 1 else ''} their sign."), None,
             f"**Do the results survive the uncertainty about the card list?** "
             f"{len(tested) - len(changed)} of {len(tested)} tested findings keep their verdict "
             "(sign at BH 5%) under `cards_v0`, `cards_v1` and `cards_v2`"
@@ -117,9 +129,9 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
                f"; {len(flips)} reverse{'s' if len(flips) == 1 else ''} their sign")
             + ". Shifts of tested effects from the default set with BH q < 0.05: "
             + ("; ".join(big[:6]) + ("; ..." if len(big) > 6 else "") if big else "none")
-            + ".",
-            f"Card-set sensitivity: {len(tested) - len(changed)}/{len(tested)} verdicts "
-            "unchanged.")
+            + ".")
+        ctx.summary.append(f"Card-set sensitivity: {len(tested) - len(changed)}/{len(tested)} "
+                           "verdicts unchanged.")
     # ties
     t = ties.get(DEFAULT_SET)
     if t is not None and not t.is_empty():
@@ -135,13 +147,16 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
         for (p,), g in comp.group_by("players", maintain_order=True):
             m = {r["component"]: r for r in g.iter_rows(named=True)}
             parts.append(f"{p}p: " + ", ".join(
-                f"{c} {pct(m[c]['share'], 0)}" for c in COMPONENTS if c in m))
-        ctx.headline("**Score components** (share of the final score, main runs): "
-                     + "; ".join(parts) + ".")
+                f"{c} {per100(m[c]['share'])}" for c in COMPONENTS if c in m))
+        ctx.headline("**Score components** (points per 100 points of final score, main "
+                     "runs): " + "; ".join(parts) + ".")
     # dummy
     dd = [r for r in dummy_pairs if r["n"]]
     if dd:
         ctx.headline(
+            "**Two-player dummy control** (hostile minus neutral controller, points): "
+            + "; ".join(f"{r['card_set']} {pts(r['diff'])} {ci(r['lo'], r['hi'])} "
+                        f"(n = {r['n']:,})" for r in dd) + ".", None,
             "**Two-player dummy control** (win rate of a hostile controller minus the same "
             "seat with neutral control, same seeds): "
             + "; ".join(f"{r['card_set']} {pts(r['diff'])} {ci(r['lo'], r['hi'])} points "

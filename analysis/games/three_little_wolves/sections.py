@@ -51,7 +51,7 @@ RUN_NOTE = ("they come from `boardsim run` (the default plan of this game plays 
 
 
 __all__ = ["RUN_NOTE", "last_pig_section", "Study", "seat_order_section", "score_section", "wolf_section", "ties_section",
-           "dummy_section", "sensitivity_section", "fmt_unit"]
+           "dummy_section", "sensitivity_section", "fmt_unit", "per100", "per100_ci"]
 
 
 @dataclass
@@ -108,23 +108,24 @@ def score_section(ctx, study: Study) -> pl.DataFrame:
     comp = score_components(main)
     doc.h(2, TITLE_SCORE)
     doc.p("Mean points per seat-game of each score component (main runs: default rules and "
-          "card set, all bots of the pool), with a 95% interval, and its share of the final "
-          "score (component total / score total, 95% interval of the ratio). Collapses are "
-          "negative, marks can be; shares of positive components can exceed 100% in sum. "
+          "card set, all bots of the pool), with a 95% interval, and its part of the final "
+          "score in points per 100 points of final score (component total / score total x "
+          "100, 95% interval of the ratio; not a percentage: collapses are negative, marks can "
+          "be, so the positive components can add up to more than 100). "
           "\"Winners\" is the mean among winning seats (weighted by win share).")
     doc.table(Table(
-        ["Players", "Component", "n (seat-games)", "Mean points", "95% CI", "Share of score",
-         "95% CI", "Winners' mean"],
+        ["Players", "Component", "n (seat-games)", "Mean points", "95% CI",
+         "Points per 100 of score", "95% CI", "Winners' mean"],
         [[str(r["players"]), r["component"], count(r["n"]), num(r["mean"], 2),
-          f"[{num(r['lo'], 2)}, {num(r['hi'], 2)}]", pct(r["share"]),
-          ci(r["share_lo"], r["share_hi"]), num(r["winner_mean"], 2)]
+          f"[{num(r['lo'], 2)}, {num(r['hi'], 2)}]", per100(r["share"]),
+          per100_ci(r["share_lo"], r["share_hi"]), num(r["winner_mean"], 2)]
          for r in comp.iter_rows(named=True)],
         [True, False, True, True, True, True, True, True]))
     comp_sets = {}
     for cs, idx in by_set.items():
         comp_sets[cs] = score_components(seats.filter(pl.col("run").is_in(idx)))
     if len(comp_sets) > 1:
-        doc.p("Share of the final score by card set (pool runs; 95% intervals):")
+        doc.p("Points per 100 points of final score by card set (pool runs; 95% intervals):")
         rows = []
         for p in sorted({int(x) for c in comp_sets.values() for x in c["players"]}):
             for c in COMPONENTS:
@@ -134,14 +135,16 @@ def score_section(ctx, study: Study) -> pl.DataFrame:
                     r = None if t is None else t.filter(
                         (pl.col("players") == p) & (pl.col("component") == c))
                     row.append("-" if r is None or r.is_empty() else
-                               f"{pct(r['share'][0])} {ci(r['share_lo'][0], r['share_hi'][0])}")
+                               f"{per100(r['share'][0])} "
+                               f"{per100_ci(r['share_lo'][0], r['share_hi'][0])}")
                 rows.append(row)
         doc.table(Table(["Players", "Component", *SETS], rows, [True, False, True, True, True]))
     doc.img(add_chart(ctx, "tlw_score_components", chart_components, comp),
             "Score components: mean points per seat-game")
     for cs, t in comp_sets.items():
         for r in t.filter(pl.col("component") == "wolves").iter_rows(named=True):
-            cells.append({"metric": "wolf_share", "label": "wolf points / final score",
+            cells.append({"metric": "wolf_share",
+                          "label": "wolf points per 100 points of final score",
                           "unit": "share", "players": r["players"], "card_set": cs,
                           "n": r["n"], "est": r["share"], "lo": r["share_lo"],
                           "hi": r["share_hi"], "p": None})
@@ -365,9 +368,9 @@ def sensitivity_section(ctx, study: Study) -> list[dict]:
           "*Same verdict* says whether the three sets agree (and if not, whether a sign flips "
           "or an effect is only significant under some sets; the alternative sets have fewer "
           "games). *Shift* is the largest change from `cards_v1` (set minus default, normal "
-          "interval from the two cells; q = BH over all shifts). Win rates and shares are in "
-          "percent, their differences and shifts in percentage points; points per wolf action "
-          "and turns in their own units.")
+          "interval from the two cells; q = BH over all shifts). Win rates are in "
+          "percent, their differences and shifts in percentage points; wolf points per 100 "
+          "points of final score, points per wolf action and turns in their own units.")
     rows = []
     for r in sens:
         row = [r["label"], str(r["players"])]
@@ -397,14 +400,26 @@ def sensitivity_section(ctx, study: Study) -> list[dict]:
     return sens
 
 
+def per100(x) -> str:
+    """A part of the final score in points per 100 points of score (a ratio x 100, one
+    decimal, no % sign: a negative component such as collapses is not a percentage):
+    -0.024 -> '-2.4'; 'n/a' when missing."""
+    return "n/a" if is_missing(x) else f"{x * 100:.1f}"
+
+
+def per100_ci(lo, hi) -> str:
+    """The interval of ``per100``: '[-3.1, -1.7]'."""
+    return f"[{per100(lo)}, {per100(hi)}]"
+
+
 def _signed_ci(r: dict, est: str, lo: str, hi: str) -> str:
     """'+1.25 [+0.40, +2.10]': a signed estimate with its signed interval (two decimals)."""
     return f"{signed(r[est])} [{signed(r[lo])}, {signed(r[hi])}]"
 
 
 def fmt_unit(x, unit: str) -> str:
-    """A signed shift in its unit: points (x100, one decimal) for rates and shares,
-    two decimals otherwise."""
+    """A signed shift in its unit: percentage points (x100, one decimal) for rates, points per
+    100 points of score (x100, one decimal) for shares, two decimals otherwise."""
     if is_missing(x):
         return "n/a"
     if unit in ("rate", "share"):
@@ -418,7 +433,7 @@ def _sens_cell(c: dict, unit: str) -> str:
     if unit == "rate":
         txt = f"{pts(c['est'])} {ci(c['lo'], c['hi'])}"
     elif unit == "share":
-        txt = f"{pct(c['est'])} {ci(c['lo'], c['hi'])}"
+        txt = f"{per100(c['est'])} {per100_ci(c['lo'], c['hi'])}"
     else:
         txt = f"{c['est']:.2f} [{num(c['lo'], 2)}, {num(c['hi'], 2)}]"
     if c.get("verdict"):
