@@ -283,17 +283,21 @@ def test_report_refuses_an_edited_manifest(capsys, run_a, tmp_path):
     one_line(capsys, "report", r, "--out", tmp_path / "rep", contains="manifest.json")
     m["identity"]["game"] = "little-town"  # consistently edited: the chunks tell
     m["options"] = m["identity"]["options"] = sim.get_game("little-town").resolve_options({})
+    m["engine_version"] = sim.get_game("little-town").version  # the version check passes
     (r / "manifest.json").write_text(json.dumps(m))
     one_line(capsys, "report", r, "--out", tmp_path / "rep",
              contains="not a chunk of this little-town run")
 
 
+_GT_VERSION = sim.get_game("go-town").version  # a manifest that passes the version check
+
+
 @pytest.mark.parametrize("text,contains", [
     ("[]", "not a boardsim manifest (a JSON array"),
     ("null", "not a boardsim manifest (a JSON null"),
-    ('{"game": "go-town", "engine_version": "1"}', "key 'identity' missing"),
+    ('{"game": "go-town", "engine_version": "%s"}' % _GT_VERSION, "key 'identity' missing"),
     ("{", "not a boardsim manifest (JSONDecodeError"),
-    ('{"game": "go-town", "engine_version": "1", "identity": {}, "n_games": "x"}',
+    ('{"game": "go-town", "engine_version": "%s", "identity": {}, "n_games": "x"}' % _GT_VERSION,
      "n_games must be a whole number, got 'x'"),
 ])
 def test_report_refuses_a_malformed_manifest(capsys, run_a, tmp_path, text, contains):

@@ -141,8 +141,9 @@ def test_compare_pairs_games_and_is_never_wider(tmp_path):
     t = res["table"]
     games = dict(zip(t["metric"].to_list(), t["games"].to_list()))
     assert games[lab.LIMIT_METRIC] == 4500  # 3 rotations x 1500 games
-    # rates over the games finished in both arms (Go Town 3p has some limit games)
-    assert 4000 < games["first-player win rate"] < 4500
+    # rates over the games finished in both arms (limit or deadlock games left out; with the
+    # issue-13 bots and the deadlock end reason these arms have few or none)
+    assert 4000 < games["first-player win rate"] <= 4500
     widths = (t["hi"] - t["lo"]).to_numpy()
     unpaired = (t["unpaired_hi"] - t["unpaired_lo"]).to_numpy()
     assert (widths <= unpaired + 1e-12).all()

@@ -149,11 +149,14 @@ def test_results_of_another_engine_version_are_refused(tmp_path):
     out = tmp_path / "run"
     simulate("go-town", 20, 2, ["random"], seed=1, out=out)
     m = json.loads((out / "manifest.json").read_text())
-    assert m["engine_version"] == "1"
+    import sim
+
+    version = sim.get_game("go-town").version
+    assert m["engine_version"] == version
     assert load_manifest(out)["game"] == "go-town"
     m["engine_version"] = "0"
     (out / "manifest.json").write_text(json.dumps(m))
-    with pytest.raises(UserError, match="engine version 0; this boardsim plays version 1"):
+    with pytest.raises(UserError, match=f"engine version 0; this boardsim plays version {version}"):
         simulate("go-town", 20, 2, ["random"], seed=1, out=out)
     with pytest.raises(UserError, match="engine version 0"):
         load_manifest(out)
