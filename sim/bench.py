@@ -100,11 +100,10 @@ def search_rate(game, players: int, n_positions: int, repeats: int) -> dict:
     beside it, games/s of ``run_chunk`` with its playout bot and with ``random`` in every seat
     (the same clock), and the ratios. Keys: decisions_per_s, playouts_per_s, playout_bot,
     playout_games_per_s, random_games_per_s, random_over_playouts, bot_over_playouts."""
-    from strategies import search
-
     spec = game.strategies["mcts"]
-    budget = int(spec.params[search.P_BUDGET])
-    playout = list(game.strategies)[int(spec.params[search.P_PLAYOUT])]
+    values = dict(zip(spec.param_names, spec.params))  # the search bot's parameters, by name
+    budget = int(values["budget"])
+    playout = list(game.strategies)[int(values["playout"])]
     states = []
     for seed in range(3):
         st = game.new_state(players, seed)

@@ -61,6 +61,28 @@ def bots_for(state_cls: type, choose) -> None:
     _CHOOSE[state_cls] = choose
 
 
+def install_bots(state_cls: type, strategies: dict, n_params: int, choose_scripted,
+                 num_actions: int, playout: str, budget: int):
+    """Install a game's bots, written once for every game: register ``choose_scripted`` (the
+    game's scripted-only entry point, ``(code, params, k, s, legal, n, rng)``) and its action
+    count with the search bot, list the search bot ``mcts`` in ``strategies`` (once the game
+    registers the contract's ``determinize``: it never plays with hidden information in view)
+    with ``playout`` (a name already in ``strategies``) as its playout bot and ``budget``
+    playouts per decision, and register ``search.choose`` as the game's bot entry point.
+    Returns ``search.choose`` (the game package's ``choose``). Raises KeyError for an unknown
+    playout bot, ValueError when ``n_params`` is too small for the search parameters."""
+    if search.available(state_cls):
+        strategies["mcts"] = search.strategy(
+            "mcts", strategies, n_params, playout=playout,
+            doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts "
+                "per decision, each from a determinization of what the seat cannot see, played "
+                f"out by {playout}; maximises its win share, then its score margin",
+            budget=budget)
+    search.register(state_cls, choose_scripted, num_actions)
+    bots_for(state_cls, search.choose)
+    return search.choose
+
+
 def bot_choose(code, params, k, s, legal, n, rng):
     """The action of bot ``code`` (parameter row ``params[k]``) in ``s``; compiled code only."""
     raise NotImplementedError("compiled code only; use Game.choose_action from Python")

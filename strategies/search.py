@@ -23,7 +23,8 @@ the rest of the row is unused): see ``PARAM_NAMES``. ``playout`` is the index of
 bot in the game's ``STRATEGIES`` order; ``common.params_matrix`` appends that bot's row to the
 matrix and writes its row and code into ``playout_row`` and ``playout_code``.
 
-numba notes: the game's ``choose`` dispatches ``SEARCH_CODE`` to ``search_choose``; the
+numba notes: ``choose`` (every game's bot entry point, installed by
+``strategies.common.install_bots``) dispatches ``SEARCH_CODE`` to ``search_choose``; the
 playouts call the game's scripted-only entry point (``scripted_choose``, registered with
 ``register``), never ``choose`` itself, so type inference does not recurse. Every call is a
 typed overload resolved by the state's class (docs/house-pattern.md §2): the numba disk cache
@@ -305,6 +306,21 @@ def search_choose(params, k, s, legal, n, rng):
                 pick = legal[i]
             ch = nxt[ch]
     return pick
+
+
+# ---- the one bot entry point of every game -----------------------------------------------------
+
+
+@njit(cache=True)
+def choose(code, params, k, s, legal, n, rng):
+    """The action of bot ``code`` with parameter row ``params[k]`` in ``s`` (legal actions
+    ``legal[:n]``, int32): the one bot signature of every game, docs/house-pattern.md §3.
+    ``SEARCH_CODE`` searches (``search_choose``); every other code is the game's scripted-only
+    entry point registered with ``register`` (resolved by the state's class at compile time).
+    ``rng`` is the bot generator (uint64[1])."""
+    if code == SEARCH_CODE:
+        return search_choose(params, k, s, legal, n, rng)
+    return scripted_choose(code, params, k, s, legal, n, rng)
 
 
 # ---- the named strategy -------------------------------------------------------------------

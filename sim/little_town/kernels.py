@@ -334,19 +334,26 @@ def act_event(meta, gdata, seat, p, ntypes, spent_gathered):
 # ---------------------------------------------------------------------------------------------
 # setup (§6.1, doc 3)
 @njit(cache=True, _nrt=False)
-def possible_goal(mkt, gdata, opts, card):
-    """Doc 3.1: is a (!) card achievable with this market?"""
+def possible_in(mkt, row, gdata, opts, card):
+    """Doc 3.1: is a (!) card achievable with the market in row ``row`` of ``mkt``
+    (``K.MK_MARKET``: the market now; ``K.MK_START``: the market the (!) check saw)?"""
     if gdata[card, K.GD_BANG] == 0:
         return True
     cnt = 0
     for b in range(1, K.NB):
-        if mkt[K.MK_MARKET, b] >= 1 and gdata[card, K.GD_SET + b] == 1:
+        if mkt[row, b] >= 1 and gdata[card, K.GD_SET + b] == 1:
             if (b == K.B_PAWNSHOP and gdata[card, K.GD_KIND] == K.G_ACT_TWO_TYPES
                     and opts[K.O_G5_PAWN] == 0):
                 continue
             cnt += 1
     need = gdata[card, K.GD_NEED] if opts[K.O_BANGCHECK] == 0 else 1
     return cnt >= need
+
+
+@njit(cache=True, _nrt=False)
+def possible_goal(mkt, gdata, opts, card):
+    """Doc 3.1: is a (!) card achievable with this market?"""
+    return possible_in(mkt, K.MK_MARKET, gdata, opts, card)
 
 
 @njit(cache=True, _nrt=False)
@@ -1149,17 +1156,7 @@ def goal_holds_now(meta, gdata, geo, cells, seat, p, card):
 @njit(cache=True, _nrt=False)
 def possible_at_start(mkt, gdata, opts, card):
     """``possible_goal`` against the market the (!) check saw (doc 3.1, market_start)."""
-    if gdata[card, K.GD_BANG] == 0:
-        return True
-    cnt = 0
-    for b in range(1, K.NB):
-        if mkt[K.MK_START, b] >= 1 and gdata[card, K.GD_SET + b] == 1:
-            if (b == K.B_PAWNSHOP and gdata[card, K.GD_KIND] == K.G_ACT_TWO_TYPES
-                    and opts[K.O_G5_PAWN] == 0):
-                continue
-            cnt += 1
-    need = gdata[card, K.GD_NEED] if opts[K.O_BANGCHECK] == 0 else 1
-    return cnt >= need
+    return possible_in(mkt, K.MK_START, gdata, opts, card)
 
 
 @njit(cache=True, _nrt=False)

@@ -17,7 +17,7 @@ from sim.core.game import StrategySpec
 from sim.core.rng import next_u64, rand_below
 from sim.go_town import constants as K
 from sim.go_town.kernels import GoTownState, derive_hands
-from strategies import common, search
+from strategies import common
 
 # parameter slots of scripted_bot
 PARAM_NAMES = (
@@ -325,24 +325,6 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return common.params_matrix(STRATEGIES, N_PARAMS, names)
 
 
-@njit(cache=True)
-def choose(code, params, k, s, legal, n, rng):
-    """The action of bot ``code`` with parameter row ``params[k]`` in ``s`` (legal actions
-    ``legal[:n]``); the one bot signature, docs/house-pattern.md §3. The search bot
-    (``search.SEARCH_CODE``) searches with ``choose_scripted`` as its playout bots."""
-    if code == search.SEARCH_CODE:
-        return search.search_choose(params, k, s, legal, n, rng)
-    return choose_scripted(code, params, k, s, legal, n, rng)
-
-
-# the search bot is listed once the game's determinize is registered (it never plays with
-# hidden information in view)
-if search.available(GoTownState):
-    STRATEGIES["mcts"] = search.strategy(
-        "mcts", STRATEGIES, N_PARAMS, playout="attacker",
-        doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts per "
-            "decision, each from a determinization of what the seat cannot see, played out by "
-            "attacker; maximises its win share, then its score margin",
-        budget=1000)
-search.register(GoTownState, choose_scripted, K.NUM_ACTIONS)
-common.bots_for(GoTownState, choose)
+# the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
+choose = common.install_bots(GoTownState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
+                             playout="attacker", budget=1000)

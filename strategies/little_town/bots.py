@@ -25,7 +25,7 @@ from sim.core.game import StrategySpec
 from sim.core.rng import next_u64, rand_below
 from sim.little_town import constants as K
 from sim.little_town.kernels import LittleTownState
-from strategies import common, search
+from strategies import common
 
 # parameter slots of plan_bot
 PARAM_NAMES = (
@@ -715,24 +715,6 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return common.params_matrix(STRATEGIES, N_PARAMS, names)
 
 
-@njit(cache=True)
-def choose(code, params, k, s, legal, n, rng):
-    """The action of bot ``code`` with parameter row ``params[k]`` in ``s`` (legal actions
-    ``legal[:n]``); the one bot signature, docs/house-pattern.md §3. The search bot
-    (``search.SEARCH_CODE``) searches with ``choose_scripted`` as its playout bots."""
-    if code == search.SEARCH_CODE:
-        return search.search_choose(params, k, s, legal, n, rng)
-    return choose_scripted(code, params, k, s, legal, n, rng)
-
-
-# the search bot is listed once the game's determinize is registered (it never plays with
-# hidden information in view)
-if search.available(LittleTownState):
-    STRATEGIES["mcts"] = search.strategy(
-        "mcts", STRATEGIES, N_PARAMS, playout="greedy",
-        doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts per "
-            "decision, each from a determinization of what the seat cannot see, played out by "
-            "greedy; maximises its win share, then its score margin",
-        budget=100)
-search.register(LittleTownState, choose_scripted, K.NUM_ACTIONS)
-common.bots_for(LittleTownState, choose)
+# the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
+choose = common.install_bots(LittleTownState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
+                             playout="greedy", budget=100)

@@ -31,7 +31,7 @@ from sim.province.kernels import (
     supply_of,
     workers_of,
 )
-from strategies import common, search
+from strategies import common
 
 # parameter slots of plan_bot
 PARAM_NAMES = (
@@ -762,24 +762,6 @@ def choose_scripted(code, params, k, s, legal, n, rng):
     return choose_x(code, params, k, s.x, legal, n, rng)
 
 
-@njit(cache=True)
-def choose(code, params, k, s, legal, n, rng):
-    """The action of bot ``code`` with parameter row ``params[k]`` in ``s`` (legal actions
-    ``legal[:n]``); the one bot signature, docs/house-pattern.md §3. The search bot
-    (``search.SEARCH_CODE``) searches with ``choose_scripted`` as its playout bots."""
-    if code == search.SEARCH_CODE:
-        return search.search_choose(params, k, s, legal, n, rng)
-    return choose_scripted(code, params, k, s, legal, n, rng)
-
-
-# the search bot is listed once the game's determinize is registered (it never plays with
-# hidden information in view)
-if search.available(ProvinceState):
-    STRATEGIES["mcts"] = search.strategy(
-        "mcts", STRATEGIES, N_PARAMS, playout="denial",
-        doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts per "
-            "decision, each from a determinization of what the seat cannot see, played out by "
-            "denial; maximises its win share, then its score margin",
-        budget=200)
-search.register(ProvinceState, choose_scripted, K.NUM_ACTIONS)
-common.bots_for(ProvinceState, choose)
+# the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
+choose = common.install_bots(ProvinceState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
+                             playout="denial", budget=200)

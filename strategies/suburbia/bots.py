@@ -48,7 +48,7 @@ from sim.suburbia.kernels import (
     record_count,
     waterfront_count,
 )
-from strategies import common, search
+from strategies import common
 
 PARAM_NAMES = (
     "w_inc_early",   # 0  weight of +1 Income per remaining turn, at the start
@@ -800,24 +800,6 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return common.params_matrix(STRATEGIES, N_PARAMS, names)
 
 
-@njit(cache=True)
-def choose(code, params, k, s, legal, n, rng):
-    """The action of bot ``code`` with parameter row ``params[k]`` in ``s`` (legal actions
-    ``legal[:n]``); the one bot signature, docs/house-pattern.md §3. The search bot
-    (``search.SEARCH_CODE``) searches with ``choose_scripted`` as its playout bots."""
-    if code == search.SEARCH_CODE:
-        return search.search_choose(params, k, s, legal, n, rng)
-    return choose_scripted(code, params, k, s, legal, n, rng)
-
-
-# the search bot is listed once the game's determinize is registered (it never plays with
-# hidden information in view)
-if search.available(SuburbiaState):
-    STRATEGIES["mcts"] = search.strategy(
-        "mcts", STRATEGIES, N_PARAMS, playout="commercial",
-        doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts per "
-            "decision, each from a determinization of what the seat cannot see, played out by "
-            "commercial; maximises its win share, then its score margin",
-        budget=50)
-search.register(SuburbiaState, choose_scripted, K.NUM_ACTIONS)
-common.bots_for(SuburbiaState, choose)
+# the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
+choose = common.install_bots(SuburbiaState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
+                             playout="commercial", budget=50)

@@ -57,7 +57,7 @@ from sim.three_little_wolves.kernels import (
     wolf_targets,
     wolf_values,
 )
-from strategies import common, search
+from strategies import common
 
 PARAM_NAMES = (
     "p_umin",        # prior: a unique-shortest house stands
@@ -781,24 +781,6 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return common.params_matrix(STRATEGIES, N_PARAMS, names)
 
 
-@njit(cache=True)
-def choose(code, params, k, s, legal, n, rng):
-    """The action of bot ``code`` with parameter row ``params[k]`` in ``s`` (legal actions
-    ``legal[:n]``); the one bot signature, docs/house-pattern.md §3. The search bot
-    (``search.SEARCH_CODE``) searches with ``choose_scripted`` as its playout bots."""
-    if code == search.SEARCH_CODE:
-        return search.search_choose(params, k, s, legal, n, rng)
-    return choose_scripted(code, params, k, s, legal, n, rng)
-
-
-# the search bot is listed once the game's determinize is registered (it never plays with
-# hidden information in view)
-if search.available(TLWState):
-    STRATEGIES["mcts"] = search.strategy(
-        "mcts", STRATEGIES, N_PARAMS, playout="greedy-2p",
-        doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts per "
-            "decision, each from a determinization of what the seat cannot see, played out by "
-            "greedy-2p; maximises its win share, then its score margin",
-        budget=1200)
-search.register(TLWState, choose_scripted, K.NUM_ACTIONS)
-common.bots_for(TLWState, choose)
+# the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
+choose = common.install_bots(TLWState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
+                             playout="greedy-2p", budget=1200)

@@ -74,3 +74,17 @@ def speed(game_id: str, players: int, n: int, repeats: int = 3) -> Row:
 
     g, _d = engine_rate(sim.get_game(game_id), players, "greedy", n, repeats)
     return Row(game_id, players, "greedy", "games/s per core (run_chunk, greedy mirror)", g)
+
+
+def distinct(game_id: str, play, players: list[int], bot: str = "greedy", deals: int = 100,
+             reps: int = 20, seed: int = 1) -> list[Row]:
+    """Share of distinct games among ``reps`` bot seeds of each of ``deals`` deals, ``bot`` in
+    every seat: one Row per player count. ``play(n_players, names, seats, seed, reps)`` is the
+    game's audit loop, returning (per-seat detail, each game's action hash)."""
+    rows = []
+    for n_players in players:
+        _, hashes = play(n_players, [bot], mirror_seats(deals * reps, n_players), seed, reps)
+        d, t = distinct_share(hashes, reps)
+        rows.append(Row(game_id, n_players, bot, f"distinct games, same deal ({reps} bot seeds)",
+                        float(d), float(t)))
+    return rows

@@ -34,7 +34,8 @@ from sim.core import contract
 from sim.core.rng import mix, seed_for
 from sim.three_little_wolves import constants as K
 from strategies import common
-from tests.bot_audit._common import Row, distinct_share, mirror_seats
+from tests.bot_audit import _common
+from tests.bot_audit._common import Row, mirror_seats
 
 GAME = "three-little-wolves"
 PLAYERS = [2, 3, 4]
@@ -209,13 +210,7 @@ def audit(n_games: int, players: list[int], bots: list[str], seed: int = 1) -> l
 def distinct(players: list[int], bot: str = "greedy", deals: int = 100, reps: int = 20,
              seed: int = 1) -> list[Row]:
     """Share of distinct games among ``reps`` bot seeds of each of ``deals`` deals (mirror)."""
-    rows = []
-    for n_players in players:
-        _, hashes = play(n_players, [bot], mirror_seats(deals * reps, n_players), seed, reps)
-        d, t = distinct_share(hashes, reps)
-        rows.append(Row(GAME, n_players, bot, f"distinct games, same deal ({reps} bot seeds)",
-                        float(d), float(t)))
-    return rows
+    return _common.distinct(GAME, play, players, bot, deals, reps, seed)
 
 
 def cross_check(n_games: int = 200, seed: int = 3) -> None:
