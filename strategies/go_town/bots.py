@@ -55,18 +55,22 @@ PARAM_NAMES = (
     #                   floor again once the floors above are stolen or drilled; 0: never)
     "steal_qm_cost",  # subtracted from a STEAL paid with a ? (pay with a number, keep the ?)
     "steal_dup",      # added to a STEAL paid with the number n per extra copy of n in hand
+    "hold_gap",       # last floors in one burst: with own floors >= target - hold_gap, a dog on
+    #                   its top floor, no DOG in hand, no threat and too few pairs in hand to
+    #                   reach the target this turn, keep the pairs rather than build an
+    #                   unguarded floor a rival can steal (< 0: never hold)
 )
 N_PARAMS = len(PARAM_NAMES)
 (P_BUILD, P_BUILD_QM, P_STEAL, P_DOG_TOP, P_BONE, P_BONE_DRILL, P_DRILL, P_WRECK, P_WRECK_GAP,
  P_MILK, P_DONUT, P_DONUT_GAP, P_DONUT_RIVALS, P_THIEF, P_MASTER, P_LEADER, P_ATTACK_GAP,
  P_THREAT_GAP, P_THREAT_BONUS, P_BONE_STEAL, P_DRILL_STEALABLE, P_UNSTICK, P_NOISE, P_QM_DUP,
- P_QM_SCARCE, P_BONE_LOW, P_STEAL_QM_COST, P_STEAL_DUP) = range(N_PARAMS)
+ P_QM_SCARCE, P_BONE_LOW, P_STEAL_QM_COST, P_STEAL_DUP, P_HOLD_GAP) = range(N_PARAMS)
 
 
 def _params(**kw) -> tuple:
     return common.param_vector(
         PARAM_NAMES, dict(wreck_gap=2, donut_gap=1, donut_rivals=2, attack_gap=0, threat_gap=1,
-                          threat_bonus=20, unstick=0.5, noise=0.25), **kw)
+                          threat_bonus=20, unstick=0.5, noise=0.25, hold_gap=-1), **kw)
 
 
 # code 0: random_bot; code 1: scripted_bot with the vector below. Every scripted vector answers
@@ -91,12 +95,18 @@ STRATEGIES = {
         "spec §8.2 attacker: bone->drill->steal on the leader (steal, never drill, a floor it "
         "can steal), attacking any rival up to two floors behind it, wrecking ball on a rival "
         "within three floors of the target, donut when a rival is within five floors, milkshake, "
-        "then build",
+        "then build; pairs a ? with a duplicate or the number whose match is most seen, lures "
+        "reserve dogs away, and over its own guarded top floor keeps its pairs until they "
+        "finish the building (or a DOG, or a threat, comes)",
         # tuned against random at 2 players (docs/bots.md, Go Town): bones without a drill,
         # attacks rivals up to 2 floors behind (attack_gap -2), donut and wreck earlier
+        # second round (issue #13, 95% target): card counting and hand shape for its wilds and
+        # steals (qm_dup, qm_scarce, steal_qm_cost, steal_dup), reserve dogs lured away
+        # (bone_low) and the last floors built in one burst over a guarded top (hold_gap)
         _params(build=40, build_qm=35, steal=85, leader_bonus=22, bone=95, bone_needs_drill=0,
                 drill=94, wreck=93, wreck_gap=3, milk=47, donut=89, donut_gap=5,
-                donut_rivals=2, thief=60, master=65, dog_top=20, attack_gap=-2, bone_steal=96),
+                donut_rivals=2, thief=60, master=65, dog_top=20, attack_gap=-2, bone_steal=96,
+                qm_dup=3, qm_scarce=3, bone_low=10, steal_qm_cost=3, steal_dup=1, hold_gap=4),
         PARAM_NAMES,
     ),
     "thief-first": StrategySpec(
@@ -167,6 +177,31 @@ def _can_steal_after_bone(c, t, f, opts, hands, floors, values, dogs):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
+def _hold(c, mine, target, np_, hands, dogs, n_floors, p, k):
+    """``hold_gap``: does seat ``c`` keep its pairs this turn (own top floor guarded, no DOG in
+    hand, within ``hold_gap`` floors of the target, no rival within ``threat_gap`` of it, and
+    the pairs in hand, each number pair and then each ? with a leftover number, do not reach
+    the target)?"""
+    if mine < 1 or mine < target - p[k, P_HOLD_GAP] or dogs[c, mine - 1] == 0:
+        return False
+    if hands[c, K.DOG] > 0:
+        return False
+    tgap = p[k, P_THREAT_GAP]
+    for t in range(np_):
+        if t != c and tgap >= 0 and n_floors[t] >= target - tgap:
+            return False
+    pairs = 0
+    left = 0
+    for lo in range(1, 5):
+        a = hands[c, lo]
+        b = hands[c, 9 - lo]
+        pairs += min(a, b)
+        left += abs(a - b)
+    pairs += min(hands[c, K.QM], left)
+    return mine + pairs < target
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def _seen(c, v, np_, discard, hands, floors, n_floors):
     """Cards of type ``v`` that seat ``c`` can see: in its hand, on the discard pile and in
     every building (§2: the deck's counts are public, so the rest are in the draw pile or a
@@ -189,6 +224,9 @@ def _priority(a, c, leader, mine, target, np_, opts, counts, discard, hands, flo
     """
     if a == K.A_END:
         return 0.0
+    if a < K.A_STEAL and p[k, P_HOLD_GAP] >= 0 and _hold(c, mine, target, np_, hands,
+                                                           dogs, n_floors, p, k):
+        return -1.0
     if a <= 4:
         return p[k, P_BUILD]
     if a < K.A_STEAL:
