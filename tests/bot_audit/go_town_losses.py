@@ -9,11 +9,13 @@ a flat Monte Carlo over what the bot's seat can see (every legal action played o
 ``rollouts`` times, each from a determinization of the state for the bot's seat, so the deck
 order and the rival's hand are resampled; the bot in its seat, ``random`` in the other):
 the decisions whose chosen action's value falls more than ``margin`` below the best action's,
-confirmed by a second estimate of both with 8x the playouts, are the bot's likely mistakes, tallied by (chosen kind -> best kind). The values are noisy estimates
-(``rollouts`` playouts each), so the tally points at families of decisions worth a rule, not
-at single plays.
+confirmed by a second estimate of both with 8x the playouts, are the bot's likely mistakes,
+tallied by (chosen kind -> best kind). The values are noisy estimates (``rollouts`` playouts
+each), so the tally points at families of decisions worth a rule, not at single plays.
+``--show BUILD,END`` prints each such decision of one family (hand, floors, rival's top floor).
 
-Usage: ``python -m tests.bot_audit.go_town_losses [-n GAMES] [-r ROLLOUTS] [--bot BOT]``
+Usage: ``python -m tests.bot_audit.go_town_losses [-n GAMES] [-r ROLLOUTS] [--bot BOT]
+[--margin M] [--replay N] [--show KIND,KIND]``
 """
 
 from __future__ import annotations
