@@ -96,6 +96,41 @@ def test_full_hand_plays_a_card_rather_than_pass_forever():
     assert _choices(GT, st, "greedy") == {"MILK P1"}
 
 
+def test_attacker_pairs_its_wild_with_a_duplicate():
+    # the attacker holds 4, 7, 7 and a ?: ?+7 keeps a 4 and a 7 (two numbers that can still
+    # pair), ?+4 would keep two 7s (qm_dup; before: either ? build at random)
+    st = _go_town([{"4": 1, "7": 2, "?": 1}, {}], [[], []])
+    assert _choices(GT, st, "attacker") == {"BUILD ?+7 (?=2)"}
+
+
+def test_attacker_keeps_its_pair_over_a_guarded_top_floor():
+    # the attacker's top floor (3 of 5) has a dog; it holds one pair (1, 8) and no DOG: building
+    # it would leave an unguarded 4th floor for the rival to steal, so it waits (hold_gap)
+    floors = [("4", "5", 0), ("2", "7", 0), ("3", "6", 1)]
+    st = _go_town([{"1": 1, "8": 1, "3": 1}, {}], [floors, [("4", "5", 0)]])
+    assert _choices(GT, st, "attacker") == {"END_TURN"}
+    # ... but builds when two pairs finish the building this turn,
+    st = _go_town([{"1": 1, "8": 1, "2": 1, "7": 1}, {}], [floors, [("4", "5", 0)]])
+    assert _choices(GT, st, "attacker") <= {"BUILD 1+8", "BUILD 2+7"}
+    # when the rival is one floor from winning (a threat: race),
+    st = _go_town([{"1": 1, "8": 1, "2": 1}, {}],
+                  [floors, [("4", "5", 0), ("1", "8", 0), ("2", "7", 0), ("3", "6", 0)]])
+    assert _choices(GT, st, "attacker") == {"BUILD 1+8"}
+    # and when it holds a DOG to guard the new floor; greedy never holds back
+    st = _go_town([{"1": 1, "8": 1, "DOG": 1}, {}], [floors, [("4", "5", 0)]])
+    assert _choices(GT, st, "attacker") == {"BUILD 1+8"}
+    st = _go_town([{"1": 1, "8": 1, "3": 1}, {}], [floors, [("4", "5", 0)]])
+    assert _choices(GT, st, "greedy") == {"BUILD 1+8"}
+
+
+def test_attacker_bones_a_dog_below_an_unguarded_top_floor():
+    # seat 1's floor 1 has a dog under an unguarded top floor; the attacker holds a BONE and
+    # nothing else it can play: it lures the reserve dog away (bone_low; before: it passed)
+    st = _go_town([{"BONE": 1, "1": 1}, {}], [[], [("4", "5", 1), ("3", "6", 0)]])
+    assert _choices(GT, st, "attacker") == {"BONE on P1 floor 1"}
+    assert _choices(GT, st, "greedy") == {"END_TURN"}
+
+
 # ---- Province -----------------------------------------------------------------------------------
 def _province(p0_owned, p1_owned, first_builder, coins, labor, stack, results):
     """Seat 0 in its spending phase, owning ``p0_owned`` (names), seat 1 ``p1_owned``."""

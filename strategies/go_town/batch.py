@@ -101,8 +101,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             else:
                 n = list_legal(lo, d0, d1, b0, b1, hi, legal)
                 k = nonneg(seat_idx[g, c])
-                a = choose_arrays(bot[c], params, k, meta, opts, consts, hands, floors, values,
-                                  dogs, n_floors, skips, hn, legal, n, brng)
+                a = choose_arrays(bot[c], params, k, meta, opts, consts, counts, discard, hands,
+                                  floors, values, dogs, n_floors, skips, hn, legal, n, brng)
             h = fold_action(h, a)
             v = attack_target(a)
             if (v >= 0 and n_floors[v] >= opts[K.O_TARGET] - 1
@@ -144,8 +144,9 @@ def play_out_fast(s, code, params, k, rng):
                           rand_below(rng, count_legal(lo, d0, d1, b0, b1, hi)))
         else:
             n = list_legal(lo, d0, d1, b0, b1, hi, legal)
-            a = choose_arrays(code, params, k, meta, s.opts, s.consts, s.hands, s.floors,
-                              s.values, s.dogs, s.n_floors, s.skips, hn, legal, n, rng)
+            a = choose_arrays(code, params, k, meta, s.opts, s.consts, s.counts, s.discard,
+                              s.hands, s.floors, s.values, s.dogs, s.n_floors, s.skips, hn,
+                              legal, n, rng)
         apply_arrays(meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
                      s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
                      dogbits, board, a)

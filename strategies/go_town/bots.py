@@ -47,18 +47,30 @@ PARAM_NAMES = (
     #                   next turn) and nothing else scores: the bot never passes forever
     "noise",          # near-ties: each positive priority gets uniform noise in [0, noise)
     #                   from the bot generator (0: exact ties only, broken uniformly)
+    "qm_dup",         # added to BUILD ?+n per extra copy of n in hand (pair the ? with a
+    #                   duplicate, keep a varied hand)
+    "qm_scarce",      # added to BUILD ?+n times the share of the 9-n cards already seen (card
+    #                   counting: pair the ? with the number least likely to find its match)
+    "bone_low",       # BONE on a dog below a rival's unguarded top floor (it would guard the
+    #                   floor again once the floors above are stolen or drilled; 0: never)
+    "steal_qm_cost",  # subtracted from a STEAL paid with a ? (pay with a number, keep the ?)
+    "steal_dup",      # added to a STEAL paid with the number n per extra copy of n in hand
+    "hold_gap",       # last floors in one burst: with own floors >= target - hold_gap, a dog on
+    #                   its top floor, no DOG in hand, no threat and too few pairs in hand to
+    #                   reach the target this turn, keep the pairs rather than build an
+    #                   unguarded floor a rival can steal (< 0: never hold)
 )
 N_PARAMS = len(PARAM_NAMES)
 (P_BUILD, P_BUILD_QM, P_STEAL, P_DOG_TOP, P_BONE, P_BONE_DRILL, P_DRILL, P_WRECK, P_WRECK_GAP,
  P_MILK, P_DONUT, P_DONUT_GAP, P_DONUT_RIVALS, P_THIEF, P_MASTER, P_LEADER, P_ATTACK_GAP,
- P_THREAT_GAP, P_THREAT_BONUS, P_BONE_STEAL, P_DRILL_STEALABLE, P_UNSTICK, P_NOISE) = range(
-    N_PARAMS)
+ P_THREAT_GAP, P_THREAT_BONUS, P_BONE_STEAL, P_DRILL_STEALABLE, P_UNSTICK, P_NOISE, P_QM_DUP,
+ P_QM_SCARCE, P_BONE_LOW, P_STEAL_QM_COST, P_STEAL_DUP, P_HOLD_GAP) = range(N_PARAMS)
 
 
 def _params(**kw) -> tuple:
     return common.param_vector(
         PARAM_NAMES, dict(wreck_gap=2, donut_gap=1, donut_rivals=2, attack_gap=0, threat_gap=1,
-                          threat_bonus=20, unstick=0.5, noise=0.25), **kw)
+                          threat_bonus=20, unstick=0.5, noise=0.25, hold_gap=-1), **kw)
 
 
 # code 0: random_bot; code 1: scripted_bot with the vector below. Every scripted vector answers
@@ -83,12 +95,18 @@ STRATEGIES = {
         "spec §8.2 attacker: bone->drill->steal on the leader (steal, never drill, a floor it "
         "can steal), attacking any rival up to two floors behind it, wrecking ball on a rival "
         "within three floors of the target, donut when a rival is within five floors, milkshake, "
-        "then build",
+        "then build; pairs a ? with a duplicate or the number whose match is most seen, lures "
+        "reserve dogs away, and over its own guarded top floor keeps its pairs until they "
+        "finish the building (or a DOG, or a threat, comes)",
         # tuned against random at 2 players (docs/bots.md, Go Town): bones without a drill,
         # attacks rivals up to 2 floors behind (attack_gap -2), donut and wreck earlier
+        # second round (issue #13, 95% target): card counting and hand shape for its wilds and
+        # steals (qm_dup, qm_scarce, steal_qm_cost, steal_dup), reserve dogs lured away
+        # (bone_low) and the last floors built in one burst over a guarded top (hold_gap)
         _params(build=40, build_qm=35, steal=85, leader_bonus=22, bone=95, bone_needs_drill=0,
                 drill=94, wreck=93, wreck_gap=3, milk=47, donut=89, donut_gap=5,
-                donut_rivals=2, thief=60, master=65, dog_top=20, attack_gap=-2, bone_steal=96),
+                donut_rivals=2, thief=60, master=65, dog_top=20, attack_gap=-2, bone_steal=96,
+                qm_dup=3, qm_scarce=3, bone_low=10, steal_qm_cost=3, steal_dup=1, hold_gap=4),
         PARAM_NAMES,
     ),
     "thief-first": StrategySpec(
@@ -159,25 +177,78 @@ def _can_steal_after_bone(c, t, f, opts, hands, floors, values, dogs):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _priority(a, c, leader, mine, target, np_, opts, hands, floors, values, dogs, n_floors,
-              skips, hn, stealable, p, k):
+def _hold(c, mine, target, np_, hands, dogs, n_floors, p, k):
+    """``hold_gap``: does seat ``c`` keep its pairs this turn (own top floor guarded, no DOG in
+    hand, within ``hold_gap`` floors of the target, no rival within ``threat_gap`` of it, and
+    the pairs in hand, each number pair and then each ? with a leftover number, do not reach
+    the target)?"""
+    if mine < 1 or mine < target - p[k, P_HOLD_GAP] or dogs[c, mine - 1] == 0:
+        return False
+    if hands[c, K.DOG] > 0:
+        return False
+    tgap = p[k, P_THREAT_GAP]
+    for t in range(np_):
+        if t != c and tgap >= 0 and n_floors[t] >= target - tgap:
+            return False
+    pairs = 0
+    left = 0
+    for lo in range(1, 5):
+        a = hands[c, lo]
+        b = hands[c, 9 - lo]
+        pairs += min(a, b)
+        left += abs(a - b)
+    pairs += min(hands[c, K.QM], left)
+    return mine + pairs < target
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _seen(c, v, np_, discard, hands, floors, n_floors):
+    """Cards of type ``v`` that seat ``c`` can see: in its hand, on the discard pile and in
+    every building (§2: the deck's counts are public, so the rest are in the draw pile or a
+    rival's hand)."""
+    t = hands[c, v] + discard[v]
+    for q in range(np_):
+        for f in range(n_floors[q]):
+            t += (floors[q, f, 0] == v) + (floors[q, f, 1] == v)
+    return t
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _priority(a, c, leader, mine, target, np_, opts, counts, discard, hands, floors, values,
+               dogs, n_floors, skips, hn, stealable, p, k):
     """Priority of the legal action ``a`` for seat ``c`` under the parameter row ``p[k]``.
 
     ``leader``: the rival ``_leader`` picks; ``mine``: ``c``'s floors; ``target``: the option;
-    ``stealable``: bit t, a STEAL from seat t is legal now.
+    ``stealable``: bit t, a STEAL from seat t is legal now; ``counts``, ``discard``: the deck's
+    card counts and the discard pile per type (public: what card counting sees).
     """
     if a == K.A_END:
         return 0.0
+    if a < K.A_STEAL and p[k, P_HOLD_GAP] >= 0 and _hold(c, mine, target, np_, hands,
+                                                           dogs, n_floors, p, k):
+        return -1.0
     if a <= 4:
         return p[k, P_BUILD]
     if a < K.A_STEAL:
-        return p[k, P_BUILD_QM]
+        pr = p[k, P_BUILD_QM]
+        nv = a - K.A_BUILDQ
+        if p[k, P_QM_DUP] != 0:
+            pr += p[k, P_QM_DUP] * (hands[c, nv] - 1)
+        if p[k, P_QM_SCARCE] != 0 and counts[9 - nv] > 0:
+            pr += p[k, P_QM_SCARCE] * _seen(c, 9 - nv, np_, discard, hands, floors,
+                                            n_floors) / counts[9 - nv]
+        return pr
     tgap = p[k, P_THREAT_GAP]
     if a < K.A_DOG:
         v = (a - K.A_STEAL) // 4
         bonus = p[k, P_LEADER] if v == leader else 0.0
         if tgap >= 0 and n_floors[v] >= target - tgap:
             bonus += p[k, P_THREAT_BONUS]
+        if (a - K.A_STEAL) % 2 == 1:  # paid with a ?
+            bonus -= p[k, P_STEAL_QM_COST]
+        elif p[k, P_STEAL_DUP] != 0:
+            w = values[v, n_floors[v] - 1, ((a - K.A_STEAL) // 2) % 2]
+            bonus += p[k, P_STEAL_DUP] * (hands[c, 9 - w] - 1)
         return p[k, P_STEAL] + bonus + 0.1 * n_floors[v]
     if a < K.A_BONE:
         i = a - K.A_DOG
@@ -217,6 +288,8 @@ def _priority(a, c, leader, mine, target, np_, opts, hands, floors, values, dogs
         bonus += p[k, P_THREAT_BONUS]
     if a < K.A_DRILL:  # BONE
         if f != n_floors[t] - 1:
+            if p[k, P_BONE_LOW] > 0 and dogs[t, n_floors[t] - 1] == 0:
+                return p[k, P_BONE_LOW] + 0.1 * f
             return -1.0
         if p[k, P_BONE_STEAL] > 0 and _can_steal_after_bone(c, t, f, opts, hands, floors,
                                                             values, dogs):
@@ -243,8 +316,8 @@ def _priority(a, c, leader, mine, target, np_, opts, hands, floors, values, dogs
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def scripted_arrays(meta, opts, consts, hands, floors, values, dogs, n_floors, skips, hn, legal,
-                    n, rng, p, k):
+def scripted_arrays(meta, opts, consts, counts, discard, hands, floors, values, dogs, n_floors,
+                    skips, hn, legal, n, rng, p, k):
     """Priority bot over the parameter row ``p[k]`` (float64[:, N_PARAMS], see PARAM_NAMES)."""
     c = meta[K.M_CUR]
     if meta[K.M_PHASE] == K.PH_DISCARD:
@@ -274,8 +347,8 @@ def scripted_arrays(meta, opts, consts, hands, floors, values, dogs, n_floors, s
         a = legal[i]
         if K.A_STEAL <= a < K.A_DOG:
             stealable |= 1 << ((a - K.A_STEAL) // 4)
-        pr = _priority(a, c, leader, mine, target, np_, opts, hands, floors, values, dogs,
-                       n_floors, skips, hn, stealable, p, k)
+        pr = _priority(a, c, leader, mine, target, np_, opts, counts, discard, hands, floors,
+                       values, dogs, n_floors, skips, hn, stealable, p, k)
         if full and pr <= 0.0 and a != K.A_END:
             pr = p[k, P_UNSTICK]
         if pr <= 0.0:
@@ -297,14 +370,14 @@ def scripted_arrays(meta, opts, consts, hands, floors, values, dogs, n_floors, s
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def choose_arrays(code, params, k, meta, opts, consts, hands, floors, values, dogs, n_floors,
-                  skips, hn, legal, n, rng):
+def choose_arrays(code, params, k, meta, opts, consts, counts, discard, hands, floors, values,
+                  dogs, n_floors, skips, hn, legal, n, rng):
     """``choose`` on the state's arrays with the strategy's parameters as row ``k`` of the
     matrix ``params`` (float64[:, N_PARAMS]); the batch loop's entry point."""
     if code == 0:
         return legal[rand_below(rng, n)]
-    return scripted_arrays(meta, opts, consts, hands, floors, values, dogs, n_floors, skips, hn,
-                           legal, n, rng, params, k)
+    return scripted_arrays(meta, opts, consts, counts, discard, hands, floors, values, dogs,
+                           n_floors, skips, hn, legal, n, rng, params, k)
 
 
 @njit(cache=True)
@@ -316,8 +389,8 @@ def choose_scripted(code, params, k, s, legal, n, rng):
     hn = np.empty(K.MAXP, np.int64)
     hm = np.empty(K.MAXP, np.int64)
     derive_hands(s.hands, hn, hm)
-    return scripted_arrays(s.meta, s.opts, s.consts, s.hands, s.floors, s.values, s.dogs,
-                           s.n_floors, s.skips, hn, legal, n, rng, params, k)
+    return scripted_arrays(s.meta, s.opts, s.consts, s.counts, s.discard, s.hands, s.floors,
+                           s.values, s.dogs, s.n_floors, s.skips, hn, legal, n, rng, params, k)
 
 
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -129,8 +129,9 @@ def run_games_denied(s, first_game, n_games, run_seed, n_players, seat_idx, code
                     a = legal[rand_below(brng, m)]
                 else:
                     k = nonneg(seat_idx[g, c])
-                    a = choose_arrays(bot[c], params, k, meta, opts, consts, hands, floors,
-                                      values, dogs, n_floors, skips, hn, legal, m, brng)
+                    a = choose_arrays(bot[c], params, k, meta, opts, consts, counts, discard,
+                                      hands, floors, values, dogs, n_floors, skips, hn, legal,
+                                      m, brng)
             elif bot[c] == 0:
                 # the random bot, legal[rand_below(n)], from the bit sets without listing them
                 a = nth_legal(lo, d0, d1, b0, b1, hi,
@@ -138,8 +139,8 @@ def run_games_denied(s, first_game, n_games, run_seed, n_players, seat_idx, code
             else:
                 n = list_legal(lo, d0, d1, b0, b1, hi, legal)
                 k = nonneg(seat_idx[g, c])
-                a = choose_arrays(bot[c], params, k, meta, opts, consts, hands, floors, values,
-                                  dogs, n_floors, skips, hn, legal, n, brng)
+                a = choose_arrays(bot[c], params, k, meta, opts, consts, counts, discard, hands,
+                                  floors, values, dogs, n_floors, skips, hn, legal, n, brng)
             h = fold_action(h, a)
             apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values,
                          dogs, n_floors, skips, milk, s_played, hn, hm, dogbits, board, a)

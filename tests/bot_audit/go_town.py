@@ -19,9 +19,10 @@ each decision. Counted per strategy (a "turn" is one seat's turn in phase ``play
 * ``bone-no-drill``: BONEs played without a DRILL in hand.
 * ``stuck-pass``: END_TURN with a hand at the hand limit (no draw next turn) while another
   action was legal.
-* games stopped at the turn limit, split into rules deadlocks (the last ``2 x players``
-  decisions each had END_TURN as the only legal action with the hand at the limit: nothing can
-  change any more) and the rest.
+* games without a winner, split into rules deadlocks (engine version 2 ends them at once with
+  end reason ``deadlock``; a game stopped at the turn limit also counts as one when its last
+  ``2 x players`` decisions each had END_TURN as the only legal action with the hand at the
+  limit: nothing can change any more) and the rest (games stopped at the turn limit).
 """
 
 from __future__ import annotations
@@ -208,6 +209,9 @@ def audit(s, first, n_games, run_seed, n_players, seat_idx, codes, params, cnt, 
             gcnt[G_LIMIT] += 1
             if frozen >= 2 * n_players:
                 gcnt[G_DEADLOCK] += 1
+        elif s.meta[K.M_END] == K.END_DEADLOCK:  # engine version 2 ends a deadlock at once
+            gcnt[G_LIMIT] += 1
+            gcnt[G_DEADLOCK] += 1
         w = s.meta[K.M_WINNER]
         for p in range(n_players):
             cnt[seat_idx[g, p], C_SEATS] += 1
