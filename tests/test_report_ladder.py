@@ -112,7 +112,8 @@ def test_report_has_the_ladder_with_its_chart(tmp_path):
     assert ("`strong` +0.96 [+0.80, +1.13], `middle` +0.00 [-0.15, +0.15], `weak` -0.96 "
             "[-1.13, -0.80] (`strong` > `middle`, `strong` > `weak`, `middle` > `weak`)") in sec
     assert "**2 players:**" in sec and "612 games: 600 rated (600 comparisons in 600 games)" in sec
-    assert "7 stopped at the length limit (1.1%; seat-games per bot: `strong` 7, `weak` 7)" in sec
+    assert ("7 unfinished (stopped at the length limit or in a deadlock: 1.14%; seat-games "
+            "per bot: `strong` 7, `weak` 7)") in sec
     assert "5 finished with one bot in every seat" in sec
     assert "**`random` is not on this ladder:**" in sec
     assert res["ladder"].endswith("ladder.png") and (out / "ladder.png").stat().st_size > 1000

@@ -169,8 +169,9 @@ def ladder_section(doc, seats: pl.LazyFrame, out_dir: str, paths: dict[str, str]
           "(statsmodels) with ratings summing to zero: a rating is the log-odds of beating the "
           f"average bot of the mix (Elo = rating x {ELO:.1f}). 95% Wald intervals from a "
           "covariance clustered by game; one virtual drawn game per pair of bots keeps every "
-          "rating finite. Games stopped at the length limit have no ranks and are left out "
-          "(counted below); so are pairs of two seats of the same bot. An ordering is stated "
+          "rating finite. Unfinished games (stopped at the length limit or, in Go Town, in a "
+          "deadlock) have no ranks and are left out (counted below); so are pairs of two seats "
+          "of the same bot. An ordering is stated "
           "only where two intervals do not overlap. The seatings are the main runs' own (a "
           "pool draws every seat at random); `boardsim ladder GAME` plays every bot against "
           "every other, seats rotated, on common seeds.")
@@ -194,8 +195,8 @@ def ladder_section(doc, seats: pl.LazyFrame, out_dir: str, paths: dict[str, str]
                  t.select("strategy", "rating", "lo", "hi").iter_rows()]
         left = []
         if f.limit_games:
-            left.append(f"{f.limit_games:,} stopped at the length limit "
-                        f"({f.limit_games / f.games:.1%}; seat-games per bot: "
+            left.append(f"{f.limit_games:,} unfinished (stopped at the length limit or in a "
+                        f"deadlock: {f.limit_games / f.games:.2%}; seat-games per bot: "
                         + ", ".join(f"`{b}` {n:,}" for b, n in f.limit_seats.items() if n)
                         + ")")
         if f.mirror_games:
@@ -218,7 +219,7 @@ def ladder_section(doc, seats: pl.LazyFrame, out_dir: str, paths: dict[str, str]
         doc.p("Score: the share of its comparisons the bot won (ties half). An interval is the "
               "rating's against the average bot, including the uncertainty of that average. "
               "Seat-games: all of the bot's seats in the main runs; at the limit: those in "
-              "games stopped at the length limit (left out).")
+              "unfinished games (left out).")
     paths["ladder"] = ladder_chart(fits, os.path.join(out_dir, CHART))
     doc.img(CHART, "Rating ladder: each bot's rating with its 95% interval, per player count")
     return fits
