@@ -213,7 +213,7 @@ def design_matrix(a, b, sa, sb, k: int, players: int) -> np.ndarray:
     return np.hstack([cb[a] - cb[b], cs[sa] - cs[sb]])
 
 
-def glm_clustered(a, b, sa, sb, y, groups, k: int, players: int):
+def glm_clustered(a, b, sa, sb, y, groups, k: int, players: int, weights=None):
     """Maximum likelihood and cluster-robust covariance of the logistic model of
     ``design_matrix`` rows and responses ``y`` (in [0, 1]), clustered by ``groups``.
 
@@ -222,7 +222,11 @@ def glm_clustered(a, b, sa, sb, y, groups, k: int, players: int):
     maximum as on every row, in a fraction of the time); the covariance is statsmodels' CRV1
     cluster sandwich (``cov_type="cluster"``, with its small-sample correction
     ``G/(G-1) * (N-1)/(N-K)``), summed here by cluster over every row. Tests check both against
-    ``sm.GLM(y, X, Binomial()).fit(cov_type="cluster", ...)`` on the full rows. Returns
+    ``sm.GLM(y, X, Binomial()).fit(cov_type="cluster", ...)`` on the full rows.
+    ``weights`` (float64[N], optional): each row stands for that many identical clusters
+    (equal within a cluster; e.g. one row set per distinct finished game of a report, weighted
+    by how many games ended that way): the fit and the sandwich are those of the rows
+    repeated, without building them. Returns
     ``(params float64[K], cov float64[K, K], converged)``."""
     import statsmodels.api as sm
 
@@ -230,6 +234,9 @@ def glm_clustered(a, b, sa, sb, y, groups, k: int, players: int):
     code = (((a * k + b) * (players + 1) + sa + 1) * (players + 1) + sb + 1) * 3 + y2
     uniq, first, inverse, counts = np.unique(code, return_index=True, return_inverse=True,
                                              return_counts=True)
+    if weights is not None:
+        weights = np.asarray(weights, np.float64)
+        counts = np.bincount(inverse.ravel(), weights=weights, minlength=len(uniq))
     xu = design_matrix(a[first], b[first], sa[first], sb[first], k, players)
     yu = y[first]
     res = sm.GLM(yu, xu, family=sm.families.Binomial(), freq_weights=counts).fit()
@@ -237,12 +244,18 @@ def glm_clustered(a, b, sa, sb, y, groups, k: int, players: int):
     p = 1.0 / (1.0 + np.exp(-(xu @ beta)))
     hessian = (xu * (counts * p * (1 - p))[:, None]).T @ xu
     h_inv = np.linalg.inv(hessian)
-    cl, gi = np.unique(groups, return_inverse=True)
+    cl, cfirst, gi = np.unique(groups, return_index=True, return_inverse=True)
     resid = y - p[inverse]
     scores = np.column_stack([np.bincount(gi, weights=resid * xu[inverse, j], minlength=len(cl))
                               for j in range(xu.shape[1])])
-    n, kp, g = len(y), xu.shape[1], len(cl)
-    cov = h_inv @ (scores.T @ scores) @ h_inv * (g / (g - 1.0)) * ((n - 1.0) / (n - kp))
+    if weights is None:
+        n, kp, g = len(y), xu.shape[1], len(cl)
+        meat = scores.T @ scores
+    else:  # a cluster of weight w is w identical clusters
+        wc = weights[cfirst]
+        n, kp, g = float(weights.sum()), xu.shape[1], float(wc.sum())
+        meat = scores.T @ (scores * wc[:, None])
+    cov = h_inv @ meat @ h_inv * (g / (g - 1.0)) * ((n - 1.0) / (n - kp))
     return beta, cov, bool(getattr(res, "converged", True))
 
 
@@ -270,14 +283,21 @@ def fit_ratings(pairs: pl.DataFrame, names: list[str], players: int,
     ``pairwise``) of the bots ``names`` at ``players`` seats: a binomial GLM (statsmodels,
     logit link; ``glm_clustered``) with sum-to-zero ratings and seat effects, ``prior_games``
     (int) virtual drawn games per pair of bots (each its own cluster, no seat) so that ratings
-    stay finite, covariance clustered by ``cluster``. Returns Ratings (95% Wald intervals). Raises UserError when
+    stay finite, covariance clustered by ``cluster``. An optional column ``weight`` (float,
+    equal within a cluster) makes each cluster stand for that many identical ones (games
+    aggregated by outcome, ``analysis.report.ladder_section``); counts and scores are then
+    weighted too. Returns Ratings (95% Wald intervals). Raises UserError when
     there is no comparison."""
     k = len(names)
     if pairs.height == 0:
         raise UserError("ladder: no finished game to rate (every game stopped at the length "
                         "limit?)")
     a, b, sa, sb, y, groups = design_rows(pairs, k, prior_games)
-    beta, v, converged = glm_clustered(a, b, sa, sb, y, groups, k, players)
+    w = None
+    if "weight" in pairs.columns:
+        w_pairs = pairs["weight"].to_numpy().astype(np.float64)
+        w = np.concatenate([w_pairs, np.ones(len(y) - pairs.height)])
+    beta, v, converged = glm_clustered(a, b, sa, sb, y, groups, k, players, w)
     cb, cs = _sum_to_zero(k), _sum_to_zero(players)
     nb = k - 1
     theta = cb @ beta[:nb]
@@ -290,8 +310,11 @@ def fit_ratings(pairs: pl.DataFrame, names: list[str], players: int,
     # per-bot facts from the real comparisons (each comparison counts for both bots)
     sc = pairs["score"].to_numpy()
     ra, rb = pairs["a"].to_numpy(), pairs["b"].to_numpy()
-    n_cmp = np.bincount(ra, minlength=k) + np.bincount(rb, minlength=k)
-    won = np.bincount(ra, weights=sc, minlength=k) + np.bincount(rb, weights=1 - sc, minlength=k)
+    wp = np.ones(pairs.height) if w is None else w[:pairs.height]
+    n_cmp = np.rint(np.bincount(ra, weights=wp, minlength=k)
+                    + np.bincount(rb, weights=wp, minlength=k)).astype(np.int64)
+    won = (np.bincount(ra, weights=sc * wp, minlength=k)
+           + np.bincount(rb, weights=(1 - sc) * wp, minlength=k))
     order = np.argsort(-theta, kind="stable")
     p_next = []
     for j, i in enumerate(order):
@@ -320,20 +343,27 @@ def fit_ratings(pairs: pl.DataFrame, names: list[str], players: int,
     })
     seat = pl.DataFrame({"seat": np.arange(players), "effect": gamma, "se": gse,
                          "lo": gamma - Z95 * gse, "hi": gamma + Z95 * gse})
+    pw = pairs.with_columns(weight=pl.Series(wp, dtype=pl.Float64))
     both = pl.concat([
-        pairs.select(pl.col("a").alias("x"), pl.col("b").alias("y"), "score"),
-        pairs.select(pl.col("b").alias("x"), pl.col("a").alias("y"),
-                     (1 - pl.col("score")).alias("score")),
+        pw.select(pl.col("a").alias("x"), pl.col("b").alias("y"), "score", "weight"),
+        pw.select(pl.col("b").alias("x"), pl.col("a").alias("y"),
+                  (1 - pl.col("score")).alias("score"), "weight"),
     ])
-    h2h = (both.group_by("x", "y").agg(pl.col("score").mean(), pl.len().alias("n"))
+    h2h = (both.group_by("x", "y")
+           .agg(((pl.col("score") * pl.col("weight")).sum() / pl.col("weight").sum())
+                .alias("score"), pl.col("weight").sum().round().cast(pl.Int64).alias("n"))
            .with_columns(pl.col("x").replace_strict(dict(enumerate(names)),
                                                     return_dtype=pl.Utf8).alias("strategy"),
                          pl.col("y").replace_strict(dict(enumerate(names)),
                                                     return_dtype=pl.Utf8).alias("opponent"))
            .select("strategy", "opponent", "score", "n").sort("strategy", "opponent"))
+    if w is None:
+        n_pairs, n_clusters = pairs.height, int(np.unique(pairs["cluster"]).size)
+    else:
+        _, cfirst = np.unique(pairs["cluster"].to_numpy(), return_index=True)
+        n_pairs, n_clusters = int(round(wp.sum())), int(round(wp[cfirst].sum()))
     return Ratings(names=list(names), table=table, seat=seat, cov=cov, h2h=h2h,
-                   comparisons=pairs.height, clusters=int(np.unique(pairs["cluster"]).size),
-                   converged=converged)
+                   comparisons=n_pairs, clusters=n_clusters, converged=converged)
 
 
 def by_pairing(lg: LadderGames) -> pl.DataFrame:

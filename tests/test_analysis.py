@@ -380,12 +380,12 @@ def test_write_report(run_a, run_b, tmp_path):
     assert "| 2 | Seat 1 | 100 | 65 | 65.0% | [55.3, 73.6] | 50% | 10 |" in md
     assert "| 2 | 110 | 100 | 0 | 10 | 10 | 9.09% | [5.01, 15.93] |" in md  # 10 shared wins
     for key in ("seat_win_rates", "game_length", "matchups", "component_impact",
-                "turn_order_win_rates"):
+                "turn_order_win_rates", "ladder"):
         name = os.path.basename(res[key])
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"]({name})" in md
         assert f'src="{name}"' not in html
-    assert html.count("data:image/png;base64,") == 7  # 2 in the verdict
+    assert html.count("data:image/png;base64,") == 8  # 2 in the verdict, 1 the ladder
     assert "<table>" in html and "<strong>DRILL</strong>" in html
     assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in html
     assert "Seat 1 wins 65.0% [55.3, 73.6] of 2-player games" in res["summary"]

@@ -17,6 +17,7 @@ from analysis.report.arms import arm_rows, split_arms
 from analysis.report.context import ReportContext
 from analysis.report.header import header_section, overrides_line
 from analysis.report.headlines import headlines
+from analysis.report.ladder_section import ladder_section
 from analysis.report.manifests import check_overrides, game_title, load_manifests
 from analysis.report.sample_size import sample_size_section, sample_sizes
 from analysis.report.sections import (
@@ -351,6 +352,8 @@ def write_report(
     seat_section(body, t.seat_rates, t.order_rates, t.firsts, t.varied, t.comp)
     balance_section(body, t.bal, t.comp)
     strategy_section(body, t.strat, t.matchups)
+    ladder_section(body, runs.seats, out_dir, paths, "; ".join(
+        dict.fromkeys(mix_label(runs.manifests[i]) for i in runs.main_idx)))
     length_section(body, t.scores, t.lengths, unit, t.fixed)
     _effects_section(body, fx, out_dir, paths)
     for i, (grp, imp) in enumerate(zip(groups, t.impacts)):

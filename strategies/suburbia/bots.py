@@ -44,7 +44,7 @@ from sim.suburbia.kernels import (
     derived_arrays,
     frontier_list,
     goal_measure,
-    lake_bonus,
+    lake_bonus_pd,
     record_count,
     waterfront_count,
 )
@@ -464,24 +464,33 @@ def cell_delta(tiles, geo, pl, tk, grid, o, kind, cell, w, lb):
 
 
 @njit(cache=True, _nrt=False)
-def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind, ncell, cells,
-              w, p, kr, wI, wR, wM, Rt, cost, s0, each):
+def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd, np_, o, kind, ncell,
+              cells, w, p, kr, wI, wR, wM, Rt, cost, s0, each):
     """(best value, best cell) of placing ``kind`` for seat ``o`` over ``cells[:ncell]``
     after paying ``cost``; ``s0`` its ``floor_now``. The income floor is valued at every cell
     (``each``) or only at the best cell without it (the value of an action: faster, and the
     floor rarely moves the best cell). The value of cell ``cells[i]`` is left in ``w[16 + i]``
-    and the cell-independent deltas (Inc, Rep, Pop, $) in ``w[0..3]``."""
+    and the cell-independent deltas (Inc, Rep, Pop, $) in ``w[0..3]``. A cell whose deltas
+    equal the previous cell's gets that cell's value without ``score_delta`` (a function of
+    the deltas alone here: the same value)."""
     kind_base(opts, tiles, geo, pl, tk, grid, kc, np_, o, kind, w)
-    lb = lake_bonus(tiles, pl, tk, o)
+    lb = lake_bonus_pd(tiles, pl, tk, pd, o)
     fl = p[kr, I_FLOOR]
     w[8] = -1.0  # nothing memoised (score_delta)
     w[13] = 0.0
     best = -1e18
     bc = -1
+    d0 = d1 = d2 = d3 = math.nan  # the previous cell's deltas (none yet)
+    v = 0.0
     for i in range(ncell):
         cell_delta(tiles, geo, pl, tk, grid, o, kind, cells[i], w, lb)
-        v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[4], w[5], w[6], w[7], p,
-                        kr, wI, wR, wM, Rt, cost, fl if each else 0.0, s0, w)
+        if w[4] != d0 or w[5] != d1 or w[6] != d2 or w[7] != d3:
+            d0 = w[4]
+            d1 = w[5]
+            d2 = w[6]
+            d3 = w[7]
+            v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2, d3, p,
+                            kr, wI, wR, wM, Rt, cost, fl if each else 0.0, s0, w)
         w[16 + i] = v
         if v > best:
             best = v
@@ -621,8 +630,8 @@ def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid,
     n = frontier_list(pd, o, cells, 0)
     wI, wR, wM, Rt = weights(meta, consts, p, kr, o)
     s0 = floor_now(opts, lines, consts, pl, np_, o, Rt) if p[kr, I_FLOOR] > 0.0 else 0.0
-    v, _cell = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, k, n, cells,
-                         w, p, kr, wI, wR, wM, Rt, cost, s0, False)
+    v, _cell = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd, np_, o, k, n,
+                         cells, w, p, kr, wI, wR, wM, Rt, cost, s0, False)
     v -= wM * cost
     return v if v > 0 else 0.0
 
@@ -656,7 +665,7 @@ def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd
     dR = float(tiles[k, K.T_IMM + K.S_REP])
     dP = float(tiles[k, K.T_IMM + K.S_POP])
     dM = float(tiles[k, K.T_IMM + K.S_MONEY])
-    lb = lake_bonus(tiles, pl, tk, o)
+    lb = lake_bonus_pd(tiles, pl, tk, pd, o)
     for r in range(tiles[k, K.T_NREC]):
         b = K.T_REC + 4 * r
         cnt = record_count(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, t, r, True)
@@ -709,8 +718,8 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
         for i in range(n):
             cells[i] = legal[i] - K.A_PLACE
             ncell += 1
-        best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind, ncell, cells,
-                  w, p, kr, wI, wR, wM, Rt, 0, s0, True)
+        best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd, np_, o, kind, ncell,
+                  cells, w, p, kr, wI, wR, wM, Rt, 0, s0, True)
         return K.A_PLACE + cells[pick_near(w[16:], ncell, rng, near)]
     if ph != K.PH_ACTION:
         return choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc,
@@ -732,8 +741,8 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
             else:
                 kind = a - K.A_BASIC + 1
                 cost = tiles[kind, K.T_PRICE]
-            v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_, o, kind,
-                               ncell, cells, w, p, kr, wI, wR, wM, Rt, cost, s0, False)
+            v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd, np_, o,
+                               kind, ncell, cells, w, p, kr, wI, wR, wM, Rt, cost, s0, False)
             cls = tiles[kind, K.T_CLS]
             v += affinity(p, kr, cls) - wM * cost
             v += future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM, w)
@@ -746,9 +755,9 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
             if lake_v < -1e17:
                 # one value for every slot (the surcharge is subtracted below; the income
                 # floor counts the Lake as free)
-                lake_v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, np_,
-                                        o, K.K_LAKE, ncell, cells, w, p, kr, wI, wR, wM, Rt, 0,
-                                        s0, False)
+                lake_v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd,
+                                        np_, o, K.K_LAKE, ncell, cells, w, p, kr, wI, wR, wM,
+                                        Rt, 0, s0, False)
                 lake_v += affinity(p, kr, K.LAKEB)
                 lake_v += future_value(meta, consts, tiles, K.K_LAKE, p, kr, wI, wR, wM, w)
                 if gwp > 0:
