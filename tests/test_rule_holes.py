@@ -295,3 +295,21 @@ def test_province_trigger_rule_hole_exact(tmp_path):
     ctx2 = _ctx(tmp_path, games, seats, [{"options": {"final_turn": "opponent_last_turn"}}])
     trigger_rule_holes(ctx2, [0])
     assert ctx2.rule_holes == []
+
+
+def test_resuming_a_run_written_before_the_columns_is_refused(tmp_path):
+    from sim.core.errors import UserError
+    from sim.runner import simulate
+
+    out = tmp_path / "run"
+    simulate("little-town", 40, 2, ["random"], seed=3, jobs=1, chunk_size=20, out=out)
+    # make it an interrupted run of an older boardsim: chunk 1 missing, chunk 0 without the
+    # rule-hole columns
+    for table in ("games", "seats"):
+        (out / table / "chunk-000001.parquet").unlink()
+    f = out / "seats" / "chunk-000000.parquet"
+    pl.read_parquet(f).drop([f"supply_out_{r}" for r in ("wood", "stone", "fish", "wheat")]) \
+        .write_parquet(f)
+    with pytest.raises(UserError, match="without the seat column 'supply_out_wood' "
+                                        r"\(4 missing\).*new folder"):
+        simulate("little-town", 40, 2, ["random"], seed=3, jobs=1, chunk_size=20, out=out)
