@@ -292,6 +292,8 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
             manifest["role"] = role
         write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())
     done = _finished_chunks(root, n_chunks)
+    if done and len(done) < n_chunks:
+        _check_resume_columns(root, game, min(done))
     todo = [k for k in range(n_chunks) if k not in done]
     finished_games = sum(min(chunk_size, n_games - k * chunk_size) for k in done)
     if progress:
@@ -315,6 +317,18 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
         manifest["distinct_games"] = distinct_games(root)
         write_atomic_bytes(root / MANIFEST, json.dumps(manifest, indent=2).encode())
     return root
+
+
+def _check_resume_columns(root: Path, game, k: int) -> None:
+    """Refuse to resume a run whose finished chunk ``k`` lacks seat columns this boardsim
+    writes (a result column added since, e.g. the rule-hole columns of issue 16): its chunks
+    would not stack into one table. One line naming the first missing column."""
+    have = set(pl.read_parquet_schema(root / "seats" / _chunk_name(k)))
+    lacking = [c for c in game.seat_detail if c not in have]
+    if lacking:
+        raise UserError(f"{root}: its chunks were written without the seat column "
+                        f"{lacking[0]!r} ({len(lacking)} missing), which this boardsim records; "
+                        "resuming would mix two layouts: run it again in a new folder")
 
 
 def distinct_games(root: str | os.PathLike) -> int | None:

@@ -30,6 +30,8 @@ def _seat_detail() -> tuple[str, ...]:
     names += [f"goal_{c:02d}" for c in range(1, K.NCARD)]
     names += [f"goal_round_{c:02d}" for c in range(1, K.NCARD)]
     names += list(K.STAT_NAMES) + ["coins_end", "bank_min"]
+    # rule holes (issue 16): the round each cube type's supply first stood at 0 (0 = never)
+    names += [f"supply_out_{r}" for r in K.RES_NAMES]
     return tuple(names)
 
 
@@ -498,7 +500,7 @@ class LittleTown(Game):
         end_reason = np.zeros(n_games, np.int64)
         first = np.zeros(n_games, np.int64)
         score = np.zeros((n_games, n_players), np.int64)
-        ndet = 6 * K.NB + 2 * (K.NCARD - 1) + K.N_STATS + 2
+        ndet = 6 * K.NB + 2 * (K.NCARD - 1) + K.N_STATS + 2 + len(K.RES_NAMES)
         detail = np.zeros((n_games, n_players, ndet), np.int64)
         ahash = np.zeros(n_games, np.uint64)
         self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,

@@ -48,6 +48,9 @@ NUM_ACTIONS = 269
  M_HIRED_T, M_SHIPS, M_LHOLDER, M_LTURN, M_GN, M_GNEXT, M_TRIG, M_LAST, M_END, M_WIN,
  M_DRY) = range(21)
 N_META = 21
+# recorded only (results, issue 16; never read by the rules, not in the state dict): 1 + the
+# seat whose turn set the end trigger M_TRIG (0 = not set); a spare slot below X_OPTS
+M_TSEAT = 21
 PH_WORK, PH_SPEND, PH_OVER = 0, 1, 2
 PHASES = ("work", "spend", "over")
 SHIP_NAMES = ("white", "mixed", "black")  # ships 0, 1, 2; -1 = "none"
@@ -114,4 +117,5 @@ N_X = X_ST + 2 * NSTATS
 MISC_NAMES = (
     "score", "structures", "vp_structures", "vp_goals", "sailors", "workers", "coins_end",
     "coins_missed", "lender_takes", "lender_steals", "lender_end", "coins_dry",
+    "triggered_end",  # issue 16: 1 for the seat whose turn set the end trigger (docs §7)
 )

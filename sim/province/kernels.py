@@ -282,23 +282,28 @@ def check_goals(x, c, rival, eot):
 # end of game (§5.9, §5.10; docs §7, §8)
 @njit(cache=True, inline="always")
 def check_end(x):
-    """Record the first end trigger that holds (docs §7)."""
+    """Record the first end trigger that holds (docs §7), and (for the results only) the seat
+    whose turn set it in ``M_TSEAT``."""
     if x[K.M_TRIG] != K.END_NONE:
         return
     tok = cst(x, K.C_TOKENS)
     if owned_count(x, 0) >= tok or owned_count(x, 1) >= tok:
         x[K.M_TRIG] = K.END_SEVEN
-        return
-    if opt(x, K.O_ALLTYPES) == 1:
-        allb = True
-        for k in range(K.NS):
-            if x[K.X_FB + k] < 0:
-                allb = False
-        if allb:
-            x[K.M_TRIG] = K.END_ALLTYPES
-            return
-    if x[K.M_GNEXT] >= x[K.M_GN]:
+    elif opt(x, K.O_ALLTYPES) == 1 and all_types_built(x):
+        x[K.M_TRIG] = K.END_ALLTYPES
+    elif x[K.M_GNEXT] >= x[K.M_GN]:
         x[K.M_TRIG] = K.END_GOALS
+    if x[K.M_TRIG] != K.END_NONE:
+        x[K.M_TSEAT] = x[K.M_CUR] + 1
+
+
+@njit(cache=True, inline="always")
+def all_types_built(x):
+    """Every structure type has a first builder (the all-types end trigger, §6.4)."""
+    for k in range(K.NS):
+        if x[K.X_FB + k] < 0:
+            return False
+    return True
 
 
 @njit(cache=True, inline="always")

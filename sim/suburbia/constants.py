@@ -106,7 +106,11 @@ N_META = 13
 # ---- player scalar slots pl[p, *] -------------------------------------------------------------
 (P_MONEY, P_INC, P_REP, P_POP, P_HIGH, P_RLUP, P_RLDOWN, P_GOALPOP, P_MONEYPOP, P_NT,
  P_NINV, P_GOALBITS) = range(12)
-NPL = 12
+# recorded for the results only (never read by the rules, not in the state dict; issue 16):
+# population lost to unpaid income (§5.2 step 2) and $ of debt forgiven at population 0
+# (income left unpaid once the population is 0, and negative-Reputation steps below 0 unpaid)
+P_UNPAID, P_FORGIVEN = 12, 13
+NPL = 14
 
 # ---- tile slots tk[p, t, *] ------------------------------------------------------------------
 K_KIND, K_CELL, K_TURN, K_INV, K_RL, K_FROM = range(6)

@@ -11,8 +11,15 @@ from sim.suburbia.data import GOAL_NAMES, TILE_NAMES
 D_TILE, D_INVEST, D_TURN, D_OFFERED, D_GOAL = 0, 50, 101, 151, 198
 MISC = ("private_goal", "final_income", "final_reputation", "track_pop", "goals_pop", "money_pop",
         "money_end", "redlines_up", "redlines_down", "investments", "lakes", "tiles_placed",
-        "n_R", "n_C", "n_I", "n_V")
+        "n_R", "n_C", "n_I", "n_V",
+        # rule holes (issue 16): the first two from the seat's row, the rest from the batch loop
+        # (strategies/suburbia/batch.py); docs §13
+        "pop_lost_unpaid", "debt_forgiven", "passes", "dry_turns", "market_dry_round",
+        "market_min")
 D_MISC = 218
+# the columns the batch loop writes after detail_row (issue 16 rule holes; docs §13)
+D_PASSES, D_DRY_TURNS, D_DRY_ROUND, D_MARKET_MIN = (D_MISC + 18, D_MISC + 19, D_MISC + 20,
+                                                    D_MISC + 21)
 DETAIL_NAMES = (
     tuple(f"tile_{slug(TILE_NAMES[k])}" for k in range(1, 51))
     + tuple(f"invest_{slug(TILE_NAMES[k])}" for k in range(1, 52))
@@ -84,3 +91,5 @@ def detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g):
             detail[g, p, m + 14] += kc[p, k]
         if cls & K.V:
             detail[g, p, m + 15] += kc[p, k]
+    detail[g, p, m + 16] = pl[p, K.P_UNPAID]
+    detail[g, p, m + 17] = pl[p, K.P_FORGIVEN]

@@ -955,6 +955,8 @@ def income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, pd, c):
             missing = -i - pl[c, K.P_MONEY]
             pl[c, K.P_MONEY] = 0
             loss = missing if missing < pl[c, K.P_POP] else pl[c, K.P_POP]
+            pl[c, K.P_UNPAID] += loss  # recorded only (results, issue 16)
+            pl[c, K.P_FORGIVEN] += missing - loss
             pop_change(opts, tiles, lines, consts, pl, tk, pd, np_, c, -loss)
     if eor:
         clamp_all(pl, np_)
@@ -970,8 +972,11 @@ def income_rep_steps(meta, opts, tiles, lines, consts, pl, tk, pd, c):
             if opts[K.O_REP_DEBT] == 0:
                 pay = below if below < pl[c, K.P_MONEY] else pl[c, K.P_MONEY]
                 pl[c, K.P_MONEY] -= pay
+                pl[c, K.P_FORGIVEN] += below - pay  # recorded only (results, issue 16)
             elif pl[c, K.P_MONEY] >= below:
                 pl[c, K.P_MONEY] -= below
+            else:
+                pl[c, K.P_FORGIVEN] += below  # recorded only (results, issue 16)
     if eor:
         clamp_all(pl, np_)
 

@@ -39,6 +39,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     legal = s.scratch
     brng = np.empty(1, np.uint64)
     fbuf = np.empty(FBUF_SIZE, np.float64)
+    sup_out = np.zeros(4, np.int64)
     for g in range(n_games):
         gi = np.uint64(first_game + g)
         init_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
@@ -46,6 +47,10 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         h = ACTION_HASH_START
         first_player[g] = meta[K.M_FIRST]
+        # recorded only (issue 16 rule holes, docs §12): the round in which each cube type's
+        # supply first stood at 0 after an action (0 = never)
+        for t in range(4):
+            sup_out[t] = 0
         while meta[K.M_PHASE] != K.PH_OVER:
             k = seat_idx[g, meta[K.M_CUR]]
             if codes[k] == search.SEARCH_CODE:
@@ -54,8 +59,12 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                 a = choose_arrays(codes[k], params[k], meta, opts, bdata, gdata, geo, consts,
                                   cells, seat, mkt, legal, meta[K.M_NLEGAL], brng, fbuf)
             h = fold_action(h, a)
+            rnd = meta[K.M_ROUND]
             apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
                          legal, a)
+            for t in range(4):
+                if sup_out[t] == 0 and meta[K.M_SUPPLY + t] == 0:
+                    sup_out[t] = rnd
         turns[g] = meta[K.M_TURNS_TOTAL]
         decisions[g] = meta[K.M_DEC]
         ahash[g] = h
@@ -83,6 +92,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                 detail[g, p, o + i] = seat[p, K.SE_STATS + i]
             detail[g, p, o + K.N_STATS] = seat[p, K.SE_COINS]
             detail[g, p, o + K.N_STATS + 1] = meta[K.M_BANK_MIN]
+            for t in range(4):
+                detail[g, p, o + K.N_STATS + 2 + t] = sup_out[t]
 
 
 @njit(cache=True)

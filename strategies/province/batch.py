@@ -104,6 +104,7 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
             misc[g, p, 9] = x[K.X_ST + p * K.NSTATS + K.ST_STEALS]
             misc[g, p, 10] = hold
             misc[g, p, 11] = x[K.M_DRY]
+            misc[g, p, 12] = 1 if (x[K.M_TSEAT] == p + 1 and x[K.M_END] != K.END_LIMIT) else 0
 
 
 @njit(cache=True)

@@ -6,7 +6,7 @@ from numba import njit
 from sim.core.bits import nth_bit, popcount
 from sim.core.rng import ACTION_HASH_START, fold_action, rand_below, seed_for
 from sim.suburbia import constants as K
-from sim.suburbia.detail import detail_row
+from sim.suburbia.detail import D_DRY_ROUND, D_DRY_TURNS, D_MARKET_MIN, D_PASSES, detail_row
 from sim.suburbia.kernels import (
     NKT,
     NPD,
@@ -68,6 +68,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     cells = np.zeros(CELLS, np.int64)
     w = np.zeros(WORK, np.float64)
     brng = np.empty(1, np.uint64)
+    passes = np.zeros(K.MAXP, np.int64)
+    dry = np.zeros(K.MAXP, np.int64)
     for g in range(n_games):
         gi = np.uint64(first_game + g)
         init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard,
@@ -75,8 +77,29 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         h = ACTION_HASH_START
+        # recorded only (issue 16 rule holes, docs §13): PASS actions and turns begun with a dry
+        # market (the pile empty and fewer than NSLOTS tiles), per seat; the first round of
+        # such a turn and the fewest tiles in the market at the start of any turn, per game
+        for p in range(n_players):
+            passes[p] = 0
+            dry[p] = 0
+        dry_round = 0
+        market_min = K.NSLOTS
+        last_turn = -1
         while meta[K.M_PHASE] != K.PH_OVER:
             c = meta[1]
+            if meta[K.M_TURN] != last_turn:
+                last_turn = meta[K.M_TURN]
+                in_market = 0
+                for i in range(K.NSLOTS):
+                    if market[i] != 0:
+                        in_market += 1
+                if in_market < market_min:
+                    market_min = in_market
+                if meta[K.M_PILEN] == 0 and in_market < K.NSLOTS:
+                    dry[c] += 1
+                    if dry_round == 0:
+                        dry_round = meta[K.M_ROUND]
             k = seat_idx[g, c]
             ph = meta[K.M_PHASE]
             if codes[k] == 0 and ph == K.PH_PLACE:
@@ -98,6 +121,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                                       consts, geo, market, supply, gpub, goffer, gpriv, pl, tk,
                                       grid, kc, kt, pd, legal, n, brng, cells, w)
             h = fold_action(h, a)
+            if a == K.A_PASS:
+                passes[c] += 1
             apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
                          discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a)
         turns[g] = meta[K.M_TURN]
@@ -110,6 +135,10 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             keys[g, p, 2] = pl[p, K.P_INC]
             keys[g, p, 3] = pl[p, K.P_MONEY]
             detail_row(meta, tiles, pile, box, gpub, gpriv, pl, tk, kc, p, detail, g)
+            detail[g, p, D_PASSES] = passes[p]
+            detail[g, p, D_DRY_TURNS] = dry[p]
+            detail[g, p, D_DRY_ROUND] = dry_round
+            detail[g, p, D_MARKET_MIN] = market_min
 
 
 @njit(cache=True)

@@ -16,6 +16,7 @@ from analysis.doc import Doc, ci, now_utc, pct, render_html, render_markdown, wr
 from analysis.games.little_town.charts import balance_chart, setup_charts
 from analysis.games.little_town.data import GAME_ID, GOAL_TEXT, SETUPS
 from analysis.games.little_town.feeding import bank_dry, feeding_section, feeding_stats
+from analysis.games.little_town.holes import supply_rule_holes
 from analysis.games.little_town.queries import building_stats, goal_stats, mark_robust
 from analysis.games.little_town.sections import (
     building_section,
@@ -78,6 +79,7 @@ def extend_report(ctx) -> None:
     ctx.rule_hole("the coin bank ran out (its lowest level reached 0)", dry, n_all, "games",
                   "a payment the bank cannot make is cut short by the engine (assumed coin "
                   "bank, spec section 8)", None)
+    supply_rule_holes(ctx, sel(main))
     fs = feeding_stats(sel(main))
     if not fs.is_empty():
         ctx.headline("**Feeding** (main runs, seat-games with an unfed worker): " + "; ".join(

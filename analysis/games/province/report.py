@@ -9,6 +9,7 @@ import polars as pl
 
 from analysis.doc import pct_ci
 from analysis.games.province.data import MAIN
+from analysis.games.province.holes import trigger_rule_holes
 from analysis.games.province.queries import (
     game_frame,
     goal_stats,
@@ -94,6 +95,7 @@ def extend_report(ctx) -> None:
     sensitivity_section(ctx, gf, tweak_runs, base, one_coin, sweep)
     margins_lender_section(ctx, main)
     report_rule_holes(ctx, base, main)
+    trigger_rule_holes(ctx, main)
 
 
 def report_rule_holes(ctx, base: pl.DataFrame, main: list[int]) -> None:

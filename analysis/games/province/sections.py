@@ -605,8 +605,8 @@ def margins_lender_section(ctx, main: list[int]) -> None:
           f"suggests roughly {lo_ok}-{hi_ok} turns per player as a sanity check on the "
           "reconstructed costs. Margin = winner's score minus loser's (ties left out). "
           "Lender at the end: a seat holds the Lender token when the game ends (it must give "
-          "back what it borrowed). Who triggered the end is not recorded in the run data, "
-          "only how the game ended (see Coin supply and game length).")
+          "back what it borrowed). Who triggered the end and whether they won: section "
+          "\"End trigger\" below.")
     doc.table(Table(
         ["Measure", "n", "Value"],
         [["Turns per player, median [IQR]", count(t["n"]),

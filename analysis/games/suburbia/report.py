@@ -7,6 +7,7 @@ import polars as pl
 
 from analysis import queries as q
 from analysis.games.suburbia.data import MAIN, NAME_OF
+from analysis.games.suburbia.holes import suburbia_rule_holes
 from analysis.games.suburbia.queries import (
     mixes,
     roles_in,
@@ -53,7 +54,8 @@ def extend_report(ctx) -> None:
 def report_rule_holes(ctx, games, seats) -> None:
     """Every Suburbia rule-hole check (issue 16), found or not, over the main runs (2+
     players): games stopped at the length limit, tiles offered but never placed, goals in
-    play never achieved. The market running dry is not recorded in the run data (noted)."""
+    play never achieved; the market running dry, debt forgiven at population 0 and PASS
+    (``analysis.games.suburbia.holes``, from the columns the engine records since issue 16)."""
     g = games.filter(pl.col("role") == MAIN)
     s = seats.filter(pl.col("role") == MAIN)
     n, lim = q.collect(g.select(pl.len(), (~q.finished_game()).sum())).row(0)
@@ -78,6 +80,4 @@ def report_rule_holes(ctx, games, seats) -> None:
             f" ({', '.join(never)})" if never else ""), len(never), len(in_play), "goals in play",
             "a goal that is never achieved cannot change a result: its condition may be out "
             "of reach under these rules", None)
-    ctx.doc.p("Not checked: whether the market runs dry (the tile stacks empty before the "
-              "1 More Round tile comes up). The run data do not record it; a replay of the "
-              "games would.")
+    suburbia_rule_holes(ctx, s)

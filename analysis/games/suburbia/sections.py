@@ -438,7 +438,6 @@ def components_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
     ctx.add_chart("suburbia_score_components", components_chart(
         comp, pops, os.path.join(out, "suburbia_score_components.png")))
     doc.img("suburbia_score_components.png", "Score components and final population")
-    doc.p("Not shown: population-track trajectories over the game, and the population lost "
-          "to unpaid income (bankruptcy: a seat that cannot pay a negative income loses "
-          "population): the results table keeps end-of-game values only and does not record "
-          "it (docs/games/suburbia.md §13).")
+    doc.p("Not shown: population-track trajectories over the game (the results table keeps "
+          "end-of-game values only). The population lost to unpaid income (bankruptcy) is in "
+          "the section \"Market, bankruptcy and the population floor\".")
