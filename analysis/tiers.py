@@ -34,7 +34,8 @@ search interval includes 0: too few search games to say), ``appears`` (only the 
 interval excludes 0) or ``none`` (neither excludes 0).
 
 Outputs (``--out``, default ``reports/<game>/tiers``; ``<run>/tiers`` for ``boardsim run``):
-``tiers.json`` (the setup, the run it belongs to, timings and every finding with its numbers
+``tiers.json`` (the setup, the run it belongs to, wall and process-CPU seconds per tier
+(numba's compile included where it happened) and every finding with its numbers
 and verdict) and ``tiers.md``. ``tiers_for_run`` finds the study of a results run for its
 report (analysis/report/tiers_section.py).
 """
@@ -404,11 +405,13 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     plan = [("random", n_scripted, ["random"], "fixed", 2000),
             ("scripted", n_scripted, list(strategies), seating, 2000),
             ("search", n_search, ["mcts"], "fixed", 1)]
+    cpu: dict[str, float] = {}
     for tier, n, names, seat, chunk in plan:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         arms[tier] = play_tier(game.id, n, players, names, seat, seed, options, holders,
                                used_budget if tier == "search" else None, jobs, chunk, tick)
         seconds[tier] = round(time.perf_counter() - t0, 2)
+        cpu[tier] = round(time.process_time() - c0, 2)
     # at 2 players the second position mirrors the first (win shares sum to 1): one finding
     findings = [_position_finding(arms, k, n_search) for k in range(players if players > 2
                                                                      else 1)]
@@ -424,7 +427,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
              "options": options, "version": game.version, "n_search": n_search,
              "n_scripted": n_scripted, "n_random": n_scripted, "budget": used_budget,
              "default_budget": default_budget,
-             "playout": _playout_name(game), "seconds": seconds,
+             "playout": _playout_name(game), "seconds": seconds, "cpu_seconds": cpu,
              "components_checked": len(comps), "run": run}
     data = {**setup, "findings": findings}
     data["headline"] = headline(data)
@@ -599,7 +602,8 @@ def run_tiers_of(run_dir: str | os.PathLike, jobs: int = 1, n_search: int | None
                  progress: Callable[[int, int], None] | None = None) -> Path:
     """Play the tier study of the finished results run ``run_dir`` on its own game, players,
     bots, seating, seed and options (the scripted tier's game i is the run's game i) and write
-    it into ``<run_dir>/tiers``. Sizes default to ``RUN_STUDY[game]``. Returns the folder.
+    it into ``<run_dir>/tiers``. Sizes default to ``RUN_STUDY[game]``; a study already there
+    for this run with the same sizes is kept (a rerun of ``boardsim run``). Returns the folder.
     Raises UserError for an unfinished run or one with component-data overrides."""
     from sim.runner import load_manifest
 
@@ -611,9 +615,15 @@ def run_tiers_of(run_dir: str | os.PathLike, jobs: int = 1, n_search: int | None
                         "plays the printed data only")
     plan = RUN_STUDY.get(m["game"], {"n_search": 10, "budget": 10, "n_scripted": 2000})
     out = Path(run_dir) / TIERS_DIR
-    run_tiers(m["game"], n_search or plan["n_search"], int(m["players"]),
-              list(m["strategies"]), int(m["seed"]), jobs, out, dict(m.get("options") or {}),
-              budget or plan["budget"], n_scripted or plan["n_scripted"],
+    n_search, budget = n_search or plan["n_search"], budget or plan["budget"]
+    n_scripted = n_scripted or plan["n_scripted"]
+    if tiers_for_run(run_dir, m) is not None:  # a rerun of `boardsim run` keeps a same study
+        old = load_tiers(out)
+        if (old.get("n_search"), old.get("budget"), old.get("n_scripted")) == (
+                n_search, budget, n_scripted):
+            return out
+    run_tiers(m["game"], n_search, int(m["players"]), list(m["strategies"]), int(m["seed"]),
+              jobs, out, dict(m.get("options") or {}), budget, n_scripted,
               str(m["seating"]), run_fields(m), progress)
     return out
 
@@ -633,7 +643,8 @@ def heads_up(game_id: str, opponent: str, budget: int, n: int, seed: int = 1,
     mseat = np.arange(n) % 2  # rotate: game i shifts the list by i mod 2
     w = float(arm["win_share"][np.arange(n), mseat][keep].sum())
     g = int(keep.sum())
-    lo, hi = wilson_interval(w, g) if g else (math.nan, math.nan)
+    lo, hi = (float(np.ravel(x)[0]) for x in wilson_interval(w, g)) if g else (math.nan,
+                                                                                math.nan)
     return {"game": game_id, "opponent": opponent, "budget": budget, "wins": w, "games": g,
             "rate": w / g if g else math.nan, "lo": float(lo), "hi": float(hi),
             "seconds": wall, "cpu": cpu}
