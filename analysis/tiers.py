@@ -94,6 +94,37 @@ the random and scripted tiers. Chosen so that the five studies add about one min
 ``undecided`` and the report says so with the full command."""
 
 
+STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
+    "go-town": {200: ("attacker", 0.675, 0.520, 0.799, 40),
+                1000: ("attacker", 0.752, 0.708, 0.792, 400)},
+    "three-little-wolves": {400: ("greedy-2p", 0.562, 0.410, 0.704, 40),
+                            1200: ("greedy-2p", 0.740, 0.688, 0.786, 300)},
+    "little-town": {100: ("greedy", 0.250, 0.112, 0.469, 20)},
+    "suburbia": {50: ("commercial", 0.200, 0.057, 0.510, 10)},
+}
+"""Measured strength of ``mcts`` at a budget: ``budget -> (opponent, win share, Wilson 95% lo,
+hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch mcts" and
+"branch tiers"). The tier study states it, so a reader sees whether the search tier is
+stronger than the scripted one at the budget played."""
+
+
+def strength_note(game_id: str, budget: int) -> str:
+    """One sentence: the search bot's measured heads-up strength at ``budget``, or that it was
+    not measured at that budget (with the budgets that were)."""
+    got = STRENGTH.get(game_id, {})
+    if budget in got:
+        opp, rate, lo, hi, n = got[budget]
+        verdict = ("stronger than" if lo > 0.5 else "weaker than" if hi < 0.5
+                   else "not distinguishable from")
+        return (f"`mcts` at {budget:,} playouts per decision won {rate:.3f} [{lo:.3f}, "
+                f"{hi:.3f}] of {n} heads-up games against `{opp}` (2 players, seats "
+                f"alternated, Wilson 95%): {verdict} that scripted bot (BENCHMARKS.md).")
+    known = ", ".join(f"{b:,}" for b in sorted(got)) or "none"
+    return (f"`mcts`'s strength at {budget:,} playouts per decision was not measured "
+            f"(measured budgets: {known}; BENCHMARKS.md): the search tier may not be stronger "
+            "than the scripted one.")
+
+
 # ---- the verdict ----------------------------------------------------------------------------
 def _sig(lo: float, hi: float) -> int:
     """+1 / -1 when the interval lies above / below 0, 0 when it includes 0 or is NaN."""
@@ -428,6 +459,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
              "n_scripted": n_scripted, "n_random": n_scripted, "budget": used_budget,
              "default_budget": default_budget,
              "playout": _playout_name(game), "seconds": seconds, "cpu_seconds": cpu,
+             "strength": strength_note(game.id, used_budget),
              "components_checked": len(comps), "run": run}
     data = {**setup, "findings": findings}
     data["headline"] = headline(data)
@@ -537,7 +569,7 @@ def markdown(data: dict[str, Any]) -> str:
              f"{sec.get('scripted', 0):.1f} s); **search** (`mcts` in every seat, "
              f"{data['budget']:,} playouts per decision (default {data['default_budget']:,}), "
              f"playouts by `{data['playout']}`, games 0..{data['n_search'] - 1}, "
-             f"{sec.get('search', 0):.1f} s).",
+             f"{sec.get('search', 0):.1f} s). {data.get('strength', '')}",
              "- Values in points (win rate x 100) with 95% intervals clustered by game; "
              "first-player rows: the win rate of a turn position minus parity; component "
              "rows: holders' win rate minus the others' (an association, not an effect; the "

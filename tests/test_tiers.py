@@ -214,3 +214,18 @@ def test_cli_tiers_bad_input_one_line_exit_2(args, msg):
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(msg), r.stderr
+
+
+def test_strength_note_says_whether_the_search_tier_is_stronger(monkeypatch):
+    monkeypatch.setitem(T.STRENGTH, "demo", {50: ("greedy", 0.7, 0.6, 0.8, 100),
+                                             10: ("greedy", 0.3, 0.2, 0.4, 100),
+                                             20: ("greedy", 0.5, 0.4, 0.6, 100)})
+    assert T.strength_note("demo", 50) == (
+        "`mcts` at 50 playouts per decision won 0.700 [0.600, 0.800] of 100 heads-up games "
+        "against `greedy` (2 players, seats alternated, Wilson 95%): stronger than that "
+        "scripted bot (BENCHMARKS.md).")
+    assert "weaker than that scripted bot" in T.strength_note("demo", 10)
+    assert "not distinguishable from that scripted bot" in T.strength_note("demo", 20)
+    assert T.strength_note("demo", 30).startswith(
+        "`mcts`'s strength at 30 playouts per decision was not measured (measured budgets: "
+        "10, 20, 50; BENCHMARKS.md)")

@@ -45,7 +45,7 @@ def tiers_section(doc: Doc, run_dirs: list[str], manifests: list[dict],
           f"{data['seating']} seating, {data['n_scripted']:,} games) and **search** (`mcts` "
           f"in every seat, {data['budget']:,} playouts per decision, its default "
           f"{data['default_budget']:,}; the first {data['n_search']:,} of the same games; "
-          f"{sec.get('search', 0):.0f} s to play). Points are win rate x 100 with 95% "
+          f"{sec.get('search', 0):.0f} s to play). {data.get('strength', '')} Points are win rate x 100 with 95% "
           "intervals clustered by game, over finished games. First-player rows: a turn "
           "position's win rate minus parity. Component rows: holders' win rate minus the "
           "others' (an association, not an effect), the strongest and weakest of the "
