@@ -229,3 +229,27 @@ def test_strength_note_says_whether_the_search_tier_is_stronger(monkeypatch):
     assert T.strength_note("demo", 30).startswith(
         "`mcts`'s strength at 30 playouts per decision was not measured (measured budgets: "
         "10, 20, 50; BENCHMARKS.md)")
+
+
+def test_run_study_belongs_to_its_run_and_reaches_the_report(tmp_path):
+    from sim.runner import simulate
+
+    run = simulate("go-town", 40, 2, ["greedy", "attacker"], seed=3, out=tmp_path / "run",
+                   seating="pool")
+    folder = T.run_tiers_of(run, 1, n_search=2, budget=3, n_scripted=200)
+    assert folder == Path(run) / T.TIERS_DIR
+    d = T.load_tiers(folder)
+    assert (d["n_search"], d["budget"], d["n_scripted"], d["seed"], d["seating"]) == (
+        2, 3, 200, 3, "pool")
+    assert d["run"]["strategies"] == ["greedy", "attacker"]
+    stamp = (folder / "tiers.json").stat().st_mtime_ns
+    T.run_tiers_of(run, 1, n_search=2, budget=3, n_scripted=200)  # the same study: kept
+    assert (folder / "tiers.json").stat().st_mtime_ns == stamp
+    from analysis.report import write_report
+
+    res = write_report([str(run)], str(tmp_path / "rep"))
+    md = Path(res["markdown"]).read_text()
+    assert f"## {TITLE}" in md
+    assert "Undecided at n=2 search games" in md
+    assert "boardsim tiers go-town -n 2000 --players 2 --seed 3 --strategies greedy,attacker "\
+           "--seating pool" in md
