@@ -81,9 +81,9 @@ TIERS_DIR = "tiers"
 """The folder inside a results run where ``boardsim run`` writes that run's tier study."""
 
 RUN_STUDY: dict[str, dict[str, int]] = {
-    "go-town": {"n_search": 60, "budget": 200, "n_scripted": 4000},
-    "three-little-wolves": {"n_search": 30, "budget": 200, "n_scripted": 4000},
-    "little-town": {"n_search": 6, "budget": 10, "n_scripted": 4000},
+    "go-town": {"n_search": 200, "budget": 200, "n_scripted": 4000},
+    "three-little-wolves": {"n_search": 20, "budget": 1200, "n_scripted": 4000},
+    "little-town": {"n_search": 10, "budget": 10, "n_scripted": 4000},
     "suburbia": {"n_search": 4, "budget": 10, "n_scripted": 2000},
     "province": {"n_search": 4, "budget": 10, "n_scripted": 2000},
 }
@@ -99,7 +99,8 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
                 1000: ("attacker", 0.752, 0.708, 0.792, 400)},
     "three-little-wolves": {400: ("greedy-2p", 0.562, 0.410, 0.704, 40),
                             1200: ("greedy-2p", 0.740, 0.688, 0.786, 300)},
-    "little-town": {100: ("greedy", 0.250, 0.112, 0.469, 20)},
+    "little-town": {10: ("greedy", 0.0, 0.0, 0.088, 40),
+                    100: ("greedy", 0.250, 0.112, 0.469, 20)},
     "suburbia": {50: ("commercial", 0.200, 0.057, 0.510, 10)},
 }
 """Measured strength of ``mcts`` at a budget: ``budget -> (opponent, win share, Wilson 95% lo,
