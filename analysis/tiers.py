@@ -23,7 +23,8 @@ Findings, each measured in every tier, in points (win share x 100):
   holder columns): win rate of the seats that took the component minus the others', 95%
   interval clustered by game (``analysis.stats.cluster_difference``); the three strongest and
   the three weakest of the scripted tier with at least ``MIN_HOLDERS`` holder seat-games, an
-  association, not an effect.
+  association, not an effect (a tier with fewer than ``MIN_HOLDERS`` holder or other
+  seat-games shows the estimate without an interval, so it decides nothing).
 
 Every rate is over the tier's finished games (a game stopped at the length limit or in a
 deadlock is neither a win nor a loss). Each finding gets a verdict (``classify``) from the
@@ -286,8 +287,10 @@ def _component_finding(arms: dict[str, dict], label: str, col: str, hmin: int,
     for tier, arm in arms.items():
         v, g, c = _holder_share(arm, col, hmin)
         r = cluster_difference(v, g, c)
-        out["tiers"][tier] = {**_interval(r), "n": int(arm["finished"].sum()),
-                              "holders": int(r["n1"])}
+        cell = {**_interval(r), "n": int(arm["finished"].sum()), "holders": int(r["n1"])}
+        if min(r["n1"], r["n0"]) < MIN_HOLDERS:  # no interval from a handful of seat-games
+            cell.update(lo=None, hi=None)
+        out["tiers"][tier] = cell
     if "search" in arms:
         sc = {key: val[:n_search] for key, val in arms["scripted"].items()}
         sa = arms["search"]
@@ -298,6 +301,8 @@ def _component_finding(arms: dict[str, dict], label: str, col: str, hmin: int,
         # seat-games stacked, each game one cluster, the contrast as a difference of
         # differences (linearised like cluster_difference, per tier)
         out["diff"] = {**_did(vs, gs, cs, vr, gr, cr), "n": int(both.sum())}
+        if min(gs.sum(), (~gs).sum(), gr.sum(), (~gr).sum()) < MIN_HOLDERS:
+            out["diff"].update(lo=None, hi=None)
     return out
 
 
@@ -548,6 +553,8 @@ def findings_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         for tier in TIERS:
             d = t.get(tier, {})
             extra = f", {d['holders']:,} holder seat-games" if "holders" in d else ""
+            if "holders" in d and d.get("lo") is None and d.get("est") is not None:
+                extra += f"; no interval below {MIN_HOLDERS}"
             cells.append(f"{_fmt(d)} (n={d.get('n', 0):,}{extra})")
         dd = f.get("diff") or {}
         cells.append(f"{_fmt(dd)} (n={dd.get('n', 0):,})" if dd else "n/a")

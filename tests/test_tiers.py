@@ -76,7 +76,8 @@ def test_first_player_finding_exact():
     assert f["diff"]["est"] == pytest.approx(-25.0)
 
 
-def test_paired_difference_of_identical_tiers_is_exactly_zero():
+def test_paired_difference_of_identical_tiers_is_exactly_zero(monkeypatch):
+    monkeypatch.setattr(T, "MIN_HOLDERS", 1)
     ws = [[1, 0], [0, 1], [1, 0], [0, 1], [.5, .5], [1, 0]]
     h = [[1, 0], [1, 1], [0, 1], [0, 0], [1, 0], [1, 0]]
     arm = _arm(ws, [0, 1, 1, 0, 0, 1], built_x=h)
@@ -253,3 +254,18 @@ def test_run_study_belongs_to_its_run_and_reaches_the_report(tmp_path):
     assert "Undecided at n=2 search games" in md
     assert "boardsim tiers go-town -n 2000 --players 2 --seed 3 --strategies greedy,attacker "\
            "--seating pool" in md
+
+
+def test_component_cell_without_enough_holders_has_no_interval():
+    ws = [[1, 0], [0, 1]] * 40
+    few = [[1, 0], [0, 0]] * 2 + [[0, 0], [0, 0]] * 38  # 2 holder seat-games only
+    many = [[1, 0], [0, 1]] * 40
+    f = T._component_finding({"scripted": _arm(ws, [0, 1] * 40, x=many),
+                              "search": _arm(ws, [0, 1] * 40, x=few)}, "x", "x", 1, 80)
+    assert f["tiers"]["search"]["holders"] == 2
+    # the two holders won (games 0 and 2); the other 158 seat-games hold the other 78 wins
+    assert f["tiers"]["search"]["est"] == pytest.approx(100 * (1 - 78 / 158))
+    assert (f["tiers"]["search"]["lo"], f["tiers"]["search"]["hi"]) == (None, None)
+    assert f["tiers"]["scripted"]["holders"] == 80  # 80 holders and 80 others: an interval
+    assert f["tiers"]["scripted"]["lo"] is not None
+    assert (f["diff"]["lo"], f["diff"]["hi"]) == (None, None)
