@@ -516,8 +516,10 @@ def headline(data: dict[str, Any]) -> str:
     fp = fs[0]
     who = (f"search tier: `mcts` in every seat, {data['budget']:,} playouts per decision, "
            f"n={data['n_search']:,} games; scripted tier n={data['n_scripted']:,}")
-    fv = {"none": "in neither tier", "undecided": f"undecided at n={data['n_search']:,}"
-          }.get(fp["verdict"], fp["verdict"])
+    few = fp["tiers"]["search"]["n"] < MIN_DECIDE
+    fv = {"none": ("no scripted finding, search play undecided at "
+                   f"n={fp['tiers']['search']['n']:,}" if few else "in neither tier"),
+          "undecided": f"undecided at n={data['n_search']:,}"}.get(fp["verdict"], fp["verdict"])
     first = (f"first-player advantage: {fv} (scripted {_fmt(fp['tiers']['scripted'])}, "
              f"search {_fmt(fp['tiers']['search'])} points)")
     if found == 0:

@@ -269,3 +269,13 @@ def test_component_cell_without_enough_holders_has_no_interval():
     assert f["tiers"]["scripted"]["holders"] == 80  # 80 holders and 80 others: an interval
     assert f["tiers"]["scripted"]["lo"] is not None
     assert (f["diff"]["lo"], f["diff"]["hi"]) == (None, None)
+
+
+def test_headline_without_findings_never_claims_none_from_a_small_sample():
+    d = _data(["none"], n_search=10)
+    d["findings"][0]["tiers"]["search"]["n"] = 10
+    assert T.headline(d).startswith(
+        "No scripted-tier finding to check (every interval includes 0); first-player "
+        "advantage: no scripted finding, search play undecided at n=10 (scripted")
+    d["findings"][0]["tiers"]["search"]["n"] = 60
+    assert "first-player advantage: in neither tier (scripted" in T.headline(d)
