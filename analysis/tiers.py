@@ -84,8 +84,8 @@ TIERS_DIR = "tiers"
 RUN_STUDY: dict[str, dict[str, int]] = {
     "go-town": {"n_search": 200, "budget": 200, "n_scripted": 4000},
     "three-little-wolves": {"n_search": 20, "budget": 1200, "n_scripted": 4000},
-    "little-town": {"n_search": 10, "budget": 10, "n_scripted": 4000},
-    "suburbia": {"n_search": 4, "budget": 10, "n_scripted": 2000},
+    "little-town": {"n_search": 30, "budget": 100, "n_scripted": 4000},
+    "suburbia": {"n_search": 10, "budget": 50, "n_scripted": 2000},
     "province": {"n_search": 4, "budget": 10, "n_scripted": 2000},
 }
 """``boardsim run``'s small tier study per game (2 players, on the main 2-player run's
@@ -102,7 +102,8 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
                             1200: ("greedy-2p", 0.740, 0.688, 0.786, 300)},
     "little-town": {10: ("greedy", 0.0, 0.0, 0.088, 40),
                     100: ("greedy", 0.250, 0.112, 0.469, 20)},
-    "suburbia": {50: ("commercial", 0.200, 0.057, 0.510, 10)},
+    "suburbia": {10: ("commercial", 0.0, 0.0, 0.161, 20),
+                 50: ("commercial", 0.200, 0.057, 0.510, 10)},
 }
 """Measured strength of ``mcts`` at a budget: ``budget -> (opponent, win share, Wilson 95% lo,
 hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch mcts" and
