@@ -83,7 +83,7 @@ TIERS_DIR = "tiers"
 
 RUN_STUDY: dict[str, dict[str, int]] = {
     "go-town": {"n_search": 200, "budget": 200, "n_scripted": 4000},
-    "three-little-wolves": {"n_search": 20, "budget": 1200, "n_scripted": 4000},
+    "three-little-wolves": {"n_search": 12, "budget": 1200, "n_scripted": 4000},
     "little-town": {"n_search": 30, "budget": 100, "n_scripted": 4000},
     "suburbia": {"n_search": 10, "budget": 50, "n_scripted": 2000},
     "province": {"n_search": 4, "budget": 10, "n_scripted": 2000},
