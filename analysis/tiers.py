@@ -101,9 +101,10 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
     "three-little-wolves": {400: ("greedy-2p", 0.562, 0.410, 0.704, 40),
                             1200: ("greedy-2p", 0.740, 0.688, 0.786, 300)},
     "little-town": {10: ("greedy", 0.0, 0.0, 0.088, 40),
-                    100: ("greedy", 0.250, 0.112, 0.469, 20)},
+                    100: ("greedy", 0.250, 0.112, 0.469, 20),
+                    400: ("greedy", 0.400, 0.219, 0.613, 20)},
     "suburbia": {10: ("commercial", 0.0, 0.0, 0.161, 20),
-                 50: ("commercial", 0.200, 0.057, 0.510, 10)},
+                 50: ("commercial", 0.100, 0.028, 0.301, 20)},
 }
 """Measured strength of ``mcts`` at a budget: ``budget -> (opponent, win share, Wilson 95% lo,
 hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch mcts" and
