@@ -102,7 +102,9 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
                             1200: ("greedy-2p", 0.740, 0.688, 0.786, 300)},
     "little-town": {10: ("greedy", 0.0, 0.0, 0.088, 40),
                     100: ("greedy", 0.250, 0.112, 0.469, 20),
-                    400: ("greedy", 0.400, 0.219, 0.613, 20)},
+                    400: ("greedy", 0.400, 0.219, 0.613, 20),
+                    1000: ("greedy", 0.812, 0.570, 0.934, 16)},
+    "province": {10: ("denial", 0.0, 0.0, 0.194, 16)},
     "suburbia": {10: ("commercial", 0.0, 0.0, 0.161, 20),
                  50: ("commercial", 0.100, 0.028, 0.301, 20)},
 }
