@@ -101,12 +101,16 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
     "three-little-wolves": {400: ("greedy-2p", 0.562, 0.410, 0.704, 40),
                             1200: ("greedy-2p", 0.740, 0.688, 0.786, 300)},
     "little-town": {10: ("greedy", 0.0, 0.0, 0.088, 40),
+                    30: ("greedy", 0.0, 0.0, 0.114, 30),
                     100: ("greedy", 0.250, 0.112, 0.469, 20),
                     400: ("greedy", 0.400, 0.219, 0.613, 20),
                     1000: ("greedy", 0.812, 0.570, 0.934, 16)},
-    "province": {10: ("denial", 0.0, 0.0, 0.194, 16)},
+    "province": {10: ("denial", 0.0, 0.0, 0.194, 16),
+                 30: ("denial", 0.100, 0.018, 0.404, 10)},
     "suburbia": {10: ("commercial", 0.0, 0.0, 0.161, 20),
-                 50: ("commercial", 0.100, 0.028, 0.301, 20)},
+                 30: ("commercial", 0.0, 0.0, 0.194, 16),
+                 50: ("commercial", 0.100, 0.028, 0.301, 20),
+                 200: ("commercial", 0.500, 0.237, 0.763, 10)},
 }
 """Measured strength of ``mcts`` at a budget: ``budget -> (opponent, win share, Wilson 95% lo,
 hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch mcts" and
