@@ -86,7 +86,7 @@ RUN_STUDY: dict[str, dict[str, int]] = {
     "three-little-wolves": {"n_search": 12, "budget": 1200, "n_scripted": 4000},
     "little-town": {"n_search": 30, "budget": 100, "n_scripted": 4000},
     "suburbia": {"n_search": 10, "budget": 50, "n_scripted": 2000},
-    "province": {"n_search": 4, "budget": 10, "n_scripted": 2000},
+    "province": {"n_search": 20, "budget": 30, "n_scripted": 2000},
 }
 """``boardsim run``'s small tier study per game (2 players, on the main 2-player run's
 settings): search-tier games, the search bot's budget (playouts per decision) and the games of
