@@ -86,7 +86,7 @@ RUN_STUDY: dict[str, dict[str, int]] = {
     "three-little-wolves": {"n_search": 12, "budget": 1200, "n_scripted": 4000},
     "little-town": {"n_search": 30, "budget": 100, "n_scripted": 4000},
     "suburbia": {"n_search": 10, "budget": 50, "n_scripted": 2000},
-    "province": {"n_search": 20, "budget": 30, "n_scripted": 2000},
+    "province": {"n_search": 20, "budget": 100, "n_scripted": 2000},
 }
 """``boardsim run``'s small tier study per game (2 players, on the main 2-player run's
 settings): search-tier games, the search bot's budget (playouts per decision) and the games of
@@ -102,11 +102,12 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
                             1200: ("greedy-2p", 0.740, 0.688, 0.786, 300)},
     "little-town": {10: ("greedy", 0.0, 0.0, 0.088, 40),
                     30: ("greedy", 0.0, 0.0, 0.114, 30),
-                    100: ("greedy", 0.250, 0.112, 0.469, 20),
+                    100: ("greedy", 0.254, 0.185, 0.339, 120),
                     400: ("greedy", 0.400, 0.219, 0.613, 20),
                     1000: ("greedy", 0.812, 0.570, 0.934, 16)},
     "province": {10: ("denial", 0.0, 0.0, 0.194, 16),
-                 30: ("denial", 0.100, 0.018, 0.404, 10)},
+                 30: ("denial", 0.100, 0.018, 0.404, 10),
+                 100: ("denial", 0.375, 0.185, 0.614, 16)},
     "suburbia": {10: ("commercial", 0.0, 0.0, 0.161, 20),
                  30: ("commercial", 0.0, 0.0, 0.194, 16),
                  50: ("commercial", 0.100, 0.028, 0.301, 20),
