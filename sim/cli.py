@@ -291,6 +291,8 @@ def run(
                 fx = _run_effects_of(runs[-1], n_fx, jobs, f"{gid} {plan['name']} effects")
                 typer.echo(f"{gid} {plan['name']}: component effects ({n_fx:,} games per "
                            f"arm) in {fx}")
+            if _tier_study_here(gid, plan, runs[-1], scale, jobs):
+                typer.echo(f"{gid} {plan['name']}: tier study in {runs[-1]}/tiers")
         typer.echo(_write_report(gid, runs, None, roles))
     from sim.core.integrity import clean_stale_report_tmp
 
@@ -298,6 +300,26 @@ def run(
     clean_stale_report_tmp(Path("reports"))
     index = write_index("reports")
     typer.echo(f"index: {index['html']} and {index['markdown']}")
+
+
+def _tier_study_here(gid: str, plan: dict, run_dir: str, scale: float, jobs: int) -> bool:
+    """Play the small tier study (``analysis.tiers.RUN_STUDY``) of the game's first main
+    2-player run into ``<run_dir>/tiers``; True if played here."""
+    from analysis.tiers import RUN_STUDY, run_tiers_of
+
+    role = plan.get("role", "main")
+    if role != "main" or plan["players"] != 2 or gid not in RUN_STUDY:
+        return False
+    st = RUN_STUDY[gid]
+    n_scr = max(MIN_TIER_GAMES, int(st["n_scripted"] * min(scale, 1.0)))
+    n_search = max(MIN_TIER_SEARCH, int(st["n_search"] * min(scale, 1.0)))
+    run_tiers_of(run_dir, jobs, n_search, st["budget"], n_scr)
+    return True
+
+
+MIN_TIER_GAMES, MIN_TIER_SEARCH = 200, 2
+"""The random and scripted tiers / the search tier of ``boardsim run``'s tier study play at
+least this many games whatever ``--scale`` (below 1 it scales them down)."""
 
 
 def _run_effects_of(run_dir: str, n: int, jobs: int, label: str) -> Path:
@@ -611,6 +633,40 @@ def effects(
         res = run_effects(game, n, players, _split(strategies) or None, seed, jobs, out,
                           _options(option), step, _split(family) or None, progress=cb,
                           arm=arm)
+    typer.echo(res["summary"])
+
+
+@app.command()
+def tiers(
+    game: str = typer.Argument(..., help="game id"),
+    n: int = typer.Option(200, "-n", "--games", help="games of the search tier (mcts in every "
+                          "seat)"),
+    scripted_games: Optional[int] = typer.Option(
+        None, "--scripted-games", help="games of the random and scripted tiers (default "
+                                       "max(-n, 4000); the search tier plays the first -n)"),
+    budget: Optional[int] = typer.Option(None, "--budget", help="the search bot's playouts "
+                                         "per decision (default: its registry value)"),
+    players: int = typer.Option(2, "--players", "-p"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="the scripted tier (default: the game's recommended "
+                                        "mix, pool seating)"),
+    seating: Optional[str] = typer.Option(None, help="fixed | rotate | pool (scripted tier)"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o",
+                                               help="rule option name=value"),
+    seed: int = typer.Option(1),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="threads (-1 = all cores)"),
+    out: Optional[Path] = typer.Option(None, help="output folder (default "
+                                       "reports/<game>/tiers)"),
+):
+    """Findings across skill tiers: first-player advantage and the top components' association
+    under random, scripted and search play on the same seeds; each finding holds, flips,
+    weakens or is undecided at this n (analysis/tiers.py)."""
+    _lab_checks(seed, jobs, n)
+    from analysis.tiers import run_tiers
+
+    names = _split(strategies) or None
+    res = run_tiers(game, n, players, names, seed, jobs, out, _options(option), budget,
+                    scripted_games, seating if names else None)
     typer.echo(res["summary"])
 
 

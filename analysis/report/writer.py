@@ -29,6 +29,7 @@ from analysis.report.sections import (
     strategy_section,
 )
 from analysis.report.summary import summary_json
+from analysis.report.tiers_section import tiers_section
 from analysis.report.verdict import (
     component_by_bot,
     component_rows,
@@ -356,6 +357,7 @@ def write_report(
         dict.fromkeys(mix_label(runs.manifests[i]) for i in runs.main_idx)))
     length_section(body, t.scores, t.lengths, unit, t.fixed)
     _effects_section(body, fx, out_dir, paths)
+    tiers_section(body, runs.run_dirs, runs.manifests, runs.main_idx, runs.game_id)
     for i, (grp, imp) in enumerate(zip(groups, t.impacts)):
         component_section(body, imp, grp, f"{_impact_name(i)}.png",
                           t.by_bot if i == 0 else None)
