@@ -151,10 +151,10 @@ def test_clean_checks_per_player_count_said_once():
     hi60 = float(wilson_interval([0], [60])[1][0])
     hi17 = float(wilson_interval([0], [17])[1][0])
     hi20 = float(wilson_interval([0], [20])[1][0])
-    assert row[4] == (f"the game cannot end (2p, 3p, 4p): 0 of 60 games (at most "
-                      f"{hi60 * 100:.2f}%); card types never played: 0 of 17 card types (at "
-                      f"most {hi17 * 100:.2f}%); the market runs dry (4 players): 0 of 20 games "
-                      f"(at most {hi20 * 100:.2f}%).")
+    assert row[4] == (f"the game cannot end (2p, 3p, 4p): 0 of 60 games (≤ "
+                      f"{hi60 * 100:.2f}%); card types never played: 0 of 17 card types "
+                      f"(≤ {hi17 * 100:.2f}%); the market runs dry (4 players): 0 of 20 games "
+                      f"(≤ {hi20 * 100:.2f}%).")
 
 
 # ------------------------------------------------------------- per-game scan findings -----

@@ -12,7 +12,16 @@ import numpy as np
 import polars as pl
 
 from analysis import queries as q
-from analysis.doc import Doc, ci, now_utc, pct, render_html, render_markdown, write_atomic
+from analysis.doc import (
+    Doc,
+    ci,
+    diff_ci,
+    now_utc,
+    pct,
+    render_html,
+    render_markdown,
+    write_atomic,
+)
 from analysis.games.little_town.charts import balance_chart, setup_charts
 from analysis.games.little_town.data import GAME_ID, GOAL_TEXT, SETUPS
 from analysis.games.little_town.feeding import bank_dry, feeding_section, feeding_stats
@@ -80,7 +89,10 @@ def extend_report(ctx) -> None:
                   "bank, spec section 8)", None)
     fs = feeding_stats(sel(main))
     if not fs.is_empty():
-        ctx.headline("**Feeding** (main runs, seat-games with an unfed worker): " + "; ".join(
+        ctx.headline("**Feeding** (seat-games with an unfed worker): " + "; ".join(
+            f"{r['players']}p {pct(r['starve_rate'])} {ci(r['starve_lo'], r['starve_hi'])}"
+            for r in fs.iter_rows(named=True)) + ".", None,
+            "**Feeding** (main runs, seat-games with an unfed worker): " + "; ".join(
             f"{r['players']}p {pct(r['starve_rate'])} {ci(r['starve_lo'], r['starve_hi'])} "
             f"(mean {r['vp_lost']:.2f} points lost, n = {r['n']:,})"
             for r in fs.iter_rows(named=True)) + ".")
@@ -97,12 +109,10 @@ def extend_report(ctx) -> None:
         sig = int((b["q"].fill_null(1.0) < 0.05).sum())
         n_tests = int(b["p"].is_not_null().sum())
         top, low = bb.row(0, named=True), bb.row(len(bb) - 1, named=True)
-        strong1 = item("**" + top["building"] + "**", top)
-        weak1 = item("**" + low["building"] + "**", low)
         ctx.headline(
-            f"**Buildings** ({hp}p, n = {n_games:,} games; builder's win rate minus the other "
-            f"seats', points): strongest {strong1}; weakest {weak1}; {sig} of {n_tests} tests "
-            "pass BH 5%.",
+            f"**Buildings** ({hp}p, builder minus other seats, points, n = {n_games:,} games): "
+            f"strongest **{top['building']}** {diff_ci(top)}; weakest **{low['building']}** "
+            f"{diff_ci(low)}.",
             f"Buildings at {hp}p: strongest {', '.join(bb.head(3)['building'])}; "
             f"weakest {', '.join(bb.tail(3).reverse()['building'])}.",
             f"**Buildings ({hp} players, default bots, random market, n = {n_games:,} "
@@ -125,11 +135,10 @@ def extend_report(ctx) -> None:
                 f"#{easy['card'][-1]} {pct(easy['completion'][-1])} "
                 f"{ci(easy['completion_lo'][-1], easy['completion_hi'][-1])}.")
         gtop, glow = gg.row(0, named=True), gg.row(len(gg) - 1, named=True)
-        strong1 = item(f"**#{gtop['card']}**", gtop)
-        weak1 = item(f"**#{glow['card']}**", glow)
         ctx.headline(
-            f"**Goal cards** ({hp}p; completers' win rate minus other holders', points): "
-            f"strongest {strong1}; weakest {weak1}. " + ease,
+            f"**Goal cards** ({hp}p, completers minus other holders, points): strongest "
+            f"**#{gtop['card']}** {diff_ci(gtop)}; weakest **#{glow['card']}** "
+            f"{diff_ci(glow)}.",
             f"Goal cards at {hp}p: strongest {', '.join('#' + str(c) for c in gg.head(3)['card'])}"
             f"; weakest {', '.join('#' + str(c) for c in gg.tail(3).reverse()['card'])}.",
             f"**Goal cards ({hp} players):** strongest (win rate of holders who completed it "
@@ -186,8 +195,8 @@ def goal_rule_holes(ctx, g: pl.DataFrame) -> None:
         "goal cards that no holder ever completed" + (f" ({what})" if what else ""),
         never.height, per.height, "goal cards held",
         "a dead draw for its holder: its points can never be scored",
-        "a reading of the card under which it can be met (`goals` table, `boardsim ... "
-        "--data`), or taking it out of the deck" if never.height else None)
+        "a reading under which it can be met (`goals` table, `--data`), or taking it out "
+        "of the deck" if never.height else None)
 
 
 def building_rule_holes(ctx, b: pl.DataFrame) -> None:

@@ -316,13 +316,15 @@ def setup_short(res: dict) -> list[str]:
     base = res["baseline"]["baseline"][0]
     p = int(order["players"][0])
     others = order.filter(pl.col("setup") != base)
-    n_txt = "/".join(f"{int(r['n']):,}" for r in order.iter_rows(named=True))
+    ns = [int(r["n"]) for r in order.iter_rows(named=True)]
+    n_txt = (f"{ns[0]:,} games each" if len(set(ns)) == 1 and len(ns) > 1
+             else "/".join(f"{n:,}" for n in ns) + " games")
     seat = [f"`{r['setup']}` {pts(r['diff'])} {ci(r['dlo'], r['dhi'])}"
             for r in others.iter_rows(named=True)]
     moved = [r["setup"] for r in others.iter_rows(named=True)
              if interval_sign(r["dlo"], r["dhi"]) != 0]
-    out = [f"**Setups, first player's win rate vs a `{base}` market** ({p}p, n = {n_txt} "
-           f"games, points): " + ", ".join(seat) + ": "
+    out = [f"**Setups, first player's win rate vs a `{base}` market** ({p}p, n = {n_txt}, "
+           f"points): " + ", ".join(seat) + ": "
            + (f"changed by {', '.join(f'`{m}`' for m in moved)}." if moved
               else "no setup changes it detectably.")]
     margin = dist.filter((pl.col("measure") == "winning margin") & (pl.col("setup") != base))

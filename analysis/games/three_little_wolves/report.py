@@ -56,6 +56,8 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
     # seat order
     d = rates.filter(pl.col("card_set") == DEFAULT_SET) if not rates.is_empty() else rates
     parts, short, sp = [], [], []
+    spread_s: list[str] = []
+    last_s: list[str] = []
     for (p,), g in (d.group_by("players", maintain_order=True) if not d.is_empty() else []):
         g = g.sort("seat")
         par = 1.0 / p
@@ -67,14 +69,17 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
                      f"{ci(as_float(last['lo']) - par, as_float(last['hi']) - par)}, spread "
                      f"{num(spread * 100, 1)} points (n = {f['n']:,})")
         short.append(f"{p}p {pts(as_float(f['win_rate']) - par)}")
+        spread_s.append(f"{p}p {num(spread * 100, 1)}")
+        last_s.append(f"{p}p {pts(as_float(last['win_rate']) - par)} "
+                      f"{ci(as_float(last['lo']) - par, as_float(last['hi']) - par)}")
         sp.append(f"{p}p {num(spread * 100, 1)}, last seat "
                   f"{pts(as_float(last['win_rate']) - par)} "
                   f"{ci(as_float(last['lo']) - par, as_float(last['hi']) - par)} vs parity "
                   f"(n = {f['n']:,})")
     if parts:
         ctx.headline(
-            "**Seat order** (spread between the best and worst seat's win rate, points): "
-            + "; ".join(sp) + ".",
+            "**Seat order** (best minus worst seat, points): " + ", ".join(spread_s)
+            + "; last seat vs parity " + ", ".join(last_s) + ".",
             "Seat 1 vs parity: " + ", ".join(short) + " points.",
             "**How much seat order matters** (win rate minus parity, percentage points, "
             "default card set, 95% intervals): " + "; ".join(parts) + ". Under the other card "
@@ -136,6 +141,10 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
     t = ties.get(DEFAULT_SET)
     if t is not None and not t.is_empty():
         ctx.headline(
+            "**Ties that save a house** (share of built houses): "
+            + "; ".join(f"{r['players']}p {pct(r['saved_rate'])} "
+                        f"{ci(r['saved_rate_lo'], r['saved_rate_hi'])}"
+                        for r in t.iter_rows(named=True)) + ".", None,
             "**Ties that save a house** (default card set): "
             + "; ".join(f"{r['players']}p {pct(r['saved_rate'])} "
                         f"{ci(r['saved_rate_lo'], r['saved_rate_hi'])} of built houses, in "
@@ -144,11 +153,18 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
     # score components
     if not comp.is_empty():
         parts = []
+        spans: dict[str, list[str]] = {}
         for (p,), g in comp.group_by("players", maintain_order=True):
             m = {r["component"]: r for r in g.iter_rows(named=True)}
             parts.append(f"{p}p: " + ", ".join(
                 f"{c} {per100(m[c]['share'])}" for c in COMPONENTS if c in m))
-        ctx.headline("**Score components** (points per 100 points of final score, main "
+            for c in COMPONENTS:
+                if c in m:
+                    spans.setdefault(c, []).append(per100(m[c]["share"]))
+        ps = "/".join(f"{p}" for p in comp["players"].unique(maintain_order=True))
+        ctx.headline(f"**Score components** (points per 100 of final score, {ps}p): "
+                     + ", ".join(f"{c} {' / '.join(v)}" for c, v in spans.items()) + ".",
+                     None, "**Score components** (points per 100 points of final score, main "
                      "runs): " + "; ".join(parts) + ".")
     # dummy
     dd = [r for r in dummy_pairs if r["n"]]
