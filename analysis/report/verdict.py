@@ -91,7 +91,7 @@ def _advantage_reading(who: str, r: dict, p: int) -> str:
     if r["hi"] < par:
         return base + "a disadvantage."
     half = (r["hi"] - r["lo"]) / 2 * 100
-    return base + f"no advantage detectable (this run resolves ±{half:.1f} points)."
+    return base + f"no advantage detectable (±{half:.1f} points)."
 
 
 def first_player_rows(order_rates: pl.DataFrame, firsts: dict[int, list[int]]) -> list[list]:
@@ -164,11 +164,11 @@ def _clip(r: dict) -> tuple[float, float]:
 def effect_rows(table: pl.DataFrame) -> list[list]:
     """Verdict rows from a component-effects table (``analysis.effects.effects_table``, effects
     in points): per arm and family, the strongest (largest effect) and the weakest (smallest)
-    component with its 95% interval clustered by game, holder seat-games, BH q and a one-line
-    reading (whether the interval excludes 0, its tier wording against the neighbour:
-    ``indistinguishable`` when the intervals overlap). A family in which no component's
-    interval excludes 0 is one row ("no effect shown", with its largest effect in the
-    reading). The intervention, the bot mix and the measure are said once in the intro
+    component with its 95% interval clustered by game, holder seat-games and a one-line
+    reading ("Causal: ", whether the interval excludes 0, its tier wording against the
+    neighbour: ``indistinguishable`` when the intervals overlap, BH q). A family in which no
+    component's interval excludes 0 is one row ("no effect shown", with its largest effect in
+    the reading). The intervention, the bot mix and the measure are said once in the intro
     (``verdict_intro``), never per row. Rows without an estimate are skipped; a family with
     one component gives one row."""
     rows = []
@@ -177,18 +177,18 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
     for arm in dict.fromkeys(table["arm"].to_list()):
         d = table.filter((pl.col("arm") == arm) & pl.col("effect").is_not_null()
                          & pl.col("lo").is_not_null() & pl.col("hi").is_not_null())
-        tag = "causal" if arm == "nudge" else f"causal, {arm}"
+        tag = "Causal" if arm == "nudge" else f"Causal ({arm})"
         for fam in dict.fromkeys(d["family"].to_list()):
             g = d.filter(pl.col("family") == fam).sort("effect", descending=True)
             p = g["players"][0]
             shown = [r for r in g.iter_rows(named=True) if _clip(r)[0] > 0 or _clip(r)[1] < 0]
-            if g.height > 2 and not shown:  # nothing to rank: one row for the family
+            if g.height > 1 and not shown:  # nothing to rank: one row for the family
                 r = g.row(int((g["effect"].abs()).arg_max()), named=True)
                 lo, hi = _clip(r)
                 rows.append([
-                    f"{fam[0].upper()}{fam[1:]} ({tag}), {p}p", "no effect shown", "",
+                    f"{fam[0].upper()}{fam[1:]}, {p}p", "no effect shown", "",
                     f"{count(int(g['holder_seat_games'].max()))} seat-games",
-                    f"No interval of the {g.height} excludes 0; the largest, "
+                    f"{tag}: no interval of the {g.height} excludes 0; the largest, "
                     f"**{r['component'].split(': ', 1)[-1]}** {r['effect']:+.1f} "
                     f"[{pts(lo)}, {pts(hi)}]."])
                 continue
@@ -200,19 +200,16 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
                 other = g.row(j, named=True) if 0 <= j < g.height else None
                 tier = g.filter(pl.col("tier") == r["tier"]).height
                 lo, hi = _clip(r)
-                zero = "" if lo > 0 or hi < 0 else "no effect shown (interval includes 0); "
+                zero = "" if lo > 0 or hi < 0 else "none shown (interval includes 0); "
                 if r["effect"] == 0 and r["lo"] == 0 and r["hi"] == 0:
-                    zero = "exactly 0: the nudge changed no game's result; "
-                small = (" Small sample (< 1,000 seat-games): no headline."
-                         if r["small_sample"] else "")
+                    zero = "exactly 0, the nudge changed no game's result; "
+                small = " Small sample (< 1,000): no headline." if r["small_sample"] else ""
                 q_txt = "n/a" if r["q"] is None else f"{r['q']:.2g}"
-                text = f"{zero}{_fx_versus(r, other, tier)}."
                 rows.append([
-                    f"{label} {fam} ({tag}), {p}p",
+                    f"{label} {fam}, {p}p",
                     f"**{r['component'].split(': ', 1)[-1]}** {r['effect']:+.1f} points",
-                    f"[{pts(lo)}, {pts(hi)}]",
-                    f"{count(r['holder_seat_games'])} seat-games, BH q {q_txt}",
-                    text[0].upper() + text[1:] + small])
+                    f"[{pts(lo)}, {pts(hi)}]", f"{count(r['holder_seat_games'])} seat-games",
+                    f"{tag}: {zero}{_fx_versus(r, other, tier)}; BH q {q_txt}.{small}"])
     return rows
 
 
@@ -239,10 +236,12 @@ def effects_intervention(tables: list[pl.DataFrame]) -> str:
 
 
 def length_rows(lengths: pl.DataFrame, comp: pl.DataFrame, fixed: bool) -> list[list]:
-    """Verdict rows: mean game length in player-turns with its 95% interval, per player
-    count, and the share of games stopped at the limit. A game of fixed length (``fixed``:
-    every finished game of a player count lasts the same) is one row over all its player
-    counts ("Game length, 2p, 3p, 4p": "40 / 48 / 48 player-turns")."""
+    """Verdict rows: mean game length in player-turns with its 95% interval (normal), its
+    median and 95th percentile, and the share of games stopped at the limit. Several player
+    counts are one row, side by side ("Game length, 2p, 3p, 4p": "mean 26.6 / 38.0 / 53.5
+    player-turns", "±0.1 / ±0.1 / ±0.2", n the games of all counts); a game of fixed length
+    (``fixed``: every finished game of a player count lasts the same) says so ("40 / 48 / 48
+    player-turns", "fixed")."""
     rows = []
     recs = []
     for r in lengths.filter(pl.col("measure") == "turns").iter_rows(named=True):
@@ -250,13 +249,24 @@ def length_rows(lengths: pl.DataFrame, comp: pl.DataFrame, fixed: bool) -> list[
         recs.append((p, r, comp.filter(pl.col("players") == p).row(0, named=True)))
     limits = [f"{p}p {pct(c['limit_rate'], 2)} {ci(c['limit_lo'], c['limit_hi'], 2)} of "
               f"{count(c['n'])}" for p, _, c in recs if c["limit"]]
-    if fixed and len(recs) > 1:
-        rows.append([f"Game length, {', '.join(f'{p}p' for p, _, _ in recs)}",
-                     " / ".join(num(r["q50"], 0) for _, r, _ in recs) + " player-turns",
-                     "fixed", f"{count(sum(int(r['n']) for _, r, _ in recs))} games",
-                     "Fixed length: every finished game lasts exactly that long."
-                     + (f" Stopped at the length limit: {'; '.join(limits)}." if limits
-                        else "")])
+    if len(recs) > 1:  # one row, the player counts side by side
+        which = ", ".join(f"{p}p" for p, _, _ in recs)
+        total = f"{count(sum(int(r['n']) for _, r, _ in recs))} games"
+        stop = f" Stopped at the length limit: {'; '.join(limits)}." if limits else ""
+        if fixed:
+            rows.append([f"Game length, {which}",
+                         " / ".join(num(r["q50"], 0) for _, r, _ in recs) + " player-turns",
+                         "fixed", total,
+                         "Fixed length: every finished game lasts exactly that long." + stop])
+            return rows
+        halves = [st.z_value() * r["sd"] / math.sqrt(r["n"])
+                  if r["n"] > 1 and r["sd"] == r["sd"] else 0.0 for _, r, _ in recs]
+        rows.append([f"Game length, {which}",
+                     "mean " + " / ".join(num(r["mean"], 1) for _, r, _ in recs)
+                     + " player-turns", " / ".join(f"±{num(h, 1)}" for h in halves), total,
+                     "Medians " + " / ".join(num(r["q50"], 0) for _, r, _ in recs)
+                     + ", 95th percentiles " + " / ".join(num(r["q95"], 0) for _, r, _ in recs)
+                     + "." + stop])
         return rows
     for p, r, c in recs:
         n = int(r["n"])
@@ -378,13 +388,12 @@ def verdict_intro(mix: str, causal: str = "", intervention: str = "",
     (``association``: whether there are any)."""
     assoc = f"win rate vs same-bot seats without the component, an {ASSOCIATION_LABEL}"
     if causal:
-        comp = (f"Causal rows ({causal}): {CAUSAL_LABEL}, {intervention}; interval clustered "
-                "by game, BH q." + (f" Other component rows: {assoc}." if association else ""))
+        comp = (f"Causal ({causal}): {CAUSAL_LABEL}, {intervention}; interval clustered by "
+                "game." + (f" Association: {assoc}." if association else ""))
     else:
-        comp = (f"Component rows: {assoc} (no component effects were run for these runs: "
+        comp = (f"Association: {assoc} (no component effects were run for these runs: "
                 "`boardsim run` plays them).")
-    return (f"Bots: {mix}. 95% intervals (CI); points = percentage points. {comp} "
-            "Explanations are folded below.")
+    return f"Bots: {mix}. 95% intervals (CI); points = percentage points. {comp}"
 
 
 def verdict_section(doc: Doc, rows: list[list], answers: list[str],
@@ -396,8 +405,7 @@ def verdict_section(doc: Doc, rows: list[list], answers: list[str],
     assoc = any(str(r[4]).startswith("Association") for r in rows)
     doc.p(verdict_intro(mix, causal, intervention, assoc), "meta")
     doc.table(Table(_HEAD, rows, _RIGHT), "verdict")
-    if answers:
-        doc.p("**Game-specific answers:**")
+    if answers:  # each bullet opens on its bold label: no heading, to keep to one screen
         doc.ul(answers, "answers")
     doc.charts(charts)
 

@@ -113,11 +113,11 @@ def extend_report(ctx) -> None:
     eff = option_effects(ctx.games, ctx.roles, ctx.manifests)
     report_rule_holes(ctx, er, cards)
 
-    # ---- headlines: one line each in the verdict, the full answer folded (detail=)
+    # ---- headlines: one line each in the verdict, the full answer folded (detail=); the
+    # deadlocks are the verdict's rule-hole row, so their answer is folded only
     if er.height:
-        ctx.headline(
-            f"**Deadlocks (a rule hole):** {_deadlock_text(er)} of games.",
-            f"Go Town deadlocks: {_deadlock_text(er)}",
+        ctx.summary.append(f"Go Town deadlocks: {_deadlock_text(er)}")
+        ctx.details.append(
             f"**Deadlocks (a rule hole):** {_deadlock_text(er)} of games freeze with no player "
             "able to act (ended by the engine as `deadlock`, left out of win rates and "
             "lengths).")

@@ -403,9 +403,9 @@ def archetype_section(ctx, seats: pl.LazyFrame, roles: list[str]) -> None:
                 [(f"`{r['strategy']}`", f"{pct(r['win_rate'])} {ci(r['lo'], r['hi'])}",
                   r["lo"], r["hi"]) for r in g.iter_rows(named=True)]))
             top = g.row(0, named=True)
-            below = [f"`{r['strategy']}`" for r in g.iter_rows(named=True)
+            below = [r["strategy"] for r in g.iter_rows(named=True)
                      if separated(top["lo"], top["hi"], r["lo"], r["hi"]) > 0]
-            short.append(f"{p}p `{top['strategy']}` {pct(top['win_rate'])} "
+            short.append(f"{p}p {top['strategy']} {pct(top['win_rate'])} "
                          f"{ci(top['lo'], top['hi'])}" + (
                              ", above both others" if len(below) == 2 == g.height - 1 else
                              f", above {', '.join(below)}" if below else

@@ -90,6 +90,7 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
     if wv:
         txt = "; ".join(f"{r['players']}p {pts(r['diff'])} {ci(r['lo'], r['hi'])} "
                         f"(n = {r['n']:,})" for r in wv)
+        ns = " / ".join(f"{r['n']:,}" for r in wv)
         pw = "; ".join(f"{r['players']}p {signed(r['per_wolf'])} [{signed(r['per_wolf_lo'])}, "
                        f"{signed(r['per_wolf_hi'])}]" for r in wv)
         extra = ""
@@ -99,8 +100,10 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
                         f"{r['players']}p `{r['more']}` - `{r['less']}` {pts(r['diff'])} "
                         f"{ci(r['lo'], r['hi'])}" for r in mvl.iter_rows(named=True)) + "."
         ctx.headline(
-            "**Is the wolf action worth a card?** Win rate of a greedy seat allowed minus "
-            "forbidden wolves (same seeds, points): " + txt + ".", None,
+            "**Is the wolf action worth a card?** A greedy seat allowed minus forbidden "
+            "wolves (same seeds, points): " + "; ".join(
+                f"{r['players']}p {pts(r['diff'])} {ci(r['lo'], r['hi'])}" for r in wv)
+            + f" (n = {ns}).", None,
             "**Is the wolf action worth a card?** Forbidding wolves to one greedy seat on the "
             "same seeds changes its win rate by (allowed - forbidden, points): " + txt
             + f". Each wolf action is worth, in final points against the card's other use: "
@@ -153,26 +156,17 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
     # score components
     if not comp.is_empty():
         parts = []
-        spans: dict[str, list[str]] = {}
         for (p,), g in comp.group_by("players", maintain_order=True):
             m = {r["component"]: r for r in g.iter_rows(named=True)}
             parts.append(f"{p}p: " + ", ".join(
                 f"{c} {per100(m[c]['share'])}" for c in COMPONENTS if c in m))
-            for c in COMPONENTS:
-                if c in m:
-                    spans.setdefault(c, []).append(per100(m[c]["share"]))
-        ps = "/".join(f"{p}" for p in comp["players"].unique(maintain_order=True))
-        ctx.headline(f"**Score components** (points per 100 of final score, {ps}p): "
-                     + ", ".join(f"{c} {' / '.join(v)}" for c, v in spans.items()) + ".",
-                     None, "**Score components** (points per 100 points of final score, main "
-                     "runs): " + "; ".join(parts) + ".")
+        # descriptive, not a balance answer: folded only (the verdict fits one screen)
+        ctx.details.append("**Score components** (points per 100 points of final score, main "
+                           "runs): " + "; ".join(parts) + ".")
     # dummy
     dd = [r for r in dummy_pairs if r["n"]]
     if dd:
-        ctx.headline(
-            "**Two-player dummy control** (hostile minus neutral controller, points): "
-            + "; ".join(f"{r['card_set']} {pts(r['diff'])} {ci(r['lo'], r['hi'])} "
-                        f"(n = {r['n']:,})" for r in dd) + ".", None,
+        ctx.details.append(  # a control of the method: folded only (the verdict's screen)
             "**Two-player dummy control** (win rate of a hostile controller minus the same "
             "seat with neutral control, same seeds): "
             + "; ".join(f"{r['card_set']} {pts(r['diff'])} {ci(r['lo'], r['hi'])} points "
