@@ -107,7 +107,7 @@ def test_effect_rows_strongest_weakest_tiers_and_labels():
     # one plain line: the bot mix and the intervention are said once, in the intro
     assert top[4] == "Causal: indistinguishable from **DRILL**; BH q 0.001."
     assert low[1:4] == ["**BONE** -1.0 points", "[-2.0, +0.0]", "1,200 seat-games"]
-    assert low[4] == "Causal: none shown (interval includes 0); below **DRILL**; BH q 0.04."
+    assert low[4] == "Causal: CI includes 0; below **DRILL**; BH q 0.04."
     assert not any(MIX in r[4] or "cards.DOG.count" in r[4] for r in rows)
 
 
@@ -116,7 +116,7 @@ def test_a_family_without_any_effect_is_one_row():
                                      _row("B", 0.1, -0.4, 0.6, 0.7, 2000, 2, 1),
                                      _row("C", -0.6, -1.5, 0.3, 0.5, 1800, 3, 1)]))
     assert rows == [["Card types, 2p", "no effect shown", "", "2,000 seat-games",
-                     "Causal: no interval of the 3 excludes 0; the largest, **C** -0.6 "
+                     "Causal: no CI of the 3 excludes 0; the largest, **C** -0.6 "
                      "[-1.5, +0.3]."]]
 
 
@@ -124,8 +124,8 @@ def test_effect_rows_small_sample_and_a_lone_component():
     rows = effect_rows(pl.DataFrame([_row("WRECK", 9.0, -1.0, 19.0, 0.3, 40, 1, 1,
                                           family="specials")]))
     assert len(rows) == 1 and rows[0][0] == "Strongest specials, 2p"
-    assert rows[0][4] == ("Causal: none shown (interval includes 0); the only component of its "
-                          "family; BH q 0.3. Small sample (< 1,000): no headline.")
+    assert rows[0][4] == ("Causal: CI includes 0; the only component of its family; BH q 0.3. "
+                          "Small sample: no headline.")
 
 
 def test_effect_interval_is_clipped_to_the_possible_range():
@@ -153,7 +153,7 @@ def test_verdict_ranks_by_causal_effect_when_the_runs_have_effects(tmp_path):
     assert "(e.g. `cards.DOG.count: 3 -> 2`), effect on its holders' win rate" in v
     # the association rows leave the verdict (they stay, labelled, in the folded sections)
     assert "Strongest component, 2p" not in v and ASSOCIATION_LABEL[1:] not in v
-    assert f"Causal (2p): {CAUSAL_LABEL}, each component's number" in v
+    assert f"Causal (2p): {CAUSAL_LABEL}, each component's number one step" in v
     rest = md[md.index("**Contents**"):]
     assert "## Component effects (causal)" in rest and "## Component impact" in rest
     assert "| 1 | 1 | card types: DOG | cards.DOG.count: 3 -> 2 | +5.00 | [+3.00, +7.00] |" \

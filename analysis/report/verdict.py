@@ -136,7 +136,7 @@ def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
         top, nxt = g.row(0, named=True), g.row(1, named=True)
         low, prev = g.row(len(g) - 1, named=True), g.row(len(g) - 2, named=True)
         for label, r, other in (("Strongest", top, nxt), ("Weakest", low, prev)):
-            zero = "" if r["lo"] > 0 or r["hi"] < 0 else "none shown (interval includes 0); "
+            zero = "" if r["lo"] > 0 or r["hi"] < 0 else "CI includes 0; "
             rows.append([
                 f"{label} {noun}, {p}p", f"**{r['component']}** {pts(r['diff'])} points",
                 ci(r["lo"], r["hi"]), f"{count(r['n'])} seat-games",
@@ -188,7 +188,7 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
                 rows.append([
                     f"{fam[0].upper()}{fam[1:]}, {p}p", "no effect shown", "",
                     f"{count(int(g['holder_seat_games'].max()))} seat-games",
-                    f"{tag}: no interval of the {g.height} excludes 0; the largest, "
+                    f"{tag}: no CI of the {g.height} excludes 0; the largest, "
                     f"**{r['component'].split(': ', 1)[-1]}** {r['effect']:+.1f} "
                     f"[{pts(lo)}, {pts(hi)}]."])
                 continue
@@ -200,10 +200,10 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
                 other = g.row(j, named=True) if 0 <= j < g.height else None
                 tier = g.filter(pl.col("tier") == r["tier"]).height
                 lo, hi = _clip(r)
-                zero = "" if lo > 0 or hi < 0 else "none shown (interval includes 0); "
+                zero = "" if lo > 0 or hi < 0 else "CI includes 0; "
                 if r["effect"] == 0 and r["lo"] == 0 and r["hi"] == 0:
                     zero = "exactly 0, the nudge changed no game's result; "
-                small = " Small sample (< 1,000): no headline." if r["small_sample"] else ""
+                small = " Small sample: no headline." if r["small_sample"] else ""
                 q_txt = "n/a" if r["q"] is None else f"{r['q']:.2g}"
                 rows.append([
                     f"{label} {fam}, {p}p",
@@ -230,7 +230,7 @@ def effects_intervention(tables: list[pl.DataFrame]) -> str:
             parts.append("denial rows: one seat (rotated) barred from the component, effect on "
                          "that seat's win rate")
         else:
-            parts.append(f"each component's number moved one step against it (e.g. "
+            parts.append(f"each component's number one step against it (e.g. "
                          f"`{a['nudge'][0]}`), effect on {whose} win rate")
     return "; ".join(parts)
 
@@ -239,7 +239,7 @@ def length_rows(lengths: pl.DataFrame, comp: pl.DataFrame, fixed: bool) -> list[
     """Verdict rows: mean game length in player-turns with its 95% interval (normal), its
     median and 95th percentile, and the share of games stopped at the limit. Several player
     counts are one row, side by side ("Game length, 2p, 3p, 4p": "mean 26.6 / 38.0 / 53.5
-    player-turns", "±0.1 / ±0.1 / ±0.2", n the games of all counts); a game of fixed length
+    player-turns", "±0.05 / ±0.08 / ±0.15", n the games of all counts); a game of fixed length
     (``fixed``: every finished game of a player count lasts the same) says so ("40 / 48 / 48
     player-turns", "fixed")."""
     rows = []
@@ -263,7 +263,7 @@ def length_rows(lengths: pl.DataFrame, comp: pl.DataFrame, fixed: bool) -> list[
                   if r["n"] > 1 and r["sd"] == r["sd"] else 0.0 for _, r, _ in recs]
         rows.append([f"Game length, {which}",
                      "mean " + " / ".join(num(r["mean"], 1) for _, r, _ in recs)
-                     + " player-turns", " / ".join(f"±{num(h, 1)}" for h in halves), total,
+                     + " player-turns", " / ".join(f"±{num(h, 2)}" for h in halves), total,
                      "Medians " + " / ".join(num(r["q50"], 0) for _, r, _ in recs)
                      + ", 95th percentiles " + " / ".join(num(r["q95"], 0) for _, r, _ in recs)
                      + "." + stop])
@@ -386,14 +386,14 @@ def verdict_intro(mix: str, causal: str = "", intervention: str = "",
     (e.g. "3p") whose component rows are causal effects and ``intervention`` what they did
     (``effects_intervention``); the other component rows are associations within each bot
     (``association``: whether there are any)."""
-    assoc = f"win rate vs same-bot seats without the component, an {ASSOCIATION_LABEL}"
+    assoc = f"vs same-bot seats without it, an {ASSOCIATION_LABEL}"
     if causal:
-        comp = (f"Causal ({causal}): {CAUSAL_LABEL}, {intervention}; interval clustered by "
-                "game." + (f" Association: {assoc}." if association else ""))
+        comp = (f"Causal ({causal}): {CAUSAL_LABEL}, {intervention}, CI clustered by game."
+                + (f" Association: {assoc}." if association else ""))
     else:
         comp = (f"Association: {assoc} (no component effects were run for these runs: "
                 "`boardsim run` plays them).")
-    return f"Bots: {mix}. 95% intervals (CI); points = percentage points. {comp}"
+    return f"Bots: {mix}. Points = percentage points. {comp}"
 
 
 def verdict_section(doc: Doc, rows: list[list], answers: list[str],

@@ -15,7 +15,6 @@ from analysis import queries as q
 from analysis.doc import (
     Doc,
     ci,
-    diff_ci,
     now_utc,
     pct,
     render_html,
@@ -108,13 +107,10 @@ def extend_report(ctx) -> None:
                          .iter_rows(named=True))
         sig = int((b["q"].fill_null(1.0) < 0.05).sum())
         n_tests = int(b["p"].is_not_null().sum())
-        top, low = bb.row(0, named=True), bb.row(len(bb) - 1, named=True)
-        ctx.headline(
-            f"**Buildings** ({hp}p, builder minus other seats, points, n = {n_games:,} games): "
-            f"strongest **{top['building']}** {diff_ci(top)}; weakest **{low['building']}** "
-            f"{diff_ci(low)}.",
-            f"Buildings at {hp}p: strongest {', '.join(bb.head(3)['building'])}; "
-            f"weakest {', '.join(bb.tail(3).reverse()['building'])}.",
+        # folded only: the verdict's component rows rank the buildings (causal at 3p)
+        ctx.summary.append(f"Buildings at {hp}p: strongest {', '.join(bb.head(3)['building'])}"
+                           f"; weakest {', '.join(bb.tail(3).reverse()['building'])}.")
+        ctx.details.append(
             f"**Buildings ({hp} players, default bots, random market, n = {n_games:,} "
             f"games):** strongest (builder's win rate minus the other seats', points): "
             f"{strong}. Weakest (lowest difference): {weak}. Over all player counts {sig} of "
@@ -134,13 +130,11 @@ def extend_report(ctx) -> None:
                 f"{ci(easy['completion_lo'][0], easy['completion_hi'][0])}; hardest: "
                 f"#{easy['card'][-1]} {pct(easy['completion'][-1])} "
                 f"{ci(easy['completion_lo'][-1], easy['completion_hi'][-1])}.")
-        gtop, glow = gg.row(0, named=True), gg.row(len(gg) - 1, named=True)
-        ctx.headline(
-            f"**Goal cards** ({hp}p, completers minus other holders, points): strongest "
-            f"**#{gtop['card']}** {diff_ci(gtop)}; weakest **#{glow['card']}** "
-            f"{diff_ci(glow)}.",
+        # folded only, like the buildings
+        ctx.summary.append(
             f"Goal cards at {hp}p: strongest {', '.join('#' + str(c) for c in gg.head(3)['card'])}"
-            f"; weakest {', '.join('#' + str(c) for c in gg.tail(3).reverse()['card'])}.",
+            f"; weakest {', '.join('#' + str(c) for c in gg.tail(3).reverse()['card'])}.")
+        ctx.details.append(
             f"**Goal cards ({hp} players):** strongest (win rate of holders who completed it "
             f"minus holders who did not): {strong}. Weakest (lowest difference): {weak}. "
             + ease)
@@ -149,10 +143,7 @@ def extend_report(ctx) -> None:
         if mix_roles:
             hb = b.filter((pl.col("players") == hp) & pl.col("robust").is_not_null())
             hg = g.filter((pl.col("players") == hp) & pl.col("robust").is_not_null())
-            ctx.headline(
-                f"**Robustness:** at {hp}p {nrob_b} of {hb.height} building and "
-                f"{nrob_g} of {hg.height} goal-card differences keep their sign under a "
-                "second bot mix.", None,
+            ctx.details.append(  # of the folded building and goal-card answers
                 f"**Robustness:** at {hp} players {nrob_b} of {hb.height} building and "
                 f"{nrob_g} of {hg.height} goal-card differences keep their sign (interval "
                 f"excluding 0) under a second bot mix "
@@ -194,9 +185,9 @@ def goal_rule_holes(ctx, g: pl.DataFrame) -> None:
     ctx.rule_hole(
         "goal cards that no holder ever completed" + (f" ({what})" if what else ""),
         never.height, per.height, "goal cards held",
-        "a dead draw for its holder: its points can never be scored",
-        "a reading under which it can be met (`goals` table, `--data`), or taking it out "
-        "of the deck" if never.height else None)
+        "a dead draw: its points can never be scored",
+        "another reading (`goals` table, `--data`) or out of the deck" if never.height
+        else None)
 
 
 def building_rule_holes(ctx, b: pl.DataFrame) -> None:

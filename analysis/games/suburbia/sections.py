@@ -174,16 +174,13 @@ def _pooled_tiles(ctx, pooled: pl.DataFrame) -> None:
              for r in pl.concat([top.head(5), top.tail(5)]).iter_rows(named=True)],
             [False, False, True, True, True, True, True, True, True]))
         n_tiles = int(top["adj_n1"].sum() + top["adj_n0"].sum()) // max(len(top), 1)
-        ctx.headline("**Tiles** (IWD, bot-adjusted, 2-4 players, about "
-                     f"{n_tiles:,} seat-games each): strongest "
-                     + _tile_list(top.head(1)) + "; weakest "
-                     + _tile_list(top.tail(1)) + ".",
-                     "Strongest tiles: " + ", ".join(
-                         f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}"
-                         for r in top.head(5).iter_rows(named=True)),
-                     "**Strongest tiles** (IWD, bot-adjusted, pooled over 2-4 players, main "
-                     "mix): " + _tile_list(top.head(5)) + ". **Weakest tiles**: "
-                     + _tile_list(top.tail(5).reverse()) + ".")
+        # folded only: the verdict's component rows rank the tiles (causal at 3p)
+        ctx.summary.append("Strongest tiles: " + ", ".join(
+            f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}" for r in top.head(5).iter_rows(named=True)))
+        ctx.details.append("**Strongest tiles** (IWD, bot-adjusted, pooled over 2-4 players, "
+                           f"main mix, about {n_tiles:,} seat-games each): "
+                           + _tile_list(top.head(5)) + ". **Weakest tiles**: "
+                           + _tile_list(top.tail(5).reverse()) + ".")
         ctx.summary.append("Weakest tiles: " + ", ".join(
             f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}"
             for r in top.tail(5).reverse().iter_rows(named=True)))
@@ -257,8 +254,8 @@ def goal_section(ctx, seats: pl.LazyFrame) -> None:
              for r in pg.iter_rows(named=True)],
             [False, True, True, True, True, True, True, True, True]))
     if items:
-        ctx.headline("**Goals** (scorer minus other seats, bot-adjusted, 2-4 players; "
-                     "strongest to weakest): " + "; ".join(short) + ".",
+        ctx.headline("**Goals** (scorer minus others, strongest to weakest): "
+                     + "; ".join(short) + ".",
                      "Goals: " + "; ".join(i.replace("**", "") for i in items),
                      "**Goals** (win-rate difference of the seat that scored it vs the other "
                      "in-play seats, bot-adjusted, pooled over 2-4 players): "
@@ -407,10 +404,10 @@ def archetype_section(ctx, seats: pl.LazyFrame, roles: list[str]) -> None:
                      if separated(top["lo"], top["hi"], r["lo"], r["hi"]) > 0]
             short.append(f"{p}p {top['strategy']} {pct(top['win_rate'])} "
                          f"{ci(top['lo'], top['hi'])}" + (
-                             ", above both others" if len(below) == 2 == g.height - 1 else
-                             f", above {', '.join(below)}" if below else
-                             ", indistinguishable from the others"))
-        ctx.headline("**Archetypes** (highest win rate, main mix): " + "; ".join(short) + ".",
+                             " (above both others)" if len(below) == 2 == g.height - 1 else
+                             f" (above {', '.join(below)})" if below else
+                             " (indistinguishable from the others)"))
+        ctx.headline("**Archetypes** (highest win rate): " + "; ".join(short) + ".",
                      None, "**Archetypes** (main mix win rates): " + "; ".join(parts) + ".")
     ctx.add_chart("suburbia_archetypes", archetype_chart(
         prof, os.path.join(out, "suburbia_archetypes.png"),
