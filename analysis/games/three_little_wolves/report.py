@@ -90,7 +90,8 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
     if wv:
         txt = "; ".join(f"{r['players']}p {pts(r['diff'])} {ci(r['lo'], r['hi'])} "
                         f"(n = {r['n']:,})" for r in wv)
-        ns = " / ".join(f"{r['n']:,}" for r in wv)
+        ns = (f"{wv[0]['n']:,} each" if len({r["n"] for r in wv}) == 1
+              else " / ".join(f"{r['n']:,}" for r in wv))
         pw = "; ".join(f"{r['players']}p {signed(r['per_wolf'])} [{signed(r['per_wolf_lo'])}, "
                        f"{signed(r['per_wolf_hi'])}]" for r in wv)
         extra = ""
@@ -198,7 +199,7 @@ def report_rule_holes(ctx, main_idx: list[int]) -> None:
     runs: games stopped at the length limit, score components no seat ever scored."""
     g = ctx.games.filter(pl.col("run").is_in(main_idx))
     n, lim = q.collect(g.select(pl.len(), (~q.finished_game()).sum())).row(0)
-    ctx.rule_hole("the game stopped at the length limit without ending", int(lim), int(n),
+    ctx.rule_hole("the game stopped at the length limit", int(lim), int(n),
                   "games", "a game in which the last pig never comes out", None)
     s = ctx.seats.filter(pl.col("run").is_in(main_idx))
     cols = [f"pts_{c}" for c in COMPONENTS if f"pts_{c}" in s.collect_schema().names()]
