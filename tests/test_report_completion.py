@@ -148,6 +148,7 @@ def test_clean_checks_per_player_count_said_once():
     holes.append(dict(finding="4 players: the market runs dry", count=0, n=20, unit="games",
                       reading="", fix=None))
     (row,) = rule_hole_rows(holes)
+    assert row[:4] == ["Rule holes: none found", "0", "", ""]
     hi60 = float(wilson_interval([0], [60])[1][0])
     hi17 = float(wilson_interval([0], [17])[1][0])
     hi20 = float(wilson_interval([0], [20])[1][0])

@@ -112,7 +112,7 @@ def test_rule_holes_with_rate_interval_and_the_clean_checks(toy):
             "end. Fix: option deadlock=discard. |") in v
     h50 = float(wilson_interval(0, 50)[1])
     h80 = float(wilson_interval(0, 80)[1])
-    assert (f"| Rule holes checked, none found | 0 |  |  | goal card #17 can never score: 0 of "
+    assert (f"| Rule holes: none found | 0 |  |  | goal card #17 can never score: 0 of "
             f"50 holders (≤ {h50 * 100:.2f}%); the market runs dry: 0 of 80 games "
             f"(≤ {h80 * 100:.2f}%). |") in v
 
@@ -162,6 +162,23 @@ def test_bot_mix_said_once_and_one_rule_hole_row_per_check(tmp_path, monkeypatch
     rest = md[md.index("**Contents**"):]
     assert rest.count("| 2 players: the game cannot end (deadlock) | 5 of 100 games |") == 1
     assert rest.count("players: the game cannot end (deadlock) |") == 3
+
+
+def test_game_length_over_player_counts_is_one_row():
+    from analysis.report.verdict import length_rows
+
+    lengths = pl.DataFrame({"players": [2, 3], "measure": ["turns", "turns"], "n": [100, 400],
+                            "mean": [20.0, 30.0], "sd": [5.0, 10.0], "q05": [12.0, 15.0],
+                            "q25": [16.0, 24.0], "q50": [20.0, 29.0], "q75": [24.0, 36.0],
+                            "q95": [28.0, 47.0]})
+    comp = pl.DataFrame({"players": [2, 3], "n": [100, 404], "limit": [0, 4],
+                         "limit_rate": [0.0, 4 / 404], "limit_lo": [0.0, 0.004],
+                         "limit_hi": [0.04, 0.025]})
+    (row,) = length_rows(lengths, comp, False)
+    # half-widths 1.96 * sd / sqrt(n): 0.98 and 0.98
+    assert row == ["Game length, 2p, 3p", "mean 20.0 / 30.0", "±0.98 / ±0.98", "500 games",
+                   "Player-turns; medians 20 / 29, 95th percentiles 28 / 47. Stopped at the "
+                   "length limit: 3p 0.99% [0.40, 2.50] of 404."]
 
 
 def test_attribute_columns_are_not_components():

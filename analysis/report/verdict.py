@@ -238,8 +238,8 @@ def effects_intervention(tables: list[pl.DataFrame]) -> str:
 def length_rows(lengths: pl.DataFrame, comp: pl.DataFrame, fixed: bool) -> list[list]:
     """Verdict rows: mean game length in player-turns with its 95% interval (normal), its
     median and 95th percentile, and the share of games stopped at the limit. Several player
-    counts are one row, side by side ("Game length, 2p, 3p, 4p": "mean 26.6 / 38.0 / 53.5
-    player-turns", "±0.05 / ±0.08 / ±0.15", n the games of all counts); a game of fixed length
+    counts are one row, side by side ("Game length, 2p, 3p, 4p": "mean 26.6 / 38.0 / 53.5"
+    player-turns, "±0.05 / ±0.08 / ±0.15", n the games of all counts); a game of fixed length
     (``fixed``: every finished game of a player count lasts the same) says so ("40 / 48 / 48
     player-turns", "fixed")."""
     rows = []
@@ -262,9 +262,9 @@ def length_rows(lengths: pl.DataFrame, comp: pl.DataFrame, fixed: bool) -> list[
         halves = [st.z_value() * r["sd"] / math.sqrt(r["n"])
                   if r["n"] > 1 and r["sd"] == r["sd"] else 0.0 for _, r, _ in recs]
         rows.append([f"Game length, {which}",
-                     "mean " + " / ".join(num(r["mean"], 1) for _, r, _ in recs)
-                     + " player-turns", " / ".join(f"±{num(h, 2)}" for h in halves), total,
-                     "Medians " + " / ".join(num(r["q50"], 0) for _, r, _ in recs)
+                     "mean " + " / ".join(num(r["mean"], 1) for _, r, _ in recs),
+                     " / ".join(f"±{num(h, 2)}" for h in halves), total,
+                     "Player-turns; medians " + " / ".join(num(r["q50"], 0) for _, r, _ in recs)
                      + ", 95th percentiles " + " / ".join(num(r["q95"], 0) for _, r, _ in recs)
                      + "." + stop])
         return rows
@@ -353,7 +353,7 @@ def rule_hole_rows(holes: list[dict]) -> list[list]:
                      ci(lo, hi, 2), f"{count(h['count'])} of {count(h['n'])} {unit}",
                      f"{reading} {_fix(h)}"])
     if clean:
-        rows.append(["Rule holes checked, none found", "0", "", "",
+        rows.append(["Rule holes: none found", "0", "", "",
                      "; ".join(clean) + "."])
     return rows
 
@@ -386,13 +386,13 @@ def verdict_intro(mix: str, causal: str = "", intervention: str = "",
     (e.g. "3p") whose component rows are causal effects and ``intervention`` what they did
     (``effects_intervention``); the other component rows are associations within each bot
     (``association``: whether there are any)."""
-    assoc = f"vs same-bot seats without it, an {ASSOCIATION_LABEL}"
     if causal:
-        comp = (f"Causal ({causal}): {CAUSAL_LABEL}, {intervention}, CI clustered by game."
-                + (f" Association: {assoc}." if association else ""))
+        comp = (f"Causal ({causal}): {CAUSAL_LABEL}, {intervention}."
+                + (" Association: within each bot (vs same-bot seats without it), not an "
+                   "effect." if association else ""))
     else:
-        comp = (f"Association: {assoc} (no component effects were run for these runs: "
-                "`boardsim run` plays them).")
+        comp = (f"Association: vs same-bot seats without it, an {ASSOCIATION_LABEL} (no "
+                "component effects were run for these runs: `boardsim run` plays them).")
     return f"Bots: {mix}. Points = percentage points. {comp}"
 
 

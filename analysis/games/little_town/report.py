@@ -156,8 +156,7 @@ def extend_report(ctx) -> None:
         for (text, summary), short in zip(setup_headline(res), setup_short(res),
                                           strict=True):
             ctx.headline(short, summary, text)
-    ctx.headline("**Component data:** goal cards from one source (card 7 unknown); four "
-                 "building effects and the coin bank assumed.", None,
+    ctx.details.append(  # folded only (the verdict's screen; also in the runs line)
                  "**Component data:** buildings and boards are confirmed (tile scans plus fan "
                  "code); 17 goal cards come from a single source and card 7 is unknown "
                  "(left out); the Residence, Castle, Watchtower and Cathedral effects and the "

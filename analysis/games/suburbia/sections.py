@@ -393,7 +393,7 @@ def archetype_section(ctx, seats: pl.LazyFrame, roles: list[str]) -> None:
     arche = prof.filter((pl.col("role") == MAIN) & pl.col("strategy").is_in(
         ["residential-civic", "industrial-airports", "commercial"]))
     if not arche.is_empty():
-        parts, short = [], []
+        parts, short, tops = [], [], []
         for (p,), g in arche.group_by("players", maintain_order=True):
             g = g.sort("win_rate", descending=True)
             parts.append(f"{p}p " + ranking_text(
@@ -402,12 +402,14 @@ def archetype_section(ctx, seats: pl.LazyFrame, roles: list[str]) -> None:
             top = g.row(0, named=True)
             below = [r["strategy"] for r in g.iter_rows(named=True)
                      if separated(top["lo"], top["hi"], r["lo"], r["hi"]) > 0]
-            short.append(f"{p}p {top['strategy']} {pct(top['win_rate'])} "
-                         f"{ci(top['lo'], top['hi'])}" + (
-                             " (above both others)" if len(below) == 2 == g.height - 1 else
-                             f" (above {', '.join(below)})" if below else
-                             " (indistinguishable from the others)"))
-        ctx.headline("**Archetypes** (highest win rate): " + "; ".join(short) + ".",
+            tops.append(top["strategy"])
+            short.append(f"{p}p {{}}{pct(top['win_rate'])} {ci(top['lo'], top['hi'])}" + (
+                " (above both others)" if len(below) == 2 == g.height - 1 else
+                f" (above {', '.join(below)})" if below else " (no other below it)"))
+        one = len(set(tops)) == 1  # the same archetype on top everywhere: named once
+        short = [x.format("" if one else f"{t} ") for x, t in zip(short, tops)]
+        ctx.headline("**Archetypes** (highest win rate" + (f": {tops[0]}" if one else "")
+                     + "): " + "; ".join(short) + ".",
                      None, "**Archetypes** (main mix win rates): " + "; ".join(parts) + ".")
     ctx.add_chart("suburbia_archetypes", archetype_chart(
         prof, os.path.join(out, "suburbia_archetypes.png"),
