@@ -203,7 +203,7 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
                 zero = "" if lo > 0 or hi < 0 else "CI includes 0; "
                 if r["effect"] == 0 and r["lo"] == 0 and r["hi"] == 0:
                     zero = "exactly 0, the nudge changed no game's result; "
-                small = " Small sample: no headline." if r["small_sample"] else ""
+                small = " Small sample." if r["small_sample"] else ""
                 q_txt = "n/a" if r["q"] is None else f"{r['q']:.2g}"
                 rows.append([
                     f"{label} {fam}, {p}p",
@@ -239,7 +239,7 @@ def length_rows(lengths: pl.DataFrame, comp: pl.DataFrame, fixed: bool) -> list[
     """Verdict rows: mean game length in player-turns with its 95% interval (normal), its
     median and 95th percentile, and the share of games stopped at the limit. Several player
     counts are one row, side by side ("Game length, 2p, 3p, 4p": "mean 26.6 / 38.0 / 53.5"
-    player-turns, "±0.05 / ±0.08 / ±0.15", n the games of all counts); a game of fixed length
+    player-turns, "≤ ±0.15": the widest half-width of the three, n the games of all counts); a game of fixed length
     (``fixed``: every finished game of a player count lasts the same) says so ("40 / 48 / 48
     player-turns", "fixed")."""
     rows = []
@@ -263,7 +263,7 @@ def length_rows(lengths: pl.DataFrame, comp: pl.DataFrame, fixed: bool) -> list[
                   if r["n"] > 1 and r["sd"] == r["sd"] else 0.0 for _, r, _ in recs]
         rows.append([f"Game length, {which}",
                      "mean " + " / ".join(num(r["mean"], 1) for _, r, _ in recs),
-                     " / ".join(f"±{num(h, 2)}" for h in halves), total,
+                     f"≤ ±{num(max(halves), 2)}", total,
                      "Player-turns; medians " + " / ".join(num(r["q50"], 0) for _, r, _ in recs)
                      + ", 95th percentiles " + " / ".join(num(r["q95"], 0) for _, r, _ in recs)
                      + "." + stop])

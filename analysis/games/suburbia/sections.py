@@ -91,15 +91,12 @@ def first_seat_headline(ctx, seats: pl.LazyFrame) -> None:
                      f"{pct(r['last_rate'])} {ci(r['last_lo'], r['last_hi'])}; "
                      f"n = {r['n']:,}")
     if items:
-        ctx.headline("**Last seat** (win rate vs parity): " + "; ".join(
-                         f"{r['players']}p {pct(r['last_rate'])} "
-                         f"{ci(r['last_lo'], r['last_hi'])} vs {100 / r['players']:.1f}%"
-                         for r in fs.iter_rows(named=True)) + ".",
-                     "First seat: " + "; ".join(
-                         f"{r['players']}p {pct(r['win_rate'])} {ci(r['lo'], r['hi'])}"
-                         for r in fs.iter_rows(named=True)),
-                     "**First-seat advantage** (Seat 1 always starts): " + "; ".join(items)
-                     + ".")
+        # folded only: the verdict's first-player rows answer the seat advantage
+        ctx.summary.append("First seat: " + "; ".join(
+            f"{r['players']}p {pct(r['win_rate'])} {ci(r['lo'], r['hi'])}"
+            for r in fs.iter_rows(named=True)))
+        ctx.details.append("**First-seat advantage** (Seat 1 always starts): "
+                           + "; ".join(items) + ".")
 
 
 def tile_section(ctx, seats: pl.LazyFrame) -> None:
@@ -314,10 +311,9 @@ def tips_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
                 w.removesuffix(", robust") for w in verdicts)))
             details.append(f"Rulebook tip — {items[-1]}.")
             ctx.summary.append(f"Tip '{tipnames[tip]}': " + "; ".join(short))
-    if words:  # one line in the verdict, each tip in full in the folded answers
-        ctx.headline("**Rulebook tips** (2-4 players): " + "; ".join(words) + ".", None,
-                     details[0])
-        ctx.details.extend(details[1:])
+    if words:  # folded only (the verdict's screen): each tip in full
+        ctx.details.append("**Rulebook tips** (2-4 players): " + "; ".join(words) + ".")
+        ctx.details.extend(details)
     doc.ul(items)
     doc.table(Table(
         ["Test", "Bot mix", "Players", "n exposed", "n others", "Difference (points)",

@@ -55,9 +55,7 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
     by = {(r["metric"], r["players"]): r for r in sens}
     # seat order
     d = rates.filter(pl.col("card_set") == DEFAULT_SET) if not rates.is_empty() else rates
-    parts, short, sp = [], [], []
-    spread_s: list[str] = []
-    last_s: list[str] = []
+    parts, short = [], []
     for (p,), g in (d.group_by("players", maintain_order=True) if not d.is_empty() else []):
         g = g.sort("seat")
         par = 1.0 / p
@@ -69,18 +67,10 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
                      f"{ci(as_float(last['lo']) - par, as_float(last['hi']) - par)}, spread "
                      f"{num(spread * 100, 1)} points (n = {f['n']:,})")
         short.append(f"{p}p {pts(as_float(f['win_rate']) - par)}")
-        spread_s.append(f"{p}p {num(spread * 100, 1)}")
-        last_s.append(f"{p}p {pts(as_float(last['win_rate']) - par)} "
-                      f"{ci(as_float(last['lo']) - par, as_float(last['hi']) - par)}")
-        sp.append(f"{p}p {num(spread * 100, 1)}, last seat "
-                  f"{pts(as_float(last['win_rate']) - par)} "
-                  f"{ci(as_float(last['lo']) - par, as_float(last['hi']) - par)} vs parity "
-                  f"(n = {f['n']:,})")
     if parts:
-        ctx.headline(
-            "**Seat order** (best minus worst seat, points): " + ", ".join(spread_s)
-            + "; last seat vs parity " + ", ".join(last_s) + ".",
-            "Seat 1 vs parity: " + ", ".join(short) + " points.",
+        # folded only: the verdict's first-player rows answer the seat advantage
+        ctx.summary.append("Seat 1 vs parity: " + ", ".join(short) + " points.")
+        ctx.details.append(
             "**How much seat order matters** (win rate minus parity, percentage points, "
             "default card set, 95% intervals): " + "; ".join(parts) + ". Under the other card "
             "sets: " + robust_text(by, "seat1") + ".")
