@@ -331,8 +331,8 @@ def rule_hole_rows(holes: list[dict]) -> list[list]:
             ps = [p for p, _ in items if p]
             where = f" ({', '.join(f'{p}p' for p in ps)})" if len(ps) > 1 else (
                 f" ({ps[0]} players)" if ps else "")
-            clean.append(f"{finding}{where}: 0 of {count(n)} {unit} (≤ "
-                         f"{pct(wilson(0, n)[1], 2)})")
+            clean.append(f"{finding}{where}: 0 of {count(n)} {unit} " + (
+                f"(≤ {pct(wilson(0, n)[1], 2)})" if n else "(nothing to check)"))
             continue
         p, h = max(found, key=lambda x: x[1]["count"] / x[1]["n"])
         lo, hi = wilson(h["count"], h["n"])
@@ -369,10 +369,11 @@ def rule_hole_section(doc: Doc, holes: list[dict]) -> None:
           "was found, how often (95% Wilson interval), what it means and the rule option that "
           "closes it, if one exists. The verdict lists the holes found, one row per check.")
     rows = []
-    for h in holes:
-        lo, hi = wilson(h["count"], h["n"])
+    for h in holes:  # a check over nothing (n = 0) has no rate
+        lo, hi = wilson(h["count"], h["n"]) if h["n"] else (None, None)
         rows.append([h["finding"], f"{count(h['count'])} of {count(h['n'])} {h['unit']}",
-                     pct(h["count"] / h["n"], 2), ci(lo, hi, 2),
+                     pct(h["count"] / h["n"], 2) if h["n"] else "n/a",
+                     ci(lo, hi, 2) if h["n"] else "",
                      h["reading"].rstrip(".") + ".",
                      (h["fix"].rstrip(".") + ".") if h.get("fix") else "none"])
     doc.table(Table(["Check", "Found", "Rate", "95% CI", "Reading", "Fix"], rows,
