@@ -125,7 +125,7 @@ def test_effect_rows_small_sample_and_a_lone_component():
                                           family="specials")]))
     assert len(rows) == 1 and rows[0][0] == "Strongest specials, 2p"
     assert rows[0][4] == ("Causal: CI includes 0; the only component of its family; BH q 0.3. "
-                          "Small sample: no headline.")
+                          "Small sample.")
 
 
 def test_effect_interval_is_clipped_to_the_possible_range():

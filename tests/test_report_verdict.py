@@ -175,8 +175,8 @@ def test_game_length_over_player_counts_is_one_row():
                          "limit_rate": [0.0, 4 / 404], "limit_lo": [0.0, 0.004],
                          "limit_hi": [0.04, 0.025]})
     (row,) = length_rows(lengths, comp, False)
-    # half-widths 1.96 * sd / sqrt(n): 0.98 and 0.98
-    assert row == ["Game length, 2p, 3p", "mean 20.0 / 30.0", "±0.98 / ±0.98", "500 games",
+    # half-widths 1.96 * sd / sqrt(n): 0.98 and 0.98, the widest said once
+    assert row == ["Game length, 2p, 3p", "mean 20.0 / 30.0", "≤ ±0.98", "500 games",
                    "Player-turns; medians 20 / 29, 95th percentiles 28 / 47. Stopped at the "
                    "length limit: 3p 0.99% [0.40, 2.50] of 404."]
 
