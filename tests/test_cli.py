@@ -107,7 +107,7 @@ def test_run_writes_reports_and_the_cross_game_index(tmp_path):
                      "effects.json").read_text())
     assert (fx["n"], fx["players"], fx["seed"], fx["run"]["players"]) == (100, 3, 1, 3)
     verdict = report[:report.index("**Contents**")]
-    assert "| Strongest card types (causal), 3p | **" in verdict
+    assert "| Strongest card types, 3p | **" in verdict and "| Causal: " in verdict
     assert "causal (paired intervention on common seeds)" in verdict
     assert "Strongest special card, 2p" in verdict  # association, labelled: no 2p effects
     assert "Strongest special card, 3p" not in verdict

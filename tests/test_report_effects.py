@@ -101,35 +101,44 @@ def _report(tmp_path, run):
 
 def test_effect_rows_strongest_weakest_tiers_and_labels():
     rows = effect_rows(pl.DataFrame(ROWS))
-    assert [r[0] for r in rows] == ["Strongest card types (causal), 2p",
-                                    "Weakest card types (causal), 2p"]
+    assert [r[0] for r in rows] == ["Strongest card types, 2p", "Weakest card types, 2p"]
     top, low = rows
-    assert top[1:4] == ["**DOG** +5.0 points", "[+3.0, +7.0]", "2,000 seat-games, BH q 0.001"]
-    assert top[4] == ("Causal (paired intervention on common seeds): nudge cards.DOG.count: "
-                      f"3 -> 2, effect on the holders; bots {MIX}, 2 players; interval "
-                      "excludes 0; indistinguishable from **DRILL**.")
-    assert low[1:4] == ["**BONE** -1.0 points", "[-2.0, +0.0]", "1,200 seat-games, BH q 0.04"]
-    assert low[4].endswith("interval includes 0: no effect shown; below **DRILL**.")
+    assert top[1:4] == ["**DOG** +5.0 points", "[+3.0, +7.0]", "2,000 seat-games"]
+    # one plain line: the bot mix and the intervention are said once, in the intro
+    assert top[4] == "Causal: indistinguishable from **DRILL**; BH q 0.001."
+    assert low[1:4] == ["**BONE** -1.0 points", "[-2.0, +0.0]", "1,200 seat-games"]
+    assert low[4] == "Causal: CI includes 0; below **DRILL**; BH q 0.04."
+    assert not any(MIX in r[4] or "cards.DOG.count" in r[4] for r in rows)
+
+
+def test_a_family_without_any_effect_is_one_row():
+    rows = effect_rows(pl.DataFrame([_row("A", 0.4, -0.5, 1.3, 0.6, 2000, 1, 1),
+                                     _row("B", 0.1, -0.4, 0.6, 0.7, 2000, 2, 1),
+                                     _row("C", -0.6, -1.5, 0.3, 0.5, 1800, 3, 1)]))
+    assert rows == [["Card types, 2p", "no effect shown", "", "2,000 seat-games",
+                     "Causal: no CI of the 3 excludes 0; the largest, **C** -0.6 "
+                     "[-1.5, +0.3]."]]
 
 
 def test_effect_rows_small_sample_and_a_lone_component():
     rows = effect_rows(pl.DataFrame([_row("WRECK", 9.0, -1.0, 19.0, 0.3, 40, 1, 1,
                                           family="specials")]))
-    assert len(rows) == 1 and rows[0][0] == "Strongest specials (causal), 2p"
-    assert rows[0][4].endswith("the only component of its family. Small sample (< 1,000 "
-                               "seat-games): no headline.")
+    assert len(rows) == 1 and rows[0][0] == "Strongest specials, 2p"
+    assert rows[0][4] == ("Causal: CI includes 0; the only component of its family; BH q 0.3. "
+                          "Small sample.")
 
 
 def test_effect_interval_is_clipped_to_the_possible_range():
-    rows = effect_rows(pl.DataFrame([_row("A", 30.0, -5.0, 130.0, 0.5, 4, 1, 1),
+    rows = effect_rows(pl.DataFrame([_row("A", 30.0, 5.0, 130.0, 0.5, 4, 1, 1),
                                      _row("B", -40.0, -120.0, 40.0, 0.5, 3, 2, 1)]))
-    assert [r[2] for r in rows] == ["[-5.0, +100.0]", "[-100.0, +40.0]"]
+    assert [r[2] for r in rows] == ["[+5.0, +100.0]", "[-100.0, +40.0]"]
 
 
 def test_an_effect_of_exactly_zero_says_the_nudge_changed_no_game():
     rows = effect_rows(pl.DataFrame([ROWS[0], _row("17", 0.0, 0.0, 0.0, 1.0, 1500, 2, 2)]))
     assert rows[1][1:3] == ["**17** +0.0 points", "[+0.0, +0.0]"]
-    assert "interval is exactly 0: the nudge changed no game's result" in rows[1][4]
+    assert rows[1][4] == ("Causal: exactly 0, the nudge changed no game's result; below "
+                          "**DOG**; BH q 1.")
 
 
 def test_verdict_ranks_by_causal_effect_when_the_runs_have_effects(tmp_path):
@@ -137,13 +146,14 @@ def test_verdict_ranks_by_causal_effect_when_the_runs_have_effects(tmp_path):
     _effects_folder(run)
     md, out = _report(tmp_path, run)
     v = _verdict(md)
-    assert "| Strongest card types (causal), 2p | **DOG** +5.0 points | [+3.0, +7.0] |" in v
-    assert "| Weakest card types (causal), 2p | **BONE** -1.0 points | [-2.0, +0.0] |" in v
-    assert CAUSAL_LABEL in v and f"bots {MIX}, 2 players" in v
-    assert "indistinguishable from **DRILL**" in v
+    assert "| Strongest card types, 2p | **DOG** +5.0 points | [+3.0, +7.0] |" in v
+    assert "| Weakest card types, 2p | **BONE** -1.0 points | [-2.0, +0.0] |" in v
+    assert CAUSAL_LABEL in v and v.count(CAUSAL_LABEL) == 1  # said once, in the intro
+    assert "| Causal: indistinguishable from **DRILL**" in v
+    assert "(e.g. `cards.DOG.count: 3 -> 2`), effect on its holders' win rate" in v
     # the association rows leave the verdict (they stay, labelled, in the folded sections)
     assert "Strongest component, 2p" not in v and ASSOCIATION_LABEL[1:] not in v
-    assert "Strongest and weakest components (2p): the causal effect" in v
+    assert f"Causal (2p): {CAUSAL_LABEL}, each component's number one step" in v
     rest = md[md.index("**Contents**"):]
     assert "## Component effects (causal)" in rest and "## Component impact" in rest
     assert "| 1 | 1 | card types: DOG | cards.DOG.count: 3 -> 2 | +5.00 | [+3.00, +7.00] |" \
@@ -165,7 +175,8 @@ def test_verdict_keeps_the_labelled_association_without_effects(tmp_path):
     v = _verdict(md)
     m = json.loads(open(f"{run}/manifest.json").read())
     assert "| Strongest component, 2p | **DRILL**" in v
-    assert f"Association within each bot, not an effect (bots: {mix_label(m)}): win rate" in v
+    assert f"Bots: {mix_label(m)}. " in v and v.count(mix_label(m)) == 1
+    assert "| Association, not an effect: " in v and v.count(ASSOCIATION_LABEL) == 1
     assert "(causal)" not in v and "no component effects were run" in v
     assert "## Component effects (causal)" not in md
     assert "**Causal**: none in this report" in md

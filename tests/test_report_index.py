@@ -62,7 +62,7 @@ def test_summary_json_of_each_report(reports):
         100, 0.65, 0.5525, 0.7364)
     # Go Town's own answers (analysis/games/go_town, issue 16)
     gt = json.loads((reports / "go-town" / "summary.json").read_text())["answers"]
-    assert gt[0].startswith("**Deadlocks (a rule hole):** 2p 0.00% [0.00, 3.37] (0 of 110)")
+    assert gt[0].startswith("**Length in rounds** (median, games won): 2p ")
 
 
 def test_index_links_every_report_with_its_headline_numbers(reports):

@@ -386,7 +386,8 @@ def test_goal_never_completed_is_ranked_hardest_and_a_rule_hole(tmp_path):
     run = write_lt_run(tmp_path / "m", 3, _specs_with_goal_17())
     ctx = _ctx([run], ["main"], tmp_path / "rep")
     lt.extend_report(ctx)
-    goal = next(h for h in ctx.headline_block if h.startswith("**Goal cards"))
+    # the answer in full (folded; the verdict ranks goal cards by their causal effect)
+    goal = next(h for h in ctx.details if h.startswith("**Goal cards"))
     # card 17 (21 holders, none completed) is the hardest, not dropped from the ranking
     assert "hardest: #17 0.0% [0.0, 15.5]" in goal
     # completion to one decimal: 10 of 21 = 47.6%, not "48%"

@@ -485,5 +485,24 @@ def test_rule_holes_found_or_not(tmp_path):
     tlw.extend_report(ctx)
     got = {h["finding"].split(" (")[0]: (h["count"], h["n"]) for h in ctx.rule_holes}
     # 1 of 6 games at the limit; of the score components only the wolves ever scored
-    assert got == {"the game stopped at the length limit without ending": (1, 6),
+    assert got == {"the game stopped at the length limit": (1, 6),
                    "score components that no seat ever scored": (len(PTS) - 1, len(PTS))}
+
+
+def test_last_pig_distribution_is_per_player_count():
+    """The full-scale report shows the same "cards under the last pig" counts at 2, 3 and 4
+    players. Not a query error: the query keeps the player counts apart (one value per game,
+    games never revealing the pig left out); the identity is true of the runs (the pig's
+    place in the bottom packet depends on the seed only, and the main runs share seeds)."""
+    seats = pl.DataFrame({
+        "run": [0, 0, 0, 0, 1, 1, 1, 1, 1, 1],
+        "game": [0, 0, 1, 1, 0, 0, 0, 1, 1, 1],
+        "players": [2, 2, 2, 2, 3, 3, 3, 3, 3, 3],
+        "rank": [1, 2, 1, 2, 1, 2, 3, 1, 2, 3],
+        "cards_under_last_pig": [5, 5, 0, 0, 2, 2, 2, -1, -1, -1],
+    }).lazy()
+    from analysis.games.three_little_wolves.queries import last_pig
+
+    d = last_pig(seats)
+    assert d.select("players", "under", "n").rows() == [(2, 0, 1), (2, 5, 1), (3, 2, 1)]
+    assert d["share"].to_list() == [0.5, 0.5, 1.0]

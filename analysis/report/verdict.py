@@ -1,11 +1,15 @@
 """The verdict: the screen every report opens on (issue 16).
 
 One table answers the designer's questions, each row with its estimate, 95% interval, n and a
-one-line plain-language reading: the first-player advantage per player count (by turn order),
+one-line plain-language reading (what every row shares, the bot mix and the component
+intervention, is said once in the intro line, ``verdict_intro``; a rule hole checked at several
+player counts is one row listing the rate of each): the first-player advantage per player
+count (by turn order),
 the strongest and weakest component (by causal effect, ``effect_rows``, when the runs have
 component effects, ``analysis.effects``; else an association within each bot, labelled), game
 length, the rule holes the game's checks found (``ReportContext.rule_hole``); the game's own
-answers (``ReportContext.headline``) follow as a short list, then two key charts.
+answers (``ReportContext.headline``) follow as a short list, then two key charts. The rule
+holes in full (reading, fix, each player count) are the folded section ``rule_hole_section``.
 
 ``component_by_bot`` computes the component association split by bot: the win-rate difference
 (seats that used the component minus seats that did not) within each bot, combined over the
@@ -27,8 +31,8 @@ from analysis.doc import Doc, Table, ci, count, num, parity, pct, pts
 from analysis.report.wording import separated
 
 __all__ = ["wilson", "component_by_bot", "first_player_rows", "component_rows", "effect_rows",
-           "length_rows", "rule_hole_rows", "verdict_section", "verdict_line", "CAUSAL_LABEL",
-           "ASSOCIATION_LABEL"]
+           "length_rows", "rule_hole_rows", "rule_hole_section", "verdict_intro",
+           "effects_intervention", "verdict_section", "verdict_line", "CAUSAL_LABEL", "ASSOCIATION_LABEL"]
 
 CAUSAL_LABEL = "causal (paired intervention on common seeds)"
 """The label of a verdict row from the component effects (``effect_rows``)."""
@@ -36,7 +40,7 @@ CAUSAL_LABEL = "causal (paired intervention on common seeds)"
 ASSOCIATION_LABEL = "association within each bot, not an effect"
 """The label of a verdict row from the with/without comparison (``component_rows``)."""
 
-_HEAD = ["Question", "Answer", "95% interval", "n", "Reading"]
+_HEAD = ["Question", "Answer", "95% CI", "n", "Reading"]
 _RIGHT = [False, True, True, True, False]
 
 
@@ -87,7 +91,7 @@ def _advantage_reading(who: str, r: dict, p: int) -> str:
     if r["hi"] < par:
         return base + "a disadvantage."
     half = (r["hi"] - r["lo"]) / 2 * 100
-    return base + f"no advantage detectable (this run resolves ±{half:.1f} points)."
+    return base + f"no advantage detectable (±{half:.1f} points)."
 
 
 def first_player_rows(order_rates: pl.DataFrame, firsts: dict[int, list[int]]) -> list[list]:
@@ -119,10 +123,12 @@ def _versus(r: dict, other: dict) -> str:
 
 def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
     """Verdict rows: the strongest and the weakest component per player count (association
-    within each bot, labelled ``ASSOCIATION_LABEL`` with the bot mix ``mix``), each compared
-    with the runner-up by interval separation."""
+    within each bot), each compared with the runner-up by interval separation. The reading is
+    one line ("Association, not an effect: above **X**."); the bot mix and what the
+    association compares are said once, in the verdict's intro (``verdict_intro``), never per
+    row (``mix`` is accepted for callers of the old signature and not printed)."""
+    del mix  # said once in the intro line
     rows = []
-    bots = f" (bots: {mix})" if mix else ""
     noun = grp["noun"]
     for (p,), g in comb.group_by("players", maintain_order=True):
         if len(g) < 2:
@@ -130,13 +136,11 @@ def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
         top, nxt = g.row(0, named=True), g.row(1, named=True)
         low, prev = g.row(len(g) - 1, named=True), g.row(len(g) - 2, named=True)
         for label, r, other in (("Strongest", top, nxt), ("Weakest", low, prev)):
-            zero = ("excludes 0" if r["lo"] > 0 or r["hi"] < 0
-                    else "includes 0: no association shown")
+            zero = "" if r["lo"] > 0 or r["hi"] < 0 else "CI includes 0; "
             rows.append([
                 f"{label} {noun}, {p}p", f"**{r['component']}** {pts(r['diff'])} points",
                 ci(r["lo"], r["hi"]), f"{count(r['n'])} seat-games",
-                f"{ASSOCIATION_LABEL[0].upper()}{ASSOCIATION_LABEL[1:]}{bots}: win rate vs "
-                f"same-bot seats without it; interval {zero}; {_versus(r, other)}."])
+                f"Association, not an effect: {zero}{_versus(r, other)}."])
     return rows
 
 
@@ -151,21 +155,43 @@ def _fx_versus(r: dict, other: dict | None, tier_size: int) -> str:
     return f"above {name}" if s > 0 else f"below {name}"
 
 
+def _clip(r: dict) -> tuple[float, float]:
+    """An effect's interval as proportions, clipped to [-1, 1]: shares differ by at most 100
+    points, and a clustered interval on few games can pass that bound."""
+    return max(r["lo"] / 100, -1.0), min(r["hi"] / 100, 1.0)
+
+
 def effect_rows(table: pl.DataFrame) -> list[list]:
     """Verdict rows from a component-effects table (``analysis.effects.effects_table``, effects
     in points): per arm and family, the strongest (largest effect) and the weakest (smallest)
-    component with its 95% interval clustered by game, holder seat-games, BH q, its tier
-    wording (``indistinguishable`` from the neighbour when the intervals overlap) and the bot
-    mix and player count the effect holds for, labelled ``CAUSAL_LABEL``. Rows without an
-    estimate are skipped; a family with one component gives one row."""
+    component with its 95% interval clustered by game, holder seat-games and a one-line
+    reading ("Causal: ", whether the interval excludes 0, its tier wording against the
+    neighbour: ``indistinguishable`` when the intervals overlap, BH q). A family in which no
+    component's interval excludes 0 is one row ("no effect shown", with its largest effect in
+    the reading). The intervention, the bot mix and the measure are said once in the intro
+    (``verdict_intro``), never per row. Rows without an estimate are skipped; a family with
+    one component gives one row."""
     rows = []
     if table.is_empty():
         return rows
     for arm in dict.fromkeys(table["arm"].to_list()):
         d = table.filter((pl.col("arm") == arm) & pl.col("effect").is_not_null()
                          & pl.col("lo").is_not_null() & pl.col("hi").is_not_null())
+        tag = "Causal" if arm == "nudge" else f"Causal ({arm})"
         for fam in dict.fromkeys(d["family"].to_list()):
             g = d.filter(pl.col("family") == fam).sort("effect", descending=True)
+            p = g["players"][0]
+            shown = [r for r in g.iter_rows(named=True) if _clip(r)[0] > 0 or _clip(r)[1] < 0]
+            if g.height > 1 and not shown:  # nothing to rank: one row for the family
+                r = g.row(int((g["effect"].abs()).arg_max()), named=True)
+                lo, hi = _clip(r)
+                rows.append([
+                    f"{fam[0].upper()}{fam[1:]}, {p}p", "no effect shown", "",
+                    f"{count(int(g['holder_seat_games'].max()))} seat-games",
+                    f"{tag}: no CI of the {g.height} excludes 0; the largest, "
+                    f"**{r['component'].split(': ', 1)[-1]}** {r['effect']:+.1f} "
+                    f"[{pts(lo)}, {pts(hi)}]."])
+                continue
             picks = [("Strongest", 0, 1)]
             if g.height > 1:
                 picks.append(("Weakest", g.height - 1, g.height - 2))
@@ -173,46 +199,86 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
                 r = g.row(i, named=True)
                 other = g.row(j, named=True) if 0 <= j < g.height else None
                 tier = g.filter(pl.col("tier") == r["tier"]).height
-                lo, hi = max(r["lo"] / 100, -1.0), min(r["hi"] / 100, 1.0)  # shares differ
-                # by at most 100 points: a clustered interval on few games can pass the bound
-                zero = ("excludes 0" if lo > 0 or hi < 0 else "includes 0: no effect shown")
+                lo, hi = _clip(r)
+                zero = "" if lo > 0 or hi < 0 else "CI includes 0; "
                 if r["effect"] == 0 and r["lo"] == 0 and r["hi"] == 0:
-                    zero = ("is exactly 0: the nudge changed no game's result (the component "
-                            "never mattered in these games)")
-                small = (" Small sample (< 1,000 seat-games): no headline."
-                         if r["small_sample"] else "")
-                what = ("one seat (rotated) barred from it, effect on that seat" if arm ==
-                        "denial" else f"nudge {r['nudge']}, effect on the {r['measure']}")
+                    zero = "exactly 0, the nudge changed no game's result; "
+                small = " Small sample." if r["small_sample"] else ""
                 q_txt = "n/a" if r["q"] is None else f"{r['q']:.2g}"
                 rows.append([
-                    f"{label} {fam} (causal{'' if arm == 'nudge' else ', ' + arm}), "
-                    f"{r['players']}p",
+                    f"{label} {fam}, {p}p",
                     f"**{r['component'].split(': ', 1)[-1]}** {r['effect']:+.1f} points",
-                    f"[{pts(lo)}, {pts(hi)}]",
-                    f"{count(r['holder_seat_games'])} seat-games, BH q {q_txt}",
-                    f"{CAUSAL_LABEL[0].upper()}{CAUSAL_LABEL[1:]}: {what}; bots "
-                    f"{r['bot_mix']}, {r['players']} players; interval {zero}; "
-                    f"{_fx_versus(r, other, tier)}.{small}"])
+                    f"[{pts(lo)}, {pts(hi)}]", f"{count(r['holder_seat_games'])} seat-games",
+                    f"{tag}: {zero}{_fx_versus(r, other, tier)}; BH q {q_txt}.{small}"])
     return rows
 
 
+def effects_intervention(tables: list[pl.DataFrame]) -> str:
+    """What the component effects of ``tables`` did, said once for the verdict's intro: per
+    arm, the intervention (with one component's nudge as the example) and the seats whose
+    win rate it measures ("" when there are none)."""
+    parts = []
+    d = pl.concat([t.select("arm", "nudge", "measure") for t in tables if not t.is_empty()],
+                  how="vertical_relaxed") if any(not t.is_empty() for t in tables) else None
+    if d is None:
+        return ""
+    for arm in dict.fromkeys(d["arm"].to_list()):
+        a = d.filter(pl.col("arm") == arm)
+        whose = " and ".join("its holders'" if m == "holders" else f"the {m}'s"
+                             for m in dict.fromkeys(a["measure"].to_list()))
+        if arm == "denial":
+            parts.append("denial rows: one seat (rotated) barred from the component, effect on "
+                         "that seat's win rate")
+        else:
+            parts.append(f"each component's number one step against it (e.g. "
+                         f"`{a['nudge'][0]}`), effect on {whose} win rate")
+    return "; ".join(parts)
+
+
 def length_rows(lengths: pl.DataFrame, comp: pl.DataFrame, fixed: bool) -> list[list]:
-    """Verdict rows: mean game length in player-turns with its 95% interval, per player
-    count, and the share of games stopped at the limit."""
+    """Verdict rows: mean game length in player-turns with its 95% interval (normal), its
+    median and 95th percentile, and the share of games stopped at the limit. Several player
+    counts are one row, side by side ("Game length, 2p, 3p, 4p": "mean 26.6 / 38.0 / 53.5"
+    player-turns, "≤ ±0.15": the widest half-width of the three, n the games of all counts); a game of fixed length
+    (``fixed``: every finished game of a player count lasts the same) says so ("40 / 48 / 48
+    player-turns", "fixed")."""
     rows = []
+    recs = []
     for r in lengths.filter(pl.col("measure") == "turns").iter_rows(named=True):
         p = int(r["players"])
-        c = comp.filter(pl.col("players") == p).row(0, named=True)
+        recs.append((p, r, comp.filter(pl.col("players") == p).row(0, named=True)))
+    limits = [f"{p}p {pct(c['limit_rate'], 2)} {ci(c['limit_lo'], c['limit_hi'], 2)} of "
+              f"{count(c['n'])}" for p, _, c in recs if c["limit"]]
+    if len(recs) > 1:  # one row, the player counts side by side
+        which = ", ".join(f"{p}p" for p, _, _ in recs)
+        total = f"{count(sum(int(r['n']) for _, r, _ in recs))} games"
+        stop = f" Stopped at the length limit: {'; '.join(limits)}." if limits else ""
+        if fixed:
+            rows.append([f"Game length, {which}",
+                         " / ".join(num(r["q50"], 0) for _, r, _ in recs) + " player-turns",
+                         "fixed", total,
+                         "Fixed length: every finished game lasts exactly that long." + stop])
+            return rows
+        halves = [st.z_value() * r["sd"] / math.sqrt(r["n"])
+                  if r["n"] > 1 and r["sd"] == r["sd"] else 0.0 for _, r, _ in recs]
+        rows.append([f"Game length, {which}",
+                     "mean " + " / ".join(num(r["mean"], 1) for _, r, _ in recs),
+                     f"≤ ±{num(max(halves), 2)}", total,
+                     "Player-turns; medians " + " / ".join(num(r["q50"], 0) for _, r, _ in recs)
+                     + ", 95th percentiles " + " / ".join(num(r["q95"], 0) for _, r, _ in recs)
+                     + "." + stop])
+        return rows
+    for p, r, c in recs:
         n = int(r["n"])
         half = st.z_value() * r["sd"] / math.sqrt(n) if n > 1 and r["sd"] == r["sd"] else 0.0
         if fixed:
             reading = f"Fixed length: every finished game lasts {num(r['q50'], 0)} player-turns."
         else:
             reading = (f"Median {num(r['q50'], 0)}, middle half {num(r['q25'], 0)} to "
-                       f"{num(r['q75'], 0)}, 95th percentile {num(r['q95'], 0)} player-turns.")
+                       f"{num(r['q75'], 0)}, 95th percentile {num(r['q95'], 0)}.")
         if c["limit"]:
-            reading += (f" {pct(c['limit_rate'], 2)} {ci(c['limit_lo'], c['limit_hi'], 2)} of "
-                        f"{count(c['n'])} games stopped at the length limit.")
+            reading += (f" {pct(c['limit_rate'], 2)} {ci(c['limit_lo'], c['limit_hi'], 2)} "
+                        "stopped at the length limit.")
         rows.append([f"Game length, {p}p", f"mean {num(r['mean'], 1)} player-turns",
                      f"[{num(r['mean'] - half, 1)}, {num(r['mean'] + half, 1)}]",
                      f"{count(n)} games", reading])
@@ -220,69 +286,127 @@ def length_rows(lengths: pl.DataFrame, comp: pl.DataFrame, fixed: bool) -> list[
 
 
 _PLAYERS = re.compile(r"^(\d+) players?: (.+)$")
+_PAREN = re.compile(r"^(.+?) \((.+)\)$")
+
+
+def _hole_groups(holes: list[dict]) -> dict[tuple[str, str], list[tuple[str, dict]]]:
+    """The holes by check: a check made per player count ("2 players: ...") is one group
+    with one (player count, hole) per count; any other hole a group of its own."""
+    groups: dict[tuple[str, str], list[tuple[str, dict]]] = {}
+    for h in holes:
+        m = _PLAYERS.match(h["finding"])
+        key = (m.group(2) if m else h["finding"], h["unit"])
+        groups.setdefault(key, []).append((m.group(1) if m else "", h))
+    return groups
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: capital first letter, one final full stop."""
+    text = text.strip().rstrip(".")
+    return f"{text[:1].upper()}{text[1:]}." if text else ""
+
+
+def _fix(h: dict) -> str:
+    return f"Fix: {h['fix'].rstrip('.')}." if h.get("fix") else "No rule option closes it."
 
 
 def rule_hole_rows(holes: list[dict]) -> list[list]:
     """Verdict rows of the rule holes (``ReportContext.rule_hole``): each hole found (count
-    > 0) with its rate and Wilson interval; the checks that found none in one row ("0 of n",
-    with the interval's upper bound), one check made per player count ("2 players: ...")
-    said once over all of them ("... (2p, 3p, 4p): 0 of 60 games"); "no checks" when the
-    game ran none."""
+    > 0) with its rate, Wilson interval and one-line reading; a check made per player count
+    ("2 players: ...") is one row over all counts: the count with the highest rate in the
+    answer columns, the others' rates and intervals listed in the reading (a finding "x
+    (detail)" asks x, the detail opens the reading); the checks that
+    found none in one row ("0 of n", with the interval's upper bound, the counts of one check
+    said once: "... (2p, 3p, 4p): 0 of 60 games"); "no checks" when the game ran none. The
+    holes in full: ``rule_hole_section``."""
     if not holes:
         return [["Rule holes", "no checks", "", "",
                  "This game's report runs no rule-hole checks yet."]]
     rows = []
-    none: dict[tuple[str, str], list] = {}  # checks that found nothing, over player counts
-    for h in holes:
-        lo, hi = wilson(h["count"], h["n"])
-        if h["count"] > 0:
-            fix = f" Fix: {h['fix']}." if h.get("fix") else " No rule option closes it."
-            rows.append([f"Rule hole: {h['finding']}", pct(h["count"] / h["n"], 2),
-                         ci(lo, hi, 2), f"{count(h['count'])} of {count(h['n'])} {h['unit']}",
-                         h["reading"].rstrip(".") + "." + fix])
-        else:
-            m = _PLAYERS.match(h["finding"])
-            key = (m.group(2) if m else h["finding"], h["unit"])
-            none.setdefault(key, [0, []])
-            none[key][0] += h["n"]
-            if m:
-                none[key][1].append(m.group(1))
     clean = []
-    for (finding, unit), (n, ps) in none.items():
-        where = f" ({', '.join(f'{p}p' for p in ps)})" if len(ps) > 1 else (
-            f" ({ps[0]} players)" if ps else "")
-        clean.append(f"{finding}{where}: 0 of {count(n)} {unit} (at most "
-                     f"{pct(wilson(0, n)[1], 2)})")
+    for (finding, unit), items in _hole_groups(holes).items():
+        found = [(p, h) for p, h in items if h["count"] > 0]
+        if not found:
+            n = sum(h["n"] for _, h in items)
+            ps = [p for p, _ in items if p]
+            where = f" ({', '.join(f'{p}p' for p in ps)})" if len(ps) > 1 else (
+                f" ({ps[0]} players)" if ps else "")
+            clean.append(f"{finding}{where}: 0 of {count(n)} {unit} " + (
+                f"(≤ {pct(wilson(0, n)[1], 2)})" if n else "(nothing to check)"))
+            continue
+        p, h = max(found, key=lambda x: x[1]["count"] / x[1]["n"])
+        lo, hi = wilson(h["count"], h["n"])
+        others = []
+        for p2, h2 in items:
+            if h2 is not h:
+                lo2, hi2 = wilson(h2["count"], h2["n"])
+                others.append(f"{p2}p {pct(h2['count'] / h2['n'], 2)} {ci(lo2, hi2, 2)}")
+        reading = _sentence(h["reading"])
+        m = _PAREN.match(finding)  # "x (detail)": x asks the question, the detail is read
+        if m:
+            finding, what = m.group(1), m.group(2)
+            reading = f"{_sentence(what)} {reading}"
+        if others:
+            reading += " Other counts: " + "; ".join(others) + "."
+        rows.append([f"Rule hole: {finding}",
+                     pct(h["count"] / h["n"], 2) + (f" ({p}p)" if len(items) > 1 else ""),
+                     ci(lo, hi, 2), f"{count(h['count'])} of {count(h['n'])} {unit}",
+                     f"{reading} {_fix(h)}"])
     if clean:
-        rows.append(["Rule holes checked, none found", "0", "", "",
+        rows.append(["Rule holes: none found", "0", "", "",
                      "; ".join(clean) + "."])
     return rows
 
 
-def verdict_section(doc: Doc, rows: list[list], answers: list[str],
-                    charts: list[tuple[str, str]], mix: str, causal: str = "") -> None:
-    """The verdict: the table of ``rows``, the game's ``answers`` (bullets), the key
-    ``charts`` (file name, alt text). ``causal``: the player counts (e.g. "3p") whose
-    strongest and weakest components come from the component effects (``effect_rows``);
-    empty when every component row is an association."""
-    doc.h(2, "Verdict")
+def rule_hole_section(doc: Doc, holes: list[dict]) -> None:
+    """The folded section "Rule holes": every check (``ReportContext.rule_hole``) per player
+    count, with its count, n, rate, 95% Wilson interval, reading and fix; nothing when the
+    game ran no checks."""
+    if not holes:
+        return
+    doc.h(2, "Rule holes")
+    doc.p("Every rule-hole check of this report, one row per check and player count: what "
+          "was found, how often (95% Wilson interval), what it means and the rule option that "
+          "closes it, if one exists. The verdict lists the holes found, one row per check.")
+    rows = []
+    for h in holes:  # a check over nothing (n = 0) has no rate
+        lo, hi = wilson(h["count"], h["n"]) if h["n"] else (None, None)
+        rows.append([h["finding"], f"{count(h['count'])} of {count(h['n'])} {h['unit']}",
+                     pct(h["count"] / h["n"], 2) if h["n"] else "n/a",
+                     ci(lo, hi, 2) if h["n"] else "",
+                     h["reading"].rstrip(".") + ".",
+                     (h["fix"].rstrip(".") + ".") if h.get("fix") else "none"])
+    doc.table(Table(["Check", "Found", "Rate", "95% CI", "Reading", "Fix"], rows,
+                    [False, True, True, True, False, False]))
+
+
+def verdict_intro(mix: str, causal: str = "", intervention: str = "",
+                  association: bool = True) -> str:
+    """The verdict's intro line: what every row shares, said once: the bot mix ``mix``, the
+    intervals, and how the component rows are measured: ``causal`` names the player counts
+    (e.g. "3p") whose component rows are causal effects and ``intervention`` what they did
+    (``effects_intervention``); the other component rows are associations within each bot
+    (``association``: whether there are any)."""
     if causal:
-        comp = (f"Strongest and weakest components ({causal}): the causal effect of a one-step "
-                "nudge of the component's number on the win rate of the seats that hold it "
-                "(baseline - nudged: positive when the nudge against it costs its holders, "
-                f"negative when it helps them), {CAUSAL_LABEL}, 95% interval clustered by game, "
-                "Benjamini-Hochberg q across the components. Rows marked association (other player counts, if any): "
-                "win-rate difference to seats of the same bot without the component, not an "
-                "effect.")
+        comp = (f"Causal ({causal}): {CAUSAL_LABEL}, {intervention}."
+                + (" Association: within each bot (vs same-bot seats without it), not an "
+                   "effect." if association else ""))
     else:
-        comp = ("Strongest and weakest components: win-rate difference to seats of the same "
-                "bot without the component, an association, not an effect (no component "
-                "effects were run for these runs: `boardsim run` plays them).")
-    doc.p(f"Bots: {mix}. 95% intervals; points = percentage points. {comp} Details, tables "
-          "and methods are folded below.", "meta")
+        comp = (f"Association: vs same-bot seats without it, an {ASSOCIATION_LABEL} (no "
+                "component effects were run for these runs: `boardsim run` plays them).")
+    return f"Bots: {mix}. Points = percentage points. {comp}"
+
+
+def verdict_section(doc: Doc, rows: list[list], answers: list[str],
+                    charts: list[tuple[str, str]], mix: str, causal: str = "",
+                    intervention: str = "") -> None:
+    """The verdict: the intro line (``verdict_intro``), the table of ``rows``, the game's
+    ``answers`` (bullets), the key ``charts`` (file name, alt text)."""
+    doc.h(2, "Verdict")
+    assoc = any(str(r[4]).startswith("Association") for r in rows)
+    doc.p(verdict_intro(mix, causal, intervention, assoc), "meta")
     doc.table(Table(_HEAD, rows, _RIGHT), "verdict")
-    if answers:
-        doc.p("**Game-specific answers:**")
+    if answers:  # each bullet opens on its bold label: no heading, to keep to one screen
         doc.ul(answers, "answers")
     doc.charts(charts)
 

@@ -34,9 +34,11 @@ from analysis.report.verdict import (
     component_by_bot,
     component_rows,
     effect_rows,
+    effects_intervention,
     first_player_rows,
     length_rows,
     rule_hole_rows,
+    rule_hole_section,
     verdict_line,
     verdict_section,
 )
@@ -363,12 +365,13 @@ def write_report(
                           t.by_bot if i == 0 else None)
     sample_size_section(body, ss, groups[0])
     block, extra_summary, holes, details = _extend(body, runs, out_dir, paths)
-    if details:  # the verdict's short answers in full, folded after the headline answers
-        full = Doc()
+    full = Doc()  # the verdict's short answers and rule holes in full, after the headlines
+    if details:
         full.h(2, "Game-specific answers in full")
         full.p("The game-specific answers of the verdict with their explanations.")
         full.ul(details)
-        body.blocks[after_headlines:after_headlines] = full.blocks
+    rule_hole_section(full, holes)
+    body.blocks[after_headlines:after_headlines] = full.blocks
     info = header_section(body, runs.title, runs.game_id, runs.run_dirs, runs.manifests,
                           runs.per_run, runs.role_of)
     method_section(body)
@@ -399,7 +402,8 @@ def write_report(
     key.append(("game_length.png", "Score distribution (fixed-length game)" if t.fixed
                 else "Game length histogram"))
     verdict_section(doc, rows, block, key, "; ".join(mixes),
-                    ", ".join(f"{p}p" for p in sorted(fx)))
+                    ", ".join(f"{p}p" for p in sorted(fx)),
+                    effects_intervention([effects_table(fx[p]) for p in sorted(fx)]))
     doc.p(f"{info}; {runs.title} (`{runs.game_id}`); component data: "
           f"{overrides_line(runs.manifests)}; report written {now_utc()}.", "meta")
     doc.fold()

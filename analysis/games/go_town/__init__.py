@@ -40,6 +40,10 @@ DEAD_PLAYS_FIX = ("rule option `allow_dead_plays = true` (D14: a special card wi
                   "target may be discarded as a play) lets a seat stuck with special cards "
                   "move; a hand of unpairable numbers stays stuck, so a designer may add a rule "
                   "such as \"a player at the hand limit who cannot play discards a card\"")
+DEAD_PLAYS_FIX_SHORT = ("rule option `allow_dead_plays = true`, in part (stuck special cards, not "
+                        "unpairable numbers; see How games end)")
+"""The fix of the deadlock rule hole in the verdict (``DEAD_PLAYS_FIX`` in full in the section
+"How games end")."""
 
 
 def report_rule_holes(ctx, er: pl.DataFrame, cards: pl.DataFrame) -> None:
@@ -48,15 +52,12 @@ def report_rule_holes(ctx, er: pl.DataFrame, cards: pl.DataFrame) -> None:
     for r in er.iter_rows(named=True):
         p = int(r["players"])
         ctx.rule_hole(
-            f"{p} players: the game cannot end (deadlock: no player can ever change the state, "
-            "e.g. two players hold 8 cards, the hand limit, that they cannot play)",
-            int(r["deadlock"]), int(r["n"]), "games",
-            "every later turn would be END_TURN; the engine ends such a game at once, with no "
-            "winner, and the report leaves it out of win rates and lengths",
-            DEAD_PLAYS_FIX)
+            f"{p} players: the game cannot end (deadlock)", int(r["deadlock"]), int(r["n"]),
+            "games", "no player can ever act again: the engine ends it with no winner",
+            DEAD_PLAYS_FIX_SHORT)
         ctx.rule_hole(
-            f"{p} players: the game stopped at the length limit (max_turns player-turns) "
-            "without a winner", int(r["limit"]), int(r["n"]), "games",
+            f"{p} players: the game stopped at the length limit", int(r["limit"]),
+            int(r["n"]), "games",
             "a game that goes on for ever without being frozen (the players keep undoing "
             "each other's floors)", None)
     if cards.height:
@@ -112,28 +113,39 @@ def extend_report(ctx) -> None:
     eff = option_effects(ctx.games, ctx.roles, ctx.manifests)
     report_rule_holes(ctx, er, cards)
 
-    # ---- headlines
+    # ---- headlines: one line each in the verdict, the full answer folded (detail=); the
+    # deadlocks are the verdict's rule-hole row, so their answer is folded only
     if er.height:
-        ctx.headline(
+        ctx.summary.append(f"Go Town deadlocks: {_deadlock_text(er)}")
+        ctx.details.append(
             f"**Deadlocks (a rule hole):** {_deadlock_text(er)} of games freeze with no player "
             "able to act (ended by the engine as `deadlock`, left out of win rates and "
-            "lengths).", f"Go Town deadlocks: {_deadlock_text(er)}")
+            "lengths).")
     if rd.height:
         txt = "; ".join(f"{r['players']}p median {num(r['q50'], 1)} rounds (mean "
                         f"{num(r['mean'], 1)}, 90% of games {num(r['q05'], 1)}-"
                         f"{num(r['q95'], 1)}, n = {count(r['n'])})"
                         for r in rd.iter_rows(named=True))
-        ctx.headline(f"**Length in rounds** (player-turns / players, games won): {txt}.")
+        short = "; ".join(f"{r['players']}p {num(r['q50'], 1)} (90% of games "
+                          f"{num(r['q05'], 1)}-{num(r['q95'], 1)})"
+                          for r in rd.iter_rows(named=True))
+        ctx.headline(f"**Length in rounds** (median, games won): {short}.", None,
+                     f"**Length in rounds** (player-turns / players, games won): {txt}.")
     kk = km.filter(pl.col("players") >= 3) if km.height else km
     if kk.height:
+        per = "; ".join(f"{r['players']}p {pct_ci(r['rate'], r['lo'], r['hi'])} "
+                        f"(n = {count(r['n'])})" for r in kk.iter_rows(named=True))
         ctx.headline(
+            f"**Kingmaking** (a trailing seat's attack on the near-winner hands a third seat "
+            f"the win; share of won games): {per}.", None,
             "**Kingmaking** (won games in which a seat 2+ floors behind attacked the lone "
-            "leader one floor from the win, and a third seat won): " + "; ".join(
-                f"{r['players']}p {pct_ci(r['rate'], r['lo'], r['hi'])} "
-                f"(n = {count(r['n'])})" for r in kk.iter_rows(named=True)) + ".")
+            f"leader one floor from the win, and a third seat won): {per}.")
     wh = wr.filter(pl.col("split") == "held") if wr.height else wr
     if wh.height:
         ctx.headline(
+            "**Wrecking ball** (held it minus never held; association): " + "; ".join(
+                f"{r['players']}p {pts_ci(r['diff'], r['lo'], r['hi'])}"
+                for r in wh.iter_rows(named=True)) + " points.", None,
             "**Wrecking ball** (win rate of seats that held it minus seats that never did; "
             "an association): " + "; ".join(
                 f"{r['players']}p {pts_ci(r['diff'], r['lo'], r['hi'])} points "
@@ -141,15 +153,18 @@ def extend_report(ctx) -> None:
                 for r in wh.iter_rows(named=True)) + ".")
     short = eff.filter(pl.col("option") == "target_floors=4") if eff.height else eff
     if short.height:
+        fp = "; ".join(f"{r['players']}p {pts_ci(r['fp_diff'], r['fp_lo'], r['fp_hi'])}"
+                       for r in short.iter_rows(named=True))
+        ln = "; ".join(f"{r['players']}p {num(r['r_diff'], 2)} [{num(r['r_lo'], 2)}, "
+                       f"{num(r['r_hi'], 2)}]" for r in short.iter_rows(named=True))
         ctx.headline(
+            f"**4 floors vs 5** (paired, same seeds): first player {fp} points; rounds {ln}.",
+            None,
             "**4 floors vs 5** (paired, same seeds): first player's win rate shifts "
             + "; ".join(f"{r['players']}p {pts_ci(r['fp_diff'], r['fp_lo'], r['fp_hi'])} "
                         f"points ({pct(r['fp_base'])} -> {pct(r['fp_var'])})"
                         for r in short.iter_rows(named=True))
-            + "; length " + "; ".join(
-                f"{r['players']}p {num(r['r_diff'], 2)} rounds "
-                f"[{num(r['r_lo'], 2)}, {num(r['r_hi'], 2)}]"
-                for r in short.iter_rows(named=True)) + ".")
+            + f"; length {ln.replace(' [', ' rounds [')}.")
 
     # ---- sections
     doc = ctx.doc
@@ -159,7 +174,8 @@ def extend_report(ctx) -> None:
           "change the state again (e.g. two players each hold 8 cards, the hand limit, so "
           "neither draws, and none of them can be played). The engine ends a deadlocked game "
           "at once (end reason `deadlock`, engine version 2); it is neither a win, a draw nor "
-          "a length, and is left out of every win rate, like a limit game.")
+          "a length, and is left out of every win rate, like a limit game. What closes it: "
+          f"{DEAD_PLAYS_FIX}.")
     doc.table(Table(
         ["Players", "Games", "Won", "Limit", "Deadlock", "Deadlock rate [95% CI]"],
         [[str(r["players"]), count(r["n"]), count(r["target"]), count(r["limit"]),

@@ -12,7 +12,15 @@ import numpy as np
 import polars as pl
 
 from analysis import queries as q
-from analysis.doc import Doc, ci, now_utc, pct, render_html, render_markdown, write_atomic
+from analysis.doc import (
+    Doc,
+    ci,
+    now_utc,
+    pct,
+    render_html,
+    render_markdown,
+    write_atomic,
+)
 from analysis.games.little_town.charts import balance_chart, setup_charts
 from analysis.games.little_town.data import GAME_ID, GOAL_TEXT, SETUPS
 from analysis.games.little_town.feeding import bank_dry, feeding_section, feeding_stats
@@ -82,7 +90,10 @@ def extend_report(ctx) -> None:
     supply_rule_holes(ctx, sel(main))
     fs = feeding_stats(sel(main))
     if not fs.is_empty():
-        ctx.headline("**Feeding** (main runs, seat-games with an unfed worker): " + "; ".join(
+        ctx.headline("**Feeding** (seat-games with an unfed worker): " + "; ".join(
+            f"{r['players']}p {pct(r['starve_rate'])} {ci(r['starve_lo'], r['starve_hi'])}"
+            for r in fs.iter_rows(named=True)) + ".", None,
+            "**Feeding** (main runs, seat-games with an unfed worker): " + "; ".join(
             f"{r['players']}p {pct(r['starve_rate'])} {ci(r['starve_lo'], r['starve_hi'])} "
             f"(mean {r['vp_lost']:.2f} points lost, n = {r['n']:,})"
             for r in fs.iter_rows(named=True)) + ".")
@@ -98,15 +109,10 @@ def extend_report(ctx) -> None:
                          .iter_rows(named=True))
         sig = int((b["q"].fill_null(1.0) < 0.05).sum())
         n_tests = int(b["p"].is_not_null().sum())
-        top, low = bb.row(0, named=True), bb.row(len(bb) - 1, named=True)
-        strong1 = item("**" + top["building"] + "**", top)
-        weak1 = item("**" + low["building"] + "**", low)
-        ctx.headline(
-            f"**Buildings** ({hp}p, n = {n_games:,} games; builder's win rate minus the other "
-            f"seats', points): strongest {strong1}; weakest {weak1}; {sig} of {n_tests} tests "
-            "pass BH 5%.",
-            f"Buildings at {hp}p: strongest {', '.join(bb.head(3)['building'])}; "
-            f"weakest {', '.join(bb.tail(3).reverse()['building'])}.",
+        # folded only: the verdict's component rows rank the buildings (causal at 3p)
+        ctx.summary.append(f"Buildings at {hp}p: strongest {', '.join(bb.head(3)['building'])}"
+                           f"; weakest {', '.join(bb.tail(3).reverse()['building'])}.")
+        ctx.details.append(
             f"**Buildings ({hp} players, default bots, random market, n = {n_games:,} "
             f"games):** strongest (builder's win rate minus the other seats', points): "
             f"{strong}. Weakest (lowest difference): {weak}. Over all player counts {sig} of "
@@ -126,14 +132,11 @@ def extend_report(ctx) -> None:
                 f"{ci(easy['completion_lo'][0], easy['completion_hi'][0])}; hardest: "
                 f"#{easy['card'][-1]} {pct(easy['completion'][-1])} "
                 f"{ci(easy['completion_lo'][-1], easy['completion_hi'][-1])}.")
-        gtop, glow = gg.row(0, named=True), gg.row(len(gg) - 1, named=True)
-        strong1 = item(f"**#{gtop['card']}**", gtop)
-        weak1 = item(f"**#{glow['card']}**", glow)
-        ctx.headline(
-            f"**Goal cards** ({hp}p; completers' win rate minus other holders', points): "
-            f"strongest {strong1}; weakest {weak1}. " + ease,
+        # folded only, like the buildings
+        ctx.summary.append(
             f"Goal cards at {hp}p: strongest {', '.join('#' + str(c) for c in gg.head(3)['card'])}"
-            f"; weakest {', '.join('#' + str(c) for c in gg.tail(3).reverse()['card'])}.",
+            f"; weakest {', '.join('#' + str(c) for c in gg.tail(3).reverse()['card'])}.")
+        ctx.details.append(
             f"**Goal cards ({hp} players):** strongest (win rate of holders who completed it "
             f"minus holders who did not): {strong}. Weakest (lowest difference): {weak}. "
             + ease)
@@ -142,10 +145,7 @@ def extend_report(ctx) -> None:
         if mix_roles:
             hb = b.filter((pl.col("players") == hp) & pl.col("robust").is_not_null())
             hg = g.filter((pl.col("players") == hp) & pl.col("robust").is_not_null())
-            ctx.headline(
-                f"**Robustness:** at {hp}p {nrob_b} of {hb.height} building and "
-                f"{nrob_g} of {hg.height} goal-card differences keep their sign under a "
-                "second bot mix.", None,
+            ctx.details.append(  # of the folded building and goal-card answers
                 f"**Robustness:** at {hp} players {nrob_b} of {hb.height} building and "
                 f"{nrob_g} of {hg.height} goal-card differences keep their sign (interval "
                 f"excluding 0) under a second bot mix "
@@ -158,8 +158,7 @@ def extend_report(ctx) -> None:
         for (text, summary), short in zip(setup_headline(res), setup_short(res),
                                           strict=True):
             ctx.headline(short, summary, text)
-    ctx.headline("**Component data:** goal cards from one source (card 7 unknown); four "
-                 "building effects and the coin bank assumed.", None,
+    ctx.details.append(  # folded only (the verdict's screen; also in the runs line)
                  "**Component data:** buildings and boards are confirmed (tile scans plus fan "
                  "code); 17 goal cards come from a single source and card 7 is unknown "
                  "(left out); the Residence, Castle, Watchtower and Cathedral effects and the "
@@ -187,9 +186,9 @@ def goal_rule_holes(ctx, g: pl.DataFrame) -> None:
     ctx.rule_hole(
         "goal cards that no holder ever completed" + (f" ({what})" if what else ""),
         never.height, per.height, "goal cards held",
-        "a dead draw for its holder: its points can never be scored",
-        "a reading of the card under which it can be met (`goals` table, `boardsim ... "
-        "--data`), or taking it out of the deck" if never.height else None)
+        "a dead draw: its points can never be scored",
+        "another reading (`goals` table, `--data`) or out of the deck" if never.height
+        else None)
 
 
 def building_rule_holes(ctx, b: pl.DataFrame) -> None:

@@ -316,25 +316,25 @@ def setup_short(res: dict) -> list[str]:
     base = res["baseline"]["baseline"][0]
     p = int(order["players"][0])
     others = order.filter(pl.col("setup") != base)
-    n_txt = "/".join(f"{int(r['n']):,}" for r in order.iter_rows(named=True))
-    seat = [f"`{r['setup']}` {pts(r['diff'])} {ci(r['dlo'], r['dhi'])}"
+    ns = [int(r["n"]) for r in order.iter_rows(named=True)]
+    n_txt = (f"{ns[0]:,} games each" if len(set(ns)) == 1 and len(ns) > 1
+             else "/".join(f"{n:,}" for n in ns) + " games")
+    seat = [f"{r['setup']} {pts(r['diff'])} {ci(r['dlo'], r['dhi'])}"
             for r in others.iter_rows(named=True)]
     moved = [r["setup"] for r in others.iter_rows(named=True)
              if interval_sign(r["dlo"], r["dhi"]) != 0]
-    out = [f"**Setups, first player's win rate vs a `{base}` market** ({p}p, n = {n_txt} "
-           f"games, points): " + ", ".join(seat) + ": "
-           + (f"changed by {', '.join(f'`{m}`' for m in moved)}." if moved
-              else "no setup changes it detectably.")]
+    verdict = ("each changes it" if moved and len(moved) == others.height else
+               f"changed by {', '.join(moved)}" if moved else "none changes it detectably")
+    out = [f"**Setups vs a `{base}` market, first player's win rate** ({p}p, n = {n_txt}, "
+           "points): " + ", ".join(seat) + f"; {verdict}."]
     margin = dist.filter((pl.col("measure") == "winning margin") & (pl.col("setup") != base))
     if len(margin):
-        items = [f"`{r['setup']}` {r['d']:+.2f} [{r['dlo']:+.2f}, {r['dhi']:+.2f}]"
+        items = [f"{r['setup']} {r['d']:+.2f} [{r['dlo']:+.2f}, {r['dhi']:+.2f}]" + (
+            (" widens it" if r["dlo"] > 0 else " narrows it")
+            if interval_sign(r["dlo"], r["dhi"]) != 0 else " no detectable change")
                  for r in margin.iter_rows(named=True)]
-        moved = [f"`{r['setup']}` {'widens' if r['dlo'] > 0 else 'narrows'} it"
-                 for r in margin.iter_rows(named=True)
-                 if interval_sign(r["dlo"], r["dhi"]) != 0]
-        out.append("**Setups, mean winning margin vs random** (score points): "
-                   + ", ".join(items) + ": "
-                   + ("; ".join(moved) if moved else "no setup changes it detectably") + ".")
+        out.append(f"**Setups vs `{base}`, mean winning margin** (score points): "
+                   + ", ".join(items) + ".")
     return out
 
 

@@ -59,7 +59,7 @@ def report_rule_holes(ctx, games, seats) -> None:
     g = games.filter(pl.col("role") == MAIN)
     s = seats.filter(pl.col("role") == MAIN)
     n, lim = q.collect(g.select(pl.len(), (~q.finished_game()).sum())).row(0)
-    ctx.rule_hole("the game stopped at the length limit without ending", int(lim), int(n),
+    ctx.rule_hole("the game stopped at the length limit", int(lim), int(n),
                   "games", "a game that never reaches its last round", None)
     mk = tile_market(s)
     per = mk.filter(pl.col("offered").is_not_null()).group_by("tile").agg(

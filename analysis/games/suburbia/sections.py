@@ -47,7 +47,7 @@ from analysis.games.suburbia.queries import (
     tip_tests,
     verdict,
 )
-from analysis.report.wording import ranking_text
+from analysis.report.wording import ranking_text, separated
 
 __all__ = ["runs_section", "first_seat_headline", "tile_section", "goal_section",
            "tips_section", "offset_section", "archetype_section", "components_section"]
@@ -91,15 +91,12 @@ def first_seat_headline(ctx, seats: pl.LazyFrame) -> None:
                      f"{pct(r['last_rate'])} {ci(r['last_lo'], r['last_hi'])}; "
                      f"n = {r['n']:,}")
     if items:
-        ctx.headline("**Last seat** (Seat 1 always starts; win rate vs parity): " + "; ".join(
-                         f"{r['players']}p {pct(r['last_rate'])} "
-                         f"{ci(r['last_lo'], r['last_hi'])} vs {100 / r['players']:.1f}% "
-                         f"(n = {r['n']:,})" for r in fs.iter_rows(named=True)) + ".",
-                     "First seat: " + "; ".join(
-                         f"{r['players']}p {pct(r['win_rate'])} {ci(r['lo'], r['hi'])}"
-                         for r in fs.iter_rows(named=True)),
-                     "**First-seat advantage** (Seat 1 always starts): " + "; ".join(items)
-                     + ".")
+        # folded only: the verdict's first-player rows answer the seat advantage
+        ctx.summary.append("First seat: " + "; ".join(
+            f"{r['players']}p {pct(r['win_rate'])} {ci(r['lo'], r['hi'])}"
+            for r in fs.iter_rows(named=True)))
+        ctx.details.append("**First-seat advantage** (Seat 1 always starts): "
+                           + "; ".join(items) + ".")
 
 
 def tile_section(ctx, seats: pl.LazyFrame) -> None:
@@ -174,16 +171,13 @@ def _pooled_tiles(ctx, pooled: pl.DataFrame) -> None:
              for r in pl.concat([top.head(5), top.tail(5)]).iter_rows(named=True)],
             [False, False, True, True, True, True, True, True, True]))
         n_tiles = int(top["adj_n1"].sum() + top["adj_n0"].sum()) // max(len(top), 1)
-        ctx.headline("**Tiles** (IWD, bot-adjusted, 2-4 players, main mix, about "
-                     f"{n_tiles:,} seat-games each): strongest "
-                     + _tile_list(top.head(2)) + "; weakest "
-                     + _tile_list(top.tail(2).reverse()) + ".",
-                     "Strongest tiles: " + ", ".join(
-                         f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}"
-                         for r in top.head(5).iter_rows(named=True)),
-                     "**Strongest tiles** (IWD, bot-adjusted, pooled over 2-4 players, main "
-                     "mix): " + _tile_list(top.head(5)) + ". **Weakest tiles**: "
-                     + _tile_list(top.tail(5).reverse()) + ".")
+        # folded only: the verdict's component rows rank the tiles (causal at 3p)
+        ctx.summary.append("Strongest tiles: " + ", ".join(
+            f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}" for r in top.head(5).iter_rows(named=True)))
+        ctx.details.append("**Strongest tiles** (IWD, bot-adjusted, pooled over 2-4 players, "
+                           f"main mix, about {n_tiles:,} seat-games each): "
+                           + _tile_list(top.head(5)) + ". **Weakest tiles**: "
+                           + _tile_list(top.tail(5).reverse()) + ".")
         ctx.summary.append("Weakest tiles: " + ", ".join(
             f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}"
             for r in top.tail(5).reverse().iter_rows(named=True)))
@@ -230,7 +224,7 @@ def goal_section(ctx, seats: pl.LazyFrame) -> None:
          for r in main_g.sort("players", "kind", "adj", descending=[False, True, True],
                               nulls_last=True).iter_rows(named=True)],
         [True, False, False] + [True] * 10 + [False, False]))
-    items = []
+    items, short = [], []
     pooled_g = goal_summary(gb, pooled=True)
     for kind in ("public", "private"):
         pg = pooled_main(pooled_g.filter(pl.col("kind") == kind)).filter(
@@ -238,6 +232,8 @@ def goal_section(ctx, seats: pl.LazyFrame) -> None:
         if pg.is_empty():
             continue
         b, w = pg.row(0, named=True), pg.row(len(pg) - 1, named=True)
+        short.append(f"{kind} **{gnames[b['goal']]}** {diff_ci(b, 'adj')} to "
+                     f"**{gnames[w['goal']]}** {diff_ci(w, 'adj')}")
         items.append(
             f"{kind}: strongest **{gnames[b['goal']]}** {diff_ci(b, 'adj')} (scored in "
             f"{pct(b['achieve_rate'])} of {'games' if kind == 'public' else 'owners'}, "
@@ -255,10 +251,12 @@ def goal_section(ctx, seats: pl.LazyFrame) -> None:
              for r in pg.iter_rows(named=True)],
             [False, True, True, True, True, True, True, True, True]))
     if items:
-        ctx.headline("**Goals** (win-rate difference of the seat that scored it vs the other "
+        ctx.headline("**Goals** (scorer minus others, strongest to weakest): "
+                     + "; ".join(short) + ".",
+                     "Goals: " + "; ".join(i.replace("**", "") for i in items),
+                     "**Goals** (win-rate difference of the seat that scored it vs the other "
                      "in-play seats, bot-adjusted, pooled over 2-4 players): "
-                     + "; ".join(items) + ".",
-                     "Goals: " + "; ".join(i.replace("**", "") for i in items))
+                     + "; ".join(items) + ".")
     ctx.add_chart("suburbia_goals", goal_chart(gs, os.path.join(out, "suburbia_goals.png")))
     doc.img("suburbia_goals.png", "Goal balance (bot-adjusted) with 95% intervals")
 
@@ -288,8 +286,10 @@ def tips_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
     items = []
     tipnames = {"income": "Income early", "red lines": "Watch the red lines",
                 "deny": "Deny the next player"}
+    words: list[str] = []
+    details: list[str] = []
     for tip in ("income", "red lines", "deny"):
-        parts, short = [], []
+        parts, short, verdicts = [], [], []
         for test, (t, _, role) in TIP_TESTS.items():
             sub = tips.filter((pl.col("test") == test) & (pl.col("players") == "all"))
             row = sub.filter(pl.col("role") == role)
@@ -304,11 +304,16 @@ def tips_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
                 f"(n = {r['n1']:,} vs {r['n0']:,}; crude {pts(r['crude'])}; q {pvalue(r['q'])}) "
                 f"— **{v}**")
             short.append(f"{test} {diff_ci(r)} {v}")
+            verdicts.append(v)
         if parts:
             items.append(f"**{tipnames[tip]}**: " + "; ".join(parts))
-            ctx.headline(f"**Rulebook tip — {tipnames[tip]}:** " + "; ".join(short) + ".",
-                         f"Tip '{tipnames[tip]}': " + "; ".join(short),
-                         f"Rulebook tip — {items[-1]}.")
+            words.append(f"{tipnames[tip]}: " + " / ".join(dict.fromkeys(
+                w.removesuffix(", robust") for w in verdicts)))
+            details.append(f"Rulebook tip — {items[-1]}.")
+            ctx.summary.append(f"Tip '{tipnames[tip]}': " + "; ".join(short))
+    if words:  # folded only (the verdict's screen): each tip in full
+        ctx.details.append("**Rulebook tips** (2-4 players): " + "; ".join(words) + ".")
+        ctx.details.extend(details)
     doc.ul(items)
     doc.table(Table(
         ["Test", "Bot mix", "Players", "n exposed", "n others", "Difference (points)",
@@ -384,13 +389,24 @@ def archetype_section(ctx, seats: pl.LazyFrame, roles: list[str]) -> None:
     arche = prof.filter((pl.col("role") == MAIN) & pl.col("strategy").is_in(
         ["residential-civic", "industrial-airports", "commercial"]))
     if not arche.is_empty():
-        parts = []
+        parts, short, tops = [], [], []
         for (p,), g in arche.group_by("players", maintain_order=True):
             g = g.sort("win_rate", descending=True)
             parts.append(f"{p}p " + ranking_text(
                 [(f"`{r['strategy']}`", f"{pct(r['win_rate'])} {ci(r['lo'], r['hi'])}",
                   r["lo"], r["hi"]) for r in g.iter_rows(named=True)]))
-        ctx.headline("**Archetypes** (main mix win rates): " + "; ".join(parts) + ".")
+            top = g.row(0, named=True)
+            below = [r["strategy"] for r in g.iter_rows(named=True)
+                     if separated(top["lo"], top["hi"], r["lo"], r["hi"]) > 0]
+            tops.append(top["strategy"])
+            short.append(f"{p}p {{}}{pct(top['win_rate'])} {ci(top['lo'], top['hi'])}" + (
+                " (above both others)" if len(below) == 2 == g.height - 1 else
+                f" (above {', '.join(below)})" if below else " (no other below it)"))
+        one = len(set(tops)) == 1  # the same archetype on top everywhere: named once
+        short = [x.format("" if one else f"{t} ") for x, t in zip(short, tops)]
+        ctx.headline("**Archetypes** (highest win rate" + (f": {tops[0]}" if one else "")
+                     + "): " + "; ".join(short) + ".",
+                     None, "**Archetypes** (main mix win rates): " + "; ".join(parts) + ".")
     ctx.add_chart("suburbia_archetypes", archetype_chart(
         prof, os.path.join(out, "suburbia_archetypes.png"),
         role_labels(ctx.manifests, ctx.roles)))
@@ -425,9 +441,12 @@ def components_section(ctx, seats: pl.LazyFrame, comp: pl.DataFrame) -> None:
         [False, True, True, True, True, True, True]))
     dm = dec.filter(pl.col("role") == MAIN)
     if not dm.is_empty():
-        ctx.headline("**Goals change the winner** in " + "; ".join(
+        changed = "; ".join(
             f"{r['players']}p {pct(r['by_goals_rate'])} {ci(r['by_goals_lo'], r['by_goals_hi'])}"
-            for r in dm.iter_rows(named=True)) + " of games (main mix; winners' goal share "
+            for r in dm.iter_rows(named=True))
+        ctx.headline(f"**Goals change the winner** in {changed} of games (main mix).", None,
+                     f"**Goals change the winner** in {changed} of games (main mix; winners' "
+                     "goal share "
                      + ", ".join(f"{r['players']}p {pct(r['goals_pop'] / r['score'])}"
                                  for r in comp.filter((pl.col("role") == MAIN) & pl.col("winner"))
                                  .iter_rows(named=True)) + ").")

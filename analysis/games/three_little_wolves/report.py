@@ -55,7 +55,7 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
     by = {(r["metric"], r["players"]): r for r in sens}
     # seat order
     d = rates.filter(pl.col("card_set") == DEFAULT_SET) if not rates.is_empty() else rates
-    parts, short, sp = [], [], []
+    parts, short = [], []
     for (p,), g in (d.group_by("players", maintain_order=True) if not d.is_empty() else []):
         g = g.sort("seat")
         par = 1.0 / p
@@ -67,15 +67,10 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
                      f"{ci(as_float(last['lo']) - par, as_float(last['hi']) - par)}, spread "
                      f"{num(spread * 100, 1)} points (n = {f['n']:,})")
         short.append(f"{p}p {pts(as_float(f['win_rate']) - par)}")
-        sp.append(f"{p}p {num(spread * 100, 1)}, last seat "
-                  f"{pts(as_float(last['win_rate']) - par)} "
-                  f"{ci(as_float(last['lo']) - par, as_float(last['hi']) - par)} vs parity "
-                  f"(n = {f['n']:,})")
     if parts:
-        ctx.headline(
-            "**Seat order** (spread between the best and worst seat's win rate, points): "
-            + "; ".join(sp) + ".",
-            "Seat 1 vs parity: " + ", ".join(short) + " points.",
+        # folded only: the verdict's first-player rows answer the seat advantage
+        ctx.summary.append("Seat 1 vs parity: " + ", ".join(short) + " points.")
+        ctx.details.append(
             "**How much seat order matters** (win rate minus parity, percentage points, "
             "default card set, 95% intervals): " + "; ".join(parts) + ". Under the other card "
             "sets: " + robust_text(by, "seat1") + ".")
@@ -85,6 +80,8 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
     if wv:
         txt = "; ".join(f"{r['players']}p {pts(r['diff'])} {ci(r['lo'], r['hi'])} "
                         f"(n = {r['n']:,})" for r in wv)
+        ns = (f"{wv[0]['n']:,} each" if len({r["n"] for r in wv}) == 1
+              else " / ".join(f"{r['n']:,}" for r in wv))
         pw = "; ".join(f"{r['players']}p {signed(r['per_wolf'])} [{signed(r['per_wolf_lo'])}, "
                        f"{signed(r['per_wolf_hi'])}]" for r in wv)
         extra = ""
@@ -94,8 +91,10 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
                         f"{r['players']}p `{r['more']}` - `{r['less']}` {pts(r['diff'])} "
                         f"{ci(r['lo'], r['hi'])}" for r in mvl.iter_rows(named=True)) + "."
         ctx.headline(
-            "**Is the wolf action worth a card?** Win rate of a greedy seat allowed minus "
-            "forbidden wolves (same seeds, points): " + txt + ".", None,
+            "**Is the wolf action worth a card?** A greedy seat allowed minus forbidden "
+            "wolves (same seeds, points): " + "; ".join(
+                f"{r['players']}p {pts(r['diff'])} {ci(r['lo'], r['hi'])}" for r in wv)
+            + f" (n = {ns}).", None,
             "**Is the wolf action worth a card?** Forbidding wolves to one greedy seat on the "
             "same seeds changes its win rate by (allowed - forbidden, points): " + txt
             + f". Each wolf action is worth, in final points against the card's other use: "
@@ -136,6 +135,10 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
     t = ties.get(DEFAULT_SET)
     if t is not None and not t.is_empty():
         ctx.headline(
+            "**Ties that save a house** (share of built houses): "
+            + "; ".join(f"{r['players']}p {pct(r['saved_rate'])} "
+                        f"{ci(r['saved_rate_lo'], r['saved_rate_hi'])}"
+                        for r in t.iter_rows(named=True)) + ".", None,
             "**Ties that save a house** (default card set): "
             + "; ".join(f"{r['players']}p {pct(r['saved_rate'])} "
                         f"{ci(r['saved_rate_lo'], r['saved_rate_hi'])} of built houses, in "
@@ -148,15 +151,13 @@ def headlines(ctx, rates, comp, wolf_pairs, mvl, ties, dummy_pairs, sens) -> Non
             m = {r["component"]: r for r in g.iter_rows(named=True)}
             parts.append(f"{p}p: " + ", ".join(
                 f"{c} {per100(m[c]['share'])}" for c in COMPONENTS if c in m))
-        ctx.headline("**Score components** (points per 100 points of final score, main "
-                     "runs): " + "; ".join(parts) + ".")
+        # descriptive, not a balance answer: folded only (the verdict fits one screen)
+        ctx.details.append("**Score components** (points per 100 points of final score, main "
+                           "runs): " + "; ".join(parts) + ".")
     # dummy
     dd = [r for r in dummy_pairs if r["n"]]
     if dd:
-        ctx.headline(
-            "**Two-player dummy control** (hostile minus neutral controller, points): "
-            + "; ".join(f"{r['card_set']} {pts(r['diff'])} {ci(r['lo'], r['hi'])} "
-                        f"(n = {r['n']:,})" for r in dd) + ".", None,
+        ctx.details.append(  # a control of the method: folded only (the verdict's screen)
             "**Two-player dummy control** (win rate of a hostile controller minus the same "
             "seat with neutral control, same seeds): "
             + "; ".join(f"{r['card_set']} {pts(r['diff'])} {ci(r['lo'], r['hi'])} points "
@@ -188,7 +189,7 @@ def report_rule_holes(ctx, main_idx: list[int]) -> None:
     runs: games stopped at the length limit, score components no seat ever scored."""
     g = ctx.games.filter(pl.col("run").is_in(main_idx))
     n, lim = q.collect(g.select(pl.len(), (~q.finished_game()).sum())).row(0)
-    ctx.rule_hole("the game stopped at the length limit without ending", int(lim), int(n),
+    ctx.rule_hole("the game stopped at the length limit", int(lim), int(n),
                   "games", "a game in which the last pig never comes out", None)
     s = ctx.seats.filter(pl.col("run").is_in(main_idx))
     cols = [f"pts_{c}" for c in COMPONENTS if f"pts_{c}" in s.collect_schema().names()]
