@@ -94,6 +94,12 @@ def run_arms(game_id: str, arms: list[Arm], n: int, players: int, strategies: li
     run = run or _default_run
     seatings = rotations(strategies, players, rotate)
     out = Path(out)
+    from sim.runner import validate
+
+    for arm in arms:  # every arm checked before the first game of any (one line, nothing run)
+        for seats in seatings:
+            validate(game_id, n, players, list(seats), "fixed", arm.options, jobs, chunk_size,
+                     DEFAULT_BACKEND, arm.overrides)
     result = []
     for arm in arms:
         folders = []

@@ -43,6 +43,7 @@ import polars as pl
 from analysis.stats import bh_adjust, normal_pvalue, wilson_interval
 from sim.core.errors import UserError
 from sim.core.game import UNFINISHED
+from sim.core.integrity import MAX_GAMES, check_int, check_jobs, check_seed
 
 __all__ = ["DEFAULT_GAMES", "LadderGames", "fit_ratings", "ladder_tables", "pairwise",
            "play_ladder", "run_ladder", "write_ladder"]
@@ -622,6 +623,10 @@ def run_ladder(game_id: str, players: list[int] | None = None, n: int | None = N
         ladder_tables(len(names), p)
     if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n <= 0):
         raise UserError(f"ladder: n must be a positive number of games, got {n}")
+    if n is not None:
+        check_int("-n (games per table)", n, 1, MAX_GAMES)
+    check_seed(seed)
+    check_jobs(jobs)
     root = Path(out) if out is not None else Path("reports") / game.id / "ladder"
     if root.exists() and not root.is_dir():
         raise UserError(f"--out {root} exists and is not a folder")

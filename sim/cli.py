@@ -49,7 +49,8 @@ def games(as_json: bool = typer.Option(False, "--json", help="machine-readable o
             typer.echo(f"    {o['name']} = {o['default']}  [{o['allowed']}]  {o['section']}")
 
 
-def _progress_bar(total: int, label: str):
+def _progress_bar(total: int, label: str, stderr: bool = False):
+    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -62,7 +63,7 @@ def _progress_bar(total: int, label: str):
     prog = Progress(
         TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-        transient=False,
+        transient=False, **({"console": Console(stderr=True)} if stderr else {}),
     )
     return prog
 
@@ -156,17 +157,26 @@ def simulate(
     """Run N games between scripted bots and write a Parquet results folder (resumable)."""
     if scheduler and backend != "dask":
         raise UserError("--scheduler needs --backend dask")
+    from sim.core.integrity import check_seed
+    from sim.runner import validate
+
     names, source = _split(strategies), "command line"
     if not names:
         names, source = default_strategies(game), "recommended mix"
         seating = seating or "pool"
+    opts, overrides = _options(option), _overrides(data, set_)
+    # every input checked before the first line of output (an error is then the only line)
+    validate(game, n, players, names, seating or "fixed", opts, jobs, chunk_size, backend,
+             overrides)
+    check_seed(seed)
+    if source == "recommended mix":
         typer.echo(f"strategies: the recommended mix of {game} ({', '.join(names)}), "
                    f"--seating {seating} (give --strategies to choose)")
     if all(s == "random" for s in names):
         typer.echo(RANDOM_WARNING, err=True)
-    root = run_simulation(game, n, players, names, seed, _options(option), jobs,
+    root = run_simulation(game, n, players, names, seed, opts, jobs,
                           chunk_size, out, seating or "fixed", backend, scheduler=scheduler,
-                          overrides=_overrides(data, set_), strategies_source=source)
+                          overrides=overrides, strategies_source=source)
     typer.echo(f"results: {root}")
     typer.echo(f"report:  boardsim report {root}")
 
@@ -352,16 +362,32 @@ def soak(
     first: int = typer.Option(0, help="index of the first game"),
     option: Optional[list[str]] = typer.Option(None, "--option", "-o",
                                                help="rule option name=value (repeatable)"),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="worker processes (-1 = all cores)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ):
-    """Play games through the public interface with the game's invariants checked after
-    every decision; report each violation with the command that replays it (exit 1 if any)."""
+    """Play games with the game's invariants checked after the set-up and after every
+    decision (a compiled loop over the bots); report each violation with the command that
+    replays it (exit 1 if any)."""
     from sim.soak import soak as run_soak
 
-    def cb(done: int, total: int, bad: int) -> None:
-        typer.echo(f"  {done:,}/{total:,} games, {bad} violation(s)", err=True)
+    prog = _progress_bar(n, f"soak {game}", stderr=True)
+    t0 = time.perf_counter()
+    task: list = []
 
-    res = run_soak(game, n, players, _split(strategies) or None, seed, _options(option), first,
-                   progress=cb)
+    def cb(done: int, total: int, bad: int) -> None:
+        if not task:  # the inputs are valid: only now the bar (an error stays one line)
+            prog.start()
+            task.append(prog.add_task("soak", total=total, rate=""))
+        dt = time.perf_counter() - t0
+        prog.update(task[0], completed=done, total=total,
+                    rate=f"{done / dt:,.0f} games/s, {bad} violation(s)" if dt > 0 else "")
+
+    try:
+        res = run_soak(game, n, players, _split(strategies) or None, seed, _options(option),
+                       first, progress=None if quiet else cb, jobs=jobs)
+    finally:
+        if task:
+            prog.stop()
     rate = res.games / res.seconds if res.seconds else 0.0
     typer.echo(f"soak {game}: {res.games:,} games, {res.decisions:,} decisions checked in "
                f"{res.seconds:,.1f} s ({rate:,.1f} games/s); {len(res.violations)} violation(s)")

@@ -469,37 +469,8 @@ def test_chart_labels_are_plain_text(tmp_path):
 
 
 # ---- the soak --------------------------------------------------------------------------------
-def test_soak_checks_every_decision_and_names_a_replay(capsys, monkeypatch):
-    from sim.soak import soak
-
-    res = soak("go-town", 6, seed=2)
-    assert (res.games, res.violations) == (6, [])
-    assert res.decisions > 6
-    # a violation names the game and the command that replays it
-    g = sim.get_game("province")
-    calls = {"n": 0}
-
-    def broken(self, state):
-        calls["n"] += 1
-        if calls["n"] == 30:
-            raise AssertionError("coins not conserved")
-
-    monkeypatch.setattr(type(g), "check_invariants", broken)
-    res = soak("province", 3, seed=5)
-    assert len(res.violations) == 1
-    i, msg, cmd = res.violations[0]
-    assert "coins not conserved" in msg
-    assert cmd.startswith("boardsim replay province -p 2 -s ") and f"--seed 5 --index {i}" in cmd
-    # the replay command plays the same game: as many decisions as the soak checked
-    monkeypatch.undo()
-    from sim.soak import play_checked
-
-    names = cmd.split(" -s ")[1].split(" ")[0].split(",")
-    steps, err = play_checked(g, 2, names, 5, i, g.resolve_options({}))
-    assert err is None
-    code, out, _err = run_cli(capsys, *cmd.split()[1:], "-q")
-    assert code == 0
-    assert len([x for x in out.splitlines() if x.startswith("#")]) == steps
+# the compiled soak's own tests (a planted violation, its replay command, the games replayed
+# exactly): tests/test_soak.py
 
 
 def test_soak_command(capsys):
@@ -508,6 +479,41 @@ def test_soak_command(capsys):
     assert out.startswith("soak province: 4 games, ") and "0 violation(s)" in out
     one_line(capsys, "soak", "province", "-n", "0", contains="-n (games) must be in")
     one_line(capsys, "soak", "province", "--seed", "-3", contains="--seed")
+    one_line(capsys, "soak", "province", "--first", str(10**9 - 1), "-n", "2",
+             contains="--first + -n must be at most 1,000,000,000")
+
+
+def test_ladder_bounds_every_number(capsys, tmp_path):
+    """ladder's -n had no upper bound (-n 2**70 started 2**70 games a table), --jobs none
+    (100,000 threads) and --seed none."""
+    out = tmp_path / "lad"
+    one_line(capsys, "ladder", "go-town", "-n", str(2**70), "--out", out,
+             contains="-n (games per table) must be in 1..1,000,000,000")
+    one_line(capsys, "ladder", "go-town", "-n", "10", "--jobs", "100000", "--out", out,
+             contains="--jobs must be 1..64 or -1")
+    one_line(capsys, "ladder", "go-town", "-n", "10", "--seed", "-1", "--out", out,
+             contains="--seed must be a whole number in 0..2**64-1")
+    assert not out.exists()
+
+
+def test_compare_checks_the_variant_before_the_baseline_plays(capsys, tmp_path):
+    """A bad variant override used to be found only after the baseline's games had run and
+    been written."""
+    out = tmp_path / "cmp"
+    one_line(capsys, "compare", "go-town", "--set-variant", "nosuch=1", "-n", "50", "--out", out,
+             contains="nosuch")
+    one_line(capsys, "compare", "go-town", "--option-variant", "target_floors=999", "-n", "50",
+             "--out", out, contains="target_floors")
+    assert not out.exists()
+
+
+def test_simulate_validates_before_its_first_line(capsys, tmp_path):
+    """The "strategies: the recommended mix" line used to come before a later refusal."""
+    code, out, err = run_cli(capsys, "simulate", "go-town", "-p", "9", "--out", tmp_path / "r")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (out, err)
+    code, out, err = run_cli(capsys, "simulate", "go-town", "--seed", "-1", "--out",
+                             tmp_path / "r")
+    assert code == 2 and out == "" and "--seed" in err, (out, err)
 
 
 def test_state_dict_round_trip_still_accepted():

@@ -24,6 +24,9 @@ Every game's ``sim/<game>/kernels.py`` registers, for its state NamedTuple class
                                           (in place: resample, from ``rng``, everything ``seat``
                                           cannot know, consistent with what it has seen, and
                                           reseed the state's chance generator from ``rng``)
+    @implements(S, "invariants")          invariants(s) -> int  (0 if the game's conservation
+                                          laws hold, else the code of the first broken law;
+                                          reads only, safe on any field-checked state)
 
 ``copy_into`` and ``chance_rng`` have defaults written once here: every array field of the
 NamedTuple copied in place, and the field ``rng``. A game registers its own only when its
@@ -39,7 +42,8 @@ from __future__ import annotations
 from numba.extending import overload
 
 HOOKS = ("init_state", "legal_actions_into", "apply_inplace", "is_over", "current_seat",
-         "n_seats", "scores_into", "win_shares_into", "copy_into", "chance_rng", "determinize")
+         "n_seats", "scores_into", "win_shares_into", "copy_into", "chance_rng", "determinize",
+         "invariants")
 
 _IMPL: dict[tuple[type, str], object] = {}
 
@@ -185,6 +189,15 @@ def determinize(s, seat, rng):
     raise NotImplementedError("compiled code only")
 
 
+def invariants(s):
+    """0 if ``s`` keeps the game's conservation laws, else a violation code ``c >= 1`` (the
+    game's ``invariants.MESSAGES[c - 1]``, ``Game.invariant_messages``): the laws of
+    ``Game.check_invariants``, written once as a kernel so the compiled soak can check them
+    after every decision. Reads only and never indexes out of bounds, even on a state whose
+    counts are wrong (a field out of range is a violation code of its own)."""
+    raise NotImplementedError("compiled code only; use Game.check_invariants from Python")
+
+
 # the typers, one per hook, with the stub's own argument names (numba checks them)
 
 
@@ -241,3 +254,8 @@ def _ov_chance_rng(s):
 @overload(determinize)
 def _ov_determinize(s, seat, rng):
     return _impl(s, "determinize")
+
+
+@overload(invariants)
+def _ov_invariants(s):
+    return _impl(s, "invariants")

@@ -58,3 +58,8 @@ def copy_into(src, dst):
 @njit(cache=True)
 def determinize(s, seat, rng):
     contract.determinize(s, seat, rng)
+
+
+@njit(cache=True)
+def invariants(s):
+    return contract.invariants(s)

@@ -309,9 +309,20 @@ class Game:
         entry.determinize(s, np.int64(seat), self.bot_rng(int(seed)))
         return s
 
+    invariant_messages: tuple[str, ...] = ()
+    """The message of each violation code of the game's ``invariants`` kernel (code ``c`` is
+    ``invariant_messages[c - 1]``; sim/<package>/invariants.py)."""
+
     def check_invariants(self, state) -> None:
-        """Raise AssertionError if ``state`` breaks a conservation law of the game."""
-        raise NotImplementedError
+        """Raise AssertionError naming the law (and its code) if ``state`` breaks a
+        conservation law of the game: the game's compiled ``invariants`` kernel (the contract
+        hook, sim/core/contract.py), the one definition of its laws, which the compiled soak
+        also checks after every decision."""
+        code = int(entry.invariants(state))
+        if code:
+            msgs = self.invariant_messages
+            msg = msgs[code - 1] if 0 < code <= len(msgs) else "unknown violation"
+            raise AssertionError(f"{msg} (invariant code {code})")
 
     def conformance_values(self) -> dict[str, list[Any]]:
         """Values of each rule option that the conformance test plays (defaults excluded)."""

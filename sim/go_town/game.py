@@ -14,6 +14,7 @@ from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.go_town import constants as K
 from sim.go_town import data
+from sim.go_town import invariants as _inv
 from sim.go_town import kernels as _kernels
 from sim.go_town.kernels import GoTownState, alloc_state
 from sim.go_town.options import OPTIONS
@@ -39,6 +40,7 @@ class GoTown(Game):
 
     id = "go-town"
     version = "2"  # changes only when the games played change (the manifest records it)
+    invariant_messages = _inv.MESSAGES  # the codes of the kernel _inv.invariants
     title = "Go Town"
     min_players = 2
     max_players = 4
@@ -273,23 +275,6 @@ class GoTown(Game):
             k = _NAME_TO_TYPE[name]
             row[k] = r.int(x, f"{where}.{name}", 0, int(limit[k]) if limit is not None else 999)
         return row
-
-    def check_invariants(self, state) -> None:
-        """The 54 cards (the data's counts) are all somewhere: deck, discard, hands, floors,
-        dogs on floors, milkshakes in front of players."""
-        n = int(state.meta[K.M_NP])
-        seen = np.zeros(K.NT, np.int64)
-        for k in state.deck[: state.meta[K.M_DECKN]]:
-            seen[k] += 1
-        seen += state.discard + state.hands[:n].sum(axis=0)
-        for p in range(n):
-            for f in range(int(state.n_floors[p])):
-                seen[state.floors[p, f, 0]] += 1
-                seen[state.floors[p, f, 1]] += 1
-                seen[K.DOG] += state.dogs[p, f]
-            seen[K.MILK] += state.milk[p]
-        assert (seen == state.counts).all(), f"cards not conserved: {seen - state.counts}"
-        assert (state.n_floors[:n] >= 0).all() and (state.skips[:n] >= 0).all()
 
     # the rule options of spec §8.3 ("short game", "switch sensitivity") and D14, which closes
     # most deadlocks: one paired run each per player count (default_plan)

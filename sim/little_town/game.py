@@ -15,6 +15,7 @@ from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.little_town import constants as K
 from sim.little_town import data
+from sim.little_town import invariants as _inv
 from sim.little_town.kernels import LittleTownState, alloc_state, recompute_derived
 from sim.little_town.options import OPTIONS
 
@@ -44,6 +45,7 @@ class LittleTown(Game):
 
     id = "little-town"
     version = "1"  # changes only when the games played change (the manifest records it)
+    invariant_messages = _inv.MESSAGES  # the codes of the kernel _inv.invariants
     title = "Little Town"
     min_players = 2
     max_players = 4
@@ -432,38 +434,6 @@ class LittleTown(Game):
             for name in K.STAT_NAMES:
                 r.int(g(name, st, w + "stats."), f"{w}stats.{name}", -big, big)
         return n, resolved, arrays
-
-    def check_invariants(self, state) -> None:
-        """Conservation (docs §11): cubes per type and coins (supply/bank plus players),
-        houses, workers, tiles; and the score equals the sum of its parts."""
-        s = state
-        n = int(s.meta[K.M_NP])
-        cubes = s.seat[:n, K.SE_CUBES:K.SE_CUBES + 4]
-        supply = s.meta[K.M_SUPPLY:K.M_SUPPLY + 4]
-        total = supply + cubes.sum(axis=0)
-        assert (total == s.consts[K.C_SUPPLY]).all(), f"cubes not conserved: {total}"
-        assert (supply >= 0).all() and (cubes >= 0).all()
-        coins = s.seat[:n, K.SE_COINS]
-        assert int(s.meta[K.M_BANK]) + int(coins.sum()) == int(s.consts[K.C_COIN_TOTAL]), \
-            "coins not conserved"
-        assert (coins >= 0).all(), "negative coins"
-        owner, worker, building = s.cells[K.CE_OWN], s.cells[K.CE_WRK], s.cells[K.CE_BLD]
-        owned = np.array([(owner == p).sum() for p in range(n)])
-        assert (owned + s.seat[:n, K.SE_HOUSES] == s.meta[K.M_HOUSES]).all(), "houses not conserved"
-        on_board = np.array([(worker == p).sum() for p in range(n)])
-        wused = s.seat[:n, K.SE_WUSED]
-        assert (on_board + s.seat[:n, K.SE_ONSITE] == wused).all(), "workers not conserved"
-        assert (wused <= s.meta[K.M_WORKERS]).all()
-        placed = np.array([(building == b).sum() for b in range(K.NB)])
-        if s.meta[K.M_PENDING] >= 0:
-            placed[s.meta[K.M_PENDING]] += 1  # bought, not yet sited
-        cnt = s.bdata[:, K.BD_COUNT]
-        market = s.mkt[K.MK_MARKET]
-        assert (placed + market <= cnt).all(), "tiles not conserved"
-        assert placed[0] + market[0] == cnt[0], "wheat fields not conserved"
-        assert ((building >= 0) == (owner >= 0)).all()
-        parts = s.seat[:n, K.SE_STATS + 9:K.SE_STATS + K.N_STATS].sum(axis=1)  # vp_build .. vp_unfed
-        assert (parts == s.seat[:n, K.SE_SCORE]).all(), "score is not the sum of its parts"
 
     EFFECTS_GAMES = {3: 20_000}
     """``boardsim run``'s component-effects study (docs/effects.md): Little Town 3p: 44 arms,

@@ -14,12 +14,11 @@ from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.province import constants as K
 from sim.province import data
+from sim.province import invariants as _inv
 from sim.province.kernels import (
     ProvinceState,
     alloc_state,
-    owned_count,
     score_of,
-    workers_of,
 )
 from sim.province.options import OPTIONS
 
@@ -53,6 +52,7 @@ class Province(Game):
 
     id = "province"
     version = "1"  # changes only when the games played change (the manifest records it)
+    invariant_messages = _inv.MESSAGES  # the codes of the kernel _inv.invariants
     title = "Province"
     min_players = 2
     max_players = 2
@@ -439,50 +439,6 @@ class Province(Game):
         for key in ("coins_missed", "lender_takes", "lender_steals"):
             r.ints(r.get(st, key, f"stats.{key}"), f"stats.{key}", 0, big, 2)
         r.rng(g("rng"))
-
-    def check_invariants(self, state) -> None:
-        """Coins: both seats and the supply add up to ``coin_total``, none negative; workers,
-        sailors, structures, first builders, the Lender and the goal stack are consistent."""
-        v = _Views(state.x)
-        m = v.meta
-        total = int(v.opts[K.O_COIN_TOTAL])
-        coins = v.coins
-        assert (coins >= 0).all() and coins.sum() <= total, f"coins {coins} vs supply {total}"
-        assert m[K.M_LABOR] >= 0, "negative labor"
-        if m[K.M_PHASE] == K.PH_OVER:
-            assert m[K.M_END] != 0
-        assert ((v.pos >= -1) & (v.pos <= 2)).all()
-        assert (v.pos[:3] >= 0).all(), "greens always on the cycle"
-        hired = v.hired
-        cst = dict(zip(K.CONST_NAMES, v.consts.tolist()))
-        assert hired.sum() <= cst["max_sailors"] and (hired <= cst["sailors_per_player"]).all()
-        for p in range(2):
-            for k in range(3):
-                on = v.pos[K.W_SAILOR0 + 3 * p + k] >= 0
-                assert on == (k < hired[p]), "sailors hired in order"
-            assert owned_count(state.x, p) <= cst["structure_tokens"]
-        for k in range(K.NS):
-            f = int(v.fb[k])
-            own_any = bool(v.owned[:, k].any())
-            assert (f >= 0) == own_any, f"first builder of {K.STRUCT_NAMES[k]}"
-            if f >= 0:
-                assert v.owned[f, k] == 1
-                if v.owned[1 - f, k]:
-                    assert v.bturn[1 - f, k] >= v.bturn[f, k]
-            for p in range(2):
-                assert (v.bturn[p, k] >= 0) == bool(v.owned[p, k])
-        assert (v.pos[3] >= 0) == bool(v.owned[:, 2].any())
-        assert (v.pos[4] >= 0) == bool(v.owned[:, 3].any())
-        assert m[K.M_LHOLDER] in (-1, 0, 1)
-        if m[K.M_LHOLDER] >= 0:
-            assert v.owned[m[K.M_LHOLDER], 0] == 1, "the holder owns a Lender"
-        gn, nx = int(m[K.M_GN]), int(m[K.M_GNEXT])
-        assert 0 <= nx <= gn
-        assert all(int(r) in (-1, 0, 1) for r in v.gres[:nx])
-        assert all(int(r) == -2 for r in v.gres[nx:gn])
-        assert len(set(v.gstack[:gn].tolist())) == gn, "goal tokens drawn once"
-        for p in range(2):
-            assert workers_of(state.x, p) >= 3
 
     def conformance_values(self) -> dict[str, list[Any]]:
         out = super().conformance_values()

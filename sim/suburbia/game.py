@@ -15,6 +15,7 @@ from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.suburbia import constants as K
 from sim.suburbia import data
+from sim.suburbia import invariants as _inv
 from sim.suburbia import kernels as _kernels
 from sim.suburbia.detail import DETAIL_NAMES, N_DETAIL, slug
 from sim.suburbia.kernels import MAX_DECISIONS, SuburbiaState, alloc_state, make_geo
@@ -50,6 +51,7 @@ class SuburbiaGame(Game):
 
     id = "suburbia"
     version = "1"  # changes only when the games played change (the manifest records it)
+    invariant_messages = _inv.MESSAGES  # the codes of the kernel _inv.invariants
     title = "Suburbia"
     min_players = 1
     max_players = 4
@@ -449,55 +451,6 @@ class SuburbiaGame(Game):
                 r.int(r.get(e, "rl", wt + ".rl"), wt + ".rl", -big, big)
                 if k == K.K_LAKE:
                     kind(r.get(e, "from", wt + ".from"), wt + ".from", omr=False)
-
-    def check_invariants(self, state) -> None:
-        """Tiles are conserved (pile, market, discard, box, supply, boroughs, Lakes' sources,
-        pending, the 1MR set aside); tracks within their limits; boroughs consistent."""
-        n = int(state.meta[K.M_NP])
-        seen = np.zeros(K.NK, np.int64)
-        for k in state.pile[: state.meta[K.M_PILEN]]:
-            seen[k] += 1
-        for k in state.market:
-            seen[k] += 1
-        seen[0] = 0
-        seen += state.discard + state.box
-        seen[1:4] += state.supply
-        for p in range(n):
-            nt = int(state.pl[p, K.P_NT])
-            kc = np.zeros(K.NK, np.int64)
-            assert int((state.grid[p] > 0).sum()) == nt, "grid and tile list disagree"
-            for t in range(nt):
-                k = int(state.tk[p, t, K.K_KIND])
-                kc[k] += 1
-                assert state.grid[p, state.tk[p, t, K.K_CELL]] == t + 1
-                if k == K.K_LAKE:
-                    seen[state.tk[p, t, K.K_FROM]] += 1
-                else:
-                    seen[k] += 1
-            assert (kc == state.kc[p]).all(), "kind counts out of date"
-            assert int(state.tk[p, :nt, K.K_INV].sum()) == int(state.pl[p, K.P_NINV])
-            assert state.pl[p, K.P_NINV] <= state.consts[K.C_INVEST]
-            assert -5 <= state.pl[p, K.P_INC] <= 15 and -5 <= state.pl[p, K.P_REP] <= 15
-            assert state.pl[p, K.P_POP] >= 0 and state.pl[p, K.P_MONEY] >= 0
-        src = int(state.meta[K.M_PSRC])
-        if src in (K.SRC_BUY, K.SRC_BASIC):
-            seen[state.meta[K.M_PKIND]] += 1
-        elif src == K.SRC_LAKE:
-            seen[state.meta[K.M_PFROM]] += 1
-        if K.K_OMR not in state.pile[: state.meta[K.M_PILEN]]:
-            seen[K.K_OMR] += 1
-        counts = state.tiles[:, K.T_COUNT].copy()
-        counts[K.K_LAKE] = 0
-        counts[0] = 0
-        seen[K.K_LAKE] = 0
-        assert (seen == counts).all(), f"tiles not conserved: {dict(enumerate((seen - counts).tolist()))}"
-        ph = int(state.meta[K.M_PHASE])
-        if ph == K.PH_ACTION:
-            filled = state.market != 0
-            assert not (filled[:-1] & ~filled[1:]).any(), "market not packed right"
-        assert (src != K.SRC_NONE) == (ph == K.PH_PLACE)
-        assert ph != K.PH_DISCARD or src == K.SRC_NONE
-        assert ph != K.PH_EXTRA or n == 1
 
     EFFECTS_GAMES = {3: 4_000}
     """``boardsim run``'s component-effects study (docs/effects.md): Suburbia 3p: 70 arms, about

@@ -16,6 +16,7 @@ from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
 from sim.three_little_wolves import constants as K
 from sim.three_little_wolves import data
+from sim.three_little_wolves import invariants as _inv
 from sim.three_little_wolves.kernels import (
     TLWState,
     alloc_state,
@@ -42,6 +43,7 @@ class ThreeLittleWolves(Game):
 
     id = "three-little-wolves"
     version = "1"  # changes only when the games played change (the manifest records it)
+    invariant_messages = _inv.MESSAGES  # the codes of the kernel _inv.invariants
     title = "The Three Little Wolves"
     min_players = 2
     max_players = 4
@@ -551,72 +553,6 @@ class ThreeLittleWolves(Game):
         refresh_heights(s)
         s.rng[0] = np.uint64(int(d["rng"], 16))
         return s
-
-    def check_invariants(self, state) -> None:
-        """Conservation (doc §9): each of the 59 cards in exactly one place; each wolf unused or
-        on one house; pig tokens placed + left + lost = the three tokens; houses well formed."""
-        meta = state.meta
-        n = int(meta[K.M_NP])
-        n_own = int(meta[K.M_NOWN])
-        seen = np.zeros(K.NCARD, np.int64)
-        for c in state.deck[: meta[K.M_DECKN]]:
-            seen[c] += 1
-        for p in range(n):
-            for c in state.hands[p, : state.seat[p, K.S_HN]]:
-                seen[c] += 1
-            if state.seat[p, K.S_PASS] >= 0:
-                seen[state.seat[p, K.S_PASS]] += 1
-            hand = state.hands[p, : state.seat[p, K.S_HN]]
-            assert (np.diff(hand) > 0).all(), "hand not ascending"
-            cm = state.seat[p, K.S_COMMIT]
-            # a committed card is in the hand until played; a wolf bet with it in the 2-player
-            # end phase (spec §5.4) discards it while the commitment is still recorded
-            assert cm < 0 or cm in hand or state.discard[cm], \
-                "committed card neither in hand nor discarded"
-        seen += state.discard
-        for c in state.pigs[: meta[K.M_NPIGS]]:
-            seen[c] += 1
-        if meta[K.M_DCARD] >= 0:
-            seen[meta[K.M_DCARD]] += 1
-        wolves = np.zeros((4, 3), np.int64)
-        placed_tokens = []
-        cards, hs, hf, hb = state.cards, state.hs, state.hf, state.hb
-        for o in range(n_own):
-            colours = []
-            for h in range(K.MAXH):
-                nf = int(hs[o, h, K.H_NF])
-                if nf == 0:
-                    assert all(hs[o, g, K.H_NF] == 0 for g in range(h, K.MAXH)), "house gap"
-                    break
-                fl = hf[o, h, :nf]
-                bs = hb[o, h, : hs[o, h, K.H_NB]]
-                for c in list(fl) + list(bs):
-                    seen[c] += 1
-                assert (np.diff(cards[fl, K.K_NUM]) > 0).all(), "floors not ascending"
-                assert (np.diff(cards[bs, K.K_NUM]) > 0).all(), "basements not ascending"
-                assert all(cards[bs, K.K_NUM] <= 3), "basement above 3"
-                col = int(hs[o, h, K.H_COL])
-                cols = set(int(x) for x in cards[list(fl) + list(bs), K.K_COL]) - {3}
-                if col == K.UNASSIGNED:
-                    assert not cols, "unassigned house with coloured cards"
-                else:
-                    assert cols <= {col}, "house with cards of another colour"
-                    colours.append(col)
-                if hs[o, h, K.H_PIG]:
-                    placed_tokens.append(int(hs[o, h, K.H_PIG]))
-                for w in range(int(hs[o, h, K.H_NW])):
-                    q = int(hs[o, h, K.H_W0S + 2 * w])
-                    v = list(state.consts[K.C_WOLF:K.C_WOLF + 3]).index(hs[o, h, K.H_W0V + 2 * w])
-                    wolves[q, v] += 1
-            assert len(colours) == len(set(colours)), "two houses of one colour"
-        assert (seen == 1).all(), f"cards not conserved: {np.nonzero(seen != 1)[0].tolist()}"
-        for p in range(n):
-            for v in range(3):
-                assert wolves[p, v] == state.seat[p, K.S_WU + v], "wolf not conserved"
-        toks = sorted(placed_tokens + [int(state.consts[K.C_TOKEN + t]) for t in range(3)
-                                       if state.tokens[t] != K.T_PLACED])
-        assert toks == sorted(int(x) for x in state.consts[K.C_TOKEN:K.C_TOKEN + 3]), \
-            "pig tokens not conserved"
 
     EFFECTS_GAMES = {3: 50_000}
     """``boardsim run``'s component-effects study (docs/effects.md): Wolves 3p: 12 arms, about

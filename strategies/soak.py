@@ -1,0 +1,87 @@
+"""The soak's compiled loop, written once over the kernel contract (sim/core/contract.py) and
+the bots' entry point (``common.bot_choose``): games played by scripted bots with the game's
+``invariants`` kernel checked after every decision. It lives beside the bots because it plays
+them; ``sim/soak.py`` imports it lazily, so the rules under ``sim/`` stay free of bots.
+
+Game ``i`` is exactly the game ``Game.new_state(p, seed_for(seed, i, 0))`` played with the bot
+generator ``seed_for(seed, i, 1)`` and seat ``k`` played by parameter row ``rows[k]`` (or
+``(i + k) mod m`` in the rotation of ``m`` bots): what ``boardsim replay`` replays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core import contract
+from sim.core.rng import seed_for
+from strategies.common import bot_choose
+
+NO_LEGAL = -1  # a running game without a legal action
+ILLEGAL = -2  # a bot chose an action outside the legal set
+TOO_LONG = -3  # no end within the game's declared maximum length
+CODES = {NO_LEGAL: "no legal action in a running game",
+         ILLEGAL: "a bot chose an illegal action",
+         TOO_LONG: "no end within max_game_length"}
+"""The loop's own violation codes (negative); a positive code is the game's invariant code."""
+
+
+@njit(cache=True)
+def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
+               limit, max_bad, bad_idx, bad_code, bad_step, legal):
+    """Play games ``first .. first + n_games - 1`` of run ``run_seed`` and check the game's
+    invariants (``contract.invariants``) after the set-up and after every decision.
+
+    s, s0: two states of the same allocation; ``s0`` is a fresh ``Game._alloc`` (never
+    played), copied into ``s`` before each game so every game starts as ``Game.new_state``
+    does. Players: ``p_fixed`` if > 0, else ``lo + i mod span``. Seat ``k`` of game ``i`` is
+    played by row ``(i + k) mod m_rot`` of ``codes``/``params`` if ``m_rot`` > 0, else by row
+    ``rows[k]`` (int64[4]). ``limit``: the game's ``max_game_length`` (decisions).
+    Violations go to ``bad_idx`` (game index), ``bad_code`` (invariant code >= 1, or
+    ``NO_LEGAL``/``ILLEGAL``/``TOO_LONG``) and ``bad_step`` (decisions before it), at most
+    ``max_bad`` of them (int64 arrays of that size); the loop stops at the ``max_bad``-th.
+    ``legal``: int32 scratch of the game's action count.
+    Returns int64[3]: games played, decisions checked, violations found."""
+    out = np.zeros(3, np.int64)
+    brng = np.empty(1, np.uint64)
+    nbad = 0
+    for g in range(n_games):
+        i = first + g
+        p = p_fixed if p_fixed > 0 else lo + i % span
+        contract.copy_into(s0, s)
+        contract.init_state(s, p, seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(0)))
+        brng[0] = seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(1))
+        steps = 0
+        code = contract.invariants(s)
+        while code == 0 and not contract.is_over(s):
+            n = contract.legal_actions_into(s, legal)
+            if n == 0:
+                code = NO_LEGAL
+                break
+            seat = contract.current_seat(s)
+            k = (i + seat) % m_rot if m_rot > 0 else rows[seat]
+            a = bot_choose(codes[k], params, k, s, legal, n, brng)
+            ok = False
+            for j in range(n):
+                if legal[j] == a:
+                    ok = True
+                    break
+            if not ok:
+                code = ILLEGAL
+                break
+            contract.apply_inplace(s, a)
+            steps += 1
+            code = contract.invariants(s)
+            if code == 0 and steps > limit:
+                code = TOO_LONG
+        out[0] += 1
+        out[1] += steps
+        if code != 0:
+            bad_idx[nbad] = i
+            bad_code[nbad] = code
+            bad_step[nbad] = steps
+            nbad += 1
+            if nbad >= max_bad:
+                break
+    out[2] = nbad
+    return out
