@@ -189,3 +189,25 @@ def test_wolves_score_parts_in_points_per_100_not_percent():
 
     assert per100(-0.024) == "-2.4" and per100_ci(-0.031, -0.017) == "[-3.1, -1.7]"
     assert per100(None) == "n/a"
+
+
+def test_a_check_per_player_count_is_one_verdict_row_whatever_its_details():
+    """The cube-supply check of Little Town gave one verdict row per player count (each count
+    names its own cube types in parentheses): 3 rows of 5 lines. Now one row: the count with
+    the highest rate, its detail opening the reading, the other counts listed."""
+    from analysis.report.verdict import rule_hole_rows
+
+    holes = [dict(finding="2 players: a cube supply ran out (wood 10.0% of games)", count=1,
+                  n=10, unit="games", reading="cubes are lost", fix="raise the supply"),
+             dict(finding="3 players: a cube supply ran out (wood 30.0%, fish 20.0% of games)",
+                  count=3, n=10, unit="games", reading="cubes are lost", fix="raise the supply"),
+             dict(finding="4 players: a cube supply ran out", count=0, n=10, unit="games",
+                  reading="cubes are lost", fix=None)]
+    (row,) = rule_hole_rows(holes)
+    assert row[0] == "Rule hole: a cube supply ran out"
+    assert row[1] == "30.00% (3p)" and row[3] == "3 of 10 games"
+    lo2, hi2 = (float(x[0]) * 100 for x in wilson_interval([1], [10]))
+    lo4, hi4 = (float(x[0]) * 100 for x in wilson_interval([0], [10]))
+    assert row[4] == (f"Wood 30.0%, fish 20.0% of games. Cubes are lost. Other counts: 2p "
+                      f"10.00% [{lo2:.2f}, {hi2:.2f}]; 4p 0.00% [{lo4:.2f}, {hi4:.2f}]. "
+                      "Fix: raise the supply.")

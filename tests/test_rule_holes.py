@@ -217,7 +217,7 @@ def test_little_town_supply_rule_holes_exact(tmp_path):
            for h in ctx.rule_holes]
     assert got == [
         ("2 players: a cube supply ran out", 0, 1, "games", False),
-        ("3 players: a cube supply ran out (wood in 50.0% of games, fish in 25.0% of games)",
+        ("3 players: a cube supply ran out (wood 50.0%, fish 25.0% of games)",
          2, 4, "games", True)]
     r = st.filter(pl.col("players") == 3).row(0, named=True)
     assert (r["wood"], r["stone"], r["fish"], r["first_round"]) == (2, 0, 1, 2.5)

@@ -169,7 +169,7 @@ def ladder_section(doc, seats: pl.LazyFrame, out_dir: str, paths: dict[str, str]
           "(statsmodels) with ratings summing to zero: a rating is the log-odds of beating the "
           f"average bot of the mix (Elo = rating x {ELO:.1f}). 95% Wald intervals from a "
           "covariance clustered by game; one virtual drawn game per pair of bots keeps every "
-          "rating finite. Unfinished games (stopped at the length limit or, in Go Town, in a "
+          "rating finite. Unfinished games (stopped at the length limit or in a rules "
           "deadlock) have no ranks and are left out (counted below); so are pairs of two seats "
           "of the same bot. An ordering is stated "
           "only where two intervals do not overlap. The seatings are the main runs' own (a "

@@ -291,11 +291,15 @@ _PAREN = re.compile(r"^(.+?) \((.+)\)$")
 
 def _hole_groups(holes: list[dict]) -> dict[tuple[str, str], list[tuple[str, dict]]]:
     """The holes by check: a check made per player count ("2 players: ...") is one group
-    with one (player count, hole) per count; any other hole a group of its own."""
+    with one (player count, hole) per count, whatever detail each count adds in parentheses
+    ("... (wood in 44% of games)"); any other hole a group of its own."""
     groups: dict[tuple[str, str], list[tuple[str, dict]]] = {}
     for h in holes:
         m = _PLAYERS.match(h["finding"])
-        key = (m.group(2) if m else h["finding"], h["unit"])
+        check = m.group(2) if m else h["finding"]
+        if m and (d := _PAREN.match(check)):
+            check = d.group(1)
+        key = (check, h["unit"])
         groups.setdefault(key, []).append((m.group(1) if m else "", h))
     return groups
 
@@ -338,11 +342,12 @@ def rule_hole_rows(holes: list[dict]) -> list[list]:
         lo, hi = wilson(h["count"], h["n"])
         others = []
         for p2, h2 in items:
-            if h2 is not h:
+            if h2 is not h and h2["n"]:
                 lo2, hi2 = wilson(h2["count"], h2["n"])
                 others.append(f"{p2}p {pct(h2['count'] / h2['n'], 2)} {ci(lo2, hi2, 2)}")
         reading = _sentence(h["reading"])
-        m = _PAREN.match(finding)  # "x (detail)": x asks the question, the detail is read
+        own = _PLAYERS.match(h["finding"])  # the detail of the count in the answer columns
+        m = _PAREN.match(own.group(2) if own else finding)  # "x (detail)": x asks, detail read
         if m:
             finding, what = m.group(1), m.group(2)
             reading = f"{_sentence(what)} {reading}"

@@ -17,8 +17,7 @@ __all__ = ["RESOURCES", "SUPPLY_COLS", "supply_stats", "supply_rule_holes"]
 
 RESOURCES = ("wood", "stone", "fish", "wheat")
 SUPPLY_COLS = [f"supply_out_{r}" for r in RESOURCES]
-FIX = ("no rule option closes it; the number of cubes of each type is component data "
-       "(`supply_per_resource`), which a designer may raise")
+FIX = "raise the cubes per type (component data `supply_per_resource`; no rule option does it)"
 
 
 def supply_stats(seats: pl.LazyFrame) -> pl.DataFrame:
@@ -51,12 +50,11 @@ def supply_rule_holes(ctx, seats: pl.LazyFrame) -> pl.DataFrame:
                   "play them again to see how often a cube supply runs out.")
         return st
     for r in st.iter_rows(named=True):
-        kinds = ", ".join(f"{k} in {pct(r[k] / r['n'])} of games" for k in RESOURCES if r[k])
+        kinds = ", ".join(f"{k} {pct(r[k] / r['n'])}" for k in RESOURCES if r[k])
         ctx.rule_hole(
-            f"{r['players']} players: a cube supply ran out" + (f" ({kinds})" if kinds else ""),
-            r["count"], r["n"], "games",
-            "while a supply is empty, gathering and building outputs of that type give nothing "
-            "and nobody can buy it (spec §3, A3): cubes are lost, not owed",
+            f"{r['players']} players: a cube supply ran out"
+            + (f" ({kinds} of games)" if kinds else ""), r["count"], r["n"], "games",
+            "while it is empty, outputs of that type are lost, not owed (spec §3, A3)",
             FIX if r["count"] else None)
     ctx.doc.p("Main runs, every game. A supply *ran out* when an action (and the forced moves "
               "after it) left no cube of that type in the supply; it may fill again as players "

@@ -85,10 +85,9 @@ def trigger_rule_holes(ctx, main: list[int]) -> pl.DataFrame:
     if no_reply.height:
         won = int(no_reply["won"].sum())
         ctx.rule_hole(
-            "the game ended with the opponent unable to act: the player who triggered the end "
-            "won and the opponent got no further turn", won, no_reply.height, "games",
-            "the player who triggers the end finishes that turn and the game stops (spec §5.9): "
-            "the opponent cannot answer the last move", FIX if won else None)
+            "the opponent cannot answer the last move (the player who triggered the end won "
+            "and the opponent got no further turn)", won, no_reply.height, "games",
+            "the trigger's turn ends the game (spec §5.9)", FIX if won else None)
     st = trigger_stats(tf)
     ctx.doc.p("Main runs, finished games (the game ended on a trigger). *Triggered*: the seat "
               "to act when an end condition first held (a trigger met at a turn start belongs "

@@ -78,8 +78,7 @@ def suburbia_rule_holes(ctx, seats: pl.LazyFrame) -> pl.DataFrame:
             f"{p} players: the market ran dry (a turn began with the pile empty and as few as "
             f"{r['market_min']} of 7 tiles on offer)" if r["dry"] else
             f"{p} players: the market ran dry", r["dry"], n, "games",
-            "the 1 More Round tile came up so near the bottom of the pile that the turns it "
-            "still grants outlast the pile: the last players choose from fewer tiles", None)
+            "the 1 More Round tile came up late: the last turns choose from fewer tiles", None)
         ctx.rule_hole(
             f"{p} players: a player at population 0 could not pay and the debt was forgiven",
             r["floor"], n, "games",
