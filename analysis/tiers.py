@@ -537,10 +537,12 @@ def headline(data: dict[str, Any]) -> str:
         lead = (f"Undecided at n={data['n_search']:,} search games: none of the "
                 f"{found} scripted finding(s) can be confirmed or refuted")
     else:
-        lead = (f"Of {found} scripted findings, {counts['holds']} hold, {counts['flips']} "
-                f"flip, {counts['weakens']} weaken and {counts['undecided']} are undecided "
-                "under search play")
-    extra = f"; {counts['appears']} appear only under search play" if counts["appears"] else ""
+        lead = (f"Of {found} scripted findings under search play: {counts['holds']} "
+                f"{'holds' if counts['holds'] == 1 else 'hold'}, {counts['flips']} "
+                f"{'flips' if counts['flips'] == 1 else 'flip'}, {counts['weakens']} "
+                f"{'weakens' if counts['weakens'] == 1 else 'weaken'}, {counts['undecided']} "
+                "undecided")
+    extra = (f"; {counts['appears']} new under search play only" if counts["appears"] else "")
     return f"{lead}{extra}; {first} ({who})."
 
 

@@ -108,8 +108,8 @@ def _data(verdicts, n_search=10):
 def test_headline_counts_and_names_the_sample():
     d = _data(["holds", "flips", "undecided", "appears", "none"], n_search=300)
     h = T.headline(d)
-    assert h.startswith("Of 3 scripted findings, 1 hold, 1 flip, 0 weaken and 1 are "
-                        "undecided under search play; 1 appear only under search play; "
+    assert h.startswith("Of 3 scripted findings under search play: 1 holds, 1 flips, 0 "
+                        "weaken, 1 undecided; 1 new under search play only; "
                         "first-player advantage: holds (scripted +5.0 [+1.0, +9.0], search "
                         "+5.0 [+1.0, +9.0] points)"), h
     assert "200 playouts per decision, n=300 games; scripted tier n=4,000" in h
