@@ -511,8 +511,12 @@ def command_for(data: dict[str, Any], n_search: int | None = None) -> str:
     if data.get("strategies"):
         parts.append(f"--strategies {','.join(data['strategies'])} --seating "
                      f"{data['seating']}")
+    import sim
+
+    defaults = sim.get_game(data["game"]).options.defaults()
     for k, v in (data.get("options") or {}).items():
-        parts.append(f"-o {k}={v}")
+        if k not in defaults or defaults[k] != v:  # the rule options that differ only
+            parts.append(f"-o {k}={v}")
     return " ".join(parts)
 
 

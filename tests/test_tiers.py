@@ -279,3 +279,12 @@ def test_headline_without_findings_never_claims_none_from_a_small_sample():
         "advantage: no scripted finding, search play undecided at n=10 (scripted")
     d["findings"][0]["tiers"]["search"]["n"] = 60
     assert "first-player advantage: in neither tier (scripted" in T.headline(d)
+
+
+def test_command_names_only_the_options_that_differ_from_the_defaults():
+    """The re-run command listed every rule option at its default (a 20-option line)."""
+    cmd = T.command_for({"game": "go-town", "n_search": 200, "players": 2, "seed": 1,
+                         "strategies": ["greedy", "attacker"], "seating": "pool",
+                         "options": {"target_floors": 5, "dog_moves_up": True}})
+    assert cmd == ("boardsim tiers go-town -n 200 --players 2 --seed 1 --strategies "
+                   "greedy,attacker --seating pool -o dog_moves_up=True")
