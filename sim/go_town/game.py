@@ -332,7 +332,8 @@ class GoTown(Game):
         watch = np.zeros((n_games, n_players, 2), np.int64)
         self.bots.run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
                             turns, decisions, end_reason, first, winner, score, played, ahash,
-                            watch)
+                            watch, np.zeros(K.NUM_ACTIONS, np.int8),
+                            np.full(n_games, -1, np.int64))
         rank = np.zeros((n_games, n_players), np.int64)
         share = np.zeros((n_games, n_players), np.float64)
         won = winner >= 0

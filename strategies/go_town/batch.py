@@ -35,7 +35,8 @@ def attack_target(a):
 
 @njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
-              turns, decisions, end_reason, first_player, winner, score, played, ahash, watch):
+              turns, decisions, end_reason, first_player, winner, score, played, ahash, watch,
+              deny, denied):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
 
     s: a GoTownState used as scratch (its opts/counts/consts select the rules and data);
@@ -50,6 +51,13 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     aimed at v) while v led alone one floor (or less) from the target and the seat had at
     least 2 floors fewer than v (it could not win on its next turn).
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
+    deny int8[num_actions], denied int64[n_games] (``boardsim effects``' denial arm,
+    strategies/go_town/deny.py): in game g the seat ``denied[g]`` (-1: none) never chooses an
+    action ``a`` with ``deny[a] != 0`` while it has another legal action (its legal list is
+    filtered before its bot sees it; when every legal action is denied, or none is, the list is
+    kept whole). Every other seat, and every game with ``denied[g] == -1``, plays exactly as
+    without them (same bot generator draws), so game g of a denial run and of the baseline run
+    are common random numbers.
     """
     # Unpack the state once; the loop only indexes arrays and calls the array kernels, which
     # are compiled without reference counting (performance note in kernels.py).
@@ -91,7 +99,26 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
         while meta[K.M_PHASE] != K.PH_OVER:
             lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, skips, hn, hm, board)
             c = nonneg(meta[K.M_CUR])
-            if bot[c] == 0:
+            m = 0  # > 0: the denied seat's filtered legal list legal[:m]
+            if c == denied[g]:
+                n = list_legal(lo, d0, d1, b0, b1, hi, legal)
+                for i in range(n):
+                    if deny[legal[i]] == 0:
+                        legal[m] = legal[i]
+                        m += 1
+                if m == n or m == 0:
+                    m = 0  # nothing denied among the legal actions, or nothing else legal
+            if m > 0:
+                k = nonneg(seat_idx[g, c])
+                if bot[c] == 0:
+                    a = legal[rand_below(brng, m)]
+                elif bot[c] == search.SEARCH_CODE:
+                    a = search.search_choose(params, k, s, legal, m, brng)
+                else:
+                    a = choose_arrays(bot[c], params, k, meta, opts, consts, counts, discard,
+                                      hands, floors, values, dogs, n_floors, skips, hn, legal,
+                                      m, brng)
+            elif bot[c] == 0:
                 # the random bot, legal[rand_below(n)], from the bit sets without listing them
                 a = nth_legal(lo, d0, d1, b0, b1, hi,
                               rand_below(brng, count_legal(lo, d0, d1, b0, b1, hi)))
