@@ -23,7 +23,7 @@ import polars as pl
 from analysis import queries as q
 from analysis.stats import cluster_mean, wilson_interval
 
-__all__ = ["missing", "seat_frame", "game_rates", "seat_rates"]
+__all__ = ["missing", "not_recorded", "seat_frame", "game_rates", "seat_rates"]
 
 
 def missing(seats: pl.LazyFrame, cols: Sequence[str]) -> list[str]:
@@ -37,6 +37,15 @@ def missing(seats: pl.LazyFrame, cols: Sequence[str]) -> list[str]:
                                       for c in present])).row(0, named=True)
         absent += [c for c in present if not row[c]]
     return [c for c in cols if c in absent]
+
+
+def not_recorded(seats: pl.LazyFrame, cols: Sequence[str], what: str) -> str:
+    """The paragraph a section prints when its runs lack the columns ``cols`` (runs played
+    before the engine recorded them): names the missing ones and says to play again to see
+    ``what`` (e.g. "how often a cube supply runs out")."""
+    names = "`, `".join(missing(seats, cols) or list(cols))
+    return (f"Not recorded in these runs: they were played before the engine recorded `{names}` "
+            f"(issue 16); play them again to see {what}.")
 
 
 def seat_frame(seats: pl.LazyFrame, cols: Sequence[str]) -> pl.DataFrame:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from analysis.doc import Table, ci, count, num, pct
-from analysis.holes import game_rates, missing, seat_frame
+from analysis.holes import game_rates, not_recorded, seat_frame
 
 __all__ = ["RESOURCES", "SUPPLY_COLS", "supply_stats", "supply_rule_holes"]
 
@@ -45,9 +45,7 @@ def supply_rule_holes(ctx, seats: pl.LazyFrame) -> pl.DataFrame:
     st = supply_stats(seats)
     ctx.doc.h(2, "Cube supply: games in which a supply ran out")
     if st.is_empty():
-        ctx.doc.p("Not recorded in these runs: they were played before the engine recorded "
-                  f"`{'`, `'.join(missing(seats, SUPPLY_COLS) or SUPPLY_COLS)}` (issue 16); "
-                  "play them again to see how often a cube supply runs out.")
+        ctx.doc.p(not_recorded(seats, SUPPLY_COLS, "how often a cube supply runs out"))
         return st
     for r in st.iter_rows(named=True):
         kinds = ", ".join(f"{k} {pct(r[k] / r['n'])}" for k in RESOURCES if r[k])

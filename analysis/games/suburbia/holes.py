@@ -14,7 +14,7 @@ from __future__ import annotations
 import polars as pl
 
 from analysis.doc import Table, count, num, pct_ci
-from analysis.holes import game_rates, missing, seat_frame, seat_rates
+from analysis.holes import game_rates, not_recorded, seat_frame, seat_rates
 
 __all__ = ["HOLE_COLS", "hole_stats", "suburbia_rule_holes"]
 
@@ -68,9 +68,8 @@ def suburbia_rule_holes(ctx, seats: pl.LazyFrame) -> pl.DataFrame:
     st = hole_stats(seats)
     ctx.doc.h(2, "Market, bankruptcy and the population floor")
     if st.is_empty():
-        ctx.doc.p("Not recorded in these runs: they were played before the engine recorded "
-                  f"`{'`, `'.join(missing(seats, HOLE_COLS) or HOLE_COLS)}` (issue 16); play "
-                  "them again to see how often the market runs dry and players cannot pay.")
+        ctx.doc.p(not_recorded(seats, HOLE_COLS,
+                               "how often the market runs dry and players cannot pay"))
         return st
     for r in st.iter_rows(named=True):
         p, n = r["players"], r["n"]
