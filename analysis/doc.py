@@ -337,18 +337,30 @@ def pct(x, digits: int = 1) -> str:
     return f"{x * 100:.{digits}f}%"
 
 
+def fixed(x: float, digits: int = 1, sign: str = "") -> str:
+    """``x`` with ``digits`` decimals (``sign`` "+" for a signed number), but a non-zero value
+    that would print as 0 gets up to two more decimals, so that an interval bound just below
+    or above 0 keeps its sign and size: -0.03 -> '-0.03' (not '-0.0'), 0.004 -> '0.004'; a
+    value still 0 after that prints as '0.0' ('+0.0' signed): -0.0004 -> '0.0'."""
+    for d in range(digits, digits + 3):
+        s = f"{x:{sign}.{d}f}"
+        if float(s) != 0:
+            return s
+    return f"{0.0:{sign}.{digits}f}"
+
+
 def ci(lo, hi, digits: int = 1) -> str:
     """An interval of proportions in percent: (0.281, 0.344) -> '[28.1, 34.4]'; '[n/a]' when
-    a bound is None or NaN."""
+    a bound is None or NaN. A bound near 0 keeps its sign (``fixed``): '[-1.0, -0.03]'."""
     if lo is None or hi is None or math.isnan(lo) or math.isnan(hi):
         return "[n/a]"
-    return f"[{lo * 100:.{digits}f}, {hi * 100:.{digits}f}]"
+    return f"[{fixed(lo * 100, digits)}, {fixed(hi * 100, digits)}]"
 
 
 def pts(x) -> str:
-    """A difference of proportions in percentage points, signed: 0.031 -> '+3.1' ('n/a' for
-    None/NaN)."""
-    return "n/a" if x is None or math.isnan(x) else f"{x * 100:+.1f}"
+    """A difference of proportions in percentage points, signed: 0.031 -> '+3.1', -0.0003 ->
+    '-0.03' (``fixed``) ('n/a' for None/NaN)."""
+    return "n/a" if x is None or math.isnan(x) else fixed(x * 100, 1, "+")
 
 
 def pct_ci(rate, lo, hi, digits: int = 1) -> str:
@@ -359,6 +371,13 @@ def pct_ci(rate, lo, hi, digits: int = 1) -> str:
 def pts_ci(diff, lo, hi) -> str:
     """A difference in points with its interval: '+3.1 [-0.4, 6.6]'."""
     return f"{pts(diff)} {ci(lo, hi)}"
+
+
+def signed_ci(est: float, lo: float, hi: float, digits: int = 1) -> str:
+    """An estimate and its interval already in their unit (points, turns), every number
+    signed, bounds near 0 keeping their sign (``fixed``): '+3.1 [-0.4, +6.6]'."""
+    return (f"{fixed(est, digits, '+')} [{fixed(lo, digits, '+')}, "
+            f"{fixed(hi, digits, '+')}]")
 
 
 def diff_ci(row: dict, key: str = "diff") -> str:

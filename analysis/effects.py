@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.doc import md_table, slug, write_atomic
+from analysis.doc import md_table, signed_ci, slug, write_atomic
 from analysis.stats import bh_adjust, cluster_ratio, wilson_interval
 from sim.core.components import get_path
 from sim.core.errors import UserError
@@ -547,7 +547,8 @@ def headline(df: pl.DataFrame) -> str:
     if ok.is_empty():
         return "No component effect could be estimated."
     top = ok.row(0, named=True)
-    ci = f"{top['effect']:+.1f} points [{top['lo']:+.1f}, {top['hi']:+.1f}]"
+    est, iv = signed_ci(top["effect"], top["lo"], top["hi"]).split(" ", 1)
+    ci = f"{est} points {iv}"
     denial = top.get("arm") == "denial"
     if top["small_sample"]:
         return (f"No headline: the largest effect, {top['component']} {ci}, rests on "

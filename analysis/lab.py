@@ -25,7 +25,7 @@ import numpy as np
 import polars as pl
 
 from analysis import queries as q
-from analysis.doc import md_table, pvalue, signed, slug, write_atomic
+from analysis.doc import md_table, pvalue, signed, signed_ci, slug, write_atomic
 from analysis.paired import paired_difference
 from analysis.stats import Z95, bh_adjust, normal_pvalue, wilson_interval
 from sim.core.components import tunable_paths
@@ -398,7 +398,7 @@ def _changed_components(cb: pl.DataFrame, cv: pl.DataFrame, overrides: dict) -> 
 def _component_diff(r: dict) -> str:
     if r["diff"] is None:
         return "n/a"
-    return f"{r['diff']:+.1f} [{r['lo']:+.1f}, {r['hi']:+.1f}] (n={r['n_with']:,})"
+    return f"{signed_ci(r['diff'], r['lo'], r['hi'])} (n={r['n_with']:,})"
 
 
 # ---- sweep --------------------------------------------------------------------------------
@@ -826,7 +826,7 @@ def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players
         lines.append(md_table(["component", "number", "change", "difference (95%)",
                                "games", "pushed out"],
                               [[t["component"], f"`{t['path']}`", f"{t['from']} -> {t['to']}",
-                                f"{t['diff']:+.1f} [{t['lo']:+.1f}, {t['hi']:+.1f}]",
+                                signed_ci(t["diff"], t["lo"], t["hi"]),
                                 f"{t.get('games', n):,}", t["pushed_out"] or "-"]
                                for t in tried]))
     md = write_atomic(out / "suggest.md", "\n".join(lines) + "\n")

@@ -53,7 +53,7 @@ from typing import Any
 
 import numpy as np
 
-from analysis.doc import md_table, write_atomic
+from analysis.doc import md_table, signed_ci, write_atomic
 from analysis.stats import cluster_difference, cluster_mean, wilson_interval
 from sim.core.errors import UserError
 
@@ -555,7 +555,7 @@ def _fmt(d: dict[str, Any]) -> str:
         return "n/a"
     if d.get("lo") is None:
         return f"{d['est']:+.1f}"
-    return f"{d['est']:+.1f} [{d['lo']:+.1f}, {d['hi']:+.1f}]"
+    return signed_ci(d["est"], d["lo"], d["hi"])
 
 
 def findings_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:

@@ -449,3 +449,17 @@ def test_many_runs_with_other_settings_fold_out_of_the_verdict(tmp_path):
     assert "| Runs with other settings (5) |" in v and "Other setting, 2 players" not in v
     folded = md[md.index("## Runs with other settings"):]
     assert folded.count("Other setting, 2 players: options coins=") == 5
+
+
+def test_interval_bounds_near_zero_keep_their_sign():
+    """An upper bound of -0.03 points printed as '-0.0' read as 'touches 0'; it is shown with
+    the decimals that keep its sign (issue 16: numbers must mean what they say)."""
+    from analysis.doc import ci, fixed, pts, signed_ci
+
+    assert ci(-0.0104, -0.0003) == "[-1.0, -0.03]"
+    assert ci(0.281, 0.344) == "[28.1, 34.4]"
+    assert pts(-0.0003) == "-0.03"
+    assert pts(0.031) == "+3.1"
+    assert fixed(0.004) == "0.004"
+    assert fixed(-0.0004) == "0.0" and fixed(-0.0004, 1, "+") == "+0.0"
+    assert signed_ci(-1.1, -2.3, -0.04) == "-1.1 [-2.3, -0.04]"
