@@ -19,8 +19,10 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/boardsim run
 
+## the suite on every core (pytest-xdist; each test file on one worker, so a file's fixtures
+## are built once); a single file or -k selection: $(BIN)/python -m pytest tests/FILE.py
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python -m sim.bench
