@@ -41,6 +41,8 @@ from sim.suburbia import constants as K
 from sim.suburbia.kernels import (
     KT_RB,
     PD_KBITS,
+    PD_L0,
+    PD_L1,
     SuburbiaState,
     count_adj,
     count_kinds,
@@ -285,7 +287,9 @@ def crossings(opts, lines, consts, rep, pop, Rt):
         L = lines[i] + off
         if L >= top:
             break
-        lost += Rt - ((L - pop) // rep + 1)
+        # floor((L - pop) / rep): integer-valued floats (L >= pop, rep > 0), so the same value
+        # as the floor division ``//`` without its fmod call
+        lost += Rt - (math.floor((L - pop) / rep) + 1)
     return lost
 
 
@@ -502,11 +506,27 @@ def cell_delta(tiles, geo, pl, tk, grid, o, kind, cell, w, lb):
 
 
 @njit(cache=True, _nrt=False)
-def listen_slot(tiles, geo, pl, tk, grid, o, cls, ncell, cells, w, lb):
+def cell_index(cells, ncell, cell):
+    """Index of ``cell`` in the ascending ``cells[:ncell]``, -1 if absent."""
+    lo = 0
+    hi = ncell
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if cells[mid] < cell:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < ncell and cells[lo] == cell else -1
+
+
+@njit(cache=True, _nrt=False)
+def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
     """Slot of class ``cls`` in the action step's memo (``MC``), filled on first use: the
     deltas of seat ``o``'s tiles listening anywhere in the borough (``kind_base``'s second
-    part) and, per cell ``cells[i]``, those of its neighbouring tiles' adjacency records
-    (``cell_delta``'s second part, ``lb`` its lake bonus). -1 when the memo is full."""
+    part) and, per cell ``cells[i]`` (ascending), those of its neighbouring tiles' adjacency
+    records (``cell_delta``'s second part, ``lb`` its lake bonus), added tile by tile over the
+    tiles the derived listener sets (kernels.py ``PD_L0``, ``PD_L1``: supersets) name for
+    ``cls``. -1 when the memo is full."""
     nc = int(w[MC])
     for j in range(nc):
         if w[MCK + j] == cls:
@@ -516,10 +536,20 @@ def listen_slot(tiles, geo, pl, tk, grid, o, cls, ncell, cells, w, lb):
     j = nc
     w[MCK + j] = cls
     w[MC] = nc + 1
+    l0 = 0
+    l1 = 0
+    cm = cls
+    while cm != 0:
+        bb = lowest_bit(cm)
+        l0 |= pd[o, PD_L0 + bb]
+        l1 |= pd[o, PD_L1 + bb]
+        cm &= cm - 1
     q = MLB + 4 * j
     for s in range(4):
         w[q + s] = 0.0
-    for t in range(pl[o, K.P_NT]):
+    while l1 != 0:
+        t = lowest_bit(l1)
+        l1 &= l1 - 1
         k = tk[o, t, K.K_KIND]
         m = 2 if tk[o, t, K.K_INV] == 1 else 1
         for r in range(tiles[k, K.T_NREC]):
@@ -529,31 +559,51 @@ def listen_slot(tiles, geo, pl, tk, grid, o, cls, ncell, cells, w, lb):
                 continue
             if scope == K.SC_OWN or scope == K.SC_EVERY or scope == K.SC_AFTER:
                 w[q + tiles[k, b]] += tiles[k, b + 1] * m
+    q0 = ML + j * MAXF * 4
+    for i in range(4 * ncell):
+        w[q0 + i] = 0.0
+    while l0 != 0:
+        u = lowest_bit(l0)
+        l0 &= l0 - 1
+        k = tk[o, u, K.K_KIND]
+        m = 2 if tk[o, u, K.K_INV] == 1 else 1
+        e0 = e1 = e2 = e3 = 0
+        for r in range(tiles[k, K.T_NREC]):
+            b = K.T_REC + 4 * r
+            scope = tiles[k, b + 2]
+            if (scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ) and (tiles[k, b + 3] & cls) != 0:
+                amt = tiles[k, b + 1]
+                if scope == K.SC_LAKE_ADJ:
+                    amt += lb
+                st = tiles[k, b]
+                if st == 0:
+                    e0 += amt * m
+                elif st == 1:
+                    e1 += amt * m
+                elif st == 2:
+                    e2 += amt * m
+                else:
+                    e3 += amt * m
+        if e0 == 0 and e1 == 0 and e2 == 0 and e3 == 0:
+            continue
+        cu = tk[o, u, K.K_CELL]
+        for d in range(6):
+            nb = geo[cu, d]
+            if nb < 0 or grid[o, nb] != 0:
+                continue
+            i = cell_index(cells, ncell, nb)
+            if i < 0:
+                continue
+            qi = q0 + 4 * i
+            w[qi] += e0
+            w[qi + 1] += e1
+            w[qi + 2] += e2
+            w[qi + 3] += e3
     for f in range(NFB):
         cells[CBL + NFB * j + f] = 0
     for i in range(ncell):
-        cell = cells[i]
-        q = ML + (j * MAXF + i) * 4
-        for s in range(4):
-            w[q + s] = 0.0
-        for d in range(6):
-            nb = geo[cell, d]
-            if nb < 0:
-                continue
-            u = grid[o, nb] - 1
-            if u < 0:
-                continue
-            k = tk[o, u, K.K_KIND]
-            m = 2 if tk[o, u, K.K_INV] == 1 else 1
-            for r in range(tiles[k, K.T_NREC]):
-                b = K.T_REC + 4 * r
-                scope = tiles[k, b + 2]
-                if (scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ) and (tiles[k, b + 3] & cls) != 0:
-                    amt = tiles[k, b + 1]
-                    if scope == K.SC_LAKE_ADJ:
-                        amt += lb
-                    w[q + tiles[k, b]] += amt * m
-        if w[q] != 0.0 or w[q + 1] != 0.0 or w[q + 2] != 0.0 or w[q + 3] != 0.0:
+        qi = q0 + 4 * i
+        if w[qi] != 0.0 or w[qi + 1] != 0.0 or w[qi + 2] != 0.0 or w[qi + 3] != 0.0:
             cells[CBL + NFB * j + (i >> 6)] |= 1 << (i & 63)
     return j
 
@@ -601,8 +651,8 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
     sa = sb = sc = 0   # and amounts
     aa = ab = ac = 0
     if memo:
-        jl = listen_slot(tiles, geo, pl, tk, grid, o, tiles[kind, K.T_CLS], ncell, cells, w,
-                         lb)
+        jl = listen_slot(tiles, geo, pl, tk, grid, pd, o, tiles[kind, K.T_CLS], ncell, cells,
+                         w, lb)
         ok = jl >= 0
         for r in range(tiles[kind, K.T_NREC]):
             b = K.T_REC + 4 * r
