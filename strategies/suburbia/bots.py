@@ -684,6 +684,7 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
     bc = -1
     d0 = d1 = d2 = d3 = math.nan  # the previous cell's deltas (none yet)
     v = 0.0
+    bi = -1  # the best cell's index (memo)
     if ok:
         # only the cells where a memoised delta is not zero, and the first cell where none is
         # (every other such cell has its deltas, its value, and comes later: never strictly
@@ -727,6 +728,7 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
                 if v > best:
                     best = v
                     bc = cells[i]
+                    bi = i
         ncell = 0  # (the loop below has nothing left to do)
     for i in range(ncell):
         if not ok:
@@ -743,7 +745,19 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
             best = v
             bc = cells[i]
     if fl > 0.0 and not each and bc >= 0:
-        cell_delta(tiles, geo, pl, tk, grid, o, kind, bc, w, lb)
+        if ok:
+            # the best cell's deltas from the memo (the same integers as ``cell_delta``)
+            q = ML + (jl * MAXF + bi) * 4
+            for s in range(4):
+                w[4 + s] = w[s] + w[q + s]
+            if ja >= 0:
+                w[4 + sa] += aa * w[MN + ja * MAXF + bi]
+            if jb >= 0:
+                w[4 + sb] += ab * w[MN + jb * MAXF + bi]
+            if jc >= 0:
+                w[4 + sc] += ac * w[MN + jc * MAXF + bi]
+        else:
+            cell_delta(tiles, geo, pl, tk, grid, o, kind, bc, w, lb)
         best = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[4], w[5], w[6], w[7],
                            p, kr, wI, wR, wM, Rt, cost, fl, s0, w)
     return best, bc
