@@ -34,13 +34,18 @@ import math
 import numpy as np
 from numba import njit
 
+from sim.core.bits import lowest_bit
 from sim.core.game import StrategySpec
 from sim.core.rng import rand_below
 from sim.suburbia import constants as K
 from sim.suburbia.kernels import (
+    KT_RB,
+    PD_KBITS,
+    PD_L0,
+    PD_L1,
     SuburbiaState,
     count_adj,
-    count_borough,
+    count_kinds,
     derived_arrays,
     frontier_list,
     goal_measure,
@@ -137,11 +142,35 @@ for _name, _spec in STRATEGIES.items():
 # scratch layout of ``work`` (float64[WORK]) and ``cells`` (int64[CELLS]) buffers
 CELLS = 256
 NACT = 64  # at most 41 action-step actions (7 buys, 3 basic tiles, 7 Lakes, 24 investments)
-NGM = 16  # goal margins: 2 per goal slot (at most 4 public goals and the private one)
+NGM = 16  # goal margins: 2 per goal slot (at most 4 public goals and the private one), then
+#           the slots' current values from GMV on
+GMV = 10
 # w[0..15]: deltas and memos (best_cell, score_delta, future_value); w[16:16 + CELLS]: the
 # cells' values; then the actions' values, the goal margins and the match fractions
 FR = 16 + CELLS + NACT + NGM
-WORK = FR + 3 * K.NK
+# the action step's memo (one decision, seat to act): for each distinct class of the tiles it
+# values, the deltas its own neighbouring tiles' adjacency records give a tile of that class on
+# each frontier cell, and the deltas of its tiles listening anywhere in the borough; for each
+# distinct mask of the tiles' own adjacency records, the matching neighbours of each frontier
+# cell. ``w[MC]``/``w[MC + 1]``: classes/masks memoised (reset per decision); their keys at
+# ``MCK``/``MMK``; values at ``ML + (j * MAXF + i) * 4 + stat``, ``MLB + 4 * j + stat`` and
+# ``MN + j * MAXF + i`` (slot ``j``, cell ``i``). All the deltas are integers, so summing them
+# in another order gives the same float64 values as ``cell_delta``.
+NMEMO = 16            # classes (and masks) memoised per decision; more: computed without memo
+MAXF = 6 * K.MAXT     # frontier cells at most (6 per tile)
+NFB = (MAXF + 63) // 64  # int64 words of a bit set over the frontier cells
+# in ``cells`` after the frontier: per class slot and per mask slot, the bit set of the cells
+# whose memoised deltas are not all zero (the only cells a tile's value can differ on)
+CBL = MAXF
+CBN = CBL + NFB * NMEMO
+MC = FR + 3 * K.NK
+MCK = MC + 2
+MMK = MCK + NMEMO
+MLB = MMK + NMEMO
+ML = MLB + 4 * NMEMO
+MN = ML + 4 * NMEMO * MAXF
+WORK = MN + NMEMO * MAXF
+assert CBN + NFB * NMEMO <= CELLS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -258,7 +287,9 @@ def crossings(opts, lines, consts, rep, pop, Rt):
         L = lines[i] + off
         if L >= top:
             break
-        lost += Rt - ((L - pop) // rep + 1)
+        # floor((L - pop) / rep): integer-valued floats (L >= pop, rep > 0), so the same value
+        # as the floor division ``//`` without its fmod call
+        lost += Rt - (math.floor((L - pop) / rep) + 1)
     return lost
 
 
@@ -331,31 +362,11 @@ def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, k
 
 
 @njit(cache=True, _nrt=False)
-def kind_base(opts, tiles, geo, pl, tk, grid, kc, np_, o, kind, w):
+def kind_base(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, w):
     """Cell-independent deltas of placing ``kind`` for seat ``o`` into ``w[0..3]`` (Inc, Rep,
     Pop, $): immediate, own/every/others/lakebonus records, own listeners."""
-    for s in range(4):
-        w[s] = tiles[kind, K.T_IMM + s]
+    kind_own(tiles, kc, kt, pd, np_, opts, geo, pl, tk, grid, o, kind, w)
     cls = tiles[kind, K.T_CLS]
-    for r in range(tiles[kind, K.T_NREC]):
-        b = K.T_REC + 4 * r
-        scope = tiles[kind, b + 2]
-        mask = tiles[kind, b + 3]
-        selfm = 1 if (opts[K.O_SELF] == 1 and (cls & mask) != 0) else 0
-        cnt = 0
-        if scope == K.SC_OWN:
-            cnt = count_borough(tiles, kc, o, mask) + selfm
-        elif scope == K.SC_EVERY:
-            for q in range(np_):
-                cnt += count_borough(tiles, kc, q, mask)
-            cnt += selfm
-        elif scope == K.SC_OTHERS:
-            for q in range(np_):
-                if q != o:
-                    cnt += count_borough(tiles, kc, q, mask)
-        elif scope == K.SC_LAKEBONUS:
-            cnt = waterfront_count(opts, geo, pl, tk, grid, o, -1)
-        w[tiles[kind, b]] += tiles[kind, b + 1] * cnt
     # own tiles listening to the placement anywhere in the borough
     for t in range(pl[o, K.P_NT]):
         k = tk[o, t, K.K_KIND]
@@ -367,6 +378,37 @@ def kind_base(opts, tiles, geo, pl, tk, grid, kc, np_, o, kind, w):
                 continue
             if scope == K.SC_OWN or scope == K.SC_EVERY or scope == K.SC_AFTER:
                 w[tiles[k, b]] += tiles[k, b + 1] * m
+
+
+@njit(cache=True, _nrt=False)
+def kind_own(tiles, kc, kt, pd, np_, opts, geo, pl, tk, grid, o, kind, w):
+    """``kind_base`` without the listeners: the immediate effect and the tile's own
+    own/every/others/lakebonus records into ``w[0..3]``."""
+    for s in range(4):
+        w[s] = tiles[kind, K.T_IMM + s]
+    cls = tiles[kind, K.T_CLS]
+    for r in range(tiles[kind, K.T_NREC]):
+        b = K.T_REC + 4 * r
+        scope = tiles[kind, b + 2]
+        mask = tiles[kind, b + 3]
+        selfm = 1 if (opts[K.O_SELF] == 1 and (cls & mask) != 0) else 0
+        cnt = 0
+        # the borough counts of ``count_borough`` from the derived bit sets (the kinds the
+        # record's mask matches, the kinds each borough holds: the same integers)
+        kb = kt[kind, KT_RB + r]
+        if scope == K.SC_OWN:
+            cnt = count_kinds(kc, o, pd[o, PD_KBITS] & kb) + selfm
+        elif scope == K.SC_EVERY:
+            for q in range(np_):
+                cnt += count_kinds(kc, q, pd[q, PD_KBITS] & kb)
+            cnt += selfm
+        elif scope == K.SC_OTHERS:
+            for q in range(np_):
+                if q != o:
+                    cnt += count_kinds(kc, q, pd[q, PD_KBITS] & kb)
+        elif scope == K.SC_LAKEBONUS:
+            cnt = waterfront_count(opts, geo, pl, tk, grid, o, -1)
+        w[tiles[kind, b]] += tiles[kind, b + 1] * cnt
 
 
 @njit(cache=True, _nrt=False)
@@ -464,17 +506,177 @@ def cell_delta(tiles, geo, pl, tk, grid, o, kind, cell, w, lb):
 
 
 @njit(cache=True, _nrt=False)
-def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd, np_, o, kind, ncell,
-              cells, w, p, kr, wI, wR, wM, Rt, cost, s0, each):
+def cell_index(cells, ncell, cell):
+    """Index of ``cell`` in the ascending ``cells[:ncell]``, -1 if absent."""
+    lo = 0
+    hi = ncell
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if cells[mid] < cell:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < ncell and cells[lo] == cell else -1
+
+
+@njit(cache=True, _nrt=False)
+def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
+    """Slot of class ``cls`` in the action step's memo (``MC``), filled on first use: the
+    deltas of seat ``o``'s tiles listening anywhere in the borough (``kind_base``'s second
+    part) and, per cell ``cells[i]`` (ascending), those of its neighbouring tiles' adjacency
+    records (``cell_delta``'s second part, ``lb`` its lake bonus), added tile by tile over the
+    tiles the derived listener sets (kernels.py ``PD_L0``, ``PD_L1``: supersets) name for
+    ``cls``. -1 when the memo is full."""
+    nc = int(w[MC])
+    for j in range(nc):
+        if w[MCK + j] == cls:
+            return j
+    if nc >= NMEMO or ncell > MAXF:
+        return -1
+    j = nc
+    w[MCK + j] = cls
+    w[MC] = nc + 1
+    l0 = 0
+    l1 = 0
+    cm = cls
+    while cm != 0:
+        bb = lowest_bit(cm)
+        l0 |= pd[o, PD_L0 + bb]
+        l1 |= pd[o, PD_L1 + bb]
+        cm &= cm - 1
+    q = MLB + 4 * j
+    for s in range(4):
+        w[q + s] = 0.0
+    while l1 != 0:
+        t = lowest_bit(l1)
+        l1 &= l1 - 1
+        k = tk[o, t, K.K_KIND]
+        m = 2 if tk[o, t, K.K_INV] == 1 else 1
+        for r in range(tiles[k, K.T_NREC]):
+            b = K.T_REC + 4 * r
+            scope = tiles[k, b + 2]
+            if (tiles[k, b + 3] & cls) == 0:
+                continue
+            if scope == K.SC_OWN or scope == K.SC_EVERY or scope == K.SC_AFTER:
+                w[q + tiles[k, b]] += tiles[k, b + 1] * m
+    q0 = ML + j * MAXF * 4
+    for i in range(4 * ncell):
+        w[q0 + i] = 0.0
+    while l0 != 0:
+        u = lowest_bit(l0)
+        l0 &= l0 - 1
+        k = tk[o, u, K.K_KIND]
+        m = 2 if tk[o, u, K.K_INV] == 1 else 1
+        e0 = e1 = e2 = e3 = 0
+        for r in range(tiles[k, K.T_NREC]):
+            b = K.T_REC + 4 * r
+            scope = tiles[k, b + 2]
+            if (scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ) and (tiles[k, b + 3] & cls) != 0:
+                amt = tiles[k, b + 1]
+                if scope == K.SC_LAKE_ADJ:
+                    amt += lb
+                st = tiles[k, b]
+                if st == 0:
+                    e0 += amt * m
+                elif st == 1:
+                    e1 += amt * m
+                elif st == 2:
+                    e2 += amt * m
+                else:
+                    e3 += amt * m
+        if e0 == 0 and e1 == 0 and e2 == 0 and e3 == 0:
+            continue
+        cu = tk[o, u, K.K_CELL]
+        for d in range(6):
+            nb = geo[cu, d]
+            if nb < 0 or grid[o, nb] != 0:
+                continue
+            i = cell_index(cells, ncell, nb)
+            if i < 0:
+                continue
+            qi = q0 + 4 * i
+            w[qi] += e0
+            w[qi + 1] += e1
+            w[qi + 2] += e2
+            w[qi + 3] += e3
+    for f in range(NFB):
+        cells[CBL + NFB * j + f] = 0
+    for i in range(ncell):
+        qi = q0 + 4 * i
+        if w[qi] != 0.0 or w[qi + 1] != 0.0 or w[qi + 2] != 0.0 or w[qi + 3] != 0.0:
+            cells[CBL + NFB * j + (i >> 6)] |= 1 << (i & 63)
+    return j
+
+
+@njit(cache=True, _nrt=False)
+def count_slot(tiles, geo, tk, grid, o, mask, ncell, cells, w):
+    """Slot of mask ``mask`` in the action step's memo (``MC``), filled on first use: per cell
+    ``cells[i]``, seat ``o``'s neighbouring tiles matching ``mask`` (``count_adj``). -1 when the
+    memo is full."""
+    nm = int(w[MC + 1])
+    for j in range(nm):
+        if w[MMK + j] == mask:
+            return j
+    if nm >= NMEMO or ncell > MAXF:
+        return -1
+    j = nm
+    w[MMK + j] = mask
+    w[MC + 1] = nm + 1
+    for f in range(NFB):
+        cells[CBN + NFB * j + f] = 0
+    for i in range(ncell):
+        cnt = count_adj(tiles, geo, tk, grid, o, cells[i], mask)
+        w[MN + j * MAXF + i] = cnt
+        if cnt != 0:
+            cells[CBN + NFB * j + (i >> 6)] |= 1 << (i & 63)
+    return j
+
+
+@njit(cache=True, _nrt=False)
+def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, ncell,
+              cells, w, p, kr, wI, wR, wM, Rt, cost, s0, each, memo):
     """(best value, best cell) of placing ``kind`` for seat ``o`` over ``cells[:ncell]``
     after paying ``cost``; ``s0`` its ``floor_now``. The income floor is valued at every cell
     (``each``) or only at the best cell without it (the value of an action: faster, and the
     floor rarely moves the best cell). The value of cell ``cells[i]`` is left in ``w[16 + i]``
     and the cell-independent deltas (Inc, Rep, Pop, $) in ``w[0..3]``. A cell whose deltas
     equal the previous cell's gets that cell's value without ``score_delta`` (a function of
-    the deltas alone here: the same value)."""
-    kind_base(opts, tiles, geo, pl, tk, grid, kc, np_, o, kind, w)
+    the deltas alone here: the same value). With ``memo`` (the action step of the seat to act,
+    ``cells`` its frontier) the neighbours' and listeners' deltas come from the decision's memo
+    (``listen_slot``, ``count_slot``): the same values, computed once per class and mask."""
     lb = lake_bonus_pd(tiles, pl, tk, pd, o)
+    jl = -1
+    ok = memo
+    ja = jb = jc = -1  # memo slots of the kind's adjacency records (up to 3), their stats
+    sa = sb = sc = 0   # and amounts
+    aa = ab = ac = 0
+    if memo:
+        jl = listen_slot(tiles, geo, pl, tk, grid, pd, o, tiles[kind, K.T_CLS], ncell, cells,
+                         w, lb)
+        ok = jl >= 0
+        for r in range(tiles[kind, K.T_NREC]):
+            b = K.T_REC + 4 * r
+            scope = tiles[kind, b + 2]
+            if scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ:
+                j = count_slot(tiles, geo, tk, grid, o, tiles[kind, b + 3], ncell, cells, w)
+                if j < 0:
+                    ok = False
+                amt = tiles[kind, b + 1]
+                if scope == K.SC_LAKE_ADJ:
+                    amt += lb
+                if r == 0:
+                    ja, sa, aa = j, tiles[kind, b], amt
+                elif r == 1:
+                    jb, sb, ab = j, tiles[kind, b], amt
+                else:
+                    jc, sc, ac = j, tiles[kind, b], amt
+    if ok:
+        kind_own(tiles, kc, kt, pd, np_, opts, geo, pl, tk, grid, o, kind, w)
+        q = MLB + 4 * jl
+        for s in range(4):
+            w[s] += w[q + s]
+    else:
+        kind_base(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, w)
     fl = p[kr, I_FLOOR]
     w[8] = -1.0  # nothing memoised (score_delta)
     w[13] = 0.0
@@ -482,8 +684,55 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd, np_, o, kin
     bc = -1
     d0 = d1 = d2 = d3 = math.nan  # the previous cell's deltas (none yet)
     v = 0.0
+    bi = -1  # the best cell's index (memo)
+    if ok:
+        # only the cells where a memoised delta is not zero, and the first cell where none is
+        # (every other such cell has its deltas, its value, and comes later: never strictly
+        # better), in ascending order: the same best value and first best cell as the loop
+        # over every cell below
+        z0 = -1
+        for f in range(NFB):
+            m = cells[CBL + NFB * jl + f]
+            if ja >= 0:
+                m |= cells[CBN + NFB * ja + f]
+            if jb >= 0:
+                m |= cells[CBN + NFB * jb + f]
+            if jc >= 0:
+                m |= cells[CBN + NFB * jc + f]
+            if z0 < 0 and 64 * f < ncell:
+                free = ~m
+                if ncell - 64 * f < 64:
+                    free &= (1 << (ncell - 64 * f)) - 1
+                if free != 0:
+                    z0 = 64 * f + lowest_bit(free)
+                    m |= 1 << (z0 - 64 * f)
+            while m != 0:
+                i = 64 * f + lowest_bit(m)
+                m &= m - 1
+                q = ML + (jl * MAXF + i) * 4
+                for s in range(4):
+                    w[4 + s] = w[s] + w[q + s]
+                if ja >= 0:
+                    w[4 + sa] += aa * w[MN + ja * MAXF + i]
+                if jb >= 0:
+                    w[4 + sb] += ab * w[MN + jb * MAXF + i]
+                if jc >= 0:
+                    w[4 + sc] += ac * w[MN + jc * MAXF + i]
+                if w[4] != d0 or w[5] != d1 or w[6] != d2 or w[7] != d3:
+                    d0 = w[4]
+                    d1 = w[5]
+                    d2 = w[6]
+                    d3 = w[7]
+                    v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2, d3,
+                                    p, kr, wI, wR, wM, Rt, cost, fl if each else 0.0, s0, w)
+                if v > best:
+                    best = v
+                    bc = cells[i]
+                    bi = i
+        ncell = 0  # (the loop below has nothing left to do)
     for i in range(ncell):
-        cell_delta(tiles, geo, pl, tk, grid, o, kind, cells[i], w, lb)
+        if not ok:
+            cell_delta(tiles, geo, pl, tk, grid, o, kind, cells[i], w, lb)
         if w[4] != d0 or w[5] != d1 or w[6] != d2 or w[7] != d3:
             d0 = w[4]
             d1 = w[5]
@@ -496,7 +745,19 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd, np_, o, kin
             best = v
             bc = cells[i]
     if fl > 0.0 and not each and bc >= 0:
-        cell_delta(tiles, geo, pl, tk, grid, o, kind, bc, w, lb)
+        if ok:
+            # the best cell's deltas from the memo (the same integers as ``cell_delta``)
+            q = ML + (jl * MAXF + bi) * 4
+            for s in range(4):
+                w[4 + s] = w[s] + w[q + s]
+            if ja >= 0:
+                w[4 + sa] += aa * w[MN + ja * MAXF + bi]
+            if jb >= 0:
+                w[4 + sb] += ab * w[MN + jb * MAXF + bi]
+            if jc >= 0:
+                w[4 + sc] += ac * w[MN + jc * MAXF + bi]
+        else:
+            cell_delta(tiles, geo, pl, tk, grid, o, kind, bc, w, lb)
         best = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[4], w[5], w[6], w[7],
                            p, kr, wI, wR, wM, Rt, cost, fl, s0, w)
     return best, bc
@@ -541,7 +802,8 @@ def goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g, dmeasure)
 def goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, gm):
     """For goal slot i (the public goals, then seat ``o``'s private goal): ``gm[2i]`` its
     measure for ``o`` and ``gm[2i + 1]`` the best signed measure of the other seats (the
-    inputs of ``goal_value``, the same for every action of a decision)."""
+    inputs of ``goal_value``, the same for every action of a decision), and ``gm[GMV + i]``
+    the slot's bonus-weighted chance as it stands (``goal_delta`` subtracts it)."""
     np_ = meta[K.M_NP]
     for i in range(meta[K.M_NPUB] + 1):
         g = gpub[i] if i < meta[K.M_NPUB] else gpriv[o]
@@ -556,6 +818,8 @@ def goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta,
                 if v > best:
                     best = v
         gm[2 * i + 1] = best
+        b = goals[g, K.G_BONUS]
+        gm[GMV + i] = b / (1.0 + math.exp(-(d * gm[2 * i] - gm[2 * i + 1] - 0.5)))
 
 
 @njit(cache=True, _nrt=False)
@@ -563,7 +827,8 @@ def goal_delta(goals, gpub, gpriv, meta, o, cls, dI, dR, dM, dinv, wpub, wpriv, 
     """Weighted change of the seat's goal chances (``goal_value`` over the margins ``gm`` of
     ``goal_margins``) if it places a tile of class ``cls`` (0 = none) and its income,
     reputation, money and markers change by dI, dR, dM, dinv: ``wpub`` times that of each
-    public goal plus ``wpriv`` times that of its private goal (a weight 0 skips the goal)."""
+    public goal plus ``wpriv`` times that of its private goal (a weight 0 skips the goal; the
+    chance as it stands is ``gm[GMV + i]``)."""
     tot = 0.0
     for i in range(meta[K.M_NPUB] + 1):
         if i < meta[K.M_NPUB]:
@@ -592,8 +857,7 @@ def goal_delta(goals, gpub, gpriv, meta, o, cls, dI, dR, dM, dinv, wpub, wpriv, 
             b = goals[g, K.G_BONUS]
             m = gm[2 * i]
             best = gm[2 * i + 1]
-            tot += wg * (b / (1.0 + math.exp(-(d * (m + dm) - best - 0.5)))
-                         - b / (1.0 + math.exp(-(d * m - best - 0.5))))
+            tot += wg * (b / (1.0 + math.exp(-(d * (m + dm) - best - 0.5))) - gm[GMV + i])
     return tot
 
 
@@ -630,8 +894,8 @@ def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid,
     n = frontier_list(pd, o, cells, 0)
     wI, wR, wM, Rt = weights(meta, consts, p, kr, o)
     s0 = floor_now(opts, lines, consts, pl, np_, o, Rt) if p[kr, I_FLOOR] > 0.0 else 0.0
-    v, _cell = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd, np_, o, k, n,
-                         cells, w, p, kr, wI, wR, wM, Rt, cost, s0, False)
+    v, _cell = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, k, n,
+                         cells, w, p, kr, wI, wR, wM, Rt, cost, s0, False, False)
     v -= wM * cost
     return v if v > 0 else 0.0
 
@@ -718,8 +982,8 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
         for i in range(n):
             cells[i] = legal[i] - K.A_PLACE
             ncell += 1
-        best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd, np_, o, kind, ncell,
-                  cells, w, p, kr, wI, wR, wM, Rt, 0, s0, True)
+        best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, ncell,
+                  cells, w, p, kr, wI, wR, wM, Rt, 0, s0, True, False)
         return K.A_PLACE + cells[pick_near(w[16:], ncell, rng, near)]
     if ph != K.PH_ACTION:
         return choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc,
@@ -727,6 +991,8 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
     if legal[0] == K.A_PASS:
         return K.A_PASS
     ncell = frontier_list(pd, o, cells, 0)
+    w[MC] = 0.0  # a new memo for this decision (best_cell)
+    w[MC + 1] = 0.0
     lake_v = -1e18
     vals = w[16 + CELLS:16 + CELLS + n]  # after the cells' values (best_cell)
     gm = w[16 + CELLS + NACT:]
@@ -741,8 +1007,9 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
             else:
                 kind = a - K.A_BASIC + 1
                 cost = tiles[kind, K.T_PRICE]
-            v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd, np_, o,
-                               kind, ncell, cells, w, p, kr, wI, wR, wM, Rt, cost, s0, False)
+            v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
+                               kind, ncell, cells, w, p, kr, wI, wR, wM, Rt, cost, s0, False,
+                               True)
             cls = tiles[kind, K.T_CLS]
             v += affinity(p, kr, cls) - wM * cost
             v += future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM, w)
@@ -755,9 +1022,9 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
             if lake_v < -1e17:
                 # one value for every slot (the surcharge is subtracted below; the income
                 # floor counts the Lake as free)
-                lake_v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, pd,
+                lake_v, _bc = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd,
                                         np_, o, K.K_LAKE, ncell, cells, w, p, kr, wI, wR, wM,
-                                        Rt, 0, s0, False)
+                                        Rt, 0, s0, False, True)
                 lake_v += affinity(p, kr, K.LAKEB)
                 lake_v += future_value(meta, consts, tiles, K.K_LAKE, p, kr, wI, wR, wM, w)
                 if gwp > 0:
