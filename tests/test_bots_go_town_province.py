@@ -131,6 +131,30 @@ def test_attacker_bones_a_dog_below_an_unguarded_top_floor():
     assert _choices(GT, st, "greedy") == {"END_TURN"}
 
 
+def test_attacker_stacks_milkshakes_and_attacks_a_rival_far_behind():
+    # seat 1 (1 floor, 3 behind the attacker) already owes a skipped turn; the attacker holds a
+    # MILK and numbers that neither build nor steal: a second milkshake is one more turn of its
+    # own (milk_stack; before: MILK never on a skipping rival, nor on one 2+ floors behind)
+    st = _go_town([{"1": 2, "MILK": 1}, {}],
+                  [[("4", "5", 0), ("2", "7", 0), ("3", "6", 1), ("4", "5", 0)],
+                   [("2", "7", 1)]])
+    d = GT.state_to_dict(st)
+    d["pending_skips"] = [0, 1]
+    d["milk_in_front"] = [0, 1]
+    d["hands"][1] = {"8": 1}
+    d["deck"].remove("8")
+    d["deck"].remove("MILK")
+    st = GT.state_from_dict(d)
+    assert {GT.action_to_string(st, a) for a in GT.legal_actions(st)} == {"END_TURN", "MILK P1"}
+    assert _choices(GT, st, "attacker") == {"MILK P1"}
+    assert _choices(GT, st, "greedy") == {"END_TURN"}
+    # ... and drills a rival three floors behind it (attack_gap -5; before: -2, it passed)
+    st = _go_town([{"1": 2, "DRILL": 1}, {}],
+                  [[("4", "5", 0), ("2", "7", 0), ("3", "6", 1), ("4", "5", 0)],
+                   [("2", "7", 0)]])
+    assert _choices(GT, st, "attacker") == {"DRILL P1"}
+
+
 # ---- Province -----------------------------------------------------------------------------------
 def _province(p0_owned, p1_owned, first_builder, coins, labor, stack, results):
     """Seat 0 in its spending phase, owning ``p0_owned`` (names), seat 1 ``p1_owned``."""
