@@ -751,7 +751,7 @@ def tune(
     on common random numbers, racing, fresh-seed check)."""
     import os
 
-    from analysis.tune import parse_budget, parse_target, parse_targets_file
+    from analysis.tune import parse_budget, parse_target, parse_targets_file, process_started
     from analysis.tune import tune as run_tune
     from sim.core.integrity import check_jobs, check_seed
     from sim.runner import check_backend
@@ -794,7 +794,8 @@ def tune(
         res = run_tune(game, tt, patterns, counts, _split(strategies) or None,
                        _options(option), secs, trials, games, final_games, max_step, seed,
                        n_jobs, out, sampler, top, _split(recheck_strategies) or None, cb,
-                       effects_games=effects_games, backend=backend, scheduler=scheduler)
+                       effects_games=effects_games, backend=backend, scheduler=scheduler,
+                       started=process_started())
     typer.echo(res.summary)
 
 
