@@ -87,26 +87,31 @@ def rotations(strategies: list[str], players: int, rotate: bool) -> list[list[st
 
 def run_arms(game_id: str, arms: list[Arm], n: int, players: int, strategies: list[str],
              seed: int, rotate: bool, jobs: int, out: Path, run: RunFn | None = None,
-             chunk_size: int = 10_000) -> list[ArmRuns]:
+             chunk_size: int = 10_000, seating: str = "fixed") -> list[ArmRuns]:
     """Play ``n`` games per rotation for every arm on the same seeds; return their folders.
 
-    Runs go to ``out/runs/<arm>/rot<r>`` (resumable). Raises UserError on bad input."""
+    ``seating="pool"``: ``strategies`` is a pool, one run per arm with pool seating (each
+    seat's bot drawn per game from the run seed, ``sim.core.seating``: the same seats in every
+    arm), ``rotate`` unused. Runs go to ``out/runs/<arm>/rot<r>`` (``pool`` for a pool;
+    resumable). Raises UserError on bad input."""
     run = run or _default_run
-    seatings = rotations(strategies, players, rotate)
+    pool = seating == "pool"
+    seatings = [list(strategies)] if pool else rotations(strategies, players, rotate)
+    mode = "pool" if pool else "fixed"
     out = Path(out)
     from sim.runner import validate
 
     for arm in arms:  # every arm checked before the first game of any (one line, nothing run)
         for seats in seatings:
-            validate(game_id, n, players, list(seats), "fixed", arm.options, jobs, chunk_size,
+            validate(game_id, n, players, list(seats), mode, arm.options, jobs, chunk_size,
                      DEFAULT_BACKEND, arm.overrides)
     result = []
     for arm in arms:
         folders = []
         for r, seats in enumerate(seatings):
-            folder = out / "runs" / slug(arm.name) / f"rot{r}"
+            folder = out / "runs" / slug(arm.name) / ("pool" if pool else f"rot{r}")
             folders.append(run(game_id, n, players, seats, seed, arm.options, jobs,
-                               chunk_size, folder, "fixed", DEFAULT_BACKEND,
+                               chunk_size, folder, mode, DEFAULT_BACKEND,
                                label=f"{arm.name} rot{r}" if len(seatings) > 1 else arm.name,
                                overrides=arm.overrides))
         result.append(ArmRuns(arm, folders, seatings))
@@ -306,12 +311,15 @@ def _write_csv(df: pl.DataFrame, path: Path) -> Path:
     return path
 
 
-def _setup_lines(game, n, players, strategies, seed, rotate, seatings) -> list[str]:
+def _setup_lines(game, n, players, strategies, seed, rotate, seatings,
+                 pool_text: str | None = None) -> list[str]:
+    bots = (f"- Bots: {pool_text}" if pool_text else
+            f"- Bots: {', '.join(strategies)}; seatings: "
+            + ("; ".join(",".join(s) for s in seatings)) + (" (every rotation)" if rotate else ""))
     return [
         f"- Game: {game.title} (`{game.id}`), {players} players; data status: "
         f"{game.data_status}",
-        f"- Bots: {', '.join(strategies)}; seatings: "
-        + ("; ".join(",".join(s) for s in seatings)) + (" (every rotation)" if rotate else ""),
+        bots,
         f"- Games: {n:,} per arm and seating, seed {seed}; every arm plays the same seeds "
         "(common random numbers).",
     ]
@@ -320,24 +328,33 @@ def _setup_lines(game, n, players, strategies, seed, rotate, seatings) -> list[s
 # ---- compare ------------------------------------------------------------------------------
 def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
             strategies: list[str], seed: int = 1, rotate: bool = True, jobs: int = -1,
-            out: Path | None = None, run: RunFn | None = None) -> dict[str, Any]:
+            out: Path | None = None, run: RunFn | None = None, seating: str = "fixed",
+            source: str | None = None) -> dict[str, Any]:
     """Paired comparison of ``variant`` against ``baseline`` on the same seeds and seatings.
 
-    Writes ``out/compare.md`` and ``out/compare.csv`` (one row per metric: baseline, variant,
+    ``strategies``: one bot for every seat or one per seat (``rotate``: every rotation too),
+    or with ``seating="pool"`` a pool of bots drawn per seat and game (the seating of
+    ``boardsim tune`` and of the recommended mix: the same seats in both arms); ``source``:
+    where the pool came from (e.g. "the recommended mix"), said in the output. Writes ``out/compare.md`` and ``out/compare.csv`` (one row per metric: baseline, variant,
     diff with paired and unpaired 95% intervals, in points for win rates). Returns
     ``{"table": DataFrame, "markdown": path, "summary": str}``. Raises UserError on bad input.
     """
     game = get_game(game_id)
     game.check_players(players)
     out = Path(out or Path("reports") / game.id / "compare" / f"{slug(variant.name)}")
+    pool = seating == "pool"
     arms = run_arms(game.id, [baseline, variant], n, players, strategies, seed, rotate, jobs,
-                    out, run)
+                    out, run, seating=seating)
+    pool_text = (f"{source + ': ' if source else ''}{', '.join(strategies)}, pool seating "
+                 "(each seat's bot drawn per game from the run seed; the same seats in both "
+                 "arms)") if pool else None
     table = paired_metrics(arms[0], arms[1], players)
     comp_b = component_table(get_game(game.id, baseline.overrides), arms[0].runs)
     comp_v = component_table(get_game(game.id, variant.overrides), arms[1].runs)
     lines = [f"# Paired comparison: {game.title}", "",
              f"Baseline: {baseline.describe()}. Variant: {variant.describe()}.", ""]
-    lines += _setup_lines(game, n, players, strategies, seed, rotate, arms[0].seat_strategies)
+    lines += _setup_lines(game, n, players, strategies, seed, rotate, arms[0].seat_strategies,
+                          pool_text)
     lines += ["", "## Metrics", "",
               "Difference = variant - baseline (points for win rates), 95% interval from the "
               "paired games, and the interval two independent runs of the same size would "
@@ -376,6 +393,8 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
     head += [f"limit games, {r['arm']}: {r['rate']:.2f}% [{r['lo']:.2f}, {r['hi']:.2f}]"
              for r in lims]
     head += [w[2:] for w in warn]
+    if pool_text:
+        head.insert(0, f"bots: {pool_text}; {n:,} games per arm")
     return {"table": table, "markdown": md, "limit": lims,
             "summary": "\n".join(head + [f"report: {md}"])}
 

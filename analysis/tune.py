@@ -59,7 +59,6 @@ import re
 import time
 import tomllib
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -538,17 +537,60 @@ def objective_value(distance: float, changed: int, total: float, max_total: floa
     return 100.0 * distance + changed + total / (max_total + 1.0)
 
 
+def play_part(game_id: str, data: dict[str, Any], options: dict[str, Any], seating: str,
+              seed: int, players: int, strategies: list[str], first: int, count: int,
+              search_budget: int | None = None) -> tuple[int, Games]:
+    """One chunk task of a candidate: games ``first .. first+count-1`` of run ``seed`` with the
+    component data ``data`` (overrides) and rule ``options``, seats from
+    ``sim.core.seating.seat_matrix(seating, ...)``; every search bot's budget set to
+    ``search_budget`` playouts per decision when given (``analysis.tiers``' search tier).
+    Returns ``(first, Games)``. A module-level function, so the runner's process backends
+    (loky, dask) can ship it."""
+    from sim.core.seating import seat_matrix
+    from sim.registry import get_game
+
+    game = get_game(game_id, data or None)
+    limit = game.end_reasons.index("limit") if "limit" in game.end_reasons else -1
+    seats = seat_matrix(seating, seed, first, count, players, len(strategies))
+    if search_budget is None:
+        r = game.run_chunk(first, count, seed, players, seats, options, strategies)
+    else:
+        from analysis.tiers import _with_budget
+
+        names = [game.strategy(s).name for s in strategies]
+        codes, params = _with_budget(game, names, search_budget)
+        st = game._alloc(game.resolve_options(options))
+        r = game._play_chunk(st, first, count, np.uint64(int(seed) % 2**64),
+                             game.check_players(players), np.ascontiguousarray(seats, np.int64),
+                             codes, params)
+    return first, Games(np.asarray(r.win_share, np.float64), np.asarray(r.score, np.float64),
+                        np.asarray(r.first_player, np.int64), np.asarray(r.turns, np.float64),
+                        np.asarray(r.end_reason) != limit)
+
+
 class Evaluator:
     """Plays candidates on common random numbers and measures the targets.
 
-    ``play(values, players, first, count) -> Games``: games ``first .. first+count-1`` of the
-    run seed with the candidate's data and options (default: ``Game.run_chunk`` on the
-    game's seat matrix, split over ``jobs`` threads). Replaceable for tests (a toy objective).
+    ``play(values, players, first, count, seed[, strategies]) -> Games``: games ``first ..
+    first+count-1`` of the run seed with the candidate's data and options (default:
+    ``play_part`` chunk tasks through the runner's execution layer, ``sim.runner.Executor``
+    with ``backend`` (one of ``sim.runner.BACKENDS``) and ``scheduler`` (dask), the games
+    split into at most ``jobs`` chunks). Game ``i`` depends only on (seed, i), never on the
+    backend or the split. Replaceable for tests (a toy objective). Use as a context manager
+    (``with ev:``) to keep one executor (a dask cluster) open across many plays; outside
+    ``with``, each play opens its own. Raises UserError on an unknown backend.
     """
+
+    MIN_PART = 50
+    """Fewest games per chunk task of the scripted bots (a search bot's chunk: 1 game)."""
 
     def __init__(self, game_id: str, params: list[Param], players: list[int],
                  strategies: list[str], seating: str, base_options: dict[str, Any],
-                 jobs: int = 1, play: Callable | None = None):
+                 jobs: int = 1, play: Callable | None = None, backend: str = "threading",
+                 scheduler: str | None = None):
+        from sim.runner import check_backend
+
+        check_backend(backend, scheduler)
         self.game_id = game_id
         self.params = params
         self.players = players
@@ -556,44 +598,60 @@ class Evaluator:
         self.seating = seating
         self.base_options = dict(base_options)
         self.jobs = max(1, jobs)
+        self.backend, self.scheduler = backend, scheduler
+        self.custom_play = play is not None
         self._play = play or self._run_chunks
+        self._executor = None
         self.games_played = 0
 
+    def __enter__(self) -> Evaluator:
+        from sim.runner import Executor
+
+        if not self.custom_play:
+            self._executor = Executor(self.jobs, self.backend, self.scheduler).__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._executor is not None:
+            ex, self._executor = self._executor, None
+            ex.__exit__(*exc)
+
     def _run_chunks(self, values: dict[str, Any], players: int, first: int, count: int,
-                    seed: int, strategies: list[str] | None = None) -> Games:
-        from sim.core.seating import seat_matrix
-        from sim.registry import get_game
+                    seed: int, strategies: list[str] | None = None,
+                    seating: str | None = None, search_budget: int | None = None) -> Games:
+        from sim.runner import map_tasks
 
         strategies = strategies or self.strategies
         data, opts = split_values(self.params, values)
-        game = get_game(self.game_id, data or None)
         options = {**self.base_options, **opts}
-        limit = game.end_reasons.index("limit") if "limit" in game.end_reasons else -1
-        k = min(self.jobs, max(1, count // 50))
+        min_part = 1 if search_budget is not None else self.MIN_PART
+        k = min(self.jobs, max(1, count // min_part))
         bounds = np.linspace(first, first + count, k + 1).astype(int)
-
-        def one(a: int, b: int) -> Games:
-            seats = seat_matrix(self.seating, seed, a, b - a, players, len(strategies))
-            r = game.run_chunk(a, b - a, seed, players, seats, options, strategies)
-            return Games(np.asarray(r.win_share, np.float64), np.asarray(r.score, np.float64),
-                         np.asarray(r.first_player, np.int64),
-                         np.asarray(r.turns, np.float64), np.asarray(r.end_reason) != limit)
-
-        if k == 1:
-            parts = [one(first, first + count)]
+        tasks = [(self.game_id, data, options, seating or self.seating, seed, players,
+                  list(strategies), int(a), int(b - a), search_budget)
+                 for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        if self._executor is not None:
+            got = list(self._executor.map(play_part, tasks))
         else:
-            with ThreadPoolExecutor(k) as ex:
-                parts = list(ex.map(one, bounds[:-1], bounds[1:]))
+            got = list(map_tasks(play_part, tasks, self.jobs, self.backend, self.scheduler))
+        parts = [g for _, g in sorted(got, key=lambda x: x[0])]
         out = parts[0]
         for p in parts[1:]:
             out = out.extend(p)
         return out
 
-    def play(self, values, players, first, count, seed, strategies=None) -> Games:
+    def play(self, values, players, first, count, seed, strategies=None, seating=None,
+             search_budget=None) -> Games:
+        """Games ``first .. first+count-1`` of ``seed`` for the candidate ``values`` (see the
+        class docstring); ``strategies``/``seating``: another bot mix (the re-check);
+        ``search_budget``: the search bot's playouts per decision."""
         self.games_played += count
-        if strategies is None:
+        if strategies is None and seating is None and search_budget is None:
             return self._play(values, players, first, count, seed)
-        return self._play(values, players, first, count, seed, strategies)
+        if self.custom_play:
+            return self._play(values, players, first, count, seed, strategies)
+        return self._play(values, players, first, count, seed, strategies, seating,
+                          search_budget)
 
 
 # ---- optuna --------------------------------------------------------------------------------
@@ -904,24 +962,31 @@ def _final_check(ev: Evaluator, cands: list[dict], targets: list[Target], n: int
                     checks.append(_effects_check(ev, c, t, pp, effects_games or n, seed,
                                                  strategies))
                     continue
-                est, lo, hi = measure(g, t.name, interval=True, seed=seed)
-                band = t.band(pp)
-                status = ("met" if band[0] <= lo and hi <= band[1] else
-                          "missed" if hi < band[0] or lo > band[1] else "undecided")
-                row = {"target": t.name, "players": pp, "band": band, "estimate": est,
-                       "lo": lo, "hi": hi, "status": status, "games": int(g.finished.sum()),
-                       "limit_games": int((~g.finished).sum()),
-                       "distance": shortfall(est, band, TARGETS[t.name][0])}
-                if t.name != "balance" and base_games[pp] is not g:
-                    b = base_games[pp]
-                    both = b.finished & g.finished
-                    if both.sum() >= 2:
-                        xb = per_game(Games(*(a[both] for a in b.arrays())), t.name)
-                        xv = per_game(Games(*(a[both] for a in g.arrays())), t.name)
-                        d = paired_difference(xb, xv)
-                        row["paired"] = (d.diff, d.lo, d.hi)
-                checks.append(row)
+                checks.append(_target_row(g, base_games[pp], t, pp, seed))
         c["checks"] = checks
+
+
+def _target_row(g: Games, base: Games, t: Target, pp: int, seed: int) -> dict:
+    """One target at ``pp`` players over the games ``g``: estimate, 95% interval, band,
+    status (met: the interval inside the band; missed: outside it; undecided), finished and
+    limit games, distance, and ``paired`` (difference against ``base``, the printed data's
+    games on the same seeds and seatings; not for Balance, nor when ``base is g``)."""
+    est, lo, hi = measure(g, t.name, interval=True, seed=seed)
+    band = t.band(pp)
+    status = ("met" if band[0] <= lo and hi <= band[1] else
+              "missed" if hi < band[0] or lo > band[1] else "undecided")
+    row = {"target": t.name, "players": pp, "band": band, "estimate": est,
+           "lo": lo, "hi": hi, "status": status, "games": int(g.finished.sum()),
+           "limit_games": int((~g.finished).sum()),
+           "distance": shortfall(est, band, TARGETS[t.name][0])}
+    if t.name != "balance" and base is not g:
+        both = base.finished & g.finished
+        if both.sum() >= 2:
+            xb = per_game(Games(*(a[both] for a in base.arrays())), t.name)
+            xv = per_game(Games(*(a[both] for a in g.arrays())), t.name)
+            d = paired_difference(xb, xv)
+            row["paired"] = (d.diff, d.lo, d.hi)
+    return row
 
 
 def _effects_check(ev, cand, target, players, n, seed, strategies=None) -> dict:
@@ -963,7 +1028,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
          out: Path | None = None, sampler: str = "tpe", top: int = 3,
          recheck_strategies: list[str] | None = None, progress: Callable | None = None,
          play: Callable | None = None, stop_after: int | None = None,
-         effects_games: int | None = None) -> TuneResult:
+         effects_games: int | None = None, backend: str = "threading",
+         scheduler: str | None = None, started: float | None = None) -> TuneResult:
     """The whole tune (module docstring): search, fresh-seed check, re-check, report.
 
     ``players``: player counts (default: the main job's); ``strategies``: the bot mix
@@ -972,14 +1038,24 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     this many finished trials (reproducible on any machine); ``games``: games per player count
     of the last racing stage (stages: games/16, games/4, games); ``final_games``: games per
     candidate and player count on fresh seeds (default 4 x games); ``effects_games``: games
-    per arm of the effects target (default min(final_games, 2000); k + 1 arms per candidate); ``recheck_strategies``: the search-bot tier
-    (default: the mix plus ``mcts`` when the game has it, else skipped and said). Writes
-    ``out/tune.md``, ``out/proposed.toml``, ``out/history.png``, ``out/tune.json`` and the
-    study ``out/study.sqlite3``. Raises UserError on bad input.
+    per arm of the effects target (default min(final_games, 2000); k + 1 arms per
+    candidate); ``recheck_strategies``: the search-bot tier of the re-check (default:
+    ``analysis.tiers``' search tier, ``mcts`` in every seat at ``tiers.RUN_STUDY``'s budget,
+    when the game has it, else skipped and said; ``_recheck``: as many games as fit the rest
+    of ``budget``); ``backend``/``scheduler``: the runner's execution layer for every game
+    played (``sim.runner.BACKENDS``; ``scheduler``: a dask scheduler address, with
+    ``backend="dask"``; results do not depend on them nor on ``jobs``). Writes
+    ``out/tune.md``, ``out/proposed.toml``, ``out/history.png``, ``out/tune.json``,
+    ``out/check.json``, ``out/recheck.json`` and the study ``out/study.sqlite3``;
+    ``started``: the ``time.monotonic()`` at which the command started (the CLI passes the
+    process's start, ``process_started``; default: now), from which ``budget`` counts. Raises
+    UserError on bad input.
     """
     from sim.registry import get_game
+    from sim.runner import check_backend
 
-    t_start = time.monotonic()
+    t_start = time.monotonic() if started is None else min(started, time.monotonic())
+    check_backend(backend, scheduler)
     check_seed(seed)
     check_targets(targets)
     game = get_game(game_id)
@@ -1029,74 +1105,77 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
                             "or the same command")
     else:
         write_atomic(setup_file, json.dumps(setup, indent=2))
-    ev = Evaluator(game.id, params, players, strategies, seating, base_options, jobs, play)
-    storage = f"sqlite:///{(out / 'study.sqlite3').resolve()}"
-    search_budget = SEARCH_SHARE * budget
-    optuna = _optuna()
-    study0 = optuna.create_study(storage=storage, study_name="tune", direction="minimize",
-                                 load_if_exists=True)
-    spent = float(study0.user_attrs.get("search_seconds", 0.0))
-    finished = bool(study0.user_attrs.get("search_finished", False))
-    t_search = time.monotonic()
-    # --trials fixes the search (reproducible anywhere); else the search share of the budget
-    deadline = None if trials is not None else t_search + max(0.0, search_budget - spent)
-    if finished:
-        study = study0
-    else:
-        def note(st):
-            st.set_user_attr("search_seconds", spent + time.monotonic() - t_search)
-            if progress:
-                progress(st, min(1.0, (spent + time.monotonic() - t_search) / search_budget))
+    ev = Evaluator(game.id, params, players, strategies, seating, base_options, jobs, play,
+                   backend, scheduler)
+    with ev:  # one executor (a dask cluster) for the whole tune
+        storage = f"sqlite:///{(out / 'study.sqlite3').resolve()}"
+        search_budget = SEARCH_SHARE * budget
+        optuna = _optuna()
+        study0 = optuna.create_study(storage=storage, study_name="tune", direction="minimize",
+                                     load_if_exists=True)
+        spent = float(study0.user_attrs.get("search_seconds", 0.0))
+        finished = bool(study0.user_attrs.get("search_finished", False))
+        t_search = time.monotonic()
+        # --trials fixes the search (reproducible anywhere); else the search share of the budget
+        deadline = None if trials is not None else t_search + max(0.0, search_budget - spent)
+        if finished:
+            study = study0
+        else:
+            def note(st):
+                st.set_user_attr("search_seconds", spent + time.monotonic() - t_search)
+                if progress:
+                    progress(st, min(1.0, (spent + time.monotonic() - t_search) / search_budget))
 
-        study = run_study(storage, "tune", params, targets, ev, stages, seed, trials,
-                          deadline, sampler, note, stop_after,
-                          t_search - spent if deadline is not None else None)
-        study.set_user_attr("search_seconds", spent + time.monotonic() - t_search)
-        study.set_user_attr("search_finished", True)
-    n_trials = len(study.trials)
-    search_games = int(sum(t.user_attrs.get("games", 0) for t in study.trials
-                           if not t.user_attrs.get("repeat")) * len(players))
-    # the fresh-seed check of the best few and of the printed data (first)
-    printed = {p.path: p.value for p in params}
-    best = [b for b in best_trials(study, params, top + 1) if b["values"] != printed][:top]
-    cands = [{"number": None, "values": printed, "changed": 0, "total": 0.0,
-              "name": "printed"}] + [{**b, "name": f"trial {b['number']}"} for b in best]
-    fresh = _fresh_seed(seed)
-    check_file = out / "check.json"
-    if check_file.exists():
-        cands = json.loads(check_file.read_text())
+            study = run_study(storage, "tune", params, targets, ev, stages, seed, trials,
+                              deadline, sampler, note, stop_after,
+                              t_search - spent if deadline is not None else None)
+            study.set_user_attr("search_seconds", spent + time.monotonic() - t_search)
+            study.set_user_attr("search_finished", True)
+        n_trials = len(study.trials)
+        search_games = int(sum(t.user_attrs.get("games", 0) for t in study.trials
+                               if not t.user_attrs.get("repeat")) * len(players))
+        # the fresh-seed check of the best few and of the printed data (first)
+        printed = {p.path: p.value for p in params}
+        best = [b for b in best_trials(study, params, top + 1) if b["values"] != printed][:top]
+        cands = [{"number": None, "values": printed, "changed": 0, "total": 0.0,
+                  "name": "printed"}] + [{**b, "name": f"trial {b['number']}"} for b in best]
+        fresh = _fresh_seed(seed)
+        check_file = out / "check.json"
+        if check_file.exists():
+            cands = json.loads(check_file.read_text())
+            for c in cands:
+                for r in c["checks"]:
+                    r["band"] = tuple(r["band"])
+        else:
+            _final_check(ev, cands, targets, final_games, fresh, None,
+                         effects_games or min(final_games, 2000))
+            write_atomic(check_file, json.dumps(cands, indent=1, default=_jsonable))
         for c in cands:
-            for r in c["checks"]:
-                r["band"] = tuple(r["band"])
-    else:
-        _final_check(ev, cands, targets, final_games, fresh, None,
-                     effects_games or min(final_games, 2000))
-        write_atomic(check_file, json.dumps(cands, indent=1, default=_jsonable))
-    for c in cands:
-        c["status"] = _status_of(c)
-        c["distance_fresh"] = float(sum(r["distance"] for r in c["checks"]))
-    proposals = cands[1:]
-    # the printed data itself, when it already meets every target, is the smallest edit
-    meeting = [c for c in cands if c["status"] == "met"]
-    answer = min(meeting, key=lambda c: (c["changed"], c["total"])) if meeting else None
-    closest = answer or (min(proposals, key=lambda c: (c["distance_fresh"], c["changed"]))
-                         if proposals else cands[0])
-    blocking = None
-    if answer is None:
-        bad = [r for r in closest["checks"] if r["status"] != "met"]
-        if bad:
-            r = max(bad, key=lambda r: (r["status"] == "missed", r["distance"]))
-            blocking = (f"{r['target']} at {r['players']} players: {r['estimate']:.2f} "
-                        f"[{r['lo']:.2f}, {r['hi']:.2f}], band {_g(r['band'][0])}.."
-                        f"{_g(r['band'][1])} ({r['status']})")
-    # the re-check under the search-bot tier
-    recheck_note, recheck = _recheck(game, ev, closest, targets, strategies,
-                                     recheck_strategies, fresh, max(200, final_games // 20))
-    elapsed = time.monotonic() - t_start
-    res = _write(out, game, params, targets, cands, answer, closest, blocking, setup, source,
-                 budget, n_trials, search_games, final_games, study, recheck_note, recheck,
-                 elapsed, float(study.user_attrs.get("search_seconds", 0.0)), base_options)
-    return res
+            c["status"] = _status_of(c)
+            c["distance_fresh"] = float(sum(r["distance"] for r in c["checks"]))
+        proposals = cands[1:]
+        # the printed data itself, when it already meets every target, is the smallest edit
+        meeting = [c for c in cands if c["status"] == "met"]
+        answer = min(meeting, key=lambda c: (c["changed"], c["total"])) if meeting else None
+        closest = answer or (min(proposals, key=lambda c: (c["distance_fresh"], c["changed"]))
+                             if proposals else cands[0])
+        blocking = None
+        if answer is None:
+            bad = [r for r in closest["checks"] if r["status"] != "met"]
+            if bad:
+                r = max(bad, key=lambda r: (r["status"] == "missed", r["distance"]))
+                blocking = (f"{r['target']} at {r['players']} players: {r['estimate']:.2f} "
+                            f"[{r['lo']:.2f}, {r['hi']:.2f}], band {_g(r['band'][0])}.."
+                            f"{_g(r['band'][1])} ({r['status']})")
+        # the re-check under the search-bot tier
+        left = budget - (time.monotonic() - t_start) - RECHECK_RESERVE
+        recheck_note, recheck = _recheck(game, ev, closest, targets, recheck_strategies,
+                                         fresh ^ 0x5A5A, RECHECK_MAX, left, out)
+        elapsed = time.monotonic() - t_start
+        res = _write(out, game, params, targets, cands, answer, closest, blocking, setup, source,
+                     budget, n_trials, search_games, final_games, study, recheck_note, recheck,
+                     elapsed, float(study.user_attrs.get("search_seconds", 0.0)), base_options)
+        return res
 
 
 SEARCH_SHARE = 0.65
@@ -1111,21 +1190,97 @@ def _jsonable(x):
     return str(x)
 
 
-def _recheck(game, ev, cand, targets, strategies, recheck, seed, n):
-    """Re-play the printed data and ``cand`` under the search-bot tier; (note, rows)."""
+RECHECK_MAX = 2000
+"""At most this many search-tier games per candidate and player count in the re-check."""
+RECHECK_RESERVE = 15.0
+"""Seconds of ``--budget`` kept for writing the report and the process's exit after the
+re-check (measured: about 2 s and 4 s at load 14 on 2 cores)."""
+
+
+def process_started() -> float | None:
+    """The ``time.monotonic()`` value at which this process started (Linux ``/proc``), so that
+    ``--budget`` counts the interpreter's start and the imports; None elsewhere."""
+    import os
+
+    try:
+        with open("/proc/self/stat") as f:
+            ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+    return time.monotonic() - max(0.0, age)
+
+
+def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
+    """Re-play the printed data and ``cand`` under the search-bot tier: ``analysis.tiers``'
+    search tier (``mcts`` in every seat at the tier study's budget, ``tiers.RUN_STUDY``), or
+    the bots ``recheck`` (pool seating when several; ``mcts`` among them at that budget), on
+    the fresh seed ``seed``: the same games 0 .. N-1 in both arms (paired). N grows by
+    doubling chunks while the next chunk fits in ``seconds`` (split over the player counts),
+    at most ``n_max``. Stored in ``out/recheck.json`` (a rerun reads it). Returns (note,
+    [printed, cand] with ``checks``) or (note, None) when skipped."""
+    from analysis import tiers
+
     if recheck is None:
         if "mcts" not in game.strategies:
             return (f"Re-check under the search-bot tier: skipped: {game.id} has no `mcts` "
-                    "bot in its registry in this build (issue 14 not merged here).", None)
-        recheck = list(dict.fromkeys([*strategies, "mcts"]))
-    for s in recheck:
-        game.strategy(s)
-    cands = [{"values": {p.path: p.value for p in ev.params}, "name": "printed"},
-             {"values": cand["values"], "name": cand["name"]}]
-    _final_check(ev, cands, [t for t in targets if t.name != "effects"], n, seed ^ 0x5A5A,
-                 recheck)
-    return (f"Re-check under the search-bot tier ({', '.join(recheck)}, {n:,} games per "
-            "player count, fresh seeds):", cands)
+                    "bot in its registry in this build.", None)
+        recheck = ["mcts"]
+    names = [game.strategy(s).name for s in recheck]
+    seating = "pool" if len(names) > 1 else "fixed"
+    budget = tiers.RUN_STUDY.get(game.id, {}).get("budget") if "mcts" in names else None
+    tt = [t for t in targets if t.name != "effects"]
+    key = {"strategies": names, "seating": seating, "search_budget": budget, "seed": seed,
+           "candidate": cand["values"], "targets": [t.text for t in tt]}
+    f = out / "recheck.json"
+    if f.exists():
+        old = json.loads(f.read_text())
+        if old.get("key") == json.loads(json.dumps(key)):
+            for c in old["cands"]:
+                for r in c["checks"]:
+                    r["band"] = tuple(r["band"])
+            return old["note"], old["cands"]
+    who = ("`mcts` in every seat" if names == ["mcts"] else ", ".join(names)
+           + f" ({seating} seating)")
+    strength = ""
+    if budget is not None:
+        who += f" at {budget:,} playouts per decision (the tier study's, `tiers.RUN_STUDY`)"
+        strength = " " + tiers.strength_note(game.id, budget)
+    if not tt:
+        return "Re-check under the search-bot tier: skipped: only the effects target.", None
+    if seconds < RECHECK_RESERVE:
+        return (f"Re-check under the search-bot tier ({who}): skipped: the budget was spent "
+                "by the search and the fresh-seed check." + strength, None)
+    cands = [{"values": {p.path: p.value for p in ev.params}, "name": "printed", "checks": []},
+             {"values": cand["values"], "name": cand["name"], "checks": []}]
+    t0 = time.monotonic()
+    played = {}
+    for i, pp in enumerate(ev.players):
+        until = t0 + seconds * (i + 1) / len(ev.players)
+        arms: list[Games | None] = [None, None]
+        n, step = 0, min(n_max, 2 * ev.jobs)
+        while step > 0:
+            t1 = time.monotonic()
+            for j, c in enumerate(cands):
+                g = ev.play(c["values"], pp, n, step, seed, names, seating, budget)
+                arms[j] = g if arms[j] is None else arms[j].extend(g)
+            n += step
+            per_game_s = (time.monotonic() - t1) / step
+            left = until - time.monotonic()
+            step = min(n_max - n, n, int(left / max(per_game_s, 1e-9)))
+        played[pp] = n
+        for c, g in zip(cands, arms):
+            c["checks"] += [_target_row(g, arms[0], t, pp, seed) for t in tt]
+    secs = time.monotonic() - t0
+    note = (f"Re-check under the search-bot tier ({who}), fresh seeds, the same games in both "
+            "arms: " + ", ".join(f"{v:,} games at {k} players" for k, v in played.items())
+            + f" (as many as fit the rest of the budget, at most {n_max:,}; {secs:.0f} s)."
+            + strength)
+    write_atomic(f, json.dumps({"key": key, "note": note, "cands": cands}, indent=1,
+                               default=_jsonable))
+    return note, cands
 
 
 # ---- writing ---------------------------------------------------------------------------------
@@ -1219,7 +1374,7 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
              f"{', '.join(map(str, sorted({max(2, setup['games'] // 16), max(2, setup['games'] // 4), setup['games']})))}"
              f" games), {search_games:,} games in the search; then {final_games:,} games per "
              f"candidate and player count on fresh seeds; whole command {elapsed:.0f} s "
-             "(this invocation).")
+             "(this invocation, from the process's start).")
     L.append(f"- Seed {setup['seed']}; every search trial plays the same games (common random "
              "numbers); the check plays other seeds.")
     L += ["", "## Answer", ""]

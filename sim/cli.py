@@ -530,10 +530,13 @@ def compare(
                                                        help="variant rule option name=value"),
     n: int = typer.Option(20_000, "-n", "--games", help="games per arm and seating"),
     players: int = typer.Option(2, "--players", "-p"),
-    strategies: str = typer.Option("greedy", "--strategies", "-s",
-                                   help="one for all seats, or one per seat"),
+    strategies: str = typer.Option(
+        "", "--strategies", "-s",
+        help="one for all seats, or one per seat (default: the game's recommended mix with "
+             "pool seating, as `boardsim tune` plays)"),
     rotate: bool = typer.Option(True, "--rotate/--no-rotate",
-                                help="play each seed in every rotation of the strategies"),
+                                help="play each seed in every rotation of the strategies "
+                                     "(not with the pool of the default)"),
     seed: int = typer.Option(1),
     jobs: int = typer.Option(-1, "--jobs", "-j"),
     out: Optional[Path] = typer.Option(None, help="output folder"),
@@ -547,8 +550,11 @@ def compare(
     if not var.overrides and not var.options and not base.overrides and not base.options:
         raise UserError("compare: give the variant's changes (--variant FILE, --set path=value "
                         "or --option-variant name=value)")
-    res = run_compare(game, base, var, n, players, _split(strategies), seed, rotate, jobs, out,
-                      run_simulation)
+    names, seating, source = _split(strategies), "fixed", None
+    if not names:
+        names, seating, source = default_strategies(game), "pool", "the recommended mix"
+    res = run_compare(game, base, var, n, players, names, seed, rotate, jobs, out,
+                      run_simulation, seating=seating, source=source)
     typer.echo(res["summary"])
 
 
@@ -731,22 +737,28 @@ def tune(
     sampler: str = typer.Option("tpe", help="tpe | random"),
     recheck_strategies: str = typer.Option(
         "", "--recheck-strategies",
-        help="search-bot tier for the re-check (default: the mix plus mcts when the game "
-             "has it)"),
+        help="bots of the re-check (default: the tiers' search tier, mcts in every seat, "
+             "when the game has it)"),
     seed: int = typer.Option(1),
     jobs: int = typer.Option(-1, "--jobs", "-j"),
+    backend: str = typer.Option("threading", help="the runner's backend for the trials: "
+                                "threading (default) | loky | sequential | dask"),
+    scheduler: Optional[str] = typer.Option(
+        None, help="dask scheduler address (with --backend dask; default: a local cluster)"),
     out: Optional[Path] = typer.Option(None, help="output folder (default reports/GAME/tune)"),
 ):
     """The smallest change to the printed components that meets the targets (optuna search
     on common random numbers, racing, fresh-seed check)."""
     import os
 
-    from analysis.tune import parse_budget, parse_target, parse_targets_file
+    from analysis.tune import parse_budget, parse_target, parse_targets_file, process_started
     from analysis.tune import tune as run_tune
     from sim.core.integrity import check_jobs, check_seed
+    from sim.runner import check_backend
 
     check_seed(seed)
     check_jobs(jobs)
+    check_backend(backend, scheduler)
     secs = parse_budget(budget)
     tt = [parse_target(x) for x in target or []]
     patterns = list(param or [])
@@ -782,7 +794,8 @@ def tune(
         res = run_tune(game, tt, patterns, counts, _split(strategies) or None,
                        _options(option), secs, trials, games, final_games, max_step, seed,
                        n_jobs, out, sampler, top, _split(recheck_strategies) or None, cb,
-                       effects_games=effects_games)
+                       effects_games=effects_games, backend=backend, scheduler=scheduler,
+                       started=process_started())
     typer.echo(res.summary)
 
 

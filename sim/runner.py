@@ -224,8 +224,7 @@ def validate(game_id: str, n_games: int, players: int, strategies: list[str], se
         raise UserError(f"-n {n_games:,} in chunks of {chunk_size:,} makes more than "
                         f"{MAX_CHUNKS:,} chunks; use a larger --chunk-size")
     check_jobs(jobs)
-    if backend not in BACKENDS:
-        raise UserError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    check_backend(backend)
     if not strategies:
         raise UserError(f"give at least one strategy; allowed: {', '.join(game.strategies)}")
     for s in strategies:
@@ -353,46 +352,100 @@ def distinct_warning(manifest: dict[str, Any]) -> str | None:
             "add little")
 
 
-def _execute(tasks: list[tuple], jobs: int, backend: str, scheduler: str | None = None):
-    """Run the chunk tasks; yield each one's result as it finishes (any order)."""
-    if not tasks:
-        return
-    from joblib import Parallel, delayed
-
-    if backend == "dask":
-        yield from _execute_dask(tasks, jobs, scheduler)
-        return
-    if backend == "sequential" or jobs == 1 or len(tasks) == 1:
-        for t in tasks:
-            yield _chunk_task(*t)
-        return
-    par = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")
-    yield from par(delayed(_chunk_task)(*t) for t in tasks)
+def check_backend(backend: str, scheduler: str | None = None) -> None:
+    """Refuse an unknown ``backend`` (allowed: ``BACKENDS``) or a ``scheduler`` without the
+    dask backend: one-line UserError."""
+    if backend not in BACKENDS:
+        raise UserError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if scheduler and backend != "dask":
+        raise UserError("--scheduler needs --backend dask")
 
 
-def _execute_dask(tasks: list[tuple], jobs: int, scheduler: str | None):
-    """joblib's dask backend: a lost worker's chunks are recomputed by the scheduler (a chunk
-    is written atomically, so a repeated chunk just replaces an identical file)."""
-    import contextlib
+class Executor:
+    """The runner's execution layer: map a task function over argument tuples with one of
+    ``BACKENDS`` (joblib ``threading``/``loky``/``sequential``, or ``dask``: joblib's dask
+    backend on the dask.distributed scheduler at ``scheduler``, or on a local cluster of
+    ``jobs`` worker processes started when the executor is entered and closed on exit).
 
-    from dask.distributed import Client, LocalCluster
-    from joblib import Parallel, delayed, parallel_config
+    Use as a context manager; ``map(fn, tasks)`` yields ``fn(*t)`` for each tuple as it
+    finishes (any order), any number of times while the executor is open (so a caller with
+    many small batches, ``boardsim tune``, starts a dask cluster once). ``fn`` and its
+    arguments must be picklable for ``loky`` and ``dask`` (a module-level function). Raises
+    UserError on an unknown backend or an unreachable scheduler.
+    """
 
-    with contextlib.ExitStack() as stack:
-        if scheduler:
+    def __init__(self, jobs: int = 1, backend: str = DEFAULT_BACKEND,
+                 scheduler: str | None = None):
+        check_backend(backend, scheduler)
+        self.jobs, self.backend, self.scheduler = jobs, backend, scheduler
+        self._stack = None
+
+    def __enter__(self) -> Executor:
+        import contextlib
+
+        self._stack = contextlib.ExitStack()
+        if self.backend == "dask":
+            self._open_dask(self._stack)
+        return self
+
+    def _open_dask(self, stack) -> None:
+        from dask.distributed import Client, LocalCluster
+        from joblib import parallel_config
+
+        if self.scheduler:
             try:
-                client = stack.enter_context(Client(scheduler, timeout="5s"))
+                stack.enter_context(Client(self.scheduler, timeout="5s"))
             except (OSError, TimeoutError) as e:
-                raise UserError(f"cannot reach the dask scheduler at {scheduler} ({e})") from None
+                stack.close()
+                raise UserError(f"cannot reach the dask scheduler at {self.scheduler} ({e})"
+                                ) from None
         else:
-            n = os.cpu_count() if jobs == -1 else jobs
+            n = os.cpu_count() if self.jobs == -1 else self.jobs
             cluster = stack.enter_context(LocalCluster(
                 n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None))
-            client = stack.enter_context(Client(cluster))
+            stack.enter_context(Client(cluster))
         stack.enter_context(parallel_config(backend="dask", wait_for_workers_timeout=60))
-        par = Parallel(n_jobs=-1, return_as="generator_unordered")
-        yield from par(delayed(_chunk_task)(*t) for t in tasks)
-        del client
+
+    def __exit__(self, *exc) -> None:
+        if self._stack is not None:
+            self._stack.close()
+            self._stack = None
+
+    def map(self, fn: Callable, tasks: list[tuple]):
+        """Yield ``fn(*t)`` for every tuple of ``tasks`` as it finishes (any order)."""
+        if not tasks:
+            return
+        from joblib import Parallel, delayed
+
+        if self.backend == "dask":
+            if self._stack is None:
+                raise RuntimeError("Executor.map with the dask backend outside `with`")
+            par = Parallel(n_jobs=-1, return_as="generator_unordered")
+        elif self.backend == "sequential" or self.jobs == 1 or len(tasks) == 1:
+            for t in tasks:
+                yield fn(*t)
+            return
+        else:
+            par = Parallel(n_jobs=self.jobs, backend=self.backend,
+                           return_as="generator_unordered")
+        yield from par(delayed(fn)(*t) for t in tasks)
+
+
+def map_tasks(fn: Callable, tasks: list[tuple], jobs: int = 1, backend: str = DEFAULT_BACKEND,
+              scheduler: str | None = None):
+    """``Executor(jobs, backend, scheduler).map(fn, tasks)`` in one call: yield ``fn(*t)``
+    for every tuple as it finishes (any order); a dask cluster lives for this call only."""
+    if not tasks:
+        return
+    with Executor(jobs, backend, scheduler) as ex:
+        yield from ex.map(fn, tasks)
+
+
+def _execute(tasks: list[tuple], jobs: int, backend: str, scheduler: str | None = None):
+    """Run the chunk tasks (``_chunk_task``); yield each one's result as it finishes (any
+    order). With dask a lost worker's chunks are recomputed by the scheduler (a chunk is
+    written atomically, so a repeated chunk just replaces an identical file)."""
+    yield from map_tasks(_chunk_task, tasks, jobs, backend, scheduler)
 
 
 def default_out(identity: dict[str, Any]) -> Path:

@@ -130,7 +130,8 @@ def _toy(out, **kw):
     # alone cannot reach it within max_step 2; labor + 1 with coins + 2 (58) changes two
     return T.tune("province", [T.parse_target("first_seat=58±2")],
                   ["structures.bank.labor", "structures.bank.coins"], [2], ["greedy"],
-                  games=16, final_games=20, max_step=2, seed=3, out=out, play=toy_play,
+                  games=16, final_games=20, max_step=2, seed=3, out=out,
+                  play=kw.pop("play", toy_play),
                   trials=kw.pop("trials", 30), **kw)
 
 
@@ -210,6 +211,10 @@ def boardsim(*args):
     (["tune", "province", "-t", "length=1..2", "--param", "structures.*.labor", "--budget",
       "soon"], "error: --budget 'soon'"),
     (["tune", "chess", "-t", "length=1..2", "--param", "x"], "error: unknown game 'chess'"),
+    (["tune", "province", "-t", "length=1..2", "--param", "structures.*.labor", "--backend",
+      "mpi"], "error: unknown backend 'mpi'; allowed: threading, loky, sequential, dask"),
+    (["tune", "province", "-t", "length=1..2", "--param", "structures.*.labor", "--scheduler",
+      "tcp://x:1"], "error: --scheduler needs --backend dask"),
 ])
 def test_cli_bad_input_one_line_exit_2(args, msg, tmp_path):
     r = boardsim(*args, "--out", str(tmp_path / "o"))
@@ -266,3 +271,115 @@ def test_targets_file(tmp_path):
     f.write_text("[target]\nx = 1\n")
     with pytest.raises(UserError, match="unknown key"):
         T.parse_targets_file(f)
+
+
+# ---- the runner's backends ------------------------------------------------------------------
+def _real_evaluator(**kw):
+    params = T.expand_params(get_game("province"), ["structures.bank.coins"], 1)
+    return T.Evaluator("province", params, [2], ["greedy", "denial"], "pool", {}, **kw)
+
+
+def _same(a, b):
+    for x, y in zip(a.arrays(), b.arrays()):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_results_do_not_depend_on_backend_or_jobs():
+    """The same candidate's games 0..119 through the runner's execution layer: sequential with
+    one job and threading with 3 jobs (3 chunk tasks of 40 games) give identical per-game
+    arrays."""
+    values = {"structures.bank.coins": 6}
+    seq = _real_evaluator(jobs=1, backend="sequential").play(values, 2, 0, 120, 7)
+    assert seq.n == 120 and seq.finished.all()
+    T.Evaluator.MIN_PART, old = 30, T.Evaluator.MIN_PART
+    try:
+        ev = _real_evaluator(jobs=3, backend="threading")
+        with ev:
+            thr = ev.play(values, 2, 0, 120, 7)
+    finally:
+        T.Evaluator.MIN_PART = old
+    _same(seq, thr)
+    # another candidate differs (the test can fail)
+    other = _real_evaluator(jobs=1, backend="sequential").play({"structures.bank.coins": 4},
+                                                                2, 0, 120, 7)
+    assert not np.array_equal(other.win_share, seq.win_share)
+
+
+def test_results_through_dask_equal_sequential():
+    dd = pytest.importorskip("dask.distributed", reason="dask.distributed is not installed "
+                             "in this venv: the dask backend cannot be tested")
+    values = {"structures.bank.coins": 6}
+    seq = _real_evaluator(jobs=1, backend="sequential").play(values, 2, 0, 100, 7)
+    # an in-process LocalCluster (threads), reached by its address as a remote one would be
+    with dd.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                         dashboard_address=None) as cluster:
+        ev = _real_evaluator(jobs=2, backend="dask", scheduler=cluster.scheduler_address)
+        with ev:
+            got = ev.play(values, 2, 0, 100, 7)
+    _same(seq, got)
+
+
+def test_executor_refuses_unknown_backend():
+    from sim.runner import Executor
+
+    with pytest.raises(UserError, match="unknown backend 'mpi'; allowed: threading, loky"):
+        Executor(1, "mpi")
+    with pytest.raises(UserError, match="--scheduler needs --backend dask"):
+        _real_evaluator(backend="threading", scheduler="tcp://x:1")
+
+
+# ---- the search-bot re-check -------------------------------------------------------------------
+def test_recheck_plays_the_search_tier_for_the_rest_of_the_budget(tmp_path):
+    calls = []
+
+    def play(values, players, first, count, seed, strategies=None):
+        calls.append((first, count, strategies))
+        return toy_play(values, players, first, count, seed, strategies)
+
+    res = _toy(tmp_path / "a", play=play)
+    md = (tmp_path / "a" / "tune.md").read_text()
+    assert ("Re-check under the search-bot tier (`mcts` in every seat at 100 playouts per "
+            "decision") in md
+    assert "2,000 games at 2 players (as many as fit the rest of the budget, at most 2,000" in md
+    assert "| first_seat (2p) | 50.00 [50.00, 50.00] missed | 58.00 [58.00, 58.00] met | " \
+        "yes |" in md
+    rc = [c for c in calls if c[2] == ["mcts"]]
+    # doubling chunks, printed and candidate on the same games: 2, 2, 4, 8, ...
+    assert [c[:2] for c in rc[:6]] == [(0, 2), (0, 2), (2, 2), (2, 2), (4, 4), (4, 4)]
+    assert sum(c[1] for c in rc) == 2 * 2000
+    assert json.loads((tmp_path / "a" / "recheck.json").read_text())["key"]["strategies"] \
+        == ["mcts"]
+    # run again: the stored re-check, no new search-tier games
+    calls.clear()
+    again = _toy(tmp_path / "a", play=play)
+    assert again.answer["values"] == res.answer["values"]
+    assert not [c for c in calls if c[2] == ["mcts"]]
+
+
+def test_recheck_skipped_when_no_budget_is_left(tmp_path):
+    params = T.expand_params(get_game("province"), ["structures.bank.labor"], 1)
+    ev = T.Evaluator("province", params, [2], ["greedy"], "fixed", {}, play=toy_play)
+    cand = {"values": {"structures.bank.labor": 4}, "name": "trial 1"}
+    note, rows = T._recheck(get_game("province"), ev, cand,
+                            [T.parse_target("first_seat=50±2")], None, 1, 100, 1.0, tmp_path)
+    assert rows is None and "skipped: the budget was spent" in note
+
+
+# ---- compare over the tune's bot mix ----------------------------------------------------------
+def test_compare_pool_plays_the_mix_with_pool_seating_in_both_arms(tmp_path):
+    import polars as pl
+
+    from analysis.lab import Arm, compare
+
+    mix = list(get_game("province").bots.RECOMMENDED_MIX)
+    res = compare("province", Arm("baseline"), Arm("variant", {"structures.bank.coins": 7}),
+                  60, 2, mix, seed=3, jobs=1, out=tmp_path, seating="pool",
+                  source="the recommended mix")
+    assert res["summary"].splitlines()[0] == (
+        "bots: the recommended mix: greedy, denial, engine, lender, sniper, pool seating (each "
+        "seat's bot drawn per game from the run seed; the same seats in both arms); 60 games "
+        "per arm")
+    seats = [pl.read_parquet(tmp_path / "runs" / a / "pool" / "seats" / "*.parquet")
+             .sort("game", "seat")["strategy"].to_list() for a in ("baseline", "variant")]
+    assert seats[0] == seats[1] and len(set(seats[0])) >= 4  # paired, the whole pool
+    assert "first-player win rate" in res["table"]["metric"].to_list()
