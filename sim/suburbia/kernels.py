@@ -223,6 +223,22 @@ def kind_tables(opts, tiles, goals, kt):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
+def listeners_of(pd, o, cls):
+    """(l0, l1): the bit sets of seat ``o``'s tiles 0-63 and 64-127 that listen to a tile of
+    class mask ``cls`` (the union of the derived sets ``pd[o, PD_L0 + b]``/``PD_L1 + b`` over
+    the bits ``b`` of ``cls``); int64 each."""
+    l0 = 0
+    l1 = 0
+    cm = cls
+    while cm != 0:
+        b = lowest_bit(cm)
+        l0 |= pd[o, PD_L0 + b]
+        l1 |= pd[o, PD_L1 + b]
+        cm &= cm - 1
+    return l0, l1
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def pd_add(opts, geo, grid, kt, pd, o, t, kind, cell):
     """Seat ``o``'s derived row after its tile ``t`` of ``kind`` was put on ``cell`` (grid
     set)."""
@@ -669,14 +685,7 @@ def place_tile(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, 
                 v = grid[c, nb]
                 if v > 0:
                     adj |= 1 << (v - 1)
-        l0 = 0
-        l1 = 0
-        cm = cls
-        while cm != 0:
-            b = lowest_bit(cm)
-            l0 |= pd[c, PD_L0 + b]
-            l1 |= pd[c, PD_L1 + b]
-            cm &= cm - 1
+        l0, l1 = listeners_of(pd, c, cls)
         before = (1 << t) - 1  # the tiles placed before this one
         m = l0 & adj & before
         while m != 0:                                                            # step 4

@@ -41,8 +41,6 @@ from sim.suburbia import constants as K
 from sim.suburbia.kernels import (
     KT_RB,
     PD_KBITS,
-    PD_L0,
-    PD_L1,
     SuburbiaState,
     count_adj,
     count_kinds,
@@ -50,6 +48,7 @@ from sim.suburbia.kernels import (
     frontier_list,
     goal_measure,
     lake_bonus_pd,
+    listeners_of,
     record_count,
     waterfront_count,
 )
@@ -536,14 +535,7 @@ def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
     j = nc
     w[MCK + j] = cls
     w[MC] = nc + 1
-    l0 = 0
-    l1 = 0
-    cm = cls
-    while cm != 0:
-        bb = lowest_bit(cm)
-        l0 |= pd[o, PD_L0 + bb]
-        l1 |= pd[o, PD_L1 + bb]
-        cm &= cm - 1
+    l0, l1 = listeners_of(pd, o, cls)
     q = MLB + 4 * j
     for s in range(4):
         w[q + s] = 0.0
@@ -633,6 +625,23 @@ def count_slot(tiles, geo, tk, grid, o, mask, ncell, cells, w):
 
 
 @njit(cache=True, _nrt=False)
+def memo_deltas(w, jl, i, ja, sa, aa, jb, sb, ab, jc, sc, ac):
+    """Cell ``i``'s deltas (Inc, Rep, Pop, $) into ``w[4..7]`` from the decision's memo: the
+    cell-independent ``w[0..3]``, plus the listeners' deltas of class slot ``jl``, plus up to
+    three adjacency records (memo count slot ``ja``/``jb``/``jc`` >= 0, stat ``s*``, amount
+    ``a*`` per counted neighbour); the same integers ``cell_delta`` gives (``best_cell``)."""
+    q = ML + (jl * MAXF + i) * 4
+    for s in range(4):
+        w[4 + s] = w[s] + w[q + s]
+    if ja >= 0:
+        w[4 + sa] += aa * w[MN + ja * MAXF + i]
+    if jb >= 0:
+        w[4 + sb] += ab * w[MN + jb * MAXF + i]
+    if jc >= 0:
+        w[4 + sc] += ac * w[MN + jc * MAXF + i]
+
+
+@njit(cache=True, _nrt=False)
 def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, ncell,
               cells, w, p, kr, wI, wR, wM, Rt, cost, s0, each, memo):
     """(best value, best cell) of placing ``kind`` for seat ``o`` over ``cells[:ncell]``
@@ -709,15 +718,7 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
             while m != 0:
                 i = 64 * f + lowest_bit(m)
                 m &= m - 1
-                q = ML + (jl * MAXF + i) * 4
-                for s in range(4):
-                    w[4 + s] = w[s] + w[q + s]
-                if ja >= 0:
-                    w[4 + sa] += aa * w[MN + ja * MAXF + i]
-                if jb >= 0:
-                    w[4 + sb] += ab * w[MN + jb * MAXF + i]
-                if jc >= 0:
-                    w[4 + sc] += ac * w[MN + jc * MAXF + i]
+                memo_deltas(w, jl, i, ja, sa, aa, jb, sb, ab, jc, sc, ac)
                 if w[4] != d0 or w[5] != d1 or w[6] != d2 or w[7] != d3:
                     d0 = w[4]
                     d1 = w[5]
@@ -747,15 +748,7 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
     if fl > 0.0 and not each and bc >= 0:
         if ok:
             # the best cell's deltas from the memo (the same integers as ``cell_delta``)
-            q = ML + (jl * MAXF + bi) * 4
-            for s in range(4):
-                w[4 + s] = w[s] + w[q + s]
-            if ja >= 0:
-                w[4 + sa] += aa * w[MN + ja * MAXF + bi]
-            if jb >= 0:
-                w[4 + sb] += ab * w[MN + jb * MAXF + bi]
-            if jc >= 0:
-                w[4 + sc] += ac * w[MN + jc * MAXF + bi]
+            memo_deltas(w, jl, bi, ja, sa, aa, jb, sb, ab, jc, sc, ac)
         else:
             cell_delta(tiles, geo, pl, tk, grid, o, kind, bc, w, lb)
         best = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[4], w[5], w[6], w[7],
