@@ -1,8 +1,13 @@
 """The soak (``boardsim soak GAME -n N``): games played by the scripted bots with the game's
 invariants (the compiled ``invariants`` kernel, the one definition behind
-``Game.check_invariants``) checked after the set-up and after every decision, in a compiled
-loop over the kernel contract (``strategies/soak.py``, imported lazily: the rules under
-``sim/`` know no bots).
+``Game.check_invariants``) checked after the set-up and after every decision, in the compiled
+loop ``soak_chunk`` of the game's bot package, reached through the registry's pairing
+(``game.bots.soak_chunk`` and its codes ``game.bots.SOAK_CODES``, as the runner reaches
+``game.bots.run_games``): the rules under ``sim/`` import no bots. Little Town, Province and
+Suburbia play it on their batch loop's kernels (``strategies/<game>/batch.py``: the derived
+arrays kept, no per-call allocation), Go Town and the Wolves in the generic loop over the
+kernel contract (``strategies/soak.py``); every loop checks the same things and returns the
+same counts.
 
 Game ``i`` is exactly the game ``boardsim replay GAME -p P -s BOTS --seed SEED --index i``
 replays (chance from ``seed_for(seed, i, 0)``, bots from ``seed_for(seed, i, 1)``, fixed
@@ -94,8 +99,6 @@ def _run_chunk(game_id: str, resolved: dict[str, Any], seed: int, players: int |
     (game index, code, decisions before it)). Runs in a joblib worker too."""
     import numpy as np
 
-    from strategies.soak import soak_chunk
-
     game = get_game(game_id)
     lo, hi = game.min_players, game.max_players
     pool = game.pool_strategies
@@ -113,19 +116,18 @@ def _run_chunk(game_id: str, resolved: dict[str, Any], seed: int, players: int |
     s0 = game._alloc(resolved)
     bad = [np.zeros(max_bad, np.int64) for _ in range(3)]
     legal = np.empty(game.num_actions, np.int32)
-    out = soak_chunk(s, s0, first, n, np.uint64(seed), players or 0, lo, hi - lo + 1, rows, m_rot,
-                     np.asarray(codes, np.int64), np.asarray(params, np.float64),
-                     game.max_game_length(resolved), max_bad, bad[0], bad[1], bad[2], legal)
+    out = game.bots.soak_chunk(s, s0, first, n, np.uint64(seed), players or 0, lo, hi - lo + 1,
+                               rows, m_rot, np.asarray(codes, np.int64),
+                               np.asarray(params, np.float64), game.max_game_length(resolved),
+                               max_bad, bad[0], bad[1], bad[2], legal)
     k = int(out[2])
     return int(out[0]), int(out[1]), [(int(bad[0][j]), int(bad[1][j]), int(bad[2][j]))
                                       for j in range(k)]
 
 
 def _message(game, code: int, step: int) -> str:
-    from strategies.soak import CODES
-
     if code < 0:
-        return f"{CODES.get(code, 'unknown failure')} (after decision {step})"
+        return f"{game.bots.SOAK_CODES.get(code, 'unknown failure')} (after decision {step})"
     msgs = game.invariant_messages
     msg = msgs[code - 1] if 0 < code <= len(msgs) else "unknown violation"
     return f"invariant broken after decision {step}: {msg} (invariant code {code})"

@@ -1,7 +1,10 @@
 """The soak's compiled loop, written once over the kernel contract (sim/core/contract.py) and
 the bots' entry point (``common.bot_choose``): games played by scripted bots with the game's
 ``invariants`` kernel checked after every decision. It lives beside the bots because it plays
-them; ``sim/soak.py`` imports it lazily, so the rules under ``sim/`` stay free of bots.
+them; each bot package exports it (or its own copy on the batch loop's kernels, in
+``strategies/<game>/batch.py``, same arguments and counts) as ``soak_chunk`` with ``CODES`` as
+``SOAK_CODES``, and ``sim/soak.py`` reaches it as ``game.bots.soak_chunk``, so the rules under
+``sim/`` import no bots.
 
 Game ``i`` is exactly the game ``Game.new_state(p, seed_for(seed, i, 0))`` played with the bot
 generator ``seed_for(seed, i, 1)`` and seat ``k`` played by parameter row ``rows[k]`` (or
@@ -24,6 +27,15 @@ CODES = {NO_LEGAL: "no legal action in a running game",
          ILLEGAL: "a bot chose an illegal action",
          TOO_LONG: "no end within max_game_length"}
 """The loop's own violation codes (negative); a positive code is the game's invariant code."""
+
+
+@njit(cache=True, inline="always")
+def listed(a, legal, n):
+    """True if the action ``a`` is one of ``legal[:n]``."""
+    for j in range(n):
+        if legal[j] == a:
+            return True
+    return False
 
 
 @njit(cache=True)

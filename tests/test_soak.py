@@ -145,22 +145,50 @@ def test_planted_violation_found_with_its_replay_command(capsys, monkeypatch):
     assert code == 0, err
 
 
-def test_planted_endless_game_found_mid_game(capsys, monkeypatch):
+@pytest.mark.parametrize("gid,p1", [("province", 2), ("little-town", 3), ("suburbia", 2)])
+def test_planted_endless_game_found_mid_game(monkeypatch, gid, p1):
     """A game longer than its declared maximum (the maximum lowered to 5 in a test build) is
-    a violation after decision 6, with the replay command of that game."""
+    a violation after decision 6, with the replay command of that game (each game's own loop,
+    ``strategies/<game>/batch.py`` ``soak_chunk``)."""
     from sim.soak import play_checked, soak
 
-    g = sim.get_game("province")
+    g = sim.get_game(gid)
     monkeypatch.setattr(type(g), "max_game_length", lambda self, options=None: 5)
-    res = soak("province", 2, seed=5)
+    res = soak(gid, 2, seed=5)
     assert [(i, m) for i, m, _ in res.violations] == [
         (0, "no end within max_game_length (after decision 6)"),
         (1, "no end within max_game_length (after decision 6)")]
+    assert (res.games, res.decisions) == (2, 12)
     cmd = res.violations[1][2]
-    assert cmd.startswith("boardsim replay province -p 2 -s ") and cmd.endswith("--index 1")
+    assert cmd.startswith(f"boardsim replay {gid} -p {p1} -s ") and cmd.endswith("--index 1")
     names = cmd.split(" -s ")[1].split(" ")[0].split(",")
-    steps, err = play_checked(g, 2, names, 5, 1, g.resolve_options({}))
+    steps, err = play_checked(g, p1, names, 5, 1, g.resolve_options({}))
     assert (steps, err) == (6, "no end within max_game_length 5")
+
+
+def test_planted_violation_found_by_a_batch_kernel_loop(monkeypatch):
+    """Province's own soak loop (strategies/province/batch.py) with a test build whose
+    ``coin_total`` is 0: the seats' starting coins break the coin law right after the set-up
+    in every game, and the loop stops at ``max_violations``."""
+    from sim.province import constants as K
+    from sim.soak import soak
+
+    g = sim.get_game("province")
+    cls = type(g)
+    real_alloc = cls._alloc
+
+    def broken_alloc(self, resolved):
+        s = real_alloc(self, resolved)
+        s.x[K.X_OPTS + K.O_COIN_TOTAL] = 0
+        return s
+
+    monkeypatch.setattr(cls, "_alloc", broken_alloc)
+    res = soak("province", 10, seed=3, first=4, max_violations=3)
+    msg = ("invariant broken after decision 0: coins negative or more than coin_total in play "
+           "(invariant code 1)")
+    assert [(i, m) for i, m, _ in res.violations] == [(4, msg), (5, msg), (6, msg)]
+    assert (res.games, res.decisions) == (3, 0)
+    assert res.violations[2][2].endswith("--seed 3 --index 6")
 
 
 def test_soak_command_inputs(capsys):

@@ -2,11 +2,14 @@
 
 ``bots.py``: the scripted bots (numba kernels selected by a code, parameters as data) and
 ``choose``, the one bot signature; ``batch.py``: ``run_games``, the compiled loop in which the
-bots play many games of the engine.
+bots play many games of the engine; ``soak_chunk`` (the generic loop of
+``strategies/soak.py``) plays the soak (``boardsim soak``).
 """
 
 from strategies.go_town.batch import run_games
 from strategies.go_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
+from strategies.soak import CODES as SOAK_CODES
+from strategies.soak import soak_chunk
 
 # The recommended mix of competent bots (no ``random``): the scripted bots that the rating
 # ladder (``boardsim ladder go-town``) rates clearly above ``random`` at 2 and 4 players.
@@ -18,4 +21,4 @@ from strategies.go_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, p
 RECOMMENDED_MIX = ("greedy", "attacker", "thief-first")
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
-           "run_games"]
+           "SOAK_CODES", "run_games", "soak_chunk"]

@@ -2,11 +2,13 @@
 
 ``bots.py``: the scripted bots (numba kernels selected by a code, parameters as data) and
 ``choose``, the one bot signature; ``batch.py``: ``run_games``, the compiled loop in which the
-bots play many games of the engine.
+bots play many games of the engine, and ``soak_chunk``, the soak's loop (``boardsim soak``)
+on the same kernels.
 """
 
-from strategies.little_town.batch import run_games
+from strategies.little_town.batch import run_games, soak_chunk
 from strategies.little_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
+from strategies.soak import CODES as SOAK_CODES
 
 # The recommended mix of competent bots (no ``random``): the scripted bots that draft by the value
 # table (``greedy-draft-random`` drafts at random). ``boardsim simulate`` draws every seat from it
@@ -14,4 +16,4 @@ from strategies.little_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choos
 RECOMMENDED_MIX = ("greedy", "builder", "gatherer")
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
-           "run_games"]
+           "SOAK_CODES", "run_games", "soak_chunk"]

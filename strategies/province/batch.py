@@ -3,6 +3,7 @@
 import numpy as np
 from numba import njit
 
+from sim.core import contract
 from sim.core.rng import ACTION_HASH_START, fold_action, rand_below, seed_for
 from sim.province import constants as K
 from sim.province.kernels import (
@@ -20,7 +21,7 @@ from sim.province.kernels import (
     sd,
     workers_of,
 )
-from strategies import search
+from strategies import search, soak
 from strategies.province.bots import choose_x
 
 
@@ -128,3 +129,56 @@ def play_out_fast(s, code, params, k, rng):
 
 
 search.register_playout(ProvinceState, play_out_fast)
+
+
+@njit(cache=True)
+def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
+               limit, max_bad, bad_idx, bad_code, bad_step, legal):
+    """The soak's loop (``strategies.soak.soak_chunk``: same arguments, same games, same
+    outputs) on the batch loop's kernels: the legal set from ``legal_bits``/``list_legal``,
+    the bots through ``choose_x``, ``apply_x`` on the flat array; the ``invariants`` kernel
+    after the set-up and after every decision. Province has 2 seats (``p_fixed``, ``lo`` and
+    ``span`` are not read). Returns int64[3]: games played, decisions checked, violations."""
+    x = s.x
+    rng = s.rng
+    out = np.zeros(3, np.int64)
+    brng = np.empty(1, np.uint64)
+    nbad = 0
+    for g in range(n_games):
+        i = first + g
+        contract.copy_into(s0, s)
+        init_x(x, rng, seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(0)))
+        brng[0] = seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(1))
+        steps = 0
+        code = contract.invariants(s)
+        while code == 0 and x[K.M_PHASE] != K.PH_OVER:
+            mv, lb = legal_bits(x)
+            n = list_legal(mv, lb, legal)
+            if n == 0:
+                code = soak.NO_LEGAL
+                break
+            seat = x[K.M_CUR]
+            k = (i + seat) % m_rot if m_rot > 0 else rows[seat]
+            if codes[k] == search.SEARCH_CODE:
+                a = search.search_choose(params, k, s, legal, n, brng)
+            else:
+                a = choose_x(codes[k], params, k, x, legal, n, brng)
+            if not soak.listed(a, legal, n):
+                code = soak.ILLEGAL
+                break
+            apply_x(x, rng, a)
+            steps += 1
+            code = contract.invariants(s)
+            if code == 0 and steps > limit:
+                code = soak.TOO_LONG
+        out[0] += 1
+        out[1] += steps
+        if code != 0:
+            bad_idx[nbad] = i
+            bad_code[nbad] = code
+            bad_step[nbad] = steps
+            nbad += 1
+            if nbad >= max_bad:
+                break
+    out[2] = nbad
+    return out

@@ -2,10 +2,12 @@
 
 ``bots.py``: the scripted bots (numba kernels selected by a code, parameters as data) and
 ``choose``, the one bot signature; ``batch.py``: ``run_games``, the compiled loop in which the
-bots play many games of the engine.
+bots play many games of the engine, and ``soak_chunk``, the soak's loop (``boardsim soak``)
+on the same kernels.
 """
 
-from strategies.suburbia.batch import run_games
+from strategies.soak import CODES as SOAK_CODES
+from strategies.suburbia.batch import run_games, soak_chunk
 from strategies.suburbia.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
 
 # The recommended mix of competent bots (no ``random``): every scripted bot. ``boardsim simulate``
@@ -14,4 +16,4 @@ RECOMMENDED_MIX = ("greedy", "goal-greedy", "denier", "residential-civic", "indu
                    "commercial")
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
-           "run_games"]
+           "SOAK_CODES", "run_games", "soak_chunk"]

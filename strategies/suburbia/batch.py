@@ -3,6 +3,7 @@
 import numpy as np
 from numba import njit
 
+from sim.core import contract
 from sim.core.bits import nth_bit, popcount
 from sim.core.rng import ACTION_HASH_START, fold_action, rand_below, seed_for
 from sim.suburbia import constants as K
@@ -21,7 +22,7 @@ from sim.suburbia.kernels import (
     kind_tables,
     legal_actions_arrays,
 )
-from strategies import search
+from strategies import search, soak
 from strategies.suburbia.bots import CELLS, WORK, choose_arrays
 
 
@@ -177,3 +178,87 @@ def play_out_fast(s, code, params, k, rng):
 
 
 search.register_playout(SuburbiaState, play_out_fast)
+
+
+@njit(cache=True)
+def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
+               limit, max_bad, bad_idx, bad_code, bad_step, legal):
+    """The soak's loop (``strategies.soak.soak_chunk``: same arguments, same games, same
+    outputs) on the batch loop's kernels: the derived arrays (kind tables, seat rows) built
+    once per chunk and kept by ``init_arrays``/``apply_arrays``, the legal set from
+    ``legal_actions_arrays``, the bots through ``choose_arrays``; the ``invariants`` kernel
+    after the set-up and after every decision. Returns int64[3]: games played, decisions
+    checked, violations found."""
+    meta = s.meta
+    rng = s.rng
+    opts = s.opts
+    tiles = s.tiles
+    goals = s.goals
+    lines = s.lines
+    consts = s.consts
+    geo = s.geo
+    pile = s.pile
+    market = s.market
+    discard = s.discard
+    box = s.box
+    supply = s.supply
+    gpub = s.gpub
+    goffer = s.goffer
+    gpriv = s.gpriv
+    pl = s.pl
+    tk = s.tk
+    grid = s.grid
+    kc = s.kc
+    kt = np.zeros((K.NK, NKT), np.int64)
+    pd = np.zeros((K.MAXP, NPD), np.int64)
+    kind_tables(opts, tiles, goals, kt)
+    work = np.empty(init_scratch_size(tiles), np.int64)
+    cells = np.zeros(CELLS, np.int64)
+    w = np.zeros(WORK, np.float64)
+    out = np.zeros(3, np.int64)
+    brng = np.empty(1, np.uint64)
+    nbad = 0
+    for g in range(n_games):
+        i = first + g
+        p = p_fixed if p_fixed > 0 else lo + i % span
+        contract.copy_into(s0, s)
+        init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard,
+                    box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, work, p,
+                    seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(0)))
+        brng[0] = seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(1))
+        steps = 0
+        code = contract.invariants(s)
+        while code == 0 and meta[K.M_PHASE] != K.PH_OVER:
+            n = legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd,
+                                     legal)
+            if n == 0:
+                code = soak.NO_LEGAL
+                break
+            c = meta[1]
+            k = (i + c) % m_rot if m_rot > 0 else rows[c]
+            if codes[k] == search.SEARCH_CODE:
+                a = search.search_choose(params, k, s, legal, n, brng)
+            else:
+                a = choose_arrays(codes[k], params, k, meta, opts, tiles, goals, lines, consts,
+                                  geo, market, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt,
+                                  pd, legal, n, brng, cells, w)
+            if not soak.listed(a, legal, n):
+                code = soak.ILLEGAL
+                break
+            apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
+                         discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a)
+            steps += 1
+            code = contract.invariants(s)
+            if code == 0 and steps > limit:
+                code = soak.TOO_LONG
+        out[0] += 1
+        out[1] += steps
+        if code != 0:
+            bad_idx[nbad] = i
+            bad_code[nbad] = code
+            bad_step[nbad] = steps
+            nbad += 1
+            if nbad >= max_bad:
+                break
+    out[2] = nbad
+    return out

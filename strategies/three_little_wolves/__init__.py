@@ -2,9 +2,12 @@
 
 ``bots.py``: the scripted bots (numba kernels selected by a code, parameters as data) and
 ``choose``, the one bot signature; ``batch.py``: ``run_games``, the compiled loop in which the
-bots play many games of the engine.
+bots play many games of the engine; ``soak_chunk`` (the generic loop of
+``strategies/soak.py``) plays the soak (``boardsim soak``).
 """
 
+from strategies.soak import CODES as SOAK_CODES
+from strategies.soak import soak_chunk
 from strategies.three_little_wolves.batch import run_games
 from strategies.three_little_wolves.bots import (
     N_PARAMS,
@@ -21,4 +24,4 @@ from strategies.three_little_wolves.bots import (
 RECOMMENDED_MIX = ("greedy", "cautious", "wolf-bettor")
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
-           "run_games"]
+           "SOAK_CODES", "run_games", "soak_chunk"]
