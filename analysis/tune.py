@@ -1195,6 +1195,11 @@ RECHECK_MAX = 2000
 RECHECK_RESERVE = 15.0
 """Seconds of ``--budget`` kept for writing the report and the process's exit after the
 re-check (measured: about 2 s and 4 s at load 14 on 2 cores)."""
+RECHECK_SAFETY = 0.5
+"""The re-check starts a chunk only when it is predicted to take at most this share of the
+time left: a search-bot game's time varies, and the machine's load can double mid-chunk (a
+Province tune with the whole time left as the limit ended at 612-614 s of a 600 s budget when
+other work started beside it)."""
 
 
 def process_started() -> float | None:
@@ -1269,7 +1274,7 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
             n += step
             per_game_s = (time.monotonic() - t1) / step
             left = until - time.monotonic()
-            step = min(n_max - n, n, int(left / max(per_game_s, 1e-9)))
+            step = min(n_max - n, n, int(RECHECK_SAFETY * left / max(per_game_s, 1e-9)))
         played[pp] = n
         for c, g in zip(cands, arms):
             c["checks"] += [_target_row(g, arms[0], t, pp, seed) for t in tt]
