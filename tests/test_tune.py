@@ -413,3 +413,24 @@ def test_compare_pool_plays_the_mix_with_pool_seating_in_both_arms(tmp_path):
              .sort("game", "seat")["strategy"].to_list() for a in ("baseline", "variant")]
     assert seats[0] == seats[1] and len(set(seats[0])) >= 4  # paired, the whole pool
     assert "first-player win rate" in res["table"]["metric"].to_list()
+
+
+def test_among_equally_small_edits_the_answer_is_the_one_deepest_inside_the_bands():
+    """Province's tune found two 2-number edits of total change 2 that both met 48-52 on fresh
+    seeds: 48.79 [48.02, 49.57] and 49.93 [49.15, 50.70]. The first, 0.02 points from the
+    band's edge, came out at 48.40 [47.71, 49.09] in a later compare; the answer is now the
+    second (deeper inside), and size still comes first."""
+    def cand(name, changed, total, lo, hi):
+        return {"name": name, "changed": changed, "total": total,
+                "checks": [{"band": (48.0, 52.0), "lo": lo, "hi": hi}]}
+
+    edge = cand("trial 393", 2, 2.0, 48.02, 49.57)
+    deep = cand("trial 789", 2, 2.0, 49.15, 50.70)
+    bigger = cand("trial 5", 3, 3.0, 49.5, 50.5)
+    assert T.inside_margin(edge) == pytest.approx(0.01)
+    assert T.inside_margin(deep) == pytest.approx(0.575)
+    assert min([edge, deep, bigger], key=T.answer_key)["name"] == "trial 789"
+    assert min([edge, bigger], key=T.answer_key)["name"] == "trial 393"
+    one_sided = {"changed": 1, "total": 1.0,
+                 "checks": [{"band": (0.9, math.inf), "lo": 0.93, "hi": 0.97}]}
+    assert T.inside_margin(one_sided) == pytest.approx(0.03)
