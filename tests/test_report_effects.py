@@ -99,6 +99,13 @@ def _report(tmp_path, run):
     return (out / "report.md").read_text(), out
 
 
+def test_a_q_value_that_underflows_is_not_printed_as_zero():
+    """A BH q of 0.0 (underflow, at 100,000s of seat-games) read "BH q 0." in Go Town's
+    verdict; it is "< 1e-300"."""
+    rows = effect_rows(pl.DataFrame([_row("DOG", 5.0, 3.0, 7.0, 0.0, 2000, 1, 1), *ROWS[1:]]))
+    assert rows[0][4] == "Causal: indistinguishable from **DRILL**; BH q < 1e-300."
+
+
 def test_effect_rows_strongest_weakest_tiers_and_labels():
     rows = effect_rows(pl.DataFrame(ROWS))
     assert [r[0] for r in rows] == ["Strongest card types, 2p", "Weakest card types, 2p"]

@@ -204,7 +204,8 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
                 if r["effect"] == 0 and r["lo"] == 0 and r["hi"] == 0:
                     zero = "exactly 0, the nudge changed no game's result; "
                 small = " Small sample." if r["small_sample"] else ""
-                q_txt = "n/a" if r["q"] is None else f"{r['q']:.2g}"
+                q_txt = ("n/a" if r["q"] is None else "< 1e-300" if r["q"] < 1e-300
+                         else f"{r['q']:.2g}")  # a q that underflows to 0 is not "q 0"
                 rows.append([
                     f"{label} {fam}, {p}p",
                     f"**{r['component'].split(': ', 1)[-1]}** {r['effect']:+.1f} points",
