@@ -15,7 +15,6 @@ again, minutes) and is marked ``boundscheck``: it runs when ``BOARDSIM_BOUNDSCHE
 or with ``-m boundscheck``.
 """
 
-import hashlib
 import os
 import subprocess
 import sys
@@ -52,12 +51,7 @@ def test_fuzz_state_dicts_and_overrides(game_id, tmp_path):
 
 
 def _boundscheck_cache() -> str:
-    h = hashlib.sha1()
-    for pkg in ("sim", "strategies"):
-        for p in sorted((ROOT / pkg).rglob("*.py")):
-            h.update(p.relative_to(ROOT).as_posix().encode())
-            h.update(p.read_bytes())
-    return str(ROOT / ".numba_cache" / f"boundscheck-{h.hexdigest()[:16]}")
+    return str(ROOT / ".numba_cache" / f"boundscheck-{sim.kernel_key(ROOT)}")
 
 
 @pytest.mark.boundscheck
