@@ -22,7 +22,7 @@ run: $(STAMP)
 ## the suite on every core (pytest-xdist; each test file on one worker, so a file's fixtures
 ## are built once); a single file or -k selection: $(BIN)/python -m pytest tests/FILE.py
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadfile
+	$(BIN)/python -m pytest -n auto --dist loadfile --durations=15
 
 bench: $(STAMP)
 	$(BIN)/python -m sim.bench

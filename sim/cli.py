@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -68,6 +69,26 @@ def _progress_bar(total: int, label: str, stderr: bool = False):
     return prog
 
 
+@contextmanager
+def _games_progress(total: Optional[int], label: str):
+    """A progress bar over games; yields ``cb(done, total)`` for the runner. The rate counts
+    from the first report, so the compile before the first finished chunk does not lower it."""
+    prog = _progress_bar(total or 0, label)
+    state = {"t0": None, "start": 0}
+    with prog:
+        task = prog.add_task("run", total=total, rate="")
+
+        def cb(done: int, total: int) -> None:
+            if state["t0"] is None:
+                state["t0"], state["start"] = time.perf_counter(), done
+            dt = time.perf_counter() - state["t0"]
+            rate = (done - state["start"]) / dt if dt > 0 else 0.0
+            prog.update(task, completed=done, total=total,
+                        rate=f"{rate:,.0f} games/s" if rate else "")
+
+        yield cb
+
+
 def _overrides(data: Optional[list[Path]], sets: Optional[list[str]]) -> dict:
     from sim.core.components import gather_overrides
 
@@ -88,18 +109,7 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
     validate(game, n, players, strategies, seating, options, jobs, chunk_size, backend,
              overrides)
     seed = check_seed(seed)
-    prog = _progress_bar(n, label or f"{game} {players}p")
-    state = {"t0": None, "start": 0}
-    with prog:
-        task = prog.add_task("run", total=n, rate="")
-
-        def cb(done: int, total: int) -> None:
-            if state["t0"] is None:
-                state["t0"], state["start"] = time.perf_counter(), done
-            dt = time.perf_counter() - state["t0"]
-            rate = (done - state["start"]) / dt if dt > 0 else 0.0
-            prog.update(task, completed=done, rate=f"{rate:,.0f} games/s" if rate else "")
-
+    with _games_progress(n, label or f"{game} {players}p") as cb:
         root = simulate(game, n, players, strategies, seed=seed, options=options, jobs=jobs,
                         chunk_size=chunk_size, out=out, seating=seating, backend=backend,
                         scheduler=scheduler, progress=cb, overrides=overrides,
@@ -336,16 +346,7 @@ def _run_effects_of(run_dir: str, n: int, jobs: int, label: str) -> Path:
     """``sim.runner.run_effects_of`` with a progress bar (games over all arms)."""
     from sim.runner import run_effects_of
 
-    prog = _progress_bar(n, label)
-    t0 = time.perf_counter()
-    with prog:
-        task = prog.add_task("run", total=None, rate="")
-
-        def cb(done: int, total: int) -> None:
-            dt = time.perf_counter() - t0
-            prog.update(task, completed=done, total=total,
-                        rate=f"{done / dt:,.0f} games/s" if dt > 0 else "")
-
+    with _games_progress(None, label) as cb:
         return run_effects_of(run_dir, n, jobs, cb)
 
 
@@ -652,16 +653,7 @@ def effects(
     _lab_checks(seed, jobs, n)
     from analysis.effects import run_effects
 
-    prog = _progress_bar(n, f"{game} effects")
-    t0 = time.perf_counter()
-    with prog:
-        task = prog.add_task("run", total=None, rate="")
-
-        def cb(done: int, total: int) -> None:
-            dt = time.perf_counter() - t0
-            prog.update(task, completed=done, total=total,
-                        rate=f"{done / dt:,.0f} games/s" if dt > 0 else "")
-
+    with _games_progress(None, f"{game} effects") as cb:
         res = run_effects(game, n, players, _split(strategies) or None, seed, jobs, out,
                           _options(option), step, _split(family) or None, progress=cb,
                           arm=arm)
