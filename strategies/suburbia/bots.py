@@ -139,14 +139,14 @@ for _name, _spec in STRATEGIES.items():
     assert _spec.code == 0 or len(_spec.params) == N_PARAMS, _name
 
 # scratch layout of ``work`` (float64[WORK]) and ``cells`` (int64[CELLS]) buffers
-CELLS = 256
+CV = 256  # w[16:16 + CV]: the cells' values (at most MAXF cells are valued)
 NACT = 64  # at most 41 action-step actions (7 buys, 3 basic tiles, 7 Lakes, 24 investments)
 NGM = 16  # goal margins: 2 per goal slot (at most 4 public goals and the private one), then
 #           the slots' current values from GMV on
 GMV = 10
-# w[0..15]: deltas and memos (best_cell, score_delta, future_value); w[16:16 + CELLS]: the
+# w[0..15]: deltas and memos (best_cell, score_delta, future_value); w[16:16 + CV]: the
 # cells' values; then the actions' values, the goal margins and the match fractions
-FR = 16 + CELLS + NACT + NGM
+FR = 16 + CV + NACT + NGM
 # the action step's memo (one decision, seat to act): for each distinct class of the tiles it
 # values, the deltas its own neighbouring tiles' adjacency records give a tile of that class on
 # each frontier cell, and the deltas of its tiles listening anywhere in the borough; for each
@@ -154,22 +154,28 @@ FR = 16 + CELLS + NACT + NGM
 # cell. ``w[MC]``/``w[MC + 1]``: classes/masks memoised (reset per decision); their keys at
 # ``MCK``/``MMK``; values at ``ML + (j * MAXF + i) * 4 + stat``, ``MLB + 4 * j + stat`` and
 # ``MN + j * MAXF + i`` (slot ``j``, cell ``i``). All the deltas are integers, so summing them
-# in another order gives the same float64 values as ``cell_delta``.
+# in another order gives the same float64 values as ``cell_delta``. The memo of an action step
+# serves the placement step that follows it (the same seat and borough): ``w[MKEY]`` holds the
+# decision number of that placement step and ``w[MKEY + 1]`` the seat (``memo_open``).
 NMEMO = 16            # classes (and masks) memoised per decision; more: computed without memo
 MAXF = 6 * K.MAXT     # frontier cells at most (6 per tile)
 NFB = (MAXF + 63) // 64  # int64 words of a bit set over the frontier cells
 # in ``cells`` after the frontier: per class slot and per mask slot, the bit set of the cells
-# whose memoised deltas are not all zero (the only cells a tile's value can differ on)
+# whose memoised deltas may not all be zero (the only cells a tile's value can differ on); then
+# per cell id, its index in the frontier list (valid where ``cells[index]`` is that cell)
 CBL = MAXF
 CBN = CBL + NFB * NMEMO
+CMAP = CBN + NFB * NMEMO
+CELLS = CMAP + K.NCELLS
 MC = FR + 3 * K.NK
 MCK = MC + 2
 MMK = MCK + NMEMO
 MLB = MMK + NMEMO
 ML = MLB + 4 * NMEMO
 MN = ML + 4 * NMEMO * MAXF
-WORK = MN + NMEMO * MAXF
-assert CBN + NFB * NMEMO <= CELLS
+MKEY = MN + NMEMO * MAXF
+WORK = MKEY + 2
+assert MAXF <= CV
 
 
 # ---------------------------------------------------------------------------------------------
@@ -252,23 +258,17 @@ def clampd(v, d):
     return w - v
 
 
+# the classes of the affinity parameters aff_R .. aff_school (PARAM_NAMES 8-14)
+AFF_CLS = (K.R, K.C, K.I, K.V, K.LAKEB, K.AIRPORT, K.SCHOOL)
+
+
 @njit(cache=True, _nrt=False)
 def affinity(p, k, cls):
+    """Sum of the affinity parameters of row ``p[k]`` whose class ``cls`` matches."""
     a = 0.0
-    if cls & K.R:
-        a += p[k, 8]
-    if cls & K.C:
-        a += p[k, 9]
-    if cls & K.I:
-        a += p[k, 10]
-    if cls & K.V:
-        a += p[k, 11]
-    if cls & K.LAKEB:
-        a += p[k, 12]
-    if cls & K.AIRPORT:
-        a += p[k, 13]
-    if cls & K.SCHOOL:
-        a += p[k, 14]
+    for j in range(len(AFF_CLS)):
+        if cls & AFF_CLS[j]:
+            a += p[k, 8 + j]
     return a
 
 
@@ -360,6 +360,19 @@ def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, k
     return v
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def score_plain(pl, o, wpop, rw, wI, wR, wM, dI, dR, dP, dM):
+    """``score_delta`` without the income floor for ``dP <= 0`` (no red line crossed): the
+    same expression, the same value; ``wpop``, ``rw`` the row's ``w_pop`` and ``redline_w``."""
+    pop = pl[o, K.P_POP]
+    q = pop + dP
+    if q < 0:
+        q = 0
+    eI = clampd(pl[o, K.P_INC], dI)
+    eR = clampd(pl[o, K.P_REP], dR)
+    return wI * eI + wR * eR + wpop * (q - pop) + wM * dM - rw * 0
+
+
 @njit(cache=True, _nrt=False)
 def kind_base(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, w):
     """Cell-independent deltas of placing ``kind`` for seat ``o`` into ``w[0..3]`` (Inc, Rep,
@@ -429,15 +442,14 @@ def match_fractions(tiles, w):
 
 
 @njit(cache=True, _nrt=False)
-def future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM, w):
+def future_value(tiles, np_, kind, p, kr, wI, wR, wM, Rt, w):
     """Expected value of the later firings of ``kind``'s records (a rough per-turn rate of
-    matching placements times the remaining turns; Inc/Rep firings count for half the rest)."""
+    matching placements times the ``Rt`` remaining turns of the seat to act; Inc/Rep firings
+    count for half the rest)."""
     if p[kr, 18] == 0.0:
         return 0.0
     if w[14] != 1.0:
         match_fractions(tiles, w)
-    np_ = meta[K.M_NP]
-    Rt = remaining_turns(meta, consts, meta[K.M_CUR])
     tot = 0.0
     for r in range(tiles[kind, K.T_NREC]):
         b = K.T_REC + 4 * r
@@ -505,27 +517,43 @@ def cell_delta(tiles, geo, pl, tk, grid, o, kind, cell, w, lb):
 
 
 @njit(cache=True, _nrt=False)
-def cell_index(cells, ncell, cell):
-    """Index of ``cell`` in the ascending ``cells[:ncell]``, -1 if absent."""
-    lo = 0
-    hi = ncell
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if cells[mid] < cell:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo if lo < ncell and cells[lo] == cell else -1
+def memo_open(o, ncell, cells, w, key):
+    """Start the decision memo of seat ``o`` over its frontier ``cells[:ncell]`` (``MC``): no
+    class or mask memoised, each cell's index at ``cells[CMAP + cell]``; ``key`` (``MKEY``)
+    the decision number of the placement step it may serve (0: none)."""
+    w[MC] = 0.0
+    w[MC + 1] = 0.0
+    w[MKEY] = key
+    w[MKEY + 1] = o
+    for i in range(ncell):
+        cells[CMAP + cells[i]] = i
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def frontier_index(cells, ncell, cell):
+    """Index of ``cell`` in the memo's frontier list ``cells[:ncell]`` (``memo_open``), -1 if
+    absent."""
+    i = cells[CMAP + cell]
+    return i if i < ncell and cells[i] == cell else -1
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def memo_find(w, base, n, key):
+    """Slot of ``key`` among the memo's keys ``w[base:base + n]``, -1 if absent."""
+    for j in range(n):
+        if w[base + j] == key:
+            return j
+    return -1
 
 
 @njit(cache=True, _nrt=False)
 def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
     """Slot of class ``cls`` in the action step's memo (``MC``), filled on first use: the
     deltas of seat ``o``'s tiles listening anywhere in the borough (``kind_base``'s second
-    part) and, per cell ``cells[i]`` (ascending), those of its neighbouring tiles' adjacency
-    records (``cell_delta``'s second part, ``lb`` its lake bonus), added tile by tile over the
-    tiles the derived listener sets (kernels.py ``PD_L0``, ``PD_L1``: supersets) name for
-    ``cls``. -1 when the memo is full."""
+    part) and, per cell ``cells[i]`` (the frontier, ``memo_open``), those of its neighbouring
+    tiles' adjacency records (``cell_delta``'s second part, ``lb`` its lake bonus), added tile
+    by tile over the tiles the derived listener sets (kernels.py ``PD_L0``, ``PD_L1``:
+    supersets) name for ``cls``. -1 when the memo is full."""
     nc = int(w[MC])
     for j in range(nc):
         if w[MCK + j] == cls:
@@ -554,6 +582,9 @@ def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
     q0 = ML + j * MAXF * 4
     for i in range(4 * ncell):
         w[q0 + i] = 0.0
+    cb = CBL + NFB * j
+    for f in range(NFB):
+        cells[cb + f] = 0
     while l0 != 0:
         u = lowest_bit(l0)
         l0 &= l0 - 1
@@ -581,9 +612,9 @@ def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
         cu = tk[o, u, K.K_CELL]
         for d in range(6):
             nb = geo[cu, d]
-            if nb < 0 or grid[o, nb] != 0:
+            if nb < 0:
                 continue
-            i = cell_index(cells, ncell, nb)
+            i = frontier_index(cells, ncell, nb)
             if i < 0:
                 continue
             qi = q0 + 4 * i
@@ -591,20 +622,17 @@ def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
             w[qi + 1] += e1
             w[qi + 2] += e2
             w[qi + 3] += e3
-    for f in range(NFB):
-        cells[CBL + NFB * j + f] = 0
-    for i in range(ncell):
-        qi = q0 + 4 * i
-        if w[qi] != 0.0 or w[qi + 1] != 0.0 or w[qi + 2] != 0.0 or w[qi + 3] != 0.0:
-            cells[CBL + NFB * j + (i >> 6)] |= 1 << (i & 63)
+            # (a cell whose sums cancel to zero keeps its bit: valued, with the same value)
+            cells[cb + (i >> 6)] |= 1 << (i & 63)
     return j
 
 
 @njit(cache=True, _nrt=False)
-def count_slot(tiles, geo, tk, grid, o, mask, ncell, cells, w):
+def count_slot(tiles, geo, pl, tk, o, mask, ncell, cells, w):
     """Slot of mask ``mask`` in the action step's memo (``MC``), filled on first use: per cell
-    ``cells[i]``, seat ``o``'s neighbouring tiles matching ``mask`` (``count_adj``). -1 when the
-    memo is full."""
+    ``cells[i]`` (the frontier, ``memo_open``), seat ``o``'s neighbouring tiles matching
+    ``mask`` (``count_adj``), counted from the matching tiles' side. -1 when the memo is
+    full."""
     nm = int(w[MC + 1])
     for j in range(nm):
         if w[MMK + j] == mask:
@@ -614,13 +642,24 @@ def count_slot(tiles, geo, tk, grid, o, mask, ncell, cells, w):
     j = nm
     w[MMK + j] = mask
     w[MC + 1] = nm + 1
+    cb = CBN + NFB * j
     for f in range(NFB):
-        cells[CBN + NFB * j + f] = 0
+        cells[cb + f] = 0
+    q0 = MN + j * MAXF
     for i in range(ncell):
-        cnt = count_adj(tiles, geo, tk, grid, o, cells[i], mask)
-        w[MN + j * MAXF + i] = cnt
-        if cnt != 0:
-            cells[CBN + NFB * j + (i >> 6)] |= 1 << (i & 63)
+        w[q0 + i] = 0.0
+    for u in range(pl[o, K.P_NT]):
+        if (tiles[tk[o, u, K.K_KIND], K.T_CLS] & mask) == 0:
+            continue
+        cu = tk[o, u, K.K_CELL]
+        for d in range(6):
+            nb = geo[cu, d]
+            if nb < 0:
+                continue
+            i = frontier_index(cells, ncell, nb)
+            if i >= 0:
+                w[q0 + i] += 1.0
+                cells[cb + (i >> 6)] |= 1 << (i & 63)
     return j
 
 
@@ -646,13 +685,15 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
               cells, w, p, kr, wI, wR, wM, Rt, cost, s0, each, memo):
     """(best value, best cell) of placing ``kind`` for seat ``o`` over ``cells[:ncell]``
     after paying ``cost``; ``s0`` its ``floor_now``. The income floor is valued at every cell
-    (``each``) or only at the best cell without it (the value of an action: faster, and the
-    floor rarely moves the best cell). The value of cell ``cells[i]`` is left in ``w[16 + i]``
-    and the cell-independent deltas (Inc, Rep, Pop, $) in ``w[0..3]``. A cell whose deltas
-    equal the previous cell's gets that cell's value without ``score_delta`` (a function of
-    the deltas alone here: the same value). With ``memo`` (the action step of the seat to act,
-    ``cells`` its frontier) the neighbours' and listeners' deltas come from the decision's memo
-    (``listen_slot``, ``count_slot``): the same values, computed once per class and mask."""
+    (``each``: the placement step, which leaves the value of cell ``cells[i]`` in
+    ``w[16 + i]``) or only at the best cell without it (the value of an action: faster, and
+    the floor rarely moves the best cell). The cell-independent deltas (Inc, Rep, Pop, $) are
+    left in ``w[0..3]``. A cell whose deltas equal the previous cell's gets that cell's value
+    without ``score_delta`` (a function of the deltas alone here: the same value). With
+    ``memo`` (``cells`` the seat's frontier, ``memo_open``) the neighbours' and listeners'
+    deltas come from the decision's memo (``listen_slot``, ``count_slot``): the same values,
+    computed once per class and mask. ``score_delta``'s memo ``w[8..13]`` is the caller's to
+    clear (once per seat and position)."""
     lb = lake_bonus_pd(tiles, pl, tk, pd, o)
     jl = -1
     ok = memo
@@ -660,14 +701,18 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
     sa = sb = sc = 0   # and amounts
     aa = ab = ac = 0
     if memo:
-        jl = listen_slot(tiles, geo, pl, tk, grid, pd, o, tiles[kind, K.T_CLS], ncell, cells,
-                         w, lb)
+        jl = memo_find(w, MCK, int(w[MC]), tiles[kind, K.T_CLS])
+        if jl < 0:
+            jl = listen_slot(tiles, geo, pl, tk, grid, pd, o, tiles[kind, K.T_CLS], ncell,
+                             cells, w, lb)
         ok = jl >= 0
         for r in range(tiles[kind, K.T_NREC]):
             b = K.T_REC + 4 * r
             scope = tiles[kind, b + 2]
             if scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ:
-                j = count_slot(tiles, geo, tk, grid, o, tiles[kind, b + 3], ncell, cells, w)
+                j = memo_find(w, MMK, int(w[MC + 1]), tiles[kind, b + 3])
+                if j < 0:
+                    j = count_slot(tiles, geo, pl, tk, o, tiles[kind, b + 3], ncell, cells, w)
                 if j < 0:
                     ok = False
                 amt = tiles[kind, b + 1]
@@ -687,20 +732,25 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
     else:
         kind_base(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, w)
     fl = p[kr, I_FLOOR]
-    w[8] = -1.0  # nothing memoised (score_delta)
-    w[13] = 0.0
+    fe = fl if each else 0.0
+    wpop = p[kr, 4]
+    rw = p[kr, 16]
     best = -1e18
     bc = -1
     d0 = d1 = d2 = d3 = math.nan  # the previous cell's deltas (none yet)
     v = 0.0
     bi = -1  # the best cell's index (memo)
     if ok:
-        # only the cells where a memoised delta is not zero, and the first cell where none is
-        # (every other such cell has its deltas, its value, and comes later: never strictly
-        # better), in ascending order: the same best value and first best cell as the loop
-        # over every cell below
-        z0 = -1
+        # the cells where a memoised delta may not be zero (bit sets), in ascending order; every
+        # other cell has the deltas w[0..3] and one value, ``vz``. The action step values only
+        # the first of those (the others come later: never strictly better), so both steps find
+        # the same best value and first best cell as the loop over every cell below.
+        vz = 0.0
+        z = False  # (each) vz computed; (not each) the first such cell added
         for f in range(NFB):
+            lo = 64 * f
+            if lo >= ncell:
+                break
             m = cells[CBL + NFB * jl + f]
             if ja >= 0:
                 m |= cells[CBN + NFB * ja + f]
@@ -708,15 +758,40 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
                 m |= cells[CBN + NFB * jb + f]
             if jc >= 0:
                 m |= cells[CBN + NFB * jc + f]
-            if z0 < 0 and 64 * f < ncell:
+            hi = ncell - lo if ncell - lo < 64 else 64
+            if each:
+                for i in range(lo, lo + hi):
+                    if (m >> (i - lo)) & 1:
+                        memo_deltas(w, jl, i, ja, sa, aa, jb, sb, ab, jc, sc, ac)
+                        if w[4] != d0 or w[5] != d1 or w[6] != d2 or w[7] != d3:
+                            d0 = w[4]
+                            d1 = w[5]
+                            d2 = w[6]
+                            d3 = w[7]
+                            v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1,
+                                            d2, d3, p, kr, wI, wR, wM, Rt, cost, fe, s0, w)
+                        vi = v
+                    else:
+                        if not z:
+                            vz = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[0],
+                                             w[1], w[2], w[3], p, kr, wI, wR, wM, Rt, cost, fe,
+                                             s0, w)
+                            z = True
+                        vi = vz
+                    w[16 + i] = vi
+                    if vi > best:
+                        best = vi
+                        bc = cells[i]
+                continue
+            if not z:
                 free = ~m
-                if ncell - 64 * f < 64:
-                    free &= (1 << (ncell - 64 * f)) - 1
+                if hi < 64:
+                    free &= (1 << hi) - 1
                 if free != 0:
-                    z0 = 64 * f + lowest_bit(free)
-                    m |= 1 << (z0 - 64 * f)
+                    m |= free & -free
+                    z = True
             while m != 0:
-                i = 64 * f + lowest_bit(m)
+                i = lo + lowest_bit(m)
                 m &= m - 1
                 memo_deltas(w, jl, i, ja, sa, aa, jb, sb, ab, jc, sc, ac)
                 if w[4] != d0 or w[5] != d1 or w[6] != d2 or w[7] != d3:
@@ -724,23 +799,28 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
                     d1 = w[5]
                     d2 = w[6]
                     d3 = w[7]
-                    v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2, d3,
-                                    p, kr, wI, wR, wM, Rt, cost, fl if each else 0.0, s0, w)
+                    if d2 <= 0.0:  # (no floor here: fe is 0)
+                        v = score_plain(pl, o, wpop, rw, wI, wR, wM, d0, d1, d2, d3)
+                    else:
+                        v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2,
+                                        d3, p, kr, wI, wR, wM, Rt, cost, fe, s0, w)
                 if v > best:
                     best = v
                     bc = cells[i]
                     bi = i
         ncell = 0  # (the loop below has nothing left to do)
     for i in range(ncell):
-        if not ok:
-            cell_delta(tiles, geo, pl, tk, grid, o, kind, cells[i], w, lb)
+        cell_delta(tiles, geo, pl, tk, grid, o, kind, cells[i], w, lb)
         if w[4] != d0 or w[5] != d1 or w[6] != d2 or w[7] != d3:
             d0 = w[4]
             d1 = w[5]
             d2 = w[6]
             d3 = w[7]
-            v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2, d3, p,
-                            kr, wI, wR, wM, Rt, cost, fl if each else 0.0, s0, w)
+            if d2 <= 0.0 and fe == 0.0:
+                v = score_plain(pl, o, wpop, rw, wI, wR, wM, d0, d1, d2, d3)
+            else:
+                v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2, d3, p,
+                                kr, wI, wR, wM, Rt, cost, fe, s0, w)
         w[16 + i] = v
         if v > best:
             best = v
@@ -792,15 +872,18 @@ def goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g, dmeasure)
 
 
 @njit(cache=True, _nrt=False)
-def goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, gm):
+def goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, wpub, wpriv,
+                 gm):
     """For goal slot i (the public goals, then seat ``o``'s private goal): ``gm[2i]`` its
     measure for ``o`` and ``gm[2i + 1]`` the best signed measure of the other seats (the
     inputs of ``goal_value``, the same for every action of a decision), and ``gm[GMV + i]``
-    the slot's bonus-weighted chance as it stands (``goal_delta`` subtracts it)."""
+    the slot's bonus-weighted chance as it stands (``goal_delta`` subtracts it). A slot whose
+    weight (``wpub`` for the public goals, ``wpriv`` for the private one) is 0 is skipped, as
+    ``goal_delta`` skips it."""
     np_ = meta[K.M_NP]
     for i in range(meta[K.M_NPUB] + 1):
         g = gpub[i] if i < meta[K.M_NPUB] else gpriv[o]
-        if g < 0:
+        if g < 0 or (wpub if i < meta[K.M_NPUB] else wpriv) == 0.0:
             continue
         d = goals[g, K.G_DIR]
         gm[2 * i] = goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, o, g)
@@ -887,6 +970,8 @@ def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid,
     n = frontier_list(pd, o, cells, 0)
     wI, wR, wM, Rt = weights(meta, consts, p, kr, o)
     s0 = floor_now(opts, lines, consts, pl, np_, o, Rt) if p[kr, I_FLOOR] > 0.0 else 0.0
+    w[8] = -1.0  # nothing memoised (score_delta) for this seat
+    w[13] = 0.0
     v, _cell = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, k, n,
                          cells, w, p, kr, wI, wR, wM, Rt, cost, s0, False, False)
     v -= wM * cost
@@ -938,11 +1023,9 @@ def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd
             dP += amt * cnt
         else:
             dM += amt * cnt
-    w[8] = -1.0  # nothing memoised (score_delta)
-    w[13] = 0.0
     v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
                     wM, Rt, tiles[k, K.T_PRICE], p[kr, I_FLOOR], s0, w)
-    v = v * (1.0 + p[kr, 15]) + future_value(meta, consts, tiles, k, p, kr, wI, wR, wM, w)
+    v = v * (1.0 + p[kr, 15]) + future_value(tiles, meta[K.M_NP], k, p, kr, wI, wR, wM, Rt, w)
     return v - wM * tiles[k, K.T_PRICE]
 
 
@@ -964,8 +1047,15 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
                 bv = v
                 best = j
         return K.A_KEEP + best
+    if ph != K.PH_PLACE and ph != K.PH_ACTION:
+        return choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc,
+                              kt, pd, legal, n, cells, w, p, kr)
+    if ph == K.PH_ACTION and legal[0] == K.A_PASS:
+        return K.A_PASS
     wI, wR, wM, Rt = weights(meta, consts, p, kr, o)
     s0 = floor_now(opts, lines, consts, pl, np_, o, Rt) if p[kr, I_FLOOR] > 0.0 else 0.0
+    w[8] = -1.0  # nothing memoised (score_delta) for this seat and position
+    w[13] = 0.0
     gw = p[kr, 6]
     gwp = gw + p[kr, I_PRIV]
     near = p[kr, I_NEAR]
@@ -975,22 +1065,22 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
         for i in range(n):
             cells[i] = legal[i] - K.A_PLACE
             ncell += 1
+        if w[MKEY] != meta[K.M_DEC] or w[MKEY + 1] != o:
+            # not the step after this seat's action step (whose memo holds for the same
+            # borough and frontier): a new memo
+            memo_open(o, ncell, cells, w, 0.0)
         best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, ncell,
-                  cells, w, p, kr, wI, wR, wM, Rt, 0, s0, True, False)
+                  cells, w, p, kr, wI, wR, wM, Rt, 0, s0, True, True)
         return K.A_PLACE + cells[pick_near(w[16:], ncell, rng, near)]
-    if ph != K.PH_ACTION:
-        return choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc,
-                              kt, pd, legal, n, cells, w, p, kr)
-    if legal[0] == K.A_PASS:
-        return K.A_PASS
     ncell = frontier_list(pd, o, cells, 0)
-    w[MC] = 0.0  # a new memo for this decision (best_cell)
-    w[MC + 1] = 0.0
+    # a new memo for this decision (best_cell), kept for the placement step that may follow
+    memo_open(o, ncell, cells, w, meta[K.M_DEC] + 1.0)
     lake_v = -1e18
-    vals = w[16 + CELLS:16 + CELLS + n]  # after the cells' values (best_cell)
-    gm = w[16 + CELLS + NACT:]
+    vals = w[16 + CV:16 + CV + n]  # after the cells' values (best_cell)
+    gm = w[16 + CV + NACT:]
     if gwp > 0:
-        goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, gm)
+        goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, gw,
+                     gwp, gm)
     for i in range(n):
         a = legal[i]
         if a < K.A_LAKE:
@@ -1005,7 +1095,7 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
                                True)
             cls = tiles[kind, K.T_CLS]
             v += affinity(p, kr, cls) - wM * cost
-            v += future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM, w)
+            v += future_value(tiles, np_, kind, p, kr, wI, wR, wM, Rt, w)
             if gwp > 0:
                 # w[0..3]: the tile's cell-independent Inc, Rep, Pop, $ (best_cell)
                 v += goal_delta(goals, gpub, gpriv, meta, o, cls, w[0], w[1], w[3] - cost, 0.0,
@@ -1019,7 +1109,7 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
                                         np_, o, K.K_LAKE, ncell, cells, w, p, kr, wI, wR, wM,
                                         Rt, 0, s0, False, True)
                 lake_v += affinity(p, kr, K.LAKEB)
-                lake_v += future_value(meta, consts, tiles, K.K_LAKE, p, kr, wI, wR, wM, w)
+                lake_v += future_value(tiles, np_, K.K_LAKE, p, kr, wI, wR, wM, Rt, w)
                 if gwp > 0:
                     lake_v += goal_delta(goals, gpub, gpriv, meta, o, K.LAKEB, 0.0, 0.0, w[3],
                                          0.0, gw, gwp, gm)
