@@ -361,16 +361,21 @@ def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, k
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def score_plain(pl, o, wpop, rw, wI, wR, wM, dI, dR, dP, dM):
-    """``score_delta`` without the income floor for ``dP <= 0`` (no red line crossed): the
-    same expression, the same value; ``wpop``, ``rw`` the row's ``w_pop`` and ``redline_w``."""
+def cell_value(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR, wM, Rt,
+               cost, fl, s0, w, nxt):
+    """``score_delta`` of these arguments; without the income floor (``fl`` 0) and with the
+    population staying at or below ``nxt`` (the next red line at or above it: none crossed),
+    its expression is evaluated here, without the call (the same value)."""
     pop = pl[o, K.P_POP]
-    q = pop + dP
-    if q < 0:
-        q = 0
-    eI = clampd(pl[o, K.P_INC], dI)
-    eR = clampd(pl[o, K.P_REP], dR)
-    return wI * eI + wR * eR + wpop * (q - pop) + wM * dM - rw * 0
+    if fl == 0.0 and pop + dP <= nxt:
+        q = pop + dP
+        if q < 0:
+            q = 0
+        eI = clampd(pl[o, K.P_INC], dI)
+        eR = clampd(pl[o, K.P_REP], dR)
+        return wI * eI + wR * eR + p[kr, 4] * (q - pop) + wM * dM - p[kr, 16] * 0
+    return score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
+                       wM, Rt, cost, fl, s0, w)
 
 
 @njit(cache=True, _nrt=False)
@@ -680,6 +685,18 @@ def memo_deltas(w, jl, i, ja, sa, aa, jb, sb, ab, jc, sc, ac):
         w[4 + sc] += ac * w[MN + jc * MAXF + i]
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def add_stat(e0, e1, e2, e3, st, x):
+    """The deltas (Inc, Rep, Pop, $) ``e0..e3`` with ``x`` added to stat ``st``."""
+    if st == 0:
+        return e0 + x, e1, e2, e3
+    if st == 1:
+        return e0, e1 + x, e2, e3
+    if st == 2:
+        return e0, e1, e2 + x, e3
+    return e0, e1, e2, e3 + x
+
+
 @njit(cache=True, _nrt=False)
 def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, ncell,
               cells, w, p, kr, wI, wR, wM, Rt, cost, s0, each, memo):
@@ -733,20 +750,29 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
         kind_base(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, w)
     fl = p[kr, I_FLOOR]
     fe = fl if each else 0.0
-    wpop = p[kr, 4]
-    rw = p[kr, 16]
+    # the next red line at or above the population (``cell_value``)
+    il = first_line(opts, lines, consts, pl[o, K.P_POP])
+    nxt = float(lines[il] + opts[K.O_RL_OFFSET]) if il < consts[K.C_NLINES] else 1e18
     best = -1e18
     bc = -1
     d0 = d1 = d2 = d3 = math.nan  # the previous cell's deltas (none yet)
     v = 0.0
     bi = -1  # the best cell's index (memo)
     if ok:
-        # the cells where a memoised delta may not be zero (bit sets), in ascending order; every
-        # other cell has the deltas w[0..3] and one value, ``vz``. The action step values only
-        # the first of those (the others come later: never strictly better), so both steps find
-        # the same best value and first best cell as the loop over every cell below.
+        # the cells where a memoised delta may not be zero (bit sets ``m``), in ascending order;
+        # every other cell has the deltas w[0..3] and one value, ``vz``. The action step values
+        # only the first of those (the others come later: never strictly better), so both steps
+        # find the same best value and first best cell as the loop over every cell below.
+        b0 = w[0]
+        b1 = w[1]
+        b2 = w[2]
+        b3 = w[3]
+        ql = ML + jl * MAXF * 4
+        qa = MN + ja * MAXF
+        qb = MN + jb * MAXF
+        qc = MN + jc * MAXF
         vz = 0.0
-        z = False  # (each) vz computed; (not each) the first such cell added
+        z = False  # (each) vz computed; (not each) the first such cell taken
         for f in range(NFB):
             lo = 64 * f
             if lo >= ncell:
@@ -758,54 +784,50 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
                 m |= cells[CBN + NFB * jb + f]
             if jc >= 0:
                 m |= cells[CBN + NFB * jc + f]
-            hi = ncell - lo if ncell - lo < 64 else 64
+            inw = (1 << (ncell - lo)) - 1 if ncell - lo < 64 else -1  # this word's cells
             if each:
-                for i in range(lo, lo + hi):
-                    if (m >> (i - lo)) & 1:
-                        memo_deltas(w, jl, i, ja, sa, aa, jb, sb, ab, jc, sc, ac)
-                        if w[4] != d0 or w[5] != d1 or w[6] != d2 or w[7] != d3:
-                            d0 = w[4]
-                            d1 = w[5]
-                            d2 = w[6]
-                            d3 = w[7]
-                            v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1,
-                                            d2, d3, p, kr, wI, wR, wM, Rt, cost, fe, s0, w)
-                        vi = v
-                    else:
-                        if not z:
-                            vz = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[0],
-                                             w[1], w[2], w[3], p, kr, wI, wR, wM, Rt, cost, fe,
-                                             s0, w)
-                            z = True
-                        vi = vz
-                    w[16 + i] = vi
-                    if vi > best:
-                        best = vi
-                        bc = cells[i]
-                continue
-            if not z:
-                free = ~m
-                if hi < 64:
-                    free &= (1 << hi) - 1
-                if free != 0:
+                it = inw
+            else:
+                it = m
+                if not z and (~m & inw) != 0:
+                    free = ~m & inw
+                    it |= free & -free
                     m |= free & -free
                     z = True
-            while m != 0:
-                i = lo + lowest_bit(m)
-                m &= m - 1
-                memo_deltas(w, jl, i, ja, sa, aa, jb, sb, ab, jc, sc, ac)
-                if w[4] != d0 or w[5] != d1 or w[6] != d2 or w[7] != d3:
-                    d0 = w[4]
-                    d1 = w[5]
-                    d2 = w[6]
-                    d3 = w[7]
-                    if d2 <= 0.0:  # (no floor here: fe is 0)
-                        v = score_plain(pl, o, wpop, rw, wI, wR, wM, d0, d1, d2, d3)
-                    else:
-                        v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2,
-                                        d3, p, kr, wI, wR, wM, Rt, cost, fe, s0, w)
-                if v > best:
-                    best = v
+            while it != 0:
+                bit = it & -it
+                it ^= bit
+                i = lo + lowest_bit(bit)
+                if (m & bit) != 0:
+                    q = ql + 4 * i
+                    e0 = b0 + w[q]
+                    e1 = b1 + w[q + 1]
+                    e2 = b2 + w[q + 2]
+                    e3 = b3 + w[q + 3]
+                    if ja >= 0:
+                        e0, e1, e2, e3 = add_stat(e0, e1, e2, e3, sa, aa * w[qa + i])
+                    if jb >= 0:
+                        e0, e1, e2, e3 = add_stat(e0, e1, e2, e3, sb, ab * w[qb + i])
+                    if jc >= 0:
+                        e0, e1, e2, e3 = add_stat(e0, e1, e2, e3, sc, ac * w[qc + i])
+                    if e0 != d0 or e1 != d1 or e2 != d2 or e3 != d3:
+                        d0 = e0
+                        d1 = e1
+                        d2 = e2
+                        d3 = e3
+                        v = cell_value(opts, lines, consts, pl, tiles, tk, np_, o, e0, e1, e2,
+                                       e3, p, kr, wI, wR, wM, Rt, cost, fe, s0, w, nxt)
+                    vi = v
+                else:  # (each) a cell without memoised deltas
+                    if not z:
+                        vz = cell_value(opts, lines, consts, pl, tiles, tk, np_, o, b0, b1, b2,
+                                        b3, p, kr, wI, wR, wM, Rt, cost, fe, s0, w, nxt)
+                        z = True
+                    vi = vz
+                if each:
+                    w[16 + i] = vi
+                if vi > best:
+                    best = vi
                     bc = cells[i]
                     bi = i
         ncell = 0  # (the loop below has nothing left to do)
@@ -816,11 +838,8 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
             d1 = w[5]
             d2 = w[6]
             d3 = w[7]
-            if d2 <= 0.0 and fe == 0.0:
-                v = score_plain(pl, o, wpop, rw, wI, wR, wM, d0, d1, d2, d3)
-            else:
-                v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2, d3, p,
-                                kr, wI, wR, wM, Rt, cost, fe, s0, w)
+            v = cell_value(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2, d3, p, kr,
+                           wI, wR, wM, Rt, cost, fe, s0, w, nxt)
         w[16 + i] = v
         if v > best:
             best = v
