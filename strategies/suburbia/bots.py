@@ -141,9 +141,12 @@ for _name, _spec in STRATEGIES.items():
 # scratch layout of ``work`` (float64[WORK]) and ``cells`` (int64[CELLS]) buffers
 CV = 256  # w[16:16 + CV]: the cells' values (at most MAXF cells are valued)
 NACT = 64  # at most 41 action-step actions (7 buys, 3 basic tiles, 7 Lakes, 24 investments)
-NGM = 16  # goal margins: 2 per goal slot (at most 4 public goals and the private one), then
-#           the slots' current values from GMV on
+NGM = 32  # goal margins: 2 per goal slot (at most 4 public goals and the private one), then
+#           the slots' current values from GMV on, the last measure change valued per slot
+#           (``goal_delta``) from GDM on and its chance from GDV on
 GMV = 10
+GDM = 16
+GDV = 21
 # w[0..15]: deltas and memos (best_cell, score_delta, future_value); w[16:16 + CV]: the
 # cells' values; then the actions' values, the goal margins and the match fractions
 FR = 16 + CV + NACT + NGM
@@ -156,17 +159,21 @@ FR = 16 + CV + NACT + NGM
 # ``MN + j * MAXF + i`` (slot ``j``, cell ``i``). All the deltas are integers, so summing them
 # in another order gives the same float64 values as ``cell_delta``. The memo of an action step
 # serves the placement step that follows it (the same seat and borough): ``w[MKEY]`` holds the
-# decision number of that placement step and ``w[MKEY + 1]`` the seat (``memo_open``).
+# decision number of that placement step and ``w[MKEY + 1]`` the seat (``memo_open``);
+# ``w[MIL]``, ``w[MIL + 1]``: ``first_line`` of the seat's population and that line's value.
 NMEMO = 16            # classes (and masks) memoised per decision; more: computed without memo
 MAXF = 6 * K.MAXT     # frontier cells at most (6 per tile)
 NFB = (MAXF + 63) // 64  # int64 words of a bit set over the frontier cells
 # in ``cells`` after the frontier: per class slot and per mask slot, the bit set of the cells
 # whose memoised deltas may not all be zero (the only cells a tile's value can differ on); then
-# per cell id, its index in the frontier list (valid where ``cells[index]`` is that cell)
+# per cell id, its index in the frontier list (valid where ``cells[index]`` is that cell); then
+# per tile of the seat, the indices of its neighbours in the frontier list
 CBL = MAXF
 CBN = CBL + NFB * NMEMO
 CMAP = CBN + NFB * NMEMO
-CELLS = CMAP + K.NCELLS
+CNB = CMAP + K.NCELLS  # per tile t of the seat: at CNB + 8t its frontier neighbours' count,
+#                        then their indices in the frontier list (``memo_open``)
+CELLS = CNB + 8 * K.MAXT
 MC = FR + 3 * K.NK
 MCK = MC + 2
 MMK = MCK + NMEMO
@@ -174,7 +181,8 @@ MLB = MMK + NMEMO
 ML = MLB + 4 * NMEMO
 MN = ML + 4 * NMEMO * MAXF
 MKEY = MN + NMEMO * MAXF
-WORK = MKEY + 2
+MIL = MKEY + 2  # the seat's first red line at or above its population, and that line
+WORK = MKEY + 4
 assert MAXF <= CV
 
 
@@ -218,11 +226,20 @@ def first_line(opts, lines, consts, p):
 
 
 @njit(cache=True, _nrt=False)
-def lines_crossed(opts, lines, consts, p, q):
-    """Red lines L with ``p <= L < q``."""
+def next_line(opts, lines, consts, p):
+    """(index, value): ``first_line`` of population ``p`` and that red line's value (1e18
+    if there is none)."""
+    il = first_line(opts, lines, consts, p)
+    return il, float(lines[il] + opts[K.O_RL_OFFSET]) if il < consts[K.C_NLINES] else 1e18
+
+
+@njit(cache=True, _nrt=False)
+def lines_crossed(opts, lines, consts, i0, q):
+    """Red lines L with ``p <= L < q``, ``i0`` the index of the first line at or above ``p``
+    (``first_line``)."""
     off = opts[K.O_RL_OFFSET]
     n = 0
-    for i in range(first_line(opts, lines, consts, p), consts[K.C_NLINES]):
+    for i in range(i0, consts[K.C_NLINES]):
         if lines[i] + off >= q:
             break
         n += 1
@@ -267,8 +284,7 @@ def affinity(p, k, cls):
     """Sum of the affinity parameters of row ``p[k]`` whose class ``cls`` matches."""
     a = 0.0
     for j in range(len(AFF_CLS)):
-        if cls & AFF_CLS[j]:
-            a += p[k, 8 + j]
+        a += p[k, 8 + j] * ((cls & AFF_CLS[j]) != 0)  # (adding 0.0 for the others: no branch)
     return a
 
 
@@ -315,12 +331,13 @@ def floor_now(opts, lines, consts, pl, np_, o, Rt):
 
 @njit(cache=True, _nrt=False)
 def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
-                wM, Rt, cost, fl, s0, w):
+                wM, Rt, cost, fl, s0, il, w):
     """Value of the raw deltas for seat ``o`` with red lines and clamps applied (approx.), after
     paying ``cost``; with ``fl`` (``floor_w``, 0: none) minus the population its unpaid income
     would cost over
     its ``Rt`` remaining income steps (the income floor, ``shortfall``), as a change from
-    ``s0`` (``floor_now``). ``w[8..10]`` memoise the last ``crossings`` (population,
+    ``s0`` (``floor_now``); ``il`` the index of the first red line at or above the seat's
+    population (``first_line``). ``w[8..10]`` memoise the last ``crossings`` (population,
     reputation, result), ``w[11..13]`` the seat's ``redline_sums`` (valid when w[13] = 1; the
     caller clears w[8] and w[13] for a new seat or position)."""
     pen = opts[K.O_SOLO_PEN] if np_ == 1 else 1
@@ -328,7 +345,7 @@ def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, k
     q = pop + dP
     if q < 0:
         q = 0
-    L = lines_crossed(opts, lines, consts, pop, q) if q > pop else 0
+    L = lines_crossed(opts, lines, consts, il, q) if q > pop else 0
     if L > 0:
         dI -= L * pen
         dR -= L * pen
@@ -362,7 +379,7 @@ def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, k
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def cell_value(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR, wM, Rt,
-               cost, fl, s0, w, nxt):
+               cost, fl, s0, il, w, nxt):
     """``score_delta`` of these arguments; without the income floor (``fl`` 0) and with the
     population staying at or below ``nxt`` (the next red line at or above it: none crossed),
     its expression is evaluated here, without the call (the same value)."""
@@ -375,7 +392,7 @@ def cell_value(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr
         eR = clampd(pl[o, K.P_REP], dR)
         return wI * eI + wR * eR + p[kr, 4] * (q - pop) + wM * dM - p[kr, 16] * 0
     return score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
-                       wM, Rt, cost, fl, s0, w)
+                       wM, Rt, cost, fl, s0, il, w)
 
 
 @njit(cache=True, _nrt=False)
@@ -522,24 +539,40 @@ def cell_delta(tiles, geo, pl, tk, grid, o, kind, cell, w, lb):
 
 
 @njit(cache=True, _nrt=False)
-def memo_open(o, ncell, cells, w, key):
+def memo_open(opts, lines, consts, geo, pl, tk, o, ncell, cells, w, key):
     """Start the decision memo of seat ``o`` over its frontier ``cells[:ncell]`` (``MC``): no
-    class or mask memoised, each cell's index at ``cells[CMAP + cell]``; ``key`` (``MKEY``)
-    the decision number of the placement step it may serve (0: none)."""
+    class or mask memoised, each cell's index at ``cells[CMAP + cell]``, each tile's
+    neighbours in the frontier at ``cells[CNB + 8t ..]`` (count, indices in the order of
+    ``geo``); ``key`` (``MKEY``) the decision number of the placement step it may serve (0:
+    none); the seat's next red line (``MIL``: ``first_line`` of its population, the line's
+    value or 1e18 if none)."""
     w[MC] = 0.0
     w[MC + 1] = 0.0
     w[MKEY] = key
     w[MKEY + 1] = o
+    w[MIL], w[MIL + 1] = next_line(opts, lines, consts, pl[o, K.P_POP])
     for i in range(ncell):
         cells[CMAP + cells[i]] = i
+    for t in range(pl[o, K.P_NT]):
+        cu = tk[o, t, K.K_CELL]
+        q = CNB + 8 * t
+        n = 0
+        for d in range(6):
+            nb = geo[cu, d]
+            if nb >= 0:
+                i, hit = frontier_index(cells, ncell, nb)
+                cells[q + 1 + n] = i  # (kept when hit, overwritten otherwise: no branch)
+                n += hit
+        cells[q] = n
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def frontier_index(cells, ncell, cell):
-    """Index of ``cell`` in the memo's frontier list ``cells[:ncell]`` (``memo_open``), -1 if
-    absent."""
+    """(i, hit): ``i`` the index of ``cell`` in the memo's frontier list ``cells[:ncell]``
+    (``memo_open``) when ``hit`` is 1; with ``hit`` 0 (absent) ``i`` is some index below
+    ``MAXF`` (adding ``hit`` times a value at ``i`` changes nothing: no branch)."""
     i = cells[CMAP + cell]
-    return i if i < ncell and cells[i] == cell else -1
+    return i, int((i < ncell) & (cells[i] == cell))
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -552,7 +585,7 @@ def memo_find(w, base, n, key):
 
 
 @njit(cache=True, _nrt=False)
-def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
+def listen_slot(tiles, tk, pd, o, cls, ncell, cells, w, lb):
     """Slot of class ``cls`` in the action step's memo (``MC``), filled on first use: the
     deltas of seat ``o``'s tiles listening anywhere in the borough (``kind_base``'s second
     part) and, per cell ``cells[i]`` (the frontier, ``memo_open``), those of its neighbouring
@@ -614,14 +647,9 @@ def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
                     e3 += amt * m
         if e0 == 0 and e1 == 0 and e2 == 0 and e3 == 0:
             continue
-        cu = tk[o, u, K.K_CELL]
-        for d in range(6):
-            nb = geo[cu, d]
-            if nb < 0:
-                continue
-            i = frontier_index(cells, ncell, nb)
-            if i < 0:
-                continue
+        qn = CNB + 8 * u
+        for x in range(cells[qn]):
+            i = cells[qn + 1 + x]
             qi = q0 + 4 * i
             w[qi] += e0
             w[qi + 1] += e1
@@ -633,7 +661,7 @@ def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
 
 
 @njit(cache=True, _nrt=False)
-def count_slot(tiles, geo, pl, tk, o, mask, ncell, cells, w):
+def count_slot(tiles, pl, tk, o, mask, ncell, cells, w):
     """Slot of mask ``mask`` in the action step's memo (``MC``), filled on first use: per cell
     ``cells[i]`` (the frontier, ``memo_open``), seat ``o``'s neighbouring tiles matching
     ``mask`` (``count_adj``), counted from the matching tiles' side. -1 when the memo is
@@ -656,15 +684,11 @@ def count_slot(tiles, geo, pl, tk, o, mask, ncell, cells, w):
     for u in range(pl[o, K.P_NT]):
         if (tiles[tk[o, u, K.K_KIND], K.T_CLS] & mask) == 0:
             continue
-        cu = tk[o, u, K.K_CELL]
-        for d in range(6):
-            nb = geo[cu, d]
-            if nb < 0:
-                continue
-            i = frontier_index(cells, ncell, nb)
-            if i >= 0:
-                w[q0 + i] += 1.0
-                cells[cb + (i >> 6)] |= 1 << (i & 63)
+        qn = CNB + 8 * u
+        for x in range(cells[qn]):
+            i = cells[qn + 1 + x]
+            w[q0 + i] += 1.0
+            cells[cb + (i >> 6)] |= 1 << (i & 63)
     return j
 
 
@@ -720,8 +744,7 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
     if memo:
         jl = memo_find(w, MCK, int(w[MC]), tiles[kind, K.T_CLS])
         if jl < 0:
-            jl = listen_slot(tiles, geo, pl, tk, grid, pd, o, tiles[kind, K.T_CLS], ncell,
-                             cells, w, lb)
+            jl = listen_slot(tiles, tk, pd, o, tiles[kind, K.T_CLS], ncell, cells, w, lb)
         ok = jl >= 0
         for r in range(tiles[kind, K.T_NREC]):
             b = K.T_REC + 4 * r
@@ -729,7 +752,7 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
             if scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ:
                 j = memo_find(w, MMK, int(w[MC + 1]), tiles[kind, b + 3])
                 if j < 0:
-                    j = count_slot(tiles, geo, pl, tk, o, tiles[kind, b + 3], ncell, cells, w)
+                    j = count_slot(tiles, pl, tk, o, tiles[kind, b + 3], ncell, cells, w)
                 if j < 0:
                     ok = False
                 amt = tiles[kind, b + 1]
@@ -750,9 +773,12 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
         kind_base(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, w)
     fl = p[kr, I_FLOOR]
     fe = fl if each else 0.0
-    # the next red line at or above the population (``cell_value``)
-    il = first_line(opts, lines, consts, pl[o, K.P_POP])
-    nxt = float(lines[il] + opts[K.O_RL_OFFSET]) if il < consts[K.C_NLINES] else 1e18
+    # the next red line at or above the population (``cell_value``; the memo's, ``MIL``)
+    if memo:
+        il = int(w[MIL])
+        nxt = w[MIL + 1]
+    else:
+        il, nxt = next_line(opts, lines, consts, pl[o, K.P_POP])
     best = -1e18
     bc = -1
     d0 = d1 = d2 = d3 = math.nan  # the previous cell's deltas (none yet)
@@ -816,12 +842,12 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
                         d2 = e2
                         d3 = e3
                         v = cell_value(opts, lines, consts, pl, tiles, tk, np_, o, e0, e1, e2,
-                                       e3, p, kr, wI, wR, wM, Rt, cost, fe, s0, w, nxt)
+                                       e3, p, kr, wI, wR, wM, Rt, cost, fe, s0, il, w, nxt)
                     vi = v
                 else:  # (each) a cell without memoised deltas
                     if not z:
                         vz = cell_value(opts, lines, consts, pl, tiles, tk, np_, o, b0, b1, b2,
-                                        b3, p, kr, wI, wR, wM, Rt, cost, fe, s0, w, nxt)
+                                        b3, p, kr, wI, wR, wM, Rt, cost, fe, s0, il, w, nxt)
                         z = True
                     vi = vz
                 if each:
@@ -839,7 +865,7 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
             d2 = w[6]
             d3 = w[7]
             v = cell_value(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2, d3, p, kr,
-                           wI, wR, wM, Rt, cost, fe, s0, w, nxt)
+                           wI, wR, wM, Rt, cost, fe, s0, il, w, nxt)
         w[16 + i] = v
         if v > best:
             best = v
@@ -851,7 +877,7 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
         else:
             cell_delta(tiles, geo, pl, tk, grid, o, kind, bc, w, lb)
         best = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[4], w[5], w[6], w[7],
-                           p, kr, wI, wR, wM, Rt, cost, fl, s0, w)
+                           p, kr, wI, wR, wM, Rt, cost, fl, s0, il, w)
     return best, bc
 
 
@@ -901,6 +927,7 @@ def goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta,
     ``goal_delta`` skips it."""
     np_ = meta[K.M_NP]
     for i in range(meta[K.M_NPUB] + 1):
+        gm[GDM + i] = math.nan  # no change valued yet (goal_delta)
         g = gpub[i] if i < meta[K.M_NPUB] else gpriv[o]
         if g < 0 or (wpub if i < meta[K.M_NPUB] else wpriv) == 0.0:
             continue
@@ -923,7 +950,8 @@ def goal_delta(goals, gpub, gpriv, meta, o, cls, dI, dR, dM, dinv, wpub, wpriv, 
     ``goal_margins``) if it places a tile of class ``cls`` (0 = none) and its income,
     reputation, money and markers change by dI, dR, dM, dinv: ``wpub`` times that of each
     public goal plus ``wpriv`` times that of its private goal (a weight 0 skips the goal; the
-    chance as it stands is ``gm[GMV + i]``)."""
+    chance as it stands is ``gm[GMV + i]``; the chance after the last change valued per slot is
+    kept in ``gm[GDV + i]``, reset by ``goal_margins``)."""
     tot = 0.0
     for i in range(meta[K.M_NPUB] + 1):
         if i < meta[K.M_NPUB]:
@@ -948,11 +976,14 @@ def goal_delta(goals, gpub, gpriv, meta, o, cls, dI, dR, dM, dinv, wpub, wpriv, 
         elif ms == K.GM_INVEST:
             dm = dinv
         if dm != 0.0:
-            d = goals[g, K.G_DIR]
-            b = goals[g, K.G_BONUS]
-            m = gm[2 * i]
-            best = gm[2 * i + 1]
-            tot += wg * (b / (1.0 + math.exp(-(d * (m + dm) - best - 0.5))) - gm[GMV + i])
+            if gm[GDM + i] != dm:  # (else the chance of the last change, the same value)
+                d = goals[g, K.G_DIR]
+                b = goals[g, K.G_BONUS]
+                m = gm[2 * i]
+                best = gm[2 * i + 1]
+                gm[GDM + i] = dm
+                gm[GDV + i] = b / (1.0 + math.exp(-(d * (m + dm) - best - 0.5)))
+            tot += wg * (gm[GDV + i] - gm[GMV + i])
     return tot
 
 
@@ -1019,7 +1050,8 @@ def choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, 
 @njit(cache=True, _nrt=False)
 def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv,
                  goals, o, t, p, kr, wI, wR, wM, Rt, s0, w):
-    """Value of an investment in tile ``t``: its replay (doc §7) times (1 + invest_w)."""
+    """Value of an investment in tile ``t``: its replay (doc §7) times (1 + invest_w). Called
+    in the action step, after ``memo_open`` (its ``MIL``)."""
     np_ = meta[K.M_NP]
     k = tk[o, t, K.K_KIND]
     dI = float(tiles[k, K.T_IMM + K.S_INC])
@@ -1042,8 +1074,9 @@ def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd
             dP += amt * cnt
         else:
             dM += amt * cnt
+    il = int(w[MIL])  # (the action step's memo: first_line of the population)
     v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
-                    wM, Rt, tiles[k, K.T_PRICE], p[kr, I_FLOOR], s0, w)
+                    wM, Rt, tiles[k, K.T_PRICE], p[kr, I_FLOOR], s0, il, w)
     v = v * (1.0 + p[kr, 15]) + future_value(tiles, meta[K.M_NP], k, p, kr, wI, wR, wM, Rt, w)
     return v - wM * tiles[k, K.T_PRICE]
 
@@ -1087,13 +1120,13 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
         if w[MKEY] != meta[K.M_DEC] or w[MKEY + 1] != o:
             # not the step after this seat's action step (whose memo holds for the same
             # borough and frontier): a new memo
-            memo_open(o, ncell, cells, w, 0.0)
+            memo_open(opts, lines, consts, geo, pl, tk, o, ncell, cells, w, 0.0)
         best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, ncell,
                   cells, w, p, kr, wI, wR, wM, Rt, 0, s0, True, True)
         return K.A_PLACE + cells[pick_near(w[16:], ncell, rng, near)]
     ncell = frontier_list(pd, o, cells, 0)
     # a new memo for this decision (best_cell), kept for the placement step that may follow
-    memo_open(o, ncell, cells, w, meta[K.M_DEC] + 1.0)
+    memo_open(opts, lines, consts, geo, pl, tk, o, ncell, cells, w, meta[K.M_DEC] + 1.0)
     lake_v = -1e18
     vals = w[16 + CV:16 + CV + n]  # after the cells' values (best_cell)
     gm = w[16 + CV + NACT:]
