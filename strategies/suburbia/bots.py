@@ -414,7 +414,7 @@ def kind_base(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, w):
                 w[tiles[k, b]] += tiles[k, b + 1] * m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def kind_own(tiles, kc, kt, pd, np_, opts, geo, pl, tk, grid, o, kind, w):
     """``kind_base`` without the listeners: the immediate effect and the tile's own
     own/every/others/lakebonus records into ``w[0..3]``."""
@@ -463,7 +463,7 @@ def match_fractions(tiles, w):
     w[14] = 1.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def future_value(tiles, np_, kind, p, kr, wI, wR, wM, Rt, w):
     """Expected value of the later firings of ``kind``'s records (a rough per-turn rate of
     matching placements times the ``Rt`` remaining turns of the seat to act; Inc/Rep firings
@@ -692,23 +692,6 @@ def count_slot(tiles, pl, tk, o, mask, ncell, cells, w):
     return j
 
 
-@njit(cache=True, _nrt=False)
-def memo_deltas(w, jl, i, ja, sa, aa, jb, sb, ab, jc, sc, ac):
-    """Cell ``i``'s deltas (Inc, Rep, Pop, $) into ``w[4..7]`` from the decision's memo: the
-    cell-independent ``w[0..3]``, plus the listeners' deltas of class slot ``jl``, plus up to
-    three adjacency records (memo count slot ``ja``/``jb``/``jc`` >= 0, stat ``s*``, amount
-    ``a*`` per counted neighbour); the same integers ``cell_delta`` gives (``best_cell``)."""
-    q = ML + (jl * MAXF + i) * 4
-    for s in range(4):
-        w[4 + s] = w[s] + w[q + s]
-    if ja >= 0:
-        w[4 + sa] += aa * w[MN + ja * MAXF + i]
-    if jb >= 0:
-        w[4 + sb] += ab * w[MN + jb * MAXF + i]
-    if jc >= 0:
-        w[4 + sc] += ac * w[MN + jc * MAXF + i]
-
-
 @njit(cache=True, _nrt=False, forceinline=True)
 def add_stat(e0, e1, e2, e3, st, x):
     """The deltas (Inc, Rep, Pop, $) ``e0..e3`` with ``x`` added to stat ``st``."""
@@ -783,7 +766,8 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
     bc = -1
     d0 = d1 = d2 = d3 = math.nan  # the previous cell's deltas (none yet)
     v = 0.0
-    bi = -1  # the best cell's index (memo)
+    be0 = be1 = be2 = be3 = 0.0  # the best cell's deltas
+    c0 = c1 = c2 = c3 = 0.0
     if ok:
         # the cells where a memoised delta may not be zero (bit sets ``m``), in ascending order;
         # every other cell has the deltas w[0..3] and one value, ``vz``. The action step values
@@ -844,18 +828,20 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
                         v = cell_value(opts, lines, consts, pl, tiles, tk, np_, o, e0, e1, e2,
                                        e3, p, kr, wI, wR, wM, Rt, cost, fe, s0, il, w, nxt)
                     vi = v
+                    c0, c1, c2, c3 = d0, d1, d2, d3
                 else:  # (each) a cell without memoised deltas
                     if not z:
                         vz = cell_value(opts, lines, consts, pl, tiles, tk, np_, o, b0, b1, b2,
                                         b3, p, kr, wI, wR, wM, Rt, cost, fe, s0, il, w, nxt)
                         z = True
                     vi = vz
+                    c0, c1, c2, c3 = b0, b1, b2, b3
                 if each:
                     w[16 + i] = vi
                 if vi > best:
                     best = vi
                     bc = cells[i]
-                    bi = i
+                    be0, be1, be2, be3 = c0, c1, c2, c3
         ncell = 0  # (the loop below has nothing left to do)
     for i in range(ncell):
         cell_delta(tiles, geo, pl, tk, grid, o, kind, cells[i], w, lb)
@@ -871,13 +857,13 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
             best = v
             bc = cells[i]
     if fl > 0.0 and not each and bc >= 0:
-        if ok:
-            # the best cell's deltas from the memo (the same integers as ``cell_delta``)
-            memo_deltas(w, jl, bi, ja, sa, aa, jb, sb, ab, jc, sc, ac)
-        else:
+        if not ok:
             cell_delta(tiles, geo, pl, tk, grid, o, kind, bc, w, lb)
-        best = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[4], w[5], w[6], w[7],
-                           p, kr, wI, wR, wM, Rt, cost, fl, s0, il, w)
+            be0, be1, be2, be3 = w[4], w[5], w[6], w[7]
+        # (with the memo: the best cell's deltas kept by the loop, the same integers as
+        # ``cell_delta``)
+        best = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, be0, be1, be2, be3, p, kr,
+                           wI, wR, wM, Rt, cost, fl, s0, il, w)
     return best, bc
 
 
