@@ -139,14 +139,17 @@ for _name, _spec in STRATEGIES.items():
     assert _spec.code == 0 or len(_spec.params) == N_PARAMS, _name
 
 # scratch layout of ``work`` (float64[WORK]) and ``cells`` (int64[CELLS]) buffers
-CELLS = 256
+CV = 256  # w[16:16 + CV]: the cells' values (at most MAXF cells are valued)
 NACT = 64  # at most 41 action-step actions (7 buys, 3 basic tiles, 7 Lakes, 24 investments)
-NGM = 16  # goal margins: 2 per goal slot (at most 4 public goals and the private one), then
-#           the slots' current values from GMV on
+NGM = 32  # goal margins: 2 per goal slot (at most 4 public goals and the private one), then
+#           the slots' current values from GMV on, the last measure change valued per slot
+#           (``goal_delta``) from GDM on and its chance from GDV on
 GMV = 10
-# w[0..15]: deltas and memos (best_cell, score_delta, future_value); w[16:16 + CELLS]: the
+GDM = 16
+GDV = 21
+# w[0..15]: deltas and memos (best_cell, score_delta, future_value); w[16:16 + CV]: the
 # cells' values; then the actions' values, the goal margins and the match fractions
-FR = 16 + CELLS + NACT + NGM
+FR = 16 + CV + NACT + NGM
 # the action step's memo (one decision, seat to act): for each distinct class of the tiles it
 # values, the deltas its own neighbouring tiles' adjacency records give a tile of that class on
 # each frontier cell, and the deltas of its tiles listening anywhere in the borough; for each
@@ -154,22 +157,33 @@ FR = 16 + CELLS + NACT + NGM
 # cell. ``w[MC]``/``w[MC + 1]``: classes/masks memoised (reset per decision); their keys at
 # ``MCK``/``MMK``; values at ``ML + (j * MAXF + i) * 4 + stat``, ``MLB + 4 * j + stat`` and
 # ``MN + j * MAXF + i`` (slot ``j``, cell ``i``). All the deltas are integers, so summing them
-# in another order gives the same float64 values as ``cell_delta``.
+# in another order gives the same float64 values as ``cell_delta``. The memo of an action step
+# serves the placement step that follows it (the same seat and borough): ``w[MKEY]`` holds the
+# decision number of that placement step and ``w[MKEY + 1]`` the seat (``memo_open``);
+# ``w[MIL]``, ``w[MIL + 1]``: ``first_line`` of the seat's population and that line's value.
 NMEMO = 16            # classes (and masks) memoised per decision; more: computed without memo
 MAXF = 6 * K.MAXT     # frontier cells at most (6 per tile)
 NFB = (MAXF + 63) // 64  # int64 words of a bit set over the frontier cells
 # in ``cells`` after the frontier: per class slot and per mask slot, the bit set of the cells
-# whose memoised deltas are not all zero (the only cells a tile's value can differ on)
+# whose memoised deltas may not all be zero (the only cells a tile's value can differ on); then
+# per cell id, its index in the frontier list (valid where ``cells[index]`` is that cell); then
+# per tile of the seat, the indices of its neighbours in the frontier list
 CBL = MAXF
 CBN = CBL + NFB * NMEMO
+CMAP = CBN + NFB * NMEMO
+CNB = CMAP + K.NCELLS  # per tile t of the seat: at CNB + 8t its frontier neighbours' count,
+#                        then their indices in the frontier list (``memo_open``)
+CELLS = CNB + 8 * K.MAXT
 MC = FR + 3 * K.NK
 MCK = MC + 2
 MMK = MCK + NMEMO
 MLB = MMK + NMEMO
 ML = MLB + 4 * NMEMO
 MN = ML + 4 * NMEMO * MAXF
-WORK = MN + NMEMO * MAXF
-assert CBN + NFB * NMEMO <= CELLS
+MKEY = MN + NMEMO * MAXF
+MIL = MKEY + 2  # the seat's first red line at or above its population, and that line
+WORK = MKEY + 4
+assert MAXF <= CV
 
 
 # ---------------------------------------------------------------------------------------------
@@ -212,11 +226,20 @@ def first_line(opts, lines, consts, p):
 
 
 @njit(cache=True, _nrt=False)
-def lines_crossed(opts, lines, consts, p, q):
-    """Red lines L with ``p <= L < q``."""
+def next_line(opts, lines, consts, p):
+    """(index, value): ``first_line`` of population ``p`` and that red line's value (1e18
+    if there is none)."""
+    il = first_line(opts, lines, consts, p)
+    return il, float(lines[il] + opts[K.O_RL_OFFSET]) if il < consts[K.C_NLINES] else 1e18
+
+
+@njit(cache=True, _nrt=False)
+def lines_crossed(opts, lines, consts, i0, q):
+    """Red lines L with ``p <= L < q``, ``i0`` the index of the first line at or above ``p``
+    (``first_line``)."""
     off = opts[K.O_RL_OFFSET]
     n = 0
-    for i in range(first_line(opts, lines, consts, p), consts[K.C_NLINES]):
+    for i in range(i0, consts[K.C_NLINES]):
         if lines[i] + off >= q:
             break
         n += 1
@@ -252,23 +275,16 @@ def clampd(v, d):
     return w - v
 
 
+# the classes of the affinity parameters aff_R .. aff_school (PARAM_NAMES 8-14)
+AFF_CLS = (K.R, K.C, K.I, K.V, K.LAKEB, K.AIRPORT, K.SCHOOL)
+
+
 @njit(cache=True, _nrt=False)
 def affinity(p, k, cls):
+    """Sum of the affinity parameters of row ``p[k]`` whose class ``cls`` matches."""
     a = 0.0
-    if cls & K.R:
-        a += p[k, 8]
-    if cls & K.C:
-        a += p[k, 9]
-    if cls & K.I:
-        a += p[k, 10]
-    if cls & K.V:
-        a += p[k, 11]
-    if cls & K.LAKEB:
-        a += p[k, 12]
-    if cls & K.AIRPORT:
-        a += p[k, 13]
-    if cls & K.SCHOOL:
-        a += p[k, 14]
+    for j in range(len(AFF_CLS)):
+        a += p[k, 8 + j] * ((cls & AFF_CLS[j]) != 0)  # (adding 0.0 for the others: no branch)
     return a
 
 
@@ -315,12 +331,13 @@ def floor_now(opts, lines, consts, pl, np_, o, Rt):
 
 @njit(cache=True, _nrt=False)
 def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
-                wM, Rt, cost, fl, s0, w):
+                wM, Rt, cost, fl, s0, il, w):
     """Value of the raw deltas for seat ``o`` with red lines and clamps applied (approx.), after
     paying ``cost``; with ``fl`` (``floor_w``, 0: none) minus the population its unpaid income
     would cost over
     its ``Rt`` remaining income steps (the income floor, ``shortfall``), as a change from
-    ``s0`` (``floor_now``). ``w[8..10]`` memoise the last ``crossings`` (population,
+    ``s0`` (``floor_now``); ``il`` the index of the first red line at or above the seat's
+    population (``first_line``). ``w[8..10]`` memoise the last ``crossings`` (population,
     reputation, result), ``w[11..13]`` the seat's ``redline_sums`` (valid when w[13] = 1; the
     caller clears w[8] and w[13] for a new seat or position)."""
     pen = opts[K.O_SOLO_PEN] if np_ == 1 else 1
@@ -328,7 +345,7 @@ def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, k
     q = pop + dP
     if q < 0:
         q = 0
-    L = lines_crossed(opts, lines, consts, pop, q) if q > pop else 0
+    L = lines_crossed(opts, lines, consts, il, q) if q > pop else 0
     if L > 0:
         dI -= L * pen
         dR -= L * pen
@@ -360,6 +377,24 @@ def score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, k
     return v
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def cell_value(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR, wM, Rt,
+               cost, fl, s0, il, w, nxt):
+    """``score_delta`` of these arguments; without the income floor (``fl`` 0) and with the
+    population staying at or below ``nxt`` (the next red line at or above it: none crossed),
+    its expression is evaluated here, without the call (the same value)."""
+    pop = pl[o, K.P_POP]
+    if fl == 0.0 and pop + dP <= nxt:
+        q = pop + dP
+        if q < 0:
+            q = 0
+        eI = clampd(pl[o, K.P_INC], dI)
+        eR = clampd(pl[o, K.P_REP], dR)
+        return wI * eI + wR * eR + p[kr, 4] * (q - pop) + wM * dM - p[kr, 16] * 0
+    return score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
+                       wM, Rt, cost, fl, s0, il, w)
+
+
 @njit(cache=True, _nrt=False)
 def kind_base(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, w):
     """Cell-independent deltas of placing ``kind`` for seat ``o`` into ``w[0..3]`` (Inc, Rep,
@@ -379,7 +414,7 @@ def kind_base(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, w):
                 w[tiles[k, b]] += tiles[k, b + 1] * m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def kind_own(tiles, kc, kt, pd, np_, opts, geo, pl, tk, grid, o, kind, w):
     """``kind_base`` without the listeners: the immediate effect and the tile's own
     own/every/others/lakebonus records into ``w[0..3]``."""
@@ -428,16 +463,15 @@ def match_fractions(tiles, w):
     w[14] = 1.0
 
 
-@njit(cache=True, _nrt=False)
-def future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM, w):
+@njit(cache=True, _nrt=False, forceinline=True)
+def future_value(tiles, np_, kind, p, kr, wI, wR, wM, Rt, w):
     """Expected value of the later firings of ``kind``'s records (a rough per-turn rate of
-    matching placements times the remaining turns; Inc/Rep firings count for half the rest)."""
+    matching placements times the ``Rt`` remaining turns of the seat to act; Inc/Rep firings
+    count for half the rest)."""
     if p[kr, 18] == 0.0:
         return 0.0
     if w[14] != 1.0:
         match_fractions(tiles, w)
-    np_ = meta[K.M_NP]
-    Rt = remaining_turns(meta, consts, meta[K.M_CUR])
     tot = 0.0
     for r in range(tiles[kind, K.T_NREC]):
         b = K.T_REC + 4 * r
@@ -505,27 +539,59 @@ def cell_delta(tiles, geo, pl, tk, grid, o, kind, cell, w, lb):
 
 
 @njit(cache=True, _nrt=False)
-def cell_index(cells, ncell, cell):
-    """Index of ``cell`` in the ascending ``cells[:ncell]``, -1 if absent."""
-    lo = 0
-    hi = ncell
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if cells[mid] < cell:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo if lo < ncell and cells[lo] == cell else -1
+def memo_open(opts, lines, consts, geo, pl, tk, o, ncell, cells, w, key):
+    """Start the decision memo of seat ``o`` over its frontier ``cells[:ncell]`` (``MC``): no
+    class or mask memoised, each cell's index at ``cells[CMAP + cell]``, each tile's
+    neighbours in the frontier at ``cells[CNB + 8t ..]`` (count, indices in the order of
+    ``geo``); ``key`` (``MKEY``) the decision number of the placement step it may serve (0:
+    none); the seat's next red line (``MIL``: ``first_line`` of its population, the line's
+    value or 1e18 if none)."""
+    w[MC] = 0.0
+    w[MC + 1] = 0.0
+    w[MKEY] = key
+    w[MKEY + 1] = o
+    w[MIL], w[MIL + 1] = next_line(opts, lines, consts, pl[o, K.P_POP])
+    for i in range(ncell):
+        cells[CMAP + cells[i]] = i
+    for t in range(pl[o, K.P_NT]):
+        cu = tk[o, t, K.K_CELL]
+        q = CNB + 8 * t
+        n = 0
+        for d in range(6):
+            nb = geo[cu, d]
+            if nb >= 0:
+                i, hit = frontier_index(cells, ncell, nb)
+                cells[q + 1 + n] = i  # (kept when hit, overwritten otherwise: no branch)
+                n += hit
+        cells[q] = n
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def frontier_index(cells, ncell, cell):
+    """(i, hit): ``i`` the index of ``cell`` in the memo's frontier list ``cells[:ncell]``
+    (``memo_open``) when ``hit`` is 1; with ``hit`` 0 (absent) ``i`` is some index below
+    ``MAXF`` (adding ``hit`` times a value at ``i`` changes nothing: no branch)."""
+    i = cells[CMAP + cell]
+    return i, int((i < ncell) & (cells[i] == cell))
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def memo_find(w, base, n, key):
+    """Slot of ``key`` among the memo's keys ``w[base:base + n]``, -1 if absent."""
+    for j in range(n):
+        if w[base + j] == key:
+            return j
+    return -1
 
 
 @njit(cache=True, _nrt=False)
-def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
+def listen_slot(tiles, tk, pd, o, cls, ncell, cells, w, lb):
     """Slot of class ``cls`` in the action step's memo (``MC``), filled on first use: the
     deltas of seat ``o``'s tiles listening anywhere in the borough (``kind_base``'s second
-    part) and, per cell ``cells[i]`` (ascending), those of its neighbouring tiles' adjacency
-    records (``cell_delta``'s second part, ``lb`` its lake bonus), added tile by tile over the
-    tiles the derived listener sets (kernels.py ``PD_L0``, ``PD_L1``: supersets) name for
-    ``cls``. -1 when the memo is full."""
+    part) and, per cell ``cells[i]`` (the frontier, ``memo_open``), those of its neighbouring
+    tiles' adjacency records (``cell_delta``'s second part, ``lb`` its lake bonus), added tile
+    by tile over the tiles the derived listener sets (kernels.py ``PD_L0``, ``PD_L1``:
+    supersets) name for ``cls``. -1 when the memo is full."""
     nc = int(w[MC])
     for j in range(nc):
         if w[MCK + j] == cls:
@@ -554,6 +620,9 @@ def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
     q0 = ML + j * MAXF * 4
     for i in range(4 * ncell):
         w[q0 + i] = 0.0
+    cb = CBL + NFB * j
+    for f in range(NFB):
+        cells[cb + f] = 0
     while l0 != 0:
         u = lowest_bit(l0)
         l0 &= l0 - 1
@@ -578,33 +647,25 @@ def listen_slot(tiles, geo, pl, tk, grid, pd, o, cls, ncell, cells, w, lb):
                     e3 += amt * m
         if e0 == 0 and e1 == 0 and e2 == 0 and e3 == 0:
             continue
-        cu = tk[o, u, K.K_CELL]
-        for d in range(6):
-            nb = geo[cu, d]
-            if nb < 0 or grid[o, nb] != 0:
-                continue
-            i = cell_index(cells, ncell, nb)
-            if i < 0:
-                continue
+        qn = CNB + 8 * u
+        for x in range(cells[qn]):
+            i = cells[qn + 1 + x]
             qi = q0 + 4 * i
             w[qi] += e0
             w[qi + 1] += e1
             w[qi + 2] += e2
             w[qi + 3] += e3
-    for f in range(NFB):
-        cells[CBL + NFB * j + f] = 0
-    for i in range(ncell):
-        qi = q0 + 4 * i
-        if w[qi] != 0.0 or w[qi + 1] != 0.0 or w[qi + 2] != 0.0 or w[qi + 3] != 0.0:
-            cells[CBL + NFB * j + (i >> 6)] |= 1 << (i & 63)
+            # (a cell whose sums cancel to zero keeps its bit: valued, with the same value)
+            cells[cb + (i >> 6)] |= 1 << (i & 63)
     return j
 
 
 @njit(cache=True, _nrt=False)
-def count_slot(tiles, geo, tk, grid, o, mask, ncell, cells, w):
+def count_slot(tiles, pl, tk, o, mask, ncell, cells, w):
     """Slot of mask ``mask`` in the action step's memo (``MC``), filled on first use: per cell
-    ``cells[i]``, seat ``o``'s neighbouring tiles matching ``mask`` (``count_adj``). -1 when the
-    memo is full."""
+    ``cells[i]`` (the frontier, ``memo_open``), seat ``o``'s neighbouring tiles matching
+    ``mask`` (``count_adj``), counted from the matching tiles' side. -1 when the memo is
+    full."""
     nm = int(w[MC + 1])
     for j in range(nm):
         if w[MMK + j] == mask:
@@ -614,31 +675,33 @@ def count_slot(tiles, geo, tk, grid, o, mask, ncell, cells, w):
     j = nm
     w[MMK + j] = mask
     w[MC + 1] = nm + 1
+    cb = CBN + NFB * j
     for f in range(NFB):
-        cells[CBN + NFB * j + f] = 0
+        cells[cb + f] = 0
+    q0 = MN + j * MAXF
     for i in range(ncell):
-        cnt = count_adj(tiles, geo, tk, grid, o, cells[i], mask)
-        w[MN + j * MAXF + i] = cnt
-        if cnt != 0:
-            cells[CBN + NFB * j + (i >> 6)] |= 1 << (i & 63)
+        w[q0 + i] = 0.0
+    for u in range(pl[o, K.P_NT]):
+        if (tiles[tk[o, u, K.K_KIND], K.T_CLS] & mask) == 0:
+            continue
+        qn = CNB + 8 * u
+        for x in range(cells[qn]):
+            i = cells[qn + 1 + x]
+            w[q0 + i] += 1.0
+            cells[cb + (i >> 6)] |= 1 << (i & 63)
     return j
 
 
-@njit(cache=True, _nrt=False)
-def memo_deltas(w, jl, i, ja, sa, aa, jb, sb, ab, jc, sc, ac):
-    """Cell ``i``'s deltas (Inc, Rep, Pop, $) into ``w[4..7]`` from the decision's memo: the
-    cell-independent ``w[0..3]``, plus the listeners' deltas of class slot ``jl``, plus up to
-    three adjacency records (memo count slot ``ja``/``jb``/``jc`` >= 0, stat ``s*``, amount
-    ``a*`` per counted neighbour); the same integers ``cell_delta`` gives (``best_cell``)."""
-    q = ML + (jl * MAXF + i) * 4
-    for s in range(4):
-        w[4 + s] = w[s] + w[q + s]
-    if ja >= 0:
-        w[4 + sa] += aa * w[MN + ja * MAXF + i]
-    if jb >= 0:
-        w[4 + sb] += ab * w[MN + jb * MAXF + i]
-    if jc >= 0:
-        w[4 + sc] += ac * w[MN + jc * MAXF + i]
+@njit(cache=True, _nrt=False, forceinline=True)
+def add_stat(e0, e1, e2, e3, st, x):
+    """The deltas (Inc, Rep, Pop, $) ``e0..e3`` with ``x`` added to stat ``st``."""
+    if st == 0:
+        return e0 + x, e1, e2, e3
+    if st == 1:
+        return e0, e1 + x, e2, e3
+    if st == 2:
+        return e0, e1, e2 + x, e3
+    return e0, e1, e2, e3 + x
 
 
 @njit(cache=True, _nrt=False)
@@ -646,13 +709,15 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
               cells, w, p, kr, wI, wR, wM, Rt, cost, s0, each, memo):
     """(best value, best cell) of placing ``kind`` for seat ``o`` over ``cells[:ncell]``
     after paying ``cost``; ``s0`` its ``floor_now``. The income floor is valued at every cell
-    (``each``) or only at the best cell without it (the value of an action: faster, and the
-    floor rarely moves the best cell). The value of cell ``cells[i]`` is left in ``w[16 + i]``
-    and the cell-independent deltas (Inc, Rep, Pop, $) in ``w[0..3]``. A cell whose deltas
-    equal the previous cell's gets that cell's value without ``score_delta`` (a function of
-    the deltas alone here: the same value). With ``memo`` (the action step of the seat to act,
-    ``cells`` its frontier) the neighbours' and listeners' deltas come from the decision's memo
-    (``listen_slot``, ``count_slot``): the same values, computed once per class and mask."""
+    (``each``: the placement step, which leaves the value of cell ``cells[i]`` in
+    ``w[16 + i]``) or only at the best cell without it (the value of an action: faster, and
+    the floor rarely moves the best cell). The cell-independent deltas (Inc, Rep, Pop, $) are
+    left in ``w[0..3]``. A cell whose deltas equal the previous cell's gets that cell's value
+    without ``score_delta`` (a function of the deltas alone here: the same value). With
+    ``memo`` (``cells`` the seat's frontier, ``memo_open``) the neighbours' and listeners'
+    deltas come from the decision's memo (``listen_slot``, ``count_slot``): the same values,
+    computed once per class and mask. ``score_delta``'s memo ``w[8..13]`` is the caller's to
+    clear (once per seat and position)."""
     lb = lake_bonus_pd(tiles, pl, tk, pd, o)
     jl = -1
     ok = memo
@@ -660,14 +725,17 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
     sa = sb = sc = 0   # and amounts
     aa = ab = ac = 0
     if memo:
-        jl = listen_slot(tiles, geo, pl, tk, grid, pd, o, tiles[kind, K.T_CLS], ncell, cells,
-                         w, lb)
+        jl = memo_find(w, MCK, int(w[MC]), tiles[kind, K.T_CLS])
+        if jl < 0:
+            jl = listen_slot(tiles, tk, pd, o, tiles[kind, K.T_CLS], ncell, cells, w, lb)
         ok = jl >= 0
         for r in range(tiles[kind, K.T_NREC]):
             b = K.T_REC + 4 * r
             scope = tiles[kind, b + 2]
             if scope == K.SC_ADJ or scope == K.SC_LAKE_ADJ:
-                j = count_slot(tiles, geo, tk, grid, o, tiles[kind, b + 3], ncell, cells, w)
+                j = memo_find(w, MMK, int(w[MC + 1]), tiles[kind, b + 3])
+                if j < 0:
+                    j = count_slot(tiles, pl, tk, o, tiles[kind, b + 3], ncell, cells, w)
                 if j < 0:
                     ok = False
                 amt = tiles[kind, b + 1]
@@ -687,20 +755,38 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
     else:
         kind_base(opts, tiles, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, w)
     fl = p[kr, I_FLOOR]
-    w[8] = -1.0  # nothing memoised (score_delta)
-    w[13] = 0.0
+    fe = fl if each else 0.0
+    # the next red line at or above the population (``cell_value``; the memo's, ``MIL``)
+    if memo:
+        il = int(w[MIL])
+        nxt = w[MIL + 1]
+    else:
+        il, nxt = next_line(opts, lines, consts, pl[o, K.P_POP])
     best = -1e18
     bc = -1
     d0 = d1 = d2 = d3 = math.nan  # the previous cell's deltas (none yet)
     v = 0.0
-    bi = -1  # the best cell's index (memo)
+    be0 = be1 = be2 = be3 = 0.0  # the best cell's deltas
+    c0 = c1 = c2 = c3 = 0.0
     if ok:
-        # only the cells where a memoised delta is not zero, and the first cell where none is
-        # (every other such cell has its deltas, its value, and comes later: never strictly
-        # better), in ascending order: the same best value and first best cell as the loop
-        # over every cell below
-        z0 = -1
+        # the cells where a memoised delta may not be zero (bit sets ``m``), in ascending order;
+        # every other cell has the deltas w[0..3] and one value, ``vz``. The action step values
+        # only the first of those (the others come later: never strictly better), so both steps
+        # find the same best value and first best cell as the loop over every cell below.
+        b0 = w[0]
+        b1 = w[1]
+        b2 = w[2]
+        b3 = w[3]
+        ql = ML + jl * MAXF * 4
+        qa = MN + ja * MAXF
+        qb = MN + jb * MAXF
+        qc = MN + jc * MAXF
+        vz = 0.0
+        z = False  # (each) vz computed; (not each) the first such cell taken
         for f in range(NFB):
+            lo = 64 * f
+            if lo >= ncell:
+                break
             m = cells[CBL + NFB * jl + f]
             if ja >= 0:
                 m |= cells[CBN + NFB * ja + f]
@@ -708,51 +794,76 @@ def best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o,
                 m |= cells[CBN + NFB * jb + f]
             if jc >= 0:
                 m |= cells[CBN + NFB * jc + f]
-            if z0 < 0 and 64 * f < ncell:
-                free = ~m
-                if ncell - 64 * f < 64:
-                    free &= (1 << (ncell - 64 * f)) - 1
-                if free != 0:
-                    z0 = 64 * f + lowest_bit(free)
-                    m |= 1 << (z0 - 64 * f)
-            while m != 0:
-                i = 64 * f + lowest_bit(m)
-                m &= m - 1
-                memo_deltas(w, jl, i, ja, sa, aa, jb, sb, ab, jc, sc, ac)
-                if w[4] != d0 or w[5] != d1 or w[6] != d2 or w[7] != d3:
-                    d0 = w[4]
-                    d1 = w[5]
-                    d2 = w[6]
-                    d3 = w[7]
-                    v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2, d3,
-                                    p, kr, wI, wR, wM, Rt, cost, fl if each else 0.0, s0, w)
-                if v > best:
-                    best = v
+            inw = (1 << (ncell - lo)) - 1 if ncell - lo < 64 else -1  # this word's cells
+            if each:
+                it = inw
+            else:
+                it = m
+                if not z and (~m & inw) != 0:
+                    free = ~m & inw
+                    it |= free & -free
+                    m |= free & -free
+                    z = True
+            while it != 0:
+                bit = it & -it
+                it ^= bit
+                i = lo + lowest_bit(bit)
+                if (m & bit) != 0:
+                    q = ql + 4 * i
+                    e0 = b0 + w[q]
+                    e1 = b1 + w[q + 1]
+                    e2 = b2 + w[q + 2]
+                    e3 = b3 + w[q + 3]
+                    if ja >= 0:
+                        e0, e1, e2, e3 = add_stat(e0, e1, e2, e3, sa, aa * w[qa + i])
+                    if jb >= 0:
+                        e0, e1, e2, e3 = add_stat(e0, e1, e2, e3, sb, ab * w[qb + i])
+                    if jc >= 0:
+                        e0, e1, e2, e3 = add_stat(e0, e1, e2, e3, sc, ac * w[qc + i])
+                    if e0 != d0 or e1 != d1 or e2 != d2 or e3 != d3:
+                        d0 = e0
+                        d1 = e1
+                        d2 = e2
+                        d3 = e3
+                        v = cell_value(opts, lines, consts, pl, tiles, tk, np_, o, e0, e1, e2,
+                                       e3, p, kr, wI, wR, wM, Rt, cost, fe, s0, il, w, nxt)
+                    vi = v
+                    c0, c1, c2, c3 = d0, d1, d2, d3
+                else:  # (each) a cell without memoised deltas
+                    if not z:
+                        vz = cell_value(opts, lines, consts, pl, tiles, tk, np_, o, b0, b1, b2,
+                                        b3, p, kr, wI, wR, wM, Rt, cost, fe, s0, il, w, nxt)
+                        z = True
+                    vi = vz
+                    c0, c1, c2, c3 = b0, b1, b2, b3
+                if each:
+                    w[16 + i] = vi
+                if vi > best:
+                    best = vi
                     bc = cells[i]
-                    bi = i
+                    be0, be1, be2, be3 = c0, c1, c2, c3
         ncell = 0  # (the loop below has nothing left to do)
     for i in range(ncell):
-        if not ok:
-            cell_delta(tiles, geo, pl, tk, grid, o, kind, cells[i], w, lb)
+        cell_delta(tiles, geo, pl, tk, grid, o, kind, cells[i], w, lb)
         if w[4] != d0 or w[5] != d1 or w[6] != d2 or w[7] != d3:
             d0 = w[4]
             d1 = w[5]
             d2 = w[6]
             d3 = w[7]
-            v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2, d3, p,
-                            kr, wI, wR, wM, Rt, cost, fl if each else 0.0, s0, w)
+            v = cell_value(opts, lines, consts, pl, tiles, tk, np_, o, d0, d1, d2, d3, p, kr,
+                           wI, wR, wM, Rt, cost, fe, s0, il, w, nxt)
         w[16 + i] = v
         if v > best:
             best = v
             bc = cells[i]
     if fl > 0.0 and not each and bc >= 0:
-        if ok:
-            # the best cell's deltas from the memo (the same integers as ``cell_delta``)
-            memo_deltas(w, jl, bi, ja, sa, aa, jb, sb, ab, jc, sc, ac)
-        else:
+        if not ok:
             cell_delta(tiles, geo, pl, tk, grid, o, kind, bc, w, lb)
-        best = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, w[4], w[5], w[6], w[7],
-                           p, kr, wI, wR, wM, Rt, cost, fl, s0, w)
+            be0, be1, be2, be3 = w[4], w[5], w[6], w[7]
+        # (with the memo: the best cell's deltas kept by the loop, the same integers as
+        # ``cell_delta``)
+        best = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, be0, be1, be2, be3, p, kr,
+                           wI, wR, wM, Rt, cost, fl, s0, il, w)
     return best, bc
 
 
@@ -792,15 +903,19 @@ def goal_value(tiles, goals, geo, pl, tk, grid, kc, kt, pd, np_, o, g, dmeasure)
 
 
 @njit(cache=True, _nrt=False)
-def goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, gm):
+def goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, wpub, wpriv,
+                 gm):
     """For goal slot i (the public goals, then seat ``o``'s private goal): ``gm[2i]`` its
     measure for ``o`` and ``gm[2i + 1]`` the best signed measure of the other seats (the
     inputs of ``goal_value``, the same for every action of a decision), and ``gm[GMV + i]``
-    the slot's bonus-weighted chance as it stands (``goal_delta`` subtracts it)."""
+    the slot's bonus-weighted chance as it stands (``goal_delta`` subtracts it). A slot whose
+    weight (``wpub`` for the public goals, ``wpriv`` for the private one) is 0 is skipped, as
+    ``goal_delta`` skips it."""
     np_ = meta[K.M_NP]
     for i in range(meta[K.M_NPUB] + 1):
+        gm[GDM + i] = math.nan  # no change valued yet (goal_delta)
         g = gpub[i] if i < meta[K.M_NPUB] else gpriv[o]
-        if g < 0:
+        if g < 0 or (wpub if i < meta[K.M_NPUB] else wpriv) == 0.0:
             continue
         d = goals[g, K.G_DIR]
         gm[2 * i] = goal_measure(tiles, goals, geo, pl, tk, grid, kc, kt, pd, o, g)
@@ -821,7 +936,8 @@ def goal_delta(goals, gpub, gpriv, meta, o, cls, dI, dR, dM, dinv, wpub, wpriv, 
     ``goal_margins``) if it places a tile of class ``cls`` (0 = none) and its income,
     reputation, money and markers change by dI, dR, dM, dinv: ``wpub`` times that of each
     public goal plus ``wpriv`` times that of its private goal (a weight 0 skips the goal; the
-    chance as it stands is ``gm[GMV + i]``)."""
+    chance as it stands is ``gm[GMV + i]``; the chance after the last change valued per slot is
+    kept in ``gm[GDV + i]``, reset by ``goal_margins``)."""
     tot = 0.0
     for i in range(meta[K.M_NPUB] + 1):
         if i < meta[K.M_NPUB]:
@@ -846,11 +962,14 @@ def goal_delta(goals, gpub, gpriv, meta, o, cls, dI, dR, dM, dinv, wpub, wpriv, 
         elif ms == K.GM_INVEST:
             dm = dinv
         if dm != 0.0:
-            d = goals[g, K.G_DIR]
-            b = goals[g, K.G_BONUS]
-            m = gm[2 * i]
-            best = gm[2 * i + 1]
-            tot += wg * (b / (1.0 + math.exp(-(d * (m + dm) - best - 0.5))) - gm[GMV + i])
+            if gm[GDM + i] != dm:  # (else the chance of the last change, the same value)
+                d = goals[g, K.G_DIR]
+                b = goals[g, K.G_BONUS]
+                m = gm[2 * i]
+                best = gm[2 * i + 1]
+                gm[GDM + i] = dm
+                gm[GDV + i] = b / (1.0 + math.exp(-(d * (m + dm) - best - 0.5)))
+            tot += wg * (gm[GDV + i] - gm[GMV + i])
     return tot
 
 
@@ -887,6 +1006,8 @@ def next_seat_value(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid,
     n = frontier_list(pd, o, cells, 0)
     wI, wR, wM, Rt = weights(meta, consts, p, kr, o)
     s0 = floor_now(opts, lines, consts, pl, np_, o, Rt) if p[kr, I_FLOOR] > 0.0 else 0.0
+    w[8] = -1.0  # nothing memoised (score_delta) for this seat
+    w[13] = 0.0
     v, _cell = best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, k, n,
                          cells, w, p, kr, wI, wR, wM, Rt, cost, s0, False, False)
     v -= wM * cost
@@ -915,7 +1036,8 @@ def choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, 
 @njit(cache=True, _nrt=False)
 def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv,
                  goals, o, t, p, kr, wI, wR, wM, Rt, s0, w):
-    """Value of an investment in tile ``t``: its replay (doc §7) times (1 + invest_w)."""
+    """Value of an investment in tile ``t``: its replay (doc §7) times (1 + invest_w). Called
+    in the action step, after ``memo_open`` (its ``MIL``)."""
     np_ = meta[K.M_NP]
     k = tk[o, t, K.K_KIND]
     dI = float(tiles[k, K.T_IMM + K.S_INC])
@@ -938,11 +1060,10 @@ def invest_value(meta, opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd
             dP += amt * cnt
         else:
             dM += amt * cnt
-    w[8] = -1.0  # nothing memoised (score_delta)
-    w[13] = 0.0
+    il = int(w[MIL])  # (the action step's memo: first_line of the population)
     v = score_delta(opts, lines, consts, pl, tiles, tk, np_, o, dI, dR, dP, dM, p, kr, wI, wR,
-                    wM, Rt, tiles[k, K.T_PRICE], p[kr, I_FLOOR], s0, w)
-    v = v * (1.0 + p[kr, 15]) + future_value(meta, consts, tiles, k, p, kr, wI, wR, wM, w)
+                    wM, Rt, tiles[k, K.T_PRICE], p[kr, I_FLOOR], s0, il, w)
+    v = v * (1.0 + p[kr, 15]) + future_value(tiles, meta[K.M_NP], k, p, kr, wI, wR, wM, Rt, w)
     return v - wM * tiles[k, K.T_PRICE]
 
 
@@ -964,8 +1085,15 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
                 bv = v
                 best = j
         return K.A_KEEP + best
+    if ph != K.PH_PLACE and ph != K.PH_ACTION:
+        return choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc,
+                              kt, pd, legal, n, cells, w, p, kr)
+    if ph == K.PH_ACTION and legal[0] == K.A_PASS:
+        return K.A_PASS
     wI, wR, wM, Rt = weights(meta, consts, p, kr, o)
     s0 = floor_now(opts, lines, consts, pl, np_, o, Rt) if p[kr, I_FLOOR] > 0.0 else 0.0
+    w[8] = -1.0  # nothing memoised (score_delta) for this seat and position
+    w[13] = 0.0
     gw = p[kr, 6]
     gwp = gw + p[kr, I_PRIV]
     near = p[kr, I_NEAR]
@@ -975,22 +1103,22 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
         for i in range(n):
             cells[i] = legal[i] - K.A_PLACE
             ncell += 1
+        if w[MKEY] != meta[K.M_DEC] or w[MKEY + 1] != o:
+            # not the step after this seat's action step (whose memo holds for the same
+            # borough and frontier): a new memo
+            memo_open(opts, lines, consts, geo, pl, tk, o, ncell, cells, w, 0.0)
         best_cell(opts, tiles, lines, consts, geo, pl, tk, grid, kc, kt, pd, np_, o, kind, ncell,
-                  cells, w, p, kr, wI, wR, wM, Rt, 0, s0, True, False)
+                  cells, w, p, kr, wI, wR, wM, Rt, 0, s0, True, True)
         return K.A_PLACE + cells[pick_near(w[16:], ncell, rng, near)]
-    if ph != K.PH_ACTION:
-        return choose_discard(meta, opts, tiles, lines, consts, geo, market, pl, tk, grid, kc,
-                              kt, pd, legal, n, cells, w, p, kr)
-    if legal[0] == K.A_PASS:
-        return K.A_PASS
     ncell = frontier_list(pd, o, cells, 0)
-    w[MC] = 0.0  # a new memo for this decision (best_cell)
-    w[MC + 1] = 0.0
+    # a new memo for this decision (best_cell), kept for the placement step that may follow
+    memo_open(opts, lines, consts, geo, pl, tk, o, ncell, cells, w, meta[K.M_DEC] + 1.0)
     lake_v = -1e18
-    vals = w[16 + CELLS:16 + CELLS + n]  # after the cells' values (best_cell)
-    gm = w[16 + CELLS + NACT:]
+    vals = w[16 + CV:16 + CV + n]  # after the cells' values (best_cell)
+    gm = w[16 + CV + NACT:]
     if gwp > 0:
-        goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, gm)
+        goal_margins(tiles, goals, geo, pl, tk, grid, kc, kt, pd, gpub, gpriv, meta, o, gw,
+                     gwp, gm)
     for i in range(n):
         a = legal[i]
         if a < K.A_LAKE:
@@ -1005,7 +1133,7 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
                                True)
             cls = tiles[kind, K.T_CLS]
             v += affinity(p, kr, cls) - wM * cost
-            v += future_value(meta, consts, tiles, kind, p, kr, wI, wR, wM, w)
+            v += future_value(tiles, np_, kind, p, kr, wI, wR, wM, Rt, w)
             if gwp > 0:
                 # w[0..3]: the tile's cell-independent Inc, Rep, Pop, $ (best_cell)
                 v += goal_delta(goals, gpub, gpriv, meta, o, cls, w[0], w[1], w[3] - cost, 0.0,
@@ -1019,7 +1147,7 @@ def valued_arrays(meta, opts, tiles, goals, lines, consts, geo, market, supply, 
                                         np_, o, K.K_LAKE, ncell, cells, w, p, kr, wI, wR, wM,
                                         Rt, 0, s0, False, True)
                 lake_v += affinity(p, kr, K.LAKEB)
-                lake_v += future_value(meta, consts, tiles, K.K_LAKE, p, kr, wI, wR, wM, w)
+                lake_v += future_value(tiles, np_, K.K_LAKE, p, kr, wI, wR, wM, Rt, w)
                 if gwp > 0:
                     lake_v += goal_delta(goals, gpub, gpriv, meta, o, K.LAKEB, 0.0, 0.0, w[3],
                                          0.0, gw, gwp, gm)
