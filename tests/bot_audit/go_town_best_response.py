@@ -1,0 +1,332 @@
+"""Go Town, 2 players: what does a best response to a *known-random* rival reach with only its
+own seat's information? (issue #13, "best scripted bot beats random in 95% of 2-player games").
+
+A flat Monte Carlo bot plays against ``random``. At each of its decisions with more than one
+legal action it draws ``rollouts`` determinizations of the state from its own seat's point of
+view (``contract.determinize``, the search bot's: the deck order, the rival's hand (its size
+kept) and the chance generator resampled from what the seat can see; docs/games/go_town.md
+section 10) and plays every legal action out on each of them, its own later moves by a
+scripted policy (default ``attacker``) and the rival's by ``random`` (the rival's true policy),
+and takes the action with the best mean win share (ties: the policy's own choice). All actions are played out on the same
+determinizations with the same playout generator (common random numbers: the comparison
+between actions is paired). ``--depth 2`` also decides the seat's *next* decision inside each
+playout by the same flat Monte Carlo (``--rollouts2`` determinizations of that playout state,
+again from the seat's view only), the later ones by the policy. ``--perfect`` plays out copies
+of the true state instead (the bound of ``go_town_bound``: it sees the deck and the rival's
+hand).
+
+What it measures: one (or two) steps of policy improvement over the policy, against the right
+model of the rival. It is a *lower* bound on what the best seat-information player reaches
+(a longer search or a better policy could do better) and, with ``--perfect``, a probe of what a
+player who sees everything reaches. Note that ``contract.determinize`` treats every unseen
+card alike: it does not use what a THIEF revealed (a card the rival took from this seat) nor
+what the rival's legal plays imply about its hand.
+
+Game ``i``: chance ``seed_for(seed, i, 0)``, the rival's generator ``seed_for(seed, i, 1)``,
+the Monte Carlo's ``seed_for(seed, i, 2)``; the Monte Carlo bot sits in seat ``i % 2``. The same
+deals are also played by the policy itself in that seat (same chance and rival seeds: the same
+deal and deck, the rival's moves diverge once the play does). A game nobody wins (a rules
+deadlock, end reason ``deadlock``, or the length limit) counts as a loss and is also reported
+apart. Intervals: Wilson 95% (``analysis.stats.wilson_interval``).
+
+Usage: ``python -m tests.bot_audit.go_town_best_response [-n GAMES] [-r ROLLOUTS] [--seed S]
+[--policy BOT] [--depth 1|2] [--rollouts2 R2] [--perfect] [--first I]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import time
+
+import numpy as np
+from numba import njit
+
+import sim
+from analysis.stats import wilson_interval
+from sim.core import contract
+from sim.core.rng import next_u64, seed_for
+from sim.go_town import constants as K
+from strategies import common
+
+# outcome codes of a game (out[g, 0])
+WON, LOST, DEADLOCK, LIMIT = 0, 1, 2, 3
+# per-decision record columns (rec[g, j, :])
+R_TURN, R_N, R_MC, R_POL, R_VMC, R_VPOL = range(6)
+N_REC = 6
+
+
+@njit(cache=True)
+def _best(vals, legal, n, p):
+    """The index of the best value among ``vals[:n]``; ties go to the policy's action ``p``
+    (a switch needs a strictly better estimate: the rollout algorithm's rule, so equal
+    estimates, e.g. every action winning every playout, keep the policy's play)."""
+    b = 0
+    for i in range(n):
+        if legal[i] == p:
+            b = i
+    for i in range(n):
+        if vals[i] > vals[b]:
+            b = i
+    return b
+
+
+@njit(cache=True)
+def _finish(s, codes, params, rows, legal, rng, maxd, me, depth2, k2, det2, tmp2, legal3,
+            drng):
+    """Play ``s`` to its end in place: ``me``'s first decision with more than one legal action
+    by flat Monte Carlo over ``k2`` determinizations (when ``depth2``), the rest by the bots of
+    ``rows``. ``det2``, ``tmp2``: scratch states of the inner level."""
+    d = 0
+    if depth2:
+        vals = np.zeros(legal.shape[0])
+        crng = np.empty(1, np.uint64)
+        while not contract.is_over(s) and d < maxd:
+            n = contract.legal_actions_into(s, legal)
+            c = contract.current_seat(s)
+            if c == me and n > 1:
+                _values(s, det2, tmp2, legal, n, me, codes, params, rows, legal3, drng, k2,
+                        maxd - d, False, vals)
+                crng[0] = drng[0]
+                b = _best(vals, legal, n, common.bot_choose(codes[rows[me]], params, rows[me], s,
+                                                            legal, n, crng))
+                contract.apply_inplace(s, legal[b])
+                d += 1
+                break
+            k = rows[c]
+            contract.apply_inplace(s, common.bot_choose(codes[k], params, k, s, legal, n, rng))
+            d += 1
+    common.play_out(s, codes, params, rows, legal, rng, maxd - d)
+
+
+@njit(cache=True)
+def _values(s, det, tmp, legal, n, me, codes, params, rows, legal2, drng, k_roll, maxd,
+            perfect, vals):
+    """``vals[i]``: mean win share of seat ``me`` over ``k_roll`` playouts after ``legal[i]``,
+    each from a determinization of ``s`` for ``me`` (a copy of ``s`` when ``perfect``), every
+    action on the same determinizations with the same playout generator."""
+    prng = np.empty(1, np.uint64)
+    ws = np.zeros(2)
+    for i in range(n):
+        vals[i] = 0.0
+    for _ in range(k_roll):
+        contract.copy_into(s, det)
+        if not perfect:
+            contract.determinize(det, me, drng)
+        pseed = next_u64(drng)
+        for i in range(n):
+            contract.copy_into(det, tmp)
+            contract.apply_inplace(tmp, legal[i])
+            prng[0] = pseed
+            common.play_out(tmp, codes, params, rows, legal2, prng, maxd - 1)
+            if contract.is_over(tmp):
+                contract.win_shares_into(tmp, ws)
+                vals[i] += ws[me]
+    for i in range(n):
+        vals[i] /= k_roll
+
+
+@njit(cache=True)
+def _values2(s, det, tmp, legal, n, me, codes, params, rows, legal2, legal3, drng, k_roll, k2,
+             maxd, det2, tmp2, vals):
+    """As ``_values`` (never perfect), the seat's next decision in each playout by ``_finish``
+    with ``k2`` determinizations."""
+    prng = np.empty(1, np.uint64)
+    ws = np.zeros(2)
+    for i in range(n):
+        vals[i] = 0.0
+    for _ in range(k_roll):
+        contract.copy_into(s, det)
+        contract.determinize(det, me, drng)
+        pseed = next_u64(drng)
+        for i in range(n):
+            contract.copy_into(det, tmp)
+            contract.apply_inplace(tmp, legal[i])
+            prng[0] = pseed
+            _finish(tmp, codes, params, rows, legal2, prng, maxd - 1, me, True, k2, det2, tmp2,
+                    legal3, drng)
+            if contract.is_over(tmp):
+                contract.win_shares_into(tmp, ws)
+                vals[i] += ws[me]
+    for i in range(n):
+        vals[i] /= k_roll
+
+
+@njit(cache=True)
+def play(s, det, tmp, det2, tmp2, seed, first, n_games, codes, params, k_roll, k2, depth, perfect,
+         maxd, out, rec):
+    """Play games ``first .. first + n_games - 1``. Row 0 of ``codes``/``params`` is the
+    policy, row 1 ``random``. ``out[g]``: (Monte Carlo's outcome, the policy's outcome on the
+    same deal, the Monte Carlo's decisions with a choice, of them where it differs from the
+    policy's choice); outcome codes WON, LOST, DEADLOCK, LIMIT. ``rec[g, j]``: decision j of
+    game g (turn, legal count, Monte Carlo action, policy action, their values x 1e6)."""
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
+    legal2 = np.empty(K.NUM_ACTIONS, np.int32)
+    legal3 = np.empty(K.NUM_ACTIONS, np.int32)
+    vals = np.zeros(K.NUM_ACTIONS)
+    brng = np.empty(1, np.uint64)
+    drng = np.empty(1, np.uint64)
+    crng = np.empty(1, np.uint64)
+    ws = np.zeros(2)
+    rows = np.zeros(2, np.int64)
+    for g in range(n_games):
+        gi = np.uint64(first + g)
+        me = (first + g) % 2
+        rows[me] = 0
+        rows[1 - me] = 1
+        for mode in range(2):  # 0: the Monte Carlo bot, 1: the policy on the same deal
+            contract.init_state(s, 2, seed_for(seed, gi, np.uint64(0)))
+            brng[0] = seed_for(seed, gi, np.uint64(1))
+            drng[0] = seed_for(seed, gi, np.uint64(2))
+            d = 0
+            m = 0
+            diff = 0
+            while not contract.is_over(s) and d < maxd:
+                n = contract.legal_actions_into(s, legal)
+                c = contract.current_seat(s)
+                if c != me:
+                    a = legal[0] if n == 1 else common.bot_choose(codes[1], params, 1, s, legal,
+                                                                  n, brng)
+                elif mode == 1:
+                    a = common.bot_choose(codes[0], params, 0, s, legal, n, brng)
+                elif n == 1:
+                    a = legal[0]
+                else:
+                    if depth == 2:
+                        _values2(s, det, tmp, legal, n, me, codes, params, rows, legal2, legal3,
+                                 drng, k_roll, k2, maxd - d, det2, tmp2, vals)
+                    else:
+                        _values(s, det, tmp, legal, n, me, codes, params, rows, legal2, drng,
+                                k_roll, maxd - d, perfect, vals)
+                    crng[0] = drng[0]  # the policy's choice here, from a scratch generator
+                    p = common.bot_choose(codes[0], params, 0, s, legal, n, crng)
+                    b = _best(vals, legal, n, p)
+                    a = legal[b]
+                    vp = 0.0
+                    for i in range(n):
+                        if legal[i] == p:
+                            vp = vals[i]
+                    if p != a:
+                        diff += 1
+                    if m < rec.shape[1]:
+                        rec[g, m, R_TURN] = s.meta[K.M_TURN]
+                        rec[g, m, R_N] = n
+                        rec[g, m, R_MC] = a
+                        rec[g, m, R_POL] = p
+                        rec[g, m, R_VMC] = int(vals[b] * 1e6)
+                        rec[g, m, R_VPOL] = int(vp * 1e6)
+                    m += 1
+                contract.apply_inplace(s, a)
+                d += 1
+            if contract.is_over(s):
+                contract.win_shares_into(s, ws)
+                if ws[me] > 0:
+                    r = WON
+                elif ws[1 - me] > 0:
+                    r = LOST
+                else:
+                    r = DEADLOCK
+            else:
+                r = LIMIT
+            out[g, mode] = r
+            if mode == 0:
+                out[g, 2] = m
+                out[g, 3] = diff
+    return out
+
+
+def run(games: int, rollouts: int, seed: int = 1, policy: str = "attacker", depth: int = 1,
+        rollouts2: int = 8, perfect: bool = False, first: int = 0, max_rec: int = 400):
+    """Play the games (see the module docstring). Returns ``(out, rec)``: ``out`` int64[games,
+    4] (Monte Carlo outcome, policy outcome on the same deal, decisions with a choice, of them
+    where the policy chooses otherwise), ``rec`` int64[games, max_rec, 6] per decision (turn,
+    legal count, Monte Carlo action, policy action, the two values x 1e6; zero rows unused).
+    Raises ValueError for ``depth`` not 1 or 2, or ``perfect`` with ``depth`` 2."""
+    if depth not in (1, 2):
+        raise ValueError(f"depth must be 1 or 2, not {depth}")
+    if perfect and depth != 1:
+        raise ValueError("--perfect plays depth 1 only")
+    game = sim.get_game("go-town")
+    s = game.new_state(2, 1)
+    det = game.copy_state(s)
+    tmp = game.copy_state(s)
+    det2 = game.copy_state(s)
+    tmp2 = game.copy_state(s)
+    codes, params = game.bots.params_matrix([policy, "random"])
+    out = np.zeros((games, 4), np.int64)
+    rec = np.zeros((games, max_rec, N_REC), np.int64)
+    play(s, det, tmp, det2, tmp2, np.uint64(seed % 2**64), first, games, codes, params, rollouts,
+         rollouts2, depth, perfect, game.max_game_length(), out, rec)
+    return out, rec
+
+
+def _line(label: str, res: np.ndarray) -> str:
+    n = len(res)
+    w = int((res == WON).sum())
+    dl = int((res == DEADLOCK).sum())
+    lim = int((res == LIMIT).sum())
+    lo, hi = (float(np.ravel(x)[0]) for x in wilson_interval(w, n))
+    fin = n - dl - lim
+    flo, fhi = (float(np.ravel(x)[0]) for x in wilson_interval(w, max(fin, 1)))
+    return (f"{label}: wins {w}/{n} = {100 * w / n:.1f}% (Wilson 95% {100 * lo:.1f}-"
+            f"{100 * hi:.1f}%); deadlocks {dl} ({100 * dl / n:.1f}%), limit {lim}; of "
+            f"the {fin} finished games {100 * w / max(fin, 1):.1f}% ({100 * flo:.1f}-"
+            f"{100 * fhi:.1f}%)")
+
+
+def main(argv=None) -> int:
+    from tests.bot_audit.go_town_losses import kind
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", "--games", type=int, default=300)
+    ap.add_argument("-r", "--rollouts", type=int, default=32)
+    ap.add_argument("--rollouts2", type=int, default=8, help="determinizations of the inner "
+                    "level (--depth 2)")
+    ap.add_argument("--depth", type=int, default=1)
+    ap.add_argument("--perfect", action="store_true", help="play out the true state (sees the "
+                    "deck and the rival's hand)")
+    ap.add_argument("--policy", default="attacker", help="the playouts' bot in its own seat")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0, help="first game index")
+    ap.add_argument("--save", default=None, help="write out and rec to this .npz")
+    a = ap.parse_args(argv)
+    t0 = time.process_time()
+    out, rec = run(a.games, a.rollouts, a.seed, a.policy, a.depth, a.rollouts2, a.perfect,
+                   a.first)
+    cpu = time.process_time() - t0
+    info = "perfect information" if a.perfect else "seat information (determinized)"
+    lvl = f"depth 2 ({a.rollouts2} inner)" if a.depth == 2 else "depth 1"
+    print(f"Go Town, 2 players, vs random, games {a.first}-{a.first + a.games - 1} of seed "
+          f"{a.seed}, seats alternated; flat Monte Carlo best response, {info}, {a.rollouts} "
+          f"determinizations per action, {lvl}, playouts by {a.policy} (own seat) and random "
+          f"(rival); {cpu:.0f} CPU-s")
+    print("  " + _line("best response", out[:, 0]))
+    print("  " + _line(f"{a.policy} on the same deals", out[:, 1]))
+    both = collections.Counter(zip(out[:, 0].tolist(), out[:, 1].tolist()))
+    names = ("won", "lost", "deadlock", "limit")
+    print("  (best response, policy) outcomes: " + ", ".join(
+        f"{names[i]}/{names[j]} {c}" for (i, j), c in sorted(both.items())))
+    dec = int(out[:, 2].sum())
+    dif = int(out[:, 3].sum())
+    print(f"  decisions with a choice {dec}, best response differs from {a.policy} in {dif} "
+          f"({100 * dif / max(dec, 1):.1f}%)")
+    fam: collections.Counter = collections.Counter()
+    val: collections.Counter = collections.Counter()
+    for g in range(a.games):
+        for j in range(min(int(out[g, 2]), rec.shape[1])):
+            r = rec[g, j]
+            if r[R_MC] != r[R_POL]:
+                key = (kind(int(r[R_POL])), kind(int(r[R_MC])))
+                fam[key] += 1
+                val[key] += (r[R_VMC] - r[R_VPOL]) / 1e6
+    print(f"  where they differ, {a.policy} -> best response (decisions, summed estimated gain "
+          "in win share; biased upwards by the max over noisy values):")
+    for key, c in sorted(fam.items(), key=lambda kv: -val[kv[0]])[:15]:
+        print(f"    {key[0]:8s} -> {key[1]:8s} {c:5d}  {val[key]:7.2f}")
+    if a.save:
+        np.savez_compressed(a.save, out=out, rec=rec)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
