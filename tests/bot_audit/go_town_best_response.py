@@ -7,11 +7,17 @@ view (``contract.determinize``, the search bot's: the deck order, the rival's ha
 kept) and the chance generator resampled from what the seat can see; docs/games/go_town.md
 section 10) and plays every legal action out on each of them, its own later moves by a
 scripted policy (default ``attacker``) and the rival's by ``random`` (the rival's true policy),
-and takes the action with the best mean win share (ties: the policy's own choice). All actions are played out on the same
-determinizations with the same playout generator (common random numbers: the comparison
-between actions is paired). ``--depth 2`` also decides the seat's *next* decision inside each
-playout by the same flat Monte Carlo (``--rollouts2`` determinizations of that playout state,
-again from the seat's view only), the later ones by the policy. ``--perfect`` plays out copies
+and takes the action with the best mean win share. All actions are played out on the same
+determinizations with the same playout generator (common random numbers: each action's
+difference with the policy's own choice is a paired estimate). The policy's choice is the
+default: ``--z Z`` switches away from it only on a paired gain above ``Z`` standard errors
+(0: any strictly better mean), since with many near-equal actions the plain maximum of noisy
+means mostly picks the luckiest one. ``--drop D`` races the actions: every ``--batch``
+determinizations an action more than ``D`` standard errors below the policy's choice is
+dropped, so ``rollouts`` can be large where a few actions stay close. ``--depth 2`` also decides
+the seat's *next* decision inside each playout by the same flat Monte Carlo (``--rollouts2``
+determinizations of that playout state, again from the seat's view only; plain maximum, ties
+to the policy), the later ones by the policy. ``--perfect`` plays out copies
 of the true state instead (the bound of ``go_town_bound``: it sees the deck and the rival's
 hand).
 
@@ -30,7 +36,8 @@ deadlock, end reason ``deadlock``, or the length limit) counts as a loss and is 
 apart. Intervals: Wilson 95% (``analysis.stats.wilson_interval``).
 
 Usage: ``python -m tests.bot_audit.go_town_best_response [-n GAMES] [-r ROLLOUTS] [--seed S]
-[--policy BOT] [--depth 1|2] [--rollouts2 R2] [--perfect] [--first I]``
+[--policy BOT] [--z Z] [--drop D] [--batch B] [--depth 1|2] [--rollouts2 R2] [--perfect]
+[--first I] [--save FILE.npz]``
 """
 
 from __future__ import annotations
@@ -127,6 +134,78 @@ def _values(s, det, tmp, legal, n, me, codes, params, rows, legal2, drng, k_roll
 
 
 @njit(cache=True)
+def _choose(s, det, tmp, legal, n, me, codes, params, rows, legal2, drng, k_roll, maxd,
+            perfect, pi, z, drop, batch, vals, cnt):
+    """The top-level decision: index into ``legal[:n]``. Every legal action is played out on
+    up to ``k_roll`` determinizations of ``s`` for ``me`` (copies of ``s`` when ``perfect``),
+    the same ones for every action, with the same playout generator (paired). ``pi`` is the
+    index of the policy's own choice, always played out. Racing (``drop > 0``): after each
+    ``batch`` determinizations an action whose paired difference with the policy's action
+    lies more than ``drop`` standard errors below 0 is dropped; when only the policy's
+    action is left, the search stops. Decision: the action with the best mean among those
+    whose paired gain over the policy's action exceeds ``z`` standard errors (``z`` 0: any
+    strictly better mean), else the policy's action. ``vals[i]``: the mean win share of
+    ``legal[i]``, ``cnt[i]`` its playouts."""
+    prng = np.empty(1, np.uint64)
+    ws = np.zeros(2)
+    w = np.zeros(n)
+    dsum = np.zeros(n)
+    dsq = np.zeros(n)
+    alive = np.ones(n, np.bool_)
+    for i in range(n):
+        vals[i] = 0.0
+        cnt[i] = 0
+    n_alive = n
+    r = 0
+    while r < k_roll and n_alive > 1:
+        contract.copy_into(s, det)
+        if not perfect:
+            contract.determinize(det, me, drng)
+        pseed = next_u64(drng)
+        for i in range(n):
+            if not alive[i]:
+                continue
+            contract.copy_into(det, tmp)
+            contract.apply_inplace(tmp, legal[i])
+            prng[0] = pseed
+            common.play_out(tmp, codes, params, rows, legal2, prng, maxd - 1)
+            w[i] = 0.0
+            if contract.is_over(tmp):
+                contract.win_shares_into(tmp, ws)
+                w[i] = ws[me]
+            vals[i] += w[i]
+            cnt[i] += 1
+        for i in range(n):
+            if alive[i]:
+                x = w[i] - w[pi]
+                dsum[i] += x
+                dsq[i] += x * x
+        r += 1
+        if drop > 0 and r % batch == 0:
+            for i in range(n):
+                if alive[i] and i != pi:
+                    m = dsum[i] / r
+                    var = (dsq[i] / r - m * m) / (r - 1)
+                    se = np.sqrt(var) if var > 0 else 0.0
+                    if m + drop * se < 0:
+                        alive[i] = False
+                        n_alive -= 1
+    for i in range(n):
+        if cnt[i] > 0:
+            vals[i] /= cnt[i]
+    b = pi
+    for i in range(n):
+        if not alive[i] or i == pi or cnt[i] < 2:
+            continue
+        m = dsum[i] / cnt[i]
+        var = (dsq[i] / cnt[i] - m * m) / (cnt[i] - 1)
+        se = np.sqrt(var) if var > 0 else 0.0
+        if m > 0 and m > z * se and vals[i] > vals[b]:
+            b = i
+    return b
+
+
+@njit(cache=True)
 def _values2(s, det, tmp, legal, n, me, codes, params, rows, legal2, legal3, drng, k_roll, k2,
              maxd, det2, tmp2, vals):
     """As ``_values`` (never perfect), the seat's next decision in each playout by ``_finish``
@@ -154,7 +233,7 @@ def _values2(s, det, tmp, legal, n, me, codes, params, rows, legal2, legal3, drn
 
 @njit(cache=True)
 def play(s, det, tmp, det2, tmp2, seed, first, n_games, codes, params, k_roll, k2, depth, perfect,
-         maxd, out, rec):
+         z, drop, batch, maxd, out, rec):
     """Play games ``first .. first + n_games - 1``. Row 0 of ``codes``/``params`` is the
     policy, row 1 ``random``. ``out[g]``: (Monte Carlo's outcome, the policy's outcome on the
     same deal, the Monte Carlo's decisions with a choice, of them where it differs from the
@@ -164,6 +243,8 @@ def play(s, det, tmp, det2, tmp2, seed, first, n_games, codes, params, k_roll, k
     legal2 = np.empty(K.NUM_ACTIONS, np.int32)
     legal3 = np.empty(K.NUM_ACTIONS, np.int32)
     vals = np.zeros(K.NUM_ACTIONS)
+    cnt = np.zeros(K.NUM_ACTIONS, np.int64)
+    plays = 0
     brng = np.empty(1, np.uint64)
     drng = np.empty(1, np.uint64)
     crng = np.empty(1, np.uint64)
@@ -195,12 +276,18 @@ def play(s, det, tmp, det2, tmp2, seed, first, n_games, codes, params, k_roll, k
                     if depth == 2:
                         _values2(s, det, tmp, legal, n, me, codes, params, rows, legal2, legal3,
                                  drng, k_roll, k2, maxd - d, det2, tmp2, vals)
-                    else:
-                        _values(s, det, tmp, legal, n, me, codes, params, rows, legal2, drng,
-                                k_roll, maxd - d, perfect, vals)
                     crng[0] = drng[0]  # the policy's choice here, from a scratch generator
                     p = common.bot_choose(codes[0], params, 0, s, legal, n, crng)
-                    b = _best(vals, legal, n, p)
+                    if depth == 2:
+                        b = _best(vals, legal, n, p)
+                    else:
+                        pi = 0
+                        for i in range(n):
+                            if legal[i] == p:
+                                pi = i
+                        b = _choose(s, det, tmp, legal, n, me, codes, params, rows, legal2, drng,
+                                    k_roll, maxd - d, perfect, pi, z, drop, batch, vals, cnt)
+                        plays += cnt[:n].sum()
                     a = legal[b]
                     vp = 0.0
                     for i in range(n):
@@ -232,15 +319,18 @@ def play(s, det, tmp, det2, tmp2, seed, first, n_games, codes, params, k_roll, k
             if mode == 0:
                 out[g, 2] = m
                 out[g, 3] = diff
-    return out
+    return plays
 
 
 def run(games: int, rollouts: int, seed: int = 1, policy: str = "attacker", depth: int = 1,
-        rollouts2: int = 8, perfect: bool = False, first: int = 0, max_rec: int = 400):
+        rollouts2: int = 8, perfect: bool = False, first: int = 0, max_rec: int = 400,
+        z: float = 0.0, drop: float = 0.0, batch: int = 16):
     """Play the games (see the module docstring). Returns ``(out, rec)``: ``out`` int64[games,
     4] (Monte Carlo outcome, policy outcome on the same deal, decisions with a choice, of them
     where the policy chooses otherwise), ``rec`` int64[games, max_rec, 6] per decision (turn,
-    legal count, Monte Carlo action, policy action, the two values x 1e6; zero rows unused).
+    legal count, Monte Carlo action, policy action, the two values x 1e6; zero rows unused),
+    ``plays`` the top-level playouts (depth 1; 0 at depth 2). ``z``, ``drop``, ``batch``: the
+    switch test and the racing of ``_choose`` (depth 1).
     Raises ValueError for ``depth`` not 1 or 2, or ``perfect`` with ``depth`` 2."""
     if depth not in (1, 2):
         raise ValueError(f"depth must be 1 or 2, not {depth}")
@@ -255,9 +345,10 @@ def run(games: int, rollouts: int, seed: int = 1, policy: str = "attacker", dept
     codes, params = game.bots.params_matrix([policy, "random"])
     out = np.zeros((games, 4), np.int64)
     rec = np.zeros((games, max_rec, N_REC), np.int64)
-    play(s, det, tmp, det2, tmp2, np.uint64(seed % 2**64), first, games, codes, params, rollouts,
-         rollouts2, depth, perfect, game.max_game_length(), out, rec)
-    return out, rec
+    plays = play(s, det, tmp, det2, tmp2, np.uint64(seed % 2**64), first, games, codes, params,
+                 rollouts, rollouts2, depth, perfect, z, drop, batch, game.max_game_length(),
+                 out, rec)
+    return out, rec, plays
 
 
 def _line(label: str, res: np.ndarray) -> str:
@@ -288,18 +379,25 @@ def main(argv=None) -> int:
     ap.add_argument("--policy", default="attacker", help="the playouts' bot in its own seat")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--first", type=int, default=0, help="first game index")
+    ap.add_argument("--z", type=float, default=0.0, help="switch from the policy's action "
+                    "only on a paired gain above z standard errors (0: any better mean)")
+    ap.add_argument("--drop", type=float, default=0.0, help="racing: drop an action more than "
+                    "this many standard errors below the policy's (0: no racing)")
+    ap.add_argument("--batch", type=int, default=16, help="racing: determinizations between "
+                    "drop tests")
     ap.add_argument("--save", default=None, help="write out and rec to this .npz")
     a = ap.parse_args(argv)
     t0 = time.process_time()
-    out, rec = run(a.games, a.rollouts, a.seed, a.policy, a.depth, a.rollouts2, a.perfect,
-                   a.first)
+    out, rec, plays = run(a.games, a.rollouts, a.seed, a.policy, a.depth, a.rollouts2,
+                          a.perfect, a.first, z=a.z, drop=a.drop, batch=a.batch)
     cpu = time.process_time() - t0
     info = "perfect information" if a.perfect else "seat information (determinized)"
     lvl = f"depth 2 ({a.rollouts2} inner)" if a.depth == 2 else "depth 1"
     print(f"Go Town, 2 players, vs random, games {a.first}-{a.first + a.games - 1} of seed "
           f"{a.seed}, seats alternated; flat Monte Carlo best response, {info}, {a.rollouts} "
           f"determinizations per action, {lvl}, playouts by {a.policy} (own seat) and random "
-          f"(rival); {cpu:.0f} CPU-s")
+          f"(rival); switch test z {a.z}, racing drop {a.drop} every {a.batch}; {plays} top-level "
+          f"playouts; {cpu:.0f} CPU-s")
     print("  " + _line("best response", out[:, 0]))
     print("  " + _line(f"{a.policy} on the same deals", out[:, 1]))
     both = collections.Counter(zip(out[:, 0].tolist(), out[:, 1].tolist()))
