@@ -37,7 +37,7 @@ apart. Intervals: Wilson 95% (``analysis.stats.wilson_interval``).
 
 Usage: ``python -m tests.bot_audit.go_town_best_response [-n GAMES] [-r ROLLOUTS] [--seed S]
 [--policy BOT] [--z Z] [--drop D] [--batch B] [--depth 1|2] [--rollouts2 R2] [--perfect]
-[--first I] [--save FILE.npz]``
+[--first I] [--save FILE.npz]``; ``--merge A.npz B.npz ...`` summarizes saved runs together.
 """
 
 from __future__ import annotations
@@ -365,6 +365,27 @@ def _line(label: str, res: np.ndarray) -> str:
             f"{100 * fhi:.1f}%)")
 
 
+def _summary(out: np.ndarray, policy: str) -> None:
+    """Print the outcome lines of ``out`` (see ``run``) and the paired difference in win share
+    with the policy on the same deals (points; normal 95% interval over the per-deal
+    differences, each -1, 0 or 1)."""
+    print("  " + _line("best response", out[:, 0]))
+    print("  " + _line(f"{policy} on the same deals", out[:, 1]))
+    d = (out[:, 0] == WON).astype(float) - (out[:, 1] == WON).astype(float)
+    m = d.mean()
+    se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else 0.0
+    print(f"  best response minus {policy} on the same deals: {100 * m:+.2f} points "
+          f"[{100 * (m - 1.96 * se):+.2f}, {100 * (m + 1.96 * se):+.2f}]")
+    both = collections.Counter(zip(out[:, 0].tolist(), out[:, 1].tolist()))
+    names = ("won", "lost", "deadlock", "limit")
+    print("  (best response, policy) outcomes: " + ", ".join(
+        f"{names[i]}/{names[j]} {c}" for (i, j), c in sorted(both.items())))
+    dec = int(out[:, 2].sum())
+    dif = int(out[:, 3].sum())
+    print(f"  decisions with a choice {dec}, best response differs from {policy} in {dif} "
+          f"({100 * dif / max(dec, 1):.1f}%)")
+
+
 def main(argv=None) -> int:
     from tests.bot_audit.go_town_losses import kind
 
@@ -386,7 +407,15 @@ def main(argv=None) -> int:
     ap.add_argument("--batch", type=int, default=16, help="racing: determinizations between "
                     "drop tests")
     ap.add_argument("--save", default=None, help="write out and rec to this .npz")
+    ap.add_argument("--merge", nargs="+", default=None, metavar="FILE.npz",
+                    help="print the summary of earlier --save files together (no play)")
     a = ap.parse_args(argv)
+    if a.merge:
+        outs = [np.load(f)["out"] for f in a.merge]
+        out = np.concatenate(outs)
+        print(f"{len(out)} games merged from {len(outs)} files")
+        _summary(out, a.policy)
+        return 0
     t0 = time.process_time()
     out, rec, plays = run(a.games, a.rollouts, a.seed, a.policy, a.depth, a.rollouts2,
                           a.perfect, a.first, z=a.z, drop=a.drop, batch=a.batch)
@@ -398,16 +427,7 @@ def main(argv=None) -> int:
           f"determinizations per action, {lvl}, playouts by {a.policy} (own seat) and random "
           f"(rival); switch test z {a.z}, racing drop {a.drop} every {a.batch}; {plays} top-level "
           f"playouts; {cpu:.0f} CPU-s")
-    print("  " + _line("best response", out[:, 0]))
-    print("  " + _line(f"{a.policy} on the same deals", out[:, 1]))
-    both = collections.Counter(zip(out[:, 0].tolist(), out[:, 1].tolist()))
-    names = ("won", "lost", "deadlock", "limit")
-    print("  (best response, policy) outcomes: " + ", ".join(
-        f"{names[i]}/{names[j]} {c}" for (i, j), c in sorted(both.items())))
-    dec = int(out[:, 2].sum())
-    dif = int(out[:, 3].sum())
-    print(f"  decisions with a choice {dec}, best response differs from {a.policy} in {dif} "
-          f"({100 * dif / max(dec, 1):.1f}%)")
+    _summary(out, a.policy)
     fam: collections.Counter = collections.Counter()
     val: collections.Counter = collections.Counter()
     for g in range(a.games):
