@@ -13,6 +13,7 @@ turn. The named strategies are parameter vectors, so a designer can add one with
 import numpy as np
 from numba import njit
 
+from sim.core.bits import lowest_bit
 from sim.core.game import StrategySpec
 from sim.core.rng import next_u64, rand_below
 from sim.province import constants as K
@@ -242,12 +243,13 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand):
     n1, v1, j1, n2, v2, j2 = fut
     best_v = -1e18
     best_k = -1
-    for k in range(-1, K.NS):
+    mm = (cand << 1) | 1  # bit 0: the plan without a build (k = -1); bit k + 1: build k
+    while mm != 0:
+        k = lowest_bit(mm) - 1  # ascending, as the plans were scored before
+        mm &= mm - 1
         lab2 = lab
         cn2 = cn
         if k >= 0:
-            if (cand >> k) & 1 == 0:
-                continue
             u = 0
             gr = 0
             need_l = sd(x, k, K.S_L)
@@ -459,6 +461,21 @@ def _pick_bits(m, k, u):
     return out, u
 
 
+@njit(cache=True, inline="always")
+def _near_tie(v, best_v, noise, ties, u):
+    """One move of value ``v`` against the best so far (``best_v``, ``ties`` moves within
+    ``noise`` of it): a move better by more than ``noise`` is taken and starts a new tie set;
+    one within ``noise`` joins the set and is taken with probability 1/ties (reservoir draw
+    from the local generator ``u``). Returns (take?, new best value, ties, ``u``)."""
+    if v > best_v + noise:
+        return True, v, 1, u
+    if noise > 0.0 and v >= best_v - noise:
+        ties += 1
+        u = _lcg(u)
+        return _lcg_below(u, ties) == 0, (v if v > best_v else best_v), ties, u
+    return False, best_v, ties, u
+
+
 @njit(cache=True, _nrt=False)
 def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
     """Best move mask among the non-empty submasks of ``mv``: (value, mask). Moves within
@@ -509,19 +526,10 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
                 cn = cn0 + (cg if cg < sup else sup)
                 v, _k = best_plan(x, c, lab0 + nl * ly, cn, x[K.M_MOVED] + nl + nc,
                                   x[K.M_GAINED] + nl * ly, bor, p, r, fut, ei, cand)
-                if v > best_v + noise:
-                    best_v = v
+                take, best_v, ties, u = _near_tie(v, best_v, noise, ties, u)
+                if take:
                     best_l = nl
                     best_c = nc
-                    ties = 1
-                elif noise > 0.0 and v >= best_v - noise:
-                    ties += 1
-                    u = _lcg(u)
-                    if _lcg_below(u, ties) == 0:
-                        best_l = nl
-                        best_c = nc
-                    if v > best_v:
-                        best_v = v
         a, u = _pick_bits(lm, best_l, u)
         b, u = _pick_bits(cm, best_c, u)
         return best_v, a | b
@@ -548,18 +556,9 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
         v, _k = best_plan(x, c, lab, cn, x[K.M_MOVED] + cnt, x[K.M_GAINED] + gain, bor, p, r,
                           fut, ei, cand)
         v -= p[r, P_DENY] * opp_best_vp(x, c, sub, cn)
-        # near-ties (within ``noise``) are broken uniformly at random, the rest by value
-        if v > best_v + noise:
-            best_v = v
+        take, best_v, ties, u = _near_tie(v, best_v, noise, ties, u)
+        if take:
             best_m = sub
-            ties = 1
-        elif noise > 0.0 and v >= best_v - noise:
-            ties += 1
-            u = _lcg(u)
-            if _lcg_below(u, ties) == 0:
-                best_m = sub
-            if v > best_v:
-                best_v = v
     return best_v, best_m
 
 
@@ -628,6 +627,20 @@ def ends_losing(x, rng, a):
     return y[K.M_WIN] != c and y[K.M_WIN] != K.WIN_DRAW
 
 
+@njit(cache=True, inline="always")
+def _late(x, c, p, r):
+    """No borrowing this late: at most ``late_guard`` goal tokens or structure types left, or
+    a seat within ``late_guard`` structures of the end."""
+    if x[K.M_GN] - x[K.M_GNEXT] <= p[r, P_LATE]:
+        return True
+    types = 0
+    for k in range(K.NS):
+        if x[K.X_FB + k] >= 0:
+            types += 1
+    return K.NS - types <= p[r, P_LATE] or owned_count(x, 1 - c) >= cst(
+        x, K.C_TOKENS) - p[r, P_LATE] or owned_count(x, c) >= cst(x, K.C_TOKENS) - p[r, P_LATE]
+
+
 @njit(cache=True, _nrt=False)
 def plan_bot(x, legal, n, rng, p, r, forbid):
     """One-turn planner over the parameter vector ``p[r]`` (``p`` float64[k, N_PARAMS], see
@@ -635,34 +648,22 @@ def plan_bot(x, legal, n, rng, p, r, forbid):
     for each BUILD, GRIND or HIRE action ``a`` it must not choose (see ``choose_x``)."""
     c = x[K.M_CUR]
     coins = x[K.X_COINS + c]
-    has_take = False
-    has_repay = False
-    for i in range(n):
-        if legal[i] == K.A_TAKE:
-            has_take = True
-        elif legal[i] == K.A_REPAY:
-            has_repay = True
+    # TAKE_LENDER and REPAY_LENDER are the two largest action ids: the last two listed
+    has_repay = n > 0 and legal[n - 1] == K.A_REPAY
+    has_take = n > 0 and (legal[n - 1] == K.A_TAKE or (n > 1 and legal[n - 2] == K.A_TAKE))
     work = x[K.M_PHASE] == K.PH_WORK
     if has_repay and (x[K.M_TRIG] != 0 or (
             not work and p[r, P_REPAY] >= 0 and coins >= cst(x, K.C_REPAY) + p[r, P_REPAY])):
         return K.A_REPAY
-    # what every plan of this decision reads (next turn's targets: only where a plan is made)
-    ei = end_info(x, c)
-    ending = ei[0]
     if work:
+        # what every plan of this decision reads, computed once
+        ei = end_info(x, c)
         fut = future_targets(x, c, p, r)
         bor = borrowing(x, c)
         mv = movable_mask_b(x, c, bor)
         v0, m0 = best_move(x, c, mv, bor, x[K.M_LABOR], coins, p, r, fut, ei, rng)
-        late = x[K.M_GN] - x[K.M_GNEXT] <= p[r, P_LATE]
-        types = 0
-        for k in range(K.NS):
-            if x[K.X_FB + k] >= 0:
-                types += 1
-        late = late or K.NS - types <= p[r, P_LATE] or owned_count(x, 1 - c) >= cst(
-            x, K.C_TOKENS) - p[r, P_LATE] or owned_count(x, c) >= cst(x, K.C_TOKENS) - p[r, P_LATE]
-        if has_take and p[r, P_BORROW] < 1e8 and x[K.M_TRIG] == 0 and not late and (
-                x[K.M_LHOLDER] == -1 or p[r, P_STEAL] > 0):
+        if has_take and p[r, P_BORROW] < 1e8 and x[K.M_TRIG] == 0 and not _late(
+                x, c, p, r) and (x[K.M_LHOLDER] == -1 or p[r, P_STEAL] > 0):
             # hypothetical borrow: access to the opponent's structures and their incomes now
             o = 1 - c
             lab = x[K.M_LABOR]
@@ -684,31 +685,30 @@ def plan_bot(x, legal, n, rng, p, r, forbid):
             debt = cst(x, K.C_REPAY) * p[r, P_DEBT]
             if x[K.M_LHOLDER] == o:
                 debt += cst(x, K.C_REPAY) * p[r, P_DEBT]
-            if ending:
+            if ei[0]:  # near the end
                 debt = cst(x, K.C_PENALTY) * p[r, P_VP]
             if v1 - v0 - debt >= p[r, P_BORROW]:
                 return K.A_TAKE
         return m0
-    # spending phase
-    if x[K.M_BUILT] == 0:
+    # spending phase: the legal actions as a bit set (bit a - A_BUILD; END_TURN is not in it)
+    lb = 0
+    for i in range(n):
+        if legal[i] >= K.A_BUILD:
+            lb |= 1 << (legal[i] - K.A_BUILD)
+    steps = (1 << (K.A_GRIND - K.A_BUILD)) | (1 << (K.A_UNION - K.A_BUILD))
+    if x[K.M_BUILT] == 0 and (lb & (((1 << K.NS) - 1) | steps)) != 0:
+        # (with no BUILD, GRIND or UNION legal the plan could change nothing)
         bor = borrowing(x, c)
         _v, k = best_plan(x, c, x[K.M_LABOR], coins, x[K.M_MOVED], x[K.M_GAINED], bor, p, r,
-                          future_targets(x, c, p, r), ei, candidates(x, c, bor))
+                          future_targets(x, c, p, r), end_info(x, c), candidates(x, c, bor))
         if k >= 0 and (forbid >> k) & 1 == 0:
-            for i in range(n):
-                if legal[i] == K.A_BUILD + k:
-                    return K.A_BUILD + k
+            if (lb >> k) & 1 == 1:
+                return K.A_BUILD + k
             step = K.A_UNION if x[K.M_LABOR] < sd(x, k, K.S_L) else K.A_GRIND
-            for i in range(n):
-                if legal[i] == step:
-                    return step
-    has_grind = False
-    has_hire = False
-    for i in range(n):
-        if legal[i] == K.A_GRIND:
-            has_grind = True
-        elif legal[i] == K.A_HIRE:
-            has_hire = True
+            if (lb >> (step - K.A_BUILD)) & 1 == 1:
+                return step
+    has_grind = (lb >> (K.A_GRIND - K.A_BUILD)) & 1 == 1
+    has_hire = (lb >> (K.A_HIRE - K.A_BUILD)) & 1 == 1
     has_grind &= (forbid >> (K.A_GRIND - K.A_BUILD)) & 1 == 0
     has_hire &= (forbid >> (K.A_HIRE - K.A_BUILD)) & 1 == 0
     if has_grind and p[r, P_GRIND] > 0:
