@@ -12,9 +12,6 @@ turn. The named strategies are parameter vectors, so a designer can add one with
 
 import numpy as np
 from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
 
 from sim.core.bits import lowest_bit
 from sim.core.game import StrategySpec
@@ -32,6 +29,7 @@ from sim.province.kernels import (
     owns,
     score_of,
     sd,
+    stack_array,
     supply_of,
     workers_of,
 )
@@ -173,6 +171,32 @@ def _lcg_below(u, n):
 
 
 @njit(cache=True, inline="always")
+def _recip(d):
+    """The multiplier of ``_div`` for the divisor ``d``: ``2**32 // d + 1`` for 0 < d < 4096,
+    else 0 (``_div`` then divides)."""
+    if 0 < d < 4096:
+        return (1 << 32) // d + 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def recips(x):
+    """``_recip`` of the Union's labor, the Grind's labor and the Grind's coins, the divisors of
+    ``best_plan`` (once per decision: a division costs several multiplications)."""
+    return _recip(cst(x, K.C_UNION_L)), _recip(cst(x, K.C_GRIND_L)), _recip(cst(x, K.C_GRIND_C))
+
+
+@njit(cache=True, inline="always")
+def _div(a, d, m):
+    """``a // d`` with ``m = _recip(d)``: a multiplication and a shift for 0 <= a < 2**20,
+    exact there (the error ``a * (d * m - 2**32) / 2**32`` stays below 1/d as ``a * d <
+    2**32``); Python's floor division otherwise (``m`` 0, or ``a`` out of that range)."""
+    if m != 0 and 0 <= a < (1 << 20):
+        return (a * m) >> 32
+    return a // d
+
+
+@njit(cache=True, inline="always")
 def _build_value(x, k, p, r):
     """Value of building ``k`` (its VP for a first build or a copy, its bonus, progress)."""
     if x[K.X_FB + k] < 0:
@@ -227,12 +251,14 @@ def end_info(x, c):
 
 
 @njit(cache=True, inline="always")
-def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand):
+def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand, rcp):
     """Best end-of-turn plan from ``lab`` labor and ``cn`` coins: (value, structure or -1).
 
     ``fut``: (coins needed, value, structure) of the best and second-best build next turn
-    (``future_targets``); ``ei``: ``end_info(x, c)``; ``cand``: ``candidates(x, c, bor)``.
+    (``future_targets``); ``ei``: ``end_info(x, c)``; ``cand``: ``candidates(x, c, bor)``;
+    ``rcp``: ``recips(x)``, or (0, 0, 0) to divide.
     """
+    r_ul, r_gl, r_gc = rcp
     ending, my_vp, opp_vp, owned, opp_owned, types_left = ei
     o = 1 - c
     union_ok = access_b(x, c, K.UNION, bor)
@@ -260,9 +286,9 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand):
             if lab < need_l:  # Union coins into labor
                 if not union_ok:
                     continue
-                u = (need_l - lab + ul - 1) // ul
+                u = _div(need_l - lab + ul - 1, ul, r_ul)
             elif cn < need_c and gc > 0:  # grind spare labor into coins
-                gr = (need_c - cn + gc - 1) // gc
+                gr = _div(need_c - cn + gc - 1, gc, r_gc)
                 if lab - gr * gl < need_l or gr * gc > opt(x, K.O_COIN_TOTAL) - cn - x[K.X_COINS + o]:
                     continue
             if cn - u * uc + gr * gc < need_c:
@@ -271,10 +297,10 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand):
             cn2 = cn - u * uc + gr * gc - need_c
         ng = 0
         if p[r, P_GRIND] > 0:
-            ng = lab2 // gl
+            ng = _div(lab2, gl, r_gl)
             sup = opt(x, K.O_COIN_TOTAL) - cn2 - x[K.X_COINS + o]
             if gc > 0 and ng * gc > sup:
-                ng = sup // gc
+                ng = _div(sup, gc, r_gc)
         end_c = cn2 + ng * gc
         if end_c > p[r, P_CAP]:
             v = p[r, P_COIN] * (p[r, P_CAP] + 0.1 * (end_c - p[r, P_CAP]))
@@ -498,6 +524,7 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
     ties = 1
     u = next_u64(rng) | np.uint64(1) if noise > 0.0 else np.uint64(0)
     cand = candidates(x, c, bor)
+    rcp = recips(x)
     if p[r, P_DENY] == 0.0:
         lm = 0  # movable workers that land on a labor space
         cm = 0  # ... on the coin space
@@ -528,7 +555,7 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
                 cg = nc * cy
                 cn = cn0 + (cg if cg < sup else sup)
                 v, _k = best_plan(x, c, lab0 + nl * ly, cn, x[K.M_MOVED] + nl + nc,
-                                  x[K.M_GAINED] + nl * ly, bor, p, r, fut, ei, cand)
+                                  x[K.M_GAINED] + nl * ly, bor, p, r, fut, ei, cand, rcp)
                 take, best_v, ties, u = _near_tie(v, best_v, noise, ties, u)
                 if take:
                     best_l = nl
@@ -557,7 +584,7 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
                 gain += ly
         cn = cn0 + (cg if cg < sup else sup)
         v, _k = best_plan(x, c, lab, cn, x[K.M_MOVED] + cnt, x[K.M_GAINED] + gain, bor, p, r,
-                          fut, ei, cand)
+                          fut, ei, cand, rcp)
         v -= p[r, P_DENY] * opp_best_vp(x, c, sub, cn)
         take, best_v, ties, u = _near_tie(v, best_v, noise, ties, u)
         if take:
@@ -615,28 +642,8 @@ def may_end(x, c, a):
     return True
 
 
-def _stack_array(dtype, n):
-    """A compiled function returning a fresh C array ``dtype[n]`` on the stack of the function
-    that calls it (uninitialised, freed on return): scratch without the reference-counted heap,
-    so usable in kernels compiled with ``_nrt=False``."""
-    arrty = types.Array(dtype, 1, "C")
-
-    @intrinsic
-    def alloc(typingctx):
-        def codegen(context, builder, sig, args):
-            lty = context.get_data_type(dtype)
-            ptr = cgutils.alloca_once(builder, lty, size=n)
-            ary = context.make_array(arrty)(context, builder)
-            size = context.get_constant(types.intp, context.get_abi_sizeof(lty))
-            populate_array(ary, data=ptr, shape=[context.get_constant(types.intp, n)],
-                           strides=[size], itemsize=size, meminfo=None)
-            return ary._getvalue()
-        return arrty(), codegen
-    return alloc
-
-
-_stack_x = _stack_array(types.int64, K.N_X)
-_stack_rng = _stack_array(types.uint64, 1)
+_stack_x = stack_array(types.int64, K.N_X)
+_stack_rng = stack_array(types.uint64, 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -731,7 +738,8 @@ def plan_bot(x, legal, n, rng, p, r, forbid):
         # (with no BUILD, GRIND or UNION legal the plan could change nothing)
         bor = borrowing(x, c)
         _v, k = best_plan(x, c, x[K.M_LABOR], coins, x[K.M_MOVED], x[K.M_GAINED], bor, p, r,
-                          future_targets(x, c, p, r), end_info(x, c), candidates(x, c, bor))
+                          future_targets(x, c, p, r), end_info(x, c), candidates(x, c, bor),
+                          (0, 0, 0))
         if k >= 0 and (forbid >> k) & 1 == 0:
             if (lb >> k) & 1 == 1:
                 return K.A_BUILD + k
