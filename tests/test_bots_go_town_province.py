@@ -217,3 +217,41 @@ def test_province_greedy_mirrors_are_samples_not_replays():
                            + [v for k, v in res.seat_detail.items() if not k.startswith("goal")])
     distinct = len(np.unique(rows, axis=0))
     assert distinct >= n // 2, distinct
+
+
+def test_province_planner_divides_by_multiplying_exactly():
+    # best_plan's divisions (Union labor, Grind labor and coins) are a multiplication and a
+    # shift where exact (0 <= a < 2**20, divisor 1..4095) and Python's // elsewhere
+    from numba import njit
+
+    from strategies.province.bots import _div, _recip
+
+    @njit
+    def diffs(ds, lo, hi):
+        bad = 0
+        for d in ds:
+            m = _recip(d)
+            for a in range(lo, hi):
+                if _div(a, d, m) != a // d:
+                    bad += 1
+        return bad
+
+    ds = np.array([1, 2, 3, 5, 7, 10, 255, 1000, 4095, 4096, 5000], np.int64)
+    assert diffs(ds, -50, 1 << 16) == 0
+    assert diffs(ds, (1 << 20) - 70000, (1 << 20) + 50) == 0
+    assert _recip(4096) == 0 and _recip(0) == 0 and _recip(1) == (1 << 32) + 1
+
+
+def test_province_end_check_plays_out_on_a_stack_copy():
+    # ends_losing plays BUILD Bank then END_TURN on a copy of the state made on the stack:
+    # the state and the generator it is given are left as they were
+    from strategies.province.bots import ends_losing
+
+    st = _province(SIX, SIX, {n: 1 for n in SIX}, [5, 3], 3, STACK, [1, 1, -1, -1, -2])
+    x0, r0 = st.x.copy(), st.rng.copy()
+    bank = _action(PV, st, "BUILD Bank")
+    assert ends_losing(st.x, st.rng, bank)  # 2 VP to 10: the 7th structure loses
+    assert not ends_losing(st.x, st.rng, 0)  # END_TURN alone does not end it
+    assert np.array_equal(st.x, x0) and np.array_equal(st.rng, r0)
+    st2 = _province(SIX, SIX, {n: 0 for n in SIX}, [5, 3], 3, STACK, [1, 1, -1, -1, -2])
+    assert not ends_losing(st2.x, st2.rng, _action(PV, st2, "BUILD Bank"))  # 8 + 2 to 2: wins

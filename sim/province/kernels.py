@@ -12,7 +12,7 @@ Performance note (see also the one in sim/go_town/kernels.py). The per-decision 
 (``legal_bits`` and its helpers, ``apply_inplace``, the bots' ``plan_bot``/``best_move``) are
 compiled with ``_nrt=False``: numba's reference counting of the array arguments was about half
 of the run time even with the flat layout, and without it numba refuses any allocation in
-them (``init_state``, once per game, keeps the default). ``apply_inplace`` and the bit-set
+them (``init_x``, once per game, too: its scratch is a stack array, ``stack_array``). ``apply_inplace`` and the bit-set
 kernels are ``forceinline=True`` into the batch loop. The legal actions are computed as two bit
 sets (``legal_bits``); the random bot of the batch loop draws the k-th legal action from them
 without listing (``count_legal``/``nth_legal``), the API and ``plan_bot`` list them
@@ -25,7 +25,10 @@ written without data-dependent branches (the random choices made them mispredict
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from sim.core.bits import lowest_bit, popcount
 from sim.core.contract import implements, meta_hooks
@@ -66,6 +69,29 @@ def alloc_state(opts: np.ndarray, sdata: np.ndarray, gdata: np.ndarray,
     x[K.X_FB: K.X_FB + K.NS] = -1
     x[K.X_GR: K.X_GR + K.MAXG] = -2
     return ProvinceState(x=x, rng=np.zeros(1, np.uint64))
+
+
+def stack_array(dtype, n):
+    """A compiled function returning a fresh C array ``dtype[n]`` (``n`` a Python int) on the
+    stack of the kernel that calls it: uninitialised, gone when that kernel returns. Scratch
+    without the reference-counted heap, so usable in kernels compiled with ``_nrt=False``."""
+    arrty = types.Array(dtype, 1, "C")
+
+    @intrinsic
+    def alloc(typingctx):
+        def codegen(context, builder, sig, args):
+            lty = context.get_data_type(dtype)
+            ptr = cgutils.alloca_once(builder, lty, size=n)
+            ary = context.make_array(arrty)(context, builder)
+            size = context.get_constant(types.intp, context.get_abi_sizeof(lty))
+            populate_array(ary, data=ptr, shape=[context.get_constant(types.intp, n)],
+                           strides=[size], itemsize=size, meminfo=None)
+            return ary._getvalue()
+        return arrty(), codegen
+    return alloc
+
+
+_stack_goals = stack_array(types.int64, K.MAXG)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -367,11 +393,13 @@ def begin_turn(x, rng, p):
     check_end(x)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_x(x, rng, seed):
     """Set up a new game in ``x``/``rng`` (§5.1; docs §3, §4). ``seed``: uint64.
 
-    Options and data must already be in ``x`` (see ``alloc_state``)."""
+    Options and data must already be in ``x`` (see ``alloc_state``). No allocation and no
+    reference counting (the goal order is shuffled in a stack array of ``MAXG``; the data's
+    ``goals_total`` is at most ``MAXG``)."""
     for i in range(K.X_COINS, x.shape[0]):
         x[i] = 0
     for i in range(K.X_OPTS):
@@ -386,7 +414,7 @@ def init_x(x, rng, seed):
         x[K.X_GR + i] = -2
     rng[0] = seed
     ng = cst(x, K.C_GOALS_TOTAL)
-    order = np.empty(ng, np.int64)
+    order = _stack_goals()
     for i in range(ng):
         order[i] = i
     shuffle(rng, order, ng)

@@ -11,8 +11,9 @@ turn. The named strategies are parameter vectors, so a designer can add one with
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
+from sim.core.bits import lowest_bit
 from sim.core.game import StrategySpec
 from sim.core.rng import next_u64, rand_below
 from sim.province import constants as K
@@ -28,6 +29,7 @@ from sim.province.kernels import (
     owns,
     score_of,
     sd,
+    stack_array,
     supply_of,
     workers_of,
 )
@@ -169,6 +171,32 @@ def _lcg_below(u, n):
 
 
 @njit(cache=True, inline="always")
+def _recip(d):
+    """The multiplier of ``_div`` for the divisor ``d``: ``2**32 // d + 1`` for 0 < d < 4096,
+    else 0 (``_div`` then divides)."""
+    if 0 < d < 4096:
+        return (1 << 32) // d + 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def recips(x):
+    """``_recip`` of the Union's labor, the Grind's labor and the Grind's coins, the divisors of
+    ``best_plan`` (once per decision: a division costs several multiplications)."""
+    return _recip(cst(x, K.C_UNION_L)), _recip(cst(x, K.C_GRIND_L)), _recip(cst(x, K.C_GRIND_C))
+
+
+@njit(cache=True, inline="always")
+def _div(a, d, m):
+    """``a // d`` with ``m = _recip(d)``: a multiplication and a shift for 0 <= a < 2**20,
+    exact there (the error ``a * (d * m - 2**32) / 2**32`` stays below 1/d as ``a * d <
+    2**32``); Python's floor division otherwise (``m`` 0, or ``a`` out of that range)."""
+    if m != 0 and 0 <= a < (1 << 20):
+        return (a * m) >> 32
+    return a // d
+
+
+@njit(cache=True, inline="always")
 def _build_value(x, k, p, r):
     """Value of building ``k`` (its VP for a first build or a copy, its bonus, progress)."""
     if x[K.X_FB + k] < 0:
@@ -223,12 +251,14 @@ def end_info(x, c):
 
 
 @njit(cache=True, inline="always")
-def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand):
+def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand, rcp):
     """Best end-of-turn plan from ``lab`` labor and ``cn`` coins: (value, structure or -1).
 
     ``fut``: (coins needed, value, structure) of the best and second-best build next turn
-    (``future_targets``); ``ei``: ``end_info(x, c)``; ``cand``: ``candidates(x, c, bor)``.
+    (``future_targets``); ``ei``: ``end_info(x, c)``; ``cand``: ``candidates(x, c, bor)``;
+    ``rcp``: ``recips(x)``, or (0, 0, 0) to divide.
     """
+    r_ul, r_gl, r_gc = rcp
     ending, my_vp, opp_vp, owned, opp_owned, types_left = ei
     o = 1 - c
     union_ok = access_b(x, c, K.UNION, bor)
@@ -242,12 +272,13 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand):
     n1, v1, j1, n2, v2, j2 = fut
     best_v = -1e18
     best_k = -1
-    for k in range(-1, K.NS):
+    mm = (cand << 1) | 1  # bit 0: the plan without a build (k = -1); bit k + 1: build k
+    while mm != 0:
+        k = lowest_bit(mm) - 1  # ascending, as the plans were scored before
+        mm &= mm - 1
         lab2 = lab
         cn2 = cn
         if k >= 0:
-            if (cand >> k) & 1 == 0:
-                continue
             u = 0
             gr = 0
             need_l = sd(x, k, K.S_L)
@@ -255,9 +286,9 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand):
             if lab < need_l:  # Union coins into labor
                 if not union_ok:
                     continue
-                u = (need_l - lab + ul - 1) // ul
+                u = _div(need_l - lab + ul - 1, ul, r_ul)
             elif cn < need_c and gc > 0:  # grind spare labor into coins
-                gr = (need_c - cn + gc - 1) // gc
+                gr = _div(need_c - cn + gc - 1, gc, r_gc)
                 if lab - gr * gl < need_l or gr * gc > opt(x, K.O_COIN_TOTAL) - cn - x[K.X_COINS + o]:
                     continue
             if cn - u * uc + gr * gc < need_c:
@@ -266,10 +297,10 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand):
             cn2 = cn - u * uc + gr * gc - need_c
         ng = 0
         if p[r, P_GRIND] > 0:
-            ng = lab2 // gl
+            ng = _div(lab2, gl, r_gl)
             sup = opt(x, K.O_COIN_TOTAL) - cn2 - x[K.X_COINS + o]
             if gc > 0 and ng * gc > sup:
-                ng = sup // gc
+                ng = _div(sup, gc, r_gc)
         end_c = cn2 + ng * gc
         if end_c > p[r, P_CAP]:
             v = p[r, P_COIN] * (p[r, P_CAP] + 0.1 * (end_c - p[r, P_CAP]))
@@ -459,6 +490,21 @@ def _pick_bits(m, k, u):
     return out, u
 
 
+@njit(cache=True, inline="always")
+def _near_tie(v, best_v, noise, ties, u):
+    """One move of value ``v`` against the best so far (``best_v``, ``ties`` moves within
+    ``noise`` of it): a move better by more than ``noise`` is taken and starts a new tie set;
+    one within ``noise`` joins the set and is taken with probability 1/ties (reservoir draw
+    from the local generator ``u``). Returns (take?, new best value, ties, ``u``)."""
+    if v > best_v + noise:
+        return True, v, 1, u
+    if noise > 0.0 and v >= best_v - noise:
+        ties += 1
+        u = _lcg(u)
+        return _lcg_below(u, ties) == 0, (v if v > best_v else best_v), ties, u
+    return False, best_v, ties, u
+
+
 @njit(cache=True, _nrt=False)
 def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
     """Best move mask among the non-empty submasks of ``mv``: (value, mask). Moves within
@@ -478,6 +524,7 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
     ties = 1
     u = next_u64(rng) | np.uint64(1) if noise > 0.0 else np.uint64(0)
     cand = candidates(x, c, bor)
+    rcp = recips(x)
     if p[r, P_DENY] == 0.0:
         lm = 0  # movable workers that land on a labor space
         cm = 0  # ... on the coin space
@@ -508,20 +555,11 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
                 cg = nc * cy
                 cn = cn0 + (cg if cg < sup else sup)
                 v, _k = best_plan(x, c, lab0 + nl * ly, cn, x[K.M_MOVED] + nl + nc,
-                                  x[K.M_GAINED] + nl * ly, bor, p, r, fut, ei, cand)
-                if v > best_v + noise:
-                    best_v = v
+                                  x[K.M_GAINED] + nl * ly, bor, p, r, fut, ei, cand, rcp)
+                take, best_v, ties, u = _near_tie(v, best_v, noise, ties, u)
+                if take:
                     best_l = nl
                     best_c = nc
-                    ties = 1
-                elif noise > 0.0 and v >= best_v - noise:
-                    ties += 1
-                    u = _lcg(u)
-                    if _lcg_below(u, ties) == 0:
-                        best_l = nl
-                        best_c = nc
-                    if v > best_v:
-                        best_v = v
         a, u = _pick_bits(lm, best_l, u)
         b, u = _pick_bits(cm, best_c, u)
         return best_v, a | b
@@ -546,20 +584,11 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
                 gain += ly
         cn = cn0 + (cg if cg < sup else sup)
         v, _k = best_plan(x, c, lab, cn, x[K.M_MOVED] + cnt, x[K.M_GAINED] + gain, bor, p, r,
-                          fut, ei, cand)
+                          fut, ei, cand, rcp)
         v -= p[r, P_DENY] * opp_best_vp(x, c, sub, cn)
-        # near-ties (within ``noise``) are broken uniformly at random, the rest by value
-        if v > best_v + noise:
-            best_v = v
+        take, best_v, ties, u = _near_tie(v, best_v, noise, ties, u)
+        if take:
             best_m = sub
-            ties = 1
-        elif noise > 0.0 and v >= best_v - noise:
-            ties += 1
-            u = _lcg(u)
-            if _lcg_below(u, ties) == 0:
-                best_m = sub
-            if v > best_v:
-                best_v = v
     return best_v, best_m
 
 
@@ -613,19 +642,41 @@ def may_end(x, c, a):
     return True
 
 
-@njit(cache=True)
+_stack_x = stack_array(types.int64, K.N_X)
+_stack_rng = stack_array(types.uint64, 1)
+
+
+@njit(cache=True, _nrt=False)
 def ends_losing(x, rng, a):
     """Would the active seat lose a game that ``a`` (then END_TURN) ends now? Played out on a
-    copy of ``x`` (the generator copied too; it is only drawn from if the game goes on)."""
+    copy of ``x`` (the generator copied too; it is only drawn from if the game goes on), on the
+    stack: no allocation, no reference counting."""
     c = x[K.M_CUR]
-    y = x.copy()
-    rr = rng.copy()
+    y = _stack_x()
+    for i in range(K.N_X):
+        y[i] = x[i]
+    rr = _stack_rng()
+    rr[0] = rng[0]
     apply_x(y, rr, a)
     if y[K.M_PHASE] != K.PH_OVER and a != K.A_END:
         apply_x(y, rr, K.A_END)
     if y[K.M_PHASE] != K.PH_OVER or y[K.M_END] == K.END_LIMIT:
         return False
     return y[K.M_WIN] != c and y[K.M_WIN] != K.WIN_DRAW
+
+
+@njit(cache=True, inline="always")
+def _late(x, c, p, r):
+    """No borrowing this late: at most ``late_guard`` goal tokens or structure types left, or
+    a seat within ``late_guard`` structures of the end."""
+    if x[K.M_GN] - x[K.M_GNEXT] <= p[r, P_LATE]:
+        return True
+    types = 0
+    for k in range(K.NS):
+        if x[K.X_FB + k] >= 0:
+            types += 1
+    return K.NS - types <= p[r, P_LATE] or owned_count(x, 1 - c) >= cst(
+        x, K.C_TOKENS) - p[r, P_LATE] or owned_count(x, c) >= cst(x, K.C_TOKENS) - p[r, P_LATE]
 
 
 @njit(cache=True, _nrt=False)
@@ -635,34 +686,22 @@ def plan_bot(x, legal, n, rng, p, r, forbid):
     for each BUILD, GRIND or HIRE action ``a`` it must not choose (see ``choose_x``)."""
     c = x[K.M_CUR]
     coins = x[K.X_COINS + c]
-    has_take = False
-    has_repay = False
-    for i in range(n):
-        if legal[i] == K.A_TAKE:
-            has_take = True
-        elif legal[i] == K.A_REPAY:
-            has_repay = True
+    # TAKE_LENDER and REPAY_LENDER are the two largest action ids: the last two listed
+    has_repay = n > 0 and legal[n - 1] == K.A_REPAY
+    has_take = n > 0 and (legal[n - 1] == K.A_TAKE or (n > 1 and legal[n - 2] == K.A_TAKE))
     work = x[K.M_PHASE] == K.PH_WORK
     if has_repay and (x[K.M_TRIG] != 0 or (
             not work and p[r, P_REPAY] >= 0 and coins >= cst(x, K.C_REPAY) + p[r, P_REPAY])):
         return K.A_REPAY
-    # what every plan of this decision reads (next turn's targets: only where a plan is made)
-    ei = end_info(x, c)
-    ending = ei[0]
     if work:
+        # what every plan of this decision reads, computed once
+        ei = end_info(x, c)
         fut = future_targets(x, c, p, r)
         bor = borrowing(x, c)
         mv = movable_mask_b(x, c, bor)
         v0, m0 = best_move(x, c, mv, bor, x[K.M_LABOR], coins, p, r, fut, ei, rng)
-        late = x[K.M_GN] - x[K.M_GNEXT] <= p[r, P_LATE]
-        types = 0
-        for k in range(K.NS):
-            if x[K.X_FB + k] >= 0:
-                types += 1
-        late = late or K.NS - types <= p[r, P_LATE] or owned_count(x, 1 - c) >= cst(
-            x, K.C_TOKENS) - p[r, P_LATE] or owned_count(x, c) >= cst(x, K.C_TOKENS) - p[r, P_LATE]
-        if has_take and p[r, P_BORROW] < 1e8 and x[K.M_TRIG] == 0 and not late and (
-                x[K.M_LHOLDER] == -1 or p[r, P_STEAL] > 0):
+        if has_take and p[r, P_BORROW] < 1e8 and x[K.M_TRIG] == 0 and not _late(
+                x, c, p, r) and (x[K.M_LHOLDER] == -1 or p[r, P_STEAL] > 0):
             # hypothetical borrow: access to the opponent's structures and their incomes now
             o = 1 - c
             lab = x[K.M_LABOR]
@@ -684,31 +723,31 @@ def plan_bot(x, legal, n, rng, p, r, forbid):
             debt = cst(x, K.C_REPAY) * p[r, P_DEBT]
             if x[K.M_LHOLDER] == o:
                 debt += cst(x, K.C_REPAY) * p[r, P_DEBT]
-            if ending:
+            if ei[0]:  # near the end
                 debt = cst(x, K.C_PENALTY) * p[r, P_VP]
             if v1 - v0 - debt >= p[r, P_BORROW]:
                 return K.A_TAKE
         return m0
-    # spending phase
-    if x[K.M_BUILT] == 0:
+    # spending phase: the legal actions as a bit set (bit a - A_BUILD; END_TURN is not in it)
+    lb = 0
+    for i in range(n):
+        if legal[i] >= K.A_BUILD:
+            lb |= 1 << (legal[i] - K.A_BUILD)
+    steps = (1 << (K.A_GRIND - K.A_BUILD)) | (1 << (K.A_UNION - K.A_BUILD))
+    if x[K.M_BUILT] == 0 and (lb & (((1 << K.NS) - 1) | steps)) != 0:
+        # (with no BUILD, GRIND or UNION legal the plan could change nothing)
         bor = borrowing(x, c)
         _v, k = best_plan(x, c, x[K.M_LABOR], coins, x[K.M_MOVED], x[K.M_GAINED], bor, p, r,
-                          future_targets(x, c, p, r), ei, candidates(x, c, bor))
+                          future_targets(x, c, p, r), end_info(x, c), candidates(x, c, bor),
+                          (0, 0, 0))
         if k >= 0 and (forbid >> k) & 1 == 0:
-            for i in range(n):
-                if legal[i] == K.A_BUILD + k:
-                    return K.A_BUILD + k
+            if (lb >> k) & 1 == 1:
+                return K.A_BUILD + k
             step = K.A_UNION if x[K.M_LABOR] < sd(x, k, K.S_L) else K.A_GRIND
-            for i in range(n):
-                if legal[i] == step:
-                    return step
-    has_grind = False
-    has_hire = False
-    for i in range(n):
-        if legal[i] == K.A_GRIND:
-            has_grind = True
-        elif legal[i] == K.A_HIRE:
-            has_hire = True
+            if (lb >> (step - K.A_BUILD)) & 1 == 1:
+                return step
+    has_grind = (lb >> (K.A_GRIND - K.A_BUILD)) & 1 == 1
+    has_hire = (lb >> (K.A_HIRE - K.A_BUILD)) & 1 == 1
     has_grind &= (forbid >> (K.A_GRIND - K.A_BUILD)) & 1 == 0
     has_hire &= (forbid >> (K.A_HIRE - K.A_BUILD)) & 1 == 0
     if has_grind and p[r, P_GRIND] > 0:
@@ -725,7 +764,7 @@ def plan_bot(x, legal, n, rng, p, r, forbid):
     return K.A_END
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def choose_x(code, params, r, x, legal, n, rng):
     """Dispatch: strategy ``code`` (0 random, 1 plan_bot) with parameter row ``params[r]``
     (``params`` float64[k, N_PARAMS]).
@@ -733,9 +772,11 @@ def choose_x(code, params, r, x, legal, n, rng):
     The planner never ends the game with a BUILD (nor a GRIND or HIRE that claims the last goal)
     that leaves it losing while END_TURN would not: near the end (``near_end``, or once the
     trigger is set: ``may_end``) such a choice is played out on a copy (``ends_losing``) and, if
-    it loses,
-    forbidden and the planner asked again. (Here rather than in ``plan_bot``, which is compiled
-    without reference counting and cannot allocate the copy.)"""
+    it loses, forbidden and the planner asked again.
+
+    Compiled without reference counting and called, not inlined: inlined into a caller that
+    counts references (the batch loop), its arguments cost four atomic increments and four
+    decrements per decision, about a tenth of a greedy game's time."""
     if code == 0:
         return random_bot(x, legal, n, rng)
     forbid = 0
