@@ -120,35 +120,21 @@ search.register_playout(LittleTownState, play_out_fast)
 @njit(cache=True)
 def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
                limit, max_bad, bad_idx, bad_code, bad_step, legal):
-    """The soak's loop (``strategies.soak.soak_chunk``: same arguments, same games, same
+    """Little Town's soak loop: ``strategies.soak.soak_chunk`` (same arguments, same games, same
     outputs) on the batch loop's kernels: ``init_arrays``/``apply_arrays`` keep the legal set
     in ``s.scratch`` (``meta[M_NLEGAL]`` of them, what ``run_games`` plays; ``legal`` is not
     read), the bots through ``choose_arrays``; the ``invariants`` kernel after the set-up and
     after every decision. Returns int64[3]: games played, decisions checked, violations."""
     meta = s.meta
-    rng = s.rng
-    opts = s.opts
-    bdata = s.bdata
-    gdata = s.gdata
-    geo = s.geo
-    consts = s.consts
-    cells = s.cells
-    seat = s.seat
-    sb = s.sb
-    piles = s.piles
-    mkt = s.mkt
     lg = s.scratch
     out = np.zeros(3, np.int64)
     brng = np.empty(1, np.uint64)
     fbuf = np.empty(FBUF_SIZE, np.float64)
-    nbad = 0
     for g in range(n_games):
         i = first + g
-        p = p_fixed if p_fixed > 0 else lo + i % span
-        contract.copy_into(s0, s)
-        init_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
-                    lg, p, seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(0)))
-        brng[0] = seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(1))
+        seed = soak.start_game(s0, s, run_seed, i, brng)
+        init_arrays(meta, s.rng, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells, s.seat,
+                    s.sb, s.piles, s.mkt, lg, soak.players_of(i, p_fixed, lo, span), seed)
         steps = 0
         code = contract.invariants(s)
         while code == 0 and meta[K.M_PHASE] != K.PH_OVER:
@@ -156,30 +142,19 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
             if n == 0:
                 code = soak.NO_LEGAL
                 break
-            c = meta[K.M_CUR]
-            k = (i + c) % m_rot if m_rot > 0 else rows[c]
+            k = soak.seat_row(i, meta[K.M_CUR], m_rot, rows)
             if codes[k] == search.SEARCH_CODE:
                 a = search.search_choose(params, k, s, lg, n, brng)
             else:
-                a = choose_arrays(codes[k], params[k], meta, opts, bdata, gdata, geo, consts,
-                                  cells, seat, mkt, lg, n, brng, fbuf)
+                a = choose_arrays(codes[k], params[k], meta, s.opts, s.bdata, s.gdata, s.geo,
+                                  s.consts, s.cells, s.seat, s.mkt, lg, n, brng, fbuf)
             if not soak.listed(a, lg, n):
                 code = soak.ILLEGAL
                 break
-            apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
-                         lg, a)
+            apply_arrays(meta, s.rng, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells, s.seat,
+                         s.sb, s.piles, s.mkt, lg, a)
             steps += 1
-            code = contract.invariants(s)
-            if code == 0 and steps > limit:
-                code = soak.TOO_LONG
-        out[0] += 1
-        out[1] += steps
-        if code != 0:
-            bad_idx[nbad] = i
-            bad_code[nbad] = code
-            bad_step[nbad] = steps
-            nbad += 1
-            if nbad >= max_bad:
-                break
-    out[2] = nbad
+            code = soak.check_step(s, steps, limit)
+        if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
+            break
     return out
