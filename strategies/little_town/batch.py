@@ -11,6 +11,15 @@ from strategies import search, soak
 from strategies.little_town.bots import FBUF_SIZE, choose_arrays
 
 
+@njit(cache=True, inline="always")
+def state_arrays(s):
+    """The arrays of ``s`` in the order the kernels take them (meta, rng, opts, bdata, gdata,
+    geo, consts, cells, seat, sb, piles, mkt, scratch), bound once per chunk: a loop that
+    passes ``s.<field>`` at every call pays a reference count per array and call."""
+    return (s.meta, s.rng, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells, s.seat, s.sb,
+            s.piles, s.mkt, s.scratch)
+
+
 @njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, first_player, score, detail, ahash):
@@ -125,16 +134,15 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
     in ``s.scratch`` (``meta[M_NLEGAL]`` of them, what ``run_games`` plays; ``legal`` is not
     read), the bots through ``choose_arrays``; the ``invariants`` kernel after the set-up and
     after every decision. Returns int64[3]: games played, decisions checked, violations."""
-    meta = s.meta
-    lg = s.scratch
+    meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, lg = state_arrays(s)
     out = np.zeros(3, np.int64)
     brng = np.empty(1, np.uint64)
     fbuf = np.empty(FBUF_SIZE, np.float64)
     for g in range(n_games):
         i = first + g
         seed = soak.start_game(s0, s, run_seed, i, brng)
-        init_arrays(meta, s.rng, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells, s.seat,
-                    s.sb, s.piles, s.mkt, lg, soak.players_of(i, p_fixed, lo, span), seed)
+        init_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
+                    lg, soak.players_of(i, p_fixed, lo, span), seed)
         steps = 0
         code = contract.invariants(s)
         while code == 0 and meta[K.M_PHASE] != K.PH_OVER:
@@ -146,13 +154,13 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
             if codes[k] == search.SEARCH_CODE:
                 a = search.search_choose(params, k, s, lg, n, brng)
             else:
-                a = choose_arrays(codes[k], params[k], meta, s.opts, s.bdata, s.gdata, s.geo,
-                                  s.consts, s.cells, s.seat, s.mkt, lg, n, brng, fbuf)
+                a = choose_arrays(codes[k], params[k], meta, opts, bdata, gdata, geo, consts,
+                                  cells, seat, mkt, lg, n, brng, fbuf)
             if not soak.listed(a, lg, n):
                 code = soak.ILLEGAL
                 break
-            apply_arrays(meta, s.rng, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells, s.seat,
-                         s.sb, s.piles, s.mkt, lg, a)
+            apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
+                         lg, a)
             steps += 1
             code = soak.check_step(s, steps, limit)
         if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):

@@ -140,11 +140,12 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
     after the set-up and after every decision. Province has 2 seats (``p_fixed``, ``lo`` and
     ``span`` are not read). Returns int64[3]: games played, decisions checked, violations."""
     x = s.x
+    rng = s.rng
     out = np.zeros(3, np.int64)
     brng = np.empty(1, np.uint64)
     for g in range(n_games):
         i = first + g
-        init_x(x, s.rng, soak.start_game(s0, s, run_seed, i, brng))
+        init_x(x, rng, soak.start_game(s0, s, run_seed, i, brng))
         steps = 0
         code = contract.invariants(s)
         while code == 0 and x[K.M_PHASE] != K.PH_OVER:
@@ -161,7 +162,7 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
             if not soak.listed(a, legal, n):
                 code = soak.ILLEGAL
                 break
-            apply_x(x, s.rng, a)
+            apply_x(x, rng, a)
             steps += 1
             code = soak.check_step(s, steps, limit)
         if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):

@@ -38,6 +38,16 @@ def chunk_arrays(s):
     return kt, pd, np.empty(init_scratch_size(s.tiles), np.int64)
 
 
+@njit(cache=True, inline="always")
+def state_arrays(s):
+    """The arrays of ``s`` in the order the kernels take them (meta, rng, opts, tiles, goals,
+    lines, consts, geo, pile, market, discard, box, supply, gpub, goffer, gpriv, pl, tk, grid,
+    kc), bound once per chunk: a loop that passes ``s.<field>`` at every call pays a reference
+    count per array and call."""
+    return (s.meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile, s.market,
+            s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk, s.grid, s.kc)
+
+
 @njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, keys, detail, ahash):
@@ -197,7 +207,8 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
     set from ``legal_actions_arrays``, the bots through ``choose_arrays``; the ``invariants``
     kernel after the set-up and after every decision. Returns int64[3]: games played,
     decisions checked, violations found."""
-    meta = s.meta
+    (meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard, box, supply, gpub,
+     goffer, gpriv, pl, tk, grid, kc) = state_arrays(s)
     kt, pd, work = chunk_arrays(s)
     cells = np.zeros(CELLS, np.int64)
     w = np.zeros(WORK, np.float64)
@@ -206,14 +217,14 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
     for g in range(n_games):
         i = first + g
         seed = soak.start_game(s0, s, run_seed, i, brng)
-        init_arrays(meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
-                    s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
-                    s.grid, s.kc, kt, pd, work, soak.players_of(i, p_fixed, lo, span), seed)
+        init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard,
+                    box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, work,
+                    soak.players_of(i, p_fixed, lo, span), seed)
         steps = 0
         code = contract.invariants(s)
         while code == 0 and meta[K.M_PHASE] != K.PH_OVER:
-            n = legal_actions_arrays(meta, s.opts, s.tiles, s.consts, s.market, s.supply, s.pl,
-                                     s.tk, pd, legal)
+            n = legal_actions_arrays(meta, opts, tiles, consts, market, supply, pl, tk, pd,
+                                     legal)
             if n == 0:
                 code = soak.NO_LEGAL
                 break
@@ -221,15 +232,14 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
             if codes[k] == search.SEARCH_CODE:
                 a = search.search_choose(params, k, s, legal, n, brng)
             else:
-                a = choose_arrays(codes[k], params, k, meta, s.opts, s.tiles, s.goals, s.lines,
-                                  s.consts, s.geo, s.market, s.supply, s.gpub, s.goffer, s.gpriv,
-                                  s.pl, s.tk, s.grid, s.kc, kt, pd, legal, n, brng, cells, w)
+                a = choose_arrays(codes[k], params, k, meta, opts, tiles, goals, lines, consts,
+                                  geo, market, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt,
+                                  pd, legal, n, brng, cells, w)
             if not soak.listed(a, legal, n):
                 code = soak.ILLEGAL
                 break
-            apply_arrays(meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
-                         s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl,
-                         s.tk, s.grid, s.kc, kt, pd, a)
+            apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
+                         discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a)
             steps += 1
             code = soak.check_step(s, steps, limit)
         if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
