@@ -38,6 +38,59 @@ def listed(a, legal, n):
     return False
 
 
+@njit(cache=True, inline="always")
+def players_of(i, p_fixed, lo, span):
+    """The player count of game ``i``: ``p_fixed`` if > 0, else ``lo + i mod span``."""
+    return p_fixed if p_fixed > 0 else lo + i % span
+
+
+@njit(cache=True, inline="always")
+def seat_row(i, seat, m_rot, rows):
+    """The parameter row playing ``seat`` in game ``i``: ``(i + seat) mod m_rot`` in the
+    rotation of ``m_rot`` > 0 bots, else ``rows[seat]``."""
+    return (i + seat) % m_rot if m_rot > 0 else rows[seat]
+
+
+@njit(cache=True, inline="always")
+def start_game(s0, s, run_seed, i, brng):
+    """Begin game ``i`` of run ``run_seed``: the fresh allocation ``s0`` copied into ``s`` (as
+    ``Game.new_state`` starts) and the bot generator ``brng`` (uint64[1]) set to
+    ``seed_for(run_seed, i, 1)``. Returns the chance seed ``seed_for(run_seed, i, 0)``
+    (uint64) for the game's set-up kernel."""
+    contract.copy_into(s0, s)
+    brng[0] = seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(1))
+    return seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(0))
+
+
+@njit(cache=True, inline="always")
+def check_step(s, steps, limit):
+    """The verdict after a decision, ``steps`` of them so far: the game's invariant code
+    (``contract.invariants``) if one is broken, else ``TOO_LONG`` past ``limit`` decisions,
+    else 0."""
+    code = contract.invariants(s)
+    if code == 0 and steps > limit:
+        code = TOO_LONG
+    return code
+
+
+@njit(cache=True, inline="always")
+def record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
+    """Count game ``i`` (``steps`` decisions, verdict ``code``) in ``out`` (int64[3]: games,
+    decisions, violations) and, if ``code`` != 0, record it as violation ``out[2]`` in
+    ``bad_idx``/``bad_code``/``bad_step``. Returns True once ``max_bad`` violations are
+    recorded (the loop stops)."""
+    out[0] += 1
+    out[1] += steps
+    if code == 0:
+        return False
+    nbad = out[2]
+    bad_idx[nbad] = i
+    bad_code[nbad] = code
+    bad_step[nbad] = steps
+    out[2] = nbad + 1
+    return nbad + 1 >= max_bad
+
+
 @njit(cache=True)
 def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
                limit, max_bad, bad_idx, bad_code, bad_step, legal):
@@ -56,13 +109,10 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
     Returns int64[3]: games played, decisions checked, violations found."""
     out = np.zeros(3, np.int64)
     brng = np.empty(1, np.uint64)
-    nbad = 0
     for g in range(n_games):
         i = first + g
-        p = p_fixed if p_fixed > 0 else lo + i % span
-        contract.copy_into(s0, s)
-        contract.init_state(s, p, seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(0)))
-        brng[0] = seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(1))
+        seed = start_game(s0, s, run_seed, i, brng)
+        contract.init_state(s, players_of(i, p_fixed, lo, span), seed)
         steps = 0
         code = contract.invariants(s)
         while code == 0 and not contract.is_over(s):
@@ -70,30 +120,14 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
             if n == 0:
                 code = NO_LEGAL
                 break
-            seat = contract.current_seat(s)
-            k = (i + seat) % m_rot if m_rot > 0 else rows[seat]
+            k = seat_row(i, contract.current_seat(s), m_rot, rows)
             a = bot_choose(codes[k], params, k, s, legal, n, brng)
-            ok = False
-            for j in range(n):
-                if legal[j] == a:
-                    ok = True
-                    break
-            if not ok:
+            if not listed(a, legal, n):
                 code = ILLEGAL
                 break
             contract.apply_inplace(s, a)
             steps += 1
-            code = contract.invariants(s)
-            if code == 0 and steps > limit:
-                code = TOO_LONG
-        out[0] += 1
-        out[1] += steps
-        if code != 0:
-            bad_idx[nbad] = i
-            bad_code[nbad] = code
-            bad_step[nbad] = steps
-            nbad += 1
-            if nbad >= max_bad:
-                break
-    out[2] = nbad
+            code = check_step(s, steps, limit)
+        if record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
+            break
     return out

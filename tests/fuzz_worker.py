@@ -139,6 +139,26 @@ def _play_checked(game, s, limit: int, rnd: random.Random) -> str | None:
     return None
 
 
+def _batch_and_play(game, strategies: list[str], seed: int, n_games: int,
+                    players: int) -> tuple[bool, str | None]:
+    """An accepted game's checks: ``n_games`` games of its batch loop at every player count
+    (``strategies`` rotated over the seats), then one game of ``players`` players played by
+    ``_play_checked``. Returns (refused, failure): refused if a step raised ``UserError``; the
+    failure is any other exception's type and text or ``_play_checked``'s message (None if
+    none)."""
+    try:
+        for n in range(game.min_players, game.max_players + 1):
+            idx = np.arange(n_games * n, dtype=np.int64).reshape(n_games, n) % len(strategies)
+            game.run_chunk(0, n_games, seed, n, idx, {}, strategies)
+        s = game.new_state(players, seed)
+        game.check_invariants(s)
+        return False, _play_checked(game, s, game.max_game_length() + 10, random.Random(seed))
+    except UserError:
+        return True, None
+    except Exception as e:  # noqa: BLE001
+        return False, f"{type(e).__name__}: {e}"
+
+
 def _base_states(game, count: int, seed: int) -> list[dict]:
     """Mid-game state dicts: random play for a few player counts and lengths."""
     out = []
@@ -289,19 +309,10 @@ def run_override(gid: str, examples: int, seed: int, current: Path) -> tuple[dic
         except Exception as e:  # noqa: BLE001
             failures.append(f"{ov}: get_game raised {type(e).__name__}: {e}")
             return
-        try:
-            for n in range(game.min_players, game.max_players + 1):
-                k = len(strategies)
-                idx = np.arange(3 * n, dtype=np.int64).reshape(3, n) % k
-                game.run_chunk(0, 3, seed, n, idx, {}, strategies)
-            s = game.new_state(game.min_players, seed)
-            game.check_invariants(s)
-            err = _play_checked(game, s, game.max_game_length() + 10, random.Random(seed))
-        except UserError:
+        refused, err = _batch_and_play(game, strategies, seed, 3, game.min_players)
+        if refused:
             stats["refused"] += 1
             return
-        except Exception as e:  # noqa: BLE001
-            err = f"{type(e).__name__}: {e}"
         if err:
             failures.append(f"{ov}: accepted, then {err}")
         stats["played"] += 1
@@ -357,19 +368,10 @@ def run_extremes(gid: str, examples: int, seed: int, current: Path) -> tuple[dic
         except UserError:
             stats["refused"] += 1
             continue
-        try:
-            for n in range(game.min_players, game.max_players + 1):
-                k = len(strategies)
-                idx = np.arange(2 * n, dtype=np.int64).reshape(2, n) % k
-                game.run_chunk(0, 2, seed, n, idx, {}, strategies)
-            s = game.new_state(game.max_players, seed)
-            game.check_invariants(s)
-            err = _play_checked(game, s, game.max_game_length() + 10, random.Random(seed))
-        except UserError:
+        refused, err = _batch_and_play(game, strategies, seed, 2, game.max_players)
+        if refused:
             stats["refused"] += 1
             continue
-        except Exception as e:  # noqa: BLE001
-            err = f"{type(e).__name__}: {e}"
         if err:
             failures.append(f"{ov}: accepted, then {err}"[:300])
         stats["played"] += 1

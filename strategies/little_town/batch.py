@@ -11,6 +11,15 @@ from strategies import search, soak
 from strategies.little_town.bots import FBUF_SIZE, choose_arrays
 
 
+@njit(cache=True, inline="always")
+def state_arrays(s):
+    """The arrays of ``s`` in the order the kernels take them (meta, rng, opts, bdata, gdata,
+    geo, consts, cells, seat, sb, piles, mkt, scratch), bound once per chunk: a loop that
+    passes ``s.<field>`` at every call pays a reference count per array and call."""
+    return (s.meta, s.rng, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells, s.seat, s.sb,
+            s.piles, s.mkt, s.scratch)
+
+
 @njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, first_player, score, detail, ahash):
@@ -120,35 +129,20 @@ search.register_playout(LittleTownState, play_out_fast)
 @njit(cache=True)
 def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
                limit, max_bad, bad_idx, bad_code, bad_step, legal):
-    """The soak's loop (``strategies.soak.soak_chunk``: same arguments, same games, same
+    """Little Town's soak loop: ``strategies.soak.soak_chunk`` (same arguments, same games, same
     outputs) on the batch loop's kernels: ``init_arrays``/``apply_arrays`` keep the legal set
     in ``s.scratch`` (``meta[M_NLEGAL]`` of them, what ``run_games`` plays; ``legal`` is not
     read), the bots through ``choose_arrays``; the ``invariants`` kernel after the set-up and
     after every decision. Returns int64[3]: games played, decisions checked, violations."""
-    meta = s.meta
-    rng = s.rng
-    opts = s.opts
-    bdata = s.bdata
-    gdata = s.gdata
-    geo = s.geo
-    consts = s.consts
-    cells = s.cells
-    seat = s.seat
-    sb = s.sb
-    piles = s.piles
-    mkt = s.mkt
-    lg = s.scratch
+    meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, lg = state_arrays(s)
     out = np.zeros(3, np.int64)
     brng = np.empty(1, np.uint64)
     fbuf = np.empty(FBUF_SIZE, np.float64)
-    nbad = 0
     for g in range(n_games):
         i = first + g
-        p = p_fixed if p_fixed > 0 else lo + i % span
-        contract.copy_into(s0, s)
+        seed = soak.start_game(s0, s, run_seed, i, brng)
         init_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
-                    lg, p, seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(0)))
-        brng[0] = seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(1))
+                    lg, soak.players_of(i, p_fixed, lo, span), seed)
         steps = 0
         code = contract.invariants(s)
         while code == 0 and meta[K.M_PHASE] != K.PH_OVER:
@@ -156,8 +150,7 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
             if n == 0:
                 code = soak.NO_LEGAL
                 break
-            c = meta[K.M_CUR]
-            k = (i + c) % m_rot if m_rot > 0 else rows[c]
+            k = soak.seat_row(i, meta[K.M_CUR], m_rot, rows)
             if codes[k] == search.SEARCH_CODE:
                 a = search.search_choose(params, k, s, lg, n, brng)
             else:
@@ -169,17 +162,7 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
             apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
                          lg, a)
             steps += 1
-            code = contract.invariants(s)
-            if code == 0 and steps > limit:
-                code = soak.TOO_LONG
-        out[0] += 1
-        out[1] += steps
-        if code != 0:
-            bad_idx[nbad] = i
-            bad_code[nbad] = code
-            bad_step[nbad] = steps
-            nbad += 1
-            if nbad >= max_bad:
-                break
-    out[2] = nbad
+            code = soak.check_step(s, steps, limit)
+        if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
+            break
     return out

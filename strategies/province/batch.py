@@ -134,7 +134,7 @@ search.register_playout(ProvinceState, play_out_fast)
 @njit(cache=True)
 def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
                limit, max_bad, bad_idx, bad_code, bad_step, legal):
-    """The soak's loop (``strategies.soak.soak_chunk``: same arguments, same games, same
+    """Province's soak loop: ``strategies.soak.soak_chunk`` (same arguments, same games, same
     outputs) on the batch loop's kernels: the legal set from ``legal_bits``/``list_legal``,
     the bots through ``choose_x``, ``apply_x`` on the flat array; the ``invariants`` kernel
     after the set-up and after every decision. Province has 2 seats (``p_fixed``, ``lo`` and
@@ -143,12 +143,9 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
     rng = s.rng
     out = np.zeros(3, np.int64)
     brng = np.empty(1, np.uint64)
-    nbad = 0
     for g in range(n_games):
         i = first + g
-        contract.copy_into(s0, s)
-        init_x(x, rng, seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(0)))
-        brng[0] = seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(1))
+        init_x(x, rng, soak.start_game(s0, s, run_seed, i, brng))
         steps = 0
         code = contract.invariants(s)
         while code == 0 and x[K.M_PHASE] != K.PH_OVER:
@@ -157,8 +154,7 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
             if n == 0:
                 code = soak.NO_LEGAL
                 break
-            seat = x[K.M_CUR]
-            k = (i + seat) % m_rot if m_rot > 0 else rows[seat]
+            k = soak.seat_row(i, x[K.M_CUR], m_rot, rows)
             if codes[k] == search.SEARCH_CODE:
                 a = search.search_choose(params, k, s, legal, n, brng)
             else:
@@ -168,17 +164,7 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
                 break
             apply_x(x, rng, a)
             steps += 1
-            code = contract.invariants(s)
-            if code == 0 and steps > limit:
-                code = soak.TOO_LONG
-        out[0] += 1
-        out[1] += steps
-        if code != 0:
-            bad_idx[nbad] = i
-            bad_code[nbad] = code
-            bad_step[nbad] = steps
-            nbad += 1
-            if nbad >= max_bad:
-                break
-    out[2] = nbad
+            code = soak.check_step(s, steps, limit)
+        if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
+            break
     return out

@@ -26,6 +26,28 @@ from strategies import search, soak
 from strategies.suburbia.bots import CELLS, WORK, choose_arrays
 
 
+@njit(cache=True, inline="always")
+def chunk_arrays(s):
+    """The derived arrays (kernels.py) of a chunk of games on the rules and data of ``s``: the
+    kind tables ``kt`` int64[NK, NKT] (filled here, once per chunk), the seat rows ``pd``
+    int64[MAXP, NPD] (zero; ``init_arrays``/``apply_arrays`` keep them) and ``init_arrays``'
+    scratch ``work`` (int64). Inlined into ``run_games`` and ``soak_chunk``."""
+    kt = np.zeros((K.NK, NKT), np.int64)
+    pd = np.zeros((K.MAXP, NPD), np.int64)
+    kind_tables(s.opts, s.tiles, s.goals, kt)
+    return kt, pd, np.empty(init_scratch_size(s.tiles), np.int64)
+
+
+@njit(cache=True, inline="always")
+def state_arrays(s):
+    """The arrays of ``s`` in the order the kernels take them (meta, rng, opts, tiles, goals,
+    lines, consts, geo, pile, market, discard, box, supply, gpub, goffer, gpriv, pl, tk, grid,
+    kc), bound once per chunk: a loop that passes ``s.<field>`` at every call pays a reference
+    count per array and call."""
+    return (s.meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile, s.market,
+            s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk, s.grid, s.kc)
+
+
 @njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, keys, detail, ahash):
@@ -60,11 +82,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     tk = s.tk
     grid = s.grid
     kc = s.kc
-    # derived arrays (kernels.py): kind tables for the chunk, seat rows kept by the kernels
-    kt = np.zeros((K.NK, NKT), np.int64)
-    pd = np.zeros((K.MAXP, NPD), np.int64)
-    kind_tables(opts, tiles, goals, kt)
-    work = np.empty(init_scratch_size(tiles), np.int64)
+    kt, pd, work = chunk_arrays(s)
     legal = np.empty(K.NUM_ACTIONS, np.int32)
     cells = np.zeros(CELLS, np.int64)
     w = np.zeros(WORK, np.float64)
@@ -183,49 +201,25 @@ search.register_playout(SuburbiaState, play_out_fast)
 @njit(cache=True)
 def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
                limit, max_bad, bad_idx, bad_code, bad_step, legal):
-    """The soak's loop (``strategies.soak.soak_chunk``: same arguments, same games, same
+    """Suburbia's soak loop: ``strategies.soak.soak_chunk`` (same arguments, same games, same
     outputs) on the batch loop's kernels: the derived arrays (kind tables, seat rows) built
-    once per chunk and kept by ``init_arrays``/``apply_arrays``, the legal set from
-    ``legal_actions_arrays``, the bots through ``choose_arrays``; the ``invariants`` kernel
-    after the set-up and after every decision. Returns int64[3]: games played, decisions
-    checked, violations found."""
-    meta = s.meta
-    rng = s.rng
-    opts = s.opts
-    tiles = s.tiles
-    goals = s.goals
-    lines = s.lines
-    consts = s.consts
-    geo = s.geo
-    pile = s.pile
-    market = s.market
-    discard = s.discard
-    box = s.box
-    supply = s.supply
-    gpub = s.gpub
-    goffer = s.goffer
-    gpriv = s.gpriv
-    pl = s.pl
-    tk = s.tk
-    grid = s.grid
-    kc = s.kc
-    kt = np.zeros((K.NK, NKT), np.int64)
-    pd = np.zeros((K.MAXP, NPD), np.int64)
-    kind_tables(opts, tiles, goals, kt)
-    work = np.empty(init_scratch_size(tiles), np.int64)
+    once per chunk (``chunk_arrays``) and kept by ``init_arrays``/``apply_arrays``, the legal
+    set from ``legal_actions_arrays``, the bots through ``choose_arrays``; the ``invariants``
+    kernel after the set-up and after every decision. Returns int64[3]: games played,
+    decisions checked, violations found."""
+    (meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard, box, supply, gpub,
+     goffer, gpriv, pl, tk, grid, kc) = state_arrays(s)
+    kt, pd, work = chunk_arrays(s)
     cells = np.zeros(CELLS, np.int64)
     w = np.zeros(WORK, np.float64)
     out = np.zeros(3, np.int64)
     brng = np.empty(1, np.uint64)
-    nbad = 0
     for g in range(n_games):
         i = first + g
-        p = p_fixed if p_fixed > 0 else lo + i % span
-        contract.copy_into(s0, s)
+        seed = soak.start_game(s0, s, run_seed, i, brng)
         init_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard,
-                    box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, work, p,
-                    seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(0)))
-        brng[0] = seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(1))
+                    box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, work,
+                    soak.players_of(i, p_fixed, lo, span), seed)
         steps = 0
         code = contract.invariants(s)
         while code == 0 and meta[K.M_PHASE] != K.PH_OVER:
@@ -234,8 +228,7 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
             if n == 0:
                 code = soak.NO_LEGAL
                 break
-            c = meta[1]
-            k = (i + c) % m_rot if m_rot > 0 else rows[c]
+            k = soak.seat_row(i, meta[1], m_rot, rows)
             if codes[k] == search.SEARCH_CODE:
                 a = search.search_choose(params, k, s, legal, n, brng)
             else:
@@ -248,17 +241,7 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
             apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
                          discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a)
             steps += 1
-            code = contract.invariants(s)
-            if code == 0 and steps > limit:
-                code = soak.TOO_LONG
-        out[0] += 1
-        out[1] += steps
-        if code != 0:
-            bad_idx[nbad] = i
-            bad_code[nbad] = code
-            bad_step[nbad] = steps
-            nbad += 1
-            if nbad >= max_bad:
-                break
-    out[2] = nbad
+            code = soak.check_step(s, steps, limit)
+        if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
+            break
     return out

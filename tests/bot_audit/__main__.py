@@ -9,6 +9,7 @@ import json
 import sys
 import time
 
+from tests.bot_audit import _common
 from tests.bot_audit._common import speed, win_vs_random
 
 MODULES = {"suburbia": "suburbia", "little-town": "little_town",
@@ -61,7 +62,7 @@ def main(argv=None) -> int:
         if not a.skip_blunders:
             new += mod.audit(a.games, players, bots, a.seed)
         if a.distinct:
-            new += mod.distinct(players, deals=a.distinct, seed=a.seed)
+            new += _common.distinct(gid, mod.play, players, deals=a.distinct, seed=a.seed)
         if a.winrate:
             for bot in bots:
                 if bot != "random":

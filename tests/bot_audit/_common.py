@@ -1,14 +1,19 @@
-"""What every game's audit shares: result rows, win rate against random, distinct games,
-throughput."""
+"""What every game's audit shares: result rows, the audit loop's Python side, mirror-match
+rows, the cross-check against run_chunk, win rate against random, distinct games, throughput."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
+from numba import njit
 
 import sim
+from sim.core import contract
+from sim.core.rng import seed_for
 from sim.core.seating import seat_matrix
+from strategies import common
 
 
 @dataclass
@@ -88,3 +93,76 @@ def distinct(game_id: str, play, players: list[int], bot: str = "greedy", deals:
         rows.append(Row(game_id, n_players, bot, f"distinct games, same deal ({reps} bot seeds)",
                         float(d), float(t)))
     return rows
+
+
+def play_loop(game_id: str, kernel, n_cols: int, n_players: int, names: list[str],
+              seats: np.ndarray, seed: int, reps: int = 1, options: dict | None = None,
+              copies: int = 1, extra: tuple = ()) -> tuple[np.ndarray, np.ndarray]:
+    """``(out int64[n, p, n_cols], hashes uint64[n])`` of the ``n = len(seats)`` games of a
+    game's audit loop: ``kernel(*states, 0, n, seed, n_players, seats, codes, params, reps,
+    out, hashes, *extra)``, ``states`` being ``copies`` fresh allocations of the rules
+    ``options`` (default rules if None), ``seats`` int64[n, n_players] rows of ``names``.
+    Game ``g`` is deal ``g // reps`` played with bot seed ``g``."""
+    game = sim.get_game(game_id)
+    states = [game._alloc(game.resolve_options(options)) for _ in range(copies)]
+    codes, params = game.bots.params_matrix(names)
+    n = len(seats)
+    out = np.zeros((n, n_players, n_cols), np.int64)
+    hashes = np.zeros(n, np.uint64)
+    kernel(*states, 0, n, np.uint64(seed), n_players, np.ascontiguousarray(seats, np.int64),
+           codes, params, reps, out, hashes, *extra)
+    return out, hashes
+
+
+def mirror_rows(game_id: str, play, n_games: int, players: list[int], bots: list[str],
+                seed: int, rows_of) -> list[Row]:
+    """The blunder rows of each bot in mirror matches of ``n_games`` games at each player
+    count: ``rows_of(row, out, sg)`` gives them from the audit loop's ``out`` (``play``'s
+    first result), ``sg`` the seat-games and ``row(metric, num, den=0.0, note="")`` a
+    ``Row`` of that game, player count and bot."""
+    rows = []
+    for n_players in players:
+        for bot in bots:
+            out, _ = play(n_players, [bot], mirror_seats(n_games, n_players), seed)
+            rows += rows_of(partial(Row, game_id, n_players, bot), out, n_games * n_players)
+    return rows
+
+
+def cross_check(game_id: str, play, players: tuple[int, ...], n_games: int, seed: int,
+                columns: dict) -> None:
+    """The audit loop plays ``run_chunk``'s games: at each player count, the game's pool bots
+    seated at random, each column ``c`` of ``columns`` (column index -> ``f(ChunkResult)``,
+    an int array ``[n_games, n_players]``) equal to ``f`` of ``run_chunk``'s result. Raises
+    AssertionError naming the player count and column that differ."""
+    game = sim.get_game(game_id)
+    names = game.pool_strategies
+    for n_players in players:
+        seats = np.random.default_rng(n_players).integers(0, len(names), (n_games, n_players))
+        out, _ = play(n_players, names, seats, seed)
+        res = game.run_chunk(0, n_games, seed, n_players, seats, {}, names)
+        for c, of in columns.items():
+            assert (out[:, :, c] == of(res)).all(), (n_players, c)
+
+
+@njit(cache=True, inline="always")
+def start_game(s, first, g, reps, run_seed, n_players, brng, out):
+    """Set up game ``first + g`` of an audit loop (inlined into each game's ``_play``) in
+    ``s``: deal ``(first + g) // reps`` (chance seed ``seed_for(run_seed, deal, 0)``), the bot
+    generator ``brng`` (uint64[1]) at ``seed_for(run_seed, first + g, 1)`` and the columns
+    ``out[g, :n_players, :]`` zeroed. Returns the start of the game's action hash (uint64 0)."""
+    contract.init_state(s, n_players, seed_for(run_seed, np.uint64((first + g) // reps),
+                                               np.uint64(0)))
+    brng[0] = seed_for(run_seed, np.uint64(first + g), np.uint64(1))
+    out[g, :n_players, :] = 0
+    return np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def bot_move(s, g, seat_idx, codes, params, legal, brng):
+    """The next decision of game ``g`` of an audit loop: the legal actions of ``s`` listed in
+    ``legal`` (int32), the seat to act and the action its bot (row ``seat_idx[g, seat]`` of
+    ``codes``/``params``) chooses from ``brng``. Returns (legal count, seat, action)."""
+    n = contract.legal_actions_into(s, legal)
+    c = contract.current_seat(s)
+    k = seat_idx[g, c]
+    return n, c, common.bot_choose(codes[k], params, k, s, legal, n, brng)

@@ -20,13 +20,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-import sim
 from sim.core import contract
-from sim.core.rng import mix, seed_for
+from sim.core.rng import mix
 from sim.little_town import constants as K
-from strategies import common
 from tests.bot_audit import _common
-from tests.bot_audit._common import Row, mirror_seats
+from tests.bot_audit._common import Row
 
 GAME = "little-town"
 PLAYERS = [2, 3, 4]
@@ -50,19 +48,11 @@ def _play(s, first, n_games, run_seed, n_players, seat_idx, codes, params, reps,
     meta = s.meta
     seat = s.seat
     for g in range(n_games):
-        contract.init_state(s, n_players, seed_for(run_seed, np.uint64((first + g) // reps),
-                                                   np.uint64(0)))
-        brng[0] = seed_for(run_seed, np.uint64(first + g), np.uint64(1))
+        h = _common.start_game(s, first, g, reps, run_seed, n_players, brng, out)
         for p in range(n_players):
             bought[p] = 0
-            for j in range(NS):
-                out[g, p, j] = 0
-        h = np.uint64(0)
         while not contract.is_over(s):
-            n = contract.legal_actions_into(s, legal)
-            c = contract.current_seat(s)
-            k = seat_idx[g, c]
-            a = common.bot_choose(codes[k], params, k, s, legal, n, brng)
+            _n, c, a = _common.bot_move(s, g, seat_idx, codes, params, legal, brng)
             ph = meta[K.M_PHASE]
             if (ph == K.PH_ACT or ph == K.PH_RES) and K.A_ACT <= a < K.A_PAWN:
                 x = s.geo[meta[K.P_CELL], K.GE_NBR + a - K.A_ACT]
@@ -115,69 +105,43 @@ def _play(s, first, n_games, run_seed, n_players, seat_idx, codes, params, reps,
 def play(n_players: int, names: list[str], seats: np.ndarray, seed: int, reps: int = 1,
          options: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(out int64[n, p, NS], hashes uint64[n])`` of ``n = len(seats)`` games."""
-    game = sim.get_game(GAME)
-    s = game._alloc(game.resolve_options(options))
-    codes, params = game.bots.params_matrix(names)
-    n = len(seats)
-    out = np.zeros((n, n_players, NS), np.int64)
-    hashes = np.zeros(n, np.uint64)
-    _play(s, 0, n, np.uint64(seed), n_players, np.ascontiguousarray(seats, np.int64), codes,
-          params, reps, out, hashes)
-    return out, hashes
+    return _common.play_loop(GAME, _play, NS, n_players, names, seats, seed, reps, options)
+
+
+def _rows(row, out, sg):
+    """The audit rows of one bot and player count (see _common.mirror_rows)."""
+    unfed = out[:, :, S_UNFED] > 0
+    cath = out[:, :, S_CATH_ROUND] > 0
+    offer = out[:, 0, S_RES_OFFER] > 0
+    last = 4  # default rounds
+    return [
+        row("seat-games with an unfed worker", float(unfed.sum()), float(sg)),
+        row("... after buying cubes that round", float(out[:, :, S_UNFED_AFTER_BUY].sum()),
+            float(sg)),
+        row("unfed workers per seat-game (mean)", float(out[:, :, S_UNFED].mean())),
+        row("Carpenter paid with no wood in the supply", float(out[:, :, S_CARP_DRY].sum()),
+            float(out[:, :, S_CARP].sum())),
+        row("exchanges paid for nothing", float(out[:, :, S_EXCH_DRY].sum()),
+            float(out[:, :, S_EXCH].sum())),
+        row("cubes held at the end (mean)", float(out[:, :, S_CUBES_END].mean())),
+        row("cubes bought with coins (mean)", float(out[:, :, S_BOUGHT].mean())),
+        row("Cathedral built (seat-games)", float(cath.sum()), float(sg)),
+        row("Cathedral built in the last round", float((out[:, :, S_CATH_ROUND] == last).sum()),
+            float(cath.sum())),
+        row("Cathedral VP from workers (mean per build)",
+            float(out[:, :, S_CATH_VP][cath].mean()) if cath.any() else 0.0),
+        row("Residence built (games with it on offer)",
+            float(out[offer][:, :, S_RES_BUILT].sum()), float(offer.sum())),
+        row("score (mean)", float(out[:, :, S_SCORE].mean())),
+    ]
 
 
 def audit(n_games: int, players: list[int], bots: list[str], seed: int = 1) -> list[Row]:
     """The blunder rows of each bot (mirror matches) at each player count."""
-    rows = []
-    for n_players in players:
-        for bot in bots:
-            out, _ = play(n_players, [bot], mirror_seats(n_games, n_players), seed)
-            sg = n_games * n_players
-            unfed = out[:, :, S_UNFED] > 0
-            cath = out[:, :, S_CATH_ROUND] > 0
-            offer = out[:, 0, S_RES_OFFER] > 0
-            last = 4  # default rounds
-            rows += [
-                Row(GAME, n_players, bot, "seat-games with an unfed worker",
-                    float(unfed.sum()), float(sg)),
-                Row(GAME, n_players, bot, "... after buying cubes that round",
-                    float(out[:, :, S_UNFED_AFTER_BUY].sum()), float(sg)),
-                Row(GAME, n_players, bot, "unfed workers per seat-game (mean)",
-                    float(out[:, :, S_UNFED].mean())),
-                Row(GAME, n_players, bot, "Carpenter paid with no wood in the supply",
-                    float(out[:, :, S_CARP_DRY].sum()), float(out[:, :, S_CARP].sum())),
-                Row(GAME, n_players, bot, "exchanges paid for nothing",
-                    float(out[:, :, S_EXCH_DRY].sum()), float(out[:, :, S_EXCH].sum())),
-                Row(GAME, n_players, bot, "cubes held at the end (mean)",
-                    float(out[:, :, S_CUBES_END].mean())),
-                Row(GAME, n_players, bot, "cubes bought with coins (mean)",
-                    float(out[:, :, S_BOUGHT].mean())),
-                Row(GAME, n_players, bot, "Cathedral built (seat-games)",
-                    float(cath.sum()), float(sg)),
-                Row(GAME, n_players, bot, "Cathedral built in the last round",
-                    float((out[:, :, S_CATH_ROUND] == last).sum()), float(cath.sum())),
-                Row(GAME, n_players, bot, "Cathedral VP from workers (mean per build)",
-                    float(out[:, :, S_CATH_VP][cath].mean()) if cath.any() else 0.0),
-                Row(GAME, n_players, bot, "Residence built (games with it on offer)",
-                    float(out[offer][:, :, S_RES_BUILT].sum()), float(offer.sum())),
-                Row(GAME, n_players, bot, "score (mean)", float(out[:, :, S_SCORE].mean())),
-            ]
-    return rows
-
-
-def distinct(players: list[int], bot: str = "greedy", deals: int = 100, reps: int = 20,
-             seed: int = 1) -> list[Row]:
-    """Share of distinct games among ``reps`` bot seeds of each of ``deals`` deals (mirror)."""
-    return _common.distinct(GAME, play, players, bot, deals, reps, seed)
+    return _common.mirror_rows(GAME, play, n_games, players, bots, seed, _rows)
 
 
 def cross_check(n_games: int = 200, seed: int = 3) -> None:
     """The loop plays run_chunk's games: equal scores and unfed counts, bots seated at random."""
-    game = sim.get_game(GAME)
-    names = game.pool_strategies
-    for n_players in (2, 3, 4):
-        seats = np.random.default_rng(n_players).integers(0, len(names), (n_games, n_players))
-        out, _ = play(n_players, names, seats, seed)
-        res = game.run_chunk(0, n_games, seed, n_players, seats, {}, names)
-        assert (out[:, :, S_SCORE] == res.score).all(), n_players
-        assert (out[:, :, S_UNFED] == res.seat_detail["unfed"]).all(), n_players
+    _common.cross_check(GAME, play, (2, 3, 4), n_games, seed,
+                        {S_SCORE: lambda r: r.score, S_UNFED: lambda r: r.seat_detail["unfed"]})

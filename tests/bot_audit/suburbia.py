@@ -19,14 +19,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-import sim
 from sim.core import contract
-from sim.core.rng import mix, seed_for
+from sim.core.rng import mix
 from sim.suburbia import constants as K
 from sim.suburbia.kernels import derived_arrays, invest, place_tile
-from strategies import common
 from tests.bot_audit import _common
-from tests.bot_audit._common import Row, mirror_seats
+from tests.bot_audit._common import Row
 
 GAME = "suburbia"
 PLAYERS = [1, 2, 3, 4]
@@ -69,18 +67,9 @@ def _play(s, s2, first, n_games, run_seed, n_players, seat_idx, codes, params, r
     meta = s.meta
     pl = s.pl
     for g in range(n_games):
-        contract.init_state(s, n_players, seed_for(run_seed, np.uint64((first + g) // reps),
-                                                   np.uint64(0)))
-        brng[0] = seed_for(run_seed, np.uint64(first + g), np.uint64(1))
-        for p in range(n_players):
-            for j in range(NS):
-                out[g, p, j] = 0
-        h = np.uint64(0)
+        h = _common.start_game(s, first, g, reps, run_seed, n_players, brng, out)
         while not contract.is_over(s):
-            n = contract.legal_actions_into(s, legal)
-            c = contract.current_seat(s)
-            k = seat_idx[g, c]
-            a = common.bot_choose(codes[k], params, k, s, legal, n, brng)
+            _n, c, a = _common.bot_move(s, g, seat_idx, codes, params, legal, brng)
             ph = meta[K.M_PHASE]
             may_end = (ph == K.PH_PLACE or ph == K.PH_DISCARD
                        or (ph == K.PH_ACTION and (a >= K.A_INVEST or a == K.A_PASS)))
@@ -117,58 +106,36 @@ def _play(s, s2, first, n_games, run_seed, n_players, seat_idx, codes, params, r
 def play(n_players: int, names: list[str], seats: np.ndarray, seed: int, reps: int = 1,
          options: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(out int64[n, p, NS], hashes uint64[n])`` of ``n = len(seats)`` games."""
-    game = sim.get_game(GAME)
-    s = game._alloc(game.resolve_options(options))
-    s2 = game._alloc(game.resolve_options(options))
-    codes, params = game.bots.params_matrix(names)
-    n = len(seats)
-    out = np.zeros((n, n_players, NS), np.int64)
-    hashes = np.zeros(n, np.uint64)
-    _play(s, s2, 0, n, np.uint64(seed), n_players, np.ascontiguousarray(seats, np.int64),
-          codes, params, reps, out, hashes)
-    return out, hashes
+    return _common.play_loop(GAME, _play, NS, n_players, names, seats, seed, reps, options,
+                             copies=2)
+
+
+def _rows(row, out, sg):
+    """The audit rows of one bot and player count (see _common.mirror_rows)."""
+    return [
+        row("turns whose income step is not paid in full", float(out[:, :, S_UNPAID].sum()),
+            float(out[:, :, S_TURNS].sum())),
+        row("population lost to unpaid income (mean)", float(out[:, :, S_POP_LOST].mean())),
+        row("seat-games ending at Income -5", float((out[:, :, S_INC_END] == -5).sum()),
+            float(sg)),
+        row("private goal achieved", float(out[:, :, S_PRIV_DONE].sum()),
+            float(out[:, :, S_PRIV].sum())),
+        row("investment markers (mean per seat-game)", float(out[:, :, S_INV].mean())),
+        row("investment markers on a Lake", float(out[:, :, S_INV_LAKE].sum()),
+            float(out[:, :, S_INV].sum())),
+        row("Lakes placed (mean)", float(out[:, :, S_LAKES].mean())),
+        row("population (mean)", float(out[:, :, S_POP].mean())),
+    ]
 
 
 def audit(n_games: int, players: list[int], bots: list[str], seed: int = 1) -> list[Row]:
     """The blunder rows of each bot (mirror matches) at each player count."""
-    rows = []
-    for n_players in players:
-        for bot in bots:
-            out, _ = play(n_players, [bot], mirror_seats(n_games, n_players), seed)
-            sg = n_games * n_players
-            rows += [
-                Row(GAME, n_players, bot, "turns whose income step is not paid in full",
-                    float(out[:, :, S_UNPAID].sum()), float(out[:, :, S_TURNS].sum())),
-                Row(GAME, n_players, bot, "population lost to unpaid income (mean)",
-                    float(out[:, :, S_POP_LOST].mean())),
-                Row(GAME, n_players, bot, "seat-games ending at Income -5",
-                    float((out[:, :, S_INC_END] == -5).sum()), float(sg)),
-                Row(GAME, n_players, bot, "private goal achieved",
-                    float(out[:, :, S_PRIV_DONE].sum()), float(out[:, :, S_PRIV].sum())),
-                Row(GAME, n_players, bot, "investment markers (mean per seat-game)",
-                    float(out[:, :, S_INV].mean())),
-                Row(GAME, n_players, bot, "investment markers on a Lake",
-                    float(out[:, :, S_INV_LAKE].sum()), float(out[:, :, S_INV].sum())),
-                Row(GAME, n_players, bot, "Lakes placed (mean)", float(out[:, :, S_LAKES].mean())),
-                Row(GAME, n_players, bot, "population (mean)", float(out[:, :, S_POP].mean())),
-            ]
-    return rows
-
-
-def distinct(players: list[int], bot: str = "greedy", deals: int = 100, reps: int = 20,
-             seed: int = 1) -> list[Row]:
-    """Share of distinct games among ``reps`` bot seeds of each of ``deals`` deals (mirror)."""
-    return _common.distinct(GAME, play, players, bot, deals, reps, seed)
+    return _common.mirror_rows(GAME, play, n_games, players, bots, seed, _rows)
 
 
 def cross_check(n_games: int = 100, seed: int = 3) -> None:
     """The loop plays run_chunk's games: equal final income, population and markers."""
-    game = sim.get_game(GAME)
-    names = game.pool_strategies
-    for n_players in (1, 2, 3, 4):
-        seats = np.random.default_rng(n_players).integers(0, len(names), (n_games, n_players))
-        out, _ = play(n_players, names, seats, seed)
-        res = game.run_chunk(0, n_games, seed, n_players, seats, {}, names)
-        assert (out[:, :, S_INC_END] == res.seat_detail["final_income"]).all(), n_players
-        assert (out[:, :, S_INV] == res.seat_detail["investments"]).all(), n_players
-        assert (out[:, :, S_LAKES] == res.seat_detail["lakes"]).all(), n_players
+    _common.cross_check(GAME, play, (1, 2, 3, 4), n_games, seed,
+                        {S_INC_END: lambda r: r.seat_detail["final_income"],
+                         S_INV: lambda r: r.seat_detail["investments"],
+                         S_LAKES: lambda r: r.seat_detail["lakes"]})

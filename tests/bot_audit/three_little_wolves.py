@@ -29,13 +29,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-import sim
 from sim.core import contract
-from sim.core.rng import mix, seed_for
+from sim.core.rng import mix
 from sim.three_little_wolves import constants as K
 from strategies import common
 from tests.bot_audit import _common
-from tests.bot_audit._common import Row, mirror_seats
+from tests.bot_audit._common import Row
 
 GAME = "three-little-wolves"
 PLAYERS = [2, 3, 4]
@@ -78,20 +77,10 @@ def _play(s, s2, first, n_games, run_seed, n_players, seat_idx, codes, params, r
     brng = np.empty(1, np.uint64)
     sc = np.zeros(4, np.float64)
     for g in range(n_games):
-        gi = np.uint64(first + g)
-        contract.init_state(s, n_players, seed_for(run_seed, np.uint64((first + g) // reps),
-                                                   np.uint64(0)))
-        brng[0] = seed_for(run_seed, gi, np.uint64(1))
-        for p in range(n_players):
-            for j in range(NS):
-                out[g, p, j] = 0
-        h = np.uint64(0)
+        h = _common.start_game(s, first, g, reps, run_seed, n_players, brng, out)
         meta = s.meta
         while not contract.is_over(s):
-            n = contract.legal_actions_into(s, legal)
-            c = contract.current_seat(s)
-            k = seat_idx[g, c]
-            a = common.bot_choose(codes[k], params, k, s, legal, n, brng)
+            n, c, a = _common.bot_move(s, g, seat_idx, codes, params, legal, brng)
             if meta[K.M_PHASE] == K.PH_PLAY:
                 wolf_legal = False
                 wa = -1
@@ -165,60 +154,37 @@ def _play(s, s2, first, n_games, run_seed, n_players, seat_idx, codes, params, r
 def play(n_players: int, names: list[str], seats: np.ndarray, seed: int, reps: int = 1,
          options: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(out int64[n, p, NS], hashes uint64[n])`` of ``n = len(seats)`` games."""
-    game = sim.get_game(GAME)
-    s = game._alloc(game.resolve_options(options))
-    s2 = game._alloc(game.resolve_options(options))
-    codes, params = game.bots.params_matrix(names)
-    n = len(seats)
-    out = np.zeros((n, n_players, NS), np.int64)
-    hashes = np.zeros(n, np.uint64)
-    _play(s, s2, 0, n, np.uint64(seed), n_players, np.ascontiguousarray(seats, np.int64), codes,
-          params, reps, out, hashes, CF_REPS)
-    return out, hashes
+    return _common.play_loop(GAME, _play, NS, n_players, names, seats, seed, reps, options,
+                             copies=2, extra=(CF_REPS,))
+
+
+def _rows(row, out, sg):
+    """The audit rows of one bot and player count (see _common.mirror_rows)."""
+    lt_wolf = out[:, :, S_LT_WOLF].sum()
+    return [
+        row("declined a legal wolf on its last turn", float(out[:, :, S_LT_DECLINED].sum()),
+            float(lt_wolf)),
+        row("seat-games: unused wolf while a target existed",
+            float(out[:, :, S_LAST_DECLINED].sum()), float(sg)),
+        row("seat-games: declined a wolf that scores more", float(out[:, :, S_LT_BLUNDER].sum()),
+            float(sg),
+            note=f"the blunder; {CF_REPS} playouts per branch, best wolf; "
+                 f"{out[:, :, S_LT_BLUNDER_PTS].sum() / 1000.0 / sg:.3f} points/seat-game"),
+        row("seat-games: declined the first wolf, one playout",
+            float(out[:, :, S_LT_REGRET].sum()), float(sg),
+            note=f"{out[:, :, S_LT_REGRET_PTS].sum() / sg:.3f} points/seat-game"),
+        row("seat-games ending with any unused wolf", float((out[:, :, S_UNUSED] > 0).sum()),
+            float(sg)),
+        row("unused wolves at the end (mean)", float(out[:, :, S_UNUSED].mean())),
+        row("score (mean)", float(out[:, :, S_SCORE].mean())),
+    ]
 
 
 def audit(n_games: int, players: list[int], bots: list[str], seed: int = 1) -> list[Row]:
     """The blunder rows of each bot (mirror matches) at each player count."""
-    rows = []
-    for n_players in players:
-        for bot in bots:
-            out, _ = play(n_players, [bot], mirror_seats(n_games, n_players), seed)
-            sg = n_games * n_players
-            lt_wolf = out[:, :, S_LT_WOLF].sum()
-            rows += [
-                Row(GAME, n_players, bot, "declined a legal wolf on its last turn",
-                    float(out[:, :, S_LT_DECLINED].sum()), float(lt_wolf)),
-                Row(GAME, n_players, bot, "seat-games: unused wolf while a target existed",
-                    float(out[:, :, S_LAST_DECLINED].sum()), float(sg)),
-                Row(GAME, n_players, bot, "seat-games: declined a wolf that scores more",
-                    float(out[:, :, S_LT_BLUNDER].sum()), float(sg),
-                    note=f"the blunder; {CF_REPS} playouts per branch, best wolf; "
-                         f"{out[:, :, S_LT_BLUNDER_PTS].sum() / 1000.0 / sg:.3f} "
-                         "points/seat-game"),
-                Row(GAME, n_players, bot, "seat-games: declined the first wolf, one playout",
-                    float(out[:, :, S_LT_REGRET].sum()), float(sg),
-                    note=f"{out[:, :, S_LT_REGRET_PTS].sum() / sg:.3f} points/seat-game"),
-                Row(GAME, n_players, bot, "seat-games ending with any unused wolf",
-                    float((out[:, :, S_UNUSED] > 0).sum()), float(sg)),
-                Row(GAME, n_players, bot, "unused wolves at the end (mean)",
-                    float(out[:, :, S_UNUSED].mean())),
-                Row(GAME, n_players, bot, "score (mean)", float(out[:, :, S_SCORE].mean())),
-            ]
-    return rows
-
-
-def distinct(players: list[int], bot: str = "greedy", deals: int = 100, reps: int = 20,
-             seed: int = 1) -> list[Row]:
-    """Share of distinct games among ``reps`` bot seeds of each of ``deals`` deals (mirror)."""
-    return _common.distinct(GAME, play, players, bot, deals, reps, seed)
+    return _common.mirror_rows(GAME, play, n_games, players, bots, seed, _rows)
 
 
 def cross_check(n_games: int = 200, seed: int = 3) -> None:
     """The loop plays run_chunk's games: equal scores, every bot seated at random."""
-    game = sim.get_game(GAME)
-    names = game.pool_strategies
-    for n_players in (2, 3, 4):
-        seats = np.random.default_rng(n_players).integers(0, len(names), (n_games, n_players))
-        out, _ = play(n_players, names, seats, seed)
-        res = game.run_chunk(0, n_games, seed, n_players, seats, {}, names)
-        assert (out[:, :, S_SCORE] == res.score).all(), n_players
+    _common.cross_check(GAME, play, (2, 3, 4), n_games, seed, {S_SCORE: lambda r: r.score})
