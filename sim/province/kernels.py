@@ -12,10 +12,10 @@ Performance note (see also the one in sim/go_town/kernels.py). The per-decision 
 (``legal_bits`` and its helpers, ``apply_inplace``, the bots' ``plan_bot``/``best_move``) are
 compiled with ``_nrt=False``: numba's reference counting of the array arguments was about half
 of the run time even with the flat layout, and without it numba refuses any allocation in
-them (``init_x``, once per game, too: its scratch is a stack array, ``stack_array``). ``apply_inplace`` and the bit-set
-kernels are ``forceinline=True`` into the batch loop. The legal actions are computed as two bit
-sets (``legal_bits``); the random bot of the batch loop draws the k-th legal action from them
-without listing (``count_legal``/``nth_legal``), the API and ``plan_bot`` list them
+them (``init_x``, once per game, too: its scratch is a stack array, ``sim.core.stack``).
+``apply_inplace`` and the bit-set kernels are ``forceinline=True`` into the batch loop. The
+legal actions are computed as two bit sets (``legal_bits``); the random bot of the batch loop
+draws the k-th legal action from them without listing (``count_legal``/``nth_legal``), the API and ``plan_bot`` list them
 (``list_legal``) in the same ascending order. The MOVE effect and the submask deposit are
 written without data-dependent branches (the random choices made them mispredict). Effect,
 2 players, one core (AMD Zen 5, CPU time): random 24,000 -> 103,000 games/s, greedy 49,000 ->
@@ -26,13 +26,11 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
 
 from sim.core.bits import lowest_bit, popcount
 from sim.core.contract import implements, meta_hooks
 from sim.core.rng import next_u64, rand_below, shuffle
+from sim.core.stack import stack_array
 from sim.province import constants as K
 
 
@@ -69,26 +67,6 @@ def alloc_state(opts: np.ndarray, sdata: np.ndarray, gdata: np.ndarray,
     x[K.X_FB: K.X_FB + K.NS] = -1
     x[K.X_GR: K.X_GR + K.MAXG] = -2
     return ProvinceState(x=x, rng=np.zeros(1, np.uint64))
-
-
-def stack_array(dtype, n):
-    """A compiled function returning a fresh C array ``dtype[n]`` (``n`` a Python int) on the
-    stack of the kernel that calls it: uninitialised, gone when that kernel returns. Scratch
-    without the reference-counted heap, so usable in kernels compiled with ``_nrt=False``."""
-    arrty = types.Array(dtype, 1, "C")
-
-    @intrinsic
-    def alloc(typingctx):
-        def codegen(context, builder, sig, args):
-            lty = context.get_data_type(dtype)
-            ptr = cgutils.alloca_once(builder, lty, size=n)
-            ary = context.make_array(arrty)(context, builder)
-            size = context.get_constant(types.intp, context.get_abi_sizeof(lty))
-            populate_array(ary, data=ptr, shape=[context.get_constant(types.intp, n)],
-                           strides=[size], itemsize=size, meminfo=None)
-            return ary._getvalue()
-        return arrty(), codegen
-    return alloc
 
 
 _stack_goals = stack_array(types.int64, K.MAXG)

@@ -16,6 +16,7 @@ from numba import njit, types
 from sim.core.bits import lowest_bit
 from sim.core.game import StrategySpec
 from sim.core.rng import next_u64, rand_below
+from sim.core.stack import stack_array
 from sim.province import constants as K
 from sim.province.kernels import (
     ProvinceState,
@@ -29,7 +30,6 @@ from sim.province.kernels import (
     owns,
     score_of,
     sd,
-    stack_array,
     supply_of,
     workers_of,
 )
