@@ -1,7 +1,7 @@
 """Go Town component data as tables (balance lab): card counts and hand constants (spec §2).
 
 Every number is confirmed by the seed rulebook. Paths: ``cards.dog.count``,
-``cards.question_mark.count``, ``constants.hand_limit``.
+``cards.question_mark.count``, ``cards.dog.removed``, ``constants.hand_limit``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ _BACK = {v: k for k, v in _ROW.items()}
 SCHEMA = ComponentSchema(
     keys={"cards": "card"},
     docs={
-        "cards": "copies of each card type in the deck (spec §2; confirmed by the seed)",
+        "cards": "copies of each card type in the deck (spec §2; confirmed by the seed); "
+                 "removed: of these, copies taken out of the deck right after the shuffle "
+                 "(the effects study's paired nudge, docs/effects.md: every other card keeps "
+                 "its place in the draw order)",
         "constants": "opening hand, hand limit, refill target (spec §3; confirmed by the seed)",
     },
 )
@@ -27,7 +30,9 @@ SCHEMA = ComponentSchema(
 def document(game) -> dict[str, Any]:
     """{"cards": [{"card", "count"}], "constants": {...}} of ``game``'s arrays."""
     return {
-        "cards": [{"card": _ROW.get(CARD_NAMES[k], CARD_NAMES[k]), "count": int(game.counts[k])}
+        "cards": [{"card": _ROW.get(CARD_NAMES[k], CARD_NAMES[k]),
+                   "count": int(game.counts[k] + game.removed[k]),
+                   "removed": int(game.removed[k])}
                   for k in range(1, NT)],
         "constants": {"opening_hand": int(game.consts[0]), "hand_limit": int(game.consts[1]),
                       "refill_to": int(game.consts[2])},
@@ -38,9 +43,10 @@ def build(doc: dict[str, Any]):
     from sim.go_town.game import GoTown
 
     counts = {_BACK.get(r["card"], r["card"]): int(r["count"]) for r in doc["cards"]}
+    removed = {_BACK.get(r["card"], r["card"]): int(r.get("removed", 0)) for r in doc["cards"]}
     c = doc["constants"]
     if c["opening_hand"] < 1 or c["hand_limit"] < c["opening_hand"] or c["refill_to"] > c[
             "hand_limit"]:
         raise UserError("go-town data: need 1 <= opening_hand <= hand_limit and "
                         "refill_to <= hand_limit")
-    return GoTown(counts, c)
+    return GoTown(counts, c, removed)
