@@ -486,8 +486,10 @@ def _now() -> str:
 
 def run_effects_of(run_dir: str | os.PathLike, n_games: int, jobs: int = 1,
                    progress: Callable[[int, int], None] | None = None) -> Path:
-    """Play the causal component-effects study (``analysis.effects.run_effects``,
-    docs/effects.md) of the finished results run ``run_dir`` and write it into
+    """Play the component study (``analysis.effects.run_effects``, docs/effects.md: leverage
+    by a one-step nudge for every game, strength by restricted play, the denial arm, for the
+    games in ``DENIAL_GAMES``; a re-deal placebo beside both) of the finished results run
+    ``run_dir`` and write it into
     ``<run_dir>/effects/``: ``n_games`` games per arm on the run's own players, bots, seating,
     seed and rule options, so the baseline arm's game i is game i of the run. Its
     ``effects.json`` records the run's manifest fields (``analysis.effects.run_fields``), and a
@@ -496,7 +498,7 @@ def run_effects_of(run_dir: str | os.PathLike, n_games: int, jobs: int = 1,
     effects folder. Raises UserError when the run has component-data overrides (the effects
     play the printed data) or is not a finished results folder; a rerun reuses the arms
     already played (``arms/*.npz``)."""
-    from analysis.effects import EFFECTS_DIR, run_effects, run_fields
+    from analysis.effects import DENIAL_GAMES, EFFECTS_DIR, run_effects, run_fields
 
     m = load_manifest(run_dir)
     if not m.get("complete"):
@@ -507,5 +509,6 @@ def run_effects_of(run_dir: str | os.PathLike, n_games: int, jobs: int = 1,
     out = Path(run_dir) / EFFECTS_DIR
     run_effects(m["game"], n_games, int(m["players"]), list(m["strategies"]), int(m["seed"]),
                 jobs, out, dict(m.get("options") or {}), progress=progress,
-                seating=str(m["seating"]), run=run_fields(m))
+                seating=str(m["seating"]), run=run_fields(m),
+                arm="both" if m["game"] in DENIAL_GAMES else "nudge")
     return out

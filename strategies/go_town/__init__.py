@@ -3,11 +3,14 @@
 ``bots.py``: the scripted bots (numba kernels selected by a code, parameters as data) and
 ``choose``, the one bot signature; ``batch.py``: ``run_games``, the compiled loop in which the
 bots play many games of the engine; ``soak_chunk`` (the generic loop of
-``strategies/soak.py``) plays the soak (``boardsim soak``).
+``strategies/soak.py``) plays the soak (``boardsim soak``); ``play_chunk_denied`` and
+``deny_mask`` (``deny.py``): the effects study's loop, with one seat per game barred from a
+card type (the denial arm) or nobody (every other arm), reached as ``game.bots``.
 """
 
 from strategies.go_town.batch import run_games
 from strategies.go_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
+from strategies.go_town.deny import deny_mask, play_chunk_denied
 from strategies.soak import CODES as SOAK_CODES
 from strategies.soak import soak_chunk
 
@@ -21,4 +24,4 @@ from strategies.soak import soak_chunk
 RECOMMENDED_MIX = ("greedy", "attacker", "thief-first")
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
-           "SOAK_CODES", "run_games", "soak_chunk"]
+           "SOAK_CODES", "deny_mask", "play_chunk_denied", "run_games", "soak_chunk"]

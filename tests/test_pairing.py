@@ -1,0 +1,108 @@
+"""Pairing by construction (issue 26, item 1; docs/effects.md, "Pairing by construction").
+
+A nudge changes its component and nothing else: the deal, the chance draws and the seats stay
+the baseline's until the changed component comes into play, so the arm replays the baseline's
+actions up to that decision.
+
+- Go Town: every card type's nudge (one copy taken out of the shuffled deck) on 1,000+ games,
+  action by action up to the first decision at which a card of the type is in a hand
+  (``analysis.pairing``). On the code before issue 26 (``cards.X.count - 1``, which re-deals
+  the whole deck) this fails: 66% of the games were paired (27-29% for WRECK, DONUT and
+  MASTER).
+- Every other game: the nudges of each family on 1,000+ game pairs; every game in which the
+  component never came into play in the baseline (no seat held, built, scored or was dealt
+  it) is replayed exactly by the arm (same action sequence), which is the effects tables'
+  pairing share at 100%.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import sim
+from analysis import effects as fx
+from sim.core.seating import seat_matrix
+
+SEED = 26
+GAMES = 1000  # per component family
+
+
+def test_go_town_removed_copy_leaves_the_other_cards_in_their_order():
+    """With one DOG removed, a game whose deal (the first player's draw included) did not reach
+    the removed copy has the baseline's hands and the baseline's draw pile without one DOG:
+    the other cards in the same order (exact, 40 seeds, 3 players)."""
+    base = sim.get_game("go-town")
+    arm = base.with_overrides({"cards.dog.removed": 1})
+    assert arm.component_document()["cards"][9] == {"card": "DOG", "count": 4, "removed": 1}
+    same_deal = 0
+    for seed in range(40):
+        b = base.state_to_dict(base.new_state(3, seed))
+        a = arm.state_to_dict(arm.new_state(3, seed))
+        assert len(a["deck"]) == len(b["deck"]) - 1
+        if b["hands"] != a["hands"]:
+            continue  # the removed copy was dealt: the deal after it moves up one card
+        same_deal += 1
+        assert any(b["deck"][:i] + b["deck"][i + 1:] == a["deck"]
+                   for i, c in enumerate(b["deck"]) if c == "DOG"), seed
+    assert same_deal >= 20
+
+
+def test_go_town_removed_copy_is_bounded_by_the_count():
+    from sim.core.errors import UserError
+
+    with pytest.raises(UserError, match="removed = 2: at most the count"):
+        sim.get_game("go-town").with_overrides({"cards.donut.removed": 2})
+
+
+def test_go_town_nudges_replay_the_baseline_until_the_card_is_drawn():
+    from analysis.pairing import paired, trace, watch_for
+
+    game = sim.get_game("go-town")
+    mix = list(game.bots.RECOMMENDED_MIX)
+    comps = fx.components_for(game)
+    assert len(comps) == 17
+    m = math.ceil(GAMES / len(comps))
+    bad, later = {}, 0
+    for j, c in enumerate(comps):
+        idx = seat_matrix("pool", SEED, j * m, m, 3, len(mix))
+        w = watch_for(game, c)
+        b = trace(game, w, j * m, m, SEED, 3, idx, mix)
+        a = trace(game.with_overrides({c.path: c.new}), w, j * m, m, SEED, 3, idx, mix)
+        ok = paired(b, a)
+        later += int((b["event"] > 0).sum())
+        if not ok.all():
+            bad[c.key] = float(ok.mean())
+    assert bad == {}, f"pairing share below 100%: {bad}"
+    assert later >= 200  # the check is not vacuous: the card came into play after the deal
+
+
+OTHER = [("little-town", "buildings"), ("little-town", "goal cards"),
+         ("three-little-wolves", "card marks"), ("three-little-wolves", "floor icons"),
+         ("three-little-wolves", "scoring numbers"), ("province", "structures"),
+         ("province", "goal tokens"), ("suburbia", "tiles"), ("suburbia", "goals")]
+
+
+@pytest.mark.parametrize("gid,family", OTHER, ids=[f"{g}-{f}" for g, f in OTHER])
+def test_nudges_replay_every_game_the_component_never_entered(gid, family):
+    game = sim.get_game(gid)
+    plan = next(p for p in game.default_plan() if p.get("role", "main") == "main")
+    players = int(plan["players"])
+    mix = list(game.bots.RECOMMENDED_MIX)
+    comps = [c for c in fx.components_for(game) if c.family == family]
+    m = math.ceil(GAMES / len(comps))
+    holders = sorted({c.holder for c in comps if c.holder})
+    base = fx.play_arm(gid, {}, m, players, mix, "pool", SEED, {}, holders, 1, 500)
+    never, bad = 0, {}
+    for c in comps:
+        arm = fx.play_arm(gid, {c.path: c.new}, m, players, mix, "pool", SEED, {}, [], 1, 500)
+        inv = fx._involved(base, c)
+        assert inv is not None, c.label
+        same = fx._identical(base, arm)
+        never += int((~inv).sum())
+        if not same[~inv].all():
+            bad[c.key] = f"{int((~same[~inv]).sum())} of {int((~inv).sum())}"
+    assert bad == {}, f"games the component never entered, not replayed: {bad}"
+    assert never >= 1 if family != "card marks" else True
+    assert m * len(comps) >= GAMES
+    np.testing.assert_equal(fx._identical(base, base), np.ones(m, bool))
