@@ -678,7 +678,7 @@ def headline(df: pl.DataFrame) -> str:
     if not ok.is_empty() and "step_kind" in ok.columns and ok["arm"][0] == "nudge":
         t = ok.row(0, named=True)
         ok = ok.filter((pl.col("family") == t["family"])
-                       & (pl.col("step_kind") == t["step_kind"]))
+                       & pl.col("step_kind").eq_missing(t["step_kind"]))
     if ok.is_empty():
         return "No component effect could be estimated."
     top = ok.row(0, named=True)

@@ -190,7 +190,8 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
     if table.is_empty():
         return rows
     if "step_kind" not in table.columns:
-        table = table.with_columns(step_kind=pl.col("family"))
+        table = table.with_columns(step_kind=pl.lit(None, pl.Utf8))
+    table = table.with_columns(pl.col("step_kind").cast(pl.Utf8).fill_null(pl.col("family")))
     for arm in ("denial", "nudge"):
         d = table.filter((pl.col("arm") == arm) & pl.col("effect").is_not_null()
                          & pl.col("lo").is_not_null() & pl.col("hi").is_not_null())
@@ -252,7 +253,7 @@ def effects_intervention(tables: list[pl.DataFrame]) -> str:
                   how="vertical_relaxed") if any(not t.is_empty() for t in tables) else None
     if d is None:
         return ""
-    for arm in dict.fromkeys(d["arm"].to_list()):
+    for arm in sorted(dict.fromkeys(d["arm"].to_list()), key=lambda a: a != "denial"):
         a = d.filter(pl.col("arm") == arm)
         whose = " and ".join("its holders'" if m == "holders" else f"the {m}'s"
                              for m in dict.fromkeys(a["measure"].to_list()))
