@@ -473,8 +473,9 @@ def measure(base: dict[str, np.ndarray], arm: dict[str, np.ndarray],
         k = float((~g["finished"]).sum())
         lo, hi = wilson_interval(k, n)
         lims += [k / n, float(lo[0]), float(hi[0])]
-    ident = _identical(base, arm)
-    inv = _involved(base, comp) if "denied" not in arm else None
+    ident = _identical(base, arm) if "action_hash" in base and "action_hash" in arm \
+        else None
+    inv = _involved(base, comp) if "denied" not in arm and ident is not None else None
     out = {
         "effect": eff["est"], "lo": eff["lo"], "hi": eff["hi"], "p": eff["p"],
         "holder_seat_games": int(eff["units"]), "n_games": int(fin.sum()),
@@ -484,7 +485,7 @@ def measure(base: dict[str, np.ndarray], arm: dict[str, np.ndarray],
         "limit_rate_arm": lims[3], "limit_lo_arm": lims[4], "limit_hi_arm": lims[5],
         "balance_base": _balance(base["win_share"], base["first_player"], fin),
         "balance_arm": _balance(arm["win_share"], arm["first_player"], fin),
-        "identical_share": float(ident.mean()) if n else math.nan,
+        "identical_share": float(ident.mean()) if ident is not None and n else None,
         "pairing_share": (float(ident[~inv].mean()) if inv is not None and (~inv).any()
                           else None),
         "pairing_n": int((~inv).sum()) if inv is not None else None,
@@ -675,7 +676,8 @@ def headline(df: pl.DataFrame) -> str:
     MIN_SEAT_GAMES holder seat-games and an interval clear of the next component's. Nudge
     rows are compared only within the top component's family and kind of step."""
     ok = df.filter(pl.col("effect").is_not_null()).sort("effect", descending=True)
-    if not ok.is_empty() and "step_kind" in ok.columns and ok["arm"][0] == "nudge":
+    if not ok.is_empty() and "step_kind" in ok.columns and "arm" in ok.columns \
+            and ok["arm"][0] == "nudge":
         t = ok.row(0, named=True)
         ok = ok.filter((pl.col("family") == t["family"])
                        & pl.col("step_kind").eq_missing(t["step_kind"]))
