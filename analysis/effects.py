@@ -786,7 +786,7 @@ def _markdown(game, df: pl.DataFrame, setup: dict, mix: str,
                      else "n/a"])
     rows.append(["re-deal placebo", "-", "-", "the same games re-dealt",
                  "new chance and bot seeds; same seats, bots and data", "-",
-                 "(the *placebo* column, per component)", "", "", "0.0% (by design)", "", "",
+                 "(the *placebo* column, per component)", "", "", "n/a (re-dealt)", "", "",
                  placebo_summary(df), "", "", ""])
     lines.append(md_table(["arm", "rank", "tier", "component", "intervention", "step",
                            "estimate (95%)", "re-deal placebo (95%)", "- placebo (95%)",

@@ -629,8 +629,8 @@ def suggest(
 @app.command()
 def effects(
     game: str = typer.Argument(..., help="game id"),
-    n: int = typer.Option(20_000, "-n", "--games", help="games per arm (baseline and each "
-                          "component's nudge arm)"),
+    n: int = typer.Option(20_000, "-n", "--games", help="games per arm (baseline, re-deal "
+                          "placebo and each component's nudge and denial arm)"),
     players: Optional[int] = typer.Option(None, "--players", "-p",
                                           help="default: the main job's player count"),
     strategies: str = typer.Option("", "--strategies", "-s",
@@ -641,15 +641,17 @@ def effects(
     family: str = typer.Option("", "--family", help="only these component families "
                                "(comma-separated)"),
     step: int = typer.Option(1, "--step", help="nudge size in steps of the component's number"),
-    arm: str = typer.Option("nudge", "--arm", help="nudge | denial | both (denial: one seat "
-                            "per game barred from the component; Go Town)"),
+    arm: str = typer.Option("nudge", "--arm", help="nudge (leverage: one step of the "
+                            "number) | denial (strength: one seat per game barred from the "
+                            "component; Go Town) | both"),
     seed: int = typer.Option(1),
     jobs: int = typer.Option(1, "--jobs", "-j"),
     out: Optional[Path] = typer.Option(None, help="output folder (default "
                                        "reports/<game>/effects)"),
 ):
-    """Causal component effects: every component's number nudged one step on the same games
-    (common random numbers); table, forest plot and report (docs/effects.md)."""
+    """Component leverage (every component's number nudged one step) and strength (denial)
+    on the same games (common random numbers, paired by construction), each table with its
+    pairing share and a re-deal placebo; table, forest plot and report (docs/effects.md)."""
     _lab_checks(seed, jobs, n)
     from analysis.effects import run_effects
 

@@ -282,7 +282,7 @@ def _effects_section(doc: Doc, fx: dict[int, str], out_dir: str,
                     for r in d.iter_rows(named=True)]
             rows.append(["-", "-", "re-deal placebo", "the same games re-dealt (new chance "
                          "and bot seeds; same seats, bots and data)", "", "",
-                         "(per component, column Placebo)", "0.0% (by design)", "",
+                         "(per component, column Placebo)", "n/a (re-dealt)", "",
                          placebo_summary(d)])
             doc.table(Table(["Rank", "Tier", "Component", "Intervention",
                              f"{name.capitalize()}, points", "95% CI (clustered)",
