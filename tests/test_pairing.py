@@ -6,7 +6,7 @@ actions up to that decision.
 
 - Go Town: every card type's nudge (one copy taken out of the shuffled deck) on 1,000+ games,
   action by action up to the first decision at which a card of the type is in a hand
-  (``analysis.pairing``). On the code before issue 26 (``cards.X.count - 1``, which re-deals
+  (``analysis.lab.pairing``). On the code before issue 26 (``cards.X.count - 1``, which re-deals
   the whole deck) this fails: 66% of the games were paired (27-29% for WRECK, DONUT and
   MASTER).
 - Every other game: the nudges of each family on 1,000+ game pairs; every game in which the
@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import sim
-from analysis import effects as fx
+from analysis.lab import effects as fx
 from sim.core.seating import seat_matrix
 
 SEED = 26
@@ -56,7 +56,7 @@ def test_go_town_removed_copy_is_bounded_by_the_count():
 
 
 def test_go_town_nudges_replay_the_baseline_until_the_card_is_drawn():
-    from analysis.pairing import paired, trace, watch_for
+    from analysis.lab.pairing import paired, trace, watch_for
 
     game = sim.get_game("go-town")
     mix = list(game.bots.RECOMMENDED_MIX)

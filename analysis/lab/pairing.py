@@ -68,7 +68,7 @@ def paired(base: dict[str, np.ndarray], arm: dict[str, np.ndarray]) -> np.ndarra
 
 
 def watch_for(game, comp) -> Watch:
-    """Where the component ``comp`` (``analysis.effects.Component``) of ``game`` first comes
+    """Where the component ``comp`` (``analysis.lab.effects.Component``) of ``game`` first comes
     into play (docs/effects.md, "Pairing by construction"):
 
     - Go Town card types: a card of the type in any hand (every card enters play through a
