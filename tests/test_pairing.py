@@ -9,15 +9,14 @@ actions up to that decision.
   (``analysis.lab.pairing``). On the code before issue 26 (``cards.X.count - 1``, which re-deals
   the whole deck) this fails: 66% of the games were paired (27-29% for WRECK, DONUT and
   MASTER).
-- Every other game: the nudges of each family on 1,000+ game pairs; every game in which the
-  component never came into play in the baseline (no seat held, built, scored or was dealt
-  it) is replayed exactly by the arm (same action sequence), which is the effects tables'
-  pairing share at 100%.
+- The other four games keep the chance stream by construction (their nudges change numbers
+  that no set-up or draw reads); their pairing is measured by the effects tables' pairing
+  share, not yet by a test here (issue 26 follow-up: their watches in
+  ``analysis.lab.pairing.watch_for``).
 """
 
 import math
 
-import numpy as np
 import pytest
 
 import sim
@@ -75,34 +74,3 @@ def test_go_town_nudges_replay_the_baseline_until_the_card_is_drawn():
             bad[c.key] = float(ok.mean())
     assert bad == {}, f"pairing share below 100%: {bad}"
     assert later >= 200  # the check is not vacuous: the card came into play after the deal
-
-
-OTHER = [("little-town", "buildings"), ("little-town", "goal cards"),
-         ("three-little-wolves", "card marks"), ("three-little-wolves", "floor icons"),
-         ("three-little-wolves", "scoring numbers"), ("province", "structures"),
-         ("province", "goal tokens"), ("suburbia", "tiles"), ("suburbia", "goals")]
-
-
-@pytest.mark.parametrize("gid,family", OTHER, ids=[f"{g}-{f}" for g, f in OTHER])
-def test_nudges_replay_every_game_the_component_never_entered(gid, family):
-    game = sim.get_game(gid)
-    plan = next(p for p in game.default_plan() if p.get("role", "main") == "main")
-    players = int(plan["players"])
-    mix = list(game.bots.RECOMMENDED_MIX)
-    comps = [c for c in fx.components_for(game) if c.family == family]
-    m = math.ceil(GAMES / len(comps))
-    holders = sorted({c.holder for c in comps if c.holder})
-    base = fx.play_arm(gid, {}, m, players, mix, "pool", SEED, {}, holders, 1, 500)
-    never, bad = 0, {}
-    for c in comps:
-        arm = fx.play_arm(gid, {c.path: c.new}, m, players, mix, "pool", SEED, {}, [], 1, 500)
-        inv = fx._involved(base, c)
-        assert inv is not None, c.label
-        same = fx._identical(base, arm)
-        never += int((~inv).sum())
-        if not same[~inv].all():
-            bad[c.key] = f"{int((~same[~inv]).sum())} of {int((~inv).sum())}"
-    assert bad == {}, f"games the component never entered, not replayed: {bad}"
-    assert never >= 1 if family != "card marks" else True
-    assert m * len(comps) >= GAMES
-    np.testing.assert_equal(fx._identical(base, base), np.ones(m, bool))
