@@ -126,7 +126,7 @@ def test_simulate_report_ladder_tiers(pig, tmp_path, capsys):
     assert code == 0, err
     data = json.loads((tmp_path / "tiers" / "tiers.json").read_text())
     assert (data["game"], data["n_search"], data["budget"]) == ("pig", 4, 8)
-    assert data["findings"][0]["name"].startswith("first")
+    assert data["findings"][0]["name"].startswith("turn position 1 of 2 (moved first)")
 
 
 def test_every_game_declares_what_it_is_and_a_bad_declaration_fails():

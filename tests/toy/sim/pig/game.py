@@ -71,7 +71,7 @@ class Pig(Game):
                 "decisions": int(state.meta[K.M_DEC]),
                 "end_reason": self.end_reasons[int(state.meta[K.M_END])],
                 "winner": int(state.meta[K.M_WINNER]),
-                "scores": [int(x) for x in state.score[:n]], "rng": int(state.rng[0])}
+                "scores": [int(x) for x in state.score[:n]], "rng": "0x%016x" % int(state.rng[0])}
 
     def _state_from_dict(self, d: dict) -> PigState:
         r = DictReader(self.id)
@@ -92,7 +92,7 @@ class Pig(Game):
         s.meta[K.M_END] = r.choice(g("end_reason"), "end_reason", self.end_reasons)
         s.meta[K.M_WINNER] = r.int(g("winner"), "winner", -1, n - 1)
         s.score[:n] = r.ints(g("scores"), "scores", 0, target + 5, n)
-        s.rng[0] = r.rng(g("rng"))
+        s.rng[0] = np.uint64(r.rng(g("rng")))
         return s
 
     def default_plan(self) -> list[dict[str, Any]]:
