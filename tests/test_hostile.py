@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import sim
-from sim import cli
+from analysis import cli
 from sim.core.errors import UserError
 from sim.runner import simulate
 
