@@ -9,7 +9,9 @@
 - ``invariants(state)``: the game's conservation laws in plain numpy, written apart from the
   compiled ``invariants`` kernel (tests/test_soak.py compares the two); raises AssertionError
   (or IndexError/ValueError on a value out of range) when a law is broken. Every game.
-- ``EFFECT_FAMILIES``: the component families of its effects study (tests/test_effects.py).
+- ``EFFECT_FAMILIES``: the component families of its effects study (tests/test_effects.py);
+  ``CRASH_CASES``: state dicts that must be refused (tests/test_hostile.py); ``BENCH_SCALE``:
+  games per engine measurement of ``make bench`` relative to Go Town's (tests/bench.py).
 
 A game without its hooks module fails these suites with the file to add; none is skipped."""
 

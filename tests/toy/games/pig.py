@@ -5,6 +5,8 @@ swap is needed."""
 from __future__ import annotations
 
 EFFECT_FAMILIES: set[str] = set()
+CRASH_CASES = [(["current"], 9, 2), (["scores", 0], 10**6, 3)]
+BENCH_SCALE = 1.0
 
 
 def invariants(state) -> None:
