@@ -30,7 +30,7 @@ def test_the_toy_game_passes_the_generic_suites_and_the_commands(tmp_path):
     env = dict(os.environ, BOARDSIM_TOY=str(root), NUMBA_CACHE_DIR=str(tmp_path / "numba"),
                PYTHONPATH=str(ROOT))
     r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-p",
-                        "no:cacheprovider", "-q", "-x", str(TOY / "pig_suites.py")],
+                        "no:cacheprovider", "-x", str(TOY / "pig_suites.py")],
                        cwd=ROOT, env=env, capture_output=True, text=True, timeout=3000)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
     assert "6 passed" in r.stdout, r.stdout[-2000:]
