@@ -312,17 +312,17 @@ def run(
 
 
 def _tier_study_here(gid: str, plan: dict, run_dir: str, scale: float, jobs: int) -> bool:
-    """Play the small tier study (``analysis.lab.tiers.run_study``) of the game's first main
+    """Play the small tier study (``analysis.lab.tiers.tier_study``) of the game's first main
     2-player run into ``<run_dir>/tiers``; True if played here. A game without the search bot
     says so (its report then says no study was played)."""
-    from analysis.lab.tiers import run_study, run_tiers_of
+    from analysis.lab.tiers import run_tiers_of, tier_study
     from sim.registry import get_game
 
     role = plan.get("role", "main")
     if role != "main" or plan["players"] != 2:
         return False
     try:
-        st = run_study(get_game(gid))
+        st = tier_study(get_game(gid))
     except UserError as e:
         typer.echo(f"{gid} {plan['name']}: {e}")
         return False

@@ -72,7 +72,7 @@ from analysis.results.tiers import (  # the read side, for the reports
 from analysis.stats import cluster_difference, cluster_mean, wilson_interval
 from sim.core.errors import UserError
 
-__all__ = ["TIERS", "VERDICTS", "DEFAULT_STUDY", "run_study", "MIN_HOLDERS", "TIERS_DIR", "classify",
+__all__ = ["TIERS", "VERDICTS", "DEFAULT_STUDY", "tier_study", "MIN_HOLDERS", "TIERS_DIR", "classify",
            "play_tier", "run_tiers", "tiers_for_run", "run_tiers_of", "headline",
            "heads_up", "load_tiers", "findings_table"]
 
@@ -89,7 +89,7 @@ DEFAULT_STUDY = {"n_search": 10, "n_scripted": 2000}
 bot's default budget)."""
 
 
-def run_study(game) -> dict[str, int]:
+def tier_study(game) -> dict[str, int]:
     """``boardsim run``'s small tier study of ``game`` (2 players, on the main 2-player run's
     settings): its bot package's ``TIER_STUDY`` (search-tier games ``n_search``, the search
     bot's ``budget`` in playouts per decision, ``n_scripted`` games of the random and scripted
@@ -511,14 +511,14 @@ def run_tiers_of(run_dir: str | os.PathLike, jobs: int = 1, n_search: int | None
                  progress: Callable[[int, int], None] | None = None) -> Path:
     """Play the tier study of the finished results run ``run_dir`` on its own game, players,
     bots, seating, seed and options (the scripted tier's game i is the run's game i) and write
-    it into ``<run_dir>/tiers``. Sizes default to ``run_study(game)``; a study already there
+    it into ``<run_dir>/tiers``. Sizes default to ``tier_study(game)``; a study already there
     for this run with the same sizes is kept (a rerun of ``boardsim run``). Returns the folder.
     Raises UserError for an unfinished run or one with component-data overrides."""
     from analysis.lab.effects import finished_run
     from sim.registry import get_game
 
     m = finished_run(run_dir, "a tier study needs", "the tier study plays")
-    plan = run_study(get_game(m["game"]))
+    plan = tier_study(get_game(m["game"]))
     out = Path(run_dir) / TIERS_DIR
     n_search, budget = n_search or plan["n_search"], budget or plan["budget"]
     n_scripted = n_scripted or plan["n_scripted"]

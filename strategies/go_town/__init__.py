@@ -22,7 +22,7 @@ from strategies.soak import soak_chunk
 # given, and the main job's studies play it.
 RECOMMENDED_MIX = ("greedy", "attacker", "thief-first")
 
-# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.run_study): search-tier
+# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
 # games, the search bot's budget (playouts per decision) and the games of the random and
 # scripted tiers (docs/bots.md, "Skill tiers")
 TIER_STUDY = {"n_search": 200, "budget": 200, "n_scripted": 4000}

@@ -15,7 +15,7 @@ from strategies.soak import CODES as SOAK_CODES
 # draws every seat from it when no --strategies are given, and the main job's studies play it.
 RECOMMENDED_MIX = ("greedy", "denial", "engine", "lender", "sniper")
 
-# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.run_study): search-tier
+# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
 # games, the search bot's budget (playouts per decision) and the games of the random and
 # scripted tiers (docs/bots.md, "Skill tiers")
 TIER_STUDY = {"n_search": 20, "budget": 100, "n_scripted": 2000}

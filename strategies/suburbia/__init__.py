@@ -16,7 +16,7 @@ from strategies.suburbia.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, 
 RECOMMENDED_MIX = ("greedy", "goal-greedy", "denier", "residential-civic", "industrial-airports",
                    "commercial")
 
-# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.run_study): search-tier
+# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
 # games, the search bot's budget (playouts per decision) and the games of the random and
 # scripted tiers (docs/bots.md, "Skill tiers")
 TIER_STUDY = {"n_search": 10, "budget": 50, "n_scripted": 2000}

@@ -24,7 +24,7 @@ from strategies.three_little_wolves.bots import (
 # are given, and the main job's studies play it.
 RECOMMENDED_MIX = ("greedy", "cautious", "wolf-bettor")
 
-# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.run_study): search-tier
+# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
 # games, the search bot's budget (playouts per decision) and the games of the random and
 # scripted tiers (docs/bots.md, "Skill tiers")
 TIER_STUDY = {"n_search": 12, "budget": 1200, "n_scripted": 4000}

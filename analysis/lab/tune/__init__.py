@@ -305,7 +305,7 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     candidate and player count on fresh seeds (default 4 x games); ``effects_games``: games
     per arm of the effects target (default min(final_games, 2000); k + 1 arms per
     candidate); ``recheck_strategies``: the search-bot tier of the re-check (default:
-    ``analysis.lab.tiers``' search tier, ``mcts`` in every seat at ``tiers.run_study``'s budget,
+    ``analysis.lab.tiers``' search tier, ``mcts`` in every seat at ``tiers.tier_study``'s budget,
     when the game has it, else skipped and said; ``_recheck``: as many games as fit the rest
     of ``budget``); ``backend``/``scheduler``: the runner's execution layer for every game
     played (``sim.runner.BACKENDS``; ``scheduler``: a dask scheduler address, with
@@ -497,7 +497,7 @@ def process_started() -> float | None:
 
 def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
     """Re-play the printed data and ``cand`` under the search-bot tier: ``analysis.lab.tiers``'
-    search tier (``mcts`` in every seat at the tier study's budget, ``tiers.run_study``), or
+    search tier (``mcts`` in every seat at the tier study's budget, ``tiers.tier_study``), or
     the bots ``recheck`` (pool seating when several; ``mcts`` among them at that budget), on
     the fresh seed ``seed``: the same games 0 .. N-1 in both arms (paired). N grows by
     doubling chunks while the next chunk fits in ``seconds`` (split over the player counts),
@@ -512,7 +512,7 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
         recheck = ["mcts"]
     names = [game.strategy(s).name for s in recheck]
     seating = "pool" if len(names) > 1 else "fixed"
-    budget = tiers.run_study(game)["budget"] if "mcts" in names else None
+    budget = tiers.tier_study(game)["budget"] if "mcts" in names else None
     tt = [t for t in targets if t.name != "effects"]
     key = {"strategies": names, "seating": seating, "search_budget": budget, "seed": seed,
            "candidate": cand["values"], "targets": [t.text for t in tt]}
@@ -528,7 +528,7 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
            + f" ({seating} seating)")
     strength = ""
     if budget is not None:
-        who += f" at {budget:,} playouts per decision (the tier study's, `tiers.run_study`)"
+        who += f" at {budget:,} playouts per decision (the tier study's, `tiers.tier_study`)"
         strength = " " + tiers.strength_note(game.id, budget)
     if not tt:
         return "Re-check under the search-bot tier: skipped: only the effects target.", None
