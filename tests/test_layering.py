@@ -13,7 +13,7 @@ Read from the source (``ast``), every ``import`` statement at any depth (inside 
 ``if TYPE_CHECKING``) counts; ``from a.b import c`` is an import of the module ``a.b.c`` when
 there is one, else of ``a.b``. Also: no import cycle between files; the bots are reached only
 through the registry (``sim.get_game(id).bots``: only ``strategies`` imports ``strategies``);
-the reports code reads results and plays no game. Each rule is shown failing on a planted
+the reports code and the read-only libraries of ``analysis`` read results and play no game. Each rule is shown failing on a planted
 violation."""
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ FLOORS = ("sim", "strategies", "lab", "app")
 # the reports code: reads results folders, plays no game
 REPORTS = ("analysis.report", "analysis.games", "analysis.index")
 APP = ("analysis.cli", *REPORTS)
+# only these modules of ``analysis`` play games: the lab, and the command line that drives it
+PLAYERS = ("analysis.lab", "analysis.cli")
 # what playing a game means for the reports check: a name imported from the runner, or a call
 PLAYING_IMPORTS = {("sim.runner", "simulate"), ("sim.runner", "chunk_tables"),
                    ("sim.runner", "map_tasks")}
@@ -152,16 +154,22 @@ def bots_past_the_registry(root: Path) -> list[str]:
                   if floor(target) == 1 and floor(mod) != 1)
 
 
+def _reads_only(mod: str) -> bool:
+    """A module of ``analysis`` outside the lab and the CLI: the reports and the read-only
+    libraries, which play no game."""
+    return _within(mod, ("analysis",)) and not _within(mod, PLAYERS)
+
+
 def reports_that_play(root: Path) -> list[str]:
-    """Places where the reports code plays games: an import of the lab or the bots, of a
-    runner function that plays (``simulate``...), or a call of an engine or bot entry point
-    (``.run_chunk(``...)."""
+    """Places where the reports code or a read-only library of ``analysis`` plays games: an
+    import of the lab or the bots, of a runner function that plays (``simulate``...), or a
+    call of an engine or bot entry point (``.run_chunk(``...)."""
     bad = [f"{mod}:{line} -> {target}{'.' + name if name else ''}"
-           for mod, target, line, name in imports(root) if _within(mod, REPORTS)
+           for mod, target, line, name in imports(root) if _reads_only(mod)
            and (floor(target) in (1, 2) and _within(target, ("analysis.lab", "strategies"))
                 or (target, name) in PLAYING_IMPORTS)]
     for mod, (path, _) in modules(root).items():
-        if not _within(mod, REPORTS):
+        if not _reads_only(mod):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
