@@ -157,7 +157,6 @@ def test_folders_one_line(capsys, tmp_path):
 _STATE_CASES = r'''
 import json, sys
 import sim
-from tests import games as H
 from sim.core.errors import UserError
 cases = json.loads(sys.argv[1])
 for gid, path, value, n in cases:
