@@ -46,6 +46,8 @@ def games(as_json: bool = typer.Option(False, "--json", help="machine-readable o
                    f"{g['num_actions']} actions)")
         typer.echo(f"  strategies: {', '.join(g['strategies'])}")
         typer.echo(f"  data: {g['data_status']}")
+        typer.echo(f"  {g['information']} information, {g['chance']} chance; hidden: "
+                   f"{'; '.join(g['hidden']) or 'nothing'}; results: {', '.join(g['results'])}")
         typer.echo("  rule options (name = default  [allowed]  rulebook section):")
         for o in g["options"]:
             typer.echo(f"    {o['name']} = {o['default']}  [{o['allowed']}]  {o['section']}")

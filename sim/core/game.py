@@ -522,6 +522,10 @@ class Game:
             "strategies": list(self.strategies),
             "version": self.version,
             "data_status": self.data_status,
+            "information": self.information,
+            "chance": self.chance,
+            "hidden": list(self.hidden),
+            "results": list(self.results),
         }
 
 
