@@ -107,6 +107,17 @@ def tier_study(game) -> dict[str, int]:
     return {**DEFAULT_STUDY, "budget": int(game.strategy("mcts").params[search.P_BUDGET])}
 
 
+def __getattr__(name: str):
+    """``RUN_STUDY`` (the per-game table this module once held): ``{game id: tier_study}`` for
+    every registered game with a search bot, built from the declarations."""
+    if name == "RUN_STUDY":
+        import sim
+
+        return {gid: tier_study(sim.get_game(gid)) for gid in sim.list_games()
+                if "mcts" in sim.get_game(gid).strategies}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
     "go-town": {200: ("attacker", 0.675, 0.520, 0.799, 40),
                 1000: ("attacker", 0.752, 0.708, 0.792, 400)},
