@@ -1,9 +1,4 @@
-"""Go Town's hooks for the generic suites (tests/games/__init__.py): ``view`` and ``swap``
-(tests/test_determinize.py: what a seat sees, and a direct change of what it cannot),
-``DETERMINIZE_OPTIONS`` (rule options whose hidden information differs), ``EFFECT_FAMILIES``
-(tests/test_effects.py), ``CRASH_CASES`` (tests/test_hostile.py), ``BENCH_SCALE`` (tests/bench.py)
-and ``invariants``
-(the conservation laws in plain numpy, tests/test_soak.py)."""
+"""Go Town's hooks for the generic suites (what each one is for: tests/games/__init__.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +6,9 @@ import numpy as np
 
 from sim.go_town import constants as GT
 
-# the component families of the effects study (analysis.lab.effects.components_for)
 EFFECT_FAMILIES = {"card types"}
-# state dicts that once crashed a kernel (issue #17; tests/test_hostile.py): (path, value,
-# players) of a field set out of range, which ``state_from_dict`` must refuse
 CRASH_CASES = [(["current"], -1, 2), (["current"], 1_000_000, 3),
                (["buildings", 0], [{"cards": ["1", "8"], "values": [1, 8], "dogs": 0}] * 30, 2)]
-# games of one engine measurement of ``make bench`` relative to Go Town's (tests/bench.py)
 BENCH_SCALE = 1.0
 DETERMINIZE_OPTIONS = [{"reshuffle_timing": "eager"}]
 

@@ -1,9 +1,4 @@
-"""The Three Little Wolves's hooks for the generic suites (tests/games/__init__.py): ``view`` and ``swap``
-(tests/test_determinize.py: what a seat sees, and a direct change of what it cannot),
-``DETERMINIZE_OPTIONS`` (rule options whose hidden information differs), ``EFFECT_FAMILIES``
-(tests/test_effects.py), ``CRASH_CASES`` (tests/test_hostile.py), ``BENCH_SCALE`` (tests/bench.py)
-and ``invariants``
-(the conservation laws in plain numpy, tests/test_soak.py)."""
+"""The Three Little Wolves's hooks for the generic suites (what each one is for: tests/games/__init__.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +6,9 @@ import numpy as np
 
 from sim.three_little_wolves import constants as TW
 
-# the component families of the effects study (analysis.lab.effects.components_for)
 EFFECT_FAMILIES = {"card marks", "floor icons", "scoring numbers"}
-# state dicts that once crashed a kernel (issue #17; tests/test_hostile.py): (path, value,
-# players) of a field set out of range, which ``state_from_dict`` must refuse
 CRASH_CASES = [(["current"], 7, 3), (["wolves_left", 0], [3, 4, 99], 2),
                (["deck", 0], "X99", 2)]
-# games of one engine measurement of ``make bench`` relative to Go Town's (tests/bench.py)
 BENCH_SCALE = 0.5
 DETERMINIZE_OPTIONS = [{"dummy_policy": "holder_choice"}, {"hand_size": 4}]
 
