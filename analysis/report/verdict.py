@@ -6,7 +6,7 @@ intervention, is said once in the intro line, ``verdict_intro``; a rule hole che
 player counts is one row listing the rate of each): the first-player advantage per player
 count (by turn order),
 the strongest and weakest component by restricted play (the denial arm of the component
-effects, ``effect_rows``, ``analysis.lab.effects``) and each component's leverage (the one-step
+effects, ``effect_rows``, ``analysis.results.effects``) and each component's leverage (the one-step
 nudge), or where the runs have no effects the highest and lowest association within each bot,
 labelled), game
 length, the rule holes the game's checks found (``ReportContext.rule_hole``); the game's own
@@ -172,7 +172,7 @@ def _step_text(kind: str) -> str:
 
 
 def effect_rows(table: pl.DataFrame) -> list[list]:
-    """Verdict rows from a component-effects table (``analysis.lab.effects.effects_table``, effects
+    """Verdict rows from a component-effects table (``analysis.results.effects.effects_table``, effects
     in points).
 
     - **Strongest / weakest** come from the denial arm only (restricted play: one seat per

@@ -8,6 +8,7 @@ bots play many games of the engine; ``soak_chunk`` (the generic loop of
 card type (the denial arm) or nobody (every other arm), reached as ``game.bots``.
 """
 
+from strategies import search  # the search bot mcts: its code and parameter columns
 from strategies.go_town.batch import run_games
 from strategies.go_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
 from strategies.go_town.deny import deny_mask, play_chunk_denied
@@ -23,5 +24,10 @@ from strategies.soak import soak_chunk
 # given, and the main job's studies play it.
 RECOMMENDED_MIX = ("greedy", "attacker", "thief-first")
 
-__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
-           "SOAK_CODES", "deny_mask", "play_chunk_denied", "run_games", "soak_chunk"]
+# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
+# games, the search bot's budget (playouts per decision) and the games of the random and
+# scripted tiers (docs/bots.md, "Skill tiers")
+TIER_STUDY = {"n_search": 200, "budget": 200, "n_scripted": 4000}
+
+__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
+           "SOAK_CODES", "deny_mask", "play_chunk_denied", "run_games", "soak_chunk", "search"]
