@@ -2,8 +2,8 @@
 
 A nudge is paired by construction when the arm replays the baseline game action for action
 until the changed component first comes into play. ``trace`` plays a run's games with their
-actions recorded (``strategies.trace.trace_games``, the batch loop's games over the kernel
-contract) and ``component_event`` says, per game, where each component family first comes into
+actions recorded (``game.bots.trace_games``: ``strategies/trace.py``, the batch loop's games
+over the kernel contract, exported by every bot package) and ``component_event`` says, per game, where each component family first comes into
 play; ``pairing(base, arm)`` is the share of games whose arm agrees with the baseline up to
 that decision. tests/test_pairing.py checks it on 1,000 games per component family of every
 game.
@@ -35,8 +35,6 @@ def trace(game, watch: Watch, first: int, n: int, seed: int, players: int,
     data is the arm's), seats ``seat_idx`` (rows into ``strategies``): ``actions``
     int32[n, cap], ``lengths`` int64[n] and ``event`` int64[n] (the decision before which the
     watched component first came into play; the length when never)."""
-    from strategies.trace import trace_games
-
     names = [game.strategy(s).name for s in strategies]
     s = game._alloc(game.resolve_options(options or {}))
     codes, params = game.bots.params_matrix(names)
@@ -50,7 +48,7 @@ def trace(game, watch: Watch, first: int, n: int, seed: int, players: int,
     actions = np.empty((n, cap), np.int32)
     lengths = np.empty(n, np.int64)
     event = np.empty(n, np.int64)
-    trace_games(s, int(first), int(n), np.uint64(int(seed) % 2**64), int(players),
+    game.bots.trace_games(s, int(first), int(n), np.uint64(int(seed) % 2**64), int(players),
                 np.ascontiguousarray(seat_idx, dtype=np.int64), codes, params,
                 np.empty(game.num_actions, np.int32), view, cells, mask, actions, lengths,
                 event)

@@ -14,6 +14,7 @@ from strategies.go_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, p
 from strategies.go_town.deny import deny_mask, play_chunk_denied
 from strategies.soak import CODES as SOAK_CODES
 from strategies.soak import soak_chunk
+from strategies.trace import trace_games  # the effects study's pairing traces
 
 # The recommended mix of competent bots (no ``random``): the scripted bots that the rating
 # ladder (``boardsim ladder go-town``) rates clearly above ``random`` at 2 and 4 players.
@@ -30,4 +31,4 @@ RECOMMENDED_MIX = ("greedy", "attacker", "thief-first")
 TIER_STUDY = {"n_search": 200, "budget": 200, "n_scripted": 4000}
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
-           "SOAK_CODES", "deny_mask", "play_chunk_denied", "run_games", "soak_chunk", "search"]
+           "SOAK_CODES", "deny_mask", "play_chunk_denied", "run_games", "soak_chunk", "trace_games", "search"]
