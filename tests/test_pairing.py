@@ -7,8 +7,8 @@ actions up to that decision.
 - Go Town: every card type's nudge (one copy taken out of the shuffled deck) on 1,000+ games,
   action by action up to the first decision at which a card of the type is in a hand
   (``analysis.lab.pairing``). On the code before issue 26 (``cards.X.count - 1``, which re-deals
-  the whole deck) this fails: 66% of the games were paired (27-29% for WRECK, DONUT and
-  MASTER).
+  the whole deck) this test fails: 24-81% of each type's games were paired (WRECK 31%, DONUT
+  36%, MASTER 24%; run against main ca34434's sim and effects, 2026-12-06).
 - The other four games keep the chance stream by construction (their nudges change numbers
   that no set-up or draw reads); their pairing is measured by the effects tables' pairing
   share, not yet by a test here (issue 26 follow-up: their watches in
