@@ -8,12 +8,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.components import ComponentSchema
+from sim.core.components import ComponentSchema, interpretations_of
 from sim.core.errors import UserError
 from sim.go_town.constants import CARD_NAMES, NT
 
 _ROW = {"?": "question_mark"}
 _BACK = {v: k for k, v in _ROW.items()}
+
+# every [ASSUMED] point of spec §6 is a rule option (no component number is assumed)
+def _interpretations():
+    from sim.go_town.options import OPTIONS
+
+    return interpretations_of(OPTIONS, (
+        "win_check", "hand_limit_mode", "reshuffle_timing", "qm_steal_by_qm",
+        "qm_steal_by_number", "dog_placement", "dog_moves_up", "donut_scope", "skip_stacking",
+        "skip_means", "milk_on_self", "destroy_self_allowed", "bone_on_own", "dog_on_others",
+        "bone_target", "allow_dead_plays", "milk_discard"), "ASSUMED")
+
 
 SCHEMA = ComponentSchema(
     keys={"cards": "card"},
@@ -21,6 +32,8 @@ SCHEMA = ComponentSchema(
         "cards": "copies of each card type in the deck (spec §2; confirmed by the seed)",
         "constants": "opening hand, hand limit, refill target (spec §3; confirmed by the seed)",
     },
+    ranges=(),
+    interpretations=_interpretations(),
 )
 
 
