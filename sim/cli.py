@@ -32,11 +32,14 @@ def _options(items: Optional[list[str]]) -> dict[str, str]:
 
 
 @app.command()
-def games(as_json: bool = typer.Option(False, "--json", help="machine-readable output")):
-    """List the games: ids, player ranges, rule options and strategies."""
+def games(game: Optional[str] = typer.Argument(None, help="one game id (default: every game)"),
+          as_json: bool = typer.Option(False, "--json", help="machine-readable output")):
+    """List the games: ids, player ranges, rule options and strategies; with a game id, also
+    the plausible range of every unconfirmed number and the interpreted rule options with
+    their alternatives (what `boardsim robustness` varies)."""
     from sim.registry import get_game, list_games
 
-    info = [get_game(g).describe() for g in list_games()]
+    info = [get_game(g).describe() for g in ([game] if game else list_games())]
     if as_json:
         typer.echo(json.dumps(info, indent=2, default=str))
         return
@@ -48,6 +51,19 @@ def games(as_json: bool = typer.Option(False, "--json", help="machine-readable o
         typer.echo("  rule options (name = default  [allowed]  rulebook section):")
         for o in g["options"]:
             typer.echo(f"    {o['name']} = {o['default']}  [{o['allowed']}]  {o['section']}")
+        if not game:
+            continue
+        typer.echo("  unconfirmed numbers (path = printed  plausible low..high  reason):"
+                   + ("" if g["ranges"] else " none"))
+        for r in g["ranges"]:
+            typer.echo(f"    {r['path']} = {r['value']}  plausible {r['low']}..{r['high']}  "
+                       f"{r['reason']}")
+        typer.echo("  interpreted rule options (option: default; alternatives  reason):"
+                   + ("" if g["interpretations"] else " none"))
+        for it in g["interpretations"]:
+            alts = ", ".join(str(a) for a in it["alternatives"])
+            typer.echo(f"    {it['option']}: {it['default']}; alternatives {alts}  "
+                       f"{it['reason']}")
 
 
 def _progress_bar(total: int, label: str, stderr: bool = False):

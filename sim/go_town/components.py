@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.components import ComponentSchema, interpretations_of
+from sim.core.components import ComponentSchema, Interpretation, interpretations_of
 from sim.core.errors import UserError
 from sim.go_town.constants import CARD_NAMES, NT
 
@@ -23,7 +23,9 @@ def _interpretations():
         "win_check", "hand_limit_mode", "reshuffle_timing", "qm_steal_by_qm",
         "qm_steal_by_number", "dog_placement", "dog_moves_up", "donut_scope", "skip_stacking",
         "skip_means", "milk_on_self", "destroy_self_allowed", "bone_on_own", "dog_on_others",
-        "bone_target", "allow_dead_plays", "milk_discard"), "ASSUMED")
+        "bone_target", "allow_dead_plays", "milk_discard"), "ASSUMED") + (
+        Interpretation("dogs_per_floor_max", "ASSUMED (§4.4, D12): dogs allowed on one floor; "
+                       "no source mentions a second dog", (2,)),)
 
 
 SCHEMA = ComponentSchema(
