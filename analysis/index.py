@@ -90,6 +90,7 @@ def _row(folder: str, s: dict) -> dict[str, str]:
         "games": f"{int(s.get('games_played', 0)):,}",
         "players": ", ".join(str(p) for p in players) or "?",
         "first": [first_seat_text(r) for r in s.get("first_seat") or []],
+        "robust": str(s.get("robustness") or "not studied"),
         "data": str(s.get("data_status", "unknown")),
         "overrides": overrides_text(s.get("overrides") or {}),
         "mix": str(s.get("bot_mix", "?")),
@@ -99,10 +100,12 @@ def _row(folder: str, s: dict) -> dict[str, str]:
 
 
 _HEADERS = ["Game", "Games played", "Players", "First seat wins (95% CI) vs parity",
-            "Component data", "Overrides", "Bot mix (seating)", "Seeds"]
+            "Robustness (first seat)", "Component data", "Overrides", "Bot mix (seating)", "Seeds"]
 _LEGEND = ("First seat: the win rate of the seat that moves first, per player count, in "
            "finished games of the report's main runs; ⚠ = fewer games than needed to resolve "
-           "1 percentage point (see each report's Sample size section).")
+           "1 percentage point (see each report's Sample size section). Robustness: whether the "
+           "first seat's finding holds under stronger play, other bot mixes and the plausible "
+           "range of unconfirmed data (each report's robustness section, docs/robustness.md).")
 
 
 def _verdict(s: dict) -> str:
@@ -138,10 +141,11 @@ def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
             gid = r["game"]
             gid = f"`{gid}`" if re.fullmatch(r"[a-z0-9-]+", gid) else md_escape(gid)
             rows.append([link + f" ({gid})", r["games"], md_escape(r["players"]),
-                         "; ".join(r["first"]) or "n/a", md_escape(r["data"]),
+                         "; ".join(r["first"]) or "n/a", md_escape(r["robust"]),
+                         md_escape(r["data"]),
                          md_escape(r["overrides"]), md_escape(r["mix"]), md_escape(r["seeds"])])
         out += ["## Index", "", _LEGEND, "",
-                md_table(_HEADERS, rows, [False, True] + [False] * 6), ""]
+                md_table(_HEADERS, rows, [False, True] + [False] * 7), ""]
         for folder, s in items:
             answers = [str(a) for a in (s.get("answers") or [])]
             r = _row(folder, s)
@@ -176,7 +180,7 @@ def render_html(items: list[tuple[str, dict]], bad: list[str],
                      "<code>boardsim run</code>.</p>")
     else:
         parts.append(f"<p>{inline_html(_LEGEND)}</p>")
-        keep = [0, 1, 2, 3, 6, 7]  # component data and overrides: under each game's heading
+        keep = [0, 1, 2, 3, 4, 7, 8]  # component data and overrides: under each game's heading
         head = "".join(f"<th>{html.escape(_HEADERS[i])}</th>" for i in keep)
         body = []
         for folder, s in items:
@@ -189,6 +193,7 @@ def render_html(items: list[tuple[str, dict]], bad: list[str],
                 f"<td>{html.escape(r['players'])}</td>",
                 '<td class="r">' + ("<br>".join(html.escape(x) for x in r["first"]) or "n/a")
                 + "</td>",
+                f"<td>{html.escape(r['robust'])}</td>",
                 f"<td>{html.escape(r['mix'])}</td>",
                 f"<td>{html.escape(r['seeds'])}</td>",
             ]

@@ -677,6 +677,45 @@ def effects(
 
 
 @app.command()
+def robustness(
+    game: str = typer.Argument(..., help="game id"),
+    n: int = typer.Option(4000, "-n", "--games", help="games per scripted setting"),
+    search_games: int = typer.Option(200, "--search-games", help="games per search-tier "
+                                     "setting (mcts in every seat; 0 = no play axis)"),
+    budget: Optional[int] = typer.Option(None, "--budget", help="the search bot's playouts "
+                                         "per decision (default: its registry value)"),
+    design: int = typer.Option(32, "--design", help="Latin-hypercube points over every "
+                               "unconfirmed number together (0 = none)"),
+    crossed: int = typer.Option(4, "--crossed", help="inputs replayed under the search tier "
+                                "besides the corners (the largest one-at-a-time swings)"),
+    players: int = typer.Option(2, "--players", "-p"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="the baseline (default: the game's recommended mix, "
+                                        "pool seating)"),
+    seating: Optional[str] = typer.Option(None, help="fixed | rotate | pool (baseline)"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o",
+                                               help="rule option name=value"),
+    seed: int = typer.Option(1),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="threads (-1 = all cores)"),
+    out: Optional[Path] = typer.Option(None, help="output folder (default "
+                                       "reports/<game>/robustness)"),
+):
+    """Does each headline hold under stronger play, other bot mixes and the plausible range
+    of unconfirmed data? Re-measures the first-player advantage, the strongest and weakest
+    component of each family and game length on common seeds; writes robustness.md/.json
+    and tornado.png (analysis/robustness.py, docs/robustness.md)."""
+    _lab_checks(seed, jobs, n)
+    from analysis.robustness import run_robustness
+
+    with _games_progress(None, f"{game} robustness") as cb:
+        res = run_robustness(game, players, n, search_games, budget, design, crossed, seed,
+                             jobs, out, _split(strategies) or None, seating, _options(option),
+                             progress=cb)
+    typer.echo(res["summary"])
+    typer.echo(f"written: {res['markdown']}")
+
+
+@app.command()
 def tiers(
     game: str = typer.Argument(..., help="game id"),
     n: int = typer.Option(200, "-n", "--games", help="games of the search tier (mcts in every "
