@@ -329,6 +329,9 @@ def run(
                            f"arm) in {fx}")
             if _tier_study_here(gid, plan, runs[-1], scale, jobs):
                 typer.echo(f"{gid} {plan['name']}: tier study in {runs[-1]}/tiers")
+            if _robustness_study_here(gid, plan, runs[-1], scale, jobs):
+                typer.echo(f"{gid} {plan['name']}: robustness study in "
+                           f"{runs[-1]}/robustness")
         typer.echo(_write_report(gid, runs, None, roles))
     from sim.core.integrity import clean_stale_report_tmp
 
@@ -350,6 +353,20 @@ def _tier_study_here(gid: str, plan: dict, run_dir: str, scale: float, jobs: int
     n_scr = max(MIN_TIER_GAMES, int(st["n_scripted"] * min(scale, 1.0)))
     n_search = max(MIN_TIER_SEARCH, int(st["n_search"] * min(scale, 1.0)))
     run_tiers_of(run_dir, jobs, n_search, st["budget"], n_scr)
+    return True
+
+
+def _robustness_study_here(gid: str, plan: dict, run_dir: str, scale: float,
+                           jobs: int) -> bool:
+    """Play the robustness study (``analysis.robustness.RUN_STUDY``, scaled down by
+    ``--scale`` below 1) of the game's first main 2-player run into ``<run_dir>/robustness``;
+    True if played here."""
+    from analysis.robustness import RUN_STUDY, run_robustness_of
+
+    if plan.get("role", "main") != "main" or plan["players"] != 2 or gid not in RUN_STUDY:
+        return False
+    with _games_progress(None, f"{gid} robustness") as cb:
+        run_robustness_of(run_dir, jobs, scale, cb)
     return True
 
 
