@@ -28,8 +28,12 @@ def study_for(run_dirs: list[str], manifests: list[dict], main_idx: list[int]) -
 
 def with_column(rows: list[list], data: dict | None) -> list[list]:
     """``rows`` (verdict rows of 5 cells) each with its robustness cell appended
-    (``analysis.robustness.cell_for_row``)."""
+    (``analysis.robustness.cell_for_row``); unchanged when the runs have no study (the
+    section then says how to play one)."""
     from analysis.robustness import cell_for_row
+
+    if data is None:
+        return rows
 
     return [list(r) + [cell_for_row(str(r[0]), data)] for r in rows]
 
@@ -49,8 +53,8 @@ def robustness_section(doc: Doc, data: dict | None, game_id: str, out_dir: str,
     note with the command."""
     doc.h(2, TITLE)
     if data is None:
-        doc.p("No robustness study was played for these runs, so the verdict's robustness "
-              f"column says 'not studied'. Play one with `boardsim robustness {game_id}` "
+        doc.p("No robustness study was played for these runs, so the verdict has no "
+              f"robustness column. Play one with `boardsim robustness {game_id}` "
               "(analysis/robustness.py, docs/robustness.md; `boardsim run` plays a small one "
               "for each game's main 2-player run).")
         return
