@@ -202,3 +202,61 @@ def test_cell_for_row_maps_verdict_questions():
     assert cell_for_row("Strongest structures, 2p", data) == "holds"
     assert cell_for_row("Rule hole: x", data) == "not varied (a rule check)"
     assert cell_for_row("First player, 2p", None).startswith("not studied")
+
+
+# ---- a small study end to end (Province, scripted settings only) ----------------------------
+@pytest.fixture(scope="module")
+def small_study(tmp_path_factory):
+    from analysis.robustness import run_robustness
+
+    out = tmp_path_factory.mktemp("rob") / "province"
+    res = run_robustness("province", n=200, n_search=0, design=4, crossed=0, seed=3, out=out)
+    return out, res
+
+
+def test_small_study_writes_every_axis_and_resumes(small_study):
+    import json
+
+    from analysis.robustness import run_robustness
+
+    out, res = small_study
+    data = json.loads((out / "robustness.json").read_text())
+    axes = {s["axis"] for s in data["settings"]}
+    assert axes == {"baseline", "mix", "data", "corner", "design", "option"}
+    keys = {s["key"] for s in data["settings"]}
+    assert {"data-structures-camp-coins-high", "corner-structures-coins-high",
+            "mirror-denial", "option-smithy-effect-turn-labor"} <= keys
+    # one-at-a-time rows are paired with the baseline on the same 200 games
+    camp = next(r for r in data["oat"] if r["input"] == "structures.camp.coins")
+    assert camp["high"]["n"] > 150 and camp["swing"] >= 0
+    assert {f["key"] for f in data["findings"]} >= {"first:2", "length:2"}
+    assert all(f["cell"] for f in data["findings"])
+    # a rerun plays nothing new: every chunk is kept as it was
+    chunks = sorted(out.glob("arms/*/chunk-*.parquet"))
+    before = [c.stat().st_mtime_ns for c in chunks]
+    again = run_robustness("province", n=200, n_search=0, design=4, crossed=0, seed=3, out=out)
+    assert [c.stat().st_mtime_ns for c in chunks] == before
+    assert again["data"]["findings"] == data["findings"]
+
+
+def test_a_folder_of_another_setting_is_refused(small_study, tmp_path):
+    import shutil
+
+    from analysis.robustness import run_robustness
+    from sim.core.errors import UserError
+
+    out, _ = small_study
+    other = tmp_path / "o"
+    shutil.copytree(out, other)
+    with pytest.raises(UserError, match="holds another setting's games"):
+        run_robustness("province", n=200, n_search=0, design=4, crossed=0, seed=4, out=other)
+
+
+def test_bad_input_is_one_line_exit_2():
+    from sim.cli import main
+
+    for argv in (["robustness", "province", "--design", "-1"],
+                 ["robustness", "chess"], ["robustness", "province", "-n", "0"]):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 2
