@@ -73,15 +73,19 @@ CHUNK = 500
 """Games per Parquet chunk (scripted settings); the search tier plays chunks of 20."""
 
 RUN_STUDY: dict[str, dict[str, int]] = {
-    "province": {"n": 2000, "n_search": 40, "budget": 100, "design": 16, "crossed": 2},
-    "go-town": {"n": 600, "n_search": 20, "budget": 200, "design": 0, "crossed": 0},
-    "little-town": {"n": 400, "n_search": 6, "budget": 30, "design": 0, "crossed": 0},
-    "three-little-wolves": {"n": 600, "n_search": 6, "budget": 400, "design": 0, "crossed": 0},
-    "suburbia": {"n": 150, "n_search": 4, "budget": 30, "design": 8, "crossed": 0},
+    "province": {"n": 2000, "n_search": 40, "budget": 100, "design": 16, "crossed": 2,
+                 "oat": 1},
+    "go-town": {"n": 600, "n_search": 20, "budget": 200, "design": 0, "crossed": 0, "oat": 1},
+    "little-town": {"n": 400, "n_search": 6, "budget": 30, "design": 0, "crossed": 0,
+                    "oat": 1},
+    "three-little-wolves": {"n": 600, "n_search": 6, "budget": 400, "design": 0,
+                            "crossed": 0, "oat": 1},
+    "suburbia": {"n": 200, "n_search": 4, "budget": 30, "design": 8, "crossed": 0, "oat": 0},
 }
 """``boardsim run``'s robustness study per game (on the main 2-player run's settings): games
 per scripted setting, search-tier games and budget, Latin-hypercube points (0: none) and
-crossed inputs. Sized so the five studies add a few minutes of 2 cores (BENCHMARKS.md, branch
+crossed inputs, and whether each number is also played one at a time (``oat``; Suburbia's
+20 goal bonuses only in the design). Sized so the five studies add a few minutes of 2 cores (BENCHMARKS.md, branch
 robustness); findings a study this small cannot decide say 'undecided' with the command."""
 
 
@@ -188,15 +192,16 @@ def plan_settings(game, players: int, n: int, n_search: int, strategies: list[st
 
 def crossed_settings(settings: list[Setting], oat_table: list[dict], top: int,
                      n_search: int) -> list[Setting]:
-    """The data axis under the search tier: every corner and the ``top`` inputs whose
-    one-at-a-time swing of the first seat was largest, each at its low and high."""
+    """The data axis under the search tier: the ``top`` inputs (single numbers or a field's
+    corner) whose swing of the first seat was largest under the scripted tier, each at its
+    low and high."""
     search = next((s for s in settings if s.key == "search"), None)
     if search is None or n_search <= 0:
         return []
     chosen = {r["input"] for r in sorted(oat_table, key=lambda r: -r["swing"])[:top]}
     out = []
     for s in settings:
-        if s.axis == "corner" or (s.axis == "data" and s.input in chosen):
+        if s.axis in ("corner", "data") and s.input in chosen:
             out.append(Setting(f"crossed-{s.key}", "crossed", f"{s.label}, search tier",
                                ["mcts"], "fixed", n_search, overrides=dict(s.overrides),
                                options=dict(search.options), tier="search", input=s.input,
@@ -421,6 +426,13 @@ def robustness_cell(kind: str, base: dict, arms: list[dict], players: int = 2,
             return f"{lo:.1f}-{hi:.1f} {unit or 'turns per player'}"
         return ""
 
+    def comp_span(vals: list[dict]) -> str:
+        xs = [v["value"] for v in vals if isinstance(v.get("value"), (int, float))]
+        if not xs:
+            return ""
+        return (f"{base['est']}'s association {min(xs):+.1f} to {max(xs):+.1f} points over "
+                f"{len(xs)} settings")
+
     parts, axes = [], []
     for axis in ("play", "mix"):
         if axis in changed:
@@ -450,7 +462,8 @@ def robustness_cell(kind: str, base: dict, arms: list[dict], players: int = 2,
                 f"{'s' if len(undecided) != 1 else ''} ({what}); so far holds"
                 + (f" ({span(allv)})" if span(allv) else ""),
                 "status": "undecided", "axes": [], "range": rng}
-    return {"cell": "holds" + (f" ({span(allv)})" if span(allv) else ""), "status": "holds",
+    sp = comp_span(allv) if kind == "component" else span(allv)
+    return {"cell": "holds" + (f" ({sp})" if sp else ""), "status": "holds",
             "axes": [], "range": rng}
 
 
@@ -546,7 +559,9 @@ def _findings(settings: list[Setting], meas: dict[str, dict], players: int
                     a, c = od[top], od[name]
                     sep = (a["lo"] > c["hi"]) if which == "strongest" else (a["hi"] < c["lo"])
                 items.append({"axis": s.axis, "label": s.label, "input": s.input, "est": top,
-                              "n": m["finished"], "separated": sep})
+                              "n": m["finished"], "separated": sep,
+                              "value": od[name]["est"] if name in od else None})
+            b["value"] = d[name]["est"]
             out.append({"key": f"{which}:{fam}", "name": f"{which.title()} {fam}",
                         "baseline": {"est": name, **{k: v for k, v in d[name].items()}},
                         **robustness_cell("component", b, items, players)})
@@ -633,8 +648,8 @@ def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
     paired = {s.key: paired_first(tables[s.key], base, players) for s in settings
               if s.tier == "scripted" and s.key != "baseline"}
     oat_rows = _oat_table(settings, meas, paired, meas["baseline"]["first"]["est"] or 0.0)
-    cross = crossed_settings(settings, [r for r in oat_rows if r["axis"] == "data"], crossed,
-                             n_search)
+    cross = crossed_settings(settings, [r for r in oat_rows if r["axis"] != "option"],
+                             crossed, n_search)
     total[0] += sum(s.n for s in cross)
     play(cross)
     if "search" in tables:
@@ -821,8 +836,8 @@ def run_robustness_of(run_dir: str | os.PathLike, jobs: int = 1, scale: float = 
     m = load_manifest(run_dir)
     if not m.get("complete"):
         raise UserError(f"{run_dir}: the run is not finished")
-    plan = RUN_STUDY.get(m["game"], {"n": 200, "n_search": 0, "budget": 10, "design": 0,
-                                     "crossed": 0})
+    plan = RUN_STUDY.get(m["game"], {"n": MIN_GAMES, "n_search": 0, "budget": 10,
+                                     "design": 0, "crossed": 0})
     k = min(scale, 1.0)
     n = max(MIN_GAMES, int(plan["n"] * k))
     n_search = max(2, int(plan["n_search"] * k)) if plan["n_search"] else 0
@@ -835,7 +850,7 @@ def run_robustness_of(run_dir: str | os.PathLike, jobs: int = 1, scale: float = 
     run_robustness(m["game"], int(m["players"]), n, n_search, plan["budget"], plan["design"],
                    plan["crossed"], int(m["seed"]), jobs, out, list(m["strategies"]),
                    str(m["seating"]), dict(m.get("options") or {}), run_fields(m),
-                   progress=progress)
+                   oat=bool(plan.get("oat", 1)), progress=progress)
     return out
 
 
