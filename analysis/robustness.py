@@ -25,9 +25,10 @@ the weakest component of each family (holders' win rate minus the others', an as
 name; the length within 25%) stays on every axis, otherwise what it depends on. A setting too
 small to decide leaves the cell ``undecided`` and says so.
 
-Every setting is a resumable folder of Parquet chunks under ``<out>/arms/<key>/`` (one row per
-game: first player, turns, finished, each seat's win share and holder columns), written with
-the runner's atomic writer; a rerun plays only missing chunks, and a larger ``-n`` adds chunks.
+Every setting is a resumable folder of Parquet files under ``<out>/arms/<key>/`` (one row per
+game: first player, turns, finished, each seat's win share and holder columns; its identity in
+``setting.json``), written with the runner's atomic writer; a rerun plays only the missing
+games, and a larger ``-n`` adds games.
 ``robustness.json`` holds every measurement, ``robustness.md`` the tables, ``tornado.png`` the
 one-at-a-time chart. Method: docs/robustness.md.
 """
@@ -225,18 +226,21 @@ def _holders(game) -> list[tuple[str, str, str, int]]:
     return list(seen.values())
 
 
-def _identity(game_id: str, s: Setting, players: int, seed: int, budget: int | None,
-              chunk: int) -> dict[str, Any]:
+def _identity(game_id: str, s: Setting, players: int, seed: int, budget: int | None
+              ) -> dict[str, Any]:
+    """What defines a setting's games (a folder holding games of another identity is
+    refused); the game count is not part of it: a larger ``-n`` adds games."""
     return {"game": game_id, "players": players, "seed": seed, "strategies": s.strategies,
             "seating": s.seating, "overrides": s.overrides, "options": s.options,
-            "tier": s.tier, "budget": budget if s.tier == "search" else None, "chunk": chunk}
+            "tier": s.tier, "budget": budget if s.tier == "search" else None}
 
 
 def play_setting(game_id: str, s: Setting, players: int, seed: int, root: Path,
                  holders: list[str], budget: int | None = None, jobs: int = 1,
                  tick: Callable[[int], None] | None = None) -> pl.DataFrame:
-    """Play games ``0 .. s.n-1`` of setting ``s`` into ``root/arms/<key>/`` (the chunks not yet
-    there) and return its per-game table. Raises UserError when the folder holds another
+    """Play games ``0 .. s.n-1`` of setting ``s`` into ``root/arms/<key>/`` (those not yet
+    there, in Parquet files ``games-<first>-<end>.parquet`` of at most ``CHUNK`` games, 20
+    for the search tier) and return its per-game table. Raises UserError when the folder holds another
     setting's games (a changed identity)."""
     from joblib import Parallel, delayed
 
@@ -248,14 +252,13 @@ def play_setting(game_id: str, s: Setting, players: int, seed: int, root: Path,
 
     chunk = 20 if s.tier == "search" else CHUNK
     folder = root / "arms" / s.key
-    ident = _identity(game_id, s, players, seed, budget, chunk)
-    ident = json.loads(json.dumps(ident, default=str))
+    ident = json.loads(json.dumps(_identity(game_id, s, players, seed, budget), default=str))
     idf = folder / "setting.json"
     if idf.exists():
         old = json.loads(idf.read_text())
         if old != ident:
-            raise UserError(f"{folder}: holds another setting's games ({old.get('label', '')}); "
-                            "give another --out or remove that folder")
+            raise UserError(f"{folder}: holds another setting's games; give another --out or "
+                            "remove that folder")
     else:
         folder.mkdir(parents=True, exist_ok=True)
         write_atomic(idf, json.dumps(ident, indent=1, sort_keys=True))
@@ -264,11 +267,23 @@ def play_setting(game_id: str, s: Setting, players: int, seed: int, root: Path,
     resolved = game.resolve_options(s.options)
     codes, params = _with_budget(game, names, budget if s.tier == "search" else None)
     bad = [game.end_reasons.index(r) for r in UNFINISHED if r in game.end_reasons]
-    todo = [k for k in range(math.ceil(s.n / chunk))
-            if not (folder / f"chunk-{k:06d}.parquet").exists()]
+    have = np.zeros(s.n, bool)
+    for f in folder.glob("games-*.parquet"):
+        a, b = (int(x) for x in f.stem.split("-")[1:3])
+        have[a:min(b, s.n)] = True
+    todo = []
+    i = 0
+    while i < s.n:  # the missing games in runs of at most `chunk`
+        if have[i]:
+            i += 1
+            continue
+        j = i
+        while j < s.n and not have[j] and j - i < chunk:
+            j += 1
+        todo.append((i, j - i))
+        i = j
 
-    def one(k: int):
-        first, count = k * chunk, chunk
+    def one(first: int, count: int):
         idx = seat_matrix(s.seating, seed, first, count, players, len(names))
         st = game._alloc(resolved)
         r = game._play_chunk(st, first, count, np.uint64(int(seed) % 2**64), players,
@@ -286,14 +301,16 @@ def play_setting(game_id: str, s: Setting, players: int, seed: int, root: Path,
             a = np.asarray(r.seat_detail[h]).astype(np.int16)
             for j in range(players):
                 cols[f"{h}@{j}"] = a[:, j]
-        write_parquet_atomic(pl.DataFrame(cols), folder / f"chunk-{k:06d}.parquet")
+        write_parquet_atomic(pl.DataFrame(cols),
+                             folder / f"games-{first:09d}-{first + count:09d}.parquet")
         if tick is not None:
-            tick(min(count, s.n - first))
+            tick(count)
 
     if todo:
-        Parallel(n_jobs=jobs, backend="threading")(delayed(one)(k) for k in todo)
-    files = sorted(folder.glob("chunk-*.parquet"))
-    return pl.read_parquet(files).sort("game").filter(pl.col("game") < s.n)
+        Parallel(n_jobs=jobs, backend="threading")(delayed(one)(a, c) for a, c in todo)
+    files = sorted(folder.glob("games-*.parquet"))
+    return (pl.concat([pl.read_parquet(f) for f in files], how="vertical_relaxed")
+            .unique("game", keep="first").sort("game").filter(pl.col("game") < s.n))
 
 
 # ---- measuring -----------------------------------------------------------------------------
@@ -388,6 +405,9 @@ def robustness_cell(kind: str, base: dict, arms: list[dict], players: int = 2,
     crossed), ``label``, ``input`` and the measurement. Returns ``{"cell": text, "status":
     holds|depends|undecided, "axes": [...], "range": (lo, hi) or None}``."""
     par = 100.0 / players
+    if base.get("est") is None:
+        return {"cell": "undecided: no finished baseline game", "status": "undecided",
+                "axes": [], "range": None}
     if kind == "first":
         c0 = _cat_first(base)
         if c0 is None:

@@ -232,7 +232,7 @@ def test_small_study_writes_every_axis_and_resumes(small_study):
     assert {f["key"] for f in data["findings"]} >= {"first:2", "length:2"}
     assert all(f["cell"] for f in data["findings"])
     # a rerun plays nothing new: every chunk is kept as it was
-    chunks = sorted(out.glob("arms/*/chunk-*.parquet"))
+    chunks = sorted(out.glob("arms/*/games-*.parquet"))
     before = [c.stat().st_mtime_ns for c in chunks]
     again = run_robustness("province", n=200, n_search=0, design=4, crossed=0, seed=3, out=out)
     assert [c.stat().st_mtime_ns for c in chunks] == before
