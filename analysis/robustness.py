@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -588,6 +589,33 @@ def _findings(settings: list[Setting], meas: dict[str, dict], players: int
     return out
 
 
+def reconstructed_families(game, options: dict[str, Any]) -> dict[str, str]:
+    """The component families (``analysis.effects.FAMILIES``) whose table holds unconfirmed
+    numbers or is chosen by an interpreted option: family -> one line naming them (the cell
+    of a family the study cannot re-measure from per-seat columns)."""
+    from analysis.effects import FAMILIES
+
+    ranges = game.plausible_ranges()
+    interp = {i["option"]: i for i in game.interpretations()}
+    resolved = game.resolve_options(options)
+    out = {}
+    for fam in FAMILIES.get(game.id, ()):
+        parts = []
+        m = re.fullmatch(r"\{(\w+)\}", fam.table)
+        table = str(resolved.get(m.group(1))) if m else fam.table
+        if m and m.group(1) in interp:
+            it = interp[m.group(1)]
+            parts.append(f"option {it['option']}: {it['default']} or "
+                         + ", ".join(str(a) for a in it["alternatives"]))
+        rs = [r for r in ranges if r["path"].startswith(table + ".")]
+        if rs:
+            parts.append(", ".join(f"{r['path']} {r['low']}..{r['high']}" for r in rs[:3])
+                         + (f" and {len(rs) - 3} more" if len(rs) > 3 else ""))
+        if parts:
+            out[fam.name] = "; ".join(parts)
+    return out
+
+
 def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
                    n_search: int = 200, budget: int | None = None, design: int = 32,
                    crossed: int = 4, seed: int = 1, jobs: int = 1,
@@ -687,6 +715,7 @@ def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
         "settings": [{**asdict(s), "measure": meas[s.key], "paired": paired.get(s.key),
                       "cpu": cpu.get(s.key)} for s in settings],
         "oat": oat_rows, "sensitivity": sens, "findings": findings,
+        "reconstructed_families": reconstructed_families(game, options),
         "seconds": round(time.perf_counter() - t0, 1),
         "cpu_seconds": round(time.process_time() - c0, 1),
     }
@@ -894,15 +923,24 @@ def cell_for_row(question: str, data: dict[str, Any] | None) -> str:
         f = by.get(f"length:{p}")
         return (f["cell"] + (f" (at {p}p)" if "," in q.split("length", 1)[1] else "")) \
             if f and f"{p}p" in q else f"not studied at this count (study: {p}p)"
+    recon = data.get("reconstructed_families") or {}
     for which in ("Strongest", "Weakest"):
         if q.startswith(which + " "):
             fam = q[len(which) + 1:].rsplit(",", 1)[0].strip()
             f = by.get(f"{which.lower()}:{fam}")
             if f and f"{p}p" in q:
                 return f["cell"]
-            return "not studied for this family or count"
-    fam = q.rsplit(",", 1)[0].strip().lower()
-    f = by.get(f"strongest:{fam}")
+            return _recon_cell(recon.get(fam)) or "not studied for this family or count"
+    fam = q.rsplit(",", 1)[0].strip()
+    f = by.get(f"strongest:{fam}") or by.get(f"strongest:{fam.lower()}")
     if f:
         return f["cell"]
-    return "not studied"
+    return _recon_cell(recon.get(fam) or recon.get(fam.lower())) or "not studied"
+
+
+def _recon_cell(what: str | None) -> str:
+    """The cell of a family the study could not re-measure but whose numbers are unconfirmed."""
+    if not what:
+        return ""
+    return ("depends on unconfirmed data: the family's own numbers are reconstructed, not "
+            f"re-measured here ({what})")
