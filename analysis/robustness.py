@@ -598,15 +598,22 @@ def reconstructed_families(game, options: dict[str, Any]) -> dict[str, str]:
     ranges = game.plausible_ranges()
     interp = {i["option"]: i for i in game.interpretations()}
     resolved = game.resolve_options(options)
+    try:
+        tables = dict(getattr(game._components(), "INTERPRETATION_TABLES", {}))
+    except UserError:
+        tables = {}
     out = {}
     for fam in FAMILIES.get(game.id, ()):
         parts = []
         m = re.fullmatch(r"\{(\w+)\}", fam.table)
         table = str(resolved.get(m.group(1))) if m else fam.table
-        if m and m.group(1) in interp:
-            it = interp[m.group(1)]
-            parts.append(f"option {it['option']}: {it['default']} or "
-                         + ", ".join(str(a) for a in it["alternatives"]))
+        opts = ([m.group(1)] if m else []) + [o for o, t in tables.items()
+                                              if t == fam.table]
+        for o in opts:
+            if o in interp:
+                it = interp[o]
+                parts.append(f"option {it['option']}: {it['default']} or "
+                             + ", ".join(str(a) for a in it["alternatives"]))
         rs = [r for r in ranges if r["path"].startswith(table + ".")]
         if rs:
             parts.append(", ".join(f"{r['path']} {r['low']}..{r['high']}" for r in rs[:3])

@@ -34,6 +34,8 @@ INTERPRETATIONS = interpretations_of(OPTIONS, (
     "cathedral_counts_own", "residence_gathers_terrain", "residence_pays_fees", "castle_counts",
     "watchtower_workers_block", "pawnshop_must_differ", "goal5_counts_pawnshop",
     "gather_includes_buildings"), "ASSUMED")
+# the data tables an interpreted option changes (a robustness cell names the option there)
+INTERPRETATION_TABLES = {"goal7": "goals"}
 
 SCHEMA = ComponentSchema(
     keys={"buildings": "name", "goals": "card"},
