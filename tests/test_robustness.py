@@ -260,3 +260,67 @@ def test_bad_input_is_one_line_exit_2():
         with pytest.raises(SystemExit) as e:
             main(argv)
         assert e.value.code == 2
+
+
+def test_reconstructed_families_name_their_unconfirmed_data():
+    """The Wolves' card marks and floor icons have no per-seat column, so the study cannot
+    re-measure them; their verdict rows still say they rest on the reconstructed card list.
+    Little Town's goal cards name goal 7's option and goal 13's range."""
+    from analysis.robustness import cell_for_row, reconstructed_families
+
+    w = reconstructed_families(sim.get_game("three-little-wolves"), {})
+    assert w["card marks"].startswith("option card_set: cards_v1 or cards_v0, cards_v2; "
+                                      "cards_v1.5_2.icon 1..3")
+    data = {"players": 2, "findings": [], "reconstructed_families": w}
+    assert cell_for_row("Strongest card marks, 2p", data).startswith(
+        "depends on unconfirmed data: the family's own numbers are reconstructed")
+    lt = reconstructed_families(sim.get_game("little-town"), {})
+    assert lt == {"goal cards": "option goal7: omit or feed_wheat; goals.13.vp 2..3"}
+    assert reconstructed_families(sim.get_game("go-town"), {}) == {}
+
+
+# ---- the verdict column, the section and the index on a synthetic run and study ---------------
+def test_report_shows_the_column_the_section_and_the_index(tmp_path):
+    import json
+
+    from analysis.index import write_index
+    from analysis.report import write_report
+    from analysis.robustness import run_fields
+    from tests.test_analysis import write_run
+    from tests.test_report_verdict import _retitle, _specs
+
+    run = _retitle(write_run(tmp_path / "toy", 2, _specs(), seed=5,
+                             strategies=["greedy", "random"], seating="rotate"),
+                   game="toy-game")
+    m = json.loads(open(f"{run}/manifest.json").read())
+    first = {"est": 30.0, "lo": 28.5, "hi": 31.5, "n": 4000}
+    study = {"game": "toy-game", "players": 2, "n": 4000, "n_search": 200, "budget": 100,
+             "run": run_fields(m), "settings": [
+                 {"axis": "baseline", "label": "recommended mix (baseline)", "key": "baseline",
+                  "measure": {"finished": 4000, "first": first, "length": {"est": 6.9}},
+                  "paired": None}],
+             "findings": [
+                 {"key": "first:2", "name": "First player, 2p", "baseline": first,
+                  "cell": "depends on unconfirmed data: 33.4-84.9% first-seat wins "
+                          "(structures.coins (all))"},
+                 {"key": "length:2", "name": "Game length, 2p", "baseline": {"est": 6.9},
+                  "cell": "depends on play: 6.9-14.2 turns per player"}],
+             "reconstructed_families": {}, "sensitivity": [], "chart": None}
+    (tmp_path / "toy" / "robustness").mkdir()
+    (tmp_path / "toy" / "robustness" / "robustness.json").write_text(json.dumps(study))
+    out = tmp_path / "reports" / "toy"
+    write_report([run], str(out), "A Toy Game")
+    md = (out / "report.md").read_text()
+    v = md[md.index("## Verdict"): md.index("**Contents**")]
+    assert "| Question | Answer | 95% CI | n | Reading | Robustness |" in v
+    row = next(r for r in v.splitlines() if r.startswith("| First player, 2p"))
+    assert row.endswith("| depends on unconfirmed data: 33.4-84.9% first-seat wins "
+                        "(structures.coins (all)) |")
+    assert all(r.count(" | ") == 5 for r in v.splitlines()
+               if r.startswith("| ") and "---" not in r)  # every row has the column
+    assert "## Does it hold? Play, bot mix and unconfirmed data" in md
+    summ = json.loads((out / "summary.json").read_text())
+    assert summ["robustness"].startswith("2p: depends on unconfirmed data: 33.4-84.9%")
+    write_index(str(tmp_path / "reports"))
+    index = (tmp_path / "reports" / "README.md").read_text()
+    assert "Robustness (first seat)" in index and "2p: depends on unconfirmed data" in index
