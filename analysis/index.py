@@ -90,7 +90,6 @@ def _row(folder: str, s: dict) -> dict[str, str]:
         "games": f"{int(s.get('games_played', 0)):,}",
         "players": ", ".join(str(p) for p in players) or "?",
         "first": [first_seat_text(r) for r in s.get("first_seat") or []],
-        "robust": str(s.get("robustness") or "not studied"),
         "data": str(s.get("data_status", "unknown")),
         "overrides": overrides_text(s.get("overrides") or {}),
         "mix": str(s.get("bot_mix", "?")),
@@ -100,12 +99,21 @@ def _row(folder: str, s: dict) -> dict[str, str]:
 
 
 _HEADERS = ["Game", "Games played", "Players", "First seat wins (95% CI) vs parity",
-            "Robustness (first seat)", "Component data", "Overrides", "Bot mix (seating)", "Seeds"]
+            "Component data", "Overrides", "Bot mix (seating)", "Seeds"]
 _LEGEND = ("First seat: the win rate of the seat that moves first, per player count, in "
            "finished games of the report's main runs; ⚠ = fewer games than needed to resolve "
-           "1 percentage point (see each report's Sample size section). Robustness: whether the "
-           "first seat's finding holds under stronger play, other bot mixes and the plausible "
-           "range of unconfirmed data (each report's robustness section, docs/robustness.md).")
+           "1 percentage point (see each report's Sample size section).")
+
+
+ROBUST_HEADER = "Robustness (first seat)"
+ROBUST_LEGEND = (" Robustness: whether the first seat's finding holds under stronger play, "
+                 "other bot mixes and the plausible range of unconfirmed data (each report's "
+                 "robustness section, docs/robustness.md).")
+
+
+def _robust(items: list[tuple[str, dict]]) -> bool:
+    """Whether any report has a robustness study (then the index shows the column)."""
+    return any(s.get("robustness") not in (None, "", "not studied") for _, s in items)
 
 
 def _verdict(s: dict) -> str:
@@ -141,11 +149,16 @@ def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
             gid = r["game"]
             gid = f"`{gid}`" if re.fullmatch(r"[a-z0-9-]+", gid) else md_escape(gid)
             rows.append([link + f" ({gid})", r["games"], md_escape(r["players"]),
-                         "; ".join(r["first"]) or "n/a", md_escape(r["robust"]),
-                         md_escape(r["data"]),
+                         "; ".join(r["first"]) or "n/a", md_escape(r["data"]),
                          md_escape(r["overrides"]), md_escape(r["mix"]), md_escape(r["seeds"])])
-        out += ["## Index", "", _LEGEND, "",
-                md_table(_HEADERS, rows, [False, True] + [False] * 7), ""]
+        heads, legend = list(_HEADERS), _LEGEND
+        if _robust(items):  # the robustness column after the first seat's
+            heads.insert(4, ROBUST_HEADER)
+            legend += ROBUST_LEGEND
+            for row, (_, s) in zip(rows, items):
+                row.insert(4, md_escape(str(s.get("robustness") or "not studied")))
+        out += ["## Index", "", legend, "",
+                md_table(heads, rows, [False, True] + [False] * (len(heads) - 2)), ""]
         for folder, s in items:
             answers = [str(a) for a in (s.get("answers") or [])]
             r = _row(folder, s)
@@ -179,9 +192,13 @@ def render_html(items: list[tuple[str, dict]], bad: list[str],
         parts.append("<p>No reports yet: run <code>make run</code> or "
                      "<code>boardsim run</code>.</p>")
     else:
-        parts.append(f"<p>{inline_html(_LEGEND)}</p>")
-        keep = [0, 1, 2, 3, 4, 7, 8]  # component data and overrides: under each game's heading
-        head = "".join(f"<th>{html.escape(_HEADERS[i])}</th>" for i in keep)
+        robust = _robust(items)
+        parts.append(f"<p>{inline_html(_LEGEND + (ROBUST_LEGEND if robust else ''))}</p>")
+        keep = [0, 1, 2, 3, 6, 7]  # component data and overrides: under each game's heading
+        names = [_HEADERS[i] for i in keep]
+        if robust:
+            names.insert(4, ROBUST_HEADER)
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in names)
         body = []
         for folder, s in items:
             r = _row(folder, s)
@@ -193,10 +210,12 @@ def render_html(items: list[tuple[str, dict]], bad: list[str],
                 f"<td>{html.escape(r['players'])}</td>",
                 '<td class="r">' + ("<br>".join(html.escape(x) for x in r["first"]) or "n/a")
                 + "</td>",
-                f"<td>{html.escape(r['robust'])}</td>",
                 f"<td>{html.escape(r['mix'])}</td>",
                 f"<td>{html.escape(r['seeds'])}</td>",
             ]
+            if robust:
+                cells.insert(4, f"<td>{html.escape(str(s.get('robustness') or 'not studied'))}"
+                             "</td>")
             body.append("<tr>" + "".join(cells) + "</tr>")
         parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
                      "</tbody></table>")

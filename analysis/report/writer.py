@@ -427,7 +427,8 @@ def write_report(
     numbers = summary_json(runs.game_id, runs.title, runs.run_dirs, runs.manifests, runs.role_of,
                            runs.main_idx, runs.per_run, t.order_rates, t.firsts, ss,
                            runs.overrides, lines, block, verdict, "first_player_advantage.png")
-    numbers["robustness"] = first_seat_cell(robust)
+    if robust is not None:  # the index shows the column when a report has a study
+        numbers["robustness"] = first_seat_cell(robust)
     write_atomic(summary_path, json.dumps(numbers, indent=2, allow_nan=False) + "\n")
     summary = "\n".join(
         [f"{runs.title}: {info}", *lines, *extra_summary,
