@@ -949,5 +949,4 @@ def _recon_cell(what: str | None) -> str:
     """The cell of a family the study could not re-measure but whose numbers are unconfirmed."""
     if not what:
         return ""
-    return ("depends on unconfirmed data: the family's own numbers are reconstructed, not "
-            f"re-measured here ({what})")
+    return f"undecided, not re-measured here: rests on unconfirmed data ({what})"

@@ -272,8 +272,9 @@ def test_reconstructed_families_name_their_unconfirmed_data():
     assert w["card marks"].startswith("option card_set: cards_v1 or cards_v0, cards_v2; "
                                       "cards_v1.5_2.icon 1..3")
     data = {"players": 2, "findings": [], "reconstructed_families": w}
-    assert cell_for_row("Strongest card marks, 2p", data).startswith(
-        "depends on unconfirmed data: the family's own numbers are reconstructed")
+    assert cell_for_row("Strongest card marks, 2p", data) == (
+        "undecided, not re-measured here: rests on unconfirmed data (option card_set: "
+        "cards_v1 or cards_v0, cards_v2; cards_v1.5_2.icon 1..3, cards_v1.9_2.icon 1..3)")
     lt = reconstructed_families(sim.get_game("little-town"), {})
     assert lt == {"goal cards": "option goal7: omit or feed_wheat; goals.13.vp 2..3"}
     assert reconstructed_families(sim.get_game("go-town"), {}) == {}
