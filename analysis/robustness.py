@@ -298,8 +298,9 @@ def play_setting(game_id: str, s: Setting, players: int, seed: int, root: Path,
         ws = np.asarray(r.win_share, np.float64)
         for j in range(players):
             cols[f"ws_{j}"] = ws[:, j]
-        for h in holders:
-            a = np.asarray(r.seat_detail[h]).astype(np.int16)
+        for h in holders:  # a column another setting's data lacks reads as never held
+            a = (np.asarray(r.seat_detail[h]).astype(np.int16) if h in r.seat_detail
+                 else np.zeros((count, players), np.int16))
             for j in range(players):
                 cols[f"{h}@{j}"] = a[:, j]
         write_parquet_atomic(pl.DataFrame(cols),
