@@ -347,10 +347,10 @@ def _tier_study_here(gid: str, plan: dict, run_dir: str, scale: float, jobs: int
 
 def _robustness_study_here(gid: str, plan: dict, run_dir: str, scale: float,
                            jobs: int) -> bool:
-    """Play the robustness study (``analysis.robustness.RUN_STUDY``, scaled down by
+    """Play the robustness study (``analysis.lab.robustness.RUN_STUDY``, scaled down by
     ``--scale`` below 1) of the game's first main 2-player run into ``<run_dir>/robustness``;
     True if played here."""
-    from analysis.robustness import RUN_STUDY, run_robustness_of
+    from analysis.lab.robustness import RUN_STUDY, run_robustness_of
 
     if plan.get("role", "main") != "main" or plan["players"] != 2 or gid not in RUN_STUDY:
         return False
@@ -709,9 +709,9 @@ def robustness(
     """Does each headline hold under stronger play, other bot mixes and the plausible range
     of unconfirmed data? Re-measures the first-player advantage, the strongest and weakest
     component of each family and game length on common seeds; writes robustness.md/.json
-    and tornado.png (analysis/robustness.py, docs/robustness.md)."""
+    and tornado.png (analysis/lab/robustness.py, docs/robustness.md)."""
     _lab_checks(seed, jobs, n)
-    from analysis.robustness import run_robustness
+    from analysis.lab.robustness import run_robustness
 
     with _games_progress(None, f"{game} robustness") as cb:
         res = run_robustness(game, players, n, search_games, budget, design, crossed, seed,

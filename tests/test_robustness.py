@@ -122,14 +122,14 @@ def test_go_town_assumed_switches_are_interpretations():
 def test_cli_games_lists_ranges_and_interpretations():
     from typer.testing import CliRunner
 
-    from sim.cli import app
+    from analysis.cli import app
 
     res = CliRunner().invoke(app, ["games", "province"])
     assert res.exit_code == 0, res.output
     assert "structures.camp.coins = 1  plausible 0..2" in res.output
     assert "smithy_effect: double_labor; alternatives turn_labor" in res.output
     assert "go-town" not in res.output
-    from sim.cli import main
+    from analysis.cli import main
 
     with pytest.raises(SystemExit) as e:
         main(["games", "chess"])
@@ -143,7 +143,7 @@ def _arm(axis, est, half=1.5, n=4000, label="", input_=""):
 
 
 def test_a_toy_range_that_flips_the_finding_depends_on_unconfirmed_data():
-    from analysis.robustness import robustness_cell
+    from analysis.lab.robustness import robustness_cell
 
     base = {"est": 30.0, "lo": 28.5, "hi": 31.5, "n": 4000}
     arms = [_arm("play", 14.7, 3.4, 780), _arm("mix", 50.0),
@@ -154,7 +154,7 @@ def test_a_toy_range_that_flips_the_finding_depends_on_unconfirmed_data():
 
 
 def test_a_toy_range_that_does_not_flip_the_finding_holds():
-    from analysis.robustness import robustness_cell
+    from analysis.lab.robustness import robustness_cell
 
     base = {"est": 30.0, "lo": 28.5, "hi": 31.5, "n": 4000}
     arms = [_arm("play", 14.7, 3.4, 780), _arm("data", 3.3, input_="toy.x"),
@@ -165,7 +165,7 @@ def test_a_toy_range_that_does_not_flip_the_finding_holds():
 
 
 def test_too_few_games_leaves_the_cell_undecided_and_says_so():
-    from analysis.robustness import robustness_cell
+    from analysis.lab.robustness import robustness_cell
 
     base = {"est": 30.0, "lo": 28.5, "hi": 31.5, "n": 4000}
     c = robustness_cell("first", base, [_arm("play", -5.0, 30.0, 20)], players=2)
@@ -173,7 +173,7 @@ def test_too_few_games_leaves_the_cell_undecided_and_says_so():
 
 
 def test_play_and_mix_changes_are_named():
-    from analysis.robustness import robustness_cell
+    from analysis.lab.robustness import robustness_cell
 
     base = {"est": 5.0, "lo": 3.5, "hi": 6.5, "n": 4000}
     c = robustness_cell("first", base, [_arm("play", -8.0), _arm("mix", -9.0)], players=2)
@@ -190,7 +190,7 @@ def test_play_and_mix_changes_are_named():
 
 
 def test_cell_for_row_maps_verdict_questions():
-    from analysis.robustness import cell_for_row
+    from analysis.lab.robustness import cell_for_row
 
     data = {"players": 2, "findings": [
         {"key": "first:2", "cell": "holds (60.0-70.0% first-seat wins)"},
@@ -207,7 +207,7 @@ def test_cell_for_row_maps_verdict_questions():
 # ---- a small study end to end (Province, scripted settings only) ----------------------------
 @pytest.fixture(scope="module")
 def small_study(tmp_path_factory):
-    from analysis.robustness import run_robustness
+    from analysis.lab.robustness import run_robustness
 
     out = tmp_path_factory.mktemp("rob") / "province"
     res = run_robustness("province", n=200, n_search=0, design=4, crossed=0, seed=3, out=out)
@@ -217,7 +217,7 @@ def small_study(tmp_path_factory):
 def test_small_study_writes_every_axis_and_resumes(small_study):
     import json
 
-    from analysis.robustness import run_robustness
+    from analysis.lab.robustness import run_robustness
 
     out, res = small_study
     data = json.loads((out / "robustness.json").read_text())
@@ -242,7 +242,7 @@ def test_small_study_writes_every_axis_and_resumes(small_study):
 def test_a_folder_of_another_setting_is_refused(small_study, tmp_path):
     import shutil
 
-    from analysis.robustness import run_robustness
+    from analysis.lab.robustness import run_robustness
     from sim.core.errors import UserError
 
     out, _ = small_study
@@ -253,7 +253,7 @@ def test_a_folder_of_another_setting_is_refused(small_study, tmp_path):
 
 
 def test_bad_input_is_one_line_exit_2():
-    from sim.cli import main
+    from analysis.cli import main
 
     for argv in (["robustness", "province", "--design", "-1"],
                  ["robustness", "chess"], ["robustness", "province", "-n", "0"]):
@@ -266,7 +266,7 @@ def test_reconstructed_families_name_their_unconfirmed_data():
     """The Wolves' card marks and floor icons have no per-seat column, so the study cannot
     re-measure them; their verdict rows still say they rest on the reconstructed card list.
     Little Town's goal cards name goal 7's option and goal 13's range."""
-    from analysis.robustness import cell_for_row, reconstructed_families
+    from analysis.lab.robustness import cell_for_row, reconstructed_families
 
     w = reconstructed_families(sim.get_game("three-little-wolves"), {})
     assert w["card marks"].startswith("option card_set: cards_v1 or cards_v0, cards_v2; "
@@ -285,8 +285,8 @@ def test_report_shows_the_column_the_section_and_the_index(tmp_path):
     import json
 
     from analysis.index import write_index
+    from analysis.lab.robustness import run_fields
     from analysis.report import write_report
-    from analysis.robustness import run_fields
     from tests.test_analysis import write_run
     from tests.test_report_verdict import _retitle, _specs
 

@@ -1,6 +1,6 @@
 """The robustness column of the verdict and the report section "Does it hold? Play, bot mix and
 unconfirmed data" (issue 28): the robustness study of the report's main run
-(``analysis.robustness``), or, when the run has none, a cell and a note saying so."""
+(``analysis.lab.robustness``), or, when the run has none, a cell and a note saying so."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ TITLE = "Does it hold? Play, bot mix and unconfirmed data"
 def study_for(run_dirs: list[str], manifests: list[dict], main_idx: list[int]) -> dict | None:
     """The ``robustness.json`` of the first main run that has a study recorded for it, with
     its folder under ``"_folder"``; None when none has."""
-    from analysis.robustness import load_robustness, robustness_for_run
+    from analysis.lab.robustness import load_robustness, robustness_for_run
 
     for i in main_idx:
         folder = robustness_for_run(run_dirs[i], manifests[i])
@@ -28,9 +28,9 @@ def study_for(run_dirs: list[str], manifests: list[dict], main_idx: list[int]) -
 
 def with_column(rows: list[list], data: dict | None) -> list[list]:
     """``rows`` (verdict rows of 5 cells) each with its robustness cell appended
-    (``analysis.robustness.cell_for_row``); unchanged when the runs have no study (the
+    (``analysis.lab.robustness.cell_for_row``); unchanged when the runs have no study (the
     section then says how to play one)."""
-    from analysis.robustness import cell_for_row
+    from analysis.lab.robustness import cell_for_row
 
     if data is None:
         return rows
@@ -55,7 +55,7 @@ def robustness_section(doc: Doc, data: dict | None, game_id: str, out_dir: str,
     if data is None:
         doc.p("No robustness study was played for these runs, so the verdict has no "
               f"robustness column. Play one with `boardsim robustness {game_id}` "
-              "(analysis/robustness.py, docs/robustness.md; `boardsim run` plays a small one "
+              "(analysis/lab/robustness.py, docs/robustness.md; `boardsim run` plays a small one "
               "for each game's main 2-player run).")
         return
     p = data["players"]
@@ -70,7 +70,7 @@ def robustness_section(doc: Doc, data: dict | None, game_id: str, out_dir: str,
           "the finding's category (the sign of its interval; the component's name; the "
           f"length within 25%) stays the same in every setting. {p} players. Method: "
           "docs/robustness.md; full tables: robustness.md of the study.")
-    from analysis.robustness import _base_text, _d, _pct
+    from analysis.lab.robustness import _base_text, _d, _pct
 
     doc.table(Table(["Finding", "Baseline", "Robustness"],
                     [[f["name"], _base_text(f, p), f["cell"]] for f in data["findings"]],

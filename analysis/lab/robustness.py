@@ -7,7 +7,7 @@ four axes:
 
 * **play**: the scripted tier (the recommended mix, pool seating) against the search tier
   (``mcts`` in every seat at ``budget`` playouts per decision, the bot reached through the
-  registry, ``analysis.tiers``' budget setting);
+  registry, ``analysis.lab.tiers``' budget setting);
 * **bot mix**: the recommended mix, each mirror of the mix's bots (every seat the same bot) and
   pool seating over every scripted bot of the game;
 * **data**: each unconfirmed number of the game's component table (``ComponentSchema.ranges``,
@@ -20,7 +20,7 @@ four axes:
 
 The headlines: the first player's win share (by turn order) minus parity, the strongest and
 the weakest component of each family (holders' win rate minus the others', an association,
-``analysis.effects`` families), game length (player-turns per player). Each gets a cell
+``analysis.lab.effects`` families), game length (player-turns per player). Each gets a cell
 (``robustness_cell``): ``holds`` when its category (the sign of the interval; the component's
 name; the length within 25%) stays on every axis, otherwise what it depends on. A setting too
 small to decide leaves the cell ``undecided`` and says so.
@@ -215,7 +215,7 @@ def crossed_settings(settings: list[Setting], oat_table: list[dict], top: int,
 def _holders(game) -> list[tuple[str, str, str, int]]:
     """(family, component label, holder column, holder minimum) of every component of the
     game's effect families that has a per-seat column."""
-    from analysis.effects import FAMILIES, components_for
+    from analysis.lab.effects import FAMILIES, components_for
 
     if game.id not in FAMILIES:
         return []
@@ -245,7 +245,7 @@ def play_setting(game_id: str, s: Setting, players: int, seed: int, root: Path,
     setting's games (a changed identity)."""
     from joblib import Parallel, delayed
 
-    from analysis.tiers import _with_budget
+    from analysis.lab.tiers import _with_budget
     from sim.core.game import UNFINISHED
     from sim.core.seating import seat_matrix
     from sim.registry import get_game
@@ -591,10 +591,10 @@ def _findings(settings: list[Setting], meas: dict[str, dict], players: int
 
 
 def reconstructed_families(game, options: dict[str, Any]) -> dict[str, str]:
-    """The component families (``analysis.effects.FAMILIES``) whose table holds unconfirmed
+    """The component families (``analysis.lab.effects.FAMILIES``) whose table holds unconfirmed
     numbers or is chosen by an interpreted option: family -> one line naming them (the cell
     of a family the study cannot re-measure from per-seat columns)."""
-    from analysis.effects import FAMILIES
+    from analysis.lab.effects import FAMILIES
 
     ranges = game.plausible_ranges()
     interp = {i["option"]: i for i in game.interpretations()}
@@ -667,7 +667,7 @@ def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
         n_search = 0
     used_budget = budget
     if n_search and budget is None:
-        from analysis.tiers import _with_budget
+        from analysis.lab.tiers import _with_budget
 
         c, p = _with_budget(game, ["mcts"], None)
         used_budget = int(p[0, 0])
