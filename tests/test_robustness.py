@@ -325,3 +325,15 @@ def test_report_shows_the_column_the_section_and_the_index(tmp_path):
     write_index(str(tmp_path / "reports"))
     index = (tmp_path / "reports" / "README.md").read_text()
     assert "Robustness (first seat)" in index and "2p: depends on unconfirmed data" in index
+
+
+def test_a_crossed_setting_compares_with_the_search_tier():
+    """Under search play the first seat is disfavoured; a data setting under search that keeps
+    it disfavoured is no change of data (the change is play's, said once)."""
+    from analysis.lab.robustness import robustness_cell
+
+    base = {"est": 30.0, "lo": 28.5, "hi": 31.5, "n": 4000}
+    search = _arm("play", -12.0, 3.0, 400)
+    crossed = {**_arm("crossed", -15.0, 3.0, 400, input_="toy.x"), "ref": search}
+    c = robustness_cell("first", base, [search, crossed], players=2)
+    assert c["cell"] == "depends on play: 38.0-80.0% first-seat wins"

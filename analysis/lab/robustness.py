@@ -8,8 +8,9 @@ four axes:
 * **play**: the scripted tier (the recommended mix, pool seating) against the search tier
   (``mcts`` in every seat at ``budget`` playouts per decision, the bot reached through the
   registry, ``analysis.lab.tiers``' budget setting);
-* **bot mix**: the recommended mix, each mirror of the mix's bots (every seat the same bot) and
-  pool seating over every scripted bot of the game;
+* **bot mix**: the recommended mix, each mirror of the mix's bots (every seat the same bot)
+  and, when the baseline seats its bots in a fixed order, the same bots with pool seating
+  (each seat drawn per game);
 * **data**: each unconfirmed number of the game's component table (``ComponentSchema.ranges``,
   ``boardsim games GAME``) at its low and its high, one at a time, paired with the baseline on
   the same games; every number of a field at its low and at its high together (corners); a
@@ -60,8 +61,9 @@ __all__ = ["Setting", "plan_settings", "play_setting", "measure", "robustness_ce
 ROBUSTNESS_DIR = "robustness"
 """The folder inside a results run where ``boardsim run`` writes its robustness study."""
 
-MIN_GAMES = 200
-"""A setting decides a finding's category only with at least this many finished games; a
+MIN_GAMES = 100
+"""A setting decides a finding's category only with at least this many finished games (and,
+for the first seat, an interval no wider than +-``WIDE`` points where it includes parity); a
 smaller one leaves the cell undecided (and says so)."""
 
 WIDE = 10.0
@@ -153,9 +155,8 @@ def plan_settings(game, players: int, n: int, n_search: int, strategies: list[st
     for b in bots:
         out.append(Setting(f"mirror-{slug(b)}", "mix", f"`{b}` mirror", [b], "fixed", n,
                            options=dict(options)))
-    pool = [b for b in game.strategies if b not in ("random", "mcts")]
-    if sorted(pool) != sorted(bots):
-        out.append(Setting("pool-all", "mix", "pool of every scripted bot", pool, "pool", n,
+    if seating != "pool" and len(bots) > 1:  # the same bots, each seat drawn per game
+        out.append(Setting("pool", "mix", "the same bots, pool seating", bots, "pool", n,
                            options=dict(options)))
     ranges = game.plausible_ranges()
     if oat:
@@ -404,7 +405,9 @@ def robustness_cell(kind: str, base: dict, arms: list[dict], players: int = 2,
     (est = the component's name; ``lo``/``hi`` unused; n = finished games; arms may carry
     ``separated``: True when the arm's top component's interval clears the baseline's
     component's). ``arms``: dicts with ``axis`` (play, mix, data, corner, design, option,
-    crossed), ``label``, ``input`` and the measurement. Returns ``{"cell": text, "status":
+    crossed), ``label``, ``input`` and the measurement; a crossed setting (the data under
+    the search tier) carries ``ref``, the search tier's own measurement, which it is compared
+    with (so a change of play is not counted as one of data). Returns ``{"cell": text, "status":
     holds|depends|undecided, "axes": [...], "range": (lo, hi) or None}``."""
     par = 100.0 / players
     if base.get("est") is None:
@@ -422,17 +425,18 @@ def robustness_cell(kind: str, base: dict, arms: list[dict], players: int = 2,
         if a.get("est") is None or a.get("n", 0) < (MIN_GAMES if kind != "component" else 30):
             undecided.append(a)
             continue
+        ref = a.get("ref") or base  # a crossed setting compares with the search tier
         if kind == "first":
-            c = _cat_first(a)
-            if c is None:
+            c, cr = _cat_first(a), (_cat_first(ref) if a.get("ref") else c0)
+            if c is None or cr is None:
                 undecided.append(a)
                 continue
-            moved = c != c0
+            moved = c != cr
         elif kind == "length":
-            ratio = a["est"] / base["est"] if base["est"] else math.inf
+            ratio = a["est"] / ref["est"] if ref.get("est") else math.inf
             moved = not (1 / LENGTH_BAND <= ratio <= LENGTH_BAND)
         else:
-            moved = a["est"] != base["est"] and bool(a.get("separated", True))
+            moved = a["est"] != ref.get("est") and bool(a.get("separated", True))
         if moved:
             changed.setdefault(a["axis"], []).append(a)
     allv = [base] + [a for a in arms if a.get("est") is not None and a not in undecided]
@@ -552,17 +556,22 @@ def _findings(settings: list[Setting], meas: dict[str, dict], players: int
     base = meas["baseline"]
     arms = [(s, meas[s.key]) for s in settings if s.key != "baseline"]
 
-    def arm(s: Setting, r: dict) -> dict:
-        return {"axis": s.axis, "label": s.label, "input": s.input, "key": s.key, **r}
+    ref = meas.get("search")
+
+    def arm(s: Setting, r: dict, what: str) -> dict:
+        out = {"axis": s.axis, "label": s.label, "input": s.input, "key": s.key, **r}
+        if s.axis == "crossed" and ref is not None:
+            out["ref"] = ref[what]
+        return out
 
     out = []
     fb = base["first"]
     out.append({"key": f"first:{players}", "name": f"First player, {players}p",
                 "baseline": fb, **robustness_cell(
-                    "first", fb, [arm(s, m["first"]) for s, m in arms], players)})
+                    "first", fb, [arm(s, m["first"], "first") for s, m in arms], players)})
     out.append({"key": f"length:{players}", "name": f"Game length, {players}p",
                 "baseline": base["length"], **robustness_cell(
-                    "length", base["length"], [arm(s, m["length"]) for s, m in arms],
+                    "length", base["length"], [arm(s, m["length"], "length") for s, m in arms],
                     players)})
     for fam, d in base["families"].items():
         for which in ("strongest", "weakest"):
@@ -576,6 +585,13 @@ def _findings(settings: list[Setting], meas: dict[str, dict], players: int
                                   "est": None, "n": 0})
                     continue
                 top = od[f"_{which}"]
+                if s.axis == "crossed" and ref is not None and ref["families"].get(fam):
+                    name_ref = ref["families"][fam][f"_{which}"]
+                    items.append({"axis": s.axis, "label": s.label, "input": s.input,
+                                  "est": top, "n": m["finished"], "ref": {"est": name_ref},
+                                  "separated": True,
+                                  "value": od[name]["est"] if name in od else None})
+                    continue
                 sep = True
                 if top != name and name in od:
                     a, c = od[top], od[name]
@@ -896,7 +912,7 @@ def run_robustness_of(run_dir: str | os.PathLike, jobs: int = 1, scale: float = 
     plan = RUN_STUDY.get(m["game"], {"n": MIN_GAMES, "n_search": 0, "budget": 10,
                                      "design": 0, "crossed": 0})
     k = min(scale, 1.0)
-    n = max(MIN_GAMES, int(plan["n"] * k))
+    n = max(2 * MIN_GAMES, int(plan["n"] * k))
     n_search = max(2, int(plan["n_search"] * k)) if plan["n_search"] else 0
     out = Path(run_dir) / ROBUSTNESS_DIR
     if robustness_for_run(run_dir, m) is not None:

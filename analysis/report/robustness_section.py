@@ -62,7 +62,7 @@ def robustness_section(doc: Doc, data: dict | None, game_id: str, out_dir: str,
     doc.p(f"The headlines re-measured on common seeds ({data['n']:,} games per scripted "
           f"setting, {data['n_search']:,} per search-tier setting with `mcts` at "
           f"{data['budget']} playouts per decision) across play (scripted vs search tier), bot "
-          "mix (the recommended mix, each bot's mirror, a pool of every scripted bot), "
+          "mix (the recommended mix, each bot's mirror, pool seating), "
           "unconfirmed data (each number the spec marks reconstructed or assumed at the low "
           "and high of its plausible range, one at a time and paired; each field's numbers "
           "all together; a Latin-hypercube design; each interpreted rule option's "
