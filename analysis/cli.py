@@ -692,8 +692,9 @@ def robustness(
                                          "per decision (default: its registry value)"),
     design: int = typer.Option(32, "--design", help="Latin-hypercube points over every "
                                "unconfirmed number together (0 = none)"),
-    crossed: int = typer.Option(4, "--crossed", help="inputs replayed under the search tier "
-                                "besides the corners (the largest one-at-a-time swings)"),
+    crossed: int = typer.Option(4, "--crossed", help="inputs (numbers or a field's corner) "
+                                "replayed under the search tier: those that moved the first "
+                                "seat most under the scripted tier"),
     players: int = typer.Option(2, "--players", "-p"),
     strategies: str = typer.Option("", "--strategies", "-s",
                                    help="the baseline (default: the game's recommended mix, "

@@ -16,8 +16,9 @@ four axes:
   the same games; every number of a field at its low and at its high together (corners); a
   Latin-hypercube design over all of them together (``scipy.stats.qmc``); each interpreted
   rule option's alternatives (``ComponentSchema.interpretations``);
-* **crossed**: the data axis's corners and the inputs that move the first seat most, under
-  the search tier too (Province shows play and data interact).
+* **crossed**: the inputs (numbers or corners) that moved the first seat most under the
+  scripted tier, at their low and high under the search tier too, compared with the search
+  tier's own baseline (Province shows play and data interact).
 
 The headlines: the first player's win share (by turn order) minus parity, the strongest and
 the weakest component of each family (holders' win rate minus the others', an association,
@@ -653,7 +654,7 @@ def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
     ``reports/<game>/robustness``). ``n``: games per scripted setting; ``n_search``: games per
     search-tier setting (0: no play axis); ``budget``: the search bot's playouts per decision
     (default its registry value); ``design``: Latin-hypercube points; ``crossed``: inputs
-    replayed under the search tier besides the corners. Returns ``{"data", "markdown",
+    (numbers or corners) replayed under the search tier. Returns ``{"data", "markdown",
     "summary"}``. Raises UserError (one line) on bad input."""
     from sim.core.integrity import MAX_GAMES, check_int, check_seed
     from sim.core.seating import check_seating
