@@ -320,6 +320,10 @@ def test_report_shows_the_column_the_section_and_the_index(tmp_path):
     assert all(r.count(" | ") == 5 for r in v.splitlines()
                if r.startswith("| ") and "---" not in r)  # every row has the column
     assert "## Does it hold? Play, bot mix and unconfirmed data" in md
+    from analysis.report.scan import scan_text
+
+    assert scan_text(md, "A Toy Game", ["Go Town", "Little Town", "Province", "Suburbia",
+                                        "The Three Little Wolves"]) == []
     summ = json.loads((out / "summary.json").read_text())
     assert summ["robustness"].startswith("2p: depends on unconfirmed data: 33.4-84.9%")
     write_index(str(tmp_path / "reports"))
