@@ -236,7 +236,7 @@ def test_small_study_writes_every_axis_and_resumes(small_study):
     before = [c.stat().st_mtime_ns for c in chunks]
     again = run_robustness("province", n=200, n_search=0, design=4, crossed=0, seed=3, out=out)
     assert [c.stat().st_mtime_ns for c in chunks] == before
-    assert again["data"]["findings"] == data["findings"]
+    assert json.loads(json.dumps(again["data"]["findings"], default=str)) == data["findings"]
 
 
 def test_a_folder_of_another_setting_is_refused(small_study, tmp_path):
