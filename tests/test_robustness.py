@@ -224,8 +224,8 @@ def test_small_study_writes_every_axis_and_resumes(small_study):
     axes = {s["axis"] for s in data["settings"]}
     assert axes == {"baseline", "mix", "data", "corner", "design", "option"}
     keys = {s["key"] for s in data["settings"]}
-    assert {"data-structures-camp-coins-high", "corner-structures-coins-high",
-            "mirror-denial", "option-smithy-effect-turn-labor"} <= keys
+    assert {"data-structures_camp_coins-high", "corner-structures_coins-high",
+            "mirror-denial", "option-smithy_effect-turn_labor"} <= keys
     # one-at-a-time rows are paired with the baseline on the same 200 games
     camp = next(r for r in data["oat"] if r["input"] == "structures.camp.coins")
     assert camp["high"]["n"] > 150 and camp["swing"] >= 0
@@ -341,3 +341,58 @@ def test_a_crossed_setting_compares_with_the_search_tier():
     crossed = {**_arm("crossed", -15.0, 3.0, 400, input_="toy.x"), "ref": search}
     c = robustness_cell("first", base, [search, crossed], players=2)
     assert c["cell"] == "depends on play: 38.0-80.0% first-seat wins"
+
+
+# ---- the whole study on a stand-in engine (no compile): the first seat wins 80% of games,
+# and 35% once the Camp costs 2 coins (a toy data range where the finding flips) ----------------
+def _fake_chunk(self, s, first_game, n_games, run_seed, n_players, seat_idx, codes, params):
+    import numpy as np
+
+    from sim.core.game import ChunkResult
+    from sim.province import constants as K
+
+    camp = int(self.sdata[K.STRUCT_NAMES.index("Camp"), 1])
+    p_first = 0.8 if camp <= 1 else 0.35
+    rng = np.random.default_rng(int(run_seed) % 2**32 + first_game)
+    first_wins = rng.random(n_games) < p_first
+    ws = np.zeros((n_games, 2))
+    ws[first_wins, 0] = 1.0
+    ws[~first_wins, 1] = 1.0
+    detail = {c: rng.integers(0, 2, (n_games, 2)) for c in self.seat_detail}
+    return ChunkResult(turns=np.full(n_games, 14), decisions=np.full(n_games, 100),
+                       end_reason=np.full(n_games, 1), first_player=np.zeros(n_games, int),
+                       score=ws * 10, rank=np.where(ws > 0, 1, 2), win_share=ws,
+                       seat_detail=detail, action_hash=np.arange(n_games, dtype=np.uint64))
+
+
+@pytest.fixture
+def stand_in(monkeypatch):
+    from sim.province.game import Province
+
+    monkeypatch.setattr(Province, "_play_chunk", _fake_chunk)
+    monkeypatch.setattr(Province, "_alloc", lambda self, resolved: None)
+
+
+def test_study_on_a_stand_in_engine_finds_the_flip(stand_in, tmp_path):
+    import json
+
+    from analysis.lab.robustness import cell_for_row, run_robustness
+
+    res = run_robustness("province", n=400, n_search=0, design=4, crossed=0, seed=2,
+                         out=tmp_path / "s", strategies=["greedy", "denial"], seating="fixed")
+    data = json.loads((tmp_path / "s" / "robustness.json").read_text())
+    first = next(f for f in data["findings"] if f["key"] == "first:2")
+    assert first["cell"].startswith("depends on unconfirmed data: ")
+    assert first["cell"].endswith("(structures.camp.coins)")
+    camp = next(r for r in data["oat"] if r["input"] == "structures.camp.coins")
+    assert camp["high"]["est"] < -30 and camp["low"]["est"] == 0.0  # paired, same games
+    length = next(f for f in data["findings"] if f["key"] == "length:2")
+    assert length["cell"] == "holds (7.0-7.0 turns per player)"
+    keys = {s["key"] for s in data["settings"]}
+    assert {"baseline", "mirror-greedy", "mirror-denial", "pool", "design-003",
+            "corner-structures_coins-high", "option-final_turn-opponent_last_turn"} <= keys
+    assert (tmp_path / "s" / "tornado.png").is_file() and res["summary"].startswith(
+        "province: first player: depends on unconfirmed data")
+    assert cell_for_row("First player, 2p", data) == first["cell"]
+    md = (tmp_path / "s" / "robustness.md").read_text()
+    assert "| structures.camp.coins |" in md
