@@ -378,8 +378,9 @@ def test_study_on_a_stand_in_engine_finds_the_flip(stand_in, tmp_path):
 
     from analysis.lab.robustness import cell_for_row, run_robustness
 
-    res = run_robustness("province", n=400, n_search=0, design=4, crossed=0, seed=2,
-                         out=tmp_path / "s", strategies=["greedy", "denial"], seating="fixed")
+    res = run_robustness("province", n=400, n_search=150, budget=5, design=4, crossed=1,
+                         seed=2, out=tmp_path / "s", strategies=["greedy", "denial"],
+                         seating="fixed")
     data = json.loads((tmp_path / "s" / "robustness.json").read_text())
     first = next(f for f in data["findings"] if f["key"] == "first:2")
     assert first["cell"].startswith("depends on unconfirmed data: ")
@@ -389,6 +390,8 @@ def test_study_on_a_stand_in_engine_finds_the_flip(stand_in, tmp_path):
     length = next(f for f in data["findings"] if f["key"] == "length:2")
     assert length["cell"] == "holds (7.0-7.0 turns per player)"
     keys = {s["key"] for s in data["settings"]}
+    assert {"search", "crossed-data-structures_camp_coins-high",
+            "crossed-data-structures_camp_coins-low"} <= {s["key"] for s in data["settings"]}
     assert {"baseline", "mirror-greedy", "mirror-denial", "pool", "design-003",
             "corner-structures_coins-high", "option-final_turn-opponent_last_turn"} <= keys
     assert (tmp_path / "s" / "tornado.png").is_file() and res["summary"].startswith(
@@ -396,3 +399,16 @@ def test_study_on_a_stand_in_engine_finds_the_flip(stand_in, tmp_path):
     assert cell_for_row("First player, 2p", data) == first["cell"]
     md = (tmp_path / "s" / "robustness.md").read_text()
     assert "| structures.camp.coins |" in md
+
+
+def test_stand_in_component_baseline_names_the_component(stand_in, tmp_path):
+    from analysis.lab.robustness import run_robustness
+
+    res = run_robustness("province", n=200, n_search=0, design=0, crossed=0, seed=2,
+                         out=tmp_path / "s", strategies=["greedy", "denial"], seating="fixed",
+                         oat=False)
+    md = res["markdown"].read_text()
+    row = next(r for r in md.splitlines() if r.startswith("| Strongest structures |"))
+    name = row.split(" | ")[1].split(" (")[0]
+    assert name in {"Lender", "Bank", "Camp", "Village", "Mill", "Smithy", "Union", "Harbor"}
+    assert "no search tier" in md

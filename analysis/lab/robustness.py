@@ -602,7 +602,7 @@ def _findings(settings: list[Setting], meas: dict[str, dict], players: int
                               "value": od[name]["est"] if name in od else None})
             b["value"] = d[name]["est"]
             out.append({"key": f"{which}:{fam}", "name": f"{which.title()} {fam}",
-                        "baseline": {"est": name, **{k: v for k, v in d[name].items()}},
+                        "baseline": {**d[name], "value": d[name]["est"], "est": name},
                         **robustness_cell("component", b, items, players)})
     return out
 
@@ -815,8 +815,9 @@ def markdown(data: dict[str, Any]) -> str:
     p = data["players"]
     lines = [f"# Robustness of the headlines: {data['game']}, {p} players", "",
              f"Common seeds (seed {data['seed']}): {data['n']:,} games per scripted setting, "
-             f"{data['n_search']:,} per search-tier setting (`mcts`, {data['budget']} playouts "
-             f"per decision). Baseline: {', '.join(data['strategies'])} ({data['seating']} "
+             + (f"{data['n_search']:,} per search-tier setting (`mcts`, {data['budget']} "
+                "playouts per decision)" if data["n_search"] else "no search tier")
+             + f". Baseline: {', '.join(data['strategies'])} ({data['seating']} "
              f"seating). CPU {data['cpu_seconds']:,} s. Method: docs/robustness.md.", "",
              "## Findings", ""]
     lines.append(md_table(["Finding", "Baseline", "Robustness"], [

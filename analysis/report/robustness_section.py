@@ -59,9 +59,11 @@ def robustness_section(doc: Doc, data: dict | None, game_id: str, out_dir: str,
               "for each game's main 2-player run).")
         return
     p = data["players"]
+    search = (f"{data['n_search']:,} per search-tier setting with `mcts` at "
+              f"{data['budget']} playouts per decision" if data.get("n_search")
+              else "no search tier")
     doc.p(f"The headlines re-measured on common seeds ({data['n']:,} games per scripted "
-          f"setting, {data['n_search']:,} per search-tier setting with `mcts` at "
-          f"{data['budget']} playouts per decision) across play (scripted vs search tier), bot "
+          f"setting, {search}) across play (scripted vs search tier), bot "
           "mix (the recommended mix, each bot's mirror, pool seating), "
           "unconfirmed data (each number the spec marks reconstructed or assumed at the low "
           "and high of its plausible range, one at a time and paired; each field's numbers "
