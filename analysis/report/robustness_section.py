@@ -15,7 +15,7 @@ TITLE = "Does it hold? Play, bot mix and unconfirmed data"
 def study_for(run_dirs: list[str], manifests: list[dict], main_idx: list[int]) -> dict | None:
     """The ``robustness.json`` of the first main run that has a study recorded for it, with
     its folder under ``"_folder"``; None when none has."""
-    from analysis.lab.robustness import load_robustness, robustness_for_run
+    from analysis.results.robustness import load_robustness, robustness_for_run
 
     for i in main_idx:
         folder = robustness_for_run(run_dirs[i], manifests[i])
@@ -30,7 +30,7 @@ def with_column(rows: list[list], data: dict | None) -> list[list]:
     """``rows`` (verdict rows of 5 cells) each with its robustness cell appended
     (``analysis.lab.robustness.cell_for_row``); unchanged when the runs have no study (the
     section then says how to play one)."""
-    from analysis.lab.robustness import cell_for_row
+    from analysis.results.robustness import cell_for_row
 
     if data is None:
         return rows
@@ -72,7 +72,7 @@ def robustness_section(doc: Doc, data: dict | None, game_id: str, out_dir: str,
           "the finding's category (the sign of its interval; the component's name; the "
           f"length within 25%) stays the same in every setting. {p} players. Method: "
           "docs/robustness.md; full tables: robustness.md of the study.")
-    from analysis.lab.robustness import _base_text, _d, _pct
+    from analysis.results.robustness import _base_text, _d, _pct
 
     doc.table(Table(["Finding", "Baseline", "Robustness"],
                     [[f["name"], _base_text(f, p), f["cell"]] for f in data["findings"]],
