@@ -437,11 +437,15 @@ def verdict_section(doc: Doc, rows: list[list], answers: list[str],
                     charts: list[tuple[str, str]], mix: str, causal: str = "",
                     intervention: str = "") -> None:
     """The verdict: the intro line (``verdict_intro``), the table of ``rows``, the game's
-    ``answers`` (bullets), the key ``charts`` (file name, alt text)."""
+    ``answers`` (bullets), the key ``charts`` (file name, alt text). Rows of six cells carry
+    the robustness column (``analysis.report.robustness_section.with_column``)."""
     doc.h(2, "Verdict")
     assoc = any(str(r[4]).startswith("Association") for r in rows)
     doc.p(verdict_intro(mix, causal, intervention, assoc), "meta")
-    doc.table(Table(_HEAD, rows, _RIGHT), "verdict")
+    if rows and all(len(r) == len(_HEAD) + 1 for r in rows):  # with the robustness column
+        doc.table(Table(_HEAD + ["Robustness"], rows, _RIGHT + [False]), "verdict")
+    else:
+        doc.table(Table(_HEAD, rows, _RIGHT), "verdict")
     if answers:  # each bullet opens on its bold label: no heading, to keep to one screen
         doc.ul(answers, "answers")
     doc.charts(charts)

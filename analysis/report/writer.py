@@ -18,6 +18,12 @@ from analysis.report.header import header_section, overrides_line
 from analysis.report.headlines import headlines
 from analysis.report.ladder_section import ladder_section
 from analysis.report.manifests import check_overrides, game_title, load_manifests
+from analysis.report.robustness_section import (
+    first_seat_cell,
+    robustness_section,
+    study_for,
+    with_column,
+)
 from analysis.report.sample_size import sample_size_section, sample_sizes
 from analysis.report.sections import (
     balance_section,
@@ -390,6 +396,8 @@ def write_report(
     length_section(body, t.scores, t.lengths, unit, t.fixed)
     _effects_section(body, fx, out_dir, paths)
     tiers_section(body, runs.run_dirs, runs.manifests, runs.main_idx, runs.game_id)
+    robust = study_for(runs.run_dirs, runs.manifests, runs.main_idx)
+    robustness_section(body, robust, runs.game_id, out_dir, paths)
     for i, (grp, imp) in enumerate(zip(groups, t.impacts)):
         component_section(body, imp, grp, f"{_impact_name(i)}.png",
                           t.by_bot if i == 0 else None)
@@ -428,6 +436,7 @@ def write_report(
                              "; ".join(mixes))
             + length_rows(t.lengths, t.comp, t.fixed)
             + rule_hole_rows(holes))
+    rows = with_column(rows, robust)
     key = [("first_player_advantage.png", "First-player advantage with 95% intervals")]
     key.append(("game_length.png", "Score distribution (fixed-length game)" if t.fixed
                 else "Game length histogram"))
@@ -448,6 +457,8 @@ def write_report(
     numbers = summary_json(runs.game_id, runs.title, runs.run_dirs, runs.manifests, runs.role_of,
                            runs.main_idx, runs.per_run, t.order_rates, t.firsts, ss,
                            runs.overrides, lines, block, verdict, "first_player_advantage.png")
+    if robust is not None:  # the index shows the column when a report has a study
+        numbers["robustness"] = first_seat_cell(robust)
     write_atomic(summary_path, json.dumps(numbers, indent=2, allow_nan=False) + "\n")
     summary = "\n".join(
         [f"{runs.title}: {info}", *lines, *extra_summary,

@@ -8,12 +8,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.components import ComponentSchema
+from sim.core.components import ComponentSchema, Interpretation, interpretations_of
 from sim.core.errors import UserError
 from sim.go_town.constants import CARD_NAMES, NT
 
 _ROW = {"?": "question_mark"}
 _BACK = {v: k for k, v in _ROW.items()}
+
+# every [ASSUMED] point of spec §6 is a rule option (no component number is assumed)
+def _interpretations():
+    from sim.go_town.options import OPTIONS
+
+    return interpretations_of(OPTIONS, (
+        "win_check", "hand_limit_mode", "reshuffle_timing", "qm_steal_by_qm",
+        "qm_steal_by_number", "dog_placement", "dog_moves_up", "donut_scope", "skip_stacking",
+        "skip_means", "milk_on_self", "destroy_self_allowed", "bone_on_own", "dog_on_others",
+        "bone_target", "allow_dead_plays", "milk_discard"), "ASSUMED") + (
+        Interpretation("dogs_per_floor_max", "ASSUMED (§4.4, D12): dogs allowed on one floor; "
+                       "no source mentions a second dog", (2,)),)
+
 
 SCHEMA = ComponentSchema(
     keys={"cards": "card"},
@@ -24,6 +37,8 @@ SCHEMA = ComponentSchema(
                  "its place in the draw order)",
         "constants": "opening hand, hand limit, refill target (spec §3; confirmed by the seed)",
     },
+    ranges=(),
+    interpretations=_interpretations(),
 )
 
 
