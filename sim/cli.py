@@ -211,8 +211,11 @@ def report(
 
 def _write_report(game_id: str, runs: list[str], out: Optional[Path],
                   roles: list[str] | None = None) -> str:
-    """The report written into a temporary folder inside ``out``, then moved into place
-    (``integrity.swap_into``): a failed or interrupted report leaves the old one whole."""
+    """The report written whole into a hidden folder beside ``out``, then swapped into
+    ``out``'s place with one atomic rename (``integrity.swap_into``): a failed, refused or
+    killed report leaves the old one whole, and the next report clears what a killed one left
+    behind."""
+    import os
     import shutil
 
     from analysis.report import write_report
@@ -224,15 +227,21 @@ def _write_report(game_id: str, runs: list[str], out: Optional[Path],
     game = get_game(game_id)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} exists and is not a folder")
-    created = not out.exists()
-    tmp = report_tmp_folder(out)
+    real = Path(os.path.realpath(out))
+    if real.parent == real:
+        raise UserError(f"--out {out}: the file system's root; choose a report folder")
+    for what, inner in [("the current folder", os.getcwd()),
+                        *((f"the results folder {r}", r) for r in runs)]:
+        r = os.path.realpath(inner)
+        if r == str(real) or r.startswith(str(real) + os.sep):
+            raise UserError(f"--out {out} holds {what}; a report folder is replaced whole, "
+                            "so choose a folder of its own (default reports/<game>)")
+    tmp = report_tmp_folder(real)
     try:
         res = write_report(runs, str(tmp), game.title, game.impact_groups or None, roles)
-        swap_into(tmp, out)
+        swap_into(tmp, real)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
-        if created:  # nothing left behind by a refused or failed report
-            shutil.rmtree(out, ignore_errors=True)
         raise
     text = res.get("summary", "").rstrip().replace(str(tmp), str(out))
     return f"{text}\nreport: {out / 'report.md'} and {out / 'report.html'}"
