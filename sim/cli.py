@@ -26,8 +26,24 @@ def _split(items: Optional[str]) -> list[str]:
 
 
 def _options(items: Optional[list[str]]) -> dict[str, str]:
+    """``-o name=value`` items (comma-separated parts too) as a dict. Refused (one line): a
+    part without a name or a value, a space around '=' (``-o "max_turns= 10"``), the same
+    option twice."""
     from sim.core.options import parse_option_args
 
+    seen: dict[str, str] = {}
+    for item in items or []:
+        for part in item.split(","):
+            part = part.strip()
+            if not part or "=" not in part:
+                continue  # parse_option_args names a part without '='
+            k, v = part.split("=", 1)
+            if not k.strip() or not v.strip() or k != k.strip() or v != v.strip():
+                raise UserError(f"bad option {part!r}; expected name=value with a name and a "
+                                "value and no space around '='")
+            if k in seen:
+                raise UserError(f"option {k} given twice ({seen[k]} and {v}); give it once")
+            seen[k] = v
     return parse_option_args(items)
 
 
@@ -90,8 +106,21 @@ def _games_progress(total: Optional[int], label: str):
 
 
 def _overrides(data: Optional[list[Path]], sets: Optional[list[str]]) -> dict:
+    """``--data`` files then ``--set`` items. Refused (one line): a ``--set`` without a path
+    or a value, the same path set twice."""
     from sim.core.components import gather_overrides
 
+    seen: dict[str, str] = {}
+    for item in sets or []:
+        if "=" not in item:
+            continue  # gather_overrides names an item without '='
+        k, v = (x.strip() for x in item.split("=", 1))
+        if not k or not v:
+            raise UserError(f"--set {item!r}: expected path=value with a path and a value, "
+                            "e.g. buildings.church.vp=7")
+        if k in seen:
+            raise UserError(f"--set {k} given twice ({seen[k]} and {v}); give it once")
+        seen[k] = v
     return gather_overrides(data, sets)
 
 
@@ -165,10 +194,12 @@ def simulate(
         None, "--set", help="component-data override path=value (repeatable)"),
 ):
     """Run N games between scripted bots and write a Parquet results folder (resumable)."""
-    if scheduler and backend != "dask":
-        raise UserError("--scheduler needs --backend dask")
     from sim.core.integrity import check_seed
-    from sim.runner import validate
+    from sim.runner import check_backend, validate
+
+    check_backend(backend, scheduler)
+    if seating is not None and not seating.strip():
+        raise UserError("--seating is empty; allowed: fixed, rotate, pool")
 
     names, source = _split(strategies), "command line"
     if not names:
@@ -461,6 +492,10 @@ def compare_setups(
     from sim.registry import get_game
 
     g = get_game(game)
+    if not _split(setups):
+        raise UserError("compare-setups: --setups is empty; give at least two setups, e.g. "
+                        "--setups random,draft")
+    g.check_players(players)
     ext = game_ext.load(g.id)
     if ext is None or not hasattr(ext, "compare_setups"):
         raise UserError(f"compare-setups: {g.id} has no setup variants; allowed: little-town")
@@ -696,6 +731,9 @@ def tiers(
     weakens or is undecided at this n (analysis/tiers.py)."""
     _lab_checks(seed, jobs, n)
     from analysis.tiers import run_tiers
+
+    if seating is not None and not seating.strip():
+        raise UserError("--seating is empty; allowed: fixed, rotate, pool")
 
     names = _split(strategies) or None
     res = run_tiers(game, n, players, names, seed, jobs, out, _options(option), budget,

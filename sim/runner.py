@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -267,6 +268,7 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     """
     game, resolved = validate(game_id, n_games, players, strategies, seating, options, jobs,
                               chunk_size, backend, overrides)
+    check_backend(backend, scheduler)
     seed = check_seed(seed)
     identity = run_identity(game.id, n_games, players, list(strategies), seating, seed,
                             resolved, chunk_size, game.overrides)
@@ -360,13 +362,38 @@ def distinct_warning(manifest: dict[str, Any]) -> str | None:
             "add little")
 
 
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+_SCHEDULER_RE = re.compile(r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?"
+                           r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))"
+                           r":(?P<port>[0-9]{1,5})/?")
+
+
+def check_scheduler(address: str) -> str:
+    """A dask scheduler address, checked before dask sees it: ``[SCHEME://]HOST:PORT`` with
+    SCHEME one of ``SCHEDULER_SCHEMES`` (default tcp) and PORT 1..65535. Returns it; raises a
+    one-line UserError naming the address and the form."""
+    m = _SCHEDULER_RE.fullmatch(address) if isinstance(address, str) else None
+    ok = m is not None and (m["scheme"] is None or m["scheme"].lower() in SCHEDULER_SCHEMES) \
+        and 1 <= int(m["port"]) <= 65535
+    if not ok:
+        shown = " ".join(str(address).split())
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        raise UserError(f"--scheduler {shown!r}: not a dask scheduler address; expected "
+                        f"[SCHEME://]HOST:PORT, e.g. tcp://10.0.0.5:8786 (SCHEME one of "
+                        f"{', '.join(SCHEDULER_SCHEMES)}; PORT 1..65535)")
+    return address
+
+
 def check_backend(backend: str, scheduler: str | None = None) -> None:
-    """Refuse an unknown ``backend`` (allowed: ``BACKENDS``) or a ``scheduler`` without the
-    dask backend: one-line UserError."""
+    """Refuse an unknown ``backend`` (allowed: ``BACKENDS``), a ``scheduler`` without the
+    dask backend, or one that is not a scheduler address (``check_scheduler``): one-line
+    UserError."""
     if backend not in BACKENDS:
         raise UserError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
-    if scheduler and backend != "dask":
+    if scheduler is not None and scheduler != "" and backend != "dask":
         raise UserError("--scheduler needs --backend dask")
+    if scheduler is not None:
+        check_scheduler(scheduler)
 
 
 class Executor:
@@ -403,7 +430,7 @@ class Executor:
         if self.scheduler:
             try:
                 stack.enter_context(Client(self.scheduler, timeout="5s"))
-            except (OSError, TimeoutError) as e:
+            except (OSError, TimeoutError, ValueError) as e:
                 stack.close()
                 raise UserError(f"cannot reach the dask scheduler at {self.scheduler} ({e})"
                                 ) from None
