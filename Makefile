@@ -25,7 +25,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadfile --durations=15
 
 bench: $(STAMP)
-	$(BIN)/python -m sim.bench
+	$(BIN)/python -m tests.bench
 
 ## the long soak and the bots' fuzz on multi-field state mutants (issue 29; not in the suite):
 ## per game, SOAK_GAMES games with the invariants after every decision (boardsim soak), then

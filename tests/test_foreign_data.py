@@ -11,12 +11,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from analysis.cli import main as cli_main
 from sim.runner import simulate
-
-try:
-    from analysis.cli import main as cli_main
-except ImportError:  # before the CLI's move (issue 25)
-    from sim.cli import main as cli_main
 
 
 def run_cli(capsys, *args) -> tuple[int, str, str]:
@@ -133,7 +129,7 @@ def test_a_bit_flipped_chunk_is_named(capsys, runs, tmp_path):
     polars error; a flip that passes changed nothing the run reads back. Byte positions over
     the whole file in steps; then ``report`` itself on one flip."""
     from sim.core.errors import UserError
-    from sim.core.integrity import verify_run
+    from sim.verify import verify_run
 
     a, _b, _pool = runs
     r = _copy(a, tmp_path)

@@ -8,7 +8,6 @@ swap, during the old report's removal, between the two renames of the fallback s
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,10 +23,7 @@ import os, signal, sys
 import shutil
 import analysis.report.writer as writer
 import sim.core.io as sio
-try:
-    from analysis.cli import main
-except ImportError:
-    from sim.cli import main
+from analysis.cli import main
 
 moment, run, rep = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -94,10 +90,7 @@ def runs(tmp_path_factory):
 
 
 def _report(run: Path, rep: Path) -> None:
-    try:
-        from analysis.cli import main
-    except ImportError:  # before the CLI's move (issue 25)
-        from sim.cli import main
+    from analysis.cli import main
     try:
         main(["report", str(run), "--out", str(rep)])
     except SystemExit as e:
@@ -180,10 +173,7 @@ def test_killed_between_the_fallback_renames_the_old_report_comes_back(runs, tmp
 
 
 def test_report_folder_that_holds_its_runs_or_the_cwd_is_refused(runs, tmp_path, capsys):
-    try:
-        from analysis.cli import main
-    except ImportError:
-        from sim.cli import main
+    from analysis.cli import main
     old_run, _new = runs
     for out in (old_run.parent, old_run):
         with pytest.raises(SystemExit) as e:
