@@ -747,12 +747,13 @@ def test_at_least_250_hostile_command_lines():
 
 
 @pytest.mark.parametrize("args", [a for _n, a in HOSTILE], ids=[n for n, _a in HOSTILE])
-def test_hostile_command_line(capsys, run_a, tmp_path, monkeypatch, args):
+def test_hostile_command_line(capsys, request, tmp_path, monkeypatch, args):
     """Exit 2, one line ``error: ...``, no traceback, nothing written."""
     monkeypatch.chdir(tmp_path)  # a case that ran would write reports/ here, not in the repo
     (tmp_path / "afile").write_text("x")
     out = tmp_path / "o"
-    subst = {"RUN": str(run_a), "OUT": str(out), "FILE": str(tmp_path / "afile")}
+    run = request.getfixturevalue("run_a") if "RUN" in args else None
+    subst = {"RUN": str(run), "OUT": str(out), "FILE": str(tmp_path / "afile")}
     argv = []
     for a in args:
         for k, v in subst.items():
