@@ -477,3 +477,13 @@ def test_final_games_zero_is_refused_before_anything_plays(tmp_path):
         T.tune("province", [T.parse_target("first_seat=50±2")], ["structures.bank.labor"], [2],
                ["greedy"], games=16, final_games=0, out=tmp_path / "t", play=never, trials=1)
     assert not (tmp_path / "t").exists()
+
+
+def test_a_change_that_cannot_be_told_from_the_printed_data_is_not_proposed():
+    """Issue 29: a proposed.toml whose paired change (+0.12 [-0.17, +0.41]) the printed data
+    could not tell apart. A candidate is proposed only when some target's paired interval of
+    the change lies clear of 0."""
+    c = {"checks": [{"paired": (0.12, -0.17, 0.41)}, {"paired": None}]}
+    assert not T.distinguishable(c)
+    c["checks"].append({"paired": (-1.2, -2.0, -0.4)})
+    assert T.distinguishable(c)

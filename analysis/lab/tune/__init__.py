@@ -1187,7 +1187,12 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
         closest = answer or (min(proposals, key=lambda c: (c["distance_fresh"], c["changed"]))
                              if proposals else cands[0])
         blocking = None
-        if answer is None:
+        if answer is not None and answer is not cands[0] and not distinguishable(answer):
+            # it meets the targets, but its own check cannot tell it from the printed data
+            answer = None
+            blocking = (f"{closest['name']}'s change cannot be told from the printed data on "
+                        "its own check (every paired 95% interval of the change holds 0)")
+        if answer is None and blocking is None:
             bad = [r for r in closest["checks"] if r["status"] != "met"]
             if bad:
                 r = max(bad, key=lambda r: (r["status"] == "missed", r["distance"]))
@@ -1395,6 +1400,14 @@ def _history_chart(study, path: Path) -> None:
     save(fig, path, dpi=90)
 
 
+def distinguishable(c: dict) -> bool:
+    """Whether a candidate's change can be told from the printed data on its own fresh-seed
+    check: some target's paired 95% interval of the change (``paired``: diff, lo, hi) lies
+    clear of 0."""
+    return any(r.get("paired") and (r["paired"][1] > 0 or r["paired"][2] < 0)
+               for r in c.get("checks", ()))
+
+
 def _write(out, game, params, targets, cands, answer, closest, blocking, setup, source, budget,
            n_trials, search_games, final_games, study, recheck_note, recheck, elapsed,
            search_seconds, base_options) -> TuneResult:
@@ -1402,6 +1415,8 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
     chosen = answer or closest
     data, opts = split_values(params, chosen["values"])
     toml_path = out / "proposed.toml"
+    # a proposal only when the printed data is the answer or the change shows on its own check
+    propose = chosen is printed or distinguishable(chosen)
     head = (f"# boardsim tune {game.id}: "
             + ("an edit that meets every target" if answer else
                "the closest edit found (it does not meet every target)")
@@ -1409,7 +1424,10 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
     if opts:
         head += "# and the rule options: " + " ".join(f"-o {k}={v}" for k, v in opts.items()) \
             + "\n"
-    write_atomic(toml_path, head + (data_toml(data) if data else "# (no data change)\n"))
+    if propose:
+        write_atomic(toml_path, head + (data_toml(data) if data else "# (no data change)\n"))
+    elif toml_path.exists():
+        toml_path.unlink()  # an earlier run's proposal is not this run's
     _history_chart(study, out / "history.png")
     L = [f"# Tune: {game.title}", ""]
     L.append("- Targets: " + "; ".join(f"`{t.text}`" for t in targets))
@@ -1475,8 +1493,10 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
              "yes" if ra["status"] == "met" else "no" if ra["status"] == "missed"
              else "undecided"] for rb, ra in zip(recheck[0]["checks"], recheck[1]["checks"])]))
     L += ["", "## Files", "",
-          f"- `{toml_path.name}`: the proposed data (`boardsim simulate {game.id} --data "
-          f"{toml_path.name}`, also `report`, `compare --variant`)",
+          (f"- `{toml_path.name}`: the proposed data (`boardsim simulate {game.id} --data "
+           f"{toml_path.name}`, also `report`, `compare --variant`)" if propose else
+           f"- no `{toml_path.name}`: the closest candidate's change cannot be told from the "
+           "printed data on its own check (every paired 95% interval holds 0)"),
           "- `history.png`: the optimisation history", "- `study.sqlite3`: the optuna study "
           "(rerun the same command to resume)", "- `check.json`: the fresh-seed checks", ""]
     md = write_atomic(out / "tune.md", "\n".join(L) + "\n")
@@ -1488,7 +1508,8 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
     write_atomic(out / "tune.json", json.dumps(summary, indent=2, default=_jsonable))
     text = ((f"{answer['name']} meets every target with {answer['changed']} changed numbers"
              if answer else f"no candidate meets every target; closest {closest['name']}, "
-             f"blocking: {blocking}") + "\n" + "\n".join(
+             f"blocking: {blocking}"
+             + ("" if propose else "; no proposed.toml written")) + "\n" + "\n".join(
         f"  {p}: {printed['values'].get(p)} -> {v}" for p, v in data.items())
         + f"\nreport: {md}")
     return TuneResult(out, answer, closest, blocking, text, cands)
