@@ -694,6 +694,11 @@ def effects(
     _lab_checks(seed, jobs, n)
     from analysis.lab.effects import run_effects
 
+    if players is not None:  # 0 is refused, not the default
+        from sim.registry import get_game
+
+        get_game(game).check_players(players)
+
     with _games_progress(None, f"{game} effects") as cb:
         res = run_effects(game, n, players, _split(strategies) or None, seed, jobs, out,
                           _options(option), step, _split(family) or None, progress=cb,
@@ -729,8 +734,9 @@ def tiers(
     _lab_checks(seed, jobs, n)
     from analysis.lab.tiers import run_tiers
 
-    if seating is not None and not seating.strip():
-        raise UserError("--seating is empty; allowed: fixed, rotate, pool")
+    if seating is not None and seating not in ("fixed", "rotate", "pool"):
+        raise UserError(f"--seating {seating!r}" + (" is empty" if not seating.strip() else "")
+                        + "; allowed: fixed, rotate, pool")
 
     names = _split(strategies) or None
     res = run_tiers(game, n, players, names, seed, jobs, out, _options(option), budget,
