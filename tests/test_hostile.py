@@ -541,7 +541,7 @@ def test_replay_index_out_of_the_run(capsys, run_a):
 
 
 # ---- issue 29: the failing command lines, and hostile ones over every command ----------------
-def test_issue_29_command_lines(capsys, run_a, tmp_path, monkeypatch):
+def test_issue_29_command_lines(capsys, tmp_path, monkeypatch):
     """The command lines of issue 29 that hung, crashed with a traceback or were accepted
     without a word: each one line, exit 2 (the two tune ones: tests/test_tune.py; the bit-
     flipped chunk: tests/test_foreign_data.py)."""
