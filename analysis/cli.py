@@ -27,8 +27,24 @@ def _split(items: Optional[str]) -> list[str]:
 
 
 def _options(items: Optional[list[str]]) -> dict[str, str]:
+    """``-o name=value`` items (comma-separated parts too) as a dict. Refused (one line): a
+    part without a name or a value, a space around '=' (``-o "max_turns= 10"``), the same
+    option twice."""
     from sim.core.options import parse_option_args
 
+    seen: dict[str, str] = {}
+    for item in items or []:
+        for part in item.split(","):
+            part = part.strip()
+            if not part or "=" not in part:
+                continue  # parse_option_args names a part without '='
+            k, v = part.split("=", 1)
+            if not k.strip() or not v.strip() or k != k.strip() or v != v.strip():
+                raise UserError(f"bad option {part!r}; expected name=value with a name and a "
+                                "value and no space around '='")
+            if k in seen:
+                raise UserError(f"option {k} given twice ({seen[k]} and {v}); give it once")
+            seen[k] = v
     return parse_option_args(items)
 
 
@@ -109,8 +125,21 @@ def _games_progress(total: Optional[int], label: str):
 
 
 def _overrides(data: Optional[list[Path]], sets: Optional[list[str]]) -> dict:
+    """``--data`` files then ``--set`` items. Refused (one line): a ``--set`` without a path
+    or a value, the same path set twice."""
     from sim.core.components import gather_overrides
 
+    seen: dict[str, str] = {}
+    for item in sets or []:
+        if "=" not in item:
+            continue  # gather_overrides names an item without '='
+        k, v = (x.strip() for x in item.split("=", 1))
+        if not k or not v:
+            raise UserError(f"--set {item!r}: expected path=value with a path and a value, "
+                            "e.g. buildings.church.vp=7")
+        if k in seen:
+            raise UserError(f"--set {k} given twice ({seen[k]} and {v}); give it once")
+        seen[k] = v
     return gather_overrides(data, sets)
 
 
@@ -172,10 +201,12 @@ def simulate(
         None, "--set", help="component-data override path=value (repeatable)"),
 ):
     """Run N games between scripted bots and write a Parquet results folder (resumable)."""
-    if scheduler and backend != "dask":
-        raise UserError("--scheduler needs --backend dask")
     from sim.core.integrity import check_seed
-    from sim.runner import validate
+    from sim.runner import check_backend, validate
+
+    check_backend(backend, scheduler)
+    if seating is not None and not seating.strip():
+        raise UserError("--seating is empty; allowed: fixed, rotate, pool")
 
     names, source = _split(strategies), "command line"
     if not names:
@@ -218,8 +249,11 @@ def report(
 
 def _write_report(game_id: str, runs: list[str], out: Optional[Path],
                   roles: list[str] | None = None) -> str:
-    """The report written into a temporary folder inside ``out``, then moved into place
-    (``integrity.swap_into``): a failed or interrupted report leaves the old one whole."""
+    """The report written whole into a hidden folder beside ``out``, then swapped into
+    ``out``'s place with one atomic rename (``integrity.swap_into``): a failed, refused or
+    killed report leaves the old one whole, and the next report clears what a killed one left
+    behind."""
+    import os
     import shutil
 
     from analysis.report import write_report
@@ -231,15 +265,21 @@ def _write_report(game_id: str, runs: list[str], out: Optional[Path],
     game = get_game(game_id)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out} exists and is not a folder")
-    created = not out.exists()
-    tmp = report_tmp_folder(out)
+    real = Path(os.path.realpath(out))
+    if real.parent == real:
+        raise UserError(f"--out {out}: the file system's root; choose a report folder")
+    for what, inner in [("the current folder", os.getcwd()),
+                        *((f"the results folder {r}", r) for r in runs)]:
+        r = os.path.realpath(inner)
+        if r == str(real) or r.startswith(str(real) + os.sep):
+            raise UserError(f"--out {out} holds {what}; a report folder is replaced whole, "
+                            "so choose a folder of its own (default reports/<game>)")
+    tmp = report_tmp_folder(real)
     try:
         res = write_report(runs, str(tmp), game.title, game.impact_groups or None, roles)
-        swap_into(tmp, out)
+        swap_into(tmp, real)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
-        if created:  # nothing left behind by a refused or failed report
-            shutil.rmtree(out, ignore_errors=True)
         raise
     text = res.get("summary", "").rstrip().replace(str(tmp), str(out))
     return f"{text}\nreport: {out / 'report.md'} and {out / 'report.html'}"
@@ -482,6 +522,10 @@ def compare_setups(
     from sim.registry import get_game
 
     g = get_game(game)
+    if not _split(setups):
+        raise UserError("compare-setups: --setups is empty; give at least two setups, e.g. "
+                        "--setups random,draft")
+    g.check_players(players)
     ext = game_ext.load(g.id)
     if ext is None or not hasattr(ext, "compare_setups"):
         raise UserError(f"compare-setups: {g.id} has no setup variants; allowed: little-town")
@@ -685,6 +729,11 @@ def effects(
     _lab_checks(seed, jobs, n)
     from analysis.lab.effects import run_effects
 
+    if players is not None:  # 0 is refused, not the default
+        from sim.registry import get_game
+
+        get_game(game).check_players(players)
+
     with _games_progress(None, f"{game} effects") as cb:
         res = run_effects(game, n, players, _split(strategies) or None, seed, jobs, out,
                           _options(option), step, _split(family) or None, progress=cb,
@@ -759,6 +808,10 @@ def tiers(
     weakens or is undecided at this n (analysis/lab/tiers.py)."""
     _lab_checks(seed, jobs, n)
     from analysis.lab.tiers import run_tiers
+
+    if seating is not None and seating not in ("fixed", "rotate", "pool"):
+        raise UserError(f"--seating {seating!r}" + (" is empty" if not seating.strip() else "")
+                        + "; allowed: fixed, rotate, pool")
 
     names = _split(strategies) or None
     res = run_tiers(game, n, players, names, seed, jobs, out, _options(option), budget,

@@ -53,6 +53,8 @@ def load_summaries(reports_dir: str) -> tuple[list[tuple[str, dict]], list[str]]
     if not os.path.isdir(reports_dir):
         return found, bad
     for name in sorted(os.listdir(reports_dir)):
+        if name.startswith("."):  # a report being written (sim.core.integrity.swap_into)
+            continue
         path = os.path.join(reports_dir, name, "summary.json")
         if not os.path.isfile(path):
             continue

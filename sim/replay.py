@@ -33,6 +33,9 @@ def replay_lines(target: str, index: int = 0, players: int = 2,
         options, seating = m["options"], m["seating"]
         if not 0 <= index < m["n_games"]:
             raise UserError(f"--index must be 0..{m['n_games'] - 1} for {target}")
+        from sim.verify import verify_chunk_of
+
+        verify_chunk_of(target, m, index)  # the game's chunk: present, whole, this run's
     elif target in list_games():
         game = get_game(target)
         strategies = strategies or ["random"]

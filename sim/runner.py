@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -21,7 +22,6 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pyarrow as pa
-from numba import njit
 
 import sim
 from sim.core.errors import UserError
@@ -30,16 +30,19 @@ from sim.core.integrity import (
     MAX_CHUNK_SIZE,
     MAX_CHUNKS,
     MAX_GAMES,
+    chance_seeds,
+    check_chunk_identity,
     check_int,
     check_jobs,
     check_seed,
     chunk_files,
+    chunk_identity,
+    chunk_metadata,
     clean_stale_tmp,
     read_manifest,
     write_atomic_bytes,
 )
 from sim.core.io import atomic_path
-from sim.core.rng import seed_for
 from sim.core.seating import check_seating, seat_matrix
 from sim.registry import get_game
 from sim.verify import check_manifest, run_identity
@@ -47,7 +50,7 @@ from sim.verify import check_manifest, run_identity
 MANIFEST = "manifest.json"
 TABLES = ("games", "seats")
 BACKENDS = ("threading", "loky", "sequential", "dask")
-# the default: numba batch kernels release the GIL, so threads use every core without
+# the default: the compiled batch kernels release the GIL, so threads use every core without
 # worker start-up or result transfer (BENCHMARKS.md, "Backends")
 DEFAULT_BACKEND = "threading"
 
@@ -56,12 +59,14 @@ def _chunk_name(k: int) -> str:
     return f"chunk-{k:06d}.parquet"
 
 
-def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
-    """Write ``df`` to ``path`` atomically (sim/core/io.py): on any error (a full disk) the
-    temporary file is removed and ``path`` left as it was."""
+def write_parquet_atomic(df: pl.DataFrame, path: Path,
+                         metadata: dict[str, str] | None = None) -> None:
+    """Write ``df`` to ``path`` atomically (sim/core/io.py), with the key-value ``metadata``
+    (a chunk's record of its run, ``integrity.chunk_metadata``): on any error (a full disk)
+    the temporary file is removed and ``path`` left as it was."""
     try:
         with atomic_path(path) as tmp:
-            df.write_parquet(tmp, compression="zstd", statistics=True)
+            df.write_parquet(tmp, compression="zstd", statistics=True, metadata=metadata)
     except OSError as e:  # name the file being written, not its temporary name
         raise OSError(e.errno, e.strerror, str(path)) from None
 
@@ -77,8 +82,7 @@ def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
     idx = np.arange(first, first + count, dtype=np.int64)
     names = np.array(strategies, dtype=object)
     seat_names = names[seats_idx]
-    seeds = np.empty(count, np.uint64)
-    _game_seeds(np.uint64(seed % 2**64), first, seeds)
+    seeds = chance_seeds(seed % 2**64, first, count)  # seed_for(seed, i, 0) of each game
     non_default = json.dumps(game.options.non_default(options), sort_keys=True)
     # column-wise, no Python loop per game (the threading backend shares one interpreter)
     won = res.win_share > 0
@@ -123,24 +127,25 @@ def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
     return games, pl.DataFrame(seats)
 
 
-@njit(cache=True, nogil=True)
-def _game_seeds(run_seed, first, out):
-    """``out[i] = seed_for(run_seed, first + i, 0)``: the chance seed of each game."""
-    for i in range(out.shape[0]):
-        out[i] = seed_for(run_seed, np.uint64(first + i), np.uint64(0))
-
-
 def _chunk_task(out: str, game_id: str, k: int, first: int, count: int, seed: int,
                 players: int, strategies: list[str], seating: str,
-                options: dict[str, Any], overrides: dict[str, Any] | None = None
-                ) -> tuple[int, int, float]:
+                options: dict[str, Any], overrides: dict[str, Any] | None = None,
+                ident: dict[str, Any] | None = None) -> tuple[int, int, float]:
+    """Play chunk ``k`` and write its two files; each records ``ident``, the run's identity
+    and engine version (``integrity.chunk_identity``), its table and number, and a checksum of
+    its content, so a chunk of another run, or a damaged one, is never read as this run's."""
     t0 = time.perf_counter()
     games, seats = chunk_tables(game_id, first, count, seed, players, strategies, seating,
                                 options, overrides)
     root = Path(out)
+    ident = ident if ident is not None else chunk_identity(
+        run_identity(game_id, first + count, players, strategies, seating, seed, options,
+                     count, overrides), get_game(game_id).version)
     # seats first, games last: a chunk counts as finished only when both exist
-    write_parquet_atomic(seats, root / "seats" / _chunk_name(k))
-    write_parquet_atomic(games, root / "games" / _chunk_name(k))
+    write_parquet_atomic(seats, root / "seats" / _chunk_name(k),
+                         chunk_metadata(ident, "seats", k, seats))
+    write_parquet_atomic(games, root / "games" / _chunk_name(k),
+                         chunk_metadata(ident, "games", k, games))
     return k, count, time.perf_counter() - t0
 
 
@@ -251,6 +256,7 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     """
     game, resolved = validate(game_id, n_games, players, strategies, seating, options, jobs,
                               chunk_size, backend, overrides)
+    check_backend(backend, scheduler)
     seed = check_seed(seed)
     identity = run_identity(game.id, n_games, players, list(strategies), seating, seed,
                             resolved, chunk_size, game.overrides)
@@ -281,13 +287,17 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     done = _finished_chunks(root, n_chunks)
     if done and len(done) < n_chunks:
         _check_resume_columns(root, game, min(done))
+    for k in sorted(done):  # every finished chunk records this run (its footer only)
+        for t in TABLES:
+            check_chunk_identity(manifest, t, k, root / t / _chunk_name(k))
     todo = [k for k in range(n_chunks) if k not in done]
     finished_games = sum(min(chunk_size, n_games - k * chunk_size) for k in done)
     if progress:
         progress(finished_games, n_games)
+    ident = chunk_identity(manifest["identity"], manifest["engine_version"])
     tasks = [
         (str(root), game.id, k, k * chunk_size, min(chunk_size, n_games - k * chunk_size),
-         seed, players, list(strategies), seating, resolved, game.overrides)
+         seed, players, list(strategies), seating, resolved, game.overrides, ident)
         for k in todo
     ]
     for _k, count, _dt in _execute(tasks, jobs, backend, scheduler):
@@ -340,13 +350,38 @@ def distinct_warning(manifest: dict[str, Any]) -> str | None:
             "add little")
 
 
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")
+_SCHEDULER_RE = re.compile(r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?"
+                           r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}))"
+                           r":(?P<port>[0-9]{1,5})/?")
+
+
+def check_scheduler(address: str) -> str:
+    """A dask scheduler address, checked before dask sees it: ``[SCHEME://]HOST:PORT`` with
+    SCHEME one of ``SCHEDULER_SCHEMES`` (default tcp) and PORT 1..65535. Returns it; raises a
+    one-line UserError naming the address and the form."""
+    m = _SCHEDULER_RE.fullmatch(address) if isinstance(address, str) else None
+    ok = m is not None and (m["scheme"] is None or m["scheme"].lower() in SCHEDULER_SCHEMES) \
+        and 1 <= int(m["port"]) <= 65535
+    if not ok:
+        shown = " ".join(str(address).split())
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        raise UserError(f"--scheduler {shown!r}: not a dask scheduler address; expected "
+                        f"[SCHEME://]HOST:PORT, e.g. tcp://10.0.0.5:8786 (SCHEME one of "
+                        f"{', '.join(SCHEDULER_SCHEMES)}; PORT 1..65535)")
+    return address
+
+
 def check_backend(backend: str, scheduler: str | None = None) -> None:
-    """Refuse an unknown ``backend`` (allowed: ``BACKENDS``) or a ``scheduler`` without the
-    dask backend: one-line UserError."""
+    """Refuse an unknown ``backend`` (allowed: ``BACKENDS``), a ``scheduler`` without the
+    dask backend, or one that is not a scheduler address (``check_scheduler``): one-line
+    UserError."""
     if backend not in BACKENDS:
         raise UserError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
-    if scheduler and backend != "dask":
+    if scheduler is not None and scheduler != "" and backend != "dask":
         raise UserError("--scheduler needs --backend dask")
+    if scheduler is not None:
+        check_scheduler(scheduler)
 
 
 class Executor:
@@ -383,7 +418,7 @@ class Executor:
         if self.scheduler:
             try:
                 stack.enter_context(Client(self.scheduler, timeout="5s"))
-            except (OSError, TimeoutError) as e:
+            except (OSError, TimeoutError, ValueError) as e:
                 stack.close()
                 raise UserError(f"cannot reach the dask scheduler at {self.scheduler} ({e})"
                                 ) from None

@@ -171,3 +171,19 @@ def verify_runs(run_dirs: list[str | os.PathLike], need_complete: bool = True
                             "count twice")
         seen_games[key] = str(r)
     return manifests
+
+
+def verify_chunk_of(run_dir: str | os.PathLike, m: dict[str, Any], index: int) -> None:
+    """Check the chunk that holds game ``index`` of the run of manifest ``m`` (``replay``):
+    both its files present, readable, whole and this run's (``verify_chunk``). Raises
+    UserError naming the file: a game whose record is missing or damaged is not replayed as
+    the run's."""
+    root = Path(run_dir)
+    k = index // m["chunk_size"]
+    paths = [root / t / f"chunk-{k:06d}.parquet" for t in TABLES]
+    for path in paths:
+        if not path.is_file():
+            state = "missing" if m["complete"] else "not played yet (an unfinished run)"
+            raise UserError(f"{path}: {state}; game {index} of this run is recorded there: "
+                            "rerun the run's simulate command to play it")
+    verify_chunk(m, get_game(m["game"], m.get("overrides") or None), k, *paths)

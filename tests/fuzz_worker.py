@@ -16,6 +16,14 @@ its invariants holding.
 MODE ``extremes``: every numeric override path alone at a few values inside and at the edges
 of its stated range (deterministic).
 
+MODE ``bots``: multi-field mutants (2 to 5 fields of a mid-game state dict changed at once,
+drawn by ``random.Random(SEED)``, no shrinking: fast enough for the benchmark's 100,000 per
+game). ``state_from_dict`` must refuse with ``UserError`` or accept; on an accepted mutant
+``choose_action`` of every bot of the game (the search bot ``mcts`` included) must return a legal
+action (or refuse with ``UserError``) within ``BOARDSIM_FUZZ_DECISION_SECONDS`` (default 60)
+of wall time, a watchdog (SIGALRM) that ends the process on a hang; any other exception is a
+failure. Prints the counts, the slowest decision's CPU time and the decisions over 5 s of CPU.
+
 Before each example the mutant is written to CURRENT_FILE (JSON), so the parent can name the
 mutant that crashed the process (emptied at a clean end). Prints ``fuzz GAME MODE: N examples, R refused, P played`` and
 exits 0, or prints the failures and exits 1. Examples are chosen by hypothesis, seeded with
@@ -378,7 +386,108 @@ def run_extremes(gid: str, examples: int, seed: int, current: Path) -> tuple[dic
     return stats, failures
 
 
-MODES = {"state": run_state, "override": run_override, "extremes": run_extremes}
+class _RandomDraw:
+    """``draw(strategy)`` for ``_new_value`` from ``random.Random`` instead of hypothesis: it
+    reads the bounds of the few strategies used there (integers, sampled_from, booleans)."""
+
+    def __init__(self, rnd: random.Random):
+        self.rnd = rnd
+
+    def __call__(self, strat):
+        text = repr(strat)
+        if text.startswith("integers("):
+            lo, hi = (int(x.split("=")[-1]) for x in text[9:-1].split(","))
+            return self.rnd.randint(lo, hi)
+        if text.startswith("booleans("):
+            return self.rnd.random() < 0.5
+        elts = getattr(strat, "elements", None)
+        if elts is None:
+            elts = getattr(getattr(strat, "wrapped_strategy", None), "elements", None)
+        if elts is None:
+            raise AssertionError(f"no random draw for {text}")
+        return self.rnd.choice(list(elts))
+
+
+DECISION_SECONDS = 60
+SLOW_DECISION = 5.0  # CPU seconds: the benchmark's bound per decision (issue 29)
+
+
+def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, list[str]]:
+    """Multi-field mutants (2..5 fields), every bot's decision on each accepted one."""
+    import os
+    import time
+
+    secs = int(os.environ.get("BOARDSIM_FUZZ_DECISION_SECONDS", DECISION_SECONDS))
+    game = sim.get_game(gid)
+    bases = _base_states(game, 6, seed)
+    per_base = [(_paths(b), sorted(_strings(b, set()))) for b in bases]
+    bots = list(game.strategies)
+    stats = {"examples": 0, "refused": 0, "played": 0, "decisions": 0, "bot_refused": 0,
+             "slow": 0, "max_cpu": 0.0, "max_cpu_bot": ""}
+    failures: list[str] = []
+    rnd = random.Random(seed)
+    draw = _RandomDraw(rnd)
+    s0 = game.state_from_dict(copy.deepcopy(bases[0]))
+    for bot in bots:  # compile every bot before the watchdog starts
+        signal.alarm(0)
+        game.choose_action(s0, bot, game.bot_rng(seed))
+    for i in range(examples):
+        b = rnd.randrange(len(bases))
+        d = copy.deepcopy(bases[b])
+        paths, strings = per_base[b]
+        muts = []
+        for _ in range(rnd.randint(2, 5)):
+            paths_now = _paths(d) or paths
+            path = rnd.choice(paths_now)
+            try:
+                old = _get(d, path)
+            except (KeyError, IndexError, TypeError):
+                continue
+            new = copy.deepcopy(_new_value(draw, old, strings))
+            _set(d, path, new)
+            muts.append([list(path), repr(new)[:80]])
+        stats["examples"] += 1
+        signal.alarm(secs)
+        try:
+            s = game.state_from_dict(d)
+        except UserError as e:
+            if "\n" in str(e):
+                failures.append(f"{muts}: multi-line UserError {str(e)[:200]!r}")
+            stats["refused"] += 1
+            continue
+        except Exception as e:  # noqa: BLE001 - the fuzz reports any other exception
+            failures.append(f"{muts}: state_from_dict raised {type(e).__name__}: {e}"[:400])
+            continue
+        stats["played"] += 1
+        for k, bot in enumerate(bots):
+            current.write_text(json.dumps({"game": gid, "mode": "bots", "example": i,
+                                           "base": b, "mutations": muts, "bot": bot},
+                                          default=repr))
+            signal.alarm(secs)
+            t0 = time.thread_time()
+            try:
+                game.choose_action(s, bot, game.bot_rng(seed + 7 * i + k))
+            except UserError:
+                stats["bot_refused"] += 1
+            except Exception as e:  # noqa: BLE001
+                failures.append(f"{muts}: {bot} raised {type(e).__name__}: {e}"[:400])
+            dt = time.thread_time() - t0
+            stats["decisions"] += 1
+            if dt > stats["max_cpu"]:
+                stats["max_cpu"], stats["max_cpu_bot"] = dt, bot
+            if dt > SLOW_DECISION:
+                stats["slow"] += 1
+                failures.append(f"{muts}: {bot} took {dt:.1f} s of CPU for one decision")
+        if (i + 1) % 10000 == 0:
+            print(f"  {gid} bots: {i + 1:,} mutants, {stats['played']:,} accepted, "
+                  f"{len(failures)} failures, slowest decision {stats['max_cpu']:.2f} s "
+                  f"({stats['max_cpu_bot']})", flush=True)
+    signal.alarm(0)
+    return stats, failures
+
+
+MODES = {"state": run_state, "override": run_override, "extremes": run_extremes,
+         "bots": run_bots}
 
 
 def main(argv: list[str]) -> int:
@@ -388,10 +497,14 @@ def main(argv: list[str]) -> int:
         Path(argv[4])
     bad = 0
     for mode in modes.split(","):
-        k = examples if mode == "state" else max(1, examples // 5)
+        k = examples if mode in ("state", "bots") else max(1, examples // 5)
         stats, failures = MODES[mode](gid, k, seed, current)
         print(f"fuzz {gid} {mode}: {stats['examples']} examples, {stats['refused']} refused, "
               f"{stats['played']} played, {len(failures)} failures", flush=True)
+        if mode == "bots":
+            print(f"fuzz {gid} bots: {stats['decisions']} decisions ({stats['bot_refused']} "
+                  f"refused), {stats['slow']} over {SLOW_DECISION:g} s of CPU, slowest "
+                  f"{stats['max_cpu']:.3f} s ({stats['max_cpu_bot']})", flush=True)
         for f in failures[:30]:
             print("FAIL", f)
         bad += len(failures)

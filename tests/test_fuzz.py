@@ -64,3 +64,29 @@ def test_fuzz_under_boundscheck(game_id, tmp_path):
     _run_worker(game_id, tmp_path, {"NUMBA_BOUNDSCHECK": "1",
                                     "NUMBA_CACHE_DIR": _boundscheck_cache()},
                 max(10, EXAMPLES // 2), 3600)
+
+
+BOT_MUTANTS = int(os.environ.get("BOARDSIM_FUZZ_BOT_MUTANTS", "40"))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_bot_decides_on_multi_field_mutants(game_id, tmp_path):
+    """Issue 29: a state dict with 2-5 fields changed at once that ``state_from_dict``
+    accepts gets a legal decision from every bot, the search bot included, or a ``UserError``;
+    a decision that does not return within the watchdog (``BOARDSIM_FUZZ_DECISION_SECONDS``,
+    here 240 s of wall time on a loaded machine) ends the child process and fails the test,
+    naming the mutant. The benchmark's long run (100,000 mutants per game, each decision under
+    5 s of CPU): ``make soak``, BENCHMARKS.md."""
+    current = tmp_path / f"current-{game_id}.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), BOARDSIM_FUZZ_DECISION_SECONDS="240")
+    r = subprocess.run([sys.executable, "-m", "tests.fuzz_worker", game_id, "bots",
+                        str(BOT_MUTANTS), "3", str(current)], capture_output=True, text=True,
+                       cwd=ROOT, env=env, timeout=3600)
+    where = current.read_text() if current.exists() else ""
+    assert r.returncode != -14, f"a decision did not return (SIGALRM); mutant: {where}"
+    assert r.returncode == 0 or "took" in r.stdout, (
+        f"fuzz worker of {game_id} exited {r.returncode}; last mutant: {where}\n"
+        f"{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
+    fails = [x for x in r.stdout.splitlines() if x.startswith("FAIL") and " took " not in x]
+    assert fails == [], fails  # a decision over 5 s of CPU is the benchmark's count, not here
+    assert f"fuzz {game_id} bots: {BOT_MUTANTS} examples" in r.stdout, r.stdout

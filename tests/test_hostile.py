@@ -538,3 +538,220 @@ def test_stale_report_temporary_files_are_removed(capsys, run_a, tmp_path):
 def test_replay_index_out_of_the_run(capsys, run_a):
     one_line(capsys, "replay", run_a, "--index", str(2**70), contains="--index must be 0..1999")
     one_line(capsys, "replay", run_a, "--index", "2000", contains="--index must be 0..1999")
+
+
+# ---- issue 29: the failing command lines, and hostile ones over every command ----------------
+def test_issue_29_command_lines(capsys, tmp_path, monkeypatch):
+    """The command lines of issue 29 that hung, crashed with a traceback or were accepted
+    without a word: each one line, exit 2 (the two tune ones: tests/test_tune.py; the bit-
+    flipped chunk: tests/test_foreign_data.py)."""
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "o"
+    many = ",".join(str(i) for i in range(5000))
+    one_line(capsys, "sweep", "go-town", "--param", f"cards.dog.count={many}", "-n", "10",
+             "--out", out, contains="--param cards.dog.count: 5,000 values; at most 50")
+    for addr in ("not a url at all", "file:///etc/passwd"):
+        one_line(capsys, "simulate", "go-town", "-n", "10", "--backend", "dask", "--scheduler",
+                 addr, "--out", out, contains="not a dask scheduler address")
+        one_line(capsys, "tune", "go-town", "--backend", "dask", "--scheduler", addr,
+                 "--out", out, contains="not a dask scheduler address")
+    one_line(capsys, "compare-setups", "little-town", "--setups", "", "-n", "10", "--out", out,
+             contains="--setups is empty")
+    one_line(capsys, "simulate", "go-town", "-n", "10", "--seating", "", "--out", out,
+             contains="--seating is empty; allowed: fixed, rotate, pool")
+    one_line(capsys, "simulate", "go-town", "-n", "10", "-o", "max_turns= 10", "--out", out,
+             contains="no space around '='")
+    one_line(capsys, "sweep", "go-town", "--param", "cards.dog.count=2,3", "--param",
+             "cards.dog.count=4,5", "-n", "10", "--out", out,
+             contains="--param cards.dog.count given twice")
+    assert not out.exists()
+
+
+def _hostile_cases() -> list[tuple[str, list[str]]]:
+    """(name, argv) of command lines each refused before anything runs: a valid, tiny base
+    command of each command line with one hostile item added. ``RUN``, ``OUT`` and ``FILE``
+    are replaced by a finished run, a fresh folder and an existing file."""
+    bad_seed = ["-1", str(2**64), "1e3", "abc", "", "0x10", "1.5"]
+    bad_jobs = ["0", "-2", "65", "9" * 30, "x", ""]
+    bad_n = ["0", "-5", str(2**70), "1e3", "", "nan", "x"]
+    bad_players = ["0", "1", "99", "-1", "x", ""]
+    bad_strats = ["nosuch", "greedy,nosuch", "greedy;random", "GREEDY", "greedy random"]
+    bad_opts = ["nosuch=1", "max_turns=abc", "max_turns=", "=5", "max_turns= 10",
+                "max_turns=5", "max_turns=1e9", "max_turns=20,max_turns=30", "noequals",
+                "target_floors=999"]
+    bad_sets = ["nosuch.x=1", "cards.dog.count=-1", "cards.dog.count=", "cards.dog.count=1000",
+                "cards=1", "=1", "cards.dog.count=abc", "cards.dog.count=1.5", "noequals"]
+    bad_out = ["FILE", "OUT/" + "x" * 300]
+    bad_game = ["nosuch", "", "GO-TOWN", "../etc", "go-town "]
+    cases: list[tuple[str, list[str]]] = []
+
+    def add(cmd: str, base: list[str], opt: str | None, values: list[str]) -> None:
+        for v in values:
+            args = [*base, v] if opt is None else [*base, opt, v]
+            cases.append((f"{cmd} {opt or 'arg'}={v[:20]!r}", args))
+
+    sim_base = ["simulate", "go-town", "-n", "4", "--out", "OUT"]
+    add("simulate", ["simulate", "-n", "4", "--out", "OUT"], None, bad_game)
+    add("simulate", sim_base, "--seed", bad_seed)
+    add("simulate", sim_base, "--jobs", bad_jobs)
+    add("simulate", ["simulate", "go-town", "--out", "OUT"], "-n", bad_n)
+    add("simulate", sim_base, "-p", bad_players)
+    add("simulate", sim_base, "-s", bad_strats)
+    add("simulate", sim_base, "-o", bad_opts)
+    add("simulate", sim_base, "--set", bad_sets)
+    add("simulate", sim_base, "--seating", ["", "nosuch", "POOL"])
+    add("simulate", sim_base, "--backend", ["", "nosuch", "Threading"])
+    add("simulate", sim_base, "--chunk-size", ["0", "100001", "-1", "x"])
+    add("simulate", sim_base, "--data", ["OUT/none.toml", "OUT"])
+    add("simulate", ["simulate", "go-town", "-n", "4"], "--out", bad_out)
+    add("simulate", [*sim_base, "--backend", "dask"], "--scheduler",
+        ["not a url", "file:///etc/passwd", "http://h:80", "tcp://h:0", "h", ""])
+    add("simulate", sim_base, "--scheduler", ["tcp://127.0.0.1:8786"])  # without dask
+    rep_base = ["report", "RUN", "--out", "OUT"]
+    add("report", ["report", "--out", "OUT"], None, ["OUT/none", "FILE", ""])
+    add("report", rep_base, "--out", ["FILE"])
+    add("report", ["report", "RUN", "RUN", "--out", "OUT"], "--bogus", ["1"])
+    replay_base = ["replay", "go-town", "-q", "-s", "greedy"]
+    add("replay", ["replay", "-q"], None, bad_game + ["OUT/none"])
+    add("replay", replay_base, "--index", ["-1", str(2**70), "x", ""])
+    add("replay", ["replay", "RUN", "-q"], "--index", ["-1", "2000", "x"])
+    add("replay", replay_base, "--seed", bad_seed)
+    add("replay", replay_base, "-p", bad_players)
+    add("replay", ["replay", "go-town", "-q"], "-s", bad_strats)
+    add("replay", replay_base, "-o", bad_opts)
+    lad = ["ladder", "go-town", "-n", "4", "-p", "2", "-s", "greedy,random", "--out", "OUT"]
+    add("ladder", ["ladder", "-n", "4", "--out", "OUT"], None, bad_game)
+    add("ladder", lad, "--seed", bad_seed)
+    add("ladder", lad, "--jobs", bad_jobs)
+    add("ladder", ["ladder", "go-town", "-p", "2", "-s", "greedy,random", "--out", "OUT"], "-n",
+        bad_n)
+    add("ladder", ["ladder", "go-town", "-n", "4", "-s", "greedy,random", "--out", "OUT"], "-p",
+        ["0", "99", "x", "2,x", "-1"])
+    add("ladder", ["ladder", "go-town", "-n", "4", "-p", "2", "--out", "OUT"], "-s",
+        ["nosuch", "greedy,nosuch", "greedy"])
+    add("ladder", lad, "-o", bad_opts)
+    cs = ["compare-setups", "little-town", "-n", "4", "-p", "2", "--jobs", "1", "--out", "OUT"]
+    add("compare-setups", [*cs[:1], *cs[2:]], None, ["go-town", "nosuch", ""])
+    add("compare-setups", cs, "--setups", ["", ",", "random", "nosuch,draft", "random,RANDOM"])
+    add("compare-setups", [*cs, "--setups", "random,draft"], "--seed", bad_seed)
+    add("compare-setups", [*cs, "--setups", "random,draft"], "--jobs", bad_jobs)
+    add("compare-setups", ["compare-setups", "little-town", "-p", "2", "--setups",
+                           "random,draft", "--out", "OUT"], "-n", bad_n)
+    add("compare-setups", ["compare-setups", "little-town", "-n", "4", "--setups",
+                           "random,draft", "--out", "OUT"], "-p", bad_players)
+    add("compare-setups", [*cs, "--setups", "random,draft"], "-s", bad_strats)
+    add("data", ["data"], None, bad_game)
+    add("data", ["data", "go-town"], "--table", ["nosuch", ""])
+    add("data", ["data", "go-town"], "--set", bad_sets)
+    add("data", ["data", "go-town"], "--data", ["OUT/none.toml"])
+    cmp_base = ["compare", "go-town", "--set", "cards.dog.count=3", "-n", "4", "--jobs", "1",
+                "--out", "OUT"]
+    add("compare", ["compare", "go-town", "-n", "4", "--out", "OUT"], "--set-variant",
+        bad_sets)
+    add("compare", ["compare", "go-town", "-n", "4", "--out", "OUT"], "--option-variant",
+        bad_opts)
+    add("compare", cmp_base, "--set-baseline", bad_sets)
+    add("compare", cmp_base, "--seed", bad_seed)
+    add("compare", cmp_base, "--jobs", bad_jobs)
+    add("compare", cmp_base[:4] + ["--out", "OUT"], "-n", bad_n)
+    add("compare", cmp_base, "-p", bad_players)
+    add("compare", cmp_base, "-s", bad_strats)
+    add("compare", ["compare", "go-town", "-n", "4", "--out", "OUT"], "--variant",
+        ["OUT/none.toml", "OUT"])
+    sw = ["sweep", "go-town", "-n", "4", "--jobs", "1", "--out", "OUT"]
+    add("sweep", sw, "--param", ["cards.dog.count", "cards.dog.count=", "nosuch=1,2",
+                                 "cards.dog.count=1,x", "cards.dog.count=1,1",
+                                 "cards.dog.count=-1,2", "max_turns=5,20", "=1,2",
+                                 "cards.dog.count=" + ",".join(map(str, range(51)))])
+    add("sweep", [*sw, "--param", "cards.dog.count=2,3"], "--seed", bad_seed)
+    add("sweep", [*sw, "--param", "cards.dog.count=2,3"], "--jobs", bad_jobs)
+    add("sweep", ["sweep", "go-town", "--param", "cards.dog.count=2,3", "--out", "OUT"], "-n",
+        bad_n)
+    add("sweep", [*sw, "--param", "cards.dog.count=2,3"], "-s", bad_strats)
+    add("sweep", [*sw, "--param", "cards.dog.count=2,3"], "-p", bad_players)
+    add("sweep", [*sw, "--param", "cards.dog.count=2,3", "--param", "max_turns=20,30"],
+        "--param", ["target_floors=3,4"])
+    sug = ["suggest", "go-town", "-n", "4", "--jobs", "1", "--out", "OUT"]
+    add("suggest", sug, "--band", ["0", "-1", "101", "nan", "inf", "x", ""])
+    add("suggest", sug, "--limit", ["0", "1001", "-1", "x"])
+    add("suggest", sug, "--max-step", ["0", "1001", "x"])
+    add("suggest", sug, "--max-games", ["1", "0", str(2**70), "x"])
+    add("suggest", sug, "--center", ["", "mean", "MEDIAN"])
+    add("suggest", sug, "--seed", bad_seed)
+    add("suggest", sug, "--jobs", bad_jobs)
+    add("suggest", ["suggest", "go-town", "--out", "OUT"], "-n", bad_n)
+    add("suggest", sug, "-p", bad_players)
+    add("suggest", sug, "-s", bad_strats)
+    add("suggest", sug, "--alt-strategies", ["nosuch"])
+    add("suggest", sug, "--set", bad_sets)
+    fx = ["effects", "go-town", "-n", "4", "--out", "OUT"]
+    add("effects", fx, "--arm", ["", "nosuch", "NUDGE"])
+    add("effects", fx, "--family", ["nosuch"])
+    add("effects", fx, "--step", ["0", "-1", "x", str(2**70)])
+    add("effects", fx, "--seed", bad_seed)
+    add("effects", fx, "--jobs", bad_jobs)
+    add("effects", ["effects", "go-town", "--out", "OUT"], "-n", bad_n)
+    add("effects", fx, "-p", bad_players)
+    add("effects", fx, "-s", bad_strats)
+    add("effects", fx, "-o", bad_opts)
+    ti = ["tiers", "go-town", "-n", "2", "--scripted-games", "4", "--out", "OUT"]
+    add("tiers", ti, "--budget", ["0", "-1", "x", str(2**70)])
+    add("tiers", ti, "--scripted-games", ["0", "-1", "x", str(2**70)])
+    add("tiers", ti, "--seating", ["", "nosuch"])
+    add("tiers", ti, "--seed", bad_seed)
+    add("tiers", ti, "--jobs", bad_jobs)
+    add("tiers", ["tiers", "go-town", "--scripted-games", "4", "--out", "OUT"], "-n", bad_n)
+    add("tiers", ti, "-p", bad_players)
+    add("tiers", ti, "-s", bad_strats)
+    add("tiers", ti, "-o", bad_opts)
+    tu = ["tune", "go-town", "--target", "first_seat=50+-2", "--param", "cards.dog.count",
+          "--trials", "1", "-n", "4", "--jobs", "1", "--out", "OUT"]
+    add("tune", tu, "--target", ["", "nosuch=1", "first_seat=", "first_seat=abc",
+                                 "first_seat=50+-", "balance>=x", "length=16..13"])
+    add("tune", tu, "--seed", bad_seed)
+    add("tune", tu, "--jobs", bad_jobs)
+    add("tune", tu, "--budget", ["", "0", "-1m", "x", "10y", "1e9h"])
+    add("tune", tu, "--sampler", ["", "grid"])
+    add("tune", tu, "--backend", ["", "nosuch"])
+    add("tune", tu, "-p", ["x", "99", "0"])
+    add("tune", tu, "-s", bad_strats)
+    add("tune", tu, "--targets", ["OUT/none.toml", "OUT"])
+    soak_base = ["soak", "province", "-n", "2", "-q"]
+    add("soak", ["soak", "-n", "2", "-q"], None, bad_game)
+    add("soak", ["soak", "province", "-q"], "-n", bad_n)
+    add("soak", soak_base, "--seed", bad_seed)
+    add("soak", soak_base, "--jobs", bad_jobs)
+    add("soak", soak_base, "-p", bad_players)
+    add("soak", soak_base, "-s", bad_strats)
+    add("soak", soak_base, "--first", ["-1", str(10**9), "x"])
+    add("run", ["run", "--only", "go-town"], "--scale", ["0", "-1", "nan", "inf", "x", ""])
+    add("run", ["run", "--scale", "0.5"], "--only", ["nosuch", "go-town,nosuch"])
+    add("run", ["run", "--only", "go-town", "--scale", "0.5"], "--jobs", bad_jobs)
+    add("games", ["games"], None, ["--bogus", "extra"])
+    return cases
+
+
+HOSTILE = _hostile_cases()
+
+
+def test_at_least_250_hostile_command_lines():
+    assert len(HOSTILE) >= 250 and len({tuple(a) for _n, a in HOSTILE}) == len(HOSTILE)
+
+
+@pytest.mark.parametrize("args", [a for _n, a in HOSTILE], ids=[n for n, _a in HOSTILE])
+def test_hostile_command_line(capsys, request, tmp_path, monkeypatch, args):
+    """Exit 2, one line ``error: ...``, no traceback, nothing written."""
+    monkeypatch.chdir(tmp_path)  # a case that ran would write reports/ here, not in the repo
+    (tmp_path / "afile").write_text("x")
+    out = tmp_path / "o"
+    run = request.getfixturevalue("run_a") if "RUN" in args else None
+    subst = {"RUN": str(run), "OUT": str(out), "FILE": str(tmp_path / "afile")}
+    argv = []
+    for a in args:
+        for k, v in subst.items():
+            if a == k or a.startswith(k + "/"):
+                a = v + a[len(k):]
+        argv.append(a)
+    one_line(capsys, *argv)
+    assert not out.exists() or not any(out.iterdir())
+    assert not (tmp_path / "reports").exists()

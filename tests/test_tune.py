@@ -434,3 +434,56 @@ def test_among_equally_small_edits_the_answer_is_the_one_deepest_inside_the_band
     one_sided = {"changed": 1, "total": 1.0,
                  "checks": [{"band": (0.9, math.inf), "lo": 0.93, "hi": 0.97}]}
     assert T.inside_margin(one_sided) == pytest.approx(0.03)
+
+
+# ---- issue 29: every game's numbers tunable, bounded inputs ----------------------------------
+def test_go_town_card_counts_and_constants_are_tunable():
+    """``tune go-town --param 'cards.*.count'`` (the README's example) ended "matches no
+    tunable number of go-town; tunable:" with an empty list: a field the schema declares no
+    ``Tunable`` for is tunable within the range the component schema allows."""
+    g = get_game("go-town")
+    ps = T.expand_params(g, ["cards.*.count"], 3)
+    doc = g.component_document()
+    assert len(ps) == len(doc["cards"]) == 17
+    one = next(p for p in ps if p.path == "cards.dog.count")
+    count = next(r["count"] for r in doc["cards"] if r["card"].lower() == "dog")
+    assert one.value == count and one.choices == tuple(range(max(0, count - 3), count + 4))
+    ps = T.expand_params(g, ["constants.hand_limit"], 2)
+    assert [(p.path, p.value, p.choices) for p in ps] == [
+        ("constants.hand_limit", 8, (6, 7, 8, 9, 10))]
+
+
+@pytest.mark.parametrize("game_id", ["go-town", "little-town", "three-little-wolves",
+                                     "province", "suburbia"])
+def test_every_game_has_tunable_numbers(game_id):
+    g = get_game(game_id)
+    with pytest.raises(UserError, match=r"matches no tunable number of .*; tunable: \w"):
+        T.expand_params(g, ["nosuch.*.x"], 2)
+
+
+def test_option_param_is_named_in_the_candidates_table():
+    """``--param option:target_floors`` ended in an IndexError after the whole search (the
+    candidates' table cut every path at its first dot)."""
+    assert T._edit_name(T.Param("option:target_floors", 3, (2, 3, 4))) == "option:target_floors"
+    assert T._edit_name(T.Param("cards.dog.count", 4, (3, 4))) == "dog.count"
+
+
+def test_final_games_zero_is_refused_before_anything_plays(tmp_path):
+    """``--final-games 0`` meant the default (4 x --games) and then ran far past the budget."""
+    def never(*a, **k):
+        raise AssertionError("played")
+
+    with pytest.raises(UserError, match="--final-games must be in 10..1,000,000,000, got 0"):
+        T.tune("province", [T.parse_target("first_seat=50±2")], ["structures.bank.labor"], [2],
+               ["greedy"], games=16, final_games=0, out=tmp_path / "t", play=never, trials=1)
+    assert not (tmp_path / "t").exists()
+
+
+def test_a_change_that_cannot_be_told_from_the_printed_data_is_not_proposed():
+    """Issue 29: a proposed.toml whose paired change (+0.12 [-0.17, +0.41]) the printed data
+    could not tell apart. A candidate is proposed only when some target's paired interval of
+    the change lies clear of 0."""
+    c = {"checks": [{"paired": (0.12, -0.17, 0.41)}, {"paired": None}]}
+    assert not T.distinguishable(c)
+    c["checks"].append({"paired": (-1.2, -2.0, -0.4)})
+    assert T.distinguishable(c)

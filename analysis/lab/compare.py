@@ -30,6 +30,7 @@ from analysis.paired import paired_difference
 from analysis.stats import Z95, bh_adjust, normal_pvalue, wilson_interval
 from sim.core.components import tunable_paths
 from sim.core.errors import UserError
+from sim.core.integrity import MAX_GAMES
 from sim.core.io import atomic_path
 from sim.registry import get_game
 from sim.runner import DEFAULT_BACKEND
@@ -421,6 +422,8 @@ def _component_diff(r: dict) -> str:
 
 
 # ---- sweep --------------------------------------------------------------------------------
+MAX_SWEEP_VALUES = 50   # values of one --param
+MAX_SWEEP_ARMS = 400    # combinations of the values of two --param
 def parse_param(game, text: str) -> tuple[str, str, list[str]]:
     """``NAME=v1,v2,..`` -> (kind "option"/"data", name, values). Raises UserError."""
     if "=" not in text:
@@ -431,6 +434,12 @@ def parse_param(game, text: str) -> tuple[str, str, list[str]]:
     values = [v.strip() for v in vals.split(",") if v.strip()]
     if not values:
         raise UserError(f"--param {name}: give at least one value")
+    if len(values) > MAX_SWEEP_VALUES:
+        raise UserError(f"--param {name}: {len(values):,} values; at most {MAX_SWEEP_VALUES} "
+                        "per parameter (each value plays its own games)")
+    twice = sorted({v for v in values if values.count(v) > 1})
+    if twice:
+        raise UserError(f"--param {name}: value {twice[0]} given twice; give each value once")
     if name in [o.name for o in game.options]:
         for v in values:
             game.resolve_options({name: v})
@@ -453,6 +462,15 @@ def sweep(game_id: str, params: list[str], n: int, players: int, strategies: lis
     if not 1 <= len(params) <= 2:
         raise UserError("sweep: give one or two --param")
     parsed = [parse_param(game, p) for p in params]
+    if len(parsed) == 2 and parsed[0][1] == parsed[1][1]:
+        raise UserError(f"sweep: --param {parsed[0][1]} given twice; give one parameter once "
+                        "with all its values, or two different parameters")
+    arms_n = math.prod(len(v) for _, _, v in parsed)
+    if arms_n > MAX_SWEEP_ARMS:
+        raise UserError(f"sweep: {arms_n:,} combinations of values; at most {MAX_SWEEP_ARMS}")
+    if arms_n * n > MAX_GAMES:
+        raise UserError(f"sweep: {arms_n:,} values x -n {n:,} games makes more than "
+                        f"{MAX_GAMES:,} games")
     grid: list[list[tuple[str, str, str]]] = [[]]
     for kind, name, values in parsed:
         grid = [g + [(kind, name, v)] for g in grid for v in values]

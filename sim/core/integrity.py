@@ -8,7 +8,8 @@ registered games; each problem is one ``UserError`` line naming the file and wha
 with it.
 
 Also here: the limits every command-line number is checked against (``MAX_*``), stale temporary
-file clean-up (``clean_stale_tmp``) and the report's temporary folder (``swap_into``).
+file clean-up (``clean_stale_tmp``) and the report folder's atomic replacement
+(``report_tmp_folder``, ``swap_into``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import math
 import os
 import re
 import shutil
+import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -158,44 +161,166 @@ def chunk_files(root: Path, table: str) -> dict[int, Path]:
     return out
 
 
-def _read(path: Path, columns: list[str] | None = None):
-    import polars as pl
-
+@contextmanager
+def _stderr_muted():
+    """Send what is written to file descriptor 2 meanwhile to nowhere: the Parquet reader's
+    native code prints a panic's backtrace there before Python sees the error, and a damaged
+    chunk must end as one line."""
     try:
-        return pl.read_parquet(path, columns=columns)
-    except Exception as e:  # noqa: BLE001 - any reader error is a damaged file
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):
+        yield
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def _parquet(path: Path, fn):
+    """``fn(path)`` of a Parquet reader; any error of the reader (an exception, or a panic of
+    its native code, which Python raises as a BaseException) is one UserError naming the
+    file."""
+    try:
+        with _stderr_muted():
+            return fn(path)
+    except (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError):
+        raise
+    except BaseException as e:  # noqa: BLE001 - any reader error is a damaged file
         msg = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
         raise UserError(f"{path}: unreadable Parquet chunk ({msg}); delete it and rerun the "
                         "run's simulate command to play it again") from None
+
+
+def _read(path: Path, columns: list[str] | None = None):
+    import polars as pl
+
+    return _parquet(path, lambda q: pl.read_parquet(q, columns=columns))
 
 
 def _schema(path: Path) -> list[str]:
     import polars as pl
 
+    return _parquet(path, lambda q: list(pl.read_parquet_schema(q)))
+
+
+# ---- a chunk's own record of its run (Parquet key-value metadata) ----------------------------
+META_RUN = "boardsim.run"        # JSON: the run's identity and engine version
+META_CHUNK = "boardsim.chunk"    # "<table>/<k>": which file of the run it is
+META_DIGEST = "boardsim.digest"  # the content checksum (frame_digest)
+
+
+def chunk_identity(identity: dict[str, Any], engine_version: str) -> dict[str, Any]:
+    """What every chunk of a run records: the manifest's identity (game, n_games, players,
+    strategies, seating, seed, options, chunk_size, overrides) and the engine version."""
+    return {"overrides": {}, **identity, "engine_version": engine_version}
+
+
+def frame_digest(df) -> str:
+    """A checksum of a chunk table's content (column names and values, nulls included),
+    independent of the Parquet encoding: a flipped bit that changes a value read back changes
+    it. blake2b, 128 bits, hex."""
+    import hashlib
+
+    import polars as pl
+
+    h = hashlib.blake2b(digest_size=16)
+    for name in df.columns:
+        col = df[name]
+        h.update(name.encode() + b"\0")
+        h.update(np.asarray(col.is_null().to_numpy(), np.uint8).tobytes())
+        if col.dtype == pl.Utf8:
+            h.update(b"s" + col.fill_null("").str.join("\x00").item().encode())
+        elif isinstance(col.dtype, pl.List):
+            h.update(b"l" + col.list.len().fill_null(0).to_numpy().astype(np.int64).tobytes())
+            h.update(col.explode().fill_null(0).to_numpy().tobytes())
+        else:
+            v = col.fill_null(0).to_numpy()
+            h.update(b"n" + str(v.dtype).encode() + v.tobytes())
+    return h.hexdigest()
+
+
+def chunk_metadata(ident: dict[str, Any], table: str, k: int, df) -> dict[str, str]:
+    """The key-value metadata written into chunk ``k`` of ``table``."""
+    return {META_RUN: json.dumps(ident, sort_keys=True), META_CHUNK: f"{table}/{k}",
+            META_DIGEST: frame_digest(df)}
+
+
+def _metadata(path: Path) -> dict[str, str]:
+    import polars as pl
+
+    return _parquet(path, lambda q: dict(pl.read_parquet_metadata(q)))
+
+
+def check_chunk_identity(m: dict[str, Any], table: str, k: int, path: Path
+                         ) -> dict[str, str]:
+    """Refuse chunk ``k`` of ``table`` unless it records this run (manifest ``m``): its run
+    identity and engine version, its table and number. Reads only the file's footer. Returns
+    its metadata. Raises UserError naming the file and what differs."""
+    meta = _metadata(path)
+    raw = meta.get(META_RUN)
+    if raw is None:
+        raise UserError(f"{path}: records no run identity (a chunk of an older boardsim, or "
+                        "not one of boardsim's); play the run again in a new folder")
     try:
-        return list(pl.read_parquet_schema(path))
-    except Exception as e:  # noqa: BLE001
-        msg = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
-        raise UserError(f"{path}: unreadable Parquet chunk ({msg}); delete it and rerun the "
-                        "run's simulate command to play it again") from None
+        had = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError):
+        had = None
+    if not isinstance(had, dict):
+        raise UserError(f"{path}: its run identity is unreadable; a damaged chunk: delete it "
+                        "and rerun the run's simulate command to play it again")
+    want = chunk_identity(m["identity"], m["engine_version"])
+    if had != want:
+        diff = sorted(x for x in set(had) | set(want) if had.get(x) != want.get(x))
+        shown = "; ".join(f"{x}: chunk {_short(had.get(x))}, manifest {_short(want.get(x))}"
+                          for x in diff[:3])
+        raise UserError(f"{path}: a chunk of another run ({shown}); the chunks and "
+                        f"{MANIFEST} must be of one run: remove the chunk, or use the run's own "
+                        "folder")
+    if meta.get(META_CHUNK) != f"{table}/{k}":
+        first = k * m["chunk_size"]
+        last = min(first + m["chunk_size"], m["n_games"]) - 1
+        what = "games" if table == "games" else "seats of games"
+        raise UserError(f"{path}: holds {what} other than {first}..{last} of this run (it "
+                        f"records itself as {_short(meta.get(META_CHUNK))}); remove it and "
+                        "rerun the run's simulate command to play it again")
+    return meta
+
+
+def _short(v: Any) -> str:
+    text = json.dumps(v, sort_keys=True)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def verify_chunk(m: dict[str, Any], game, k: int, games_path: Path, seats_path: Path) -> None:
-    """Check chunk ``k`` of the run of manifest ``m``: the game's columns, ``count`` games of
-    indices ``first..first+count-1`` with their chance seeds, the run's players, options and
-    bots. Raises UserError naming the file."""
+    """Check chunk ``k`` of the run of manifest ``m``: each file records this run
+    (``check_chunk_identity``) and reads back whole with its checksum (``frame_digest``); the
+    game's columns, ``count`` games of indices ``first..first+count-1`` with their chance seeds,
+    the run's players, options and bots. Raises UserError naming the file."""
     first = k * m["chunk_size"]
     count = min(m["chunk_size"], m["n_games"] - first)
     p = m["players"]
     want_g = list(GAMES_COLUMNS)
     want_s = list(SEATS_COLUMNS) + list(game.seat_detail)
-    for path, want in ((games_path, want_g), (seats_path, want_s)):
+    frames = {}
+    for table, path, want in (("games", games_path, want_g), ("seats", seats_path, want_s)):
         cols = _schema(path)
         if cols != want:
             other = sorted(set(cols) ^ set(want))[:4]
             raise UserError(f"{path}: not a chunk of this {game.id} run (columns differ: "
                             f"{', '.join(other) or 'order'})")
-    g = _read(games_path, ["game", "seed", "players", "options"])
+        meta = check_chunk_identity(m, table, k, path)
+        df = _read(path)
+        if frame_digest(df) != meta.get(META_DIGEST):
+            raise UserError(f"{path}: damaged (what it reads back differs from its checksum); "
+                            "delete it and rerun the run's simulate command to play it again")
+        frames[table] = df
+    g = frames["games"]
     idx = np.arange(first, first + count, dtype=np.int64)
     if g.height != count or not np.array_equal(g["game"].to_numpy(), idx):
         raise UserError(f"{games_path}: holds games other than {first}..{first + count - 1} "
@@ -208,7 +333,7 @@ def verify_chunk(m: dict[str, Any], game, k: int, games_path: Path, seats_path: 
     nd = json.dumps(game.options.non_default(m["options"]), sort_keys=True)
     if not (g["options"] == nd).all():
         raise UserError(f"{games_path}: games of other rule options than the manifest's")
-    s = _read(seats_path, ["game", "players", "seat", "strategy"])
+    s = frames["seats"]
     if s.height != count * p or not np.array_equal(s["game"].to_numpy(), np.repeat(idx, p)) \
             or not np.array_equal(s["seat"].to_numpy(), np.tile(np.arange(p), count)):
         raise UserError(f"{seats_path}: holds seats other than those of games "
@@ -296,44 +421,129 @@ def clean_stale_report_tmp(folder: Path) -> int:
     return removed
 
 
-REPORT_TMP_PREFIX = ".report-tmp-"
+REPORT_TMP_PREFIX = ".report-tmp-"  # the temporary folders of older boardsims, inside a report
 REPORT_OLD_PREFIX = ".report-old-"
+REPORT_FILES = ("report.md", "report.html", "summary.json")
+_FOLDER_TMP = re.compile(r"^\.(?P<name>.+)\.report(?P<old>-old)?\.(?P<host>[A-Za-z0-9-]+)\."
+                         r"(?P<pid>\d+)-[0-9a-f]+\.tmp$")
+
+
+def _folder_tmp(out: Path, old: bool = False) -> Path:
+    """A fresh hidden sibling of ``out``: ``.<name>.report[-old].<host>.<pid>-<random>.tmp``."""
+    import uuid
+
+    kind = "report-old" if old else "report"
+    return out.parent / f".{out.name}.{kind}.{io.host_tag()}.{os.getpid()}-{uuid.uuid4().hex[:12]}.tmp"
+
+
+def _stale(host: str, pid: str, path: Path) -> bool:
+    try:
+        age = time.time() - path.lstat().st_mtime
+    except OSError:
+        return False
+    if host == io.host_tag():
+        return not _pid_alive(int(pid)) or age > 30 * STALE_TMP_SECONDS
+    return age > STALE_TMP_SECONDS
+
+
+def clean_report_leftovers(out: Path) -> list[str]:
+    """Clear what killed reports of ``out`` left behind; return the names removed. The hidden
+    sibling folders of a report being written (``.<name>.report.*.tmp``: a half-written new
+    report, or the old one after the swap) of a process no longer running are deleted; when
+    ``out`` itself is missing because a report was killed between the two renames of the
+    fallback swap (``swap_into``), the old report put aside (``.<name>.report-old.*.tmp``) is
+    moved back first. Inside ``out``: the temporary folders and files of older boardsims."""
+    removed: list[str] = []
+    parent = out.parent
+    if parent.is_dir():
+        asides = []
+        for p in parent.iterdir():
+            mt = _FOLDER_TMP.match(p.name)
+            if mt is None or mt.group("name") != out.name or not p.is_dir():
+                continue
+            if not _stale(mt.group("host"), mt.group("pid"), p):
+                continue
+            if mt.group("old") and not out.exists():
+                asides.append(p)
+                continue
+            shutil.rmtree(p, ignore_errors=True)
+            removed.append(p.name)
+        asides.sort(key=lambda q: q.stat().st_mtime)
+        if asides:
+            os.rename(asides.pop(), out)  # the newest old report, whole: back in place
+        for p in asides:
+            shutil.rmtree(p, ignore_errors=True)
+            removed.append(p.name)
+    if out.is_dir():
+        clean_stale_report_tmp(out)
+        for p in out.iterdir():
+            if p.is_dir() and p.name.startswith((REPORT_TMP_PREFIX, REPORT_OLD_PREFIX)):
+                pid = p.name.rsplit("-", 1)[-1]
+                if not pid.isdigit() or not _pid_alive(int(pid)):
+                    shutil.rmtree(p, ignore_errors=True)
+                    removed.append(f"{out.name}/{p.name}")
+    return removed
 
 
 def report_tmp_folder(out: Path) -> Path:
-    """A new temporary folder beside the report's files (inside ``out``, created), where a
-    report is written before ``swap_into`` moves it into place. Cleans up the temporary
-    folders of killed reports first."""
-    out.mkdir(parents=True, exist_ok=True)
-    clean_stale_report_tmp(out)
-    for p in out.iterdir():
-        if p.is_dir() and p.name.startswith((REPORT_TMP_PREFIX, REPORT_OLD_PREFIX)):
-            pid = p.name.rsplit("-", 1)[-1]
-            if not pid.isdigit() or not _pid_alive(int(pid)):
-                shutil.rmtree(p, ignore_errors=True)
-    tmp = out / f"{REPORT_TMP_PREFIX}{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
+    """A new hidden folder beside ``out`` (``.<name>.report.<host>.<pid>-<random>.tmp``, in
+    ``out``'s parent, created), where a report is written whole before ``swap_into`` puts it
+    in ``out``'s place. The leftovers of killed reports are cleared first
+    (``clean_report_leftovers``)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    clean_report_leftovers(out)
+    tmp = _folder_tmp(out)
     tmp.mkdir()
     return tmp
 
 
-REPORT_FILES = ("report.md", "report.html", "summary.json")
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _carried(p: Path, new: set[str]) -> bool:
+    """An entry of the old report folder that the new one keeps: not a report file (``.md``,
+    ``.html``, ``summary.json``, a chart ``.png``), not a name of the new report, not an older
+    boardsim's temporary."""
+    if p.name in new or p.name.startswith((REPORT_TMP_PREFIX, REPORT_OLD_PREFIX)):
+        return False
+    if p.is_file() and (p.name in REPORT_FILES or p.suffix == ".png"
+                        or _SUFFIX_TMP.search(p.name) or (p.name.startswith(".")
+                                                         and p.name.endswith(".tmp"))):
+        return False
+    return True
 
 
 def swap_into(tmp: Path, out: Path) -> None:
-    """Replace the report in ``out`` by the one written in ``tmp``: the old report's files
-    (``report.md``, ``report.html``, ``summary.json``, ``*.png``, and any name the new report
-    has) are moved aside first, then the new ones moved in, then the old ones deleted; other
-    entries of ``out`` (the lab tools' sub-folders) stay. An interruption leaves either report
-    whole, or none (never a mix); the aside folder is removed by the next report."""
-    new = [p.name for p in tmp.iterdir()]
-    old_dir = out / f"{REPORT_OLD_PREFIX}{os.getpid()}"
-    shutil.rmtree(old_dir, ignore_errors=True)
-    old_dir.mkdir()
-    for p in list(out.iterdir()):
-        if p.is_file() and (p.name in REPORT_FILES or p.suffix == ".png" or p.name in new):
-            os.replace(p, old_dir / p.name)
-    for name in new:
-        os.replace(tmp / name, out / name)
-    shutil.rmtree(old_dir, ignore_errors=True)
-    shutil.rmtree(tmp, ignore_errors=True)
+    """Put the report written whole in ``tmp`` (``report_tmp_folder``) in ``out``'s place. The
+    other entries of the old ``out`` (the lab tools' sub-folders) are first linked into
+    ``tmp`` (hard links; copies where links fail); then the two folders are exchanged in one
+    atomic rename (``sim.core.io.exchange_folders``) and the old one, now at ``tmp``, deleted.
+    A kill at any moment leaves ``out`` the old report whole or the new one whole, never a mix;
+    the next report clears the hidden folder left behind. Where the exchange is not supported,
+    the old folder is renamed aside and the new one renamed in (a kill between the two leaves
+    no ``out`` for a moment, and the next report moves the old one back before writing)."""
+    if out.is_dir():
+        new = {p.name for p in tmp.iterdir()}
+        for p in out.iterdir():
+            if _carried(p, new):
+                if p.is_dir() and not p.is_symlink():
+                    shutil.copytree(p, tmp / p.name, symlinks=True, copy_function=_link_or_copy)
+                elif p.is_symlink():
+                    os.symlink(os.readlink(p), tmp / p.name)
+                else:
+                    _link_or_copy(str(p), str(tmp / p.name))
+    io.fsync_dir(tmp)
+    if not out.exists():
+        os.rename(tmp, out)
+    elif io.exchange_folders(tmp, out):
+        shutil.rmtree(tmp, ignore_errors=True)  # the old report
+    else:
+        aside = _folder_tmp(out, old=True)
+        os.rename(out, aside)
+        os.rename(tmp, out)
+        shutil.rmtree(aside, ignore_errors=True)
+    io.fsync_dir(out.parent)

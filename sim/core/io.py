@@ -78,3 +78,61 @@ def write_atomic(path: P, data: str | bytes) -> P:
         with open(tmp, "wb") as f:
             f.write(raw)
     return path
+
+
+# ---- whole folders ------------------------------------------------------------------------
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+_renameat2 = None
+
+
+def _libc_renameat2():
+    """glibc's ``renameat2`` (Linux 3.15+, glibc 2.28+), or None."""
+    global _renameat2
+    if _renameat2 is None:
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            fn = libc.renameat2
+            fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                           ctypes.c_uint]
+            fn.restype = ctypes.c_int
+            _renameat2 = fn
+        except (OSError, AttributeError):
+            _renameat2 = False
+    return _renameat2 or None
+
+
+def exchange_folders(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """Swap the folders ``a`` and ``b`` in one atomic step (Linux ``renameat2`` with
+    ``RENAME_EXCHANGE``): a reader of either name sees the old folder or the new one, never
+    neither. Returns False where the system or the file system cannot (then nothing changed);
+    raises OSError on any other failure."""
+    import ctypes
+
+    fn = _libc_renameat2()
+    if fn is None:
+        return False
+    rc = fn(_AT_FDCWD, os.fsencode(os.fspath(a)), _AT_FDCWD, os.fsencode(os.fspath(b)),
+            _RENAME_EXCHANGE)
+    if rc == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (22, 38, 95):  # EINVAL, ENOSYS, EOPNOTSUPP: not supported here
+        return False
+    raise OSError(err, os.strerror(err), os.fspath(b))
+
+
+def fsync_dir(path: str | os.PathLike) -> None:
+    """fsync a folder (its entries: a rename into it is durable); ignored where unsupported."""
+    try:
+        fd = os.open(os.fspath(path), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -75,6 +75,7 @@ from analysis.lab.tune.measure import (  # noqa: F401 (the package names them)
 from analysis.lab.tune.params import (  # noqa: F401 (the package names them)
     MAX_PARAMS,
     Param,
+    _edit_name,
     _leaves,
     _match,
     _tunable_range,
@@ -117,6 +118,7 @@ from analysis.lab.tune.write import (  # noqa: F401 (the package names them)
     _write,
     best_so_far,
     data_toml,
+    distinguishable,
 )
 from analysis.paired import paired_difference
 from sim.core.errors import UserError
@@ -348,7 +350,7 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
         games = 4000
     check_int("--games", games, 16, MAX_GAMES)
     stages = sorted({max(2, games // 16), max(2, games // 4), games})
-    final_games = final_games or 4 * games
+    final_games = 4 * games if final_games is None else final_games  # 0 is refused, not 4 x
     check_int("--final-games", final_games, 10, MAX_GAMES)
     if effects_games is not None:
         check_int("--effects-games", effects_games, 10, MAX_GAMES)
@@ -425,7 +427,12 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
         closest = answer or (min(proposals, key=lambda c: (c["distance_fresh"], c["changed"]))
                              if proposals else cands[0])
         blocking = None
-        if answer is None:
+        if answer is not None and answer is not cands[0] and not distinguishable(answer):
+            # it meets the targets, but its own check cannot tell it from the printed data
+            answer = None
+            blocking = (f"{closest['name']}'s change cannot be told from the printed data on "
+                        "its own check (every paired 95% interval of the change holds 0)")
+        if answer is None and blocking is None:
             bad = [r for r in closest["checks"] if r["status"] != "met"]
             if bad:
                 r = max(bad, key=lambda r: (r["status"] == "missed", r["distance"]))

@@ -41,6 +41,11 @@ def _leaves(doc: dict, schema) -> list[tuple[str, list[str], Any, str, str]]:
             back[f"{t}.{f}"] = f"{a}.{f}"
     out = []
     for table, node in doc.items():
+        if isinstance(node, dict):  # a table of constants: ``table.name``
+            for fname, v in node.items():
+                if isinstance(v, int) and not isinstance(v, bool):
+                    out.append((f"{table}.{fname}", [], v, table, fname))
+            continue
         if not isinstance(node, list):
             continue
         keyf = schema.keys.get(table, "name")
@@ -64,10 +69,27 @@ def _leaves(doc: dict, schema) -> list[tuple[str, list[str], Any, str, str]]:
     return out
 
 
+def _edit_name(p: Param) -> str:
+    """A parameter as the candidates' table names it: ``row.field`` of a data path (the table
+    said once in the heading), ``option:NAME`` of a rule option."""
+    return p.path if p.is_option or "." not in p.path else p.path.split(".", 1)[1]
+
+
 def _tunable_range(schema, table: str, fld: str, value: int) -> tuple[int, int] | None:
-    """The allowed range of one number from the schema's ``Tunable`` entries, or None when
-    the schema does not declare it tunable."""
+    """The allowed range of one number: from the schema's ``Tunable`` entries when they name
+    its field; else (a field no ``Tunable`` names, e.g. Go Town's card counts) the range the
+    component schema allows for it (``ComponentSchema.limits``, default 0..999, or -999..999
+    for a signed field), so every whole number of every game's data can be tuned."""
+    from sim.core.components import DEFAULT_LIMIT, DEFAULT_SIGNED_LIMIT
+
     fname, _, part = fld.partition(".")
+    named = [t for t in schema.tunables if t.table == table
+             and t.field.partition(".")[0] == fname]
+    if not named:
+        key = f"{table}.{fname}"
+        lo, hi = schema.limits.get(key) or (
+            DEFAULT_SIGNED_LIMIT if key in schema.signed else DEFAULT_LIMIT)
+        return (int(lo), int(hi)) if lo <= value <= hi else None
     for t in schema.tunables:
         if t.table != table:
             continue
@@ -138,9 +160,14 @@ def expand_params(game, patterns: list[str], max_step: int) -> list[Param]:
             if hi > lo:
                 found.setdefault(path, Param(path, value, tuple(range(lo, hi + 1))))
         if not hits:
-            tun = sorted({f"{t.table}.*.{t.field}" for t in schema.tunables})
+            declared = sorted({f"{t.table}.*.{t.field}" for t in schema.tunables})
+            rest = sorted({(f"{t}.{f}" if _p == f"{t}.{f}" else
+                            f"{t}.*.{f.partition('.')[0]}") for _p, _a, _v, t, f in leaves
+                           if _tunable_range(schema, t, f, _v) is not None} - set(declared))
+            tun = declared + rest  # the schema's own first, then every other whole number
+            shown = ", ".join(tun[:30]) + (f", ... ({len(tun)} in all)" if len(tun) > 30 else "")
             raise UserError(f"--param {pat!r}: matches no tunable number of {game.id}; "
-                            f"tunable: {', '.join(tun)}")
+                            f"tunable: {shown or 'none'}")
     params = sorted(found.values(), key=lambda p: p.path)
     if not params:
         raise UserError("tune: the --param patterns leave nothing to change (every match is "

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from analysis.doc import md_table, write_atomic
-from analysis.lab.tune.params import split_values
+from analysis.lab.tune.params import _edit_name, split_values
 from analysis.lab.tune.search import _optuna
 from analysis.lab.tune.targets import _g
 
@@ -98,6 +98,14 @@ def _history_chart(study, path: Path) -> None:
     save(fig, path, dpi=90)
 
 
+def distinguishable(c: dict) -> bool:
+    """Whether a candidate's change can be told from the printed data on its own fresh-seed
+    check: some target's paired 95% interval of the change (``paired``: diff, lo, hi) lies
+    clear of 0."""
+    return any(r.get("paired") and (r["paired"][1] > 0 or r["paired"][2] < 0)
+               for r in c.get("checks", ()))
+
+
 def _write(out, game, params, targets, cands, answer, closest, blocking, setup, source, budget,
            n_trials, search_games, final_games, study, recheck_note, recheck, elapsed,
            search_seconds, base_options) -> TuneResult:
@@ -112,7 +120,12 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
     if opts:
         head += "# and the rule options: " + " ".join(f"-o {k}={v}" for k, v in opts.items()) \
             + "\n"
-    write_atomic(toml_path, head + (data_toml(data) if data else "# (no data change)\n"))
+    # a proposal only when the printed data is the answer or the change shows on its own check
+    propose = chosen is printed or distinguishable(chosen)
+    if propose:
+        write_atomic(toml_path, head + (data_toml(data) if data else "# (no data change)\n"))
+    elif toml_path.exists():
+        toml_path.unlink()  # an earlier run's proposal is not this run's
     _history_chart(study, out / "history.png")
     L = [f"# Tune: {game.title}", ""]
     L.append("- Targets: " + "; ".join(f"`{t.text}`" for t in targets))
@@ -166,7 +179,7 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
         crow.append([c["name"], str(c["changed"]), f"{c['total']:g}", c["status"],
                      "; ".join(f"{r['target']}@{r['players']}: {_fmt_check(r)}"
                                for r in c["checks"]),
-                     ", ".join(f"{p.path.split('.', 1)[1]}={c['values'][p.path]}"
+                     ", ".join(f"{_edit_name(p)}={c['values'][p.path]}"
                                for p in params if c["values"][p.path] != p.value) or "-"])
     L.append(md_table(["candidate", "changed", "total change", "status", "targets", "edit"],
                       crow))
@@ -178,8 +191,10 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
              "yes" if ra["status"] == "met" else "no" if ra["status"] == "missed"
              else "undecided"] for rb, ra in zip(recheck[0]["checks"], recheck[1]["checks"])]))
     L += ["", "## Files", "",
-          f"- `{toml_path.name}`: the proposed data (`boardsim simulate {game.id} --data "
-          f"{toml_path.name}`, also `report`, `compare --variant`)",
+          (f"- `{toml_path.name}`: the proposed data (`boardsim simulate {game.id} --data "
+           f"{toml_path.name}`, also `report`, `compare --variant`)" if propose else
+           f"- no `{toml_path.name}`: the closest candidate's change cannot be told from the "
+           "printed data on its own check (every paired 95% interval holds 0)"),
           "- `history.png`: the optimisation history", "- `study.sqlite3`: the optuna study "
           "(rerun the same command to resume)", "- `check.json`: the fresh-seed checks", ""]
     md = write_atomic(out / "tune.md", "\n".join(L) + "\n")
@@ -191,7 +206,8 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
     write_atomic(out / "tune.json", json.dumps(summary, indent=2, default=_jsonable))
     text = ((f"{answer['name']} meets every target with {answer['changed']} changed numbers"
              if answer else f"no candidate meets every target; closest {closest['name']}, "
-             f"blocking: {blocking}") + "\n" + "\n".join(
+             f"blocking: {blocking}"
+             + ("" if propose else "; no proposed.toml written")) + "\n" + "\n".join(
         f"  {p}: {printed['values'].get(p)} -> {v}" for p, v in data.items())
         + f"\nreport: {md}")
     return TuneResult(out, answer, closest, blocking, text, cands)
