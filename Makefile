@@ -37,7 +37,7 @@ test-cold:
 	@uptime
 
 bench: $(STAMP)
-	$(BIN)/python -m sim.bench
+	$(BIN)/python -m tests.bench
 
 check: $(STAMP)
 	$(BIN)/ruff check sim strategies analysis tests

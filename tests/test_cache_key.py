@@ -1,7 +1,7 @@
 """The numba cache key (sim/kernel_cache.py): the cache folder is keyed on the shared core, each
 compiled version on the games it depends on. An edit that can change compiled code misses
 exactly the versions it can change (one game's edit: only that game's), an edit that cannot
-(the CLI, component data passed as arrays) keeps them all."""
+(the replay, component data passed as arrays) keeps them all."""
 
 import shutil
 import threading
@@ -32,7 +32,7 @@ def test_kernel_sources_cover_the_kernels_and_what_they_import():
                  "sim/core/rng.py", "strategies/common.py", "strategies/search.py",
                  "strategies/suburbia/bots.py", "strategies/province/batch.py"):
         assert must in rel, must
-    for never in ("sim/cli.py", "sim/fingerprint.py", "sim/go_town/data.py"):
+    for never in ("sim/replay.py", "sim/fingerprint.py", "sim/go_town/data.py"):
         assert never not in rel, never
 
 
@@ -51,8 +51,8 @@ def test_one_games_edit_changes_only_that_games_key(tmp_path):
     core, games = sim.kernel_keys(root)
     assert set(games) == set(kernel_cache.game_packages(ROOT))
     assert len(set(games.values())) == len(games)  # distinct keys
-    # the CLI and component data passed as arrays: nothing changes
-    _edit(root / "sim" / "cli.py", "\n# a comment in the CLI\n")
+    # the replay and component data passed as arrays: nothing changes
+    _edit(root / "sim" / "replay.py", "\n# a comment in the replay\n")
     _edit(root / "sim" / "go_town" / "data.py", "\nEXTRA = 1\n")
     assert sim.kernel_keys(root) == (core, games)
     # a game's kernels: that game's key only
@@ -87,7 +87,7 @@ def test_one_games_edit_changes_only_that_games_key(tmp_path):
 def test_the_one_global_key_still_changes_with_any_kernel_source(tmp_path):
     root = _tree(tmp_path)
     key = sim.kernel_key(root)
-    _edit(root / "sim" / "cli.py", "\n# a comment in the CLI\n")
+    _edit(root / "sim" / "replay.py", "\n# a comment in the replay\n")
     assert sim.kernel_key(root) == key
     _edit(root / "sim" / "go_town" / "kernels.py", "\n# a comment in a kernel\n")
     assert sim.kernel_key(root) != key
