@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export MPLBACKEND := Agg
 
-.PHONY: install run test bench check clean report-shots soak
+.PHONY: install run test test-cold bench check clean report-shots soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,9 +20,21 @@ run: $(STAMP)
 	$(BIN)/boardsim run
 
 ## the suite on every core (pytest-xdist; each test file on one worker, so a file's fixtures
-## are built once); a single file or -k selection: $(BIN)/python -m pytest tests/FILE.py
+## are built once); before the workers start, tests/conftest.py compiles every game's engines
+## once, one process per game (tests/warm.py), and the workers load them from the cache;
+## a single file or -k selection: $(BIN)/python -m pytest tests/FILE.py
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadfile --durations=15
+
+## a newcomer's first `make test`, timed: a fresh clone of this repository's HEAD under
+## $(COLD_DIR) (install and compile included), with the load before and after and the
+## wall, user and sys seconds; COLD_DIR=/tmp/boardsim-cold by default, removed first
+COLD_DIR ?= /tmp/boardsim-cold
+test-cold:
+	rm -rf $(COLD_DIR) && git clone -q . $(COLD_DIR)
+	@uptime
+	cd $(COLD_DIR) && /usr/bin/time -f "make test (fresh clone, install included): %e s wall, %U s user, %S s sys" $(MAKE) test
+	@uptime
 
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench

@@ -1,11 +1,16 @@
-"""The numba cache key (sim.kernel_sources / sim.kernel_key): an edit that can change compiled
-code starts a fresh cache, an edit that cannot (the replay, component data passed as arrays)
-keeps it."""
+"""The numba cache key (sim/kernel_cache.py): the cache folder is keyed on the shared core, each
+compiled version on the games it depends on. An edit that can change compiled code misses
+exactly the versions it can change (one game's edit: only that game's), an edit that cannot
+(the replay, component data passed as arrays) keeps them all."""
 
 import shutil
+import threading
 from pathlib import Path
 
+import numpy as np
+
 import sim
+from sim import kernel_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,37 +36,126 @@ def test_kernel_sources_cover_the_kernels_and_what_they_import():
         assert never not in rel, never
 
 
-def test_key_changes_exactly_when_compiled_code_can(tmp_path):
+def test_game_packages_are_the_games():
+    assert kernel_cache.game_packages(ROOT) == [
+        "go_town", "little_town", "province", "suburbia", "three_little_wolves"]
+    games = kernel_cache.game_packages(ROOT)
+    assert kernel_cache.game_of_module("sim.go_town.kernels", games) == "go_town"
+    assert kernel_cache.game_of_module("strategies.suburbia", games) == "suburbia"
+    assert kernel_cache.game_of_module("strategies.search", games) is None
+    assert kernel_cache.game_of_module("sim.core.entry", games) is None
+
+
+def test_one_games_edit_changes_only_that_games_key(tmp_path):
     root = _tree(tmp_path)
-    key = sim.kernel_key(root)
+    core, games = sim.kernel_keys(root)
+    assert set(games) == set(kernel_cache.game_packages(ROOT))
+    assert len(set(games.values())) == len(games)  # distinct keys
+    # the replay and component data passed as arrays: nothing changes
     _edit(root / "sim" / "replay.py", "\n# a comment in the replay\n")
     _edit(root / "sim" / "go_town" / "data.py", "\nEXTRA = 1\n")
-    assert sim.kernel_key(root) == key
+    assert sim.kernel_keys(root) == (core, games)
+    # a game's kernels: that game's key only
+    _edit(root / "sim" / "go_town" / "kernels.py", "\n# a comment in a kernel\n")
+    core2, games2 = sim.kernel_keys(root)
+    assert core2 == core
+    assert {g for g in games if games2[g] != games[g]} == {"go_town"}
+    # a game's bots: that game's key only
+    _edit(root / "strategies" / "suburbia" / "bots.py", "\n# a comment in a bot\n")
+    core3, games3 = sim.kernel_keys(root)
+    assert core3 == core
+    assert {g for g in games if games3[g] != games2[g]} == {"suburbia"}
+    # the shared core: the core key (the cache folder), no game key
     _edit(root / "sim" / "core" / "bits.py", "\n# a comment in a kernel helper\n")
-    changed = sim.kernel_key(root)
-    assert changed != key
+    core4, games4 = sim.kernel_keys(root)
+    assert core4 != core and games4 == games3
+    _edit(root / "strategies" / "search.py", "\n# a comment in the search bot\n")
+    core5, games5 = sim.kernel_keys(root)
+    assert core5 != core4 and games5 == games3
     # a kernel module that starts importing the data (inside a function, relative import)
-    # makes the data a kernel source
+    # makes the data a kernel source of that game
     _edit(root / "sim" / "go_town" / "kernels.py",
           "\n\ndef _later():\n    from . import data  # noqa\n")
     assert "sim/go_town/data.py" in {
         p.relative_to(root).as_posix() for p in sim.kernel_sources(root)}
-    again = sim.kernel_key(root)
+    _, before = sim.kernel_keys(root)
     _edit(root / "sim" / "go_town" / "data.py", "\nMORE = 2\n")
-    assert sim.kernel_key(root) != again != changed
+    _, after = sim.kernel_keys(root)
+    assert {g for g in before if after[g] != before[g]} == {"go_town"}
 
 
-def test_import_forms_are_read():
-    known = {"sim", "sim.core", "sim.core.bits", "sim.core.rng", "sim.go_town",
-             "sim.go_town.data", "sim.go_town.constants", "strategies", "strategies.common"}
-    text = ("import sim.core.bits as b\n"
-            "from sim.core import (\n    rng,\n    bits as bb,\n)\n"
-            "    from .data import X  # inside a function\n"
-            "from . import constants as K\n"
-            "from strategies import common\n")
-    got = sim._imported("sim.go_town.kernels", False, text, known)
-    assert got == {"sim", "sim.core", "sim.core.bits", "sim.core.rng", "sim.go_town",
-                   "sim.go_town.data", "sim.go_town.constants", "strategies",
-                   "strategies.common"}
-    assert sim._imported("sim.go_town", True, "from .data import X\n", known) == {
-        "sim", "sim.go_town", "sim.go_town.data"}
+def test_the_one_global_key_still_changes_with_any_kernel_source(tmp_path):
+    root = _tree(tmp_path)
+    key = sim.kernel_key(root)
+    _edit(root / "sim" / "replay.py", "\n# a comment in the replay\n")
+    assert sim.kernel_key(root) == key
+    _edit(root / "sim" / "go_town" / "kernels.py", "\n# a comment in a kernel\n")
+    assert sim.kernel_key(root) != key
+
+
+def test_index_key_carries_the_games_of_the_version(monkeypatch):
+    """The numba index key of a compiled version names the key of each game it depends on (by
+    its function's package and by the state types among its arguments): a new game key misses
+    that game's versions and no other's."""
+    import numba
+    from numba.core import caching
+    from numba.core.registry import cpu_target
+
+    from sim.core import entry, rng
+
+    assert getattr(caching.Cache, "_boardsim_keyed", False)
+    go = sim.get_game("go-town").new_state(2, seed=1)
+    lt = sim.get_game("little-town").new_state(2, seed=1)
+    codegen = cpu_target.target_context.codegen()
+    cache = caching.FunctionCache(entry.apply_inplace.py_func)
+    sig_go = (numba.typeof(go), numba.int32)
+    sig_lt = (numba.typeof(lt), numba.int32)
+    assert kernel_cache.games_of("sim.core.entry", sig_go) == ["go_town"]
+    assert kernel_cache.games_of("sim.core.rng", (numba.uint64,)) == []
+    assert kernel_cache.games_of("strategies.suburbia.bots", (numba.int64,)) == ["suburbia"]
+    k_go, k_lt = cache._index_key(sig_go, codegen), cache._index_key(sig_lt, codegen)
+    assert k_go[-1] == (("go_town", kernel_cache.GAME_KEYS["go_town"]),)
+    monkeypatch.setitem(kernel_cache.GAME_KEYS, "go_town", "0" * 16)
+    assert cache._index_key(sig_go, codegen) != k_go
+    assert cache._index_key(sig_lt, codegen) == k_lt
+    # a version of the shared core with no game in it keeps numba's own key
+    core = caching.FunctionCache(rng.mix.py_func)
+    assert len(core._index_key((numba.uint64,), codegen)) == 3
+
+
+def test_concurrent_saves_keep_every_entry(tmp_path):
+    """numba's save is load-modify-write; the locked save loses no entry and never gives two
+    keys one data file, however the writers interleave."""
+    from numba.core import caching
+
+    f = caching.IndexDataCacheFile(str(tmp_path), "f-1.py311", ("stamp", 1))
+    barrier = threading.Barrier(8)
+
+    def save(i):
+        barrier.wait()
+        for j in range(5):
+            g = caching.IndexDataCacheFile(str(tmp_path), "f-1.py311", ("stamp", 1))
+            g.save(("key", i, j), ("data", i, j))
+
+    threads = [threading.Thread(target=save, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    index = f._load_index()
+    assert len(index) == 40 and len(set(index.values())) == 40
+    for key in index:
+        assert f.load(key) == ("data",) + key[1:]
+
+
+def test_python_side_actions_compile_the_int32_version():
+    """Game.apply_action hands the kernels an int32 action id, as the compiled loops do, so
+    each kernel has one compiled version for the action id, not an int32 and an int64 one."""
+    from sim.core import entry
+
+    game = sim.get_game("little-town")
+    s = game.new_state(2, seed=3)
+    game.apply_action(s, int(game.legal_actions(s)[0]))
+    sigs = [sig for sig in entry.apply_inplace.signatures
+            if getattr(sig[0], "instance_class", None) is type(s)]
+    assert [sig[1] for sig in sigs] == [np.int32] or [str(sig[1]) for sig in sigs] == ["int32"]

@@ -234,7 +234,7 @@ class Game:
         a = self.check_action(state, action)
         self._check_room(state, a)
         s = self.copy_state(state)
-        entry.apply_inplace(s, a)
+        entry.apply_inplace(s, np.int32(a))  # int32 as in the compiled loops: one version
         return s
 
     def _check_room(self, state, action: int) -> None:

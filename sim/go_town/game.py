@@ -88,7 +88,7 @@ class GoTown(Game):
         """See Game.apply_checking_derived (the kernels' derived arrays, docs §performance)."""
         a = self.check_action(state, action)
         s = self.copy_state(state)
-        return s, bool(_kernels.derived_step_ok(s, a))
+        return s, bool(_kernels.derived_step_ok(s, np.int32(a)))
 
     def _alloc(self, resolved: dict[str, Any]) -> GoTownState:
         return alloc_state(self.options.encode(resolved), self.counts, self.consts)

@@ -111,7 +111,7 @@ class SuburbiaGame(Game):
         a = self.check_action(state, action)
         self._check_room(state, a)
         s = self.copy_state(state)
-        return s, bool(_kernels.derived_step_ok(s, a))
+        return s, bool(_kernels.derived_step_ok(s, np.int32(a)))
 
     def _check_room(self, state, action: int) -> None:
         """A placement needs a free slot in the borough's tile list (``MAXT`` = 24 tiles: 3 at
