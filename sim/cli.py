@@ -99,7 +99,8 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
                    options: dict, jobs: int, chunk_size: int, out: Optional[Path],
                    seating: str, backend: str, label: str | None = None,
                    scheduler: str | None = None, overrides: dict | None = None,
-                   strategies_source: str | None = None, role: str | None = None) -> Path:
+                   strategies_source: str | None = None, role: str | None = None,
+                   budget: int | None = None) -> Path:
     """simulate() with a rich progress bar over chunks showing games/s; then the run is
     verified (what the report and the lab tools then read) and, on stderr, the warning of a
     run in which fewer than half the games are distinct."""
@@ -113,7 +114,7 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
         root = simulate(game, n, players, strategies, seed=seed, options=options, jobs=jobs,
                         chunk_size=chunk_size, out=out, seating=seating, backend=backend,
                         scheduler=scheduler, progress=cb, overrides=overrides,
-                        strategies_source=strategies_source, role=role)
+                        strategies_source=strategies_source, role=role, budget=budget)
     verify_run(root)  # what the report and the lab tools then read
     warning = distinct_warning(load_manifest(root))
     if warning:
@@ -163,10 +164,14 @@ def simulate(
         None, "--data", help="TOML file of component-data overrides (see `boardsim data`)"),
     set_: Optional[list[str]] = typer.Option(
         None, "--set", help="component-data override path=value (repeatable)"),
+    budget: Optional[int] = typer.Option(
+        None, "--budget", help="the search bots' playouts per decision (mcts, search; default: "
+        "each one's own); recorded in the manifest"),
 ):
     """Run N games between scripted bots and write a Parquet results folder (resumable)."""
     if scheduler and backend != "dask":
         raise UserError("--scheduler needs --backend dask")
+    from sim.core.game import check_budget
     from sim.core.integrity import check_seed
     from sim.runner import validate
 
@@ -176,9 +181,10 @@ def simulate(
         seating = seating or "pool"
     opts, overrides = _options(option), _overrides(data, set_)
     # every input checked before the first line of output (an error is then the only line)
-    validate(game, n, players, names, seating or "fixed", opts, jobs, chunk_size, backend,
-             overrides)
+    g, _ = validate(game, n, players, names, seating or "fixed", opts, jobs, chunk_size,
+                    backend, overrides)
     check_seed(seed)
+    check_budget(g, names, budget)
     if source == "recommended mix":
         typer.echo(f"strategies: the recommended mix of {game} ({', '.join(names)}), "
                    f"--seating {seating} (give --strategies to choose)")
@@ -186,7 +192,7 @@ def simulate(
         typer.echo(RANDOM_WARNING, err=True)
     root = run_simulation(game, n, players, names, seed, opts, jobs,
                           chunk_size, out, seating or "fixed", backend, scheduler=scheduler,
-                          overrides=overrides, strategies_source=source)
+                          overrides=overrides, strategies_source=source, budget=budget)
     typer.echo(f"results: {root}")
     typer.echo(f"report:  boardsim report {root}")
 
