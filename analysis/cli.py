@@ -413,6 +413,9 @@ def ladder(
     jobs: int = typer.Option(1, "--jobs", "-j", help="tables played at a time (threads)"),
     out: Optional[Path] = typer.Option(None, help="output folder (default "
                                                    "reports/<game>/ladder)"),
+    budget: Optional[int] = typer.Option(
+        None, "--budget", help="the search bots' playouts per decision (mcts, search; default: "
+        "each one's own); said in ladder.md"),
 ):
     """Rate the bots: every bot against every other, seats rotated, on common seeds;
     Bradley-Terry ratings per player count with 95% intervals (ladder.md, .csv, .png)."""
@@ -425,7 +428,7 @@ def ladder(
         except ValueError:
             raise UserError(f"--players: expected whole numbers, got {x!r}") from None
     res = run_ladder(game, counts or None, n, _split(strategies) or None, seed,
-                     _options(option), jobs, out, progress=typer.echo)
+                     _options(option), jobs, out, progress=typer.echo, budget=budget)
     typer.echo(res["summary"].splitlines()[-1])
 
 
@@ -536,6 +539,9 @@ def compare(
     seed: int = typer.Option(1),
     jobs: int = typer.Option(-1, "--jobs", "-j"),
     out: Optional[Path] = typer.Option(None, help="output folder"),
+    budget: Optional[int] = typer.Option(
+        None, "--budget", help="the search bots' playouts per decision (mcts, search; default: "
+        "each one's own); in every run's manifest and the report"),
 ):
     """Paired comparison of a variant against a baseline on the same seeds and seatings."""
     _lab_checks(seed, jobs, n)
@@ -550,7 +556,7 @@ def compare(
     if not names:
         names, seating, source = default_strategies(game), "pool", "the recommended mix"
     res = run_compare(game, base, var, n, players, names, seed, rotate, jobs, out,
-                      run_simulation, seating=seating, source=source)
+                      run_simulation, seating=seating, source=source, budget=budget)
     typer.echo(res["summary"])
 
 
@@ -726,6 +732,9 @@ def tune(
         "", "--recheck-strategies",
         help="bots of the re-check (default: the tiers' search tier, mcts in every seat, "
              "when the game has it)"),
+    recheck_budget: Optional[int] = typer.Option(
+        None, "--recheck-budget", help="the search bots' playouts per decision in the re-check "
+        "(default: the tier study's; --budget is the command's time)"),
     seed: int = typer.Option(1),
     jobs: int = typer.Option(-1, "--jobs", "-j"),
     backend: str = typer.Option("threading", help="the runner's backend for the trials: "
@@ -782,7 +791,7 @@ def tune(
                        _options(option), secs, trials, games, final_games, max_step, seed,
                        n_jobs, out, sampler, top, _split(recheck_strategies) or None, cb,
                        effects_games=effects_games, backend=backend, scheduler=scheduler,
-                       started=process_started())
+                       started=process_started(), recheck_budget=recheck_budget)
     typer.echo(res.summary)
 
 

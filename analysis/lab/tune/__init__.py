@@ -1029,8 +1029,11 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
          recheck_strategies: list[str] | None = None, progress: Callable | None = None,
          play: Callable | None = None, stop_after: int | None = None,
          effects_games: int | None = None, backend: str = "threading",
-         scheduler: str | None = None, started: float | None = None) -> TuneResult:
+         scheduler: str | None = None, started: float | None = None,
+         recheck_budget: int | None = None) -> TuneResult:
     """The whole tune (module docstring): search, fresh-seed check, re-check, report.
+    ``recheck_budget``: the search bots' playouts per decision in the re-check (default: the
+    tier study's, ``tiers.RUN_STUDY``).
 
     ``players``: player counts (default: the main job's); ``strategies``: the bot mix
     (default: the game's ``RECOMMENDED_MIX`` with pool seating); ``budget``: seconds for the
@@ -1170,7 +1173,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
         # the re-check under the search-bot tier
         left = budget - (time.monotonic() - t_start) - RECHECK_RESERVE
         recheck_note, recheck = _recheck(game, ev, closest, targets, recheck_strategies,
-                                         fresh ^ 0x5A5A, RECHECK_MAX, left, out)
+                                         fresh ^ 0x5A5A, RECHECK_MAX, left, out,
+                                         recheck_budget)
         elapsed = time.monotonic() - t_start
         res = _write(out, game, params, targets, cands, answer, closest, blocking, setup, source,
                      budget, n_trials, search_games, final_games, study, recheck_note, recheck,
@@ -1238,15 +1242,17 @@ def process_started() -> float | None:
     return time.monotonic() - max(0.0, age)
 
 
-def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
+def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search_budget=None):
     """Re-play the printed data and ``cand`` under the search-bot tier: ``analysis.lab.tiers``'
     search tier (``mcts`` in every seat at the tier study's budget, ``tiers.RUN_STUDY``), or
     the bots ``recheck`` (pool seating when several; ``mcts`` among them at that budget), on
     the fresh seed ``seed``: the same games 0 .. N-1 in both arms (paired). N grows by
     doubling chunks while the next chunk fits in ``seconds`` (split over the player counts),
     at most ``n_max``. Stored in ``out/recheck.json`` (a rerun reads it). Returns (note,
-    [printed, cand] with ``checks``) or (note, None) when skipped."""
+    [printed, cand] with ``checks``) or (note, None) when skipped. ``search_budget``: the
+    search bots' playouts per decision instead of the tier study's (``--recheck-budget``)."""
     from analysis.lab import tiers
+    from sim.core.game import check_budget
 
     if recheck is None:
         if "mcts" not in game.strategies:
@@ -1256,6 +1262,8 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
     names = [game.strategy(s).name for s in recheck]
     seating = "pool" if len(names) > 1 else "fixed"
     budget = tiers.RUN_STUDY.get(game.id, {}).get("budget") if "mcts" in names else None
+    if search_budget is not None:
+        budget = check_budget(game, names, search_budget)
     tt = [t for t in targets if t.name != "effects"]
     key = {"strategies": names, "seating": seating, "search_budget": budget, "seed": seed,
            "candidate": cand["values"], "targets": [t.text for t in tt]}
@@ -1270,7 +1278,9 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
     who = ("`mcts` in every seat" if names == ["mcts"] else ", ".join(names)
            + f" ({seating} seating)")
     strength = ""
-    if budget is not None:
+    if budget is not None and search_budget is not None:
+        who += f" at {budget:,} playouts per decision (`--recheck-budget`)"
+    elif budget is not None:
         who += f" at {budget:,} playouts per decision (the tier study's, `tiers.RUN_STUDY`)"
         strength = " " + tiers.strength_note(game.id, budget)
     if not tt:
