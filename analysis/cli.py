@@ -664,7 +664,7 @@ def effects(
 @app.command()
 def tiers(
     game: str = typer.Argument(..., help="game id"),
-    n: int = typer.Option(200, "-n", "--games", help="games of the search tier (mcts in every "
+    n: int = typer.Option(200, "-n", "--games", help="games of the search tier (search in every "
                           "seat)"),
     scripted_games: Optional[int] = typer.Option(
         None, "--scripted-games", help="games of the random and scripted tiers (default "
@@ -730,7 +730,7 @@ def tune(
     sampler: str = typer.Option("tpe", help="tpe | random"),
     recheck_strategies: str = typer.Option(
         "", "--recheck-strategies",
-        help="bots of the re-check (default: the tiers' search tier, mcts in every seat, "
+        help="bots of the re-check (default: the tiers' search tier, search in every seat, "
              "when the game has it)"),
     recheck_budget: Optional[int] = typer.Option(
         None, "--recheck-budget", help="the search bots' playouts per decision in the re-check "

@@ -7,8 +7,9 @@ under three **tiers**:
 * ``random``: every seat plays ``random`` (the floor);
 * ``scripted``: the competent scripted mix (the run's bots and seating; by default the game's
   ``RECOMMENDED_MIX`` drawn per seat, pool seating);
-* ``search``: every seat plays the search bot ``mcts`` (strategies/search.py, SO-ISMCTS) at
-  its default budget or a stated smaller one (``budget``, playouts per decision).
+* ``search``: every seat plays the search bot ``search`` (``SEARCH_BOT``; strategies/search.py,
+  rollout policy improvement over the scripted bots, issue 27) at its default budget or a
+  stated one (``budget``, playouts per decision).
 
 The random and scripted tiers play ``n_scripted`` games (cheap), the search tier the first
 ``n_search`` of the same games (dear); the paired difference search - scripted is taken over
@@ -78,6 +79,10 @@ games: below it the clustered intervals (few clusters) are not trusted."""
 TOP_COMPONENTS = 3
 """The strongest and the weakest this many components of the scripted tier are checked."""
 
+SEARCH_BOT = "search"
+"""The search tier's bot (every seat): the strong search bot of issue 27 (``mcts``, the
+SO-ISMCTS bot of issue 14, was weaker than the scripted bots in three games)."""
+
 TIERS_DIR = "tiers"
 """The folder inside a results run where ``boardsim run`` writes that run's tier study."""
 
@@ -113,7 +118,7 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
                  50: ("commercial", 0.100, 0.028, 0.301, 20),
                  200: ("commercial", 0.500, 0.237, 0.763, 10)},
 }
-"""Measured strength of ``mcts`` at a budget: ``budget -> (opponent, win share, Wilson 95% lo,
+"""Measured strength of ``SEARCH_BOT`` at a budget: ``budget -> (opponent, win share, Wilson 95% lo,
 hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch mcts" and
 "branch tiers"). The tier study states it, so a reader sees whether the search tier is
 stronger than the scripted one at the budget played."""
@@ -127,11 +132,11 @@ def strength_note(game_id: str, budget: int) -> str:
         opp, rate, lo, hi, n = got[budget]
         verdict = ("stronger than" if lo > 0.5 else "weaker than" if hi < 0.5
                    else "not distinguishable from")
-        return (f"`mcts` at {budget:,} playouts per decision won {rate:.3f} [{lo:.3f}, "
+        return (f"`{SEARCH_BOT}` at {budget:,} playouts per decision won {rate:.3f} [{lo:.3f}, "
                 f"{hi:.3f}] of {n} heads-up games against `{opp}` (2 players, seats "
                 f"alternated, Wilson 95%): {verdict} that scripted bot (BENCHMARKS.md).")
     known = ", ".join(f"{b:,}" for b in sorted(got)) or "none"
-    return (f"`mcts`'s strength at {budget:,} playouts per decision was not measured "
+    return (f"`{SEARCH_BOT}`'s strength at {budget:,} playouts per decision was not measured "
             f"(measured budgets: {known}; BENCHMARKS.md): the search tier may not be stronger "
             "than the scripted one.")
 
@@ -399,15 +404,15 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     mix, pool seating); ``budget``: the search bot's playouts per decision (default: its
     registry value); ``run``: the manifest fields of the results run this study belongs to
     (``tiers_for_run``). Returns ``{"data": the tiers.json dict, "markdown": path, "summary":
-    text}``. Raises UserError (one line) for a game without ``mcts``, bad counts or budget,
+    text}``. Raises UserError (one line) for a game without ``SEARCH_BOT``, bad counts or budget,
     unknown bots or options."""
     from sim.core.integrity import MAX_GAMES, check_int, check_seed
     from sim.core.seating import check_seating
     from sim.registry import get_game
 
     game = get_game(game_id)
-    if "mcts" not in game.strategies:
-        raise UserError(f"tiers: {game.id} has no search bot `mcts` (it needs the game's "
+    if SEARCH_BOT not in game.strategies:
+        raise UserError(f"tiers: {game.id} has no search bot `{SEARCH_BOT}` (it needs the game's "
                         "determinize); games with it: see `boardsim games`")
     seed = check_seed(seed)
     n_search = check_int("-n (search-tier games)", n_search, 1, 100_000)
@@ -423,15 +428,15 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     seating = seating or "fixed"
     for s in strategies:
         game.strategy(s)
-    if "mcts" in strategies:
-        raise UserError("tiers: the scripted tier may not hold `mcts` (the search tier is "
-                        "`mcts` in every seat); give scripted bots to --strategies")
+    if any(game.strategy(s).search for s in strategies):
+        raise UserError(f"tiers: the scripted tier may not hold a search bot (the search tier "
+                        f"is `{SEARCH_BOT}` in every seat); give scripted bots to --strategies")
     check_seating(seating, len(strategies), players)
     options = dict(options or {})
     game.resolve_options(options)
     from strategies import search
 
-    default_budget = int(game.strategy("mcts").params[search.P_BUDGET])
+    default_budget = int(game.strategy(SEARCH_BOT).params[search.P_BUDGET])
     used_budget = default_budget if budget is None else budget
     comps = _components(game)
     holders = [c[1] for c in comps]
@@ -450,7 +455,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     seconds: dict[str, float] = {}
     plan = [("random", n_scripted, ["random"], "fixed", 2000),
             ("scripted", n_scripted, list(strategies), seating, 2000),
-            ("search", n_search, ["mcts"], "fixed", 1)]
+            ("search", n_search, [SEARCH_BOT], "fixed", 1)]
     cpu: dict[str, float] = {}
     for tier, n, names, seat, chunk in plan:
         t0, c0 = time.perf_counter(), time.process_time()
@@ -472,7 +477,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
              "strategies": list(strategies), "seating": seating, "seed": seed,
              "options": options, "version": game.version, "n_search": n_search,
              "n_scripted": n_scripted, "n_random": n_scripted, "budget": used_budget,
-             "default_budget": default_budget,
+             "default_budget": default_budget, "search_bot": SEARCH_BOT,
              "playout": _playout_name(game), "seconds": seconds, "cpu_seconds": cpu,
              "strength": strength_note(game.id, used_budget),
              "components_checked": len(comps), "run": run}
@@ -499,7 +504,7 @@ def tup(d: dict[str, Any]) -> tuple[float, float, float]:
 def _playout_name(game) -> str:
     from strategies import search
 
-    row = game.strategy("mcts").params
+    row = game.strategy(SEARCH_BOT).params
     return list(game.strategies)[int(row[search.P_PLAYOUT])]
 
 
@@ -527,7 +532,7 @@ def headline(data: dict[str, Any]) -> str:
     counts = {v: sum(f["verdict"] == v for f in fs) for v in VERDICTS}
     found = sum(counts[v] for v in ("holds", "flips", "weakens", "undecided"))
     fp = fs[0]
-    who = (f"search tier: `mcts` in every seat, {data['budget']:,} playouts per decision, "
+    who = (f"search tier: `{SEARCH_BOT}` in every seat, {data['budget']:,} playouts per decision, "
            f"n={data['n_search']:,} games; scripted tier n={data['n_scripted']:,}")
     few = fp["tiers"]["search"]["n"] < MIN_DECIDE
     fv = {"none": ("no scripted finding, search play undecided at "
@@ -591,7 +596,7 @@ def markdown(data: dict[str, Any]) -> str:
              f"- Tiers: **random** (`random` in every seat, {data['n_random']:,} games, "
              f"{sec.get('random', 0):.1f} s); **scripted** ({', '.join(data['strategies'])}, "
              f"{data['seating']} seating, {data['n_scripted']:,} games, "
-             f"{sec.get('scripted', 0):.1f} s); **search** (`mcts` in every seat, "
+             f"{sec.get('scripted', 0):.1f} s); **search** (`{SEARCH_BOT}` in every seat, "
              f"{data['budget']:,} playouts per decision (default {data['default_budget']:,}), "
              f"playouts by `{data['playout']}`, games 0..{data['n_search'] - 1}, "
              f"{sec.get('search', 0):.1f} s). {data.get('strength', '')}",
@@ -688,12 +693,12 @@ def run_tiers_of(run_dir: str | os.PathLike, jobs: int = 1, n_search: int | None
 # ---- strength: the search bot heads-up ----------------------------------------------------------
 def heads_up(game_id: str, opponent: str, budget: int, n: int, seed: int = 1,
              jobs: int = 1) -> dict[str, Any]:
-    """``mcts`` at ``budget`` playouts per decision against ``opponent`` at 2 players, seats
+    """``SEARCH_BOT`` at ``budget`` playouts per decision against ``opponent`` at 2 players, seats
     alternated game by game (rotate seating), games ``0 .. n-1`` of run ``seed``. Returns
-    ``{"wins": mcts win shares summed over finished games, "games": finished games, "rate",
+    ``{"wins": the search bot's win shares summed over finished games, "games": finished games, "rate",
     "lo", "hi" (Wilson 95%), "seconds": wall time, "cpu": process CPU seconds}``."""
     t0, c0 = time.perf_counter(), time.process_time()
-    arm = play_tier(game_id, n, 2, ["mcts", opponent], "rotate", seed, {}, [], budget,
+    arm = play_tier(game_id, n, 2, [SEARCH_BOT, opponent], "rotate", seed, {}, [], budget,
                     jobs, 1)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     keep = arm["finished"]

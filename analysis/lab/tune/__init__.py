@@ -1043,7 +1043,7 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     candidate and player count on fresh seeds (default 4 x games); ``effects_games``: games
     per arm of the effects target (default min(final_games, 2000); k + 1 arms per
     candidate); ``recheck_strategies``: the search-bot tier of the re-check (default:
-    ``analysis.lab.tiers``' search tier, ``mcts`` in every seat at ``tiers.RUN_STUDY``'s budget,
+    ``analysis.lab.tiers``' search tier, ``tiers.SEARCH_BOT`` in every seat at ``tiers.RUN_STUDY``'s budget,
     when the game has it, else skipped and said; ``_recheck``: as many games as fit the rest
     of ``budget``); ``backend``/``scheduler``: the runner's execution layer for every game
     played (``sim.runner.BACKENDS``; ``scheduler``: a dask scheduler address, with
@@ -1244,8 +1244,8 @@ def process_started() -> float | None:
 
 def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search_budget=None):
     """Re-play the printed data and ``cand`` under the search-bot tier: ``analysis.lab.tiers``'
-    search tier (``mcts`` in every seat at the tier study's budget, ``tiers.RUN_STUDY``), or
-    the bots ``recheck`` (pool seating when several; ``mcts`` among them at that budget), on
+    search tier (``tiers.SEARCH_BOT`` in every seat at the tier study's budget, ``tiers.RUN_STUDY``), or
+    the bots ``recheck`` (pool seating when several; a search bot among them at that budget), on
     the fresh seed ``seed``: the same games 0 .. N-1 in both arms (paired). N grows by
     doubling chunks while the next chunk fits in ``seconds`` (split over the player counts),
     at most ``n_max``. Stored in ``out/recheck.json`` (a rerun reads it). Returns (note,
@@ -1255,13 +1255,14 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search
     from sim.core.game import check_budget
 
     if recheck is None:
-        if "mcts" not in game.strategies:
-            return (f"Re-check under the search-bot tier: skipped: {game.id} has no `mcts` "
-                    "bot in its registry in this build.", None)
-        recheck = ["mcts"]
+        if tiers.SEARCH_BOT not in game.strategies:
+            return (f"Re-check under the search-bot tier: skipped: {game.id} has no "
+                    f"`{tiers.SEARCH_BOT}` bot in its registry in this build.", None)
+        recheck = [tiers.SEARCH_BOT]
     names = [game.strategy(s).name for s in recheck]
     seating = "pool" if len(names) > 1 else "fixed"
-    budget = tiers.RUN_STUDY.get(game.id, {}).get("budget") if "mcts" in names else None
+    budget = (tiers.RUN_STUDY.get(game.id, {}).get("budget") if tiers.SEARCH_BOT in names
+              else None)
     if search_budget is not None:
         budget = check_budget(game, names, search_budget)
     tt = [t for t in targets if t.name != "effects"]
@@ -1275,7 +1276,7 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search
                 for r in c["checks"]:
                     r["band"] = tuple(r["band"])
             return old["note"], old["cands"]
-    who = ("`mcts` in every seat" if names == ["mcts"] else ", ".join(names)
+    who = (f"`{tiers.SEARCH_BOT}` in every seat" if names == [tiers.SEARCH_BOT] else ", ".join(names)
            + f" ({seating} seating)")
     strength = ""
     if budget is not None and search_budget is not None:
