@@ -339,7 +339,7 @@ def test_recheck_plays_the_search_tier_for_the_rest_of_the_budget(tmp_path):
 
     res = _toy(tmp_path / "a", play=play)
     md = (tmp_path / "a" / "tune.md").read_text()
-    assert ("Re-check under the search-bot tier (`search` in every seat at 100 playouts per "
+    assert ("Re-check under the search-bot tier (`search` in every seat at 96 playouts per "
             "decision") in md
     assert "2,000 games at 2 players (as many as fit the rest of the budget, at most 2,000" in md
     assert "| first_seat (2p) | 50.00 [50.00, 50.00] missed | 58.00 [58.00, 58.00] met | " \

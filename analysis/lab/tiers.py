@@ -87,41 +87,34 @@ TIERS_DIR = "tiers"
 """The folder inside a results run where ``boardsim run`` writes that run's tier study."""
 
 RUN_STUDY: dict[str, dict[str, int]] = {
-    "go-town": {"n_search": 200, "budget": 200, "n_scripted": 4000},
-    "three-little-wolves": {"n_search": 12, "budget": 1200, "n_scripted": 4000},
-    "little-town": {"n_search": 30, "budget": 100, "n_scripted": 4000},
-    "suburbia": {"n_search": 10, "budget": 50, "n_scripted": 2000},
-    "province": {"n_search": 20, "budget": 100, "n_scripted": 2000},
+    "go-town": {"n_search": 200, "budget": 1000, "n_scripted": 4000},
+    "three-little-wolves": {"n_search": 200, "budget": 400, "n_scripted": 4000},
+    "little-town": {"n_search": 200, "budget": 96, "n_scripted": 4000},
+    "suburbia": {"n_search": 200, "budget": 96, "n_scripted": 2000},
+    "province": {"n_search": 200, "budget": 96, "n_scripted": 2000},
 }
-"""``boardsim run``'s small tier study per game (2 players, on the main 2-player run's
-settings): search-tier games, the search bot's budget (playouts per decision) and the games of
-the random and scripted tiers. Chosen so that the five studies add about one minute to
-``make run`` on 2 cores (docs/bots.md, "Skill tiers"); at these sizes most findings are
-``undecided`` and the report says so with the full command."""
+"""``boardsim run``'s tier study per game (2 players, on the main 2-player run's settings):
+search-tier games, the search bot's budget (playouts per decision; the default of ``search``)
+and the games of the random and scripted tiers. 200 search games per game, the least a study
+decides with (issue 27; docs/bots.md, "Skill tiers", and BENCHMARKS.md, "branch search", for
+the cost)."""
 
 
 STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
-    "go-town": {200: ("attacker", 0.675, 0.520, 0.799, 40),
-                1000: ("attacker", 0.752, 0.708, 0.792, 400)},
-    "three-little-wolves": {400: ("greedy-2p", 0.562, 0.410, 0.704, 40),
-                            1200: ("greedy-2p", 0.740, 0.688, 0.786, 300)},
-    "little-town": {10: ("greedy", 0.0, 0.0, 0.088, 40),
-                    30: ("greedy", 0.0, 0.0, 0.114, 30),
-                    100: ("greedy", 0.254, 0.185, 0.339, 120),
-                    400: ("greedy", 0.400, 0.219, 0.613, 20),
-                    1000: ("greedy", 0.875, 0.739, 0.945, 40)},
-    "province": {10: ("denial", 0.0, 0.0, 0.194, 16),
-                 30: ("denial", 0.100, 0.018, 0.404, 10),
-                 100: ("denial", 0.375, 0.185, 0.614, 16)},
-    "suburbia": {10: ("commercial", 0.0, 0.0, 0.161, 20),
-                 30: ("commercial", 0.0, 0.0, 0.194, 16),
-                 50: ("commercial", 0.100, 0.028, 0.301, 20),
-                 200: ("commercial", 0.500, 0.237, 0.763, 10)},
+    "go-town": {200: ("attacker", 0.570, 0.472, 0.663, 100),
+                400: ("attacker", 0.630, 0.532, 0.718, 100),
+                1000: ("attacker", 0.590, 0.521, 0.656, 200)},
+    "three-little-wolves": {96: ("greedy-2p", 0.6375, 0.483, 0.768, 40),
+                            256: ("greedy-2p", 0.565, 0.467, 0.658, 100),
+                            400: ("greedy-2p", 0.640, 0.542, 0.727, 100)},
+    "little-town": {32: ("greedy", 0.975, 0.871, 0.996, 40),
+                    96: ("greedy", 0.950, 0.835, 0.986, 40)},
 }
-"""Measured strength of ``SEARCH_BOT`` at a budget: ``budget -> (opponent, win share, Wilson 95% lo,
-hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch mcts" and
-"branch tiers"). The tier study states it, so a reader sees whether the search tier is
-stronger than the scripted one at the budget played."""
+"""Measured strength of ``SEARCH_BOT`` at a budget: ``budget -> (opponent, win share, Wilson
+95% lo, hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch search").
+The tier study states it, so a reader sees whether the search tier is stronger than the
+scripted one at the budget played. (Go Town's 200 and 400 play every legal action as a
+candidate, ``n_random`` 64, as its default does; the Wolves' 96 and 256 only the experts'.)"""
 
 
 def strength_note(game_id: str, budget: int) -> str:
