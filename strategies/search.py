@@ -473,7 +473,7 @@ def choose(code, params, k, s, legal, n, rng):
 
 
 # the ``search`` bot's row (rollout policy improvement) before a game's own values
-SEARCH_DEFAULTS = dict(algo=1.0, budget=64.0, max_len=0.0, n_random=0.0, bias=0.0,
+SEARCH_DEFAULTS = dict(algo=1.0, budget=64.0, max_len=2000.0, n_random=0.0, bias=0.0,
                        margin_w=0.1, margin_scale=10.0)
 RESOLVED = ("playout", "playout_row", "playout_code", "expert_row", "n_experts", "expert_code")
 

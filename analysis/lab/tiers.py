@@ -90,7 +90,7 @@ RUN_STUDY: dict[str, dict[str, int]] = {
     "go-town": {"n_search": 200, "budget": 1000, "n_scripted": 4000},
     "three-little-wolves": {"n_search": 200, "budget": 400, "n_scripted": 4000},
     "little-town": {"n_search": 200, "budget": 96, "n_scripted": 4000},
-    "suburbia": {"n_search": 200, "budget": 96, "n_scripted": 2000},
+    "suburbia": {"n_search": 200, "budget": 32, "n_scripted": 2000},
     "province": {"n_search": 200, "budget": 96, "n_scripted": 2000},
 }
 """``boardsim run``'s tier study per game (2 players, on the main 2-player run's settings):
