@@ -69,8 +69,8 @@ def install_bots(state_cls: type, strategies: dict, n_params: int, choose_script
     registers the contract's ``determinize``: it never plays with hidden information in view)
     with ``playout`` (a name already in ``strategies``) as its playout bot and ``budget``
     playouts per decision, and the strong search bot ``search`` (rollout policy improvement
-    over the scripted bots, ``search.SEARCH_DEFAULTS`` overlaid with ``search_values``), and
-    register ``search.choose`` as the game's bot entry point.
+    over the scripted bots, ``search.SEARCH_DEFAULTS`` overlaid with ``search_values``; only
+    when the game's rows have ``search.N_SEARCH`` columns), and register ``search.choose`` as the game's bot entry point.
     Returns ``search.choose`` (the game package's ``choose``). Raises KeyError for an unknown
     playout bot, ValueError when ``n_params`` is too small for the search parameters."""
     if search.available(state_cls):
@@ -81,6 +81,7 @@ def install_bots(state_cls: type, strategies: dict, n_params: int, choose_script
                 f"out by {playout}; maximises its win share, then its score margin",
             budget=budget)
         values = dict(search.SEARCH_DEFAULTS, **(search_values or {}))
+    if search.available(state_cls) and n_params >= search.N_SEARCH:
         strategies["search"] = search.strategy(
             "search", strategies, n_params, playout=playout,
             doc="rollout policy improvement (strategies/search.py): the moves the scripted bots "
