@@ -17,6 +17,7 @@ from strategies.three_little_wolves.bots import (
     choose,
     params_matrix,
 )
+from strategies.trace import trace_games  # the effects study's pairing traces
 
 # The recommended mix of competent bots (no ``random``): the scripted bots that play the whole
 # game (``no-wolf`` is the restricted-play baseline of the wolf study, ``hostile`` the dummy-
@@ -30,5 +31,5 @@ RECOMMENDED_MIX = ("greedy", "cautious", "wolf-bettor")
 TIER_STUDY = {"n_search": 200, "budget": 400, "n_scripted": 4000}
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
-           "SOAK_CODES", "run_games", "soak_chunk",
+           "SOAK_CODES", "run_games", "soak_chunk", "trace_games",
            "search"]
