@@ -147,7 +147,8 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
                    options: dict, jobs: int, chunk_size: int, out: Optional[Path],
                    seating: str, backend: str, label: str | None = None,
                    scheduler: str | None = None, overrides: dict | None = None,
-                   strategies_source: str | None = None, role: str | None = None) -> Path:
+                   strategies_source: str | None = None, role: str | None = None,
+                   budget: int | None = None) -> Path:
     """simulate() with a rich progress bar over chunks showing games/s; then the run is
     verified (what the report and the lab tools then read) and, on stderr, the warning of a
     run in which fewer than half the games are distinct."""
@@ -162,7 +163,7 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
         root = simulate(game, n, players, strategies, seed=seed, options=options, jobs=jobs,
                         chunk_size=chunk_size, out=out, seating=seating, backend=backend,
                         scheduler=scheduler, progress=cb, overrides=overrides,
-                        strategies_source=strategies_source, role=role)
+                        strategies_source=strategies_source, role=role, budget=budget)
     verify_run(root)  # what the report and the lab tools then read
     warning = distinct_warning(load_manifest(root))
     if warning:
@@ -199,8 +200,12 @@ def simulate(
         None, "--data", help="TOML file of component-data overrides (see `boardsim data`)"),
     set_: Optional[list[str]] = typer.Option(
         None, "--set", help="component-data override path=value (repeatable)"),
+    budget: Optional[int] = typer.Option(
+        None, "--budget", help="the search bots' playouts per decision (mcts, search; default: "
+        "each one's own); recorded in the manifest"),
 ):
     """Run N games between scripted bots and write a Parquet results folder (resumable)."""
+    from sim.core.game import check_budget
     from sim.core.integrity import check_seed
     from sim.runner import check_backend, validate
 
@@ -214,9 +219,10 @@ def simulate(
         seating = seating or "pool"
     opts, overrides = _options(option), _overrides(data, set_)
     # every input checked before the first line of output (an error is then the only line)
-    validate(game, n, players, names, seating or "fixed", opts, jobs, chunk_size, backend,
-             overrides)
+    g, _ = validate(game, n, players, names, seating or "fixed", opts, jobs, chunk_size,
+                    backend, overrides)
     check_seed(seed)
+    check_budget(g, names, budget)
     if source == "recommended mix":
         typer.echo(f"strategies: the recommended mix of {game} ({', '.join(names)}), "
                    f"--seating {seating} (give --strategies to choose)")
@@ -224,7 +230,7 @@ def simulate(
         typer.echo(RANDOM_WARNING, err=True)
     root = run_simulation(game, n, players, names, seed, opts, jobs,
                           chunk_size, out, seating or "fixed", backend, scheduler=scheduler,
-                          overrides=overrides, strategies_source=source)
+                          overrides=overrides, strategies_source=source, budget=budget)
     typer.echo(f"results: {root}")
     typer.echo(f"report:  boardsim report {root}")
 
@@ -488,6 +494,9 @@ def ladder(
     jobs: int = typer.Option(1, "--jobs", "-j", help="tables played at a time (threads)"),
     out: Optional[Path] = typer.Option(None, help="output folder (default "
                                                    "reports/<game>/ladder)"),
+    budget: Optional[int] = typer.Option(
+        None, "--budget", help="the search bots' playouts per decision (mcts, search; default: "
+        "each one's own); said in ladder.md"),
 ):
     """Rate the bots: every bot against every other, seats rotated, on common seeds;
     Bradley-Terry ratings per player count with 95% intervals (ladder.md, .csv, .png)."""
@@ -500,7 +509,7 @@ def ladder(
         except ValueError:
             raise UserError(f"--players: expected whole numbers, got {x!r}") from None
     res = run_ladder(game, counts or None, n, _split(strategies) or None, seed,
-                     _options(option), jobs, out, progress=typer.echo)
+                     _options(option), jobs, out, progress=typer.echo, budget=budget)
     typer.echo(res["summary"].splitlines()[-1])
 
 
@@ -615,6 +624,9 @@ def compare(
     seed: int = typer.Option(1),
     jobs: int = typer.Option(-1, "--jobs", "-j"),
     out: Optional[Path] = typer.Option(None, help="output folder"),
+    budget: Optional[int] = typer.Option(
+        None, "--budget", help="the search bots' playouts per decision (mcts, search; default: "
+        "each one's own); in every run's manifest and the report"),
 ):
     """Paired comparison of a variant against a baseline on the same seeds and seatings."""
     _lab_checks(seed, jobs, n)
@@ -629,7 +641,7 @@ def compare(
     if not names:
         names, seating, source = default_strategies(game), "pool", "the recommended mix"
     res = run_compare(game, base, var, n, players, names, seed, rotate, jobs, out,
-                      run_simulation, seating=seating, source=source)
+                      run_simulation, seating=seating, source=source, budget=budget)
     typer.echo(res["summary"])
 
 
@@ -784,7 +796,7 @@ def robustness(
 @app.command()
 def tiers(
     game: str = typer.Argument(..., help="game id"),
-    n: int = typer.Option(200, "-n", "--games", help="games of the search tier (mcts in every "
+    n: int = typer.Option(200, "-n", "--games", help="games of the search tier (search in every "
                           "seat)"),
     scripted_games: Optional[int] = typer.Option(
         None, "--scripted-games", help="games of the random and scripted tiers (default "
@@ -854,8 +866,11 @@ def tune(
     sampler: str = typer.Option("tpe", help="tpe | random"),
     recheck_strategies: str = typer.Option(
         "", "--recheck-strategies",
-        help="bots of the re-check (default: the tiers' search tier, mcts in every seat, "
+        help="bots of the re-check (default: the tiers' search tier, search in every seat, "
              "when the game has it)"),
+    recheck_budget: Optional[int] = typer.Option(
+        None, "--recheck-budget", help="the search bots' playouts per decision in the re-check "
+        "(default: the tier study's; --budget is the command's time)"),
     seed: int = typer.Option(1),
     jobs: int = typer.Option(-1, "--jobs", "-j"),
     backend: str = typer.Option("threading", help="the runner's backend for the trials: "
@@ -912,7 +927,7 @@ def tune(
                        _options(option), secs, trials, games, final_games, max_step, seed,
                        n_jobs, out, sampler, top, _split(recheck_strategies) or None, cb,
                        effects_games=effects_games, backend=backend, scheduler=scheduler,
-                       started=process_started())
+                       started=process_started(), recheck_budget=recheck_budget)
     typer.echo(res.summary)
 
 

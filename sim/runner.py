@@ -25,7 +25,7 @@ import pyarrow as pa
 
 import sim
 from sim.core.errors import UserError
-from sim.core.game import UNFINISHED
+from sim.core.game import UNFINISHED, check_budget
 from sim.core.integrity import (
     MAX_CHUNK_SIZE,
     MAX_CHUNKS,
@@ -73,12 +73,14 @@ def write_parquet_atomic(df: pl.DataFrame, path: Path,
 
 def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
                  strategies: list[str], seating: str, options: dict[str, Any],
-                 overrides: dict[str, Any] | None = None
+                 overrides: dict[str, Any] | None = None, budget: int | None = None
                  ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Play games ``first .. first+count-1`` and return the (games, seats) tables."""
+    """Play games ``first .. first+count-1`` and return the (games, seats) tables
+    (``budget``: the search bots' playouts per decision, None for their defaults)."""
     game = get_game(game_id, overrides)
     seats_idx = seat_matrix(seating, seed, first, count, players, len(strategies))
-    res = game.run_chunk(first, count, seed, players, seats_idx, options, strategies)
+    res = game.run_chunk(first, count, seed, players, seats_idx, options, strategies,
+                         budget=budget)
     idx = np.arange(first, first + count, dtype=np.int64)
     names = np.array(strategies, dtype=object)
     seat_names = names[seats_idx]
@@ -130,17 +132,18 @@ def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
 def _chunk_task(out: str, game_id: str, k: int, first: int, count: int, seed: int,
                 players: int, strategies: list[str], seating: str,
                 options: dict[str, Any], overrides: dict[str, Any] | None = None,
+                budget: int | None = None,
                 ident: dict[str, Any] | None = None) -> tuple[int, int, float]:
     """Play chunk ``k`` and write its two files; each records ``ident``, the run's identity
     and engine version (``integrity.chunk_identity``), its table and number, and a checksum of
     its content, so a chunk of another run, or a damaged one, is never read as this run's."""
     t0 = time.perf_counter()
     games, seats = chunk_tables(game_id, first, count, seed, players, strategies, seating,
-                                options, overrides)
+                                options, overrides, budget)
     root = Path(out)
     ident = ident if ident is not None else chunk_identity(
         run_identity(game_id, first + count, players, strategies, seating, seed, options,
-                     count, overrides), get_game(game_id).version)
+                     count, overrides, budget), get_game(game_id).version)
     # seats first, games last: a chunk counts as finished only when both exist
     write_parquet_atomic(seats, root / "seats" / _chunk_name(k),
                          chunk_metadata(ident, "seats", k, seats))
@@ -232,7 +235,8 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
              backend: str = DEFAULT_BACKEND, scheduler: str | None = None,
              progress: Callable[[int, int], None] | None = None,
              overrides: dict[str, Any] | None = None,
-             strategies_source: str | None = None, role: str | None = None) -> Path:
+             strategies_source: str | None = None, role: str | None = None,
+             budget: int | None = None) -> Path:
     """Run ``n_games`` games and write the results folder; return its path.
 
     Parameters: game id; number of games (> 0); players (the game's range); strategy names
@@ -250,7 +254,9 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     "sweep:p2_coins=4"), recorded as ``"role"`` so that ``boardsim report`` reads it back.
     A finished run's manifest records ``distinct_games``, the number of distinct action
     sequences among its games (None for chunks written without the
-    ``action_hash`` column).
+    ``action_hash`` column). ``budget``: the search bots' playouts per decision (1..100,000;
+    at least one strategy must be a search bot), recorded as ``"budget"`` in the manifest and
+    part of the run's identity; None plays each search bot at its default.
 
     Raises UserError on bad input or a foreign/unwritable ``out``. Resumes an interrupted run.
     """
@@ -258,8 +264,9 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
                               chunk_size, backend, overrides)
     check_backend(backend, scheduler)
     seed = check_seed(seed)
+    budget = check_budget(game, list(strategies), budget)
     identity = run_identity(game.id, n_games, players, list(strategies), seating, seed,
-                            resolved, chunk_size, game.overrides)
+                            resolved, chunk_size, game.overrides, budget)
     root = Path(out) if out is not None else default_out(identity)
     old = _prepare_folder(root, identity)
     clean_stale_tmp(root)
@@ -297,7 +304,7 @@ def simulate(game_id: str, n_games: int, players: int, strategies: list[str], se
     ident = chunk_identity(manifest["identity"], manifest["engine_version"])
     tasks = [
         (str(root), game.id, k, k * chunk_size, min(chunk_size, n_games - k * chunk_size),
-         seed, players, list(strategies), seating, resolved, game.overrides, ident)
+         seed, players, list(strategies), seating, resolved, game.overrides, budget, ident)
         for k in todo
     ]
     for _k, count, _dt in _execute(tasks, jobs, backend, scheduler):

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.errors import UserError
+from sim.core.game import check_budget
 from sim.core.integrity import (
     MANIFEST,
     MAX_CHUNK_SIZE,
@@ -39,14 +40,20 @@ from sim.registry import get_game, list_games
 
 def run_identity(game_id: str, n_games: int, players: int, strategies: list[str], seating: str,
                  seed: int, options: dict[str, Any], chunk_size: int,
-                 overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+                 overrides: dict[str, Any] | None = None,
+                 budget: int | None = None) -> dict[str, Any]:
     """The arguments that define a run's results (a resumed run must match them exactly);
-    ``overrides``: the canonical component-data overrides ({} = the printed data)."""
-    return {
+    ``overrides``: the canonical component-data overrides ({} = the printed data);
+    ``budget``: the search bots' playouts per decision, recorded only when set (None: each
+    search bot's default, and the identity of a run without one is unchanged)."""
+    ident = {
         "game": game_id, "n_games": n_games, "players": players, "strategies": strategies,
         "seating": seating, "seed": seed, "options": options, "chunk_size": chunk_size,
         "overrides": dict(overrides or {}),
     }
+    if budget is not None:
+        ident["budget"] = int(budget)
+    return ident
 
 
 def check_engine_version(manifest: dict[str, Any], where: str) -> None:
@@ -100,6 +107,8 @@ def check_manifest(m: dict[str, Any], where: str):
             game.strategy(s)
         check_seating(m["seating"], len(m["strategies"]), m["players"])
         resolved = game.resolve_options(m["options"])
+        if m.get("budget") is not None:
+            check_budget(game, m["strategies"], m["budget"])
     except UserError as e:
         raise _fail(where, str(e)) from None
     if resolved != m["options"]:
@@ -108,7 +117,8 @@ def check_manifest(m: dict[str, Any], where: str):
         raise _fail(where, f"n_chunks {m['n_chunks']} does not match n_games {m['n_games']} "
                            f"in chunks of {m['chunk_size']}")
     ident = run_identity(m["game"], m["n_games"], m["players"], m["strategies"], m["seating"],
-                         m["seed"], m["options"], m["chunk_size"], game.overrides)
+                         m["seed"], m["options"], m["chunk_size"], game.overrides,
+                         m.get("budget"))
     had = {"overrides": {}, **m["identity"]}
     if had != ident:
         diff = sorted(k for k in set(ident) | set(had) if had.get(k) != ident.get(k))

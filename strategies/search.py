@@ -39,7 +39,7 @@ from numba.extending import overload
 
 from sim.core import contract
 from sim.core.game import StrategySpec
-from sim.core.rng import rand_below
+from sim.core.rng import next_u64, rand_below
 
 SEARCH_CODE = 9  # the search bot's code in every game's ``choose``
 
@@ -51,9 +51,19 @@ PARAM_NAMES = (
     "playout_code",  # resolved by common.params_matrix: the playout bot's code
     "margin_w",      # weight of the score margin in the reward (tie-break of the win share)
     "margin_scale",  # score margin (the game's own units) that counts as a full margin
+    "algo",          # 0: SO-ISMCTS (``mcts``); 1: rollout policy improvement (``search``)
+    "max_len",       # decisions per playout at most (0: no cap); a capped playout is scored
+                     # by its score margin (a truncated playout)
+    "expert_row",    # resolved by common.params_matrix: the first row of the expert bots
+    "n_experts",     # resolved: how many expert rows follow (every scripted bot of the game)
+    "expert_code",   # resolved: the experts' code
+    "n_random",      # rollout improvement: random legal actions added to the candidates
+    "bias",          # rollout improvement: added to the mean reward of the playout bot's pick
 )
 N_SEARCH = len(PARAM_NAMES)
-P_BUDGET, P_C, P_PLAYOUT, P_PROW, P_PCODE, P_MW, P_MS = range(N_SEARCH)
+(P_BUDGET, P_C, P_PLAYOUT, P_PROW, P_PCODE, P_MW, P_MS, P_ALGO, P_MAXLEN, P_EROW, P_NEXP,
+ P_ECODE, P_NRAND, P_BIAS) = range(N_SEARCH)
+NO_CAP = 1 << 40  # max_len 0: playouts run to the game's own end (its length limit)
 
 # ---- the registry: the scripted-only bot entry point and the action count of each game ------
 _SCRIPTED: dict[type, object] = {}
@@ -71,15 +81,17 @@ def register(state_cls: type, choose_scripted, num_actions: int) -> None:
 
 def register_playout(state_cls: type, play_out_fast) -> None:
     """Register, for states of ``state_cls``, the game's own playout loop
-    ``play_out_fast(s, code, params, k, rng)``: plays ``s`` to its end in place with bot
-    ``code`` (row ``k``) in every seat and returns the decisions taken, exactly as the generic
+    ``play_out_fast(s, code, params, k, rng, max_d)``: plays ``s`` in place with bot ``code``
+    (row ``k``) in every seat, to its end or ``max_d`` decisions (whichever comes first), and
+    returns the decisions taken, exactly as the generic
     loop over the contract would (the batch loop's body, with its derived arrays kept). A game
     without one gets the generic loop."""
     _PLAYOUT[state_cls] = play_out_fast
 
 
-def playout(s, code, params, k, rng):
-    """Play ``s`` to its end in place with bot ``code`` in every seat; compiled code only."""
+def playout(s, code, params, k, rng, max_d):
+    """Play ``s`` in place with bot ``code`` in every seat, to its end or ``max_d`` decisions;
+    compiled code only."""
     raise NotImplementedError("compiled code only")
 
 
@@ -132,7 +144,7 @@ def _ov_scripted_choose(code, params, k, s, legal, n, rng):
 
 
 @overload(playout)
-def _ov_playout(s, code, params, k, rng):
+def _ov_playout(s, code, params, k, rng, max_d):
     fn = _PLAYOUT.get(getattr(s, "instance_class", None))
     if fn is not None:
         return getattr(fn, "py_func", fn)
@@ -141,10 +153,10 @@ def _ov_playout(s, code, params, k, rng):
     return _generic_playout
 
 
-def _generic_playout(s, code, params, k, rng):
+def _generic_playout(s, code, params, k, rng, max_d):
     legal = np.empty(num_actions(s), np.int32)
     d = 0
-    while not contract.is_over(s):
+    while not contract.is_over(s) and d < max_d:
         m = contract.legal_actions_into(s, legal)
         if code == 0:
             a = legal[rand_below(rng, m)]
@@ -181,6 +193,138 @@ def _ov_clone(s):
 
 
 @njit(cache=True)
+def seat_reward(w, me, nseat, mw, ms, ws, sc):
+    """The reward of seat ``me`` in the (finished or truncated) state ``w``: its win share plus
+    ``mw`` x its clipped score margin over the best rival (in units of ``ms``); a state not over
+    (a truncated playout, or a game stopped at its length limit, whose win shares are all 0)
+    counts its margin only, as a win chance ``(1 + margin) / 2``."""
+    contract.scores_into(w, sc)
+    best_rival = -1e300
+    for q in range(nseat):
+        if q != me and sc[q] > best_rival:
+            best_rival = sc[q]
+    mg = (sc[me] - best_rival) / ms if nseat > 1 else sc[me] / ms
+    mg = 1.0 if mg > 1.0 else (-1.0 if mg < -1.0 else mg)
+    if contract.is_over(w):
+        contract.win_shares_into(w, ws)
+        return ws[me] + mw * mg
+    return 0.5 * (1.0 + mg) + mw * mg
+
+
+@njit(cache=True)
+def rollout_choose(params, k, s, legal, n, rng):
+    """Rollout policy improvement over the scripted bots (``algo`` 1, the ``search`` bot;
+    Tesauro and Galperin 1996, Bertsekas' rollout algorithm): the candidates are the actions
+    the game's scripted bots (the experts) would take in ``s``, the playout bot's first, plus
+    ``n_random`` random legal actions; each candidate's value is the mean reward of playouts
+    that apply it and then let the playout bot play every seat, from determinizations of what
+    the seat cannot see (``determinize``: hidden information stays hidden). Every candidate is
+    played from the same determinizations with the same random stream (common random numbers),
+    and the budget (``budget`` playouts in all) is spent by sequential halving (Karnin, Koren
+    and Somekh 2013): ``ceil(log2 c)`` rounds, the better half kept after each. The playout
+    bot's pick gets ``bias`` added to its mean (a prior: another candidate must be better by
+    that much). A decision where the experts agree and no random candidate is asked for costs
+    no playout. Every playout stops after ``max_len`` decisions (then it is scored by its
+    margin): a decision costs at most ``budget x max_len`` bot moves."""
+    budget = max(1, int(params[k, P_BUDGET]))
+    pcode = int(params[k, P_PCODE])
+    prow = int(params[k, P_PROW])
+    mw = params[k, P_MW]
+    ms = params[k, P_MS]
+    if ms <= 0.0:
+        ms = 1.0
+    max_len = int(params[k, P_MAXLEN])
+    if max_len <= 0:
+        max_len = NO_CAP
+    erow = int(params[k, P_EROW])
+    nexp = int(params[k, P_NEXP])
+    ecode = int(params[k, P_ECODE])
+    nrand = int(params[k, P_NRAND])
+    bias = params[k, P_BIAS]
+    # the candidates: the playout bot's pick, the experts' picks, random legal actions
+    cand = np.empty(n, np.int32)
+    a0 = scripted_choose(pcode, params, prow, s, legal, n, rng)
+    cand[0] = a0
+    nc = 1
+    for e in range(nexp):
+        a = scripted_choose(ecode, params, erow + e, s, legal, n, rng)
+        dup = False
+        for i in range(nc):
+            if cand[i] == a:
+                dup = True
+                break
+        if not dup:
+            cand[nc] = a
+            nc += 1
+    for _ in range(nrand):
+        if nc >= n:
+            break
+        a = legal[rand_below(rng, n)]
+        dup = False
+        for i in range(nc):
+            if cand[i] == a:
+                dup = True
+                break
+        if not dup:
+            cand[nc] = a
+            nc += 1
+    if nc == 1:
+        return a0
+    me = contract.current_seat(s)
+    nseat = contract.n_seats(s)
+    det = clone(s)
+    w = clone(s)
+    ws = np.zeros(8, np.float64)
+    sc = np.zeros(8, np.float64)
+    tot = np.zeros(nc, np.float64)
+    cnt = np.zeros(nc, np.float64)
+    alive = np.arange(nc)
+    n_alive = nc
+    rounds = 0
+    c = 1
+    while c < nc:
+        c *= 2
+        rounds += 1
+    lrng = np.empty(1, np.uint64)
+    for _r in range(rounds):
+        m = budget // (rounds * n_alive)
+        if m < 1:
+            m = 1
+        for _j in range(m):
+            lrng[0] = next_u64(rng)  # a fresh stream per playout, shared by the candidates
+            contract.copy_into(s, det)
+            determinize(det, me, lrng)
+            saved = lrng[0]
+            for i in range(n_alive):
+                ci = alive[i]
+                contract.copy_into(det, w)
+                lrng[0] = saved
+                contract.apply_inplace(w, cand[ci])
+                if not contract.is_over(w):
+                    playout(w, pcode, params, prow, lrng, max_len)
+                tot[ci] += seat_reward(w, me, nseat, mw, ms, ws, sc)
+                cnt[ci] += 1.0
+        # keep the better half (ties: the earlier candidate, the playout bot's pick first)
+        keep = (n_alive + 1) // 2
+        for i in range(keep):
+            bi = i
+            bv = -1e300
+            for j in range(i, n_alive):
+                cj = alive[j]
+                v = tot[cj] / cnt[cj] + (bias if cj == 0 else 0.0)
+                if v > bv:
+                    bv = v
+                    bi = j
+            t = alive[i]
+            alive[i] = alive[bi]
+            alive[bi] = t
+        n_alive = keep
+        if n_alive == 1:
+            break
+    return cand[alive[0]]
+
+
+@njit(cache=True)
 def search_choose(params, k, s, legal, n, rng):
     """The search bot's action in ``s`` with parameter row ``params[k]`` (``PARAM_NAMES``):
     one of ``legal[:n]`` (int32 ids). ``rng`` (uint64[1], the bot generator) drives the
@@ -188,7 +332,12 @@ def search_choose(params, k, s, legal, n, rng):
     its tree (``budget + 1`` nodes) and two state copies per decision."""
     if n <= 1:
         return legal[0]
+    if params[k, P_ALGO] == 1.0:
+        return rollout_choose(params, k, s, legal, n, rng)
     budget = max(1, int(params[k, P_BUDGET]))
+    max_len = int(params[k, P_MAXLEN])
+    if max_len <= 0:
+        max_len = NO_CAP
     cexp = params[k, P_C]
     pcode = int(params[k, P_PCODE])
     prow = int(params[k, P_PROW])
@@ -279,7 +428,7 @@ def search_choose(params, k, s, legal, n, rng):
             path[depth] = node
         # playout
         if not contract.is_over(w):
-            playout(w, pcode, params, prow, rng)
+            playout(w, pcode, params, prow, rng, max_len)
         # rewards: win share, then the score margin over the best rival
         contract.win_shares_into(w, ws)
         contract.scores_into(w, sc)
@@ -323,6 +472,11 @@ def choose(code, params, k, s, legal, n, rng):
     return scripted_choose(code, params, k, s, legal, n, rng)
 
 
+# the ``search`` bot's row (rollout policy improvement) before a game's own values
+SEARCH_DEFAULTS = dict(algo=1.0, budget=64.0, max_len=2000.0, n_random=0.0, bias=0.0,
+                       margin_w=0.1, margin_scale=10.0)
+RESOLVED = ("playout", "playout_row", "playout_code", "expert_row", "n_experts", "expert_code")
+
 # ---- the named strategy -------------------------------------------------------------------
 
 
@@ -338,10 +492,10 @@ def strategy(name: str, strategies: dict, n_params: int, playout: str, doc: str,
     if playout not in names:
         raise KeyError(f"unknown playout bot {playout!r}; allowed: {', '.join(names)}")
     base = dict(budget=200, c_uct=0.7, margin_w=0.1, margin_scale=10.0)
+    settable = [p for p in PARAM_NAMES if p not in RESOLVED]
     for key, v in values.items():
-        if key not in PARAM_NAMES or key in ("playout", "playout_row", "playout_code"):
-            raise KeyError(f"unknown search parameter {key!r}; allowed: budget, c_uct, "
-                           "margin_w, margin_scale")
+        if key not in settable:
+            raise KeyError(f"unknown search parameter {key!r}; allowed: {', '.join(settable)}")
         base[key] = float(v)
     row = [0.0] * n_params
     for i, key in enumerate(PARAM_NAMES):
@@ -354,21 +508,39 @@ def resolve_rows(strategies: dict, names, codes: np.ndarray,
                  params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``codes``/``params`` of ``names`` with the playout bot of every search row appended
     (once each) and its row and code written into the search row's ``playout_row`` and
-    ``playout_code``; unchanged when no search bot is named."""
+    ``playout_code``; for a rollout-improvement row (``algo`` 1) the game's scripted bots (the
+    experts: every strategy with the playout bot's code but the playout bot, in the game's
+    order) appended too, their first row, count and code written into ``expert_row``,
+    ``n_experts`` and ``expert_code``. Unchanged when no search bot is named."""
     order = list(strategies)
     extra: list[str] = []
     rows: dict[str, int] = {}
+
+    def row_of(pname: str) -> int:
+        if pname not in rows:
+            rows[pname] = len(names) + len(extra)
+            extra.append(pname)
+        return rows[pname]
+
     for i, nm in enumerate(names):
         if strategies[nm].code != SEARCH_CODE:
             continue
         pname = order[int(params[i, P_PLAYOUT])]
         if strategies[pname].code == SEARCH_CODE:
             raise ValueError(f"search bot {nm!r}: its playout bot {pname!r} is a search bot")
-        if pname not in rows:
-            rows[pname] = len(names) + len(extra)
-            extra.append(pname)
-        params[i, P_PROW] = rows[pname]
+        params[i, P_PROW] = row_of(pname)
         params[i, P_PCODE] = strategies[pname].code
+        if params[i, P_ALGO] == 1.0:
+            experts = [e for e in order if e != pname
+                       and strategies[e].code == strategies[pname].code]
+            block = tuple(experts)
+            key = ("experts",) + block
+            if key not in rows and experts:
+                rows[key] = len(names) + len(extra)
+                extra.extend(experts)
+            params[i, P_EROW] = rows.get(key, 0)
+            params[i, P_NEXP] = len(experts)
+            params[i, P_ECODE] = strategies[pname].code
     if not extra:
         return codes, params
     ecodes = np.array([strategies[p].code for p in extra], dtype=np.int64)

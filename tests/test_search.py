@@ -32,11 +32,15 @@ def test_search_bot_listed_exactly_where_determinize_is_registered():
     for gid in GAMES:
         game = sim.get_game(gid)
         has = "determinize" in contract.registered(_state_cls(game))
-        assert ("mcts" in game.strategies) == has, gid
+        for name in ("mcts", "search"):
+            assert (name in game.strategies) == has, gid
+            if has:
+                spec = game.strategies[name]
+                assert spec.code == search.SEARCH_CODE and spec.search
+                assert name not in game.pool_strategies
         if has:
-            spec = game.strategies["mcts"]
-            assert spec.code == search.SEARCH_CODE and spec.search
-            assert "mcts" not in game.pool_strategies
+            assert game.strategies["mcts"].params[search.P_ALGO] == 0.0
+            assert game.strategies["search"].params[search.P_ALGO] == 1.0
 
 
 @pytest.mark.parametrize("gid", SEARCHABLE)
@@ -57,8 +61,29 @@ def test_params_matrix_appends_the_playout_row(gid):
     assert codes.shape == (2,) and params.shape == (2, game.bots.N_PARAMS)
 
 
-def _tiny(game, budget):
-    spec = game.strategies["mcts"]
+@pytest.mark.parametrize("gid", SEARCHABLE)
+def test_params_matrix_appends_the_experts_of_the_rollout_search(gid):
+    game = sim.get_game(gid)
+    order = list(game.strategies)
+    spec = game.strategies["search"]
+    playout = order[int(spec.params[search.P_PLAYOUT])]
+    pcode = game.strategies[playout].code
+    experts = [e for e in order if e != playout and game.strategies[e].code == pcode]
+    assert experts and "random" not in experts and "mcts" not in experts
+    codes, params = game.bots.params_matrix(["search", "mcts", "search"])
+    # rows: search, mcts, search, the playout bot, then the experts in the game's order
+    assert codes.tolist() == [search.SEARCH_CODE] * 3 + [pcode] * (1 + len(experts))
+    for i in (0, 2):
+        assert params[i, search.P_PROW] == 3
+        assert params[i, search.P_EROW] == 4 and params[i, search.P_NEXP] == len(experts)
+        assert params[i, search.P_ECODE] == pcode
+    assert params[1, search.P_PROW] == 3 and params[1, search.P_NEXP] == 0
+    for j, e in enumerate(experts):
+        assert params[4 + j].tolist() == list(game.strategies[e].params)
+
+
+def _tiny(game, budget, name="mcts"):
+    spec = game.strategies[name]
     row = list(spec.params)
     row[search.P_BUDGET] = budget
     return dataclasses.replace(spec, params=tuple(row))
@@ -76,10 +101,11 @@ def _positions(game, n, seed):
     return [trace[int(f * (len(trace) - 1))] for f in (0.1, 0.5, 0.9)]
 
 
+@pytest.mark.parametrize("name", ["mcts", "search"])
 @pytest.mark.parametrize("gid", SEARCHABLE)
-def test_same_information_set_same_decision(gid, monkeypatch):
+def test_same_information_set_same_decision(gid, name, monkeypatch):
     game = sim.get_game(gid)
-    monkeypatch.setitem(game.strategies, "mcts", _tiny(game, 48))
+    monkeypatch.setitem(game.strategies, name, _tiny(game, 48, name))
     rnd = random.Random(5)
     checked = changed = 0
     for n in sorted({game.min_players, min(game.max_players, 4)}):
@@ -93,11 +119,11 @@ def test_same_information_set_same_decision(gid, monkeypatch):
                 if b is not None:
                     others.append(b)
                 ra = game.bot_rng(77)
-                da = game.choose_action(a, "mcts", ra)
+                da = game.choose_action(a, name, ra)
                 for b in others:
                     changed += game.state_to_dict(b) != game.state_to_dict(a)
                     rb = game.bot_rng(77)
-                    assert game.choose_action(b, "mcts", rb) == da
+                    assert game.choose_action(b, name, rb) == da
                     assert ra.tolist() == rb.tolist()
                     checked += 1
     assert checked >= 6

@@ -204,7 +204,7 @@ def test_cli_tiers_writes_json_and_markdown(tmp_path):
     (["tiers", "go-town", "-n", "50", "--scripted-games", "10"],
      "error: --scripted-games must be in 50..1,000,000,000, got 10"),
     (["tiers", "go-town", "-s", "mcts,greedy"], "error: tiers: the scripted tier may not hold "
-                                                "`mcts`"),
+                                                "a search bot"),
     (["tiers", "go-town", "-s", "genius"], "error: unknown strategy 'genius' for go-town"),
     (["tiers", "go-town", "-s", "greedy,attacker,defender", "--seating", "fixed"],
      "error: seating fixed: give 1 strategy or one per seat (2), got 3"),
@@ -222,13 +222,13 @@ def test_strength_note_says_whether_the_search_tier_is_stronger(monkeypatch):
                                              10: ("greedy", 0.3, 0.2, 0.4, 100),
                                              20: ("greedy", 0.5, 0.4, 0.6, 100)})
     assert T.strength_note("demo", 50) == (
-        "`mcts` at 50 playouts per decision won 0.700 [0.600, 0.800] of 100 heads-up games "
+        "`search` at 50 playouts per decision won 0.700 [0.600, 0.800] of 100 heads-up games "
         "against `greedy` (2 players, seats alternated, Wilson 95%): stronger than that "
         "scripted bot (BENCHMARKS.md).")
     assert "weaker than that scripted bot" in T.strength_note("demo", 10)
     assert "not distinguishable from that scripted bot" in T.strength_note("demo", 20)
     assert T.strength_note("demo", 30).startswith(
-        "`mcts`'s strength at 30 playouts per decision was not measured (measured budgets: "
+        "`search`'s strength at 30 playouts per decision was not measured (measured budgets: "
         "10, 20, 50; BENCHMARKS.md)")
 
 

@@ -158,7 +158,7 @@ def test_toy_finds_known_minimal_edit(tmp_path):
     md = (tmp_path / "a" / "tune.md").read_text()
     assert "`structures.bank.labor` | 3 | 5" in md
     assert "58.00 [58.00, 58.00] met" in md
-    assert "no `mcts` bot" in md or "Search-bot tier" in md
+    assert "no `search` bot" in md or "Search-bot tier" in md
     assert (tmp_path / "a" / "history.png").stat().st_size > 1000
     assert len(_finished(tmp_path / "a")) == 30
 
@@ -339,22 +339,22 @@ def test_recheck_plays_the_search_tier_for_the_rest_of_the_budget(tmp_path):
 
     res = _toy(tmp_path / "a", play=play)
     md = (tmp_path / "a" / "tune.md").read_text()
-    assert ("Re-check under the search-bot tier (`mcts` in every seat at 100 playouts per "
+    assert ("Re-check under the search-bot tier (`search` in every seat at 96 playouts per "
             "decision") in md
     assert "2,000 games at 2 players (as many as fit the rest of the budget, at most 2,000" in md
     assert "| first_seat (2p) | 50.00 [50.00, 50.00] missed | 58.00 [58.00, 58.00] met | " \
         "yes |" in md
-    rc = [c for c in calls if c[2] == ["mcts"]]
+    rc = [c for c in calls if c[2] == ["search"]]
     # doubling chunks, printed and candidate on the same games: 2, 2, 4, 8, ...
     assert [c[:2] for c in rc[:6]] == [(0, 2), (0, 2), (2, 2), (2, 2), (4, 4), (4, 4)]
     assert sum(c[1] for c in rc) == 2 * 2000
     assert json.loads((tmp_path / "a" / "recheck.json").read_text())["key"]["strategies"] \
-        == ["mcts"]
+        == ["search"]
     # run again: the stored re-check, no new search-tier games
     calls.clear()
     again = _toy(tmp_path / "a", play=play)
     assert again.answer["values"] == res.answer["values"]
-    assert not [c for c in calls if c[2] == ["mcts"]]
+    assert not [c for c in calls if c[2] == ["search"]]
 
 
 def test_recheck_skipped_when_no_budget_is_left(tmp_path):

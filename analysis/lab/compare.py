@@ -64,12 +64,12 @@ RunFn = Callable[..., Path]
 
 
 def _default_run(game, n, players, strategies, seed, options, jobs, chunk_size, out, seating,
-                 backend, label=None, scheduler=None, overrides=None) -> Path:
+                 backend, label=None, scheduler=None, overrides=None, budget=None) -> Path:
     from sim.runner import simulate
 
     return simulate(game, n, players, strategies, seed=seed, options=options, jobs=jobs,
                     chunk_size=chunk_size, out=out, seating=seating, backend=backend,
-                    overrides=overrides)
+                    overrides=overrides, budget=budget)
 
 
 def rotations(strategies: list[str], players: int, rotate: bool) -> list[list[str]]:
@@ -88,24 +88,29 @@ def rotations(strategies: list[str], players: int, rotate: bool) -> list[list[st
 
 def run_arms(game_id: str, arms: list[Arm], n: int, players: int, strategies: list[str],
              seed: int, rotate: bool, jobs: int, out: Path, run: RunFn | None = None,
-             chunk_size: int = 10_000, seating: str = "fixed") -> list[ArmRuns]:
+             chunk_size: int = 10_000, seating: str = "fixed",
+             budget: int | None = None) -> list[ArmRuns]:
     """Play ``n`` games per rotation for every arm on the same seeds; return their folders.
 
     ``seating="pool"``: ``strategies`` is a pool, one run per arm with pool seating (each
     seat's bot drawn per game from the run seed, ``sim.core.seating``: the same seats in every
     arm), ``rotate`` unused. Runs go to ``out/runs/<arm>/rot<r>`` (``pool`` for a pool;
-    resumable). Raises UserError on bad input."""
+    resumable). ``budget``: the search bots' playouts per decision (each run's manifest
+    records it; None: their defaults). Raises UserError on bad input."""
     run = run or _default_run
     pool = seating == "pool"
     seatings = [list(strategies)] if pool else rotations(strategies, players, rotate)
     mode = "pool" if pool else "fixed"
     out = Path(out)
+    from sim.core.game import check_budget
     from sim.runner import validate
 
     for arm in arms:  # every arm checked before the first game of any (one line, nothing run)
         for seats in seatings:
-            validate(game_id, n, players, list(seats), mode, arm.options, jobs, chunk_size,
-                     DEFAULT_BACKEND, arm.overrides)
+            g, _ = validate(game_id, n, players, list(seats), mode, arm.options, jobs,
+                            chunk_size, DEFAULT_BACKEND, arm.overrides)
+            check_budget(g, list(seats), budget)
+    extra = {} if budget is None else {"budget": budget}
     result = []
     for arm in arms:
         folders = []
@@ -114,7 +119,7 @@ def run_arms(game_id: str, arms: list[Arm], n: int, players: int, strategies: li
             folders.append(run(game_id, n, players, seats, seed, arm.options, jobs,
                                chunk_size, folder, mode, DEFAULT_BACKEND,
                                label=f"{arm.name} rot{r}" if len(seatings) > 1 else arm.name,
-                               overrides=arm.overrides))
+                               overrides=arm.overrides, **extra))
         result.append(ArmRuns(arm, folders, seatings))
     return result
 
@@ -330,14 +335,15 @@ def _setup_lines(game, n, players, strategies, seed, rotate, seatings,
 def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
             strategies: list[str], seed: int = 1, rotate: bool = True, jobs: int = -1,
             out: Path | None = None, run: RunFn | None = None, seating: str = "fixed",
-            source: str | None = None) -> dict[str, Any]:
+            source: str | None = None, budget: int | None = None) -> dict[str, Any]:
     """Paired comparison of ``variant`` against ``baseline`` on the same seeds and seatings.
 
     ``strategies``: one bot for every seat or one per seat (``rotate``: every rotation too),
     or with ``seating="pool"`` a pool of bots drawn per seat and game (the seating of
     ``boardsim tune`` and of the recommended mix: the same seats in both arms); ``source``:
     where the pool came from (e.g. "the recommended mix"), said in the output. Writes ``out/compare.md`` and ``out/compare.csv`` (one row per metric: baseline, variant,
-    diff with paired and unpaired 95% intervals, in points for win rates). Returns
+    diff with paired and unpaired 95% intervals, in points for win rates); ``budget``: the
+    search bots' playouts per decision (None: their defaults), said in the output. Returns
     ``{"table": DataFrame, "markdown": path, "summary": str}``. Raises UserError on bad input.
     """
     game = get_game(game_id)
@@ -345,7 +351,7 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
     out = Path(out or Path("reports") / game.id / "compare" / f"{slug(variant.name)}")
     pool = seating == "pool"
     arms = run_arms(game.id, [baseline, variant], n, players, strategies, seed, rotate, jobs,
-                    out, run, seating=seating)
+                    out, run, seating=seating, budget=budget)
     pool_text = (f"{source + ': ' if source else ''}{', '.join(strategies)}, pool seating "
                  "(each seat's bot drawn per game from the run seed; the same seats in both "
                  "arms)") if pool else None
@@ -356,6 +362,8 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
              f"Baseline: {baseline.describe()}. Variant: {variant.describe()}.", ""]
     lines += _setup_lines(game, n, players, strategies, seed, rotate, arms[0].seat_strategies,
                           pool_text)
+    if budget is not None:
+        lines.append(f"- Search bots: {budget:,} playouts per decision (`--budget`).")
     lines += ["", "## Metrics", "",
               "Difference = variant - baseline (points for win rates), 95% interval from the "
               "paired games, and the interval two independent runs of the same size would "
@@ -396,6 +404,8 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
     head += [w[2:] for w in warn]
     if pool_text:
         head.insert(0, f"bots: {pool_text}; {n:,} games per arm")
+    if budget is not None:
+        head.insert(0, f"search bots: {budget:,} playouts per decision")
     return {"table": table, "markdown": md, "limit": lims,
             "summary": "\n".join(head + [f"report: {md}"])}
 

@@ -103,14 +103,19 @@ class LadderGames:
     cpu_seconds: float = 0.0
     compile_seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    budget: int | None = None  # the search bots' playouts per decision (None: their defaults)
 
 
 def play_ladder(game, players: int, names: list[str], n_per_table: int, seed: int = 1,
-                options: dict[str, Any] | None = None, jobs: int = 1) -> LadderGames:
+                options: dict[str, Any] | None = None, jobs: int = 1,
+                budget: int | None = None) -> LadderGames:
     """Play ``n_per_table`` games at every table of ``ladder_tables`` (common seeds: game i of
     every table is ``run_chunk`` game i of run ``seed``) with ``game`` (a Game), ``players``
     seats and the strategies ``names``; ``jobs`` tables at a time in threads (the batch loops
-    release the GIL). Returns LadderGames. Raises UserError on bad input."""
+    release the GIL); ``budget``: the search bots' playouts per decision (None: their
+    defaults). Returns LadderGames. Raises UserError on bad input."""
+    from sim.core.game import check_budget
+
     players = game.check_players(players)
     for s in names:
         game.strategy(s)
@@ -121,16 +126,19 @@ def play_ladder(game, players: int, names: list[str], n_per_table: int, seed: in
     if jobs == 0 or jobs < -1:
         raise UserError(f"jobs must be a positive number or -1 (all cores), got {jobs}")
     resolved = game.resolve_options(options)
+    budget = check_budget(game, names, budget)
     tables = ladder_tables(len(names), players)
     limit_codes = [game.end_reasons.index(r) for r in UNFINISHED if r in game.end_reasons]
     t0 = time.perf_counter()
     # one game first: numba compiles (or loads) the batch loop here, timed apart
-    game.run_chunk(0, 1, seed, players, np.array([tables[0]], np.int64), resolved, names)
+    game.run_chunk(0, 1, seed, players, np.array([tables[0]], np.int64), resolved, names,
+                   budget=budget)
     compile_s = time.perf_counter() - t0
 
     def play(t: int):
         idx = np.tile(np.array(tables[t], np.int64), (n_per_table, 1))
-        return game.run_chunk(0, n_per_table, seed, players, idx, resolved, names)
+        return game.run_chunk(0, n_per_table, seed, players, idx, resolved, names,
+                              budget=budget)
 
     t1, c1 = time.perf_counter(), time.process_time()
     if jobs == 1 or len(tables) == 1:
@@ -153,7 +161,7 @@ def play_ladder(game, players: int, names: list[str], n_per_table: int, seed: in
         limit=np.concatenate([np.isin(np.asarray(r.end_reason), limit_codes) for r in results]),
         action_hash=np.concatenate([np.asarray(r.action_hash, np.uint64) for r in results]),
         decisions=np.concatenate([np.asarray(r.decisions, np.int64) for r in results]),
-        seconds=seconds, cpu_seconds=cpu, compile_seconds=compile_s)
+        seconds=seconds, cpu_seconds=cpu, compile_seconds=compile_s, budget=budget)
 
 
 def by_pairing(lg: LadderGames) -> pl.DataFrame:
@@ -283,7 +291,9 @@ def write_ladder(results: list[tuple[LadderGames, Ratings, dict]], out: Path,
         f"Every bot against every other: each set of bots of a player count sits at a table in "
         f"each of its seat orders, and every table plays the same seeds (run seed {lg0.seed}: game "
         f"i of every table has the same chance and bot seeds). Rule options: "
-        f"{', '.join(f'{k}={v}' for k, v in lg0.options.items()) or 'the defaults'}.",
+        f"{', '.join(f'{k}={v}' for k, v in lg0.options.items()) or 'the defaults'}."
+        + (f" Search bots: {lg0.budget:,} playouts per decision (`--budget`)."
+           if lg0.budget is not None else ""),
         "",
         "**How the ratings are fitted.** Bradley-Terry with seat effects, a binomial GLM "
         "(statsmodels, logit link) on pairwise outcomes **from ranks**: each pair of seats in a "
@@ -391,13 +401,14 @@ def run_ladder(game_id: str, players: list[int] | None = None, n: int | None = N
                strategies: list[str] | None = None, seed: int = 1,
                options: dict[str, Any] | None = None, jobs: int = 1,
                out: str | os.PathLike | None = None,
-               progress=None) -> dict[str, Any]:
+               progress=None, budget: int | None = None) -> dict[str, Any]:
     """The ladder of ``game_id``: for each player count in ``players`` (default: every count
     the game allows), every bot of ``strategies`` (default: ``Game.pool_strategies``, every
     bot of the game but the search bot) against every other, ``n`` games per table (default: ``DEFAULT_GAMES`` split over the tables), common
     seeds from ``seed``; writes ladder.md, ladder.csv and ladder.png under ``out`` (default
     ``reports/<game>/ladder``). ``progress(text)`` is called with a line per player count.
-    Returns {"paths", "results", "summary"}. Raises UserError on bad input."""
+    ``budget``: the search bots' playouts per decision (None: their defaults; said in
+    ladder.md). Returns {"paths", "results", "summary"}. Raises UserError on bad input."""
     from sim.registry import get_game
 
     game = get_game(game_id)
@@ -424,7 +435,7 @@ def run_ladder(game_id: str, players: list[int] | None = None, n: int | None = N
     for p in counts:
         tables = ladder_tables(len(names), p)
         per = n if n is not None else default_games_per_table(len(tables))
-        lg = play_ladder(game, p, names, per, seed, options, jobs)
+        lg = play_ladder(game, p, names, per, seed, options, jobs, budget)
         r, facts = rate(lg)
         results.append((lg, r, facts))
         line = (f"{game.id} {p}p: {ordering_text(r.table)}  ({facts['games']:,} games, "

@@ -7,8 +7,9 @@ under three **tiers**:
 * ``random``: every seat plays ``random`` (the floor);
 * ``scripted``: the competent scripted mix (the run's bots and seating; by default the game's
   ``RECOMMENDED_MIX`` drawn per seat, pool seating);
-* ``search``: every seat plays the search bot ``mcts`` (strategies/search.py, SO-ISMCTS) at
-  its default budget or a stated smaller one (``budget``, playouts per decision).
+* ``search``: every seat plays the search bot ``search`` (``SEARCH_BOT``; strategies/search.py,
+  rollout policy improvement over the scripted bots, issue 27) at its default budget or a
+  stated one (``budget``, playouts per decision).
 
 The random and scripted tiers play ``n_scripted`` games (cheap), the search tier the first
 ``n_search`` of the same games (dear); the paired difference search - scripted is taken over
@@ -84,6 +85,10 @@ TOP_COMPONENTS = 3
 """The strongest and the weakest this many components of the scripted tier are checked."""
 
 
+SEARCH_BOT = "search"
+"""The search tier's bot (every seat): the strong search bot of issue 27 (``mcts``, the
+SO-ISMCTS bot of issue 14, was weaker than the scripted bots in three games)."""
+
 DEFAULT_STUDY = {"n_search": 10, "n_scripted": 2000}
 """The tier study of a game whose bot package declares no ``TIER_STUDY`` (at the search
 bot's default budget)."""
@@ -97,14 +102,14 @@ def tier_study(game) -> dict[str, int]:
     chosen so that the five studies add about one minute to ``make run`` on 2 cores
     (docs/bots.md, "Skill tiers"); at these sizes most findings are ``undecided`` and the
     report says so with the full command. Raises UserError when the game has no search bot."""
-    if "mcts" not in game.strategies:
-        raise UserError(f"{game.id}: no search bot `mcts` (it needs the game's determinize "
+    if SEARCH_BOT not in game.strategies:
+        raise UserError(f"{game.id}: no search bot `{SEARCH_BOT}` (it needs the game's determinize "
                         "kernel, docs/house-pattern.md), so no tier study")
     declared = getattr(game.bots, "TIER_STUDY", None)
     if declared:
         return dict(declared)
     search = game.bots.search
-    return {**DEFAULT_STUDY, "budget": int(game.strategy("mcts").params[search.P_BUDGET])}
+    return {**DEFAULT_STUDY, "budget": int(game.strategy(SEARCH_BOT).params[search.P_BUDGET])}
 
 
 def __getattr__(name: str):
@@ -114,32 +119,28 @@ def __getattr__(name: str):
         import sim
 
         return {gid: tier_study(sim.get_game(gid)) for gid in sim.list_games()
-                if "mcts" in sim.get_game(gid).strategies}
+                if SEARCH_BOT in sim.get_game(gid).strategies}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
-    "go-town": {200: ("attacker", 0.675, 0.520, 0.799, 40),
-                1000: ("attacker", 0.752, 0.708, 0.792, 400)},
-    "three-little-wolves": {400: ("greedy-2p", 0.562, 0.410, 0.704, 40),
-                            1200: ("greedy-2p", 0.740, 0.688, 0.786, 300)},
-    "little-town": {10: ("greedy", 0.0, 0.0, 0.088, 40),
-                    30: ("greedy", 0.0, 0.0, 0.114, 30),
-                    100: ("greedy", 0.254, 0.185, 0.339, 120),
-                    400: ("greedy", 0.400, 0.219, 0.613, 20),
-                    1000: ("greedy", 0.875, 0.739, 0.945, 40)},
-    "province": {10: ("denial", 0.0, 0.0, 0.194, 16),
-                 30: ("denial", 0.100, 0.018, 0.404, 10),
-                 100: ("denial", 0.375, 0.185, 0.614, 16)},
-    "suburbia": {10: ("commercial", 0.0, 0.0, 0.161, 20),
-                 30: ("commercial", 0.0, 0.0, 0.194, 16),
-                 50: ("commercial", 0.100, 0.028, 0.301, 20),
-                 200: ("commercial", 0.500, 0.237, 0.763, 10)},
+    "go-town": {200: ("attacker", 0.570, 0.472, 0.663, 100),
+                400: ("attacker", 0.630, 0.532, 0.718, 100),
+                1000: ("attacker", 0.590, 0.521, 0.656, 200)},
+    "three-little-wolves": {96: ("greedy-2p", 0.6375, 0.483, 0.768, 40),
+                            256: ("greedy-2p", 0.565, 0.467, 0.658, 100),
+                            400: ("greedy-2p", 0.739, 0.694, 0.779, 400)},
+    "little-town": {32: ("greedy", 0.975, 0.871, 0.996, 40),
+                    96: ("greedy", 0.958, 0.944, 0.969, 1000)},
+    "suburbia": {32: ("commercial", 0.797, 0.771, 0.821, 1000),
+                 96: ("commercial", 0.875, 0.739, 0.945, 40)},
 }
-"""Measured strength of ``mcts`` at a budget: ``budget -> (opponent, win share, Wilson 95% lo,
-hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch mcts" and
-"branch tiers"). The tier study states it, so a reader sees whether the search tier is
-stronger than the scripted one at the budget played."""
+"""Measured strength of ``SEARCH_BOT`` at a budget: ``budget -> (opponent, win share, Wilson
+95% lo, hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch search").
+The tier study states it, so a reader sees whether the search tier is stronger than the
+scripted one at the budget played. (Go Town's play every legal action as a candidate,
+``n_random`` 64, as its default does; the Wolves' 96 and 256 only the experts', their 400 every
+legal action with ``bias`` 0.05, as their default.)"""
 
 
 def strength_note(game_id: str, budget: int) -> str:
@@ -150,11 +151,11 @@ def strength_note(game_id: str, budget: int) -> str:
         opp, rate, lo, hi, n = got[budget]
         verdict = ("stronger than" if lo > 0.5 else "weaker than" if hi < 0.5
                    else "not distinguishable from")
-        return (f"`mcts` at {budget:,} playouts per decision won {rate:.3f} [{lo:.3f}, "
+        return (f"`{SEARCH_BOT}` at {budget:,} playouts per decision won {rate:.3f} [{lo:.3f}, "
                 f"{hi:.3f}] of {n} heads-up games against `{opp}` (2 players, seats "
                 f"alternated, Wilson 95%): {verdict} that scripted bot (BENCHMARKS.md).")
     known = ", ".join(f"{b:,}" for b in sorted(got)) or "none"
-    return (f"`mcts`'s strength at {budget:,} playouts per decision was not measured "
+    return (f"`{SEARCH_BOT}`'s strength at {budget:,} playouts per decision was not measured "
             f"(measured budgets: {known}; BENCHMARKS.md): the search tier may not be stronger "
             "than the scripted one.")
 
@@ -419,15 +420,15 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     mix, pool seating); ``budget``: the search bot's playouts per decision (default: its
     registry value); ``run``: the manifest fields of the results run this study belongs to
     (``tiers_for_run``). Returns ``{"data": the tiers.json dict, "markdown": path, "summary":
-    text}``. Raises UserError (one line) for a game without ``mcts``, bad counts or budget,
+    text}``. Raises UserError (one line) for a game without ``SEARCH_BOT``, bad counts or budget,
     unknown bots or options."""
     from sim.core.integrity import MAX_GAMES, check_int, check_seed
     from sim.core.seating import check_seating
     from sim.registry import get_game
 
     game = get_game(game_id)
-    if "mcts" not in game.strategies:
-        raise UserError(f"tiers: {game.id} has no search bot `mcts` (it needs the game's "
+    if SEARCH_BOT not in game.strategies:
+        raise UserError(f"tiers: {game.id} has no search bot `{SEARCH_BOT}` (it needs the game's "
                         "determinize); games with it: see `boardsim games`")
     seed = check_seed(seed)
     n_search = check_int("-n (search-tier games)", n_search, 1, 100_000)
@@ -443,15 +444,15 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     seating = seating or "fixed"
     for s in strategies:
         game.strategy(s)
-    if "mcts" in strategies:
-        raise UserError("tiers: the scripted tier may not hold `mcts` (the search tier is "
-                        "`mcts` in every seat); give scripted bots to --strategies")
+    if any(game.strategy(s).search for s in strategies):
+        raise UserError(f"tiers: the scripted tier may not hold a search bot (the search tier "
+                        f"is `{SEARCH_BOT}` in every seat); give scripted bots to --strategies")
     check_seating(seating, len(strategies), players)
     options = dict(options or {})
     game.resolve_options(options)
     search = game.bots.search
 
-    default_budget = int(game.strategy("mcts").params[search.P_BUDGET])
+    default_budget = int(game.strategy(SEARCH_BOT).params[search.P_BUDGET])
     used_budget = default_budget if budget is None else budget
     comps = _components(game)
     holders = [c[1] for c in comps]
@@ -470,7 +471,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     seconds: dict[str, float] = {}
     plan = [("random", n_scripted, ["random"], "fixed", 2000),
             ("scripted", n_scripted, list(strategies), seating, 2000),
-            ("search", n_search, ["mcts"], "fixed", 1)]
+            ("search", n_search, [SEARCH_BOT], "fixed", 1)]
     cpu: dict[str, float] = {}
     for tier, n, names, seat, chunk in plan:
         t0, c0 = time.perf_counter(), time.process_time()
@@ -492,7 +493,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
              "strategies": list(strategies), "seating": seating, "seed": seed,
              "options": options, "version": game.version, "n_search": n_search,
              "n_scripted": n_scripted, "n_random": n_scripted, "budget": used_budget,
-             "default_budget": default_budget,
+             "default_budget": default_budget, "search_bot": SEARCH_BOT,
              "playout": _playout_name(game), "seconds": seconds, "cpu_seconds": cpu,
              "strength": strength_note(game.id, used_budget),
              "components_checked": len(comps), "run": run}
@@ -510,7 +511,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
 def _playout_name(game) -> str:
     search = game.bots.search
 
-    row = game.strategy("mcts").params
+    row = game.strategy(SEARCH_BOT).params
     return list(game.strategies)[int(row[search.P_PLAYOUT])]
 
 
@@ -547,12 +548,12 @@ def run_tiers_of(run_dir: str | os.PathLike, jobs: int = 1, n_search: int | None
 # ---- strength: the search bot heads-up ----------------------------------------------------------
 def heads_up(game_id: str, opponent: str, budget: int, n: int, seed: int = 1,
              jobs: int = 1) -> dict[str, Any]:
-    """``mcts`` at ``budget`` playouts per decision against ``opponent`` at 2 players, seats
+    """``SEARCH_BOT`` at ``budget`` playouts per decision against ``opponent`` at 2 players, seats
     alternated game by game (rotate seating), games ``0 .. n-1`` of run ``seed``. Returns
-    ``{"wins": mcts win shares summed over finished games, "games": finished games, "rate",
+    ``{"wins": the search bot's win shares summed over finished games, "games": finished games, "rate",
     "lo", "hi" (Wilson 95%), "seconds": wall time, "cpu": process CPU seconds}``."""
     t0, c0 = time.perf_counter(), time.process_time()
-    arm = play_tier(game_id, n, 2, ["mcts", opponent], "rotate", seed, {}, [], budget,
+    arm = play_tier(game_id, n, 2, [SEARCH_BOT, opponent], "rotate", seed, {}, [], budget,
                     jobs, 1)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     keep = arm["finished"]

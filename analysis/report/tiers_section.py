@@ -33,7 +33,7 @@ def tiers_section(doc: Doc, run_dirs: list[str], manifests: list[dict],
             cmd += (f" --strategies {','.join(m['strategies'])} --seating "
                     f"{m.get('seating', 'pool')}")
         doc.p("No tier study was played for these runs, so this report cannot say whether its "
-              "findings hold under stronger play (the search bot `mcts` in every seat, on the "
+              "findings hold under stronger play (the search bot `search` in every seat, on the "
               f"same seeds). Play one with `{cmd}` (analysis/lab/tiers.py; `boardsim run` plays a "
               "small one for each game's main 2-player run).")
         return None
@@ -42,8 +42,9 @@ def tiers_section(doc: Doc, run_dirs: list[str], manifests: list[dict],
     doc.p(f"The same games (same seeds: common random numbers) under three tiers at "
           f"{data['players']} players: **random** (every seat `random`, "
           f"{data['n_random']:,} games), **scripted** ({', '.join(data['strategies'])}, "
-          f"{data['seating']} seating, {data['n_scripted']:,} games) and **search** (`mcts` "
-          f"in every seat, {data['budget']:,} playouts per decision, its default "
+          f"{data['seating']} seating, {data['n_scripted']:,} games) and **search** "
+          f"(`{data.get('search_bot', 'mcts')}` in every seat, {data['budget']:,} playouts "
+          "per decision, its default "
           f"{data['default_budget']:,}; the first {data['n_search']:,} of the same games; "
           f"{sec.get('search', 0):.0f} s to play). {data.get('strength', '')} Points are win rate x 100 with 95% "
           "intervals clustered by game, over finished games. First-player rows: a turn "

@@ -69,7 +69,8 @@ def headline(data: dict[str, Any]) -> str:
     counts = {v: sum(f["verdict"] == v for f in fs) for v in VERDICTS}
     found = sum(counts[v] for v in ("holds", "flips", "weakens", "undecided"))
     fp = fs[0]
-    who = (f"search tier: `mcts` in every seat, {data['budget']:,} playouts per decision, "
+    who = (f"search tier: `{data.get('search_bot', 'mcts')}` in every seat, "
+           f"{data['budget']:,} playouts per decision, "
            f"n={data['n_search']:,} games; scripted tier n={data['n_scripted']:,}")
     few = fp["tiers"]["search"]["n"] < MIN_DECIDE
     fv = {"none": ("no scripted finding, search play undecided at "
@@ -133,7 +134,8 @@ def markdown(data: dict[str, Any]) -> str:
              f"- Tiers: **random** (`random` in every seat, {data['n_random']:,} games, "
              f"{sec.get('random', 0):.1f} s); **scripted** ({', '.join(data['strategies'])}, "
              f"{data['seating']} seating, {data['n_scripted']:,} games, "
-             f"{sec.get('scripted', 0):.1f} s); **search** (`mcts` in every seat, "
+             f"{sec.get('scripted', 0):.1f} s); **search** (`{data.get('search_bot', 'mcts')}` "
+             "in every seat, "
              f"{data['budget']:,} playouts per decision (default {data['default_budget']:,}), "
              f"playouts by `{data['playout']}`, games 0..{data['n_search'] - 1}, "
              f"{sec.get('search', 0):.1f} s). {data.get('strength', '')}",

@@ -62,6 +62,32 @@ ended because no player can ever change the state again (``deadlock``, Go Town).
 is neither a win nor a draw: it has no ranks and is left out of win rates, scores and lengths."""
 
 
+def set_search_budget(game: Game, names: list[str], params: np.ndarray, budget: int) -> None:
+    """Set, in the parameter rows ``params`` of the strategies ``names`` (row ``i`` is
+    ``names[i]``), the parameter ``budget`` of every search bot (``search=True``) to
+    ``budget`` playouts per decision; other rows are left alone."""
+    for i, name in enumerate(names):
+        spec = game.strategy(name)
+        if spec.search and "budget" in spec.param_names:
+            params[i, spec.param_names.index("budget")] = float(budget)
+
+
+def check_budget(game: Game, strategies: list[str], budget: int | None) -> int | None:
+    """``budget`` (playouts per decision of the search bots) validated: an int in 1..100,000
+    and at least one of ``strategies`` a search bot; None passes. Raises UserError."""
+    if budget is None:
+        return None
+    from sim.core.integrity import check_int
+
+    budget = check_int("--budget (playouts per decision)", budget, 1, 100_000)
+    if not any(game.strategy(s).search for s in strategies):
+        searchers = [n for n, s in game.strategies.items() if s.search]
+        raise UserError(f"--budget sets the search bots' playouts per decision, but none of "
+                        f"the strategies is a search bot (search bots of {game.id}: "
+                        f"{', '.join(searchers) or 'none'})")
+    return budget
+
+
 class Game:
     """Base class of every game: the public interface as template methods over the game's
     compiled entry points (``sim/core/contract.py``) and a few hooks.
@@ -513,13 +539,16 @@ class Game:
         seat_strategies: np.ndarray,
         options: dict[str, Any],
         strategy_names: list[str],
+        budget: int | None = None,
     ) -> ChunkResult:
         """Play games ``first_game .. first_game + n_games - 1`` of run ``run_seed``.
 
         Game i uses ``seed_for(run_seed, i, 0)`` for chance and ``seed_for(run_seed, i, 1)`` for
         its bots. ``seat_strategies``: int64 ``[n_games, n_players]``, each seat's index into
         ``strategy_names``. ``options``: rule options (validated here). Returns a ChunkResult
-        whose ``seat_detail`` holds the columns ``seat_detail`` names. Raises UserError on bad
+        whose ``seat_detail`` holds the columns ``seat_detail`` names. ``budget``: the search
+        bots' playouts per decision (every strategy with ``search=True`` plays with its
+        parameter ``budget`` set to it; None keeps their defaults). Raises UserError on bad
         input.
         """
         n_players = self.check_players(n_players)
@@ -531,6 +560,8 @@ class Game:
                             f"indexes into {len(names)} strategies")
         s = self._alloc(self.resolve_options(options))
         codes, params = self.bots.params_matrix(names)
+        if budget is not None:
+            set_search_budget(self, names, params, budget)
         return self._play_chunk(s, int(first_game), int(n_games), np.uint64(int(run_seed) % 2**64),
                                 n_players, idx, codes, params)
 

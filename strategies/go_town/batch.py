@@ -156,15 +156,15 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
 
 
 @njit(cache=True)
-def play_out_fast(s, code, params, k, rng):
-    """Play the game in ``s`` to its end in place with bot ``code`` (parameter row ``k``) in
-    every seat, drawing from ``rng``: the batch loop's body (derived arrays kept), the search
-    bot's playouts (strategies/search.py). Returns the decisions taken."""
+def play_out_fast(s, code, params, k, rng, max_d):
+    """Play the game in ``s`` in place, to its end or ``max_d`` decisions, with bot ``code``
+    (row ``k``) in every seat, drawing from ``rng``: the batch loop's body (derived arrays
+    kept), the search bot's playouts (strategies/search.py). Returns the decisions taken."""
     hn, hm, dogbits, board = derived_arrays(s)
     legal = np.empty(K.NUM_ACTIONS, np.int32)
     meta = s.meta
     d = 0
-    while meta[K.M_PHASE] != K.PH_OVER:
+    while meta[K.M_PHASE] != K.PH_OVER and d < max_d:
         lo, d0, d1, b0, b1, hi = legal_bits(meta, s.opts, s.consts, s.skips, hn, hm, board)
         if code == 0:
             a = nth_legal(lo, d0, d1, b0, b1, hi,

@@ -407,4 +407,5 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 # the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
 choose = common.install_bots(GoTownState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
-                             playout="attacker", budget=1000)
+                             playout="attacker", budget=1000,
+                             search_values=dict(budget=1000, n_random=64))

@@ -107,14 +107,14 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
 
 
 @njit(cache=True)
-def play_out_fast(s, code, params, k, rng):
-    """Play the game in ``s`` to its end in place with bot ``code`` (parameter row ``k``) in
-    every seat, drawing from ``rng``: the batch loop's body, the search bot's playouts
-    (strategies/search.py). Returns the decisions taken."""
+def play_out_fast(s, code, params, k, rng, max_d):
+    """Play the game in ``s`` in place, to its end or ``max_d`` decisions, with bot ``code``
+    (row ``k``) in every seat, drawing from ``rng``: the batch loop's body, the search bot's
+    playouts (strategies/search.py). Returns the decisions taken."""
     meta = s.meta
     fbuf = np.empty(FBUF_SIZE, np.float64)
     d = 0
-    while meta[K.M_PHASE] != K.PH_OVER:
+    while meta[K.M_PHASE] != K.PH_OVER and d < max_d:
         a = choose_arrays(code, params[k], meta, s.opts, s.bdata, s.gdata, s.geo, s.consts,
                           s.cells, s.seat, s.mkt, s.scratch, meta[K.M_NLEGAL], rng, fbuf)
         apply_arrays(meta, s.rng, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells, s.seat,

@@ -717,4 +717,5 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 # the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
 choose = common.install_bots(LittleTownState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
-                             playout="greedy", budget=100)
+                             playout="greedy", budget=100,
+                             search_values=dict(budget=96))

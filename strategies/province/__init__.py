@@ -16,10 +16,10 @@ from strategies.trace import trace_games  # the effects study's pairing traces
 # draws every seat from it when no --strategies are given, and the main job's studies play it.
 RECOMMENDED_MIX = ("greedy", "denial", "engine", "lender", "sniper")
 
-# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
+# ``boardsim run``'s tier study of this game (analysis.lab.tiers.tier_study): search-tier
 # games, the search bot's budget (playouts per decision) and the games of the random and
 # scripted tiers (docs/bots.md, "Skill tiers")
-TIER_STUDY = {"n_search": 20, "budget": 100, "n_scripted": 2000}
+TIER_STUDY = {"n_search": 200, "budget": 96, "n_scripted": 2000}
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
            "SOAK_CODES", "run_games", "soak_chunk", "trace_games",

@@ -109,14 +109,14 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
 
 
 @njit(cache=True)
-def play_out_fast(s, code, params, k, rng):
-    """Play the game in ``s`` to its end in place with bot ``code`` (parameter row ``k``) in
-    every seat, drawing from ``rng``: the batch loop's body, the search bot's playouts
-    (strategies/search.py). Returns the decisions taken."""
+def play_out_fast(s, code, params, k, rng, max_d):
+    """Play the game in ``s`` in place, to its end or ``max_d`` decisions, with bot ``code``
+    (row ``k``) in every seat, drawing from ``rng``: the batch loop's body, the search bot's
+    playouts (strategies/search.py). Returns the decisions taken."""
     x = s.x
     legal = np.empty(K.NUM_ACTIONS, np.int32)
     d = 0
-    while x[K.M_PHASE] != K.PH_OVER:
+    while x[K.M_PHASE] != K.PH_OVER and d < max_d:
         mv, lo = legal_bits(x)
         if code == 0:
             a = nth_legal(mv, lo, rand_below(rng, count_legal(mv, lo)))

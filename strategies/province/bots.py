@@ -805,4 +805,5 @@ def choose_scripted(code, params, k, s, legal, n, rng):
 
 # the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
 choose = common.install_bots(ProvinceState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
-                             playout="denial", budget=200)
+                             playout="denial", budget=200,
+                             search_values=dict(budget=96))

@@ -17,10 +17,10 @@ from strategies.trace import trace_games  # the effects study's pairing traces
 RECOMMENDED_MIX = ("greedy", "goal-greedy", "denier", "residential-civic", "industrial-airports",
                    "commercial")
 
-# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
+# ``boardsim run``'s tier study of this game (analysis.lab.tiers.tier_study): search-tier
 # games, the search bot's budget (playouts per decision) and the games of the random and
 # scripted tiers (docs/bots.md, "Skill tiers")
-TIER_STUDY = {"n_search": 10, "budget": 50, "n_scripted": 2000}
+TIER_STUDY = {"n_search": 200, "budget": 32, "n_scripted": 2000}
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
            "SOAK_CODES", "run_games", "soak_chunk", "trace_games",

@@ -1199,4 +1199,5 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 # the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
 choose = common.install_bots(SuburbiaState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
-                             playout="commercial", budget=50)
+                             playout="commercial", budget=50,
+                             search_values=dict(budget=32))

@@ -101,10 +101,10 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
 
 
 @njit(cache=True)
-def play_out_fast(s, code, params, k, rng):
-    """Play the game in ``s`` to its end in place with bot ``code`` (parameter row ``k``) in
-    every seat, drawing from ``rng``: the batch loop's body, the search bot's playouts
-    (strategies/search.py). Returns the decisions taken."""
+def play_out_fast(s, code, params, k, rng, max_d):
+    """Play the game in ``s`` in place, to its end or ``max_d`` decisions, with bot ``code``
+    (row ``k``) in every seat, drawing from ``rng``: the batch loop's body, the search bot's
+    playouts (strategies/search.py). Returns the decisions taken."""
     meta = s.meta
     legal = np.empty(K.NUM_ACTIONS, np.int32)
     vals = np.empty(K.NUM_ACTIONS, np.float64)
@@ -114,7 +114,7 @@ def play_out_fast(s, code, params, k, rng):
     rel = np.empty((16, 5), np.int64)
     relp = np.empty((16, 3), np.float64)
     d = 0
-    while meta[K.M_PHASE] != K.PH_OVER:
+    while meta[K.M_PHASE] != K.PH_OVER and d < max_d:
         if code == 0:
             a = random_legal(meta, s.opts, s.cards, s.hands, s.tie, s.seat, s.hs, legal, rng)
         else:

@@ -783,4 +783,5 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 # the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
 choose = common.install_bots(TLWState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
-                             playout="greedy-2p", budget=1200)
+                             playout="greedy-2p", budget=1200,
+                             search_values=dict(budget=400, n_random=64, bias=0.05))

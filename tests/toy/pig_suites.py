@@ -44,7 +44,7 @@ def test_the_toy_game_is_registered_as_it_declares(pig):
     assert (pig.information, pig.chance, pig.hidden, pig.results) == (
         "perfect", "sampled", (), ("target",))
     assert (pig.min_players, pig.max_players, pig.finished_codes()) == (2, 4, (1,))
-    assert set(pig.strategies) == {"random", "hold-20", "hold-12", "mcts"}
+    assert set(pig.strategies) == {"random", "hold-20", "hold-12", "mcts", "search"}
     assert H.view(pig, {"a": 1, "rng": 5}, 0) == {"a": 1} and H.determinize_options(pig) == []
 
 

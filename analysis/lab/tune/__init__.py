@@ -296,8 +296,11 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
          recheck_strategies: list[str] | None = None, progress: Callable | None = None,
          play: Callable | None = None, stop_after: int | None = None,
          effects_games: int | None = None, backend: str = "threading",
-         scheduler: str | None = None, started: float | None = None) -> TuneResult:
+         scheduler: str | None = None, started: float | None = None,
+         recheck_budget: int | None = None) -> TuneResult:
     """The whole tune (module docstring): search, fresh-seed check, re-check, report.
+    ``recheck_budget``: the search bots' playouts per decision in the re-check (default: the
+    tier study's, ``tiers.RUN_STUDY``).
 
     ``players``: player counts (default: the main job's); ``strategies``: the bot mix
     (default: the game's ``RECOMMENDED_MIX`` with pool seating); ``budget``: seconds for the
@@ -307,7 +310,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     candidate and player count on fresh seeds (default 4 x games); ``effects_games``: games
     per arm of the effects target (default min(final_games, 2000); k + 1 arms per
     candidate); ``recheck_strategies``: the search-bot tier of the re-check (default:
-    ``analysis.lab.tiers``' search tier, ``mcts`` in every seat at ``tiers.tier_study``'s budget,
+    ``analysis.lab.tiers``' search tier, ``tiers.SEARCH_BOT`` in every seat at
+    ``tiers.tier_study``'s budget,
     when the game has it, else skipped and said; ``_recheck``: as many games as fit the rest
     of ``budget``); ``backend``/``scheduler``: the runner's execution layer for every game
     played (``sim.runner.BACKENDS``; ``scheduler``: a dask scheduler address, with
@@ -442,7 +446,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
         # the re-check under the search-bot tier
         left = budget - (time.monotonic() - t_start) - RECHECK_RESERVE
         recheck_note, recheck = _recheck(game, ev, closest, targets, recheck_strategies,
-                                         fresh ^ 0x5A5A, RECHECK_MAX, left, out)
+                                         fresh ^ 0x5A5A, RECHECK_MAX, left, out,
+                                         recheck_budget)
         elapsed = time.monotonic() - t_start
         res = _write(out, game, params, targets, cands, answer, closest, blocking, setup, source,
                      budget, n_trials, search_games, final_games, study, recheck_note, recheck,
@@ -502,24 +507,29 @@ def process_started() -> float | None:
     return time.monotonic() - max(0.0, age)
 
 
-def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
+def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search_budget=None):
     """Re-play the printed data and ``cand`` under the search-bot tier: ``analysis.lab.tiers``'
-    search tier (``mcts`` in every seat at the tier study's budget, ``tiers.tier_study``), or
-    the bots ``recheck`` (pool seating when several; ``mcts`` among them at that budget), on
+    search tier (``tiers.SEARCH_BOT`` in every seat at the tier study's budget,
+    ``tiers.tier_study``), or the bots ``recheck`` (pool seating when several; a search
+    bot among them at that budget), on
     the fresh seed ``seed``: the same games 0 .. N-1 in both arms (paired). N grows by
     doubling chunks while the next chunk fits in ``seconds`` (split over the player counts),
     at most ``n_max``. Stored in ``out/recheck.json`` (a rerun reads it). Returns (note,
-    [printed, cand] with ``checks``) or (note, None) when skipped."""
+    [printed, cand] with ``checks``) or (note, None) when skipped. ``search_budget``: the
+    search bots' playouts per decision instead of the tier study's (``--recheck-budget``)."""
     from analysis.lab import tiers
+    from sim.core.game import check_budget
 
     if recheck is None:
-        if "mcts" not in game.strategies:
-            return (f"Re-check under the search-bot tier: skipped: {game.id} has no `mcts` "
-                    "bot in its registry in this build.", None)
-        recheck = ["mcts"]
+        if tiers.SEARCH_BOT not in game.strategies:
+            return (f"Re-check under the search-bot tier: skipped: {game.id} has no "
+                    f"`{tiers.SEARCH_BOT}` bot in its registry in this build.", None)
+        recheck = [tiers.SEARCH_BOT]
     names = [game.strategy(s).name for s in recheck]
     seating = "pool" if len(names) > 1 else "fixed"
-    budget = tiers.tier_study(game)["budget"] if "mcts" in names else None
+    budget = tiers.tier_study(game)["budget"] if tiers.SEARCH_BOT in names else None
+    if search_budget is not None:
+        budget = check_budget(game, names, search_budget)
     tt = [t for t in targets if t.name != "effects"]
     key = {"strategies": names, "seating": seating, "search_budget": budget, "seed": seed,
            "candidate": cand["values"], "targets": [t.text for t in tt]}
@@ -531,10 +541,12 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
                 for r in c["checks"]:
                     r["band"] = tuple(r["band"])
             return old["note"], old["cands"]
-    who = ("`mcts` in every seat" if names == ["mcts"] else ", ".join(names)
-           + f" ({seating} seating)")
+    who = (f"`{tiers.SEARCH_BOT}` in every seat" if names == [tiers.SEARCH_BOT]
+           else ", ".join(names) + f" ({seating} seating)")
     strength = ""
-    if budget is not None:
+    if budget is not None and search_budget is not None:
+        who += f" at {budget:,} playouts per decision (`--recheck-budget`)"
+    elif budget is not None:
         who += f" at {budget:,} playouts per decision (the tier study's, `tiers.tier_study`)"
         strength = " " + tiers.strength_note(game.id, budget)
     if not tt:

@@ -1,5 +1,6 @@
 """Pig's scripted bots: ``random`` (code 0) and hold-at-``n`` (code 1: roll until the turn's
-total reaches ``hold_at``). Parameter rows have 7 columns (the search bot's)."""
+total reaches ``hold_at``). Parameter rows have 14 columns (the search bots' rows,
+``strategies.search.PARAM_NAMES``)."""
 
 from numba import njit
 
@@ -9,7 +10,7 @@ from sim.pig.kernels import PigState
 from strategies import common
 from strategies.common import StrategySpec
 
-PARAM_NAMES = ("hold_at", "pad_1", "pad_2", "pad_3", "pad_4", "pad_5", "pad_6")
+PARAM_NAMES = ("hold_at",) + tuple(f"pad_{i}" for i in range(1, 14))
 N_PARAMS = len(PARAM_NAMES)
 
 
