@@ -42,6 +42,7 @@ import polars as pl
 from analysis.doc import md_table, signed_ci, slug, write_atomic
 from analysis.stats import bh_adjust, cluster_ratio, wilson_interval
 from sim.core.components import get_path
+from sim.core.ending import finished_mask
 from sim.core.errors import UserError
 from sim.core.io import atomic_path
 
@@ -58,7 +59,8 @@ EFFECT_COLUMNS = ("arm", "component", "family", "nudge", "effect", "lo", "hi", "
                   "holder_seat_games", "measure", "first_seat_diff", "first_seat_lo",
                   "first_seat_hi", "limit_rate_base", "limit_lo_base", "limit_hi_base",
                   "limit_rate_arm", "limit_lo_arm", "limit_hi_arm", "balance_base",
-                  "balance_arm", "small_sample", "rank", "tier", "bot_mix", "players")
+                  "balance_arm", "small_sample", "rank", "tier", "bot_mix", "players",
+                  "deadlock_rate_base", "deadlock_rate_arm")
 """Columns of ``effects.csv`` (and of ``effects_table``): see ``effects_table``."""
 
 
@@ -264,7 +266,6 @@ def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
     from sim.registry import get_game
 
     game = get_game(game_id, overrides or None)
-    limit_code = game.end_reasons.index("limit") if "limit" in game.end_reasons else -1
     starts = list(range(0, n, chunk_size))
 
     def one(first: int):
@@ -286,7 +287,11 @@ def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
     parts = Parallel(n_jobs=jobs, backend="threading")(delayed(one)(f) for f in starts)
     out = {
         "win_share": np.concatenate([r.win_share for r in parts]).astype(np.float64),
-        "finished": np.concatenate([np.asarray(r.end_reason) != limit_code for r in parts]),
+        # one definition of a finished game (sim.core.ending): limit and deadlock games apart
+        "finished": finished_mask(game, np.concatenate([np.asarray(r.end_reason)
+                                                        for r in parts])),
+        "deadlock": np.concatenate([np.asarray(r.end_reason) for r in parts])
+        == (game.end_reasons.index("deadlock") if "deadlock" in game.end_reasons else -1),
         "first_player": np.concatenate([r.first_player for r in parts]).astype(np.int64),
         "turns": np.concatenate([r.turns for r in parts]).astype(np.int64),
     }
@@ -311,8 +316,8 @@ def _load_arm(path: Path, identity: str) -> dict[str, np.ndarray] | None:
         return None
     try:
         with np.load(path, allow_pickle=False) as z:
-            if str(z["identity"]) != identity:
-                return None
+            if str(z["identity"]) != identity or "deadlock" not in z.files:
+                return None  # another arm, or one saved before deadlocks were told apart
             return {k: z[k] for k in z.files if k != "identity"}
     except (OSError, ValueError, KeyError):
         return None  # a damaged file is played again
@@ -360,11 +365,13 @@ def measure(base: dict[str, np.ndarray], arm: dict[str, np.ndarray],
         measure_text = "holders"
     else:
         eff, measure_text = fs, "first seat"
-    lims = []
+    lims, dead = [], []
     for g in (base, arm):
-        k = float((~g["finished"]).sum())
+        dl = g.get("deadlock", np.zeros(n, bool))
+        k = float((~g["finished"] & ~dl).sum())  # stopped at the limit; deadlocks apart
         lo, hi = wilson_interval(k, n)
         lims += [k / n, float(lo[0]), float(hi[0])]
+        dead.append(float(dl.sum()) / n)
     return {
         "effect": eff["est"], "lo": eff["lo"], "hi": eff["hi"], "p": eff["p"],
         "holder_seat_games": int(eff["units"]), "n_games": int(fin.sum()),
@@ -374,6 +381,7 @@ def measure(base: dict[str, np.ndarray], arm: dict[str, np.ndarray],
         "limit_rate_arm": lims[3], "limit_lo_arm": lims[4], "limit_hi_arm": lims[5],
         "balance_base": _balance(base["win_share"], base["first_player"], fin),
         "balance_arm": _balance(arm["win_share"], arm["first_player"], fin),
+        "deadlock_rate_base": dead[0], "deadlock_rate_arm": dead[1],
     }
 
 
@@ -589,8 +597,9 @@ def _markdown(game, df: pl.DataFrame, setup: dict, mix: str,
              "(where run): baseline - denied win share of the seat barred from the component "
              "(seat i mod players in game i): the value of access to it. 95% "
              "intervals clustered by game (cluster-robust, CR1); q = Benjamini-Hochberg across "
-             "the table's components. Rates over games finished in both arms; each arm's "
-             "limit-game rate is shown apart with its Wilson 95% interval.",
+             "the table's components. Rates over games finished in both arms (a game stopped "
+             "at the length limit or in a deadlock has no result); each arm's limit-game rate "
+             "is shown apart with its Wilson 95% interval, and its deadlock rate where any.",
              f"- Ranking: a component heads a tier only when its interval clears the next "
              f"tier's; *small sample* marks fewer than {MIN_SEAT_GAMES:,} holder seat-games.",
              "", f"**Headline:** {head}", "", "![forest plot](effects.png)", ""]
@@ -606,7 +615,11 @@ def _markdown(game, df: pl.DataFrame, setup: dict, mix: str,
                      f"{_cell(r['first_seat_diff'], 2)} [{_cell(r['first_seat_lo'], 2)}, "
                      f"{_cell(r['first_seat_hi'], 2)}]",
                      f"{100 * r['limit_rate_base']:.2f}% / {100 * r['limit_rate_arm']:.2f}%"
-                     f" [{100 * r['limit_lo_arm']:.2f}, {100 * r['limit_hi_arm']:.2f}]",
+                     f" [{100 * r['limit_lo_arm']:.2f}, {100 * r['limit_hi_arm']:.2f}]"
+                     + (f"; deadlock {100 * r['deadlock_rate_base']:.2f}% / "
+                        f"{100 * r['deadlock_rate_arm']:.2f}%"
+                        if (r.get("deadlock_rate_base") or 0) + (r.get("deadlock_rate_arm")
+                                                                 or 0) > 0 else ""),
                      f"{r['balance_base']:.3f} / {r['balance_arm']:.3f}"
                      if r["balance_base"] is not None and r["balance_arm"] is not None
                      else "n/a"])

@@ -51,6 +51,7 @@ from analysis.stats import (
     two_proportion_pvalue,
     wilson_interval,
 )
+from sim.core.ending import NO_RESULT
 
 __all__ = [
     "LIMIT",
@@ -79,12 +80,13 @@ __all__ = [
     "clustered_differences",
 ]
 
-LIMIT = "limit"
-"""The ``end_reason`` of a game stopped at the maximum length (not a win, not a draw)."""
-DEADLOCK = "deadlock"
-"""The ``end_reason`` of a game in which no player can ever change the state again (Go Town's
+LIMIT, DEADLOCK = NO_RESULT
+"""``LIMIT``: the ``end_reason`` of a game stopped at the maximum length (not a win, not a
+draw); ``DEADLOCK``: of a game in which no player can ever change the state again (Go Town's
 rules deadlock): not a win, not a draw, not a length."""
-UNFINISHED = (LIMIT, DEADLOCK)
+UNFINISHED = NO_RESULT
+"""The end reasons without a result: the one definition of ``sim.core.ending`` (each game
+declares its reasons with a result; every other one is a name of this tuple)."""
 
 QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)
 
@@ -385,7 +387,9 @@ def completion(games: pl.LazyFrame) -> pl.DataFrame:
     maximum length), deadlock Int64 (no player could ever change the state: Go Town), draws
     Int64 (finished without a winner), shared Int64 (finished with two or more winners: a tie
     the rules leave standing, which some games call a draw), limit_rate/limit_lo/limit_hi
-    Float64 (share of games stopped at the limit, Wilson 95%).
+    Float64 (share of games stopped at the limit, Wilson 95%), deadlock_rate/deadlock_lo/
+    deadlock_hi Float64 (the same for deadlocks: each reason without a result has its own
+    rate; ``finished + limit + deadlock == n``).
     """
     fin = finished_game()
     no_winner = (pl.col("winners").list.len().fill_null(0) == 0) & fin
@@ -403,9 +407,12 @@ def completion(games: pl.LazyFrame) -> pl.DataFrame:
     lim = df["limit"].to_numpy().astype(float)
     tot = df["n"].to_numpy().astype(float)
     lo, hi = wilson_interval(lim, tot)
+    dead = df["deadlock"].to_numpy().astype(float)
+    dlo, dhi = wilson_interval(dead, tot)
     return df.with_columns(
         pl.Series("limit_rate", rate(lim, tot)), pl.Series("limit_lo", lo),
-        pl.Series("limit_hi", hi),
+        pl.Series("limit_hi", hi), pl.Series("deadlock_rate", rate(dead, tot)),
+        pl.Series("deadlock_lo", dlo), pl.Series("deadlock_hi", dhi),
     )
 
 

@@ -206,7 +206,7 @@ def play_tier(game_id: str, n: int, players: int, strategies: list[str], seating
     UserError on bad input (unknown bot, seating, players, options)."""
     from joblib import Parallel, delayed
 
-    from sim.core.game import UNFINISHED
+    from sim.core.ending import finished_mask
     from sim.core.seating import seat_matrix
     from sim.registry import get_game
 
@@ -215,7 +215,6 @@ def play_tier(game_id: str, n: int, players: int, strategies: list[str], seating
     names = [game.strategy(s).name for s in strategies]
     resolved = game.resolve_options(options)
     codes, params = _with_budget(game, names, budget)
-    bad = [game.end_reasons.index(r) for r in UNFINISHED if r in game.end_reasons]
 
     def one(first: int):
         count = min(chunk_size, n - first)
@@ -231,7 +230,7 @@ def play_tier(game_id: str, n: int, players: int, strategies: list[str], seating
         delayed(one)(f) for f in range(0, n, chunk_size))
     out = {
         "win_share": np.concatenate([r.win_share for r in parts]).astype(np.float64),
-        "finished": ~np.isin(np.concatenate([r.end_reason for r in parts]), bad),
+        "finished": finished_mask(game, np.concatenate([r.end_reason for r in parts])),
         "first_player": np.concatenate([r.first_player for r in parts]).astype(np.int64),
     }
     for h in holders:

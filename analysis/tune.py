@@ -68,6 +68,7 @@ import numpy as np
 from analysis.doc import md_table, write_atomic
 from analysis.paired import paired_difference
 from sim.core.components import slug
+from sim.core.ending import finished_mask
 from sim.core.errors import UserError
 from sim.core.integrity import MAX_GAMES, check_int, check_seed
 
@@ -451,19 +452,26 @@ def split_values(params: list[Param], values: dict[str, Any]
 class Games:
     """Per-game results of one candidate at one player count (finished and limit games):
     win_share/score ``float64[N, P]``, first_player ``int64[N]``, turns ``float64[N]``,
-    finished ``bool[N]``."""
+    finished ``bool[N]`` (ended with a result, ``sim.core.ending``), deadlock ``bool[N]``
+    (Go Town's deadlocks, counted apart from the limit games; all False by default)."""
 
     win_share: np.ndarray
     score: np.ndarray
     first_player: np.ndarray
     turns: np.ndarray
     finished: np.ndarray
+    deadlock: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.deadlock is None:
+            self.deadlock = np.zeros(np.asarray(self.turns).shape[0], bool)
 
     def extend(self, other: Games) -> Games:
         return Games(*(np.concatenate([a, b]) for a, b in zip(self.arrays(), other.arrays())))
 
     def arrays(self):
-        return (self.win_share, self.score, self.first_player, self.turns, self.finished)
+        return (self.win_share, self.score, self.first_player, self.turns, self.finished,
+                self.deadlock)
 
     @property
     def n(self) -> int:
@@ -550,7 +558,6 @@ def play_part(game_id: str, data: dict[str, Any], options: dict[str, Any], seati
     from sim.registry import get_game
 
     game = get_game(game_id, data or None)
-    limit = game.end_reasons.index("limit") if "limit" in game.end_reasons else -1
     seats = seat_matrix(seating, seed, first, count, players, len(strategies))
     if search_budget is None:
         r = game.run_chunk(first, count, seed, players, seats, options, strategies)
@@ -565,7 +572,9 @@ def play_part(game_id: str, data: dict[str, Any], options: dict[str, Any], seati
                              codes, params)
     return first, Games(np.asarray(r.win_share, np.float64), np.asarray(r.score, np.float64),
                         np.asarray(r.first_player, np.int64), np.asarray(r.turns, np.float64),
-                        np.asarray(r.end_reason) != limit)
+                        finished_mask(game, np.asarray(r.end_reason)),
+                        np.asarray(r.end_reason) == (game.end_reasons.index("deadlock")
+                                                     if "deadlock" in game.end_reasons else -1))
 
 
 class Evaluator:
@@ -977,7 +986,8 @@ def _target_row(g: Games, base: Games, t: Target, pp: int, seed: int) -> dict:
               "missed" if hi < band[0] or lo > band[1] else "undecided")
     row = {"target": t.name, "players": pp, "band": band, "estimate": est,
            "lo": lo, "hi": hi, "status": status, "games": int(g.finished.sum()),
-           "limit_games": int((~g.finished).sum()),
+           "limit_games": int((~g.finished & ~g.deadlock).sum()),
+           "deadlock_games": int(g.deadlock.sum()),
            "distance": shortfall(est, band, TARGETS[t.name][0])}
     if t.name != "balance" and base is not g:
         both = base.finished & g.finished
@@ -1425,7 +1435,9 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
                       f"{_g(ra['band'][0])}..{_g(ra['band'][1])}", _fmt_check(rb),
                       _fmt_check(ra),
                       f"{pair[0]:+.2f} [{pair[1]:+.2f}, {pair[2]:+.2f}]" if pair else "-",
-                      f"{ra['games']:,} ({ra['limit_games']} at the limit)"])
+                      f"{ra['games']:,} ({ra['limit_games']} at the limit"
+                      + (f", {ra['deadlock_games']} in a deadlock" if ra.get("deadlock_games")
+                         else "") + ")"])
     L.append(md_table(["target", "band", "printed", "proposed", "change (paired 95%)",
                        "finished games"], trows))
     L += ["", "A target is **met** when its whole 95% interval lies inside the band, "

@@ -24,8 +24,8 @@ import pyarrow as pa
 from numba import njit
 
 import sim
+from sim.core.ending import finished_mask
 from sim.core.errors import UserError
-from sim.core.game import UNFINISHED
 from sim.core.integrity import (
     MAX_CHUNK_SIZE,
     MAX_CHUNKS,
@@ -117,8 +117,7 @@ def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
         "winners": pl.Series("winners", winners, dtype=pl.List(pl.Int8)),
     })
     # a game stopped at the limit or in a deadlock (Go Town) is neither a win nor a draw
-    finished = ~np.isin(res.end_reason, [game.end_reasons.index(r) for r in UNFINISHED
-                                         if r in game.end_reasons])
+    finished = finished_mask(game, np.asarray(res.end_reason))
     rank = res.rank.astype(np.int8).ravel()
     seats = {
         "game": np.repeat(idx, players),

@@ -47,6 +47,7 @@ class GoTown(Game):
     num_actions = K.NUM_ACTIONS
     options = OPTIONS
     end_reasons = K.END_REASONS
+    end_reasons_with_result = ("target",)  # the rest have no result (sim.core.ending)
     spec = "shared/rules/go_town.md"
     data_status = data.DATA_STATUS
     keeps_derived = True

@@ -52,6 +52,7 @@ class LittleTown(Game):
     num_actions = K.NUM_ACTIONS
     options = OPTIONS
     end_reasons = K.END_REASONS
+    end_reasons_with_result = ("end",)  # the rest have no result (sim.core.ending)
     spec = "shared/rules/little_town.md"
     data_status = data.DATA_STATUS
     seat_detail = _seat_detail()

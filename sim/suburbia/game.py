@@ -58,6 +58,7 @@ class SuburbiaGame(Game):
     num_actions = K.NUM_ACTIONS
     options = OPTIONS
     end_reasons = K.END_REASONS
+    end_reasons_with_result = ("end",)  # the rest have no result (sim.core.ending)
     spec = "shared/rules/suburbia.md"
     data_status = data.DATA_STATUS
     keeps_derived = True
