@@ -851,7 +851,8 @@ def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players
              "component's whole interval falls inside the band (not just its estimate; "
              f"undecided changes are played again on 2x the games, up to {max_games or n:,}) "
              "and no component that was inside moves out of it with an interval clear of the "
-             "band. Games stopped at the length limit are left out.",
+             "band. Games without a result (stopped at the length limit, or in a deadlock) are "
+             "left out.",
              f"- Second bot mix for the robustness check: {', '.join(alt or [])}"]
     if base_overrides:
         lines.append("- Starting data: " + ", ".join(f"{k}={v}" for k, v in
