@@ -35,6 +35,7 @@ from analysis.games.suburbia.queries import (
     decided_by,
     first_seat,
     goal_balance,
+    goal_clusters,
     goal_summary,
     mixes,
     offset_effect,
@@ -42,6 +43,7 @@ from analysis.games.suburbia.queries import (
     robust,
     strategy_profile,
     tile_balance,
+    tile_clusters,
     tile_market,
     tile_summary,
     tip_tests,
@@ -104,9 +106,10 @@ def tile_section(ctx, seats: pl.LazyFrame) -> None:
     doc, out = ctx.doc, ctx.out_dir
     mk = tile_market(mixes(seats))
     bal = tile_balance(mixes(seats))
-    summ = tile_summary(bal)
+    tcl = tile_clusters(mixes(seats))  # seats of one game: intervals clustered by game
+    summ = tile_summary(bal, clusters=tcl)
     main_t = robust(summ, ["players", "tile"])
-    pooled = pooled_main(tile_summary(bal, pooled=True))
+    pooled = pooled_main(tile_summary(bal, pooled=True, clusters=tcl))
     doc.h(2, "Suburbia: tile balance")
     doc.p("For each tile: how often it entered the market (offered, share of games), how often "
           "some seat then placed it (taken, share of the games it was offered in), investment "
@@ -199,7 +202,8 @@ def goal_section(ctx, seats: pl.LazyFrame) -> None:
     """Goal balance, per player count and pooled."""
     doc, out = ctx.doc, ctx.out_dir
     gb = goal_balance(mixes(seats))
-    gs = goal_summary(gb)
+    gcl = goal_clusters(mixes(seats))
+    gs = goal_summary(gb, clusters=gcl)
     main_g = robust(gs, ["players", "goal", "kind"])
     gnames = {s: n for _, n, s, _ in GOALS}
     doc.h(2, "Suburbia: goals")
@@ -225,7 +229,7 @@ def goal_section(ctx, seats: pl.LazyFrame) -> None:
                               nulls_last=True).iter_rows(named=True)],
         [True, False, False] + [True] * 10 + [False, False]))
     items, short = [], []
-    pooled_g = goal_summary(gb, pooled=True)
+    pooled_g = goal_summary(gb, pooled=True, clusters=gcl)
     for kind in ("public", "private"):
         pg = pooled_main(pooled_g.filter(pl.col("kind") == kind)).filter(
             pl.col("adj").is_not_null() & (pl.col("adj_n1") >= MIN_RANK_N))

@@ -198,19 +198,16 @@ def wolf_buckets(seats: pl.LazyFrame, strategy: str | None = None) -> pl.DataFra
 def bet_more_less(seats: pl.LazyFrame, strategy: str = "greedy", threshold: int = 2
                   ) -> pl.DataFrame:
     """Per players, seats of ``strategy`` that took at least ``threshold`` wolf actions
-    against those that took fewer: n, win rates, difference with a Newcombe interval."""
-    lf = _finished(seats).filter(pl.col("strategy") == strategy)
+    against those that took fewer: n, win rates, difference with a 95% interval clustered by
+    game."""
     more = _i64("act_wolf") >= threshold
-    df = q.collect(lf.group_by("players").agg(
-        n_more=more.sum().cast(pl.Int64),
-        w_more=pl.when(more).then(pl.col("win_share")).otherwise(0.0).sum(),
-        n_less=(~more).sum().cast(pl.Int64),
-        w_less=pl.when(~more).then(pl.col("win_share")).otherwise(0.0).sum(),
-    )).sort("players")
-    d, lo, hi = newcombe_difference(df["w_more"].to_numpy(), df["n_more"].to_numpy(),
-                                    df["w_less"].to_numpy(), df["n_less"].to_numpy())
-    return df.with_columns(pl.Series("diff", d).fill_nan(None),
-                           pl.Series("lo", lo).fill_nan(None), pl.Series("hi", hi).fill_nan(None))
+    # two seats of one game are not independent: the interval is clustered by game
+    cd = q.clustered_differences(_finished(seats), {"more": more},
+                                 among=pl.col("strategy") == strategy)
+    return cd.select("players", pl.col("n_with").alias("n_more"),
+                     pl.col("wins_with").alias("w_more"), pl.col("n_without").alias("n_less"),
+                     pl.col("wins_without").alias("w_less"), "diff", "lo", "hi"
+                     ).with_columns(pl.col("players").cast(pl.Int8)).sort("players")
 
 
 def house_ties(seats: pl.LazyFrame) -> pl.DataFrame:
