@@ -11,7 +11,7 @@ import re
 import polars as pl
 
 from analysis import queries as q
-from analysis.games.province.data import END_TRIGGERS, GOALS, LIMIT, MAIN, STRUCTURES
+from analysis.games.province.data import END_TRIGGERS, GOALS, MAIN, STRUCTURES
 from analysis.stats import Z95, normal_pvalue, rate, wilson_interval
 from sim.core.components import slug
 
@@ -77,7 +77,7 @@ def game_frame(games: pl.LazyFrame, seats: pl.LazyFrame, runs: list[int]) -> pl.
         dry=pl.col("coins_dry").max().fill_null(0).cast(pl.Int64),
         missed=pl.col("coins_missed").sum().fill_null(0).cast(pl.Int64),
     )
-    fin = (pl.col("end_reason") != LIMIT).fill_null(True)
+    fin = q.finished_game()  # one definition (sim.core.ending)
     return g.join(per, on=["run", "game"]).with_columns(
         finished=fin,
         draw=fin & (pl.col("fp_share") == 0.5) & (pl.col("sp_share") == 0.5),
