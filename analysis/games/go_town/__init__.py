@@ -136,10 +136,11 @@ def extend_report(ctx) -> None:
         per = "; ".join(f"{r['players']}p {pct_ci(r['rate'], r['lo'], r['hi'])} "
                         f"(n = {count(r['n'])})" for r in kk.iter_rows(named=True))
         ctx.headline(
-            f"**Kingmaking** (a trailing seat's attack on the near-winner hands a third seat "
-            f"the win; share of won games): {per}.", None,
-            "**Kingmaking** (won games in which a seat 2+ floors behind attacked the lone "
-            f"leader one floor from the win, and a third seat won): {per}.")
+            f"**Kingmaking pattern** (won games in which a trailing seat attacked the "
+            f"near-winner and a third seat won; a count, not a counterfactual): {per}.", None,
+            "**Kingmaking pattern** (won games in which a seat 2+ floors behind attacked the "
+            "lone leader one floor from the win, and a third seat won; a count of the pattern, "
+            f"not a counterfactual: it does not show that the attack changed the winner): {per}.")
     wh = wr.filter(pl.col("split") == "held") if wr.height else wr
     if wh.height:
         ctx.headline(
