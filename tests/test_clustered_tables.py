@@ -8,7 +8,6 @@ import numpy as np
 import polars as pl
 import pytest
 
-import sim
 from analysis import queries as q
 from sim.runner import simulate
 

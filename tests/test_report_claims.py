@@ -83,8 +83,9 @@ def test_scan_kingmaking_is_not_a_counterfactual():
     old = ("Kingmaking (a trailing seat's attack on the near-winner hands a third seat the win; "
            "share of won games): 3p 40.2% [38.0, 42.5].")
     assert any("causal wording" in p for p in problems(old))
-    from analysis.games import go_town
     import inspect
+
+    from analysis.games import go_town
     src = inspect.getsource(go_town)
     assert "hands a third seat" not in src and "not a counterfactual" in src
 
