@@ -168,3 +168,19 @@ def test_wolves_wolf_bets_are_clustered_by_game():
         np.asarray(d["win_share"]) > 0, r.integers(0, 4, n), r.integers(0, 3, n))})
     r = bet_more_less(df.lazy()).row(0, named=True)
     check(r, df["win_share"], df["act_wolf"] >= 2, df["game"])
+
+
+def test_wolves_more_vs_less_bots_are_clustered_by_game():
+    from analysis.games.three_little_wolves.queries import more_vs_less, wolf_by_strategy
+    rng = np.random.default_rng(4)
+    df = _seats(1500, 3, {"act_wolf": lambda r, n, d: r.integers(0, 4, n),
+                          "pts_wolves": lambda r, n, d: np.zeros(n, int),
+                          "wolves_placed": lambda r, n, d: np.zeros(n, int),
+                          "wolves_standing": lambda r, n, d: np.zeros(n, int)})
+    strat = rng.choice(["greedy", "cautious", "wolf-bettor"], df.height)
+    df = df.with_columns(strategy=pl.Series(strat),
+                         act_wolf=pl.when(pl.Series(strat) == "wolf-bettor").then(3)
+                         .otherwise(pl.col("act_wolf")))
+    r = more_vs_less(wolf_by_strategy(df.lazy()), seats=df.lazy()).row(0, named=True)
+    k = np.isin(strat, [r["more"], r["less"]])
+    check(r, df["win_share"].to_numpy()[k], (strat == r["more"])[k], df["game"].to_numpy()[k])

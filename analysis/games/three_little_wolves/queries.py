@@ -157,11 +157,12 @@ def wolf_by_strategy(seats: pl.LazyFrame) -> pl.DataFrame:
     return df.sort(["players", "wolf_actions", "strategy"], descending=[False, True, False])
 
 
-def more_vs_less(by_strategy: pl.DataFrame, exclude: tuple[str, ...] = ("random",)
-                 ) -> pl.DataFrame:
+def more_vs_less(by_strategy: pl.DataFrame, exclude: tuple[str, ...] = ("random",),
+                 seats: pl.LazyFrame | None = None) -> pl.DataFrame:
     """Per players: the bot that takes the most wolf actions per game against the one that
     takes the fewest (``exclude``d bots left out), win-rate difference with a Newcombe
-    interval. Columns players, more, less, wolf_more, wolf_less, n_more, n_less, rate_more,
+    interval, or, given the ``seats`` the table was made from, an interval **clustered by
+    game** (the two bots' seats of one game are not independent). Columns players, more, less, wolf_more, wolf_less, n_more, n_less, rate_more,
     rate_less, diff, lo, hi."""
     rows = []
     for (p,), g in by_strategy.filter(~pl.col("strategy").is_in(list(exclude))).group_by(
@@ -171,6 +172,13 @@ def more_vs_less(by_strategy: pl.DataFrame, exclude: tuple[str, ...] = ("random"
             continue
         a, b = g.row(0, named=True), g.row(len(g) - 1, named=True)
         d, lo, hi = newcombe_difference(a["wins"], a["n"], b["wins"], b["n"])
+        if seats is not None:
+            cd = q.clustered_differences(
+                _finished(seats).filter(pl.col("players") == p),
+                {"more": pl.col("strategy") == a["strategy"]},
+                among=pl.col("strategy").is_in([a["strategy"], b["strategy"]]))
+            if cd.height and cd["lo"][0] is not None:
+                d, lo, hi = ([cd[c][0]] for c in ("diff", "lo", "hi"))
         rows.append({"players": int(p), "more": a["strategy"], "less": b["strategy"],
                      "wolf_more": a["wolf_actions"], "wolf_less": b["wolf_actions"],
                      "n_more": a["n"], "n_less": b["n"], "rate_more": a["win_rate"],
