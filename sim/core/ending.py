@@ -12,8 +12,8 @@ The runner (ranks null), every query (``analysis.queries.finished_game``), every
 (compare, sweep, suggest, effects, tune, ladder, tiers) and every report use the functions
 below. The names of the reasons without a result are a fixed vocabulary (``NO_RESULT``), so a
 table that carries only the names (the Parquet ``end_reason`` column) is filtered exactly as
-the game's declaration says; ``check_declaration`` (tests/test_finished.py runs it on every registered game) holds every
-game to it.
+the game's declaration says; ``check_declaration`` (tests/test_finished.py runs it on every
+registered game) holds every game to it.
 """
 
 from __future__ import annotations
