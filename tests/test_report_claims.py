@@ -185,3 +185,37 @@ def test_province_fix_is_offered_only_when_its_paired_run_supports_it():
     assert fix == H.FIX
     ctx.roles = {0: "main"}
     assert H.fix_support(ctx, [0]) == (H.FIX, "")
+
+
+def test_go_town_option_chart_keeps_every_label_inside(tmp_path, monkeypatch):
+    from analysis import charts
+    from analysis.games import go_town
+    seen = {}
+
+    def keep(fig, path, dpi=charts.DPI):
+        fig.tight_layout()
+        fig.canvas.draw()
+        r = fig.canvas.get_renderer()
+        W, H = fig.bbox.width, fig.bbox.height
+        out = []
+        for ax in fig.axes:
+            texts = ax.get_yticklabels() + [ax.title, ax.xaxis.label]
+            for t in texts:
+                if not t.get_text():
+                    continue
+                b = t.get_window_extent(r)
+                if b.x0 < -1 or b.y0 < -1 or b.x1 > W + 1 or b.y1 > H + 1:
+                    out.append(t.get_text())
+        seen["outside"] = out
+        import matplotlib.pyplot as plt
+        plt.close(fig)
+        return str(path)
+
+    monkeypatch.setattr(charts, "save", keep)
+    opts = ["donut_scope=all", "target_floors=4", "wreck_rule=owner_only_long_name",
+            "hand_limit_mode=discard_to_limit"]
+    eff = pl.DataFrame({"option": opts * 3, "players": [2] * 4 + [3] * 4 + [4] * 4,
+                        "n": [4000] * 12, "fp_diff": [0.01] * 12, "fp_lo": [0.0] * 12,
+                        "fp_hi": [0.02] * 12})
+    go_town._effects_chart(eff, tmp_path / "x.png")
+    assert seen["outside"] == []
