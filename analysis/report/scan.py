@@ -49,6 +49,8 @@ _SEAT_GAMES_ROW = re.compile(
     r"[^|\n]*\|([^\n]*)")
 MIN_HEADLINE_N = 100
 """A headline row (strongest/weakest) needs at least this many holder seat-games."""
+_ABOUT_ORDER = re.compile(r"last (?:move|turn)|first (?:player|seat)|triggered the end|"
+                          r"cannot answer", re.I)
 _FIX_OPTION = re.compile(r"[Ff]ix[^\n]{0,200}?([a-z_]+) ?= ?([a-z_0-9]+)")
 _ORDER = re.compile(rf"\[({_NUM}), ({_NUM})\][^\[\]\n>]{{0,12}}? > [^\[\]\n]{{1,60}}?"
                     rf"\[({_NUM}), ({_NUM})\]")
@@ -102,7 +104,8 @@ def scan_text(text: str, own_title: str, titles: list[str]) -> list[str]:
     out += causal_without_placebo(plain)
     out += intervals_on_types(plain)
     out += headline_n(plain)
-    out += unsupported_fixes(plain)
+    if not text.lstrip().lower().startswith("<!doctype html"):  # rows are lines in Markdown
+        out += unsupported_fixes(plain)
     out += answered_twice(plain)
     return out
 
@@ -166,18 +169,22 @@ def headline_n(plain: str) -> list[str]:
 
 
 def unsupported_fixes(plain: str) -> list[str]:
-    """A "fix" naming a rule option ``name = value`` while a line of the same report pairs
-    that option with the first player's edge and an interval wholly above 0 (the option moves
-    the edge further towards the first seat)."""
+    """A "fix" naming a rule option ``name = value`` for a hole about the turn order (the
+    first seat, the last move) while a line of the same report pairs that option with the
+    first player's edge and an interval wholly above 0 (the option moves the edge further
+    towards the first seat). Markdown only: its table rows are lines."""
     out = []
     lines = _lines(plain)
     for ln in lines:
+        if not _ABOUT_ORDER.search(ln):  # a hole about who ends the game or moves first
+            continue
         for m in _FIX_OPTION.finditer(ln):
             opt = re.compile(rf"{m.group(1)} ?= ?{m.group(2)}")
             for other in lines:
                 if other is ln or not opt.search(other) or "first" not in other.lower():
                     continue
-                for b in _BARE.finditer(other):
+                at = opt.search(other).start()
+                for b in _BARE.finditer(other, at, at + 200):
                     lo, hi = _f(b.group(1)), _f(b.group(2))
                     if 0 < lo <= hi:
                         out.append(f"fix not supported by the report's own data: "
