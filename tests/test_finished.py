@@ -65,7 +65,7 @@ def _shares_sum_to_100(rows: dict, base: str = "baseline"):
 
 
 def test_compare_shares_sum_to_100_with_deadlocks_apart(tmp_path):
-    from analysis import lab
+    from analysis.lab import compare as lab
     res = lab.compare("go-town", lab.Arm("baseline"),
                       lab.Arm("variant", {"constants.hand_limit": 6}), N, 2, BOTS, seed=SEED,
                       rotate=True, jobs=1, out=tmp_path)
@@ -103,7 +103,7 @@ def test_compare_rotations_are_clustered_by_seed():
 def test_sweep_rotates_by_default_and_counts_deadlocks_apart(tmp_path):
     import inspect
 
-    from analysis import lab
+    from analysis.lab import compare as lab
     assert inspect.signature(lab.sweep).parameters["rotate"].default is True
     res = lab.sweep("go-town", ["constants.hand_limit=5,6"], N, 2, BOTS, seed=SEED, jobs=1,
                     out=tmp_path)
@@ -122,16 +122,13 @@ def test_sweep_rotates_by_default_and_counts_deadlocks_apart(tmp_path):
 def test_cli_sweep_rotates_by_default():
     import importlib
     import inspect
-    try:  # the CLI moves to analysis/cli.py (issue 25)
-        cli = importlib.import_module("analysis.cli")
-    except ImportError:
-        cli = importlib.import_module("sim.cli")
+    cli = importlib.import_module("analysis.cli")
     assert inspect.signature(cli.sweep).parameters["rotate"].default.default is True
 
 
 def test_suggest_component_table_leaves_deadlocks_out(tmp_path):
-    from analysis import lab
     from analysis import queries as q
+    from analysis.lab import compare as lab
     from sim.runner import simulate
     run = simulate("go-town", N, 2, BOTS, seed=SEED, out=tmp_path / "run", jobs=1)
     games, _ = q.scan_runs([str(run)])
@@ -149,7 +146,7 @@ def test_suggest_component_table_leaves_deadlocks_out(tmp_path):
 
 
 def test_effects_arms_leave_deadlocks_out_and_count_them_apart():
-    from analysis import effects as fx
+    from analysis.lab import effects as fx
     arm = fx.play_arm("go-town", {}, N, 2, BOTS, "fixed", SEED, {}, [], 1, 200)
     assert arm["deadlock"].sum() > 0
     assert not (arm["finished"] & arm["deadlock"]).any()
@@ -163,7 +160,7 @@ def test_effects_arms_leave_deadlocks_out_and_count_them_apart():
 
 
 def test_tune_games_leave_deadlocks_out_and_count_them_apart():
-    from analysis import tune as T
+    from analysis.lab import tune as T
     _, g = T.play_part("go-town", {}, {}, "rotate", SEED, 2, BOTS, 0, N)
     assert g.deadlock.sum() > 0 and not (g.finished & g.deadlock).any()
     x = T.per_game(g, "first_seat")
@@ -177,7 +174,7 @@ def test_tune_games_leave_deadlocks_out_and_count_them_apart():
 
 
 def test_ladder_counts_deadlocks_apart(tmp_path):
-    from analysis import ladder as L
+    from analysis.lab import ladder as L
     game = sim.get_game("go-town")
     lg = L.play_ladder(game, 2, BOTS, N, SEED)
     r, facts = L.rate(lg)

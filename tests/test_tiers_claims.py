@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from analysis import tiers as T
+from analysis.lab import tiers as T
 
 
 def test_holds_needs_a_size_within_the_stated_factor():
