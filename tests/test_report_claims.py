@@ -24,6 +24,10 @@ def test_scan_causal_wording_needs_a_placebo_row():
     assert not any("placebo" in p for p in problems(fixed))
     # a negation is not a claim
     assert problems("An association, not a causal effect: 40.2% [38.0, 42.5].") == []
+    # the methods note of a report without effects claims nothing
+    from analysis.report.writer import _measures_note
+    assert problems("\n".join(_measures_note(False))) == []
+    assert any("placebo" in p for p in problems("\n".join(_measures_note(True))))
 
 
 def test_scan_estimate_outside_its_printed_interval():

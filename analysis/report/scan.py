@@ -125,7 +125,8 @@ def _tol(m: re.Match) -> float:
 
 _CAUSAL = re.compile(r"\bcausal\b", re.I)
 _NOT_CAUSAL = re.compile(r"\b(?:not|no|never|nothing) (?:a |an )?(?:[a-z]+ )?causal\b|"
-                         r"causal (?:wording|claim)s?\b|\bnon-?causal\b", re.I)
+                         r"causal (?:wording|claim)s?\b|\bnon-?causal\b|"
+                         r"\bcausal\W{0,3}none\b", re.I)
 
 
 def _lines(plain: str) -> list[str]:
