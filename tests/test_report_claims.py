@@ -135,6 +135,7 @@ def test_verdict_association_rows_show_their_holders_and_need_a_minimum():
                          "hi": [0.15, 0.10, 0.05, 0.0], "n": [3000] * 4,
                          "strata": [3] * 4, "n_with": [900, 800, 700, 12]},
                         schema_overrides={"players": pl.Int8})
+    assert V.MIN_HOLDERS == scan.MIN_HEADLINE_N == 20
     rows = V.component_rows(comb, {"noun": "tile"})
     assert [r[0] for r in rows] == ["Strongest tile, 2p", "Weakest tile, 2p"]
     assert "**d**" not in rows[1][1]  # 12 holders: below the minimum sample

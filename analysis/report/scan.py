@@ -47,8 +47,9 @@ _TYPES = re.compile(
 _SEAT_GAMES_ROW = re.compile(
     rf"(Strongest|Weakest) [^|\n]*\|[^|\n]*\|[^|\n]*\|\s*({_NUM}) (seat-games|holders)"
     r"[^|\n]*\|([^\n]*)")
-MIN_HEADLINE_N = 100
-"""A headline row (strongest/weakest) needs at least this many holder seat-games."""
+MIN_HEADLINE_N = 20
+"""A headline row (strongest/weakest) needs at least this many holder seat-games (as
+``analysis.report.verdict.MIN_HOLDERS``)."""
 _ABOUT_ORDER = re.compile(r"last (?:move|turn)|first (?:player|seat)|triggered the end|"
                           r"cannot answer", re.I)
 _FIX_OPTION = re.compile(r"[Ff]ix[^\n]{0,200}?([a-z_]+) ?= ?([a-z_0-9]+)")

@@ -84,9 +84,10 @@ def component_by_bot(seats: pl.LazyFrame, prefix: str) -> tuple[pl.DataFrame, pl
     return comb.sort(["players", "diff"], descending=[False, True]), per_bot
 
 
-MIN_HOLDERS = 100
+MIN_HOLDERS = 20
 """An association headline (strongest/weakest) needs at least this many holder seat-games
-(the seats with the component: the n behind the estimate; issue 26)."""
+(the seats with the component: the n behind the estimate; issue 26: Suburbia's "weakest
+tile" rested on 12). ``analysis.report.scan.MIN_HEADLINE_N`` checks it."""
 
 
 def _holders(r: dict) -> str:
@@ -151,7 +152,7 @@ def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
     del mix  # said once in the intro line
     rows = []
     noun = grp["noun"]
-    if "n_with" in comb.columns:  # a headline rests on its holders: at least MIN_HOLDERS
+    if "n_with" in comb.columns:  # a headline rests on its holders: MIN_HOLDERS at least
         comb = comb.filter(pl.col("n_with") >= MIN_HOLDERS)
     for (p,), g in comb.group_by("players", maintain_order=True):
         if len(g) < 2:
