@@ -22,7 +22,7 @@ def test_every_game_declares_its_end_reasons():
     for gid in list_games():
         g = sim.get_game(gid)
         ending.check_declaration(g)
-        assert g.end_reasons_with_result, gid  # declared, not derived
+        assert g.results, gid  # declared, not derived
     gt = sim.get_game("go-town")
     assert ending.result_reasons(gt) == ("target",)
     assert ending.unfinished_reasons(gt) == ("limit", "deadlock")
@@ -39,7 +39,7 @@ def test_a_bad_declaration_is_refused():
     class Bad:
         id = "bad"
         end_reasons = ("none", "won", "stuck")
-        end_reasons_with_result = ("won",)
+        results = ("won",)
 
     with pytest.raises(AssertionError, match="stuck"):
         ending.check_declaration(Bad)

@@ -2,7 +2,7 @@
 
 A game declares its end reasons (``Game.end_reasons``: code 0 is ``"none"``, the game still
 running) and, among them, the ones that end the game **with a result**
-(``Game.end_reasons_with_result``: a win, a shared win or a draw). Every other end reason is a
+(``Game.results``: a win, a shared win or a draw). Every other end reason is a
 game **without a result**: stopped at the length limit (``"limit"``) or, in Go Town, a rules
 deadlock (``"deadlock"``: no player can ever change the state again). Such a game is neither a
 win, a loss, a draw nor a length: it is left out of every win rate, score and length and
@@ -37,9 +37,9 @@ NO_RESULT_TEXT = {"limit": "stopped at the length limit",
 
 def result_reasons(game) -> tuple[str, ...]:
     """The end reasons of ``game`` (a Game or its class) that end it with a result: its
-    declared ``end_reasons_with_result``, or, for a game that declares none, every end
+    declared ``results`` (``Game.results``), or, for a game that declares none, every end
     reason except ``"none"`` and the names of ``NO_RESULT``."""
-    declared = getattr(game, "end_reasons_with_result", None)
+    declared = getattr(game, "results", None)
     if declared:
         return tuple(declared)
     return tuple(r for r in game.end_reasons[1:] if r not in NO_RESULT)

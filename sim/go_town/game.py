@@ -47,7 +47,11 @@ class GoTown(Game):
     num_actions = K.NUM_ACTIONS
     options = OPTIONS
     end_reasons = K.END_REASONS
-    end_reasons_with_result = ("target",)  # the rest have no result (sim.core.ending)
+    information = "imperfect"
+    chance = "sampled"
+    hidden = ("the cards in the rivals' hands",
+              "the order of the draw pile")
+    results = ("target",)
     spec = "shared/rules/go_town.md"
     data_status = data.DATA_STATUS
     keeps_derived = True

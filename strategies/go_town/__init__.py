@@ -6,8 +6,10 @@ bots play many games of the engine; ``soak_chunk`` (the generic loop of
 ``strategies/soak.py``) plays the soak (``boardsim soak``).
 """
 
+from strategies import search  # the search bot mcts: its code and parameter columns
 from strategies.go_town.batch import run_games
 from strategies.go_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
+from strategies.go_town.deny import play_chunk_denied
 from strategies.soak import CODES as SOAK_CODES
 from strategies.soak import soak_chunk
 
@@ -20,5 +22,10 @@ from strategies.soak import soak_chunk
 # given, and the main job's studies play it.
 RECOMMENDED_MIX = ("greedy", "attacker", "thief-first")
 
-__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
-           "SOAK_CODES", "run_games", "soak_chunk"]
+# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
+# games, the search bot's budget (playouts per decision) and the games of the random and
+# scripted tiers (docs/bots.md, "Skill tiers")
+TIER_STUDY = {"n_search": 200, "budget": 200, "n_scripted": 4000}
+
+__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
+           "SOAK_CODES", "play_chunk_denied", "run_games", "soak_chunk", "search"]

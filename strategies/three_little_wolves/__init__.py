@@ -6,6 +6,7 @@ bots play many games of the engine; ``soak_chunk`` (the generic loop of
 ``strategies/soak.py``) plays the soak (``boardsim soak``).
 """
 
+from strategies import search  # the search bot mcts: its code and parameter columns
 from strategies.soak import CODES as SOAK_CODES
 from strategies.soak import soak_chunk
 from strategies.three_little_wolves.batch import run_games
@@ -23,5 +24,11 @@ from strategies.three_little_wolves.bots import (
 # are given, and the main job's studies play it.
 RECOMMENDED_MIX = ("greedy", "cautious", "wolf-bettor")
 
-__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
-           "SOAK_CODES", "run_games", "soak_chunk"]
+# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
+# games, the search bot's budget (playouts per decision) and the games of the random and
+# scripted tiers (docs/bots.md, "Skill tiers")
+TIER_STUDY = {"n_search": 12, "budget": 1200, "n_scripted": 4000}
+
+__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
+           "SOAK_CODES", "run_games", "soak_chunk",
+           "search"]
