@@ -654,7 +654,9 @@ def sweep(
     n: int = typer.Option(20_000, "-n", "--games", help="games per value and seating"),
     players: int = typer.Option(2, "--players", "-p"),
     strategies: str = typer.Option("greedy", "--strategies", "-s"),
-    rotate: bool = typer.Option(False, "--rotate/--no-rotate"),
+    rotate: bool = typer.Option(True, "--rotate/--no-rotate",
+                                help="every rotation of the bots over the seats (default, as "
+                                     "compare)"),
     seed: int = typer.Option(1),
     jobs: int = typer.Option(-1, "--jobs", "-j"),
     out: Optional[Path] = typer.Option(None, help="output folder"),

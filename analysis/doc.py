@@ -331,10 +331,12 @@ def is_missing(x) -> bool:
 
 
 def pct(x, digits: int = 1) -> str:
-    """A proportion in percent: 0.3125 -> '31.2%' ('n/a' for None/NaN)."""
+    """A proportion in percent: 0.3125 -> '31.2%' ('n/a' for None/NaN); a non-zero rate that
+    would print as 0 gets up to two more decimals (``fixed``), as its interval's bounds do, so
+    an estimate never prints outside its own interval: 0.00001 -> '0.001%' (not '0.00%')."""
     if is_missing(x):
         return "n/a"
-    return f"{x * 100:.{digits}f}%"
+    return f"{fixed(x * 100, digits)}%"
 
 
 def fixed(x: float, digits: int = 1, sign: str = "") -> str:

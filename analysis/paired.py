@@ -15,7 +15,7 @@ import numpy as np
 
 from analysis.stats import Z95
 
-__all__ = ["Z95", "PairedDifference", "paired_difference"]
+__all__ = ["Z95", "PairedDifference", "clustered_mean_se", "paired_difference"]
 
 
 @dataclass(frozen=True)
@@ -52,11 +52,34 @@ class PairedDifference:
         return float("inf") if r == 0 else float(1.0 / r**2) if r == r else float("nan")
 
 
-def paired_difference(x, y) -> PairedDifference:
+def clustered_mean_se(x, clusters=None) -> float:
+    """Standard error of ``mean(x)`` clustered by ``clusters`` (labels, one per value: e.g.
+    the seed of each game when one seed is played in several rotations, which are not
+    independent games): ``sqrt(G/(G-1) * sum_g (sum_{i in g} (x_i - mean))**2) / n`` with ``G``
+    clusters (CR1). Without ``clusters`` (or with one value per cluster) it is the usual
+    ``sd(x, ddof=1) / sqrt(n)``. NaN for fewer than 2 values or clusters."""
+    x = np.asarray(x, np.float64)
+    n = x.shape[0]
+    if n < 2:
+        return float("nan")
+    if clusters is None:
+        return float(x.std(ddof=1) / np.sqrt(n))
+    _, inv = np.unique(np.asarray(clusters), return_inverse=True)
+    g = int(inv.max()) + 1
+    if g < 2:
+        return float("nan")
+    sums = np.bincount(inv.ravel(), weights=x - x.mean(), minlength=g)
+    return float(np.sqrt(g / (g - 1) * (sums ** 2).sum()) / n)
+
+
+def paired_difference(x, y, clusters=None) -> PairedDifference:
     """Paired and unpaired 95% intervals of ``mean(y) - mean(x)``.
 
     ``x``, ``y``: float arrays of the same length ``n >= 2`` (game ``i`` of the baseline and of
-    the variant). Raises ValueError on different lengths or fewer than 2 games.
+    the variant). ``clusters``: optional labels, one per game, of the groups of games that are
+    not independent (``compare --rotate`` plays each seed in every rotation: the seed is the
+    cluster); the standard errors are then clustered (``clustered_mean_se``). Raises ValueError
+    on different lengths or fewer than 2 games.
     """
     x = np.asarray(x, np.float64)
     y = np.asarray(y, np.float64)
@@ -68,7 +91,10 @@ def paired_difference(x, y) -> PairedDifference:
         raise ValueError("paired_difference: need at least 2 paired games")
     d = y - x
     mean = float(d.mean())
-    se = float(d.std(ddof=1) / np.sqrt(n))
-    se_u = float(np.sqrt(x.var(ddof=1) / n + y.var(ddof=1) / n))
+    if clusters is not None and len(clusters) != n:
+        raise ValueError(f"paired_difference: {len(clusters)} cluster labels for {n} games")
+    se = clustered_mean_se(d, clusters)
+    se_u = float(np.sqrt(clustered_mean_se(x, clusters) ** 2
+                         + clustered_mean_se(y, clusters) ** 2))
     return PairedDifference(n, float(x.mean()), float(y.mean()), mean, mean - Z95 * se,
                             mean + Z95 * se, mean - Z95 * se_u, mean + Z95 * se_u)

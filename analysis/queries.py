@@ -51,6 +51,7 @@ from analysis.stats import (
     two_proportion_pvalue,
     wilson_interval,
 )
+from sim.core.ending import NO_RESULT
 
 __all__ = [
     "LIMIT",
@@ -77,14 +78,17 @@ __all__ = [
     "length_counts",
     "component_impact",
     "clustered_differences",
+    "cluster_sums",
+    "clustered_from_sums",
 ]
 
-LIMIT = "limit"
-"""The ``end_reason`` of a game stopped at the maximum length (not a win, not a draw)."""
-DEADLOCK = "deadlock"
-"""The ``end_reason`` of a game in which no player can ever change the state again (Go Town's
+LIMIT, DEADLOCK = NO_RESULT
+"""``LIMIT``: the ``end_reason`` of a game stopped at the maximum length (not a win, not a
+draw); ``DEADLOCK``: of a game in which no player can ever change the state again (Go Town's
 rules deadlock): not a win, not a draw, not a length."""
-UNFINISHED = (LIMIT, DEADLOCK)
+UNFINISHED = NO_RESULT
+"""The end reasons without a result: the one definition of ``sim.core.ending`` (each game
+declares its reasons with a result; every other one is a name of this tuple)."""
 
 QUANTILES = (0.05, 0.25, 0.50, 0.75, 0.95)
 
@@ -385,7 +389,9 @@ def completion(games: pl.LazyFrame) -> pl.DataFrame:
     maximum length), deadlock Int64 (no player could ever change the state: Go Town), draws
     Int64 (finished without a winner), shared Int64 (finished with two or more winners: a tie
     the rules leave standing, which some games call a draw), limit_rate/limit_lo/limit_hi
-    Float64 (share of games stopped at the limit, Wilson 95%).
+    Float64 (share of games stopped at the limit, Wilson 95%), deadlock_rate/deadlock_lo/
+    deadlock_hi Float64 (the same for deadlocks: each reason without a result has its own
+    rate; ``finished + limit + deadlock == n``).
     """
     fin = finished_game()
     no_winner = (pl.col("winners").list.len().fill_null(0) == 0) & fin
@@ -403,9 +409,12 @@ def completion(games: pl.LazyFrame) -> pl.DataFrame:
     lim = df["limit"].to_numpy().astype(float)
     tot = df["n"].to_numpy().astype(float)
     lo, hi = wilson_interval(lim, tot)
+    dead = df["deadlock"].to_numpy().astype(float)
+    dlo, dhi = wilson_interval(dead, tot)
     return df.with_columns(
         pl.Series("limit_rate", rate(lim, tot)), pl.Series("limit_lo", lo),
-        pl.Series("limit_hi", hi),
+        pl.Series("limit_hi", hi), pl.Series("deadlock_rate", rate(dead, tot)),
+        pl.Series("deadlock_lo", dlo), pl.Series("deadlock_hi", dhi),
     )
 
 
@@ -533,12 +542,56 @@ def component_impact(seats: pl.LazyFrame, detail_prefix: str = "played_") -> pl.
     )
 
 
+PRODUCTS = ("n1", "s1", "s1s1", "s1n1", "n1n1", "s0s0", "s0n0", "n0n0", "s1s0", "s1n0",
+             "n1s0", "n1n0")
+
+
+def cluster_sums(n1: pl.Expr, s1: pl.Expr, n0: pl.Expr, s0: pl.Expr,
+                 suffix: str) -> list[pl.Expr]:
+    """The sums over games (clusters) that a clustered difference of two group means needs,
+    from per-game columns: ``n1``/``s1`` (units and value sum of the group "with" in the game)
+    and ``n0``/``s0`` (the group "without"). One aggregate expression per product, named
+    ``<product><suffix>``; ``clustered_from_sums`` turns the summed row into the interval. A
+    game table can carry them beside its own per-game columns (Little Town's buildings and
+    goals, Province's structures, Suburbia's tiles, Go Town's wrecking ball, ...)."""
+    prods = {"n1": n1, "s1": s1, "s1s1": s1 * s1, "s1n1": s1 * n1, "n1n1": n1 * n1,
+             "s0s0": s0 * s0, "s0n0": s0 * n0, "n0n0": n0 * n0, "s1s0": s1 * s0,
+             "s1n0": s1 * n0, "n1s0": n1 * s0, "n1n0": n1 * n0}
+    return [e.cast(pl.Float64).sum().alias(f"{k}{suffix}") for k, e in prods.items()]
+
+
+def clustered_from_sums(row: dict, suffix: str, g: float, n1: float, s1: float, n0: float,
+                        s0: float) -> tuple[float, float, float, float]:
+    """(diff, lo, hi, p): ``s1/n1 - s0/n0`` with its 95% interval clustered by game (CR1:
+    the per-game linearisation of ``analysis.stats.cluster_difference``,
+    ``G/(G-1) sum_g u_g^2``) from the summed products of ``cluster_sums`` in ``row`` (keys
+    ``<product><suffix>``) and ``g`` games. NaN where a side is empty (or, for the interval,
+    fewer than 2 games)."""
+    nan = float("nan")
+    if not (n1 > 0 and n0 > 0):
+        return nan, nan, nan, nan
+    m1, m0 = s1 / n1, s0 / n0
+    d = m1 - m0
+    if g <= 1:
+        return d, nan, nan, nan
+    r = {k: row[f"{k}{suffix}"] for k in PRODUCTS}
+    aa = r["s1s1"] - 2 * m1 * r["s1n1"] + m1 * m1 * r["n1n1"]
+    bb = r["s0s0"] - 2 * m0 * r["s0n0"] + m0 * m0 * r["n0n0"]
+    ab = r["s1s0"] - m0 * r["s1n0"] - m1 * r["n1s0"] + m1 * m0 * r["n1n0"]
+    var = g / (g - 1) * max(aa / n1 ** 2 - 2 * ab / (n1 * n0) + bb / n0 ** 2, 0.0)
+    se = var ** 0.5
+    return d, d - Z95 * se, d + Z95 * se, normal_pvalue(d, se)
+
+
 def clustered_differences(seats: pl.LazyFrame, groups: dict[str, pl.Expr],
                           value: pl.Expr | None = None,
                           among: pl.Expr | None = None) -> pl.DataFrame:
     """For each named boolean expression of ``groups`` (e.g. ``{"first builder":
     pl.col("built_bank") == 1}``), per player count, over the seats of finished games (and
-    ``among``, a boolean expression, if given): the mean of ``value`` (default the win share)
+    ``among``, a boolean expression, if given; a group given as a tuple ``(with, among)``
+    compares within its own population: e.g. the claimants of a goal against the other seats
+    of the games where it was drawn, ``games`` then the games holding that population): the
+    mean of ``value`` (default the win share)
     of the seats where it holds minus the mean where it does not, with a 95% interval
     **clustered by game** (cluster-robust, CR1: the per-game linearisation of
     ``analysis.stats.cluster_difference``; games are ``(run, game)`` when the frame has a
@@ -558,8 +611,16 @@ def clustered_differences(seats: pl.LazyFrame, groups: dict[str, pl.Expr],
     keys = ["players"] + (["run"] if "run" in seats.collect_schema().names() else []) + ["game"]
     share = (pl.col("win_share") if value is None else value).cast(pl.Float64)
     per_game = [pl.len().cast(pl.Float64).alias("__n"), share.sum().alias("__w")]
+    own = {}  # group -> its own population (a tuple (with, among) in ``groups``)
     for i, name in enumerate(names):
-        used = groups[name].fill_null(False)
+        spec = groups[name]
+        if isinstance(spec, tuple):
+            spec, pop = spec[0], spec[1].fill_null(False)
+            own[i] = True
+            per_game.append(pop.sum().cast(pl.Float64).alias(f"a{i}"))
+            per_game.append(pl.when(pop).then(share).otherwise(0.0).sum().alias(f"b{i}"))
+            spec = spec & pop
+        used = spec.fill_null(False)
         per_game.append(used.sum().cast(pl.Float64).alias(f"n{i}"))
         per_game.append(pl.when(used).then(share).otherwise(0.0).sum().alias(f"w{i}"))
     # per game: n1, s1 (with), n0 = n - n1, s0 = s - s1 (without); summed over games with
@@ -568,11 +629,12 @@ def clustered_differences(seats: pl.LazyFrame, groups: dict[str, pl.Expr],
             pl.col("__w").sum().alias("__w")]
     for i in range(len(names)):
         n1, s1 = pl.col(f"n{i}"), pl.col(f"w{i}")
-        n0, s0 = pl.col("__n") - n1, pl.col("__w") - s1
-        prods = {"n1": n1, "s1": s1, "s1s1": s1 * s1, "s1n1": s1 * n1, "n1n1": n1 * n1,
-                 "s0s0": s0 * s0, "s0n0": s0 * n0, "n0n0": n0 * n0, "s1s0": s1 * s0,
-                 "s1n0": s1 * n0, "n1s0": n1 * s0, "n1n0": n1 * n0}
-        sums += [e.sum().alias(f"{k}_{i}") for k, e in prods.items()]
+        tn, tw = (pl.col(f"a{i}"), pl.col(f"b{i}")) if i in own else (pl.col("__n"),
+                                                                     pl.col("__w"))
+        sums += cluster_sums(n1, s1, tn - n1, tw - s1, f"_{i}")
+        if i in own:
+            sums += [tn.sum().alias(f"__n_{i}"), tw.sum().alias(f"__w_{i}"),
+                     (tn > 0).sum().cast(pl.Int64).alias(f"__g_{i}")]
     keep = finished_seat() if among is None else finished_seat() & among.fill_null(False)
 
     def query(lf: pl.LazyFrame) -> pl.LazyFrame:
@@ -584,24 +646,12 @@ def clustered_differences(seats: pl.LazyFrame, groups: dict[str, pl.Expr],
            else parts)
     out = defaultdict(list)
     for row in agg.iter_rows(named=True):
-        g = row["__g"]
         for i, name in enumerate(names):
+            g = row[f"__g_{i}"] if i in own else row["__g"]
             n1, s1 = row[f"n1_{i}"], row[f"s1_{i}"]
-            n0, s0 = row["__n"] - n1, row["__w"] - s1
-            d = lo = hi = p = float("nan")
-            if n1 > 0 and n0 > 0:
-                m1, m0 = s1 / n1, s0 / n0
-                d = m1 - m0
-                aa = row[f"s1s1_{i}"] - 2 * m1 * row[f"s1n1_{i}"] + m1 * m1 * row[f"n1n1_{i}"]
-                bb = row[f"s0s0_{i}"] - 2 * m0 * row[f"s0n0_{i}"] + m0 * m0 * row[f"n0n0_{i}"]
-                ab = (row[f"s1s0_{i}"] - m0 * row[f"s1n0_{i}"] - m1 * row[f"n1s0_{i}"]
-                      + m1 * m0 * row[f"n1n0_{i}"])
-                if g > 1:
-                    var = g / (g - 1) * max(aa / n1 ** 2 - 2 * ab / (n1 * n0) + bb / n0 ** 2,
-                                            0.0)
-                    se = var ** 0.5
-                    lo, hi = d - Z95 * se, d + Z95 * se
-                    p = normal_pvalue(d, se)
+            n0 = row[f"__n_{i}"] - n1 if i in own else row["__n"] - n1
+            s0 = row[f"__w_{i}"] - s1 if i in own else row["__w"] - s1
+            d, lo, hi, p = clustered_from_sums(row, f"_{i}", g, n1, s1, n0, s0)
             out["players"].append(row["players"])
             out["group"].append(name)
             out["n_with"].append(int(round(n1)))

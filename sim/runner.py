@@ -24,8 +24,9 @@ import polars as pl
 import pyarrow as pa
 
 import sim
+from sim.core.ending import finished_mask
 from sim.core.errors import UserError
-from sim.core.game import UNFINISHED, check_budget
+from sim.core.game import check_budget
 from sim.core.integrity import (
     MAX_CHUNK_SIZE,
     MAX_CHUNKS,
@@ -111,8 +112,7 @@ def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
         "winners": pl.Series("winners", winners, dtype=pl.List(pl.Int8)),
     })
     # a game stopped at the limit or in a deadlock (Go Town) is neither a win nor a draw
-    finished = ~np.isin(res.end_reason, [game.end_reasons.index(r) for r in UNFINISHED
-                                         if r in game.end_reasons])
+    finished = finished_mask(game, np.asarray(res.end_reason))
     rank = res.rank.astype(np.int8).ravel()
     seats = {
         "game": np.repeat(idx, players),

@@ -258,7 +258,8 @@ def test_compare_counts_limit_games_apart_and_the_sign_can_flip(tmp_path):
     assert not any(m.startswith("seat ") for m in t)
     assert [(r["limit"], r["games"]) for r in res["limit"]] == [(60, 100), (10, 100)]
     md = (tmp_path / "compare.md").read_text()
-    assert "baseline 60 of 100 = 60.00% [" in md and "variant 10 of 100 = 10.00% [" in md
+    assert ("baseline: 40 of 100 finished; stopped at the length limit 60 = 60.00% [" in md
+            and "variant: 90 of 100 finished; stopped at the length limit 10 = 10.00% [" in md)
     assert "Sample size: first-player win rate" in md  # 40 games: far from +-1 point
     assert 0 <= fp["q"] <= 1 and fp["q"] >= fp["p"]
 

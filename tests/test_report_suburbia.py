@@ -340,7 +340,7 @@ def test_synthetic_report_has_the_sections(runs, tmp_path, monkeypatch):
                   "## Suburbia: the rulebook's tips as claims", "## Suburbia: strategy archetypes",
                   "## Suburbia: score components", "### The red-line offset option (3 players)"):
         assert title in md
-    assert "**Strongest tiles**" in md and "Rulebook tip" in md
+    assert "**Highest-IWD tiles**" in md and "Rulebook tip" in md
     for chart in ("suburbia_tiles", "suburbia_goals", "suburbia_tips", "suburbia_archetypes",
                   "suburbia_score_components", "suburbia_market"):
         assert os.path.exists(res[chart])
@@ -375,7 +375,7 @@ def test_real_runs_report(tmp_path):
         assert title in md, title
     for tip in ("Income early", "Watch the red lines", "Deny the next player"):
         assert f"**{tip}**" in md
-    assert "**First-seat advantage**" in md and "**Weakest tiles**" in md
+    assert "**First-seat advantage**" in md and "**Lowest-IWD tiles**" in md
     html = open(res["html"], encoding="utf-8").read()
     assert html.count("data:image/png;base64,") >= 6
     # the plan gives every run a role, and the generic sections see the main runs only

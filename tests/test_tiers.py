@@ -240,8 +240,9 @@ def test_run_study_belongs_to_its_run_and_reaches_the_report(tmp_path):
     folder = T.run_tiers_of(run, 1, n_search=2, budget=3, n_scripted=200)
     assert folder == Path(run) / T.TIERS_DIR
     d = T.load_tiers(folder)
-    assert (d["n_search"], d["budget"], d["n_scripted"], d["seed"], d["seating"]) == (
-        2, 3, 200, 3, "pool")
+    # the scripted tier is the run's own 40 games, read (issue 26), the random tier plays 200
+    assert (d["n_search"], d["budget"], d["n_scripted"], d["n_random"], d["seed"],
+            d["seating"]) == (2, 3, 40, 200, 3, "pool")
     assert d["run"]["strategies"] == ["greedy", "attacker"]
     stamp = (folder / "tiers.json").stat().st_mtime_ns
     T.run_tiers_of(run, 1, n_search=2, budget=3, n_scripted=200)  # the same study: kept
@@ -251,7 +252,9 @@ def test_run_study_belongs_to_its_run_and_reaches_the_report(tmp_path):
     res = write_report([str(run)], str(tmp_path / "rep"))
     md = Path(res["markdown"]).read_text()
     assert f"## {TITLE}" in md
-    assert "Undecided at n=2 search games" in md
+    # the study's own headline (40 run games read as the scripted tier: its findings differ
+    # from a 200-game replay's)
+    assert d["headline"].split(";")[0] in md
     assert "boardsim tiers go-town -n 2000 --players 2 --seed 3 --strategies greedy,attacker "\
            "--seating pool" in md
 

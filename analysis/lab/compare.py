@@ -26,9 +26,10 @@ import polars as pl
 
 from analysis import queries as q
 from analysis.doc import md_table, pvalue, signed, signed_ci, slug, write_atomic
-from analysis.paired import paired_difference
+from analysis.paired import clustered_mean_se, paired_difference
 from analysis.stats import Z95, bh_adjust, normal_pvalue, wilson_interval
 from sim.core.components import tunable_paths
+from sim.core.ending import NO_RESULT, NO_RESULT_TEXT, unfinished_reasons
 from sim.core.errors import UserError
 from sim.core.integrity import MAX_GAMES
 from sim.core.io import atomic_path
@@ -125,12 +126,15 @@ def run_arms(game_id: str, arms: list[Arm], n: int, players: int, strategies: li
 
 
 # ---- per-game metrics ---------------------------------------------------------------------
-def load_games(runs: list[Path], players: int) -> dict[str, np.ndarray]:
+def load_games(runs: list[Path], players: int, game=None) -> dict[str, np.ndarray]:
     """Per-game arrays of an arm's runs stacked in rotation order: win_share, score
     ``float64[N, players]``, strategy index ``int64[N, players]`` (into the sorted strategy
-    names in ``"names"``), turns ``float64[N]``, first_player ``int64[N]``, finished
-    ``bool[N]`` (False for a game stopped at the length limit)."""
-    ws, sc, st, turns, first, fin = [], [], [], [], [], []
+    names in ``"names"``), turns ``float64[N]``, first_player ``int64[N]``, ``seed_index``
+    ``int64[N]`` (the game's index in its run: the rotations of one seed share it, the cluster
+    of ``compare --rotate``), finished ``bool[N]`` (ended with a result:
+    ``sim.core.ending``, from ``game``'s declared end reasons) and ``unfinished``
+    ``{reason: bool[N]}`` for each of its end reasons without a result (limit, deadlock)."""
+    ws, sc, st, turns, first, ends, idx_ = [], [], [], [], [], [], []
     for run in runs:
         seats = (pl.scan_parquet(os.path.join(run, "seats", "chunk-*.parquet"))
                  .select("game", "seat", "strategy", "score", "win_share")
@@ -143,27 +147,37 @@ def load_games(runs: list[Path], players: int) -> dict[str, np.ndarray]:
         st.append(seats["strategy"].to_numpy().reshape(ng, players))
         turns.append(games["turns"].to_numpy().astype(np.float64))
         first.append(games["first_player"].to_numpy().astype(np.int64))
-        fin.append((games["end_reason"] != q.LIMIT).fill_null(True).to_numpy())
+        ends.append(games["end_reason"].fill_null("").to_numpy().astype(object))
+        idx_.append(games["game"].to_numpy().astype(np.int64))
     strat = np.concatenate(st)
     names = sorted(set(strat.ravel().tolist()))
     idx = np.searchsorted(np.array(names), strat)
+    end = np.concatenate(ends)
+    reasons = unfinished_reasons(game) if game is not None else NO_RESULT
+    unfinished = {r: end == r for r in reasons}
+    fin = ~np.logical_or.reduce([m for m in unfinished.values()] + [np.zeros(len(end), bool)])
     return {"win_share": np.concatenate(ws), "score": np.concatenate(sc), "strategy": idx,
             "names": names, "turns": np.concatenate(turns), "first_player": np.concatenate(first),
-            "finished": np.concatenate(fin)}
+            "seed_index": np.concatenate(idx_), "finished": fin, "unfinished": unfinished}
 
 
 LIMIT_METRIC = "limit-game rate"
 """The metric counting games stopped at the length limit (over all games; every other metric
 is over finished games only)."""
+DEADLOCK_METRIC = "deadlock rate"
+"""The metric counting games ended in a deadlock (Go Town; over all games)."""
+UNFINISHED_METRICS = {"limit": LIMIT_METRIC, "deadlock": DEADLOCK_METRIC}
+"""The metric of each end reason without a result (``sim.core.ending.NO_RESULT``)."""
 
 
 def game_metrics(g: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
     """Per-game values of every metric ``name -> float64[N]``: first-player win rate, the
     win rate of every later turn-order position and the mean score of every position (by turn
     order, never by seat number), each strategy's win rate (mean win share of its seats in
-    the game; NaN where absent), game length (turns), all NaN in a game stopped at the length
-    limit (neither a win nor a loss, and its length is the limit's); and the limit-game rate
-    (1 for a limit game, else 0; defined for every game)."""
+    the game; NaN where absent), game length (turns), all NaN in a game without a result
+    (stopped at the length limit or in a deadlock: neither a win nor a loss, nor a length);
+    and, for each end reason without a result, its rate (1 for such a game, else 0; defined
+    for every game): the limit-game rate, and Go Town's deadlock rate."""
     n = g["turns"].shape[0]
     fin = g.get("finished", np.ones(n, bool))
     out: dict[str, np.ndarray] = {}
@@ -187,21 +201,26 @@ def game_metrics(g: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray
     out["mean score (all seats)"] = g["score"].mean(axis=1)
     out["game length (turns)"] = g["turns"]
     out = {k: np.where(fin, v, np.nan) for k, v in out.items()}
-    out[LIMIT_METRIC] = (~fin).astype(np.float64)
+    unfinished = g.get("unfinished") or {"limit": ~fin}
+    for reason, mask in unfinished.items():
+        out[UNFINISHED_METRICS.get(reason, f"{reason} rate")] = mask.astype(np.float64)
     return out
 
 
-def paired_metrics(base: ArmRuns, var: ArmRuns, players: int) -> pl.DataFrame:
+def paired_metrics(base: ArmRuns, var: ArmRuns, players: int, game=None) -> pl.DataFrame:
     """One row per metric: baseline, variant, diff with the paired 95% interval, the unpaired
     interval, the width ratio, the games factor (how many more games independent runs would
     need), p (two-sided, paired normal test of diff == 0) and q (Benjamini-Hochberg across the
     table's metrics). Win rates, scores and lengths are over the games **finished in both
-    arms** (``games``); the limit-game rate is over every game. Win rates and the limit-game
-    rate are in points (percent)."""
-    gb, gv = load_games(base.runs, players), load_games(var.runs, players)
+    arms** (``games``; ``sim.core.ending``: limit and deadlock games left out); the rate of
+    each end reason without a result over every game. Win rates and those rates are in points
+    (percent). The intervals are clustered by seed: with ``--rotate`` the rotations of one
+    seed are one cluster, not independent games."""
+    gb, gv = load_games(base.runs, players, game), load_games(var.runs, players, game)
     if gb["turns"].shape != gv["turns"].shape:
         raise UserError("compare: the two arms have different game counts")
     mb, mv = game_metrics(gb, players), game_metrics(gv, players)
+    clusters = gb["seed_index"]
     rows = []
     for name, xb in mb.items():
         if name not in mv:
@@ -210,7 +229,7 @@ def paired_metrics(base: ArmRuns, var: ArmRuns, players: int) -> pl.DataFrame:
         ok = ~(np.isnan(xb) | np.isnan(xv))
         if ok.sum() < 2:
             continue
-        pdiff = paired_difference(xb[ok], xv[ok])
+        pdiff = paired_difference(xb[ok], xv[ok], clusters[ok])
         scale = 100.0 if "rate" in name else 1.0
         se = (pdiff.hi - pdiff.lo) / (2 * Z95)
         rows.append({
@@ -227,25 +246,41 @@ def paired_metrics(base: ArmRuns, var: ArmRuns, players: int) -> pl.DataFrame:
     return df.with_columns(q=pl.Series(bh_adjust(df["p"].to_numpy())))
 
 
-def limit_rates(arms: list[ArmRuns], players: int) -> list[dict[str, Any]]:
-    """Each arm's games stopped at the length limit: ``{"arm", "games", "limit", "rate", "lo",
-    "hi"}`` (rate and Wilson 95% bounds in points)."""
+def limit_rates(arms: list[ArmRuns], players: int, game=None) -> list[dict[str, Any]]:
+    """Each arm's games without a result, each end reason apart (``sim.core.ending``):
+    ``{"arm", "games", "finished", "limit", "rate", "lo", "hi", "reasons"}``: ``limit``/
+    ``rate``/``lo``/``hi`` the games stopped at the length limit (rate and Wilson 95% bounds in
+    points), ``reasons`` ``{reason: {"games", "rate", "lo", "hi"}}`` for every reason without
+    a result (Go Town's deadlocks too), so ``finished + sum of reasons == games``."""
     out = []
     for a in arms:
-        fin = load_games(a.runs, players)["finished"]
-        k, n = int((~fin).sum()), int(fin.shape[0])
-        lo, hi = wilson_interval(k, n)
-        out.append({"arm": a.arm.name, "games": n, "limit": k, "rate": 100.0 * k / n,
-                    "lo": 100.0 * float(lo[0]), "hi": 100.0 * float(hi[0])})
+        g = load_games(a.runs, players, game)
+        n = int(g["finished"].shape[0])
+        reasons = {}
+        for r, mask in g["unfinished"].items():
+            k = int(mask.sum())
+            lo, hi = wilson_interval(k, n)
+            reasons[r] = {"games": k, "rate": 100.0 * k / n, "lo": 100.0 * float(lo[0]),
+                          "hi": 100.0 * float(hi[0])}
+        lim = reasons.get("limit") or {"games": 0, "rate": 0.0, "lo": 0.0, "hi": 0.0}
+        out.append({"arm": a.arm.name, "games": n, "finished": int(g["finished"].sum()),
+                    "limit": lim["games"], "rate": lim["rate"], "lo": lim["lo"],
+                    "hi": lim["hi"], "reasons": reasons})
     return out
 
 
 def limit_lines(rates: list[dict[str, Any]]) -> list[str]:
-    """Markdown lines: each arm's limit-game rate with its own interval."""
-    return ["Games stopped at the length limit (left out of every rate and length above; "
-            "Wilson 95%): " + "; ".join(
-                f"{r['arm']} {r['limit']:,} of {r['games']:,} = {r['rate']:.2f}% "
-                f"[{r['lo']:.2f}, {r['hi']:.2f}]" for r in rates) + "."]
+    """Markdown lines: each arm's finished games and, apart, its games without a result,
+    each end reason with its own rate and interval."""
+    def arm(r):
+        reasons = r.get("reasons") or {"limit": {"games": r["limit"], "rate": r["rate"],
+                                                  "lo": r["lo"], "hi": r["hi"]}}
+        parts = [f"{NO_RESULT_TEXT.get(k, k)} {v['games']:,} = {v['rate']:.2f}% "
+                 f"[{v['lo']:.2f}, {v['hi']:.2f}]" for k, v in reasons.items()]
+        fin = r.get("finished", r["games"] - sum(v["games"] for v in reasons.values()))
+        return f"{r['arm']}: {fin:,} of {r['games']:,} finished; " + ", ".join(parts)
+    return ["Games without a result (left out of every rate, score and length above; each "
+            "end reason apart, Wilson 95%): " + "; ".join(arm(r) for r in rates) + "."]
 
 
 def sample_warnings(table: pl.DataFrame, target: float = 1.0) -> list[str]:
@@ -355,7 +390,7 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
     pool_text = (f"{source + ': ' if source else ''}{', '.join(strategies)}, pool seating "
                  "(each seat's bot drawn per game from the run seed; the same seats in both "
                  "arms)") if pool else None
-    table = paired_metrics(arms[0], arms[1], players)
+    table = paired_metrics(arms[0], arms[1], players, game)
     comp_b = component_table(get_game(game.id, baseline.overrides), arms[0].runs)
     comp_v = component_table(get_game(game.id, variant.overrides), arms[1].runs)
     lines = [f"# Paired comparison: {game.title}", "",
@@ -367,10 +402,12 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
     lines += ["", "## Metrics", "",
               "Difference = variant - baseline (points for win rates), 95% interval from the "
               "paired games, and the interval two independent runs of the same size would "
-              "give. *Games factor*: independent runs would need that many times more games for "
-              "the same precision. Win rates, scores and lengths are over the games finished in "
-              "both arms (*games*); the limit-game rate over every game. q: Benjamini-Hochberg "
-              "across the metrics of this table.", ""]
+              "give, both clustered by seed (the rotations of one seed are not independent "
+              "games). *Games factor*: independent runs would need that many times more games "
+              "for the same precision. Win rates, scores and lengths are over the games finished "
+              "in both arms (*games*: a game stopped at the length limit or in a deadlock has no "
+              "result); the rate of each end reason without a result over every game. q: "
+              "Benjamini-Hochberg across the metrics of this table.", ""]
     rows = []
     for r in table.iter_rows(named=True):
         rows.append([r["metric"], f"{r['games']:,}", f"{r['baseline']:.2f}",
@@ -382,7 +419,7 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
                      pvalue(r["q"])])
     lines.append(md_table(["metric", "games", "baseline", "variant", "difference (paired 95%)",
                            "unpaired 95%", "games factor", "BH q"], rows))
-    lims = limit_rates(arms, players)
+    lims = limit_rates(arms, players, game)
     lines += [""] + limit_lines(lims)
     warn = sample_warnings(table)
     if warn:
@@ -399,7 +436,9 @@ def compare(game_id: str, baseline: Arm, variant: Arm, n: int, players: int,
     head = [f"{r['metric']}: {signed(r['diff'], 2)} [{r['lo']:+.2f}, {r['hi']:+.2f}] "
             f"(unpaired [{r['unpaired_lo']:+.2f}, {r['unpaired_hi']:+.2f}]; {r['games']:,} "
             "games)" for r in table.iter_rows(named=True)]
-    head += [f"limit games, {r['arm']}: {r['rate']:.2f}% [{r['lo']:.2f}, {r['hi']:.2f}]"
+    head += [f"{r['arm']}: {r['finished']:,} of {r['games']:,} games finished; "
+             + "; ".join(f"{NO_RESULT_TEXT.get(k, k)}: {v['games']:,} = {v['rate']:.2f}% "
+                         f"[{v['lo']:.2f}, {v['hi']:.2f}]" for k, v in r["reasons"].items())
              for r in lims]
     head += [w[2:] for w in warn]
     if pool_text:
@@ -460,11 +499,13 @@ def parse_param(game, text: str) -> tuple[str, str, list[str]]:
 
 
 def sweep(game_id: str, params: list[str], n: int, players: int, strategies: list[str],
-          seed: int = 1, rotate: bool = False, jobs: int = -1, out: Path | None = None,
+          seed: int = 1, rotate: bool = True, jobs: int = -1, out: Path | None = None,
           run: RunFn | None = None) -> dict[str, Any]:
     """Play every value (or pair of values) of one or two parameters on the same seeds.
 
-    ``params``: ``["NAME=v1,v2,..."]`` (one or two; a rule option or a data path). Writes
+    ``rotate`` (default, as ``compare``): every rotation of ``strategies`` over the seats, so the
+    first-player win rate is the first turn position's and not the bot in seat 1; intervals
+    are clustered by seed. ``params``: ``["NAME=v1,v2,..."]`` (one or two; a rule option or a data path). Writes
     ``out/sweep.csv`` (one row per value and metric: value, estimate, lo, hi), ``out/sweep.md``
     and ``out/sweep.png`` (metrics against the value with 95% bands). Raises UserError."""
     game = get_game(game_id)
@@ -495,21 +536,22 @@ def sweep(game_id: str, params: list[str], n: int, players: int, strategies: lis
     runs = run_arms(game.id, arms, n, players, strategies, seed, rotate, jobs, out, run)
     rows = []
     for combo, ar in zip(grid, runs):
-        g = load_games(ar.runs, players)
+        g = load_games(ar.runs, players, game)
         mets = game_metrics(g, players)
         vals = {f"param{i + 1}": v for i, (_, _, v) in enumerate(combo)}
         for name, x in mets.items():
-            x = x[~np.isnan(x)]  # finished games only (the limit-game rate: every game)
+            keep = ~np.isnan(x)  # finished games only (the rates of no result: every game)
+            x, cl = x[keep], g["seed_index"][keep]
             if len(x) < 2:
                 continue
             scale = 100.0 if "rate" in name else 1.0
-            if name == LIMIT_METRIC:
+            if name in UNFINISHED_METRICS.values():
                 lo_, hi_ = wilson_interval(x.sum(), len(x))
                 rows.append({**vals, "metric": name, "games": len(x),
                              "estimate": x.mean() * scale, "lo": float(lo_[0]) * scale,
                              "hi": float(hi_[0]) * scale})
                 continue
-            m, se = x.mean(), x.std(ddof=1) / np.sqrt(len(x))
+            m, se = x.mean(), clustered_mean_se(x, cl)
             rows.append({**vals, "metric": name, "games": len(x), "estimate": m * scale,
                          "lo": (m - Z95 * se) * scale, "hi": (m + Z95 * se) * scale})
         games_lf, seats = q.scan_runs([str(r) for r in ar.runs])
@@ -552,8 +594,10 @@ def sweep(game_id: str, params: list[str], n: int, players: int, strategies: lis
         body.append(cells)
     lines.append(md_table(header, body))
     lines += ["", "Win rates, scores and lengths are over finished games only (*games* in "
-              "sweep.csv); the limit-game rate is over every game, with its Wilson 95% "
-              "interval; other intervals are normal 95% over games."]
+              "sweep.csv; a game stopped at the length limit or in a deadlock has no result); "
+              "the rate of each end reason without a result is over every game, with its "
+              "Wilson 95% interval; other intervals are normal 95% over games, clustered by "
+              "seed (the rotations of one seed are one cluster)."]
     small = table.filter(pl.col("metric").str.contains("win rate") & pl.col("lo").is_not_null()
                          & ((pl.col("hi") - pl.col("lo")) / 2 > 1.0))
     if small.height:
@@ -835,7 +879,8 @@ def _write_suggest(game, out, proposals, outliers, tried, base, band, n, players
              "component's whole interval falls inside the band (not just its estimate; "
              f"undecided changes are played again on 2x the games, up to {max_games or n:,}) "
              "and no component that was inside moves out of it with an interval clear of the "
-             "band. Games stopped at the length limit are left out.",
+             "band. Games without a result (stopped at the length limit, or in a deadlock) are "
+             "left out.",
              f"- Second bot mix for the robustness check: {', '.join(alt or [])}"]
     if base_overrides:
         lines.append("- Starting data: " + ", ".join(f"{k}={v}" for k, v in

@@ -56,6 +56,7 @@ from analysis.results.effects import (  # the read side, for the reports
 )
 from analysis.stats import bh_adjust, cluster_ratio, wilson_interval
 from sim.core.components import get_path
+from sim.core.ending import finished_mask
 from sim.core.errors import UserError
 from sim.core.io import atomic_path
 
@@ -73,9 +74,9 @@ EFFECT_COLUMNS = ("arm", "component", "family", "nudge", "step_kind", "effect", 
                   "balance_base", "balance_arm", "pairing_share", "pairing_n",
                   "identical_share", "placebo", "placebo_lo", "placebo_hi", "vs_placebo",
                   "vs_placebo_lo", "vs_placebo_hi", "small_sample", "rank", "tier", "bot_mix",
-                  "players")
+                  "players", "deadlock_rate_base", "deadlock_rate_arm")
 
-ARM_FORMAT = 2
+ARM_FORMAT = 3
 """Version of the per-game arrays of ``arms/<arm>.npz``: arms saved by an older format are
 played again."""
 
@@ -301,14 +302,6 @@ PLACEBO_SEED_SHIFT = 0x9E3779B97F4A7C15
 chance draws (and bot generators), on the same seats with the same bots and data."""
 
 
-def _finished(game, end_reason: np.ndarray) -> np.ndarray:
-    """``bool[n]``: the game ended with a result (every non-result end reason, the length
-    limit and Go Town's deadlock, left out). A local predicate until the shared definition of
-    a finished game (issue 26, item 3) lands in sim/."""
-    bad = [i for i, r in enumerate(game.end_reasons) if r in ("none", "limit", "deadlock")]
-    return ~np.isin(np.asarray(end_reason), bad)
-
-
 def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
              strategies: list[str], seating: str, seed: int, options: dict[str, Any],
              holders: list[str], jobs: int, chunk_size: int,
@@ -360,7 +353,11 @@ def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
     parts = Parallel(n_jobs=jobs, backend="threading")(delayed(one)(f) for f in starts)
     out = {
         "win_share": np.concatenate([r.win_share for r in parts]).astype(np.float64),
-        "finished": _finished(game, np.concatenate([r.end_reason for r in parts])),
+        # one definition of a finished game (sim.core.ending): limit and deadlock games apart
+        "finished": finished_mask(game, np.concatenate([np.asarray(r.end_reason)
+                                                        for r in parts])),
+        "deadlock": np.concatenate([np.asarray(r.end_reason) for r in parts])
+        == (game.end_reasons.index("deadlock") if "deadlock" in game.end_reasons else -1),
         "first_player": np.concatenate([r.first_player for r in parts]).astype(np.int64),
         "turns": np.concatenate([r.turns for r in parts]).astype(np.int64),
         "decisions": np.concatenate([r.decisions for r in parts]).astype(np.int64),
@@ -392,8 +389,8 @@ def _load_arm(path: Path, identity: str) -> dict[str, np.ndarray] | None:
         return None
     try:
         with np.load(path, allow_pickle=False) as z:
-            if str(z["identity"]) != identity:
-                return None
+            if str(z["identity"]) != identity or "deadlock" not in z.files:
+                return None  # another arm, or one saved before deadlocks were told apart
             return {k: z[k] for k in z.files if k != "identity"}
     except (OSError, ValueError, KeyError):
         return None  # a damaged file is played again
@@ -476,11 +473,13 @@ def measure(base: dict[str, np.ndarray], arm: dict[str, np.ndarray],
         return cluster_ratio(d, hold.sum(axis=1).astype(np.float64))
 
     eff = est(arm)
-    lims = []
+    lims, dead = [], []
     for g in (base, arm):
-        k = float((~g["finished"]).sum())
+        dl = g.get("deadlock", np.zeros(n, bool))
+        k = float((~g["finished"] & ~dl).sum())  # stopped at the limit; deadlocks apart
         lo, hi = wilson_interval(k, n)
         lims += [k / n, float(lo[0]), float(hi[0])]
+        dead.append(float(dl.sum()) / n)
     ident = _identical(base, arm) if "action_hash" in base and "action_hash" in arm \
         else None
     inv = _involved(base, comp) if "denied" not in arm and ident is not None else None
@@ -497,6 +496,7 @@ def measure(base: dict[str, np.ndarray], arm: dict[str, np.ndarray],
         "pairing_share": (float(ident[~inv].mean()) if inv is not None and (~inv).any()
                           else None),
         "pairing_n": int((~inv).sum()) if inv is not None else None,
+        "deadlock_rate_base": dead[0], "deadlock_rate_arm": dead[1],
     }
     if placebo is not None:
         pl_ = est(placebo)
@@ -731,7 +731,11 @@ def _markdown(game, df: pl.DataFrame, setup: dict, mix: str,
                      f"{_cell(r['first_seat_diff'], 2)} [{_cell(r['first_seat_lo'], 2)}, "
                      f"{_cell(r['first_seat_hi'], 2)}]",
                      f"{100 * r['limit_rate_base']:.2f}% / {100 * r['limit_rate_arm']:.2f}%"
-                     f" [{100 * r['limit_lo_arm']:.2f}, {100 * r['limit_hi_arm']:.2f}]",
+                     f" [{100 * r['limit_lo_arm']:.2f}, {100 * r['limit_hi_arm']:.2f}]"
+                     + (f"; deadlock {100 * r['deadlock_rate_base']:.2f}% / "
+                        f"{100 * r['deadlock_rate_arm']:.2f}%"
+                        if (r.get("deadlock_rate_base") or 0) + (r.get("deadlock_rate_arm")
+                                                                 or 0) > 0 else ""),
                      f"{r['balance_base']:.3f} / {r['balance_arm']:.3f}"
                      if r["balance_base"] is not None and r["balance_arm"] is not None
                      else "n/a"])

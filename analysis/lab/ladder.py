@@ -47,8 +47,8 @@ from analysis.results.ladder import (  # the read side, for the reports
     pairwise,
 )
 from analysis.stats import wilson_interval
+from sim.core.ending import finished_mask
 from sim.core.errors import UserError
-from sim.core.game import UNFINISHED
 from sim.core.integrity import MAX_GAMES, check_int, check_jobs, check_seed
 
 __all__ = ["DEFAULT_GAMES", "LadderGames", "fit_ratings", "ladder_tables", "pairwise",
@@ -79,8 +79,9 @@ class LadderGames:
     """The games of one player count, every table's games concatenated (G games):
     ``bots`` int64[G, p] (index into ``names`` per seat), ``rank`` int64[G, p] (1 = winner,
     0 = none), ``seed_index`` int64[G] (game i of its table: the common seed), ``table``
-    int64[G], ``limit`` bool[G] (unfinished: stopped at the length limit or, in Go Town, in a
-    deadlock), ``action_hash`` uint64[G],
+    int64[G], ``limit`` bool[G] (without a result, ``sim.core.ending``: stopped at the length
+    limit or, in Go Town, in a deadlock), ``deadlock`` bool[G] (the deadlocks among them,
+    counted apart), ``action_hash`` uint64[G],
     ``decisions`` int64[G]; timings in seconds: ``seconds`` (wall) and ``cpu_seconds`` (CPU
     time of the process) of the games, ``compile_seconds`` (the first game, which compiles or
     loads the engine)."""
@@ -104,6 +105,11 @@ class LadderGames:
     compile_seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
     budget: int | None = None  # the search bots' playouts per decision (None: their defaults)
+    deadlock: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.deadlock is None:
+            self.deadlock = np.zeros(np.asarray(self.limit).shape[0], bool)
 
 
 def play_ladder(game, players: int, names: list[str], n_per_table: int, seed: int = 1,
@@ -128,7 +134,7 @@ def play_ladder(game, players: int, names: list[str], n_per_table: int, seed: in
     resolved = game.resolve_options(options)
     budget = check_budget(game, names, budget)
     tables = ladder_tables(len(names), players)
-    limit_codes = [game.end_reasons.index(r) for r in UNFINISHED if r in game.end_reasons]
+    dead_code = game.end_reasons.index("deadlock") if "deadlock" in game.end_reasons else -1
     t0 = time.perf_counter()
     # one game first: numba compiles (or loads) the batch loop here, timed apart
     game.run_chunk(0, 1, seed, players, np.array([tables[0]], np.int64), resolved, names,
@@ -158,7 +164,8 @@ def play_ladder(game, players: int, names: list[str], n_per_table: int, seed: in
         rank=np.concatenate([np.asarray(r.rank, np.int64) for r in results]),
         seed_index=np.tile(np.arange(n, dtype=np.int64), len(tables)),
         table=np.repeat(np.arange(len(tables), dtype=np.int64), n),
-        limit=np.concatenate([np.isin(np.asarray(r.end_reason), limit_codes) for r in results]),
+        limit=np.concatenate([~finished_mask(game, np.asarray(r.end_reason)) for r in results]),
+        deadlock=np.concatenate([np.asarray(r.end_reason) == dead_code for r in results]),
         action_hash=np.concatenate([np.asarray(r.action_hash, np.uint64) for r in results]),
         decisions=np.concatenate([np.asarray(r.decisions, np.int64) for r in results]),
         seconds=seconds, cpu_seconds=cpu, compile_seconds=compile_s, budget=budget)
@@ -167,26 +174,31 @@ def play_ladder(game, players: int, names: list[str], n_per_table: int, seed: in
 def by_pairing(lg: LadderGames) -> pl.DataFrame:
     """Per pairing (the set of bots at a table, over all its seat orders): ``games``,
     ``limit_games`` (stopped at the length limit) and ``limit_rate`` with its Wilson 95%
-    bounds ``limit_lo``/``limit_hi``, ``distinct`` (distinct
+    bounds ``limit_lo``/``limit_hi``, ``deadlock_games`` and ``deadlock_rate`` (Go Town's
+    deadlocks, apart from the limit games), ``distinct`` (distinct
     action sequences within each seat order, summed) and ``distinct_rate``."""
     label = [" vs ".join(lg.names[i] for i in sorted(t)) for t in lg.tables]
-    df = pl.DataFrame({"table": lg.table, "limit": lg.limit.astype(np.int64),
-                       "hash": lg.action_hash})
+    df = pl.DataFrame({"table": lg.table,
+                       "limit": (lg.limit & ~lg.deadlock).astype(np.int64),
+                       "deadlock": lg.deadlock.astype(np.int64), "hash": lg.action_hash})
     per_table = (df.group_by("table", maintain_order=True)
                  .agg(pl.len().alias("games"), pl.col("limit").sum().alias("limit_games"),
+                      pl.col("deadlock").sum().alias("deadlock_games"),
                       pl.col("hash").n_unique().alias("distinct"))
                  .with_columns(pl.col("table").replace_strict(dict(enumerate(label)),
                                                               return_dtype=pl.Utf8)
                                .alias("pairing")))
     df = (per_table.group_by("pairing", maintain_order=True)
-          .agg(pl.col("games").sum(), pl.col("limit_games").sum(), pl.col("distinct").sum())
+          .agg(pl.col("games").sum(), pl.col("limit_games").sum(),
+               pl.col("deadlock_games").sum(), pl.col("distinct").sum())
           .with_columns((pl.col("limit_games") / pl.col("games")).alias("limit_rate"),
+                        (pl.col("deadlock_games") / pl.col("games")).alias("deadlock_rate"),
                         (pl.col("distinct") / pl.col("games")).alias("distinct_rate")))
     lo, hi = wilson_interval(df["limit_games"].to_numpy().astype(float),
                              df["games"].to_numpy().astype(float))
     return (df.with_columns(limit_lo=pl.Series(lo), limit_hi=pl.Series(hi))
             .select("pairing", "games", "limit_games", "limit_rate", "limit_lo", "limit_hi",
-                    "distinct", "distinct_rate"))
+                    "deadlock_games", "deadlock_rate", "distinct", "distinct_rate"))
 
 
 def rate(lg: LadderGames) -> tuple[Ratings, dict[str, Any]]:
@@ -198,7 +210,8 @@ def rate(lg: LadderGames) -> tuple[Ratings, dict[str, Any]]:
     g = len(lg.limit)
     pairings = by_pairing(lg)
     facts = {
-        "games": g, "limit_games": int(lg.limit.sum()),
+        "games": g, "limit_games": int((lg.limit & ~lg.deadlock).sum()),
+        "deadlock_games": int(lg.deadlock.sum()),
         "unranked_games": int((keep & ~(lg.rank > 0).all(axis=1)).sum()),
         "rated_games": int((keep & (lg.rank > 0).all(axis=1)).sum()),
         "distinct_games": int(pairings["distinct"].sum()), "tables": len(lg.tables),
@@ -304,7 +317,8 @@ def write_ladder(results: list[tuple[LadderGames, Ratings, dict]], out: Path,
         "seed** (the games of every table that share a seed form one cluster; this contains "
         "clustering by game, since the pairs of one game are not independent). One virtual "
         "drawn game per pair of bots keeps every rating finite. Games stopped at the length "
-        "limit have no ranks: they are left out of the ratings and counted below. "
+        "limit (and Go Town's deadlocks) have no result and no ranks: they are left out of the "
+        "ratings and counted below, each apart. "
         "`>` in an ordering: the next bot's rating is clearly lower (Benjamini-Hochberg q < "
         "0.05 across the neighbouring pairs of the ordering, from the clustered covariance); "
         "`~`: not separated by this run. An interval is for the "
@@ -317,7 +331,8 @@ def write_ladder(results: list[tuple[LadderGames, Ratings, dict]], out: Path,
         lines += [
             f"{facts['tables']} tables x {lg.n_per_table:,} games = {facts['games']:,} games "
             f"({facts['rated_games']:,} rated, {facts['limit_games']:,} stopped at the length "
-            f"limit), {r.comparisons:,} comparisons in {r.clusters:,} seed clusters; played in "
+            f"limit" + (f", {facts['deadlock_games']:,} ended in a deadlock"
+                        if facts.get("deadlock_games") else "") + f"), {r.comparisons:,} comparisons in {r.clusters:,} seed clusters; played in "
             f"{lg.seconds:.1f} s wall, {lg.cpu_seconds:.1f} s CPU ({lg.compile_seconds:.1f} s "
             "compiling or loading the engine first, not counted).",
             "",
@@ -363,18 +378,24 @@ def write_ladder(results: list[tuple[LadderGames, Ratings, dict]], out: Path,
             cells = [f"{h[(x, y)][0]:.3f}" if (x, y) in h else "" for y in order]
             lines.append(f"| **{_md(x)}** | " + " | ".join(cells) + " |")
         lines.append("")
+        dl = bool(int(pt["deadlock_games"].sum()))
         lines += ["Per pairing (the set of bots at a table, over its seat orders): games stopped "
-                  "at the length limit (excluded from the ratings) and distinct games (within "
-                  "each seat order, summed):", "",
-                  "| pairing | games | limit games | limit rate [Wilson 95%] | distinct games "
+                  "at the length limit" + (" and games ended in a deadlock (each excluded from "
+                                           "the ratings)" if dl else
+                                           " (excluded from the ratings)")
+                  + " and distinct games (within each seat order, summed):", "",
+                  "| pairing | games | limit games | limit rate [Wilson 95%] | "
+                  + ("deadlocks | deadlock rate | " if dl else "") + "distinct games "
                   "| distinct |",
-                  "|---|---:|---:|---:|---:|---:|"]
+                  "|---|---:|---:|---:|" + ("---:|---:|" if dl else "") + "---:|---:|"]
         for row in pt.iter_rows(named=True):
             mark = " **(few)**" if row["distinct_rate"] < 0.5 else ""
             lines.append(f"| {_md(row['pairing'])} | {row['games']:,} | "
                          f"{row['limit_games']:,} | {row['limit_rate']:.2%} "
                          f"[{row['limit_lo']:.2%}, {row['limit_hi']:.2%}] | "
-                         f"{row['distinct']:,} | {row['distinct_rate']:.1%}{mark} |")
+                         + (f"{row['deadlock_games']:,} | {row['deadlock_rate']:.2%} | "
+                            if dl else "")
+                         + f"{row['distinct']:,} | {row['distinct_rate']:.1%}{mark} |")
         lines.append("")
         unsep = r.table.filter(pl.col("clear_of_next") == False)  # noqa: E712
         if unsep.height:
@@ -439,7 +460,10 @@ def run_ladder(game_id: str, players: list[int] | None = None, n: int | None = N
         r, facts = rate(lg)
         results.append((lg, r, facts))
         line = (f"{game.id} {p}p: {ordering_text(r.table)}  ({facts['games']:,} games, "
-                f"{facts['limit_games']:,} at the limit, {lg.seconds:.1f} s wall, "
+                f"{facts['limit_games']:,} at the limit, "
+                + (f"{facts['deadlock_games']:,} in a deadlock, "
+                   if facts.get("deadlock_games") else "")
+                + f"{lg.seconds:.1f} s wall, "
                 f"{lg.cpu_seconds:.1f} s CPU)")
         summary.append(line)
         if progress:

@@ -56,6 +56,8 @@ import numpy as np
 
 from analysis.doc import write_atomic
 from analysis.results.tiers import (  # the read side, for the reports
+    FDR,
+    HOLD_FACTOR,
     MIN_DECIDE,
     MIN_HOLDERS,
     TIERS,
@@ -160,6 +162,8 @@ def strength_note(game_id: str, budget: int) -> str:
             "than the scripted one.")
 
 
+
+
 # ---- the verdict ----------------------------------------------------------------------------
 def _sig(lo: float, hi: float) -> int:
     """+1 / -1 when the interval lies above / below 0, 0 when it includes 0 or is NaN."""
@@ -169,8 +173,8 @@ def _sig(lo: float, hi: float) -> int:
 
 
 def classify(scripted: tuple[float, float, float], search: tuple[float, float, float],
-             diff: tuple[float, float, float] | None = None, n_search: int | None = None
-             ) -> str:
+             diff: tuple[float, float, float] | None = None, n_search: int | None = None,
+             q: tuple[float | None, float | None] | None = None) -> str:
     """The verdict of one finding under search play (one of ``VERDICTS``).
 
     ``scripted``, ``search``: ``(estimate, lo, hi)`` of the finding in the scripted and the
@@ -179,7 +183,8 @@ def classify(scripted: tuple[float, float, float], search: tuple[float, float, f
     that includes 0. ``n_search``: finished search-tier games; below ``MIN_DECIDE`` a scripted
     finding is ``undecided`` and any other ``none`` whatever the intervals say.
 
-    * ``holds``: both intervals exclude 0 on the same side;
+    * ``holds``: both intervals exclude 0 on the same side, and the search estimate is within
+      ``HOLD_FACTOR`` of the scripted one (else ``holds, larger`` / ``holds, smaller``);
     * ``flips``: both exclude 0, on opposite sides;
     * ``weakens``: the scripted interval excludes 0, the search interval does not, and the
       paired difference excludes 0 on the side towards 0 (the finding shrinks measurably);
@@ -187,14 +192,26 @@ def classify(scripted: tuple[float, float, float], search: tuple[float, float, f
       search games to say);
     * ``appears``: only the search interval excludes 0;
     * ``none``: neither excludes 0.
+
+    ``q``: the Benjamini-Hochberg q-values of the finding in the scripted and the search tier
+    (over the study's findings, ``bh_findings``); a tier whose q is not below ``FDR`` counts as
+    an interval that includes 0.
     """
     a = _sig(scripted[1], scripted[2])
     b = _sig(search[1], search[2])
+    if q is not None:
+        a = a if q[0] is not None and q[0] < FDR else 0
+        b = b if q[1] is not None and q[1] < FDR else 0
     if n_search is not None and n_search < MIN_DECIDE:
         return "undecided" if a else "none"
     if a == 0:
         return "appears" if b else "none"
     if b == a:
+        ratio = search[0] / scripted[0] if scripted[0] else math.inf
+        if ratio > HOLD_FACTOR:
+            return "holds, larger"
+        if ratio < 1.0 / HOLD_FACTOR:
+            return "holds, smaller"
         return "holds"
     if b == -a:
         return "flips"
@@ -230,7 +247,7 @@ def play_tier(game_id: str, n: int, players: int, strategies: list[str], seating
     UserError on bad input (unknown bot, seating, players, options)."""
     from joblib import Parallel, delayed
 
-    from sim.core.game import UNFINISHED
+    from sim.core.ending import finished_mask
     from sim.core.seating import seat_matrix
     from sim.registry import get_game
 
@@ -239,7 +256,6 @@ def play_tier(game_id: str, n: int, players: int, strategies: list[str], seating
     names = [game.strategy(s).name for s in strategies]
     resolved = game.resolve_options(options)
     codes, params = _with_budget(game, names, budget)
-    bad = [game.end_reasons.index(r) for r in UNFINISHED if r in game.end_reasons]
 
     def one(first: int):
         count = min(chunk_size, n - first)
@@ -255,11 +271,43 @@ def play_tier(game_id: str, n: int, players: int, strategies: list[str], seating
         delayed(one)(f) for f in range(0, n, chunk_size))
     out = {
         "win_share": np.concatenate([r.win_share for r in parts]).astype(np.float64),
-        "finished": ~np.isin(np.concatenate([r.end_reason for r in parts]), bad),
+        "finished": finished_mask(game, np.concatenate([r.end_reason for r in parts])),
         "first_player": np.concatenate([r.first_player for r in parts]).astype(np.int64),
     }
     for h in holders:
         out["h:" + h] = np.concatenate([r.seat_detail[h] for r in parts]).astype(np.int16)
+    return out
+
+
+def load_run_arm(run_dir: str | os.PathLike, holders: list[str]) -> dict[str, np.ndarray]:
+    """The scripted tier read from a results run instead of played: per game of the run (in
+    game order) ``win_share`` float64 ``[n, players]``, ``finished`` (``sim.core.ending``, the
+    game's declared end reasons), ``first_player`` and, for each name of ``holders``,
+    ``h:<name>`` int16 ``[n, players]``: the same arrays as ``play_tier``, so the tier study
+    reads the very games of the run (and of its report) on their seeds."""
+    import polars as pl
+
+    from sim.core.ending import finished_mask
+    from sim.registry import get_game
+    from sim.runner import load_manifest
+
+    m = load_manifest(run_dir)
+    game = get_game(m["game"])
+    p = int(m["players"])
+    games = (pl.scan_parquet(os.path.join(run_dir, "games", "chunk-*.parquet"))
+             .select("game", "first_player", "end_reason").sort("game").collect())
+    names = pl.scan_parquet(os.path.join(run_dir, "seats", "chunk-*.parquet")
+                            ).collect_schema().names()
+    cols = ["game", "seat", "win_share"] + [h for h in holders if h in names]
+    seats = (pl.scan_parquet(os.path.join(run_dir, "seats", "chunk-*.parquet"))
+             .select(cols).sort("game", "seat").collect())
+    n = games.height
+    out = {"win_share": seats["win_share"].to_numpy().astype(np.float64).reshape(n, p),
+           "finished": finished_mask(game, games["end_reason"].to_numpy()),
+           "first_player": games["first_player"].to_numpy().astype(np.int64)}
+    for h in holders:
+        out["h:" + h] = (seats[h].fill_null(0).to_numpy().astype(np.int16).reshape(n, p)
+                         if h in names else np.zeros((n, p), np.int16))
     return out
 
 
@@ -410,7 +458,8 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
               out: str | os.PathLike | None = None, options: dict[str, Any] | None = None,
               budget: int | None = None, n_scripted: int | None = None,
               seating: str | None = None, run: dict[str, Any] | None = None,
-              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+              progress: Callable[[int, int], None] | None = None,
+              scripted_run: str | os.PathLike | None = None) -> dict[str, Any]:
     """Play the three tiers of ``game_id`` on the same seeds and write ``tiers.json`` and
     ``tiers.md`` into ``out`` (default ``reports/<game>/tiers``).
 
@@ -419,8 +468,11 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     default 2; ``strategies``/``seating``: the scripted tier (default the game's recommended
     mix, pool seating); ``budget``: the search bot's playouts per decision (default: its
     registry value); ``run``: the manifest fields of the results run this study belongs to
-    (``tiers_for_run``). Returns ``{"data": the tiers.json dict, "markdown": path, "summary":
-    text}``. Raises UserError (one line) for a game without ``SEARCH_BOT``, bad counts or budget,
+    (``tiers_for_run``); ``scripted_run``: that results run's folder: the scripted tier is then
+    **read** from its games (every game of the run, the same seeds: ``load_run_arm``), not
+    replayed, so the study and the run's report measure the same games. Returns ``{"data":
+    the tiers.json dict, "markdown": path, "summary": text}``. Raises UserError (one line)
+    for a game without ``SEARCH_BOT``, bad counts or budget,
     unknown bots or options."""
     from sim.core.integrity import MAX_GAMES, check_int, check_seed
     from sim.core.seating import check_seating
@@ -473,10 +525,20 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
             ("scripted", n_scripted, list(strategies), seating, 2000),
             ("search", n_search, [SEARCH_BOT], "fixed", 1)]
     cpu: dict[str, float] = {}
+    n_run = None
     for tier, n, names, seat, chunk in plan:
         t0, c0 = time.perf_counter(), time.process_time()
-        arms[tier] = play_tier(game.id, n, players, names, seat, seed, options, holders,
-                               used_budget if tier == "search" else None, jobs, chunk, tick)
+        if tier == "scripted" and scripted_run is not None:
+            arms[tier] = load_run_arm(scripted_run, holders)
+            n_run = int(arms[tier]["finished"].shape[0])
+            if n_run < n_search:
+                raise UserError(f"tiers: the run {scripted_run} has {n_run:,} games, fewer "
+                                f"than the {n_search:,} search-tier games")
+            tick(n)
+        else:
+            arms[tier] = play_tier(game.id, n, players, names, seat, seed, options, holders,
+                                   used_budget if tier == "search" else None, jobs, chunk,
+                                   tick)
         seconds[tier] = round(time.perf_counter() - t0, 2)
         cpu[tier] = round(time.process_time() - c0, 2)
     # at 2 players the second position mirrors the first (win shares sum to 1): one finding
@@ -484,15 +546,19 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
                                                                      else 1)]
     for label, col, hmin in _pick_components(arms["scripted"], comps):
         findings.append(_component_finding(arms, label, col, hmin, n_search))
+    bh_findings(findings)
     for f in findings:
         t = f["tiers"]
         dd = f.get("diff")
         f["verdict"] = classify(tup(t["scripted"]), tup(t["search"]),
-                                tup(dd) if dd else None, t["search"]["n"])
+                                tup(dd) if dd else None, t["search"]["n"],
+                                (t["scripted"].get("q"), t["search"].get("q")))
     setup = {"game": game.id, "title": game.title, "players": players,
              "strategies": list(strategies), "seating": seating, "seed": seed,
              "options": options, "version": game.version, "n_search": n_search,
-             "n_scripted": n_scripted, "n_random": n_scripted, "budget": used_budget,
+             "n_scripted": n_run or n_scripted, "n_random": n_scripted,
+             "scripted_source": ("the results run's own games (read, not replayed)"
+                                 if n_run else "played"), "budget": used_budget,
              "default_budget": default_budget, "search_bot": SEARCH_BOT,
              "playout": _playout_name(game), "seconds": seconds, "cpu_seconds": cpu,
              "strength": strength_note(game.id, used_budget),
@@ -506,6 +572,26 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     write_atomic(out / "tiers.md", md)
     return {"data": data, "markdown": out / "tiers.md",
             "summary": data["headline"] + f"\nreport: {out / 'tiers.md'}"}
+
+
+def bh_findings(findings: list[dict[str, Any]]) -> None:
+    """Each finding's tier cells get ``p`` (two-sided, from the 95% interval's standard error)
+    and ``q`` (Benjamini-Hochberg over the study's findings, each tier apart), in place."""
+    from analysis.stats import Z95, bh_adjust, normal_pvalue
+
+    for tier in TIERS:
+        cells = [f["tiers"].get(tier) for f in findings]
+        ps = []
+        for c in cells:
+            if c is None or c.get("lo") is None or c.get("est") is None:
+                ps.append(math.nan)
+            else:
+                ps.append(normal_pvalue(c["est"], (c["hi"] - c["lo"]) / (2 * Z95)))
+        qs = bh_adjust(np.array(ps, float)) if ps else []
+        for c, p_, q_ in zip(cells, ps, qs):
+            if c is not None:
+                c["p"] = None if math.isnan(p_) else float(p_)
+                c["q"] = None if math.isnan(q_) else float(q_)
 
 
 def _playout_name(game) -> str:
@@ -522,7 +608,8 @@ def run_tiers_of(run_dir: str | os.PathLike, jobs: int = 1, n_search: int | None
                  budget: int | None = None, n_scripted: int | None = None,
                  progress: Callable[[int, int], None] | None = None) -> Path:
     """Play the tier study of the finished results run ``run_dir`` on its own game, players,
-    bots, seating, seed and options (the scripted tier's game i is the run's game i) and write
+    bots, seating, seed and options (the scripted tier **is** the run's games, read from its
+    Parquet; the search tier's game i is the run's game i on its seed) and write
     it into ``<run_dir>/tiers``. Sizes default to ``tier_study(game)``; a study already there
     for this run with the same sizes is kept (a rerun of ``boardsim run``). Returns the folder.
     Raises UserError for an unfinished run or one with component-data overrides."""
@@ -536,12 +623,14 @@ def run_tiers_of(run_dir: str | os.PathLike, jobs: int = 1, n_search: int | None
     n_scripted = n_scripted or plan["n_scripted"]
     if tiers_for_run(run_dir, m) is not None:  # a rerun of `boardsim run` keeps a same study
         old = load_tiers(out)
-        if (old.get("n_search"), old.get("budget"), old.get("n_scripted")) == (
-                n_search, budget, n_scripted):
+        if (old.get("n_search"), old.get("budget"), old.get("n_random"),
+                old.get("scripted_source", "played")) == (
+                n_search, budget, n_scripted, "the results run's own games (read, not "
+                "replayed)"):
             return out
     run_tiers(m["game"], n_search, int(m["players"]), list(m["strategies"]), int(m["seed"]),
               jobs, out, dict(m.get("options") or {}), budget, n_scripted,
-              str(m["seating"]), run_fields(m), progress)
+              str(m["seating"]), run_fields(m), progress, scripted_run=run_dir)
     return out
 
 

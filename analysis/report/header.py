@@ -26,6 +26,7 @@ def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None
         r = per_run.filter(pl.col("run") == i)
         n = int(r["n"][0]) if len(r) else 0
         lim = int(r["limit"][0]) if len(r) else 0
+        dead = int(r["deadlock"][0]) if len(r) and "deadlock" in r.columns else 0
         counts.append(n)
         games_txt = count(n)
         if m.get("n_games") is not None and int(m["n_games"]) != n:
@@ -37,7 +38,7 @@ def header_section(doc, title, game_id, run_dirs, manifests, per_run, roles=None
             md_literal(os.path.basename(os.path.normpath(run))),
             r["players"][0] if len(r) else str(m.get("players", "?")),
             games_txt,
-            count(lim),
+            count(lim) + (f" (and {count(dead)} deadlocks)" if dead else ""),
             ", ".join(strategies) or "?",
             str(m.get("seating", "?")),
             str(m.get("seed", "?")),

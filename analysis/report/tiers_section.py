@@ -17,7 +17,13 @@ def tiers_section(doc: Doc, run_dirs: list[str], manifests: list[dict],
     finding whose search interval includes 0 is "undecided at n=..."). Without one: the
     section says no study was played and gives the ``boardsim tiers`` command. Returns the
     study's ``tiers.json`` dict, or None."""
-    from analysis.results.tiers import command_for, findings_table, load_tiers, tiers_for_run
+    from analysis.results.tiers import (
+        VERDICT_TEXT,
+        command_for,
+        findings_table,
+        load_tiers,
+        tiers_for_run,
+    )
 
     doc.h(2, TITLE)
     data = None
@@ -42,19 +48,17 @@ def tiers_section(doc: Doc, run_dirs: list[str], manifests: list[dict],
     doc.p(f"The same games (same seeds: common random numbers) under three tiers at "
           f"{data['players']} players: **random** (every seat `random`, "
           f"{data['n_random']:,} games), **scripted** ({', '.join(data['strategies'])}, "
-          f"{data['seating']} seating, {data['n_scripted']:,} games) and **search** "
-          f"(`{data.get('search_bot', 'mcts')}` in every seat, {data['budget']:,} playouts "
-          "per decision, its default "
+          f"{data['seating']} seating, {data['n_scripted']:,} games"
+          + ("; the run's own games, the ones this report reads" if
+             data.get("scripted_source", "played") != "played" else "")
+          + f") and **search** (`{data.get('search_bot', 'mcts')}` "
+          f"in every seat, {data['budget']:,} playouts per decision, its default "
           f"{data['default_budget']:,}; the first {data['n_search']:,} of the same games; "
           f"{sec.get('search', 0):.0f} s to play). {data.get('strength', '')} Points are win rate x 100 with 95% "
           "intervals clustered by game, over finished games. First-player rows: a turn "
           "position's win rate minus parity. Component rows: holders' win rate minus the "
           "others' (an association, not an effect), the strongest and weakest of the "
-          "scripted tier. Verdict: *holds* (scripted and search intervals both exclude 0, "
-          "same sign), *flips* (opposite signs), *weakens* (the search interval includes 0 "
-          "and the paired difference moves toward 0), *undecided* (the search interval "
-          "includes 0: too few search games at this n), *appears* (only under search), "
-          "*none* (neither tier).")
+          "scripted tier. " + VERDICT_TEXT)
     head, rows = findings_table(data)
     doc.table(Table(head, rows, [False, True, True, True, True, False]))
     if any(f["verdict"] in ("undecided", "none", "appears") for f in data["findings"]):

@@ -68,7 +68,7 @@ def component_by_bot(seats: pl.LazyFrame, prefix: str) -> tuple[pl.DataFrame, pl
         if not imp.is_empty():
             parts.append(imp.with_columns(strategy=pl.lit(s)))
     schema = {"players": pl.Int8, "component": pl.Utf8, "diff": pl.Float64, "lo": pl.Float64,
-              "hi": pl.Float64, "n": pl.Int64, "strata": pl.Int64}
+              "hi": pl.Float64, "n": pl.Int64, "strata": pl.Int64, "n_with": pl.Int64}
     if not parts:
         return pl.DataFrame(schema=schema), pl.DataFrame()
     per_bot = pl.concat(parts).select("players", "strategy", "component", "n_with",
@@ -80,9 +80,31 @@ def component_by_bot(seats: pl.LazyFrame, prefix: str) -> tuple[pl.DataFrame, pl
                              g["wins_without"].to_numpy(), g["n_without"].to_numpy())
         if r["strata"] and not math.isnan(r["diff"]):
             lo, hi = max(r["lo"], -1.0), min(r["hi"], 1.0)
-            rows.append((int(p), c, r["diff"], lo, hi, r["n1"] + r["n0"], r["strata"]))
+            rows.append((int(p), c, r["diff"], lo, hi, r["n1"] + r["n0"], r["strata"],
+                         int(r["n1"])))
     comb = pl.DataFrame(rows, schema=schema, orient="row")
     return comb.sort(["players", "diff"], descending=[False, True]), per_bot
+
+
+MIN_HOLDERS = 20
+"""An association headline (strongest/weakest) needs at least this many holder seat-games
+(the seats with the component: the n behind the estimate; issue 26: Suburbia's "weakest
+tile" rested on 12). ``analysis.report.scan.MIN_HEADLINE_N`` checks it."""
+
+
+def _holders(r: dict) -> str:
+    """The n behind an association row: its holders (of all its seat-games)."""
+    if r.get("n_with") is None:
+        return f"{count(r['n'])} seat-games"
+    return f"{count(r['n_with'])} holders of {count(r['n'])} seat-games"
+
+
+def _sampled(unit: str) -> bool:
+    """Whether a rule-hole count is over sampled units (games, seat-games, holders), which
+    take a rate interval; a count over a list of types (card types, tiles offered, ...) is the
+    whole list, not a sample, and takes none."""
+    return unit.split(" ")[0] in ("games", "seat-games", "holders", "seats", "turns",
+                                  "decisions", "paired")
 
 
 def _advantage_reading(who: str, r: dict, p: int) -> str:
@@ -132,6 +154,8 @@ def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
     del mix  # said once in the intro line
     rows = []
     noun = grp["noun"]
+    if "n_with" in comb.columns:  # a headline rests on its holders: MIN_HOLDERS at least
+        comb = comb.filter(pl.col("n_with") >= MIN_HOLDERS)
     for (p,), g in comb.group_by("players", maintain_order=True):
         if len(g) < 2:
             continue
@@ -143,7 +167,7 @@ def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
             zero = "" if r["lo"] > 0 or r["hi"] < 0 else "CI includes 0; "
             rows.append([
                 f"{label} {noun}, {p}p", f"**{r['component']}** {pts(r['diff'])} points",
-                ci(r["lo"], r["hi"]), f"{count(r['n'])} seat-games",
+                ci(r["lo"], r["hi"]), _holders(r),
                 f"Association, not an effect: {zero}{_versus(r, other)}."])
     return rows
 
@@ -366,8 +390,9 @@ def rule_hole_rows(holes: list[dict]) -> list[list]:
             ps = [p for p, _ in items if p]
             where = f" ({', '.join(f'{p}p' for p in ps)})" if len(ps) > 1 else (
                 f" ({ps[0]} players)" if ps else "")
-            clean.append(f"{finding}{where}: 0 of {count(n)} {unit} " + (
-                f"(≤ {pct(wilson(0, n)[1], 2)})" if n else "(nothing to check)"))
+            clean.append(f"{finding}{where}: 0 of {count(n)} {unit}" + (
+                f" (≤ {pct(wilson(0, n)[1], 2)})" if n and _sampled(unit) else
+                "" if n else " (nothing to check)"))
             continue
         p, h = max(found, key=lambda x: x[1]["count"] / x[1]["n"])
         lo, hi = wilson(h["count"], h["n"])
@@ -386,7 +411,8 @@ def rule_hole_rows(holes: list[dict]) -> list[list]:
             reading += " Other counts: " + "; ".join(others) + "."
         rows.append([f"Rule hole: {finding}",
                      pct(h["count"] / h["n"], 2) + (f" ({p}p)" if len(items) > 1 else ""),
-                     ci(lo, hi, 2), f"{count(h['count'])} of {count(h['n'])} {unit}",
+                     ci(lo, hi, 2) if _sampled(unit) else "",
+                     f"{count(h['count'])} of {count(h['n'])} {unit}",
                      f"{reading} {_fix(h)}"])
     if clean:
         rows.append(["Rule holes: none found", "0", "", "",
@@ -407,9 +433,10 @@ def rule_hole_section(doc: Doc, holes: list[dict]) -> None:
     rows = []
     for h in holes:  # a check over nothing (n = 0) has no rate
         lo, hi = wilson(h["count"], h["n"]) if h["n"] else (None, None)
+        sampled = _sampled(h["unit"])
         rows.append([h["finding"], f"{count(h['count'])} of {count(h['n'])} {h['unit']}",
                      pct(h["count"] / h["n"], 2) if h["n"] else "n/a",
-                     ci(lo, hi, 2) if h["n"] else "",
+                     ci(lo, hi, 2) if h["n"] and sampled else "",
                      h["reading"].rstrip(".") + ".",
                      (h["fix"].rstrip(".") + ".") if h.get("fix") else "none"])
     doc.table(Table(["Check", "Found", "Rate", "95% CI", "Reading", "Fix"], rows,

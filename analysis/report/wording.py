@@ -15,7 +15,8 @@ import math
 __all__ = ["order_text", "ranking_text", "separated", "rare_text", "mix_label", "CAUSAL_PHRASES",
            "RARE_BELOW"]
 
-CAUSAL_PHRASES = ("moves the win rate", "decides games", "decide games", "causes", "caused by")
+CAUSAL_PHRASES = ("moves the win rate", "decides games", "decide games", "causes", "caused by",
+                  "hands a third seat the win", "hands the win")
 """Causal wordings that no association in a report may use (an association is not an
 effect)."""
 

@@ -134,6 +134,7 @@ def _read_runs(run_dirs: list[str], out_dir: str, game_title_: str | None,
         all_games.group_by("run").agg(
             n=pl.len(),
             limit=(pl.col("end_reason") == q.LIMIT).sum(),
+            deadlock=(pl.col("end_reason") == q.DEADLOCK).sum(),
             players=pl.col("players").unique().sort().cast(pl.Utf8).str.join(","),
             options=pl.col("options").unique().sort().str.join("\n"),
         )

@@ -18,8 +18,29 @@ TIERS = ("random", "scripted", "search")
 """The tiers, weakest first."""
 
 
-VERDICTS = ("holds", "flips", "weakens", "undecided", "appears", "none")
-"""A finding's verdict under search play (``classify``)."""
+VERDICTS = ("holds", "holds, larger", "holds, smaller", "flips", "weakens", "undecided",
+            "appears", "none")
+"""A finding's verdict under search play (``analysis.lab.tiers.classify``)."""
+
+HOLD_FACTOR = 2.0
+"""The magnitude rule: a finding "holds" only when the search tier's estimate is within this
+factor of the scripted tier's (1/2x to 2x); beyond it, "holds, larger" or "holds, smaller"
+(the sign holds, the size does not)."""
+
+FDR = 0.05
+"""The Benjamini-Hochberg level over a study's findings (each tier apart): a finding counts as
+shown in a tier only when its interval excludes 0 and its q-value is below this."""
+
+VERDICT_TEXT = ("Verdict (Benjamini-Hochberg over the study's findings, each tier apart: a "
+                "tier shows a finding when its interval excludes 0 and its q < 0.05): *holds* "
+                "(shown in both tiers, same sign, the search estimate within "
+                f"{HOLD_FACTOR:g}x of the scripted one), *holds, larger* / *holds, smaller* "
+                f"(same sign, the search estimate beyond {HOLD_FACTOR:g}x / below "
+                f"1/{HOLD_FACTOR:g} of the scripted one), *flips* (opposite signs), *weakens* "
+                "(search not shown and the paired difference moves towards 0), *undecided* "
+                "(search not shown: too few search games), *appears* (only under search), "
+                "*none* (neither tier).")
+"""How every tier study reads its verdicts (tiers.md and the report's section)."""
 
 
 MIN_HOLDERS = 30
@@ -67,7 +88,8 @@ def headline(data: dict[str, Any]) -> str:
     search play, with the search tier's size and budget; the first-player finding first."""
     fs = data["findings"]
     counts = {v: sum(f["verdict"] == v for f in fs) for v in VERDICTS}
-    found = sum(counts[v] for v in ("holds", "flips", "weakens", "undecided"))
+    sized = counts["holds, larger"] + counts["holds, smaller"]
+    found = sum(counts[v] for v in ("holds", "flips", "weakens", "undecided")) + sized
     fp = fs[0]
     who = (f"search tier: `{data.get('search_bot', 'mcts')}` in every seat, "
            f"{data['budget']:,} playouts per decision, "
@@ -85,7 +107,9 @@ def headline(data: dict[str, Any]) -> str:
                 f"{found} scripted finding(s) can be confirmed or refuted")
     else:
         lead = (f"Of {found} scripted findings under search play: {counts['holds']} "
-                f"{'holds' if counts['holds'] == 1 else 'hold'}, {counts['flips']} "
+                f"{'holds' if counts['holds'] == 1 else 'hold'}"
+                + (f" (and {sized} with a size beyond {HOLD_FACTOR:g}x)" if sized else "")
+                + f", {counts['flips']} "
                 f"{'flips' if counts['flips'] == 1 else 'flip'}, {counts['weakens']} "
                 f"{'weakens' if counts['weakens'] == 1 else 'weaken'}, {counts['undecided']} "
                 "undecided")
@@ -134,8 +158,9 @@ def markdown(data: dict[str, Any]) -> str:
              f"- Tiers: **random** (`random` in every seat, {data['n_random']:,} games, "
              f"{sec.get('random', 0):.1f} s); **scripted** ({', '.join(data['strategies'])}, "
              f"{data['seating']} seating, {data['n_scripted']:,} games, "
-             f"{sec.get('scripted', 0):.1f} s); **search** (`{data.get('search_bot', 'mcts')}` "
-             "in every seat, "
+             + ("the results run's own games, read, not replayed); "
+                if data.get("scripted_source", "played") != "played"
+                else f"{sec.get('scripted', 0):.1f} s); ") + f"**search** (`{data.get('search_bot', 'mcts')}` in every seat, "
              f"{data['budget']:,} playouts per decision (default {data['default_budget']:,}), "
              f"playouts by `{data['playout']}`, games 0..{data['n_search'] - 1}, "
              f"{sec.get('search', 0):.1f} s). {data.get('strength', '')}",
@@ -144,10 +169,7 @@ def markdown(data: dict[str, Any]) -> str:
              "rows: holders' win rate minus the others' (an association, not an effect; the "
              f"three strongest and weakest of the scripted tier with >= {MIN_HOLDERS} holder "
              "seat-games). Finished games only (no length-limit or deadlock games).",
-             "- Verdict: holds (scripted and search intervals exclude 0, same sign), flips "
-             "(opposite signs), weakens (search includes 0 and the paired difference moves "
-             "towards 0), undecided (search interval includes 0: too few search games), "
-             "appears (only search excludes 0), none (neither).", "",
+             "- " + VERDICT_TEXT, "",
              f"**Headline:** {data['headline']}", ""]
     head, rows = findings_table(data)
     lines += [md_table(head, rows), ""]

@@ -15,6 +15,7 @@ import numpy as np
 
 from sim.core import entry
 from sim.core.components import ComponentSchema, apply_to_document
+from sim.core.ending import NO_RESULT
 from sim.core.errors import UserError
 from sim.core.options import OptionSet
 
@@ -56,10 +57,7 @@ class ChunkResult:
     action_hash: np.ndarray = field(kw_only=True)
 
 
-UNFINISHED = ("limit", "deadlock")
-"""End reasons of a game that did not finish: stopped at the maximum length (``limit``) or
-ended because no player can ever change the state again (``deadlock``, Go Town). Such a game
-is neither a win nor a draw: it has no ranks and is left out of win rates, scores and lengths."""
+UNFINISHED = NO_RESULT  # the names of end reasons without a result (sim.core.ending)
 
 
 def set_search_budget(game: Game, names: list[str], params: np.ndarray, budget: int) -> None:
@@ -102,8 +100,8 @@ class Game:
     Class attributes: ``id`` (registry id), ``title``, ``version`` (engine version: changes
     only when the games played change; recorded in every run's manifest), ``min_players``/
     ``max_players``, ``num_actions`` (size of the fixed action space), ``options``
-    (OptionSet), ``end_reasons`` (names of end-reason codes; code 0 is "none"; the names in
-    ``UNFINISHED`` mark a game that is neither a win nor a draw), ``spec``
+    (OptionSet), ``end_reasons`` (names of end-reason codes; code 0 is "none"),
+    ``spec``
     (rules file), ``data_status`` (is the component data confirmed?), ``seat_detail`` (names of the per-seat detail columns
     of ``run_chunk``, in order), ``impact_groups`` (detail groups the report analyses).
     The bots are not the game's: the registry pairs the game with ``strategies/<package>``

@@ -83,7 +83,9 @@ def _effects_chart(eff: pl.DataFrame, path: str) -> str:
     import matplotlib.pyplot as plt
 
     ps = sorted({int(p) for p in eff["players"]})
-    fig, axes = charts.grid(len(ps), width=5.2, height=0.35 * (eff["option"].n_unique() + 3))
+    # one panel a row: side by side, the last panel's labels ran off the figure (issue 26)
+    fig, axes = charts.grid(len(ps), width=7.6, height=0.35 * (eff["option"].n_unique() + 4),
+                            max_cols=1)
     for ax, p in zip(axes, ps):
         g = eff.filter(pl.col("players") == p).sort("option", descending=True)
         y = list(range(g.height))
@@ -93,7 +95,7 @@ def _effects_chart(eff: pl.DataFrame, path: str) -> str:
         ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="o", color="#1f5fa0", capsize=3)
         ax.axvline(0, color="grey", lw=1)
         ax.set_yticks(y, list(g["option"]))
-        ax.set_xlabel("shift of the first player's win rate (points, 95% CI)")
+        ax.set_xlabel("first player's win rate shift (points, 95% CI)")
         ax.set_title(f"{p} players (n = {int(g['n'].min()):,}+ paired games each)")
     fig.suptitle("Rule options: paired effect on the first-player advantage")
     plt.setp(axes, xlim=None)
@@ -136,10 +138,11 @@ def extend_report(ctx) -> None:
         per = "; ".join(f"{r['players']}p {pct_ci(r['rate'], r['lo'], r['hi'])} "
                         f"(n = {count(r['n'])})" for r in kk.iter_rows(named=True))
         ctx.headline(
-            f"**Kingmaking** (a trailing seat's attack on the near-winner hands a third seat "
-            f"the win; share of won games): {per}.", None,
-            "**Kingmaking** (won games in which a seat 2+ floors behind attacked the lone "
-            f"leader one floor from the win, and a third seat won): {per}.")
+            f"**Kingmaking pattern** (won games in which a trailing seat attacked the "
+            f"near-winner and a third seat won; a count, not a counterfactual): {per}.", None,
+            "**Kingmaking pattern** (won games in which a seat 2+ floors behind attacked the "
+            "lone leader one floor from the win, and a third seat won; a count of the pattern, "
+            f"not a counterfactual: it does not show that the attack changed the winner): {per}.")
     wh = wr.filter(pl.col("split") == "held") if wr.height else wr
     if wh.height:
         ctx.headline(

@@ -63,21 +63,21 @@ def held_effect(seats: pl.LazyFrame, card: str = "WRECK") -> pl.DataFrame:
     """Win rate of seats that held ``card`` at some point minus seats that never did, per
     player count, finished games (spec §8.3 "win rate conditional on holding it"); also the
     same split for the seats that played it. Columns players, split ("held"/"played"), n1, w1,
-    n0, w0 and ``analysis.queries.with_difference``'s rate_with, rate_without, diff, lo, hi, p.
-    Empty without a ``held_<card>`` column."""
+    n0, w0, rate_with, rate_without, diff, lo, hi (95%, clustered by game:
+    ``analysis.queries.clustered_differences``) and p. Empty without a ``held_<card>``
+    column."""
     names = seats.collect_schema().names()
     if f"held_{card}" not in names:
         return pl.DataFrame()
-    parts = []
-    for split, col in (("held", f"held_{card}"), ("played", f"played_{card}")):
-        x = pl.col(col) > 0
-        parts.append(seats.filter(q.finished_seat()).group_by("players").agg(
-            n1=x.sum().cast(pl.Int64), w1=pl.col("win_share").filter(x).sum(),
-            n0=(~x).sum().cast(pl.Int64), w0=pl.col("win_share").filter(~x).sum(),
-        ).with_columns(split=pl.lit(split)))
-    df = q.collect(pl.concat(parts)).sort("players", "split", descending=[False, False])
-    return q.with_difference(df.with_columns(pl.col("w1").fill_null(0.0),
-                                             pl.col("w0").fill_null(0.0)))
+    # the seats of one game are not independent: the interval is clustered by game
+    cd = q.clustered_differences(seats, {split: pl.col(col) > 0 for split, col in
+                                         (("held", f"held_{card}"),
+                                          ("played", f"played_{card}"))})
+    return cd.select(
+        "players", pl.col("group").alias("split"), pl.col("n_with").alias("n1"),
+        pl.col("wins_with").alias("w1"), pl.col("n_without").alias("n0"),
+        pl.col("wins_without").alias("w0"), "rate_with", "rate_without", "diff", "lo", "hi",
+        "p").sort("players", "split")
 
 
 def _per_game(games: pl.LazyFrame, run: int) -> pl.DataFrame:
@@ -88,7 +88,7 @@ def _per_game(games: pl.LazyFrame, run: int) -> pl.DataFrame:
         fp=(pl.col("winners").list.first().cast(pl.Int64) == pl.col("first_player").cast(
             pl.Int64)).fill_null(False).cast(pl.Float64),
         rounds=pl.col("turns") / pl.col("players"),
-        finished=pl.col("end_reason") == "target",
+        finished=q.finished_game(),
         deadlock=pl.col("end_reason") == q.DEADLOCK))
 
 

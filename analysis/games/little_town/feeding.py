@@ -22,6 +22,12 @@ VP_SOURCES = ("vp_build", "vp_act", "vp_goal", "vp_cathedral", "vp_castle", "vp_
 """The score sources of the seat detail, in the order of the score sheet."""
 
 
+SUPPLY_NOTE = ("How often the wood, stone, fish or wheat supply runs out is in the section "
+               "\"Cube supply\" (the engine records the round each supply first ran out); the "
+               "coin bank is checked with the rule holes.")
+"""What the Feeding section says of the cube supplies (issue 26: no longer "not checked")."""
+
+
 def feeding_stats(seats: pl.LazyFrame) -> pl.DataFrame:
     """Per player count over seats of finished games: n (seat-games), starved (seat-games with
     at least one unfed worker) with starve_rate/lo/hi (Wilson 95%), unfed_mean (workers left
@@ -110,7 +116,5 @@ def feeding_section(doc: Doc, seats: pl.LazyFrame) -> pl.DataFrame:
           "n/a" if r["starve"] is None else f"{r['starve'] * 100:.1f}%"]
          for r in bs.iter_rows(named=True)],
         [True, False, True, True, True, True, True]))
-    doc.p("Not checked: whether the wood, stone, fish or wheat supply runs out (the run data "
-          "keep end-of-game values only, not the supply's lowest level); the coin bank is "
-          "checked (rule holes).")
+    doc.p(SUPPLY_NOTE)
     return f

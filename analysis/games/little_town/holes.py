@@ -17,7 +17,11 @@ __all__ = ["RESOURCES", "SUPPLY_COLS", "supply_stats", "supply_rule_holes"]
 
 RESOURCES = ("wood", "stone", "fish", "wheat")
 SUPPLY_COLS = [f"supply_out_{r}" for r in RESOURCES]
-FIX = "raise the cubes per type (component data `supply_per_resource`; no rule option does it)"
+SCARCITY = ("designed scarcity, not a rule hole: the seed rules the empty supply explicitly "
+            "(spec §3: a cube that cannot be taken is lost, not owed; the 3-coin purchase "
+            "needs the cube in the supply)")
+"""How the report reads an empty cube supply (issue 26: it was a "rule hole" with the fix
+"add cubes")."""
 
 
 def supply_stats(seats: pl.LazyFrame) -> pl.DataFrame:
@@ -39,21 +43,16 @@ def supply_stats(seats: pl.LazyFrame) -> pl.DataFrame:
 
 
 def supply_rule_holes(ctx, seats: pl.LazyFrame) -> pl.DataFrame:
-    """Rule-hole rows (``ctx.rule_hole``) per player count: games in which a cube supply ran
-    out, found or not; and the section "Cube supply" with the rate of each type. Runs played
-    before the columns existed are said to lack them (no row). Returns ``supply_stats``."""
+    """The section "Cube supply": per player count the games in which a cube supply ran out,
+    with the rate of each type, read as designed scarcity (``SCARCITY``): the seed rules the
+    empty supply, so it is no rule hole and has no fix. Runs played before the columns existed
+    are said to lack them. Returns ``supply_stats``."""
     st = supply_stats(seats)
     ctx.doc.h(2, "Cube supply: games in which a supply ran out")
     if st.is_empty():
         ctx.doc.p(not_recorded(seats, SUPPLY_COLS, "how often a cube supply runs out"))
         return st
-    for r in st.iter_rows(named=True):
-        kinds = ", ".join(f"{k} {pct(r[k] / r['n'])}" for k in RESOURCES if r[k])
-        ctx.rule_hole(
-            f"{r['players']} players: a cube supply ran out"
-            + (f" ({kinds} of games)" if kinds else ""), r["count"], r["n"], "games",
-            "while it is empty, outputs of that type are lost, not owed (spec §3, A3)",
-            FIX if r["count"] else None)
+    ctx.doc.p(f"A supply that runs out is {SCARCITY}.")
     ctx.doc.p("Main runs, every game. A supply *ran out* when an action (and the forced moves "
               "after it) left no cube of that type in the supply; it may fill again as players "
               "pay. Rates are shares of games, with 95% Wilson intervals; *first round*: the "

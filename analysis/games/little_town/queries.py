@@ -9,13 +9,7 @@ import polars as pl
 from analysis import queries as q
 from analysis.doc import diff_ci
 from analysis.games.little_town.data import CARDS, FEE, NAME_OF, SLUGS
-from analysis.stats import (
-    as_float,
-    newcombe_difference,
-    rate,
-    two_proportion_pvalue,
-    wilson_interval,
-)
+from analysis.stats import as_float, rate, wilson_interval
 
 __all__ = ["weighted_summary", "interval_sign", "building_stats", "goal_stats", "mark_robust"]
 
@@ -72,7 +66,9 @@ def building_stats(seats: pl.LazyFrame) -> pl.DataFrame:
     built, by the owner / by other seats), fees (coins earned by the owner from others'
     activations per game where built, = act_others x fee), n_with / wins_with / rate_with (the
     seats that built it), n_others / wins_others / rate_others (the other seats of the same
-    games), diff = rate_with - rate_others with Newcombe 95% lo/hi, p (pooled z-test).
+    games), diff = rate_with - rate_others with its 95% interval lo/hi **clustered by game**
+    (the builders and the others of one game are not independent: ``queries.cluster_sums``)
+    and p from the clustered standard error (the input of the BH q-values and robust marks).
     Sorted by players, then diff descending.
     """
     names = set(seats.collect_schema().names())
@@ -106,6 +102,11 @@ def building_stats(seats: pl.LazyFrame) -> pl.DataFrame:
             (pl.col(f"any{i}") * pl.col("players").cast(pl.Int64)).sum().alias(f"np{i}"),
             (pl.col(f"any{i}") * pl.col("gshare")).sum().alias(f"gs{i}"),
         ]
+        # the builders and the other seats of one game are one cluster (clustered interval)
+        n1, s1 = pl.col(f"nb{i}").cast(pl.Float64), pl.col(f"wb{i}")
+        totals += q.cluster_sums(
+            n1, s1, pl.col(f"any{i}") * pl.col("players").cast(pl.Float64) - n1,
+            pl.col(f"any{i}") * pl.col("gshare") - s1, f"_{i}")
     # per game, then totals per player count, in slices of game ids (bounded memory)
     parts = q.by_game_slices(seats, lambda lf: (
         lf.filter(q.finished_seat()).group_by("run", "game", "players").agg(per_game)
@@ -116,6 +117,8 @@ def building_stats(seats: pl.LazyFrame) -> pl.DataFrame:
         for i, s in enumerate(slugs):
             nb, bg = int(r[f"nb{i}"]), int(r[f"any{i}"])
             wb = float(r[f"wb{i}"])
+            n0, w0 = int(r[f"np{i}"]) - nb, float(r[f"gs{i}"]) - wb
+            d, lo, hi, p = q.clustered_from_sums(r, f"_{i}", bg, nb, wb, n0, w0)
             rows.append({
                 "players": r["players"], "building": NAME_OF[s], "slug": s,
                 "games": int(r["games"]), "present": int(r[f"pres{i}"]), "built_games": bg,
@@ -125,7 +128,7 @@ def building_stats(seats: pl.LazyFrame) -> pl.DataFrame:
                 "act_others": r[f"ab{i}"] / bg if bg else float("nan"),
                 "fees": FEE * r[f"ab{i}"] / bg if bg else float("nan"),
                 "n_with": nb, "wins_with": wb,
-                "n_others": int(r[f"np{i}"]) - nb, "wins_others": float(r[f"gs{i}"]) - wb,
+                "n_others": n0, "wins_others": w0, "diff": d, "lo": lo, "hi": hi, "p": p,
             })
     if not rows:
         return pl.DataFrame(schema=_BUILDING_SCHEMA)
@@ -135,14 +138,11 @@ def building_stats(seats: pl.LazyFrame) -> pl.DataFrame:
     blo, bhi = wilson_interval(bg, pr)
     nw, ww, no, wo = (df[c].to_numpy().astype(float)
                       for c in ("n_with", "wins_with", "n_others", "wins_others"))
-    diff, lo, hi = newcombe_difference(ww, nw, wo, no)
     df = df.with_columns(
         pl.Series("presence", rate(pr, g)), pl.Series("presence_lo", plo),
         pl.Series("presence_hi", phi), pl.Series("build_rate", rate(bg, pr)),
         pl.Series("build_lo", blo), pl.Series("build_hi", bhi),
         pl.Series("rate_with", rate(ww, nw)), pl.Series("rate_others", rate(wo, no)),
-        pl.Series("diff", diff), pl.Series("lo", lo), pl.Series("hi", hi),
-        pl.Series("p", two_proportion_pvalue(ww, nw, wo, no)),
     )
     df = df.select([pl.col(k).cast(t) for k, t in _BUILDING_SCHEMA.items()])
     df = df.with_columns(pl.col(pl.Float64).fill_nan(None))
@@ -166,7 +166,8 @@ def goal_stats(seats: pl.LazyFrame) -> pl.DataFrame:
     Columns: players, card, held (seat-games holding it), completed, completion =
     completed/held with Wilson interval, mean_round (mean round completed), wins_done /
     rate_done (holders who completed it), n_not / wins_not / rate_not (holders who did not),
-    diff = rate_done - rate_not with Newcombe 95% lo/hi, p (pooled z-test). Cards nobody held
+    diff = rate_done - rate_not with its 95% lo/hi clustered by game, p from the clustered
+    standard error. Cards nobody held
     are left out. Sorted by players, then diff descending.
     """
     names = set(seats.collect_schema().names())
@@ -174,7 +175,7 @@ def goal_stats(seats: pl.LazyFrame) -> pl.DataFrame:
     if not cards:
         return pl.DataFrame(schema=_GOAL_SCHEMA)
     share = pl.col("win_share").cast(pl.Float64)
-    exprs = []
+    exprs, totals = [], [pl.len().cast(pl.Int64).alias("games")]
     for c in cards:
         g = pl.col(f"goal_{c:02d}").fill_null(-1)
         done = g == 1
@@ -186,29 +187,38 @@ def goal_stats(seats: pl.LazyFrame) -> pl.DataFrame:
             pl.when(done).then(pl.col(f"goal_round_{c:02d}").fill_null(0)).otherwise(0).sum()
             .cast(pl.Int64).alias(f"r{c}"),
         ]
-    agg = q.collect(seats.filter(q.finished_seat()).group_by("players").agg(exprs))
+        totals += [pl.col(f"{k}{c}").sum().alias(f"{k}{c}") for k in ("h", "d", "wd", "wn", "r")]
+        totals.append((pl.col(f"h{c}") > 0).sum().cast(pl.Int64).alias(f"g{c}"))
+        # the holders of one card in one game are one cluster (clustered interval)
+        d1 = pl.col(f"d{c}").cast(pl.Float64)
+        totals += q.cluster_sums(d1, pl.col(f"wd{c}"), pl.col(f"h{c}").cast(pl.Float64) - d1,
+                                 pl.col(f"wn{c}"), f"_{c}")
+    parts = q.by_game_slices(seats, lambda lf: (
+        lf.filter(q.finished_seat()).group_by("run", "game", "players").agg(exprs)
+        .group_by("players").agg(totals)))
+    agg = parts.group_by("players").agg(pl.all().sum())
     rows = []
     for r in agg.sort("players").iter_rows(named=True):
         for c in cards:
             h, d = int(r[f"h{c}"]), int(r[f"d{c}"])
             if h == 0:
                 continue
+            wd, wn = float(r[f"wd{c}"]), float(r[f"wn{c}"])
+            diff, lo, hi, p = q.clustered_from_sums(r, f"_{c}", r[f"g{c}"], d, wd, h - d, wn)
             rows.append({"players": r["players"], "card": c, "held": h, "completed": d,
                          "mean_round": r[f"r{c}"] / d if d else float("nan"),
-                         "wins_done": float(r[f"wd{c}"]), "n_not": h - d,
-                         "wins_not": float(r[f"wn{c}"])})
+                         "wins_done": wd, "n_not": h - d, "wins_not": wn, "diff": diff,
+                         "lo": lo, "hi": hi, "p": p})
     if not rows:
         return pl.DataFrame(schema=_GOAL_SCHEMA)
     df = pl.DataFrame(rows)
     h, d, wd, nn, wn = (df[c].to_numpy().astype(float)
                         for c in ("held", "completed", "wins_done", "n_not", "wins_not"))
     clo, chi = wilson_interval(d, h)
-    diff, lo, hi = newcombe_difference(wd, d, wn, nn)
     df = df.with_columns(
         pl.Series("completion", rate(d, h)), pl.Series("completion_lo", clo),
         pl.Series("completion_hi", chi), pl.Series("rate_done", rate(wd, d)),
-        pl.Series("rate_not", rate(wn, nn)), pl.Series("diff", diff), pl.Series("lo", lo),
-        pl.Series("hi", hi), pl.Series("p", two_proportion_pvalue(wd, d, wn, nn)),
+        pl.Series("rate_not", rate(wn, nn)),
     )
     df = df.select([pl.col(k).cast(t) for k, t in _GOAL_SCHEMA.items()])
     df = df.with_columns(pl.col(pl.Float64).fill_nan(None))

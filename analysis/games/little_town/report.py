@@ -110,12 +110,14 @@ def extend_report(ctx) -> None:
         sig = int((b["q"].fill_null(1.0) < 0.05).sum())
         n_tests = int(b["p"].is_not_null().sum())
         # folded only: the verdict's component rows rank the buildings (causal at 3p)
-        ctx.summary.append(f"Buildings at {hp}p: strongest {', '.join(bb.head(3)['building'])}"
-                           f"; weakest {', '.join(bb.tail(3).reverse()['building'])}.")
+        ctx.summary.append(f"Buildings at {hp}p, builders' win-rate difference (an "
+                           f"association): highest {', '.join(bb.head(3)['building'])}"
+                           f"; lowest {', '.join(bb.tail(3).reverse()['building'])}.")
         ctx.details.append(
             f"**Buildings ({hp} players, default bots, random market, n = {n_games:,} "
-            f"games):** strongest (builder's win rate minus the other seats', points): "
-            f"{strong}. Weakest (lowest difference): {weak}. Over all player counts {sig} of "
+            f"games; an association, not strength, which the verdict ranks):** highest "
+            f"difference (builder's win rate minus the other seats', "
+            f"points): {strong}. Lowest difference: {weak}. Over all player counts {sig} of "
             f"{n_tests} building tests pass Benjamini-Hochberg at 5%.")
         gg = g.filter((pl.col("players") == hp) & pl.col("diff").is_not_null()).sort(
             "diff", descending=True)
@@ -134,11 +136,13 @@ def extend_report(ctx) -> None:
                 f"{ci(easy['completion_lo'][-1], easy['completion_hi'][-1])}.")
         # folded only, like the buildings
         ctx.summary.append(
-            f"Goal cards at {hp}p: strongest {', '.join('#' + str(c) for c in gg.head(3)['card'])}"
-            f"; weakest {', '.join('#' + str(c) for c in gg.tail(3).reverse()['card'])}.")
+            f"Goal cards at {hp}p, completers' win-rate difference (an association): highest "
+            f"{', '.join('#' + str(c) for c in gg.head(3)['card'])}"
+            f"; lowest {', '.join('#' + str(c) for c in gg.tail(3).reverse()['card'])}.")
         ctx.details.append(
-            f"**Goal cards ({hp} players):** strongest (win rate of holders who completed it "
-            f"minus holders who did not): {strong}. Weakest (lowest difference): {weak}. "
+            f"**Goal cards ({hp} players; an association, not strength):** highest difference "
+            f"(win rate of holders who completed it minus holders who did not): {strong}. "
+            f"Lowest difference: {weak}. "
             + ease)
         nrob_b = int(b.filter(pl.col("players") == hp)["robust"].fill_null(False).sum())
         nrob_g = int(g.filter(pl.col("players") == hp)["robust"].fill_null(False).sum())

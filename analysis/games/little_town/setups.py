@@ -13,6 +13,7 @@ from analysis.games.little_town.data import NAME_OF, SETUPS, SLUGS
 from analysis.games.little_town.queries import weighted_summary
 from analysis.stats import (
     as_float,
+    equal_rates_pvalue,
     newcombe_difference,
     rate,
     t_value,
@@ -72,20 +73,24 @@ def _order_table(games: pl.LazyFrame, seats: pl.LazyFrame, names: list[str],
     for s in names:
         g = games.filter(sel[s])
         pos = _position_rates(g)
-        bal = q.balance(seats.filter(sel[s]), g)
+        # Balance by seat NUMBER (not turn order: q.balance is by turn order; issue 26)
+        by_seat = q.seat_win_rates(seats.filter(sel[s]))
         for p, gp in pos.group_by("players", maintain_order=True):
             p = int(p[0])
             first = gp.filter(pl.col("position") == 0).row(0, named=True)
             n = int(first["n"])
             w = gp.sort("position")["wins"].to_numpy()
             r = w / n if n else np.full(len(w), np.nan)
-            brow = bal.filter(pl.col("players") == p)
+            srow = by_seat.filter(pl.col("players") == p).sort("seat")
+            sr = srow["win_rate"].to_numpy().astype(float)
             boot[(s, p)] = _balance_boot(w, n, rng)
             order_rows.append({
                 "setup": s, "players": p, "n": n, "wins": float(first["wins"]),
                 "balance_pos": float(1 - (np.nanmax(r) - np.nanmin(r))) if n else None,
-                "balance_seat": float(brow["balance"][0]) if len(brow) else None,
-                "p_equal": float(brow["p_equal"][0]) if len(brow) else None,
+                "balance_seat": float(1 - (np.nanmax(sr) - np.nanmin(sr)))
+                if len(sr) and not np.isnan(sr).all() else None,
+                "p_equal": equal_rates_pvalue(srow["wins"].to_numpy(),
+                                              float(srow["n"].max())) if len(srow) else None,
             })
     order = pl.DataFrame(order_rows)
     w, n = order["wins"].to_numpy(), order["n"].to_numpy().astype(float)

@@ -19,10 +19,36 @@ from analysis.games.province.queries import run_option
 from analysis.holes import missing
 from analysis.stats import wilson_interval
 
-__all__ = ["trigger_frame", "trigger_stats", "trigger_rule_holes"]
+__all__ = ["trigger_frame", "trigger_stats", "trigger_rule_holes", "fix_support"]
 
 FIX = ("rule option `final_turn = opponent_last_turn` gives the opponent one last turn "
        "(spec §5.9, §9.2)")
+FIX_ROLE = "variant:final_turn=opponent_last_turn"
+"""The main job's paired run of the fix (``sim/province/game.py``, run ``last-turn``)."""
+
+
+def fix_support(ctx, main: list[int]) -> tuple[str | None, str]:
+    """(fix, note): ``FIX`` unless the report's own paired run of it (role ``FIX_ROLE``, game
+    by game against the main games of the same seeds) shows the first player's share moving
+    further towards the first seat (interval above 0): then no fix is offered, and the note
+    says what the paired run shows. The note is "" without such a run."""
+    from analysis.doc import diff_ci
+    from analysis.games.province.queries import game_frame, paired_difference
+
+    runs = [i for i, r in ctx.roles.items() if r == FIX_ROLE]
+    if not runs or not main:
+        return FIX, ""
+    gf = game_frame(ctx.games, ctx.seats, main + runs)
+    d = paired_difference(gf.filter(pl.col("run").is_in(main)),
+                          gf.filter(pl.col("run").is_in(runs)))
+    if not d["n"] or d["lo"] != d["lo"]:
+        return FIX, ""
+    shown = (f"the paired run of `final_turn = opponent_last_turn` moves the first player's "
+             f"share by {diff_ci(d)} points ({count(d['n'])} paired games)")
+    if d["lo"] > 0:
+        return None, ("No fix offered: " + shown + ", further towards the first seat, so "
+                      "this run does not support the option as a fix.")
+    return FIX, shown[0].upper() + shown[1:] + "."
 
 
 def trigger_frame(games: pl.LazyFrame, seats: pl.LazyFrame, runs: list[int]) -> pl.DataFrame:
@@ -84,10 +110,12 @@ def trigger_rule_holes(ctx, main: list[int]) -> pl.DataFrame:
     no_reply = tf.filter(pl.col("run").is_in(seed_rule))
     if no_reply.height:
         won = int(no_reply["won"].sum())
+        fix, note = fix_support(ctx, main) if won else (None, "")
         ctx.rule_hole(
             "the opponent cannot answer the last move (the player who triggered the end won "
             "and the opponent got no further turn)", won, no_reply.height, "games",
-            "the trigger's turn ends the game (spec §5.9)", FIX if won else None)
+            "the trigger's turn ends the game (spec §5.9)" + (f". {note}" if note else ""),
+            fix)
     st = trigger_stats(tf)
     ctx.doc.p("Main runs, finished games (the game ended on a trigger). *Triggered*: the seat "
               "to act when an end condition first held (a trigger met at a turn start belongs "

@@ -11,7 +11,7 @@ import re
 import polars as pl
 
 from analysis import queries as q
-from analysis.games.province.data import END_TRIGGERS, GOALS, LIMIT, MAIN, STRUCTURES
+from analysis.games.province.data import END_TRIGGERS, GOALS, MAIN, STRUCTURES
 from analysis.stats import Z95, normal_pvalue, rate, wilson_interval
 from sim.core.components import slug
 
@@ -77,7 +77,7 @@ def game_frame(games: pl.LazyFrame, seats: pl.LazyFrame, runs: list[int]) -> pl.
         dry=pl.col("coins_dry").max().fill_null(0).cast(pl.Int64),
         missed=pl.col("coins_missed").sum().fill_null(0).cast(pl.Int64),
     )
-    fin = (pl.col("end_reason") != LIMIT).fill_null(True)
+    fin = q.finished_game()  # one definition (sim.core.ending)
     return g.join(per, on=["run", "game"]).with_columns(
         finished=fin,
         draw=fin & (pl.col("fp_share") == 0.5) & (pl.col("sp_share") == 0.5),
@@ -165,7 +165,8 @@ def structure_stats(games: pl.LazyFrame, seats: pl.LazyFrame, runs: list[int],
     fp_first_rate/lo/hi (of built), copies (second builds) and copy_rate, turn_mean/turn_lo/
     turn_hi (player-turn of the first build; normal interval), and the win rate of the first
     builder's seats against all other seats: n_with, wins_with, n_without, wins_without,
-    rate_with, rate_without, diff/lo/hi (Newcombe 95%), p (two-proportion z-test)."""
+    rate_with, rate_without, diff/lo/hi (95%, clustered by game), p (from the clustered
+    standard error)."""
     s = seat_rows(games, seats, runs)
     share = pl.col("win_share").cast(pl.Float64)
     exprs = [pl.len().cast(pl.Int64).alias("seat_n"), share.sum().alias("seat_w")]
@@ -200,11 +201,19 @@ def structure_stats(games: pl.LazyFrame, seats: pl.LazyFrame, runs: list[int],
     df = with_rate(df, "built", "games", "built")
     df = with_rate(df, "fp_first", "built", "fp_first")
     df = df.with_columns(copy_rate=pl.Series(rate(df["copies"], df["games"])).fill_nan(None))
-    return _with_diff(df)
+    return _with_diff(df, s, "structure",
+                      {name: pl.col(f"built_{slug(name)}") == 1 for name in names})
 
 
-def _with_diff(df: pl.DataFrame) -> pl.DataFrame:
-    return q.with_difference(df, "wins_with", "n_with", "wins_without", "n_without")
+def _with_diff(df: pl.DataFrame, s: pl.LazyFrame, key: str, groups: dict) -> pl.DataFrame:
+    """``df`` with rate_with, rate_without, diff, lo, hi and p of each row (``key``): the
+    seats of ``groups[row]`` against the others, the interval **clustered by game**
+    (``queries.clustered_differences``: the two seats of one game are not independent)."""
+    cd = q.clustered_differences(s, groups).select(
+        pl.col("group").alias(key), "rate_with", "rate_without", "diff", "lo", "hi", "p")
+    if cd.is_empty():
+        return q.with_difference(df, "wins_with", "n_with", "wins_without", "n_without")
+    return df.join(cd, on=key, how="left", maintain_order="left")
 
 
 def second_first_builds(games: pl.LazyFrame, seats: pl.LazyFrame, run_key: dict[int, int],
@@ -232,7 +241,8 @@ def goal_stats(games: pl.LazyFrame, seats: pl.LazyFrame, runs: list[int],
     claim_rate/lo/hi (of drawn), removed (both seats met it at its reveal) and
     removal_rate/lo/hi, unresolved (still in play at the end), fp_claims (claims by the first
     player) and fp_claim_rate/lo/hi (of claimed), and the claimant's win rate against every
-    other seat of the games where it was drawn: n_with, ..., diff/lo/hi (Newcombe), p."""
+    other seat of the games where it was drawn: n_with, ..., diff/lo/hi (95%, clustered by
+    game), p."""
     s = seat_rows(games, seats, runs)
     share = pl.col("win_share").cast(pl.Float64)
     exprs = [pl.len().cast(pl.Int64).alias("seat_n")]
@@ -264,7 +274,9 @@ def goal_stats(games: pl.LazyFrame, seats: pl.LazyFrame, runs: list[int],
     df = with_rate(df, "claimed", "drawn", "claim")
     df = with_rate(df, "removed", "drawn", "removal")
     df = with_rate(df, "fp_claims", "claimed", "fp_claim")
-    return _with_diff(df)
+    return _with_diff(df, s, "goal", {
+        name: ((pl.col(f"goal_{slug(name)}") == 1), pl.col(f"goalin_{slug(name)}") == 1)
+        for name in names})
 
 
 def supply_length(gf: pl.DataFrame, by: str = "group") -> pl.DataFrame:

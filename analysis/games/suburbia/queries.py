@@ -23,9 +23,11 @@ from analysis.games.suburbia.data import (
     TILES,
 )
 from analysis.stats import (
+    Z95,
     bh_adjust,
     mh_difference,
     newcombe_difference,
+    normal_pvalue,
     rate,
     t_value,
     wilson_interval,
@@ -33,7 +35,8 @@ from analysis.stats import (
 
 __all__ = [
     "summarise", "robust", "with_role", "mixes", "tile_market", "tile_balance", "tile_summary",
-    "pooled_main", "goal_balance", "goal_summary", "seat_features", "deny_tables", "deny_rows",
+    "pooled_main", "goal_balance", "goal_summary", "tile_clusters", "goal_clusters",
+    "cluster_sums_by", "seat_features", "deny_tables", "deny_rows",
     "TIP_SCHEMA", "TIP_TESTS", "tip_tests", "verdict", "strategy_profile", "score_components",
     "decided_by", "offset_effect", "roles_in", "first_seat",
 ]
@@ -50,15 +53,24 @@ def mh_clipped(w1, n1, w0, n0) -> dict:
     return r
 
 
-def summarise(df: pl.DataFrame, keys: list[str], exclude: tuple = ("random",)) -> pl.DataFrame:
+def summarise(df: pl.DataFrame, keys: list[str], exclude: tuple = ("random",),
+              clusters: pl.DataFrame | None = None) -> pl.DataFrame:
     """Collapse per-bot counts (``strategy`` column with n1/w1/n0/w0) to one row per ``keys``:
     the crude difference over all seats (n1/w1/n0/w0 totals, rate_with, rate_without,
-    diff/lo/hi Newcombe, p z-test) and the **bot-adjusted** difference: seats of the bots not
+    diff/lo/hi, p) and the **bot-adjusted** difference: seats of the bots not
     in ``exclude`` only, stratified by bot and by every column of ``df`` not in ``keys``
-    (e.g. players), Mantel-Haenszel weights: adj/adj_lo/adj_hi/adj_p, adj_n1/adj_n0."""
+    (e.g. players), Mantel-Haenszel weights: adj/adj_lo/adj_hi/adj_p, adj_n1/adj_n0.
+
+    ``clusters`` (``cluster_sums_by``'s frame for the same rows): the crude interval and p are
+    **clustered by game** (the seats of one game are not independent), and the adjusted
+    interval is widened by the same design effect (the ratio of the clustered to the
+    independent standard error of the crude difference; ``deff`` column). Without it: Newcombe
+    and the z-test, seats treated as independent."""
     tot = df.group_by(keys, maintain_order=True).agg(pl.col(["n1", "n0"]).sum(),
                                                      pl.col(["w1", "w0"]).sum())
     tot = q.with_difference(tot)
+    if clusters is not None:
+        tot = _clustered_crude(tot, clusters, keys)
     rows = []
     strata = df.filter(~pl.col("strategy").is_in(list(exclude)))
     for k, g in strata.group_by(keys, maintain_order=True):
@@ -71,7 +83,67 @@ def summarise(df: pl.DataFrame, keys: list[str], exclude: tuple = ("random",)) -
         "adj_n1": pl.Int64, "adj_n0": pl.Int64}
     adj = pl.DataFrame(rows, schema=schema).with_columns(
         pl.col(["adj", "adj_lo", "adj_hi", "adj_p"]).fill_nan(None))
-    return tot.join(adj, on=keys, how="left", nulls_equal=True)
+    out = tot.join(adj, on=keys, how="left", nulls_equal=True)
+    if clusters is not None:
+        f = pl.col("deff").fill_null(1.0)
+        se = (pl.col("adj_hi") - pl.col("adj_lo")) / (2 * Z95) * f
+        out = out.with_columns(adj_lo=pl.col("adj") - Z95 * se, adj_hi=pl.col("adj") + Z95 * se)
+        out = out.with_columns(adj_p=pl.struct("adj", "adj_lo", "adj_hi").map_elements(
+            lambda r: (normal_pvalue(r["adj"], (r["adj_hi"] - r["adj_lo"]) / (2 * Z95))
+                       if r["adj"] is not None and r["adj_lo"] is not None else None),
+            return_dtype=pl.Float64))
+        out = out.with_columns(adj_lo=pl.max_horizontal(pl.col("adj_lo"), pl.lit(-1.0)),
+                               adj_hi=pl.min_horizontal(pl.col("adj_hi"), pl.lit(1.0)))
+    return out
+
+
+def cluster_sums_by(lf: pl.LazyFrame, keys: list[str],
+                    specs: dict[str, tuple[pl.Expr, pl.Expr]], name: str) -> pl.DataFrame:
+    """Per ``keys`` and spec (a column ``name`` holding the spec's key): the sums over games
+    that a difference clustered by game needs (``queries.cluster_sums``), for the seats of
+    ``lf`` (finished seat rows with run and game) where ``specs[k] = (with, population)``:
+    the seats of the population that are "with" against the others of the population.
+    Additive over ``keys`` (pooling player counts sums the rows)."""
+    share = pl.col("win_share").cast(pl.Float64)
+    per_game, sums = [], []
+    for i, (w, pop) in enumerate(specs.values()):
+        w1 = w & pop
+        per_game += [w1.sum().cast(pl.Float64).alias(f"n1{i}"),
+                     pl.when(w1).then(share).otherwise(0.0).sum().alias(f"s1{i}"),
+                     pop.sum().cast(pl.Float64).alias(f"na{i}"),
+                     pl.when(pop).then(share).otherwise(0.0).sum().alias(f"sa{i}")]
+        n1, s1 = pl.col(f"n1{i}"), pl.col(f"s1{i}")
+        sums += q.cluster_sums(n1, s1, pl.col(f"na{i}") - n1, pl.col(f"sa{i}") - s1, f"_{i}")
+        sums.append((pl.col(f"na{i}") > 0).sum().cast(pl.Float64).alias(f"g_{i}"))
+    agg = q.collect(lf.group_by(*keys, "run", "game").agg(per_game).group_by(keys).agg(sums))
+    frames = []
+    for i, k in enumerate(specs):
+        cols = [f"{p}_{i}" for p in (*q.PRODUCTS, "g")]
+        frames.append(agg.select(*keys, *[pl.col(c).alias(c[: -len(f"_{i}")] + "_")
+                                          for c in cols]).with_columns(pl.lit(k).alias(name)))
+    return pl.concat(frames) if frames else pl.DataFrame()
+
+
+def _clustered_crude(tot: pl.DataFrame, clusters: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """``tot`` (per ``keys``, Newcombe columns) with diff/lo/hi/p clustered by game from
+    ``clusters`` (``cluster_sums_by``, summed to ``keys``) and ``deff`` (clustered / independent
+    standard error)."""
+    c = clusters.group_by(keys).agg(pl.all().exclude(keys).sum())
+    j = tot.join(c, on=keys, how="left", nulls_equal=True)
+    out = {k: [] for k in ("diff", "lo", "hi", "p", "deff")}
+    for r in j.iter_rows(named=True):
+        if r.get("g_") is None:
+            for k in ("diff", "lo", "hi", "p"):
+                out[k].append(r[k])
+            out["deff"].append(None)
+            continue
+        d, lo, hi, p = q.clustered_from_sums(r, "_", r["g_"], r["n1"], r["w1"], r["n0"], r["w0"])
+        naive = (r["hi"] - r["lo"]) if r["hi"] is not None and r["lo"] is not None else None
+        out["deff"].append((hi - lo) / naive if naive and hi == hi else None)
+        for k, v in (("diff", d), ("lo", lo), ("hi", hi), ("p", p)):
+            out[k].append(v)
+    return tot.with_columns(*(pl.Series(k, v, dtype=pl.Float64).fill_nan(None)
+                              for k, v in out.items()))
 
 
 def robust(df: pl.DataFrame, keys: list[str], diff: str = "adj", pcol: str = "adj_p",
@@ -200,11 +272,48 @@ def tile_balance(seats: pl.LazyFrame) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema).sort("role", "players", "strategy", "tile")
 
 
-def tile_summary(bal: pl.DataFrame, pooled: bool = False) -> pl.DataFrame:
+def tile_clusters(seats: pl.LazyFrame) -> pl.DataFrame:
+    """``cluster_sums_by`` per (role, players, tile) for ``tile_balance``'s comparison (the
+    seats that placed the tile against the other seats of the games where some seat placed
+    it): the input of ``tile_summary``'s intervals clustered by game."""
+    names = set(seats.collect_schema().names())
+    tiles = [s for _, _, s, _ in TILES if f"tile_{s}" in names]
+    fin = seats.filter(q.finished_seat())
+    placed = {s: pl.col(f"tile_{s}").fill_null(0) > 0 for s in tiles}
+    fin = fin.with_columns(*[placed[s].any().over("run", "game").alias(f"__a_{s}")
+                             for s in tiles])
+    return cluster_sums_by(fin, ["role", "players"],
+                           {s: (placed[s], pl.col(f"__a_{s}")) for s in tiles}, "tile")
+
+
+def goal_clusters(seats: pl.LazyFrame) -> pl.DataFrame:
+    """``cluster_sums_by`` per (role, players, goal, kind) for ``goal_balance``'s comparison
+    (the in-play seats that scored the goal against the other in-play seats)."""
+    names = set(seats.collect_schema().names())
+    fin = seats.filter(q.finished_seat())
+    frames = []
+    for kind in ("public", "private"):
+        specs = {}
+        for g, _, s, _ in GOALS:
+            if f"goal_{s}" not in names:
+                continue
+            col = pl.col(f"goal_{s}").fill_null(-1)
+            priv = pl.col("private_goal").fill_null(-1) == g
+            sel = (col >= 0) & (priv if kind == "private" else ~priv)
+            specs[s] = (col == 1, sel)
+        if specs:
+            frames.append(cluster_sums_by(fin, ["role", "players"], specs, "goal")
+                          .with_columns(kind=pl.lit(kind)))
+    return pl.concat(frames) if frames else pl.DataFrame()
+
+
+def tile_summary(bal: pl.DataFrame, pooled: bool = False,
+                 clusters: pl.DataFrame | None = None) -> pl.DataFrame:
     """``summarise`` of ``tile_balance`` per (role, players, tile), or per (role, tile) pooled
-    over player counts; with the tile's stack."""
+    over player counts; with the tile's stack. ``clusters``: ``tile_clusters`` of the same
+    seats, for intervals clustered by game."""
     keys = ["role", "tile"] if pooled else ["role", "players", "tile"]
-    return summarise(bal, keys).with_columns(
+    return summarise(bal, keys, clusters=clusters).with_columns(
         stack=pl.col("tile").replace_strict(STACK_OF, return_dtype=pl.Utf8))
 
 
@@ -253,16 +362,19 @@ def goal_balance(seats: pl.LazyFrame) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema).sort("role", "players", "strategy", "kind", "goal")
 
 
-def goal_summary(gb: pl.DataFrame, pooled: bool = False) -> pl.DataFrame:
+def goal_summary(gb: pl.DataFrame, pooled: bool = False,
+                 clusters: pl.DataFrame | None = None) -> pl.DataFrame:
     """``summarise`` of ``goal_balance`` per (role, players, goal, kind) (or pooled over player
     counts), plus in_play, achieved, bonus and achieve_rate (public: share of the games it was
-    dealt in where some seat scored it; private: share of its owners who scored it)."""
+    dealt in where some seat scored it; private: share of its owners who scored it).
+    ``clusters``: ``goal_clusters`` of the same seats, for intervals clustered by game."""
     keys = ["role", "goal", "kind"] if pooled else ["role", "players", "goal", "kind"]
     extra = gb.group_by(keys).agg(
         pl.col("in_play").sum(), pl.col("n1").sum().alias("achieved"),
         (pl.col("in_play") / pl.col("players")).sum().alias("__games"))
     bonus = {s: b for _, _, s, b in GOALS}
-    return summarise(gb, keys).join(extra, on=keys, how="left").with_columns(
+    return summarise(gb, keys, clusters=clusters).join(extra, on=keys,
+                                                       how="left").with_columns(
         bonus=pl.col("goal").replace_strict(bonus, return_dtype=pl.Int64),
         achieve_rate=pl.when(pl.col("kind") == "public")
         .then(pl.col("achieved") / pl.col("__games"))

@@ -35,6 +35,7 @@ from analysis.games.suburbia.queries import (
     decided_by,
     first_seat,
     goal_balance,
+    goal_clusters,
     goal_summary,
     mixes,
     offset_effect,
@@ -42,6 +43,7 @@ from analysis.games.suburbia.queries import (
     robust,
     strategy_profile,
     tile_balance,
+    tile_clusters,
     tile_market,
     tile_summary,
     tip_tests,
@@ -104,9 +106,10 @@ def tile_section(ctx, seats: pl.LazyFrame) -> None:
     doc, out = ctx.doc, ctx.out_dir
     mk = tile_market(mixes(seats))
     bal = tile_balance(mixes(seats))
-    summ = tile_summary(bal)
+    tcl = tile_clusters(mixes(seats))  # seats of one game: intervals clustered by game
+    summ = tile_summary(bal, clusters=tcl)
     main_t = robust(summ, ["players", "tile"])
-    pooled = pooled_main(tile_summary(bal, pooled=True))
+    pooled = pooled_main(tile_summary(bal, pooled=True, clusters=tcl))
     doc.h(2, "Suburbia: tile balance")
     doc.p("For each tile: how often it entered the market (offered, share of games), how often "
           "some seat then placed it (taken, share of the games it was offered in), investment "
@@ -158,7 +161,7 @@ def _pooled_tiles(ctx, pooled: pl.DataFrame) -> None:
     rare = pooled.filter(pl.col("adj_n1").fill_null(0) < MIN_RANK_N)["tile"].to_list()
     if not top.is_empty():
         doc.p("**Pooled over 2-4 players** (bot-adjusted IWD, strata = bot x player count), "
-              f"five strongest and five weakest of the tiles placed at least {MIN_RANK_N} "
+              f"five highest and five lowest (an association, not strength) of the tiles placed at least {MIN_RANK_N} "
               "times by the scripted bots"
               + (f" (left out as too rare: {', '.join(NAME_OF[t] for t in rare)})"
                  if rare else "") + ":")
@@ -172,13 +175,13 @@ def _pooled_tiles(ctx, pooled: pl.DataFrame) -> None:
             [False, False, True, True, True, True, True, True, True]))
         n_tiles = int(top["adj_n1"].sum() + top["adj_n0"].sum()) // max(len(top), 1)
         # folded only: the verdict's component rows rank the tiles (causal at 3p)
-        ctx.summary.append("Strongest tiles: " + ", ".join(
+        ctx.summary.append("Highest-IWD tiles (association): " + ", ".join(
             f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}" for r in top.head(5).iter_rows(named=True)))
-        ctx.details.append("**Strongest tiles** (IWD, bot-adjusted, pooled over 2-4 players, "
+        ctx.details.append("**Highest-IWD tiles** (an association, not strength; bot-adjusted, pooled over 2-4 players, "
                            f"main mix, about {n_tiles:,} seat-games each): "
-                           + _tile_list(top.head(5)) + ". **Weakest tiles**: "
+                           + _tile_list(top.head(5)) + ". **Lowest-IWD tiles**: "
                            + _tile_list(top.tail(5).reverse()) + ".")
-        ctx.summary.append("Weakest tiles: " + ", ".join(
+        ctx.summary.append("Lowest-IWD tiles (association): " + ", ".join(
             f"{NAME_OF[r['tile']]} {diff_ci(r, 'adj')}"
             for r in top.tail(5).reverse().iter_rows(named=True)))
         parts = []
@@ -199,7 +202,8 @@ def goal_section(ctx, seats: pl.LazyFrame) -> None:
     """Goal balance, per player count and pooled."""
     doc, out = ctx.doc, ctx.out_dir
     gb = goal_balance(mixes(seats))
-    gs = goal_summary(gb)
+    gcl = goal_clusters(mixes(seats))
+    gs = goal_summary(gb, clusters=gcl)
     main_g = robust(gs, ["players", "goal", "kind"])
     gnames = {s: n for _, n, s, _ in GOALS}
     doc.h(2, "Suburbia: goals")
@@ -225,7 +229,7 @@ def goal_section(ctx, seats: pl.LazyFrame) -> None:
                               nulls_last=True).iter_rows(named=True)],
         [True, False, False] + [True] * 10 + [False, False]))
     items, short = [], []
-    pooled_g = goal_summary(gb, pooled=True)
+    pooled_g = goal_summary(gb, pooled=True, clusters=gcl)
     for kind in ("public", "private"):
         pg = pooled_main(pooled_g.filter(pl.col("kind") == kind)).filter(
             pl.col("adj").is_not_null() & (pl.col("adj_n1") >= MIN_RANK_N))
@@ -235,9 +239,9 @@ def goal_section(ctx, seats: pl.LazyFrame) -> None:
         short.append(f"{kind} **{gnames[b['goal']]}** {diff_ci(b, 'adj')} to "
                      f"**{gnames[w['goal']]}** {diff_ci(w, 'adj')}")
         items.append(
-            f"{kind}: strongest **{gnames[b['goal']]}** {diff_ci(b, 'adj')} (scored in "
+            f"{kind}: highest **{gnames[b['goal']]}** {diff_ci(b, 'adj')} (scored in "
             f"{pct(b['achieve_rate'])} of {'games' if kind == 'public' else 'owners'}, "
-            f"q {pvalue(b['q'])}), weakest **{gnames[w['goal']]}** {diff_ci(w, 'adj')} (scored in "
+            f"q {pvalue(b['q'])}), lowest **{gnames[w['goal']]}** {diff_ci(w, 'adj')} (scored in "
             f"{pct(w['achieve_rate'])}, q {pvalue(w['q'])})")
         doc.p(f"**{kind.capitalize()} goals pooled over 2-4 players** (bot-adjusted, strata = "
               f"bot x player count; goals scored at least {MIN_RANK_N} times by the scripted "
@@ -251,7 +255,7 @@ def goal_section(ctx, seats: pl.LazyFrame) -> None:
              for r in pg.iter_rows(named=True)],
             [False, True, True, True, True, True, True, True, True]))
     if items:
-        ctx.headline("**Goals** (scorer minus others, strongest to weakest): "
+        ctx.headline("**Goals** (scorer minus others, an association, highest to lowest): "
                      + "; ".join(short) + ".",
                      "Goals: " + "; ".join(i.replace("**", "") for i in items),
                      "**Goals** (win-rate difference of the seat that scored it vs the other "

@@ -157,11 +157,12 @@ def wolf_by_strategy(seats: pl.LazyFrame) -> pl.DataFrame:
     return df.sort(["players", "wolf_actions", "strategy"], descending=[False, True, False])
 
 
-def more_vs_less(by_strategy: pl.DataFrame, exclude: tuple[str, ...] = ("random",)
-                 ) -> pl.DataFrame:
+def more_vs_less(by_strategy: pl.DataFrame, exclude: tuple[str, ...] = ("random",),
+                 seats: pl.LazyFrame | None = None) -> pl.DataFrame:
     """Per players: the bot that takes the most wolf actions per game against the one that
     takes the fewest (``exclude``d bots left out), win-rate difference with a Newcombe
-    interval. Columns players, more, less, wolf_more, wolf_less, n_more, n_less, rate_more,
+    interval, or, given the ``seats`` the table was made from, an interval **clustered by
+    game** (the two bots' seats of one game are not independent). Columns players, more, less, wolf_more, wolf_less, n_more, n_less, rate_more,
     rate_less, diff, lo, hi."""
     rows = []
     for (p,), g in by_strategy.filter(~pl.col("strategy").is_in(list(exclude))).group_by(
@@ -171,6 +172,13 @@ def more_vs_less(by_strategy: pl.DataFrame, exclude: tuple[str, ...] = ("random"
             continue
         a, b = g.row(0, named=True), g.row(len(g) - 1, named=True)
         d, lo, hi = newcombe_difference(a["wins"], a["n"], b["wins"], b["n"])
+        if seats is not None:
+            cd = q.clustered_differences(
+                _finished(seats).filter(pl.col("players") == p),
+                {"more": pl.col("strategy") == a["strategy"]},
+                among=pl.col("strategy").is_in([a["strategy"], b["strategy"]]))
+            if cd.height and cd["lo"][0] is not None:
+                d, lo, hi = ([cd[c][0]] for c in ("diff", "lo", "hi"))
         rows.append({"players": int(p), "more": a["strategy"], "less": b["strategy"],
                      "wolf_more": a["wolf_actions"], "wolf_less": b["wolf_actions"],
                      "n_more": a["n"], "n_less": b["n"], "rate_more": a["win_rate"],
@@ -198,19 +206,16 @@ def wolf_buckets(seats: pl.LazyFrame, strategy: str | None = None) -> pl.DataFra
 def bet_more_less(seats: pl.LazyFrame, strategy: str = "greedy", threshold: int = 2
                   ) -> pl.DataFrame:
     """Per players, seats of ``strategy`` that took at least ``threshold`` wolf actions
-    against those that took fewer: n, win rates, difference with a Newcombe interval."""
-    lf = _finished(seats).filter(pl.col("strategy") == strategy)
+    against those that took fewer: n, win rates, difference with a 95% interval clustered by
+    game."""
     more = _i64("act_wolf") >= threshold
-    df = q.collect(lf.group_by("players").agg(
-        n_more=more.sum().cast(pl.Int64),
-        w_more=pl.when(more).then(pl.col("win_share")).otherwise(0.0).sum(),
-        n_less=(~more).sum().cast(pl.Int64),
-        w_less=pl.when(~more).then(pl.col("win_share")).otherwise(0.0).sum(),
-    )).sort("players")
-    d, lo, hi = newcombe_difference(df["w_more"].to_numpy(), df["n_more"].to_numpy(),
-                                    df["w_less"].to_numpy(), df["n_less"].to_numpy())
-    return df.with_columns(pl.Series("diff", d).fill_nan(None),
-                           pl.Series("lo", lo).fill_nan(None), pl.Series("hi", hi).fill_nan(None))
+    # two seats of one game are not independent: the interval is clustered by game
+    cd = q.clustered_differences(_finished(seats), {"more": more},
+                                 among=pl.col("strategy") == strategy)
+    return cd.select("players", pl.col("n_with").alias("n_more"),
+                     pl.col("wins_with").alias("w_more"), pl.col("n_without").alias("n_less"),
+                     pl.col("wins_without").alias("w_less"), "diff", "lo", "hi"
+                     ).with_columns(pl.col("players").cast(pl.Int8)).sort("players")
 
 
 def house_ties(seats: pl.LazyFrame) -> pl.DataFrame:

@@ -209,7 +209,7 @@ def _bettors(ctx, study: Study, wolf_pairs: list[dict]) -> pl.DataFrame:
     chart; returns the more-vs-less table."""
     doc, main = ctx.doc, study.main
     strat = wolf_by_strategy(main)
-    mvl = more_vs_less(strat)
+    mvl = more_vs_less(strat, seats=main)  # clustered by game
     buckets = wolf_buckets(main, "greedy")
     buckets_all = wolf_buckets(main)
     bml = bet_more_less(main)

@@ -244,7 +244,8 @@ def _target_row(g: Games, base: Games, t: Target, pp: int, seed: int) -> dict:
               "missed" if hi < band[0] or lo > band[1] else "undecided")
     row = {"target": t.name, "players": pp, "band": band, "estimate": est,
            "lo": lo, "hi": hi, "status": status, "games": int(g.finished.sum()),
-           "limit_games": int((~g.finished).sum()),
+           "limit_games": int((~g.finished & ~g.deadlock).sum()),
+           "deadlock_games": int(g.deadlock.sum()),
            "distance": shortfall(est, band, TARGETS[t.name][0])}
     if t.name != "balance" and base is not g:
         both = base.finished & g.finished

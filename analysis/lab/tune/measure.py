@@ -13,25 +13,33 @@ from typing import Any
 import numpy as np
 
 from analysis.lab.tune.params import Param, split_values
+from sim.core.ending import finished_mask
 
 
 @dataclass
 class Games:
     """Per-game results of one candidate at one player count (finished and limit games):
     win_share/score ``float64[N, P]``, first_player ``int64[N]``, turns ``float64[N]``,
-    finished ``bool[N]``."""
+    finished ``bool[N]`` (ended with a result, ``sim.core.ending``), deadlock ``bool[N]``
+    (Go Town's deadlocks, counted apart from the limit games; all False by default)."""
 
     win_share: np.ndarray
     score: np.ndarray
     first_player: np.ndarray
     turns: np.ndarray
     finished: np.ndarray
+    deadlock: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.deadlock is None:
+            self.deadlock = np.zeros(np.asarray(self.turns).shape[0], bool)
 
     def extend(self, other: Games) -> Games:
         return Games(*(np.concatenate([a, b]) for a, b in zip(self.arrays(), other.arrays())))
 
     def arrays(self):
-        return (self.win_share, self.score, self.first_player, self.turns, self.finished)
+        return (self.win_share, self.score, self.first_player, self.turns, self.finished,
+                self.deadlock)
 
     @property
     def n(self) -> int:
@@ -118,7 +126,6 @@ def play_part(game_id: str, data: dict[str, Any], options: dict[str, Any], seati
     from sim.registry import get_game
 
     game = get_game(game_id, data or None)
-    limit = game.end_reasons.index("limit") if "limit" in game.end_reasons else -1
     seats = seat_matrix(seating, seed, first, count, players, len(strategies))
     if search_budget is None:
         r = game.run_chunk(first, count, seed, players, seats, options, strategies)
@@ -133,7 +140,9 @@ def play_part(game_id: str, data: dict[str, Any], options: dict[str, Any], seati
                              codes, params)
     return first, Games(np.asarray(r.win_share, np.float64), np.asarray(r.score, np.float64),
                         np.asarray(r.first_player, np.int64), np.asarray(r.turns, np.float64),
-                        np.asarray(r.end_reason) != limit)
+                        finished_mask(game, np.asarray(r.end_reason)),
+                        np.asarray(r.end_reason) == (game.end_reasons.index("deadlock")
+                                                     if "deadlock" in game.end_reasons else -1))
 
 
 class Evaluator:

@@ -168,7 +168,9 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
                       f"{_g(ra['band'][0])}..{_g(ra['band'][1])}", _fmt_check(rb),
                       _fmt_check(ra),
                       f"{pair[0]:+.2f} [{pair[1]:+.2f}, {pair[2]:+.2f}]" if pair else "-",
-                      f"{ra['games']:,} ({ra['limit_games']} at the limit)"])
+                      f"{ra['games']:,} ({ra['limit_games']} at the limit"
+                      + (f", {ra['deadlock_games']} in a deadlock" if ra.get("deadlock_games")
+                         else "") + ")"])
     L.append(md_table(["target", "band", "printed", "proposed", "change (paired 95%)",
                        "finished games"], trows))
     L += ["", "A target is **met** when its whole 95% interval lies inside the band, "
