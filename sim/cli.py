@@ -125,13 +125,14 @@ RANDOM_WARNING = ("warning: every seat is played by `random`; random play says l
                   "the game (omit --strategies for the game's recommended mix)")
 
 
-def default_strategies(game_id: str) -> list[str]:
-    """The game's recommended competent mix (``RECOMMENDED_MIX`` of its bot package). Raises
+def default_strategies(game_id: str, players: int | None = None) -> list[str]:
+    """The game's recommended competent mix at ``players`` seats (``Game.recommended_mix``:
+    ``RECOMMENDED_MIX`` of its bot package, or its mix for that player count). Raises
     UserError if the game declares none."""
     from sim.registry import get_game
 
     g = get_game(game_id)
-    mix = list(getattr(g.bots, "RECOMMENDED_MIX", ()) or ())
+    mix = g.recommended_mix(players)
     if not mix:
         raise UserError(f"{g.id} declares no recommended bot mix; give --strategies (allowed: "
                         f"{', '.join(g.strategies)})")
@@ -172,7 +173,7 @@ def simulate(
 
     names, source = _split(strategies), "command line"
     if not names:
-        names, source = default_strategies(game), "recommended mix"
+        names, source = default_strategies(game, players), "recommended mix"
         seating = seating or "pool"
     opts, overrides = _options(option), _overrides(data, set_)
     # every input checked before the first line of output (an error is then the only line)
@@ -553,7 +554,7 @@ def compare(
                         "or --option-variant name=value)")
     names, seating, source = _split(strategies), "fixed", None
     if not names:
-        names, seating, source = default_strategies(game), "pool", "the recommended mix"
+        names, seating, source = default_strategies(game, players), "pool", "the recommended mix"
     res = run_compare(game, base, var, n, players, names, seed, rotate, jobs, out,
                       run_simulation, seating=seating, source=source)
     typer.echo(res["summary"])
