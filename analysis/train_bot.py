@@ -13,8 +13,8 @@ the length limit count 0 for every seat.
 **The search** (optuna): seeded TPE (or CMA-ES, ``--sampler cmaes``) over the parameters that
 vary among the game's named strategies (the knobs the hand-set rows turn; binary switches
 left out), each in the range of its values over those rows widened by half that range on each
-side (floored at 0 when every value is non-negative); ``--param NAME=LO..HI`` adds or
-overrides one. Trial 0 is the hand-set row. **Racing**: a trial plays ``n/4``, ``n/2`` then
+side (floored at 0 when every value is non-negative; a parameter with a sentinel value such as
+1e9 for "never" is left out); ``--param NAME=LO..HI`` adds or overrides one. Trial 0 is the hand-set row. **Racing**: a trial plays ``n/4``, ``n/2`` then
 ``n`` games (the same first games each time) and is pruned after a stage when it is worse than
 the median of the earlier trials there (successive halving, ``analysis.tune.RacingPruner``).
 
@@ -75,8 +75,8 @@ def search_space(game, bot: str, extra: dict[str, tuple[float, float]] | None = 
     for j, name in enumerate(names):
         col = rows[:, j]
         lo, hi = float(col.min()), float(col.max())
-        if lo == hi or set(np.unique(col).tolist()) <= {0.0, 1.0}:
-            continue
+        if lo == hi or set(np.unique(col).tolist()) <= {0.0, 1.0} or np.abs(col).max() >= 1e6:
+            continue  # the same in every row, a switch, or a sentinel ("never": 1e9)
         w = (hi - lo) / 2.0
         a, b = lo - w, hi + w
         if lo >= 0.0:
