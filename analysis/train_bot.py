@@ -50,6 +50,9 @@ from sim.core.seating import seat_matrix
 __all__ = ["search_space", "play_row", "train_bot", "rating_change"]
 
 Z95 = 1.959963984540054
+# the bot package's file of tuned rows (``strategies.common.TUNED_FILE``, which loads them; the
+# lab reaches the bots only through the registry, so the name is repeated here)
+TUNED_FILE = "tuned.json"
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -298,8 +301,6 @@ def train_bot(game_id: str, bot: str, players: int = 2, budget: float = 600.0,
     _write_atomic(root / "tuned.json", json.dumps({tuned_name: entry}, indent=2))
     paths = {"tuned": str(root / "tuned.json"), "study": str(root / "study.sqlite3")}
     if install:
-        from strategies.common import TUNED_FILE
-
         pkg = Path(game.bots.__file__).parent / TUNED_FILE
         cur = json.loads(pkg.read_text()) if pkg.exists() else {}
         cur[tuned_name] = entry
