@@ -25,7 +25,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --dist loadfile --durations=15
 
 bench: $(STAMP)
-	$(BIN)/python -m sim.bench
+	$(BIN)/python -m tests.bench
 
 check: $(STAMP)
 	$(BIN)/ruff check sim strategies analysis tests

@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from sim.core.components import overrides_key
@@ -40,24 +39,6 @@ def _load() -> None:
         _GAMES[gid] = found[gid]
 
 
-_BOTS: dict[type, ModuleType] = {}
-
-
-def bots_for(game_cls: type) -> ModuleType:
-    """The bot package paired with ``game_cls``: ``strategies.<package>`` for a game defined in
-    ``sim.<package>.game``. Raises UserError if the game has no bot package."""
-    if game_cls not in _BOTS:
-        pkg = game_cls.__module__.split(".")[1]
-        try:
-            _BOTS[game_cls] = importlib.import_module(f"strategies.{pkg}")
-        except ModuleNotFoundError as e:
-            if e.name not in ("strategies", f"strategies.{pkg}"):
-                raise
-            raise UserError(f"{game_cls.id}: no bots (expected the package strategies/{pkg}/)"
-                            ) from None
-    return _BOTS[game_cls]
-
-
 def list_games() -> list[str]:
     """Registered game ids."""
     _load()
@@ -79,3 +60,15 @@ def get_game(game_id: str, overrides: dict[str, Any] | None = None) -> Game:
             _VARIANTS.clear()
         _VARIANTS[key] = _GAMES[game_id].with_overrides(overrides)
     return _VARIANTS[key]
+
+
+def default_strategies(game_id: str, players: int | None = None) -> list[str]:
+    """The game's recommended competent mix at ``players`` seats (``Game.recommended_mix``:
+    ``RECOMMENDED_MIX`` of its bot package, or its mix for that player count). Raises
+    UserError if the game declares none."""
+    g = get_game(game_id)
+    mix = g.recommended_mix(players)
+    if not mix:
+        raise UserError(f"{g.id} declares no recommended bot mix; give --strategies (allowed: "
+                        f"{', '.join(g.strategies)})")
+    return mix

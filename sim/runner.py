@@ -32,7 +32,6 @@ from sim.core.integrity import (
     MAX_GAMES,
     check_int,
     check_jobs,
-    check_manifest,
     check_seed,
     chunk_files,
     clean_stale_tmp,
@@ -43,6 +42,7 @@ from sim.core.io import atomic_path
 from sim.core.rng import seed_for
 from sim.core.seating import check_seating, seat_matrix
 from sim.registry import get_game
+from sim.verify import check_manifest, run_identity
 
 MANIFEST = "manifest.json"
 TABLES = ("games", "seats")
@@ -64,18 +64,6 @@ def write_parquet_atomic(df: pl.DataFrame, path: Path) -> None:
             df.write_parquet(tmp, compression="zstd", statistics=True)
     except OSError as e:  # name the file being written, not its temporary name
         raise OSError(e.errno, e.strerror, str(path)) from None
-
-
-def run_identity(game_id: str, n_games: int, players: int, strategies: list[str], seating: str,
-                 seed: int, options: dict[str, Any], chunk_size: int,
-                 overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The arguments that define a run's results (a resumed run must match them exactly);
-    ``overrides``: the canonical component-data overrides ({} = the printed data)."""
-    return {
-        "game": game_id, "n_games": n_games, "players": players, "strategies": strategies,
-        "seating": seating, "seed": seed, "options": options, "chunk_size": chunk_size,
-        "overrides": dict(overrides or {}),
-    }
 
 
 def chunk_tables(game_id: str, first: int, count: int, seed: int, players: int,
@@ -456,23 +444,8 @@ def default_out(identity: dict[str, Any]) -> Path:
     return Path("reports") / "_runs" / identity["game"] / name
 
 
-def check_engine_version(manifest: dict[str, Any], where: str) -> None:
-    """Refuse results played by another version of the game's engine (``Game.version``, which
-    changes only when the games played change): one line naming both versions."""
-    gid = manifest.get("game")
-    game = get_game(gid) if isinstance(gid, str) else None
-    if game is None:
-        raise UserError(f"{where}: {MANIFEST} names no game")
-    v = manifest.get("engine_version")
-    if v != game.version:
-        had = f"engine version {v}" if v is not None else "no engine version (an older boardsim)"
-        raise UserError(f"{where}: its {gid} games were played by {had}; this boardsim plays "
-                        f"version {game.version}, and results of different engine versions "
-                        "never mix: run it again")
-
-
 def load_manifest(run_dir: str | os.PathLike) -> dict[str, Any]:
-    """The manifest of a results folder, checked (``integrity.check_manifest``: its shape,
+    """The manifest of a results folder, checked (``sim.verify.check_manifest``: its shape,
     values, and this engine version). Raises UserError if it is not a results folder, is
     malformed, or was played by another engine version."""
     m = read_manifest(run_dir)
@@ -483,29 +456,3 @@ def load_manifest(run_dir: str | os.PathLike) -> dict[str, Any]:
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
-
-def run_effects_of(run_dir: str | os.PathLike, n_games: int, jobs: int = 1,
-                   progress: Callable[[int, int], None] | None = None) -> Path:
-    """Play the causal component-effects study (``analysis.effects.run_effects``,
-    docs/effects.md) of the finished results run ``run_dir`` and write it into
-    ``<run_dir>/effects/``: ``n_games`` games per arm on the run's own players, bots, seating,
-    seed and rule options, so the baseline arm's game i is game i of the run. Its
-    ``effects.json`` records the run's manifest fields (``analysis.effects.run_fields``), and a
-    report over the run uses these effects only while they match
-    (``analysis.effects.effects_for_run``). ``jobs``: threads (-1 = all cores). Returns the
-    effects folder. Raises UserError when the run has component-data overrides (the effects
-    play the printed data) or is not a finished results folder; a rerun reuses the arms
-    already played (``arms/*.npz``)."""
-    from analysis.effects import EFFECTS_DIR, run_effects, run_fields
-
-    m = load_manifest(run_dir)
-    if not m.get("complete"):
-        raise UserError(f"{run_dir}: the run is not finished; effects need a finished run")
-    if m.get("overrides"):
-        raise UserError(f"{run_dir}: the run has component-data overrides; the effects of "
-                        "`boardsim run` play the printed data only")
-    out = Path(run_dir) / EFFECTS_DIR
-    run_effects(m["game"], n_games, int(m["players"]), list(m["strategies"]), int(m["seed"]),
-                jobs, out, dict(m.get("options") or {}), progress=progress,
-                seating=str(m["seating"]), run=run_fields(m))
-    return out

@@ -1,5 +1,5 @@
 """The numba cache key (sim.kernel_sources / sim.kernel_key): an edit that can change compiled
-code starts a fresh cache, an edit that cannot (the CLI, component data passed as arrays)
+code starts a fresh cache, an edit that cannot (the replay, component data passed as arrays)
 keeps it."""
 
 import shutil
@@ -27,14 +27,14 @@ def test_kernel_sources_cover_the_kernels_and_what_they_import():
                  "sim/core/rng.py", "strategies/common.py", "strategies/search.py",
                  "strategies/suburbia/bots.py", "strategies/province/batch.py"):
         assert must in rel, must
-    for never in ("sim/cli.py", "sim/fingerprint.py", "sim/go_town/data.py"):
+    for never in ("sim/replay.py", "sim/fingerprint.py", "sim/go_town/data.py"):
         assert never not in rel, never
 
 
 def test_key_changes_exactly_when_compiled_code_can(tmp_path):
     root = _tree(tmp_path)
     key = sim.kernel_key(root)
-    _edit(root / "sim" / "cli.py", "\n# a comment in the CLI\n")
+    _edit(root / "sim" / "replay.py", "\n# a comment in the replay\n")
     _edit(root / "sim" / "go_town" / "data.py", "\nEXTRA = 1\n")
     assert sim.kernel_key(root) == key
     _edit(root / "sim" / "core" / "bits.py", "\n# a comment in a kernel helper\n")

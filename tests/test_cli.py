@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def boardsim(*args, cwd=None):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
                           text=True, cwd=cwd or ROOT, env=env, timeout=300)
 
 

@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 import sim
-from analysis import effects as fx
+from analysis.lab import effects as fx
 from analysis.stats import cluster_ratio
 from sim.core.errors import UserError
 
@@ -117,10 +117,10 @@ def test_effects_end_to_end_on_a_few_games(tmp_path):
 
 
 def test_effects_cli_bad_input_one_line_exit_2():
-    r = subprocess.run([sys.executable, "-m", "sim.cli", "effects", "go-town", "--step", "0"],
+    r = subprocess.run([sys.executable, "-m", "analysis.cli", "effects", "go-town", "--step", "0"],
                        capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--step" in r.stderr
-    r = subprocess.run([sys.executable, "-m", "sim.cli", "effects", "province", "--arm",
+    r = subprocess.run([sys.executable, "-m", "analysis.cli", "effects", "province", "--arm",
                         "denial"], capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "has no denial arm" in r.stderr and "go-town" in r.stderr
 

@@ -1,7 +1,7 @@
 """Hostile input (issue #17): every case ends with one line naming the problem and exit code
 2, leaves nothing half-written, and a report never counts a game twice or drops one silently.
 
-Most cases call the command line in this process (``sim.cli.main``); the cases that crashed a
+Most cases call the command line in this process (``analysis.cli.main``); the cases that crashed a
 kernel before run in a child process, so that a regression fails the test instead of killing
 the suite.
 """

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import sim
-from analysis import lab
+from analysis.lab import compare as lab
 from analysis.paired import Z95, paired_difference
 from sim.core.errors import UserError
 from sim.little_town.constants import A_BUILD, A_SITE
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
                           text=True, cwd=cwd or ROOT)
 
 

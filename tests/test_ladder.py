@@ -1,4 +1,4 @@
-"""The rating ladder (analysis/ladder.py, ``boardsim ladder``): the design, the pairwise
+"""The rating ladder (analysis/lab/ladder.py, ``boardsim ladder``): the design, the pairwise
 comparisons from ranks, the Bradley-Terry fit on a fixture of known outcomes, limit games left
 out, and the command's files."""
 
@@ -12,7 +12,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.ladder import (
+from analysis.lab.ladder import (
     LadderGames,
     fit_ratings,
     ladder_tables,
@@ -127,7 +127,7 @@ def test_aggregated_fit_equals_statsmodels_on_every_row(players):
     cov_type="cluster" on every row."""
     import statsmodels.api as sm
 
-    from analysis.ladder import design_matrix, design_rows, glm_clustered
+    from analysis.lab.ladder import design_matrix, design_rows, glm_clustered
 
     rng = np.random.default_rng(players)
     k, n = 5, 120
@@ -203,7 +203,7 @@ def test_few_distinct_games_are_flagged_per_pairing(tmp_path):
 
 def _boardsim(*args, cwd=None):
     env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg")
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
                           text=True, cwd=cwd or ROOT, env=env, timeout=600)
 
 
@@ -225,7 +225,7 @@ def test_identical_bots_get_equal_ratings(tmp_path):
     2-player dummy control): with every seat order on common seeds their games mirror each
     other exactly, so their head-to-head score is 1/2 and their ratings are equal."""
     import sim
-    from analysis.ladder import run_ladder
+    from analysis.lab.ladder import run_ladder
 
     game = sim.get_game("three-little-wolves")
     idx = np.tile(np.array([0, 2, 2]), (50, 1))

@@ -12,7 +12,7 @@ import json
 import polars as pl
 import pytest
 
-from analysis.effects import (
+from analysis.lab.effects import (
     EFFECT_COLUMNS,
     effects_for_run,
     run_effects,

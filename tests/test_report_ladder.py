@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from analysis import queries as q
-from analysis.ladder import fit_ratings, pairwise
+from analysis.lab.ladder import fit_ratings, pairwise
 from analysis.report import write_report
 from analysis.report.ladder_section import ladder_fits, outcome_counts
 from tests.test_analysis import _game, write_run

@@ -327,7 +327,7 @@ def test_real_runs_report_end_to_end(tmp_path):
 
 
 def test_compare_setups_small(tmp_path, monkeypatch):
-    from sim.cli import run_simulation
+    from analysis.cli import run_simulation
 
     monkeypatch.chdir(tmp_path)
     text = lt.compare_setups(["random", "draft"], 200, 3, None, 1, 1, None, run_simulation)

@@ -21,7 +21,7 @@ GAMES = sim.list_games()
 
 def _boardsim(*args, cwd=None):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
                           text=True, cwd=cwd or ROOT, env=env, timeout=600)
 
 
@@ -105,7 +105,7 @@ def test_identical_games_trigger_the_distinct_warning(tmp_path, monkeypatch, cap
             return res
 
     monkeypatch.setattr(runner, "get_game", lambda gid, ov=None: Same(real_get_game(gid, ov)))
-    from sim.cli import run_simulation
+    from analysis.cli import run_simulation
 
     root = run_simulation("go-town", 40, 2, ["greedy"], 1, {}, 1, 20, tmp_path / "r", "fixed",
                           "sequential")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import sim
-from sim.cli import main as cli_main
+from analysis.cli import main as cli_main
 from sim.core import entry
 from tests import reference_invariants as REF
 

@@ -1,4 +1,4 @@
-"""Findings across skill tiers (analysis/tiers.py, `boardsim tiers`, the report section)."""
+"""Findings across skill tiers (analysis/lab/tiers.py, `boardsim tiers`, the report section)."""
 
 import json
 import math
@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis import tiers as T
 from analysis.doc import Doc, render_markdown
+from analysis.lab import tiers as T
 from analysis.report.tiers_section import TITLE, tiers_section
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,7 +20,7 @@ NAN = math.nan
 
 def boardsim(*args, cwd=None):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
                           text=True, cwd=cwd or ROOT, env=env, timeout=600)
 
 

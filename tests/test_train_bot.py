@@ -1,4 +1,4 @@
-"""``boardsim train-bot`` (analysis/train_bot.py): the search space, the seats, the candidate
+"""``boardsim train-bot`` (analysis/lab/train_bot.py): the search space, the seats, the candidate
 row played in place of the hand-set one, the tuned rows loaded as named bots, resume."""
 
 import json
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import sim
-from analysis import train_bot as tb
+from analysis.lab import train_bot as tb
 from sim.core.errors import UserError
 from strategies import common
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analysis import tune as T
+from analysis.lab import tune as T
 from sim.core.errors import UserError
 from sim.registry import get_game
 
@@ -196,7 +196,7 @@ def test_effects_target_without_the_module(monkeypatch):
 # ---- the command line ---------------------------------------------------------------------
 def boardsim(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
                           text=True, cwd=ROOT, env=env, timeout=300)
 
 
@@ -399,7 +399,7 @@ def test_recheck_stays_inside_its_time_when_games_get_slower(tmp_path, monkeypat
 def test_compare_pool_plays_the_mix_with_pool_seating_in_both_arms(tmp_path):
     import polars as pl
 
-    from analysis.lab import Arm, compare
+    from analysis.lab.compare import Arm, compare
 
     mix = list(get_game("province").bots.RECOMMENDED_MIX)
     res = compare("province", Arm("baseline"), Arm("variant", {"structures.bank.coins": 7}),

@@ -1,5 +1,5 @@
 """The report section "Does it hold under stronger play?" (issue 14): the tier study of the
-report's main 2-player run (``analysis.tiers``), or, when the run has none, a note that says
+report's main 2-player run (``analysis.lab.tiers``), or, when the run has none, a note that says
 so and gives the command."""
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ TITLE = "Does it hold under stronger play?"
 def tiers_section(doc: Doc, run_dirs: list[str], manifests: list[dict],
                   main_idx: list[int], game_id: str) -> dict | None:
     """Append the section to ``doc``: for the first main run that has a tier study recorded
-    for it (``analysis.tiers.tiers_for_run``), its headline, setup and findings table (every
+    for it (``analysis.lab.tiers.tiers_for_run``), its headline, setup and findings table (every
     tier's estimate with its 95% interval and n, the paired difference, the verdict; a
     finding whose search interval includes 0 is "undecided at n=..."). Without one: the
     section says no study was played and gives the ``boardsim tiers`` command. Returns the
     study's ``tiers.json`` dict, or None."""
-    from analysis.tiers import command_for, findings_table, load_tiers, tiers_for_run
+    from analysis.lab.tiers import command_for, findings_table, load_tiers, tiers_for_run
 
     doc.h(2, TITLE)
     data = None
@@ -34,7 +34,7 @@ def tiers_section(doc: Doc, run_dirs: list[str], manifests: list[dict],
                     f"{m.get('seating', 'pool')}")
         doc.p("No tier study was played for these runs, so this report cannot say whether its "
               "findings hold under stronger play (the search bot `mcts` in every seat, on the "
-              f"same seeds). Play one with `{cmd}` (analysis/tiers.py; `boardsim run` plays a "
+              f"same seeds). Play one with `{cmd}` (analysis/lab/tiers.py; `boardsim run` plays a "
               "small one for each game's main 2-player run).")
         return None
     sec = data.get("seconds", {})

@@ -6,7 +6,7 @@ intervention, is said once in the intro line, ``verdict_intro``; a rule hole che
 player counts is one row listing the rate of each): the first-player advantage per player
 count (by turn order),
 the strongest and weakest component (by causal effect, ``effect_rows``, when the runs have
-component effects, ``analysis.effects``; else an association within each bot, labelled), game
+component effects, ``analysis.lab.effects``; else an association within each bot, labelled), game
 length, the rule holes the game's checks found (``ReportContext.rule_hole``); the game's own
 answers (``ReportContext.headline``) follow as a short list, then two key charts. The rule
 holes in full (reading, fix, each player count) are the folded section ``rule_hole_section``.
@@ -162,7 +162,7 @@ def _clip(r: dict) -> tuple[float, float]:
 
 
 def effect_rows(table: pl.DataFrame) -> list[list]:
-    """Verdict rows from a component-effects table (``analysis.effects.effects_table``, effects
+    """Verdict rows from a component-effects table (``analysis.lab.effects.effects_table``, effects
     in points): per arm and family, the strongest (largest effect) and the weakest (smallest)
     component with its 95% interval clustered by game, holder seat-games and a one-line
     reading ("Causal: ", whether the interval excludes 0, its tier wording against the

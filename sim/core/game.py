@@ -6,7 +6,9 @@ of plain numpy arrays. This module holds what is common; each game subclasses ``
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -104,8 +106,6 @@ class Game:
     def bots(self):
         """The game's bot package ``strategies/<package>`` (STRATEGIES, params_matrix, choose,
         run_games), paired by the registry. Raises UserError if the game has none."""
-        from sim.registry import bots_for
-
         return bots_for(type(self))
 
     @property
@@ -355,7 +355,7 @@ class Game:
 
     EFFECTS_GAMES: dict[int, int] = {}
     """Player count -> games per arm of the causal component-effects study
-    (``analysis.effects``, docs/effects.md) that ``boardsim run`` plays on the main run of
+    (``analysis.lab.effects``, docs/effects.md) that ``boardsim run`` plays on the main run of
     that player count (times ``--scale``); counts not listed get none."""
 
     def effects_plan(self, players: int) -> dict[str, int]:
@@ -497,3 +497,22 @@ class Game:
             "version": self.version,
             "data_status": self.data_status,
         }
+
+
+# ---- the pairing of a game with its bots (used by sim/registry.py) ----------------------------
+_BOTS: dict[type, ModuleType] = {}
+
+
+def bots_for(game_cls: type) -> ModuleType:
+    """The bot package paired with ``game_cls``: ``strategies.<package>`` for a game defined in
+    ``sim.<package>.game``. Raises UserError if the game has no bot package."""
+    if game_cls not in _BOTS:
+        pkg = game_cls.__module__.split(".")[1]
+        try:
+            _BOTS[game_cls] = importlib.import_module(f"strategies.{pkg}")
+        except ModuleNotFoundError as e:
+            if e.name not in ("strategies", f"strategies.{pkg}"):
+                raise
+            raise UserError(f"{game_cls.id}: no bots (expected the package strategies/{pkg}/)"
+                            ) from None
+    return _BOTS[game_cls]

@@ -1,15 +1,11 @@
 """Results integrity: a run folder is checked before anything reads it.
 
-``verify_run(folder)`` checks that ``manifest.json`` is a boardsim manifest of the right shape
-(every key, every value of its type and range, the game, bots, options and component data valid
-for this boardsim, the engine version this one plays) and, for a finished run, that the chunk
-files are exactly the manifest's list (``games/`` and ``seats/`` each hold ``chunk-000000`` ..
-``chunk-<n_chunks - 1>``, none missing, none extra) and that every chunk holds the run's games:
-the game's columns, the run's player count, bots and options, the game indices of its range and
-each game's chance seed ``seed_for(run seed, game, 0)``. ``verify_runs`` also refuses the same
-run given twice (the same folder, or two folders of the same games). ``boardsim report``,
-``replay`` and the lab tools call them before reading a run; each problem is one ``UserError``
-line naming the file and what is wrong with it.
+``verify_chunk`` checks that a chunk holds the run's games: the game's columns, the run's player
+count, bots and options, the game indices of its range and each game's chance seed
+``seed_for(run seed, game, 0)``; ``read_manifest`` reads a folder's ``manifest.json``.
+``sim/verify.py`` (``verify_run``, ``verify_runs``) checks a whole folder with them against the
+registered games; each problem is one ``UserError`` line naming the file and what is wrong
+with it.
 
 Also here: the limits every command-line number is checked against (``MAX_*``), stale temporary
 file clean-up (``clean_stale_tmp``) and the report's temporary folder (``swap_into``).
@@ -121,63 +117,6 @@ def _json_type(v: Any) -> str:
             float: "number"}.get(type(v), type(v).__name__)
 
 
-_KEYS = {"identity": dict, "game": str, "n_games": int, "players": int, "strategies": list,
-         "seating": str, "seed": int, "options": dict, "chunk_size": int,
-         "engine_version": str, "n_chunks": int, "complete": bool}
-
-
-def check_manifest(m: dict[str, Any], where: str):
-    """Check a manifest's shape and values; return the game instance it names (with its
-    component-data overrides). Raises UserError naming the key and the problem."""
-    from sim.core.seating import check_seating
-    from sim.registry import get_game, list_games
-    from sim.runner import check_engine_version, run_identity
-
-    if not isinstance(m.get("game"), str):
-        raise _fail(where, "key 'game' missing or not text; not a boardsim manifest")
-    if m["game"] not in list_games():
-        raise _fail(where, f"unknown game {m['game']!r}; allowed: {', '.join(list_games())}")
-    check_engine_version(m, where)
-    for k, t in _KEYS.items():
-        if k not in m:
-            raise _fail(where, f"key {k!r} missing; not a complete boardsim manifest")
-        v = m[k]
-        if t is int and (isinstance(v, bool) or not isinstance(v, int)):
-            raise _fail(where, f"{k} must be a whole number, got {v!r}"[:200])
-        if t is not int and not isinstance(v, t):
-            raise _fail(where, f"{k} must be a {t.__name__}, got {_json_type(v)}")
-    overrides = m.get("overrides")  # absent in a manifest of the printed data
-    if overrides is not None and not isinstance(overrides, dict):
-        raise _fail(where, f"overrides must be a dict, got {_json_type(overrides)}")
-    try:
-        game = get_game(m["game"], overrides or None)
-        check_int("n_games", m["n_games"], 1, MAX_GAMES)
-        check_int("chunk_size", m["chunk_size"], 1, MAX_CHUNK_SIZE)
-        game.check_players(m["players"])
-        check_seed(m["seed"], "seed")
-        if not m["strategies"] or not all(isinstance(s, str) for s in m["strategies"]):
-            raise UserError("strategies must be a list of bot names")
-        for s in m["strategies"]:
-            game.strategy(s)
-        check_seating(m["seating"], len(m["strategies"]), m["players"])
-        resolved = game.resolve_options(m["options"])
-    except UserError as e:
-        raise _fail(where, str(e)) from None
-    if resolved != m["options"]:
-        raise _fail(where, "options must list every rule option with a valid value")
-    if m["n_chunks"] != math.ceil(m["n_games"] / m["chunk_size"]):
-        raise _fail(where, f"n_chunks {m['n_chunks']} does not match n_games {m['n_games']} "
-                           f"in chunks of {m['chunk_size']}")
-    ident = run_identity(m["game"], m["n_games"], m["players"], m["strategies"], m["seating"],
-                         m["seed"], m["options"], m["chunk_size"], game.overrides)
-    had = {"overrides": {}, **m["identity"]}
-    if had != ident:
-        diff = sorted(k for k in set(ident) | set(had) if had.get(k) != ident.get(k))
-        raise _fail(where, f"its identity disagrees with its fields ({', '.join(diff)}); "
-                           "the manifest was edited")
-    return game
-
-
 # ---- the chunks -------------------------------------------------------------------------------
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -279,62 +218,6 @@ def verify_chunk(m: dict[str, Any], game, k: int, games_path: Path, seats_path: 
     bad = set(s["strategy"].unique().to_list()) - set(m["strategies"])
     if bad:
         raise UserError(f"{seats_path}: bots not in this run: {', '.join(sorted(bad))}")
-
-
-def verify_run(run_dir: str | os.PathLike, need_complete: bool = True,
-               chunks: bool = True) -> dict[str, Any]:
-    """Check a results folder before it is read (see the module docstring); return its
-    manifest. ``need_complete``: refuse an unfinished run. Raises UserError (one line naming
-    the file and the problem)."""
-    root = Path(run_dir)
-    m = read_manifest(root)
-    where = str(root / MANIFEST)
-    game = check_manifest(m, where)
-    if need_complete and not m["complete"]:
-        raise UserError(f"{root}: unfinished run; rerun its simulate command to finish it")
-    if not chunks:
-        return m
-    files = {t: chunk_files(root, t) for t in TABLES}
-    n = m["n_chunks"]
-    for t in TABLES:
-        extra = sorted(k for k in files[t] if k >= n)
-        if extra:
-            raise UserError(f"{files[t][extra[0]]}: not a chunk of this run (it has "
-                            f"{n} chunks, 000000..{n - 1:06d}); remove it")
-        if m["complete"]:
-            missing = [k for k in range(n) if k not in files[t]]
-            if missing:
-                raise UserError(f"{root / t / f'chunk-{missing[0]:06d}.parquet'}: missing "
-                                f"({len(missing)} of {n} chunks missing); rerun the run's "
-                                "simulate command to play them again")
-    for k in range(n):
-        if k in files["games"] and k in files["seats"]:
-            verify_chunk(m, game, k, files["games"][k], files["seats"][k])
-    return m
-
-
-def verify_runs(run_dirs: list[str | os.PathLike], need_complete: bool = True
-                ) -> list[dict[str, Any]]:
-    """``verify_run`` each folder, then refuse the same games twice: the same folder given
-    twice, or two folders of one run (the same game, seed, players, bots, seating, options and
-    data, whatever their length). Raises UserError."""
-    manifests = [verify_run(r, need_complete) for r in run_dirs]
-    seen_path: dict[str, str] = {}
-    seen_games: dict[str, str] = {}
-    for r, m in zip(run_dirs, manifests):
-        real = os.path.realpath(r)
-        if real in seen_path:
-            raise UserError(f"{r}: given twice (same folder as {seen_path[real]}); each game "
-                            "would count twice")
-        seen_path[real] = str(r)
-        key = json.dumps({k: v for k, v in {"overrides": {}, **m["identity"]}.items()
-                          if k not in ("n_games", "chunk_size")}, sort_keys=True)
-        if key in seen_games:
-            raise UserError(f"{r}: plays the same games as {seen_games[key]} (same game, "
-                            "seed, players, bots, seating, options and data); each game would "
-                            "count twice")
-        seen_games[key] = str(r)
-    return manifests
 
 
 # ---- temporary files and folders -------------------------------------------------------

@@ -337,7 +337,7 @@ class LittleTown(Game):
         n = r.int(g("n_players"), "n_players", self.min_players, self.max_players)
         resolved = self.resolve_options(r.dict(g("options"), "options"))
         from sim.core.checks import check_doc_limits
-        from sim.little_town.components import SCHEMA
+        SCHEMA = self._components().SCHEMA  # components.py imports this module: no import
 
         check_doc_limits(r.dict(g("data"), "data"), SCHEMA, self.id, "state dict data",
                          like=self.data_block)

@@ -320,7 +320,7 @@ class Province(Game):
     def _check_dict(self, d: dict) -> None:
         """Every field of a state dict (docs §10): type, length and range; the data block
         within the component tables' ranges (``components.SCHEMA``). Raises UserError."""
-        from sim.province.components import SCHEMA
+        SCHEMA = self._components().SCHEMA  # components.py imports this module: no import
 
         r = DictReader(self.id)
         r.dict(d, "state")
@@ -373,9 +373,8 @@ class Province(Game):
                     if f not in ("name", "prereq", "condition"):
                         r.int(v, f"data.{table}.{f}", -(2**31), 2**31 - 1)
         check_doc_limits(doc, SCHEMA, self.id, "state dict data")
-        from sim.province.components import build
-
-        build(doc)._check_data()  # the data's own checks (prerequisite loops, goal counts)
+        # the data's own checks (prerequisite loops, goal counts)
+        self._components().build(doc)._check_data()
         max_turns = int(resolved["max_turns"])
         big = 1_000_000
         r.int(g("first_player"), "first_player", 0, 1)

@@ -1,4 +1,4 @@
-"""Go Town denial playouts for ``boardsim effects`` (analysis/effects.py, docs/effects.md):
+"""Go Town denial playouts for ``boardsim effects`` (analysis/lab/effects.py, docs/effects.md):
 the batch loop ``batch.run_games`` with one seat per game barred from playing one card type
 (its ``deny``/``denied`` arguments), and the map from action ids to the card types they play
 (docs/games/go_town.md §6)."""

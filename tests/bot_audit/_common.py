@@ -73,9 +73,9 @@ def distinct_share(hashes: np.ndarray, reps: int) -> tuple[int, int]:
 
 
 def speed(game_id: str, players: int, n: int, repeats: int = 3) -> Row:
-    """Greedy games/s per core of ``run_chunk`` (greedy in every seat), as ``sim/bench.py``
+    """Greedy games/s per core of ``run_chunk`` (greedy in every seat), as ``tests/bench.py``
     measures it (median of ``repeats``)."""
-    from sim.bench import engine_rate
+    from tests.bench import engine_rate
 
     g, _d = engine_rate(sim.get_game(game_id), players, "greedy", n, repeats)
     return Row(game_id, players, "greedy", "games/s per core (run_chunk, greedy mirror)", g)

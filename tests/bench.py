@@ -5,7 +5,7 @@ reports/_bench/bench.json. Never run from the test suite.
 The search bot's figures (``--search`` prints only them): decisions/s and playouts/s per core
 at 2 players, beside the engine's games/s with its playout bot and with random bots.
 
-Usage: python -m sim.bench [--quick] [--repeats 3] [--skip-million] [--search]
+Usage: python -m tests.bench [--quick] [--repeats 3] [--skip-million] [--search]
 """
 
 from __future__ import annotations
@@ -150,7 +150,6 @@ def reference_rate(game, players: int, seconds: float, repeats: int) -> float | 
     with random bots, or None if it has none."""
     import importlib
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     package = type(game).__module__.split(".")[1]
     try:
         ref = importlib.import_module(f"tests.reference.{package}")
@@ -236,7 +235,7 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="boardsim-bench-"))
     env = dict(os.environ)
-    cli = [sys.executable, "-m", "sim.cli", "simulate", "go-town", "--players", "4",
+    cli = [sys.executable, "-m", "analysis.cli", "simulate", "go-town", "--players", "4",
            "--strategies", "greedy,greedy,random,attacker"]
     try:
         nj = 50_000 if args.quick else 400_000
@@ -305,7 +304,7 @@ def ten_million(tmp: Path, env: dict) -> list[dict]:
     rows = []
     for gid in ("go-town", "little-town"):
         run = tmp / f"ten-{gid}"
-        cmd = [sys.executable, "-m", "sim.cli", "simulate", gid, "-n", "10000000", "--jobs",
+        cmd = [sys.executable, "-m", "analysis.cli", "simulate", gid, "-n", "10000000", "--jobs",
                "2", "--out", str(run)]
         dt, peak, rc = peak_memory(cmd, env)
         assert rc == 0, f"simulate {gid} failed"
@@ -315,7 +314,7 @@ def ten_million(tmp: Path, env: dict) -> list[dict]:
                      "parquet_mb": round(size)})
         print(f"{gid}: simulate 10,000,000 games jobs=2: {dt:.1f} s, peak {peak:,.0f} MB, "
               f"results {size:,.0f} MB")
-        rcmd = [sys.executable, "-m", "sim.cli", "report", str(run), "--out",
+        rcmd = [sys.executable, "-m", "analysis.cli", "report", str(run), "--out",
                 str(tmp / f"report-{gid}")]
         dt, peak, rc = peak_memory(rcmd, env)
         assert rc == 0, f"report {gid} failed"

@@ -16,14 +16,14 @@ left out), each in the range of its values over those rows widened by half that 
 side (floored at 0 when every value is non-negative; a parameter with a sentinel value such as
 1e9 for "never" is left out); ``--param NAME=LO..HI`` adds or overrides one. Trial 0 is the hand-set row. **Racing**: a trial plays ``n/4``, ``n/2`` then
 ``n`` games (the same first games each time) and is pruned after a stage when it is worse than
-the median of the earlier trials there (successive halving, ``analysis.tune.RacingPruner``).
+the median of the earlier trials there (successive halving, ``analysis.lab.tune.RacingPruner``).
 
 **Resumable**: the study lives in ``out/study.sqlite3`` (``out`` defaults to
 ``reports/<game>/train-bot/<bot>-<p>p``) and the settings in ``out/setup.json``; the same
 command resumes it, another command on that folder is refused.
 
 **The check**: the best rows (``top``) and the hand-set row re-play ``4 n`` fresh games; the
-best is then rated on the **ladder** (Bradley-Terry, ``analysis.ladder``) together with the
+best is then rated on the **ladder** (Bradley-Terry, ``analysis.lab.ladder``) together with the
 field: the hand-set bot's rating ("before") and the tuned bot's ("after") on one scale, and the
 difference with its 95% interval from the fit's clustered covariance. The tuned row is written
 to ``out/tuned.json``; with ``install`` it is added to the bot package's ``tuned.json``
@@ -187,8 +187,8 @@ def train_bot(game_id: str, bot: str, players: int = 2, budget: float = 600.0,
     (default ``2 n``). Raises UserError on bad input."""
     import optuna
 
-    from analysis.ladder import ladder_tables, play_ladder, rate
-    from analysis.tune import RacingPruner
+    from analysis.lab.ladder import ladder_tables, play_ladder, rate
+    from analysis.lab.tune import RacingPruner
     from sim.registry import get_game
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)

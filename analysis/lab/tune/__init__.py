@@ -10,7 +10,7 @@ A **target** is a band on one measured quantity, per player count:
   ``balance>=0.9``;
 * ``length``: the mean game length in turns: ``length=13..16``;
 * ``margin``: the mean score margin, winner's score minus the runner-up's: ``margin=2..6``;
-* ``effects``: every component's causal effect (win-rate points, ``analysis.effects``) within
+* ``effects``: every component's causal effect (win-rate points, ``analysis.lab.effects``) within
   a band: ``effects=±3``. It needs the effects module; without it the target is refused.
 
 A **parameter** is a data path with wildcards over the game's component schema
@@ -86,7 +86,7 @@ TARGETS = {
 SAFETY = 0.25
 """The search aims at the band shrunk by this share of its half-width on each side."""
 MAX_PARAMS = 200
-EFFECTS_HOOK = "analysis.effects"
+EFFECTS_HOOK = "analysis.lab.effects"
 
 
 # ---- targets ------------------------------------------------------------------------------
@@ -218,13 +218,13 @@ def check_targets(targets: list[Target]) -> None:
     if dup:
         raise UserError(f"tune: target {dup[0]} given twice; give each target once")
     if "effects" in names and effects_hook() is None:
-        raise UserError("--target effects needs the effects module (analysis/effects.py, "
+        raise UserError("--target effects needs the effects module (analysis/lab/effects.py, "
                         "issue 15), which this build does not have")
 
 
 def effects_hook() -> Callable | None:
     """The component-effect measurement for the ``effects`` target: ``component_effects``
-    below when ``analysis.effects`` (issue 15) offers ``components_for``, ``play_arm`` and
+    below when ``analysis.lab.effects`` (issue 15) offers ``components_for``, ``play_arm`` and
     ``measure``; None when it does not (the target is then refused)."""
     import importlib
 
@@ -240,11 +240,11 @@ def effects_hook() -> Callable | None:
 def component_effects(game_id: str, players: int, strategies: list[str], seating: str,
                       n: int, seed: int, options: dict[str, Any], data: dict[str, Any],
                       jobs: int = 1) -> dict[str, np.ndarray]:
-    """Every component's causal effect (``analysis.effects``: the holders' win share in the
+    """Every component's causal effect (``analysis.lab.effects``: the holders' win share in the
     candidate's data minus in its one-step nudge arm, paired games, clustered 95% interval)
     around the candidate data ``data``: ``{"effect", "lo", "hi": float64[k] in points,
     "label": object[k]}``. Plays ``n`` games of ``seed`` per arm (k + 1 arms)."""
-    from analysis import effects as E
+    from analysis.lab import effects as E
     from sim.registry import get_game
 
     game = get_game(game_id, data or None)
@@ -543,7 +543,7 @@ def play_part(game_id: str, data: dict[str, Any], options: dict[str, Any], seati
     """One chunk task of a candidate: games ``first .. first+count-1`` of run ``seed`` with the
     component data ``data`` (overrides) and rule ``options``, seats from
     ``sim.core.seating.seat_matrix(seating, ...)``; every search bot's budget set to
-    ``search_budget`` playouts per decision when given (``analysis.tiers``' search tier).
+    ``search_budget`` playouts per decision when given (``analysis.lab.tiers``' search tier).
     Returns ``(first, Games)``. A module-level function, so the runner's process backends
     (loky, dask) can ship it."""
     from sim.core.seating import seat_matrix
@@ -555,7 +555,7 @@ def play_part(game_id: str, data: dict[str, Any], options: dict[str, Any], seati
     if search_budget is None:
         r = game.run_chunk(first, count, seed, players, seats, options, strategies)
     else:
-        from analysis.tiers import _with_budget
+        from analysis.lab.tiers import _with_budget
 
         names = [game.strategy(s).name for s in strategies]
         codes, params = _with_budget(game, names, search_budget)
@@ -994,7 +994,7 @@ def _effects_check(ev, cand, target, players, n, seed, strategies=None) -> dict:
     met when every interval is inside, missed when one lies outside)."""
     hook = effects_hook()
     if hook is None:
-        raise UserError("--target effects needs the effects module (analysis/effects.py)")
+        raise UserError("--target effects needs the effects module (analysis/lab/effects.py)")
     data, opts = split_values(ev.params, cand["values"])
     res = hook(ev.game_id, players, strategies or ev.strategies, ev.seating, n, seed,
                {**ev.base_options, **opts}, data, ev.jobs)
@@ -1040,7 +1040,7 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     candidate and player count on fresh seeds (default 4 x games); ``effects_games``: games
     per arm of the effects target (default min(final_games, 2000); k + 1 arms per
     candidate); ``recheck_strategies``: the search-bot tier of the re-check (default:
-    ``analysis.tiers``' search tier, ``mcts`` in every seat at ``tiers.RUN_STUDY``'s budget,
+    ``analysis.lab.tiers``' search tier, ``mcts`` in every seat at ``tiers.RUN_STUDY``'s budget,
     when the game has it, else skipped and said; ``_recheck``: as many games as fit the rest
     of ``budget``); ``backend``/``scheduler``: the runner's execution layer for every game
     played (``sim.runner.BACKENDS``; ``scheduler``: a dask scheduler address, with
@@ -1239,14 +1239,14 @@ def process_started() -> float | None:
 
 
 def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
-    """Re-play the printed data and ``cand`` under the search-bot tier: ``analysis.tiers``'
+    """Re-play the printed data and ``cand`` under the search-bot tier: ``analysis.lab.tiers``'
     search tier (``mcts`` in every seat at the tier study's budget, ``tiers.RUN_STUDY``), or
     the bots ``recheck`` (pool seating when several; ``mcts`` among them at that budget), on
     the fresh seed ``seed``: the same games 0 .. N-1 in both arms (paired). N grows by
     doubling chunks while the next chunk fits in ``seconds`` (split over the player counts),
     at most ``n_max``. Stored in ``out/recheck.json`` (a rerun reads it). Returns (note,
     [printed, cand] with ``checks``) or (note, None) when skipped."""
-    from analysis import tiers
+    from analysis.lab import tiers
 
     if recheck is None:
         if "mcts" not in game.strategies:

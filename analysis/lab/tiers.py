@@ -19,7 +19,7 @@ Findings, each measured in every tier, in points (win share x 100):
 * **first-player advantage**: the win rate of the seat at turn position k (k = 0 moved first)
   minus parity 1/p, per position; 95% interval of the mean over games (each game one value
   per position: the game is the cluster);
-* **component association** (games whose seats record a component: ``analysis.effects``'
+* **component association** (games whose seats record a component: ``analysis.lab.effects``'
   holder columns): win rate of the seats that took the component minus the others', 95%
   interval clustered by game (``analysis.stats.cluster_difference``); the three strongest and
   the three weakest of the scripted tier with at least ``MIN_HOLDERS`` holder seat-games, an
@@ -365,8 +365,8 @@ def _pick_components(arm: dict[str, np.ndarray], comps: list[tuple[str, str, int
 
 def _components(game) -> list[tuple[str, str, int]]:
     """(label, holder column, holder minimum) of every component of the game's families that
-    has a per-seat column (``analysis.effects``), once per column."""
-    from analysis.effects import FAMILIES, components_for
+    has a per-seat column (``analysis.lab.effects``), once per column."""
+    from analysis.lab.effects import FAMILIES, components_for
 
     if game.id not in FAMILIES:
         return []
@@ -417,7 +417,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
         budget = check_int("--budget (playouts per decision)", budget, 1, 100_000)
     players = game.check_players(2 if players is None else players)
     if strategies is None:
-        from sim.cli import default_strategies
+        from sim.registry import default_strategies
 
         strategies, seating = default_strategies(game.id, players), seating or "pool"
     seating = seating or "fixed"
@@ -708,13 +708,13 @@ def heads_up(game_id: str, opponent: str, budget: int, n: int, seed: int = 1,
 
 
 def _main(argv: list[str] | None = None) -> None:
-    """``python -m analysis.tiers curve GAME OPPONENT B1,B2,... N [SEED]``: the budget curve
+    """``python -m analysis.lab.tiers curve GAME OPPONENT B1,B2,... N [SEED]``: the budget curve
     (``heads_up`` at each budget), one JSON line per budget on stdout."""
     import sys
 
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) < 5 or args[0] != "curve":
-        raise SystemExit("usage: python -m analysis.tiers curve GAME OPPONENT B1,B2 N [SEED]")
+        raise SystemExit("usage: python -m analysis.lab.tiers curve GAME OPPONENT B1,B2 N [SEED]")
     seed = int(args[5]) if len(args) > 5 else 1
     for b in args[3].split(","):
         print(json.dumps(heads_up(args[1], args[2], int(b), int(args[4]), seed)), flush=True)

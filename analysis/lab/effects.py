@@ -735,3 +735,30 @@ def effects_for_run(run_dir: str | os.PathLike, manifest: dict[str, Any]) -> Pat
 
 __all__ += ["RUN_KEYS", "EFFECTS_DIR", "run_fields", "effects_for_run", "headline", "measure", "play_arm", "rank_effects", "forest_plot",
             "verdict_lines"]
+
+
+def run_effects_of(run_dir: str | os.PathLike, n_games: int, jobs: int = 1,
+                   progress: Callable[[int, int], None] | None = None) -> Path:
+    """Play the causal component-effects study (``analysis.lab.effects.run_effects``,
+    docs/effects.md) of the finished results run ``run_dir`` and write it into
+    ``<run_dir>/effects/``: ``n_games`` games per arm on the run's own players, bots, seating,
+    seed and rule options, so the baseline arm's game i is game i of the run. Its
+    ``effects.json`` records the run's manifest fields (``analysis.lab.effects.run_fields``), and a
+    report over the run uses these effects only while they match
+    (``analysis.lab.effects.effects_for_run``). ``jobs``: threads (-1 = all cores). Returns the
+    effects folder. Raises UserError when the run has component-data overrides (the effects
+    play the printed data) or is not a finished results folder; a rerun reuses the arms
+    already played (``arms/*.npz``)."""
+    from sim.runner import load_manifest
+
+    m = load_manifest(run_dir)
+    if not m.get("complete"):
+        raise UserError(f"{run_dir}: the run is not finished; effects need a finished run")
+    if m.get("overrides"):
+        raise UserError(f"{run_dir}: the run has component-data overrides; the effects of "
+                        "`boardsim run` play the printed data only")
+    out = Path(run_dir) / EFFECTS_DIR
+    run_effects(m["game"], n_games, int(m["players"]), list(m["strategies"]), int(m["seed"]),
+                jobs, out, dict(m.get("options") or {}), progress=progress,
+                seating=str(m["seating"]), run=run_fields(m))
+    return out

@@ -12,6 +12,7 @@ from typing import Optional
 import typer
 
 from sim.core.errors import UserError
+from sim.registry import default_strategies
 
 app = typer.Typer(
     add_completion=False,
@@ -103,8 +104,9 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
     """simulate() with a rich progress bar over chunks showing games/s; then the run is
     verified (what the report and the lab tools then read) and, on stderr, the warning of a
     run in which fewer than half the games are distinct."""
-    from sim.core.integrity import check_seed, verify_run
+    from sim.core.integrity import check_seed
     from sim.runner import distinct_warning, load_manifest, simulate, validate
+    from sim.verify import verify_run
 
     validate(game, n, players, strategies, seating, options, jobs, chunk_size, backend,
              overrides)
@@ -123,20 +125,6 @@ def run_simulation(game: str, n: int, players: int, strategies: list[str], seed:
 
 RANDOM_WARNING = ("warning: every seat is played by `random`; random play says little about "
                   "the game (omit --strategies for the game's recommended mix)")
-
-
-def default_strategies(game_id: str, players: int | None = None) -> list[str]:
-    """The game's recommended competent mix at ``players`` seats (``Game.recommended_mix``:
-    ``RECOMMENDED_MIX`` of its bot package, or its mix for that player count). Raises
-    UserError if the game declares none."""
-    from sim.registry import get_game
-
-    g = get_game(game_id)
-    mix = g.recommended_mix(players)
-    if not mix:
-        raise UserError(f"{g.id} declares no recommended bot mix; give --strategies (allowed: "
-                        f"{', '.join(g.strategies)})")
-    return mix
 
 
 @app.command()
@@ -200,7 +188,7 @@ def report(
     """Write report.md and report.html (charts embedded) for results folders of one game.
     Each folder is verified first (sim/core/integrity.py): a finished run, every chunk of its
     manifest and no other, each of the run's games; the same games never twice."""
-    from sim.core.integrity import verify_runs
+    from sim.verify import verify_runs
 
     manifests = verify_runs(runs)
     game_ids = sorted({m["game"] for m in manifests})
@@ -324,9 +312,9 @@ def run(
 
 
 def _tier_study_here(gid: str, plan: dict, run_dir: str, scale: float, jobs: int) -> bool:
-    """Play the small tier study (``analysis.tiers.RUN_STUDY``) of the game's first main
+    """Play the small tier study (``analysis.lab.tiers.RUN_STUDY``) of the game's first main
     2-player run into ``<run_dir>/tiers``; True if played here."""
-    from analysis.tiers import RUN_STUDY, run_tiers_of
+    from analysis.lab.tiers import RUN_STUDY, run_tiers_of
 
     role = plan.get("role", "main")
     if role != "main" or plan["players"] != 2 or gid not in RUN_STUDY:
@@ -344,8 +332,8 @@ least this many games whatever ``--scale`` (below 1 it scales them down)."""
 
 
 def _run_effects_of(run_dir: str, n: int, jobs: int, label: str) -> Path:
-    """``sim.runner.run_effects_of`` with a progress bar (games over all arms)."""
-    from sim.runner import run_effects_of
+    """``analysis.lab.effects.run_effects_of`` with a progress bar (games over all arms)."""
+    from analysis.lab.effects import run_effects_of
 
     with _games_progress(None, label) as cb:
         return run_effects_of(run_dir, n, jobs, cb)
@@ -422,7 +410,7 @@ def ladder(
 ):
     """Rate the bots: every bot against every other, seats rotated, on common seeds;
     Bradley-Terry ratings per player count with 95% intervals (ladder.md, .csv, .png)."""
-    from analysis.ladder import run_ladder
+    from analysis.lab.ladder import run_ladder
 
     counts = []
     for x in _split(players):
@@ -510,7 +498,7 @@ def _cell(v) -> str:
 
 def _arm(name: str, data: Optional[list[Path]], sets: Optional[list[str]],
          options: Optional[list[str]]):
-    from analysis.lab import Arm
+    from analysis.lab.compare import Arm
 
     return Arm(name, _overrides(data, sets), _options(options))
 
@@ -545,7 +533,7 @@ def compare(
 ):
     """Paired comparison of a variant against a baseline on the same seeds and seatings."""
     _lab_checks(seed, jobs, n)
-    from analysis.lab import compare as run_compare
+    from analysis.lab.compare import compare as run_compare
 
     base = _arm("baseline", baseline, set_baseline, option_baseline)
     var = _arm("variant", variant, set_variant, option_variant)
@@ -576,7 +564,7 @@ def sweep(
 ):
     """Play each value of one or two parameters on the same seeds; table, chart and report."""
     _lab_checks(seed, jobs, n)
-    from analysis.lab import sweep as run_sweep
+    from analysis.lab.compare import sweep as run_sweep
 
     res = run_sweep(game, param, n, players, _split(strategies), seed, rotate, jobs, out,
                     run_simulation)
@@ -611,7 +599,7 @@ def suggest(
     _lab_checks(seed, jobs, n)
     import math
 
-    from analysis.lab import suggest as run_suggest
+    from analysis.lab.compare import suggest as run_suggest
 
     if not math.isfinite(band) or not 0 < band <= 100:
         raise UserError(f"--band must be a number of points in (0, 100], got {band}")
@@ -652,7 +640,7 @@ def effects(
     """Causal component effects: every component's number nudged one step on the same games
     (common random numbers); table, forest plot and report (docs/effects.md)."""
     _lab_checks(seed, jobs, n)
-    from analysis.effects import run_effects
+    from analysis.lab.effects import run_effects
 
     with _games_progress(None, f"{game} effects") as cb:
         res = run_effects(game, n, players, _split(strategies) or None, seed, jobs, out,
@@ -685,9 +673,9 @@ def tiers(
 ):
     """Findings across skill tiers: first-player advantage and the top components' association
     under random, scripted and search play on the same seeds; each finding holds, flips,
-    weakens or is undecided at this n (analysis/tiers.py)."""
+    weakens or is undecided at this n (analysis/lab/tiers.py)."""
     _lab_checks(seed, jobs, n)
-    from analysis.tiers import run_tiers
+    from analysis.lab.tiers import run_tiers
 
     names = _split(strategies) or None
     res = run_tiers(game, n, players, names, seed, jobs, out, _options(option), budget,
@@ -744,8 +732,8 @@ def tune(
     on common random numbers, racing, fresh-seed check)."""
     import os
 
-    from analysis.tune import parse_budget, parse_target, parse_targets_file, process_started
-    from analysis.tune import tune as run_tune
+    from analysis.lab.tune import parse_budget, parse_target, parse_targets_file, process_started
+    from analysis.lab.tune import tune as run_tune
     from sim.core.integrity import check_jobs, check_seed
     from sim.runner import check_backend
 
@@ -778,7 +766,7 @@ def tune(
         task = prog.add_task("search", total=1.0, info="")
 
         def cb(study, frac):
-            from analysis.tune import best_so_far
+            from analysis.lab.tune import best_so_far
 
             trials_done, dist = best_so_far(study)
             prog.update(task, completed=frac,
@@ -816,9 +804,9 @@ def train_bot(
 ):
     """Tune a scripted bot's parameter row by self-play against the field (optuna, racing,
     common seeds; resumable), then rate it on the ladder before and after."""
-    from analysis.train_bot import parse_param
-    from analysis.train_bot import train_bot as run_train
-    from analysis.tune import parse_budget
+    from analysis.lab.train_bot import parse_param
+    from analysis.lab.train_bot import train_bot as run_train
+    from analysis.lab.tune import parse_budget
 
     secs = parse_budget(budget)
     extra = dict(parse_param(x) for x in param or [])
