@@ -295,8 +295,8 @@ def train_bot(game_id: str, bot: str, players: int = 2, budget: float = 600.0,
              "check": {"games": fresh, "hand_set": check[0]["win_share"],
                        "tuned": best["win_share"], "paired_diff": best["paired_diff"],
                        "lo": best["lo"], "hi": best["hi"]},
-             "ladder": {k: ladder[k] for k in ("before", "after", "diff", "lo", "hi", "games")}
-             if ladder else None,
+             "ladder": {k: ladder[k] for k in ("before", "after", "diff", "lo", "hi", "games",
+                                                "table")} if ladder else None,
              "trials": len(study.trials), "seed": seed, "n": n, "field": flds}
     _write_atomic(root / "tuned.json", json.dumps({tuned_name: entry}, indent=2))
     paths = {"tuned": str(root / "tuned.json"), "study": str(root / "study.sqlite3")}

@@ -19,6 +19,10 @@ from strategies.soak import soak_chunk
 # (docs/bots.md, "Recommended mixes"). ``boardsim simulate`` draws every seat from it when no --strategies are
 # given, and the main job's studies play it.
 RECOMMENDED_MIX = ("greedy", "attacker", "thief-first")
+# At 2 players greedy's row tuned by self-play (``greedy-tuned``, strategies/go_town/tuned.json,
+# ``boardsim train-bot go-town greedy -p 2``) plays in greedy's place: on the ladder with the
+# mix it rates +0.70 logits [+0.63, +0.77] above the hand-set greedy (docs/bots.md).
+RECOMMENDED_MIX_BY_PLAYERS = {2: ("greedy-tuned", "attacker", "thief-first")}
 
-__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
-           "SOAK_CODES", "run_games", "soak_chunk"]
+__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "RECOMMENDED_MIX_BY_PLAYERS",
+           "STRATEGIES", "choose", "params_matrix", "SOAK_CODES", "run_games", "soak_chunk"]
