@@ -46,6 +46,8 @@ def games(as_json: bool = typer.Option(False, "--json", help="machine-readable o
                    f"{g['num_actions']} actions)")
         typer.echo(f"  strategies: {', '.join(g['strategies'])}")
         typer.echo(f"  data: {g['data_status']}")
+        typer.echo(f"  {g['information']} information, {g['chance']} chance; hidden: "
+                   f"{'; '.join(g['hidden']) or 'nothing'}; results: {', '.join(g['results'])}")
         typer.echo("  rule options (name = default  [allowed]  rulebook section):")
         for o in g["options"]:
             typer.echo(f"    {o['name']} = {o['default']}  [{o['allowed']}]  {o['section']}")
@@ -312,14 +314,20 @@ def run(
 
 
 def _tier_study_here(gid: str, plan: dict, run_dir: str, scale: float, jobs: int) -> bool:
-    """Play the small tier study (``analysis.lab.tiers.RUN_STUDY``) of the game's first main
-    2-player run into ``<run_dir>/tiers``; True if played here."""
-    from analysis.lab.tiers import RUN_STUDY, run_tiers_of
+    """Play the small tier study (``analysis.lab.tiers.tier_study``) of the game's first main
+    2-player run into ``<run_dir>/tiers``; True if played here. A game without the search bot
+    says so (its report then says no study was played)."""
+    from analysis.lab.tiers import run_tiers_of, tier_study
+    from sim.registry import get_game
 
     role = plan.get("role", "main")
-    if role != "main" or plan["players"] != 2 or gid not in RUN_STUDY:
+    if role != "main" or plan["players"] != 2:
         return False
-    st = RUN_STUDY[gid]
+    try:
+        st = tier_study(get_game(gid))
+    except UserError as e:
+        typer.echo(f"{gid} {plan['name']}: {e}")
+        return False
     n_scr = max(MIN_TIER_GAMES, int(st["n_scripted"] * min(scale, 1.0)))
     n_search = max(MIN_TIER_SEARCH, int(st["n_search"] * min(scale, 1.0)))
     run_tiers_of(run_dir, jobs, n_search, st["budget"], n_scr)

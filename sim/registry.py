@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +28,18 @@ def _load() -> None:
     if _GAMES:
         return
     found: dict[str, Game] = {}
-    root = Path(__file__).parent
-    for mod in pkgutil.iter_modules([str(root)]):
-        if not mod.ispkg or not (root / mod.name / "game.py").exists():
-            continue
-        cls = getattr(importlib.import_module(f"sim.{mod.name}.game"), "GAME_CLASS", None)
-        if cls is not None:
-            g = cls()
-            found[g.id] = g
+    # every folder of the package ``sim`` (a test may add one: tests/test_toy_game.py)
+    roots = [Path(p) for p in getattr(sys.modules.get(__package__), "__path__", ())] or \
+        [Path(__file__).parent]
+    for root in roots:
+        for mod in pkgutil.iter_modules([str(root)]):
+            if not mod.ispkg or not (root / mod.name / "game.py").exists():
+                continue
+            cls = getattr(importlib.import_module(f"sim.{mod.name}.game"), "GAME_CLASS", None)
+            if cls is not None:
+                g = cls()
+                g.check_declaration()  # a game says what it is, or nothing runs
+                found[g.id] = g
     for gid in sorted(found, key=lambda i: (ORDER.index(i) if i in ORDER else len(ORDER), i)):
         _GAMES[gid] = found[gid]
 

@@ -25,10 +25,7 @@ from pathlib import Path
 
 import sim
 from sim.core.seating import seat_matrix
-
-# games per engine measurement relative to Go Town's (slower games play fewer)
-BENCH_SCALE = {"go-town": 1.0, "little-town": 0.1, "three-little-wolves": 0.5,
-               "province": 0.5, "suburbia": 0.05}
+from tests import games as H
 
 
 def _tree_rss_kb(pid: int) -> int:
@@ -208,7 +205,7 @@ def main() -> None:
     print(f"{'game':20} {'bots':8} {'players':>7} {'games/s/core':>14} {'decisions/s':>14}")
     for gid in ap_games:
         game = sim.get_game(gid)
-        scale = BENCH_SCALE.get(gid, 1.0)
+        scale = H.hooks(sim.get_game(gid)).BENCH_SCALE  # slower games play fewer
         for strategy in ("random", "greedy"):
             if strategy not in game.strategies:
                 continue

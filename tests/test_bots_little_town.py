@@ -9,16 +9,13 @@ import numpy as np
 import sim
 from sim.little_town import constants as K
 from strategies.little_town.bots import _food_per_turn, _reserve_cost, _short, params_matrix
+from tests.games import reach
 
 GAME = sim.get_game("little-town")
 
 
 def _reach(n_players: int, seed: int, k: int):
-    s = GAME.new_state(n_players, seed)
-    rng = GAME.bot_rng(seed)
-    for _ in range(k):
-        s = GAME.apply_action(s, GAME.choose_action(s, "random", rng))
-    return s
+    return reach(GAME, n_players, seed, k)
 
 
 def test_no_carpenter_paid_for_with_no_wood_left():

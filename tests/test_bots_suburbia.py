@@ -7,16 +7,13 @@ players, so they stay the same when the scripted bots change.
 import sim
 from sim.suburbia import constants as K
 from strategies.suburbia.bots import crossings, shortfall
+from tests.games import reach
 
 GAME = sim.get_game("suburbia")
 
 
 def _reach(n_players: int, seed: int, k: int):
-    s = GAME.new_state(n_players, seed)
-    rng = GAME.bot_rng(seed)
-    for _ in range(k):
-        s = GAME.apply_action(s, GAME.choose_action(s, "random", rng))
-    return s
+    return reach(GAME, n_players, seed, k)
 
 
 def test_no_investment_marker_on_a_lake():

@@ -12,17 +12,14 @@ import pytest
 import sim
 from sim.three_little_wolves import constants as K
 from strategies.three_little_wolves.bots import end_terms, params_matrix
+from tests.games import reach
 
 GAME = sim.get_game("three-little-wolves")
 
 
 def _reach(n_players: int, seed: int, k: int):
     """The state after ``k`` random decisions of game ``seed`` (bot generator ``seed``)."""
-    s = GAME.new_state(n_players, seed)
-    rng = GAME.bot_rng(seed)
-    for _ in range(k):
-        s = GAME.apply_action(s, GAME.choose_action(s, "random", rng))
-    return s
+    return reach(GAME, n_players, seed, k)
 
 
 # (seed, decisions): 4 players, final stage, the seat's last turn, a WOLF legal and scoring one

@@ -82,6 +82,8 @@ def test_games_lists_options():
     assert r.returncode == 0
     assert "go-town  (Go Town, 2-4 players, 208 actions)" in r.stdout
     assert "target_floors = 5  [4, 5]  §1.4, D1" in r.stdout
+    assert ("  imperfect information, sampled chance; hidden: the cards in the rivals' hands; "
+            "the order of the draw pile; results: target\n") in r.stdout
 
 
 def test_run_writes_reports_and_the_cross_game_index(tmp_path):

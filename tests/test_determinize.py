@@ -5,11 +5,13 @@ For a seat ``p`` and a position ``A``:
 - the information set: a state ``B`` that differs from ``A`` only in what ``p`` cannot see
   (``B = determinize(A, p, other seed)``, and a game's own direct change of hidden items) gives
   ``determinize(A, p, r) == determinize(B, p, r)`` array by array;
-- the determinized state keeps ``p``'s view (``VIEWS[game]``: every public quantity and ``p``'s
-  own hidden items, from the state dict), passes ``check_invariants``, and keeps the legal
+- the determinized state keeps ``p``'s view (the game's ``view``, tests/games/<package>.py:
+  every public quantity and ``p``'s own hidden items, from the state dict; the whole state of
+  a game that declares perfect information), passes ``check_invariants``, and keeps the legal
   actions when ``p`` is the seat to act;
 - it plays to the end by random play (Python interface and the compiled ``play_out``);
-- the hidden part changes across seeds (a no-op determinize fails).
+- the hidden part changes across seeds (a no-op determinize fails), and nothing but the
+  chance generator changes in a game that declares perfect information (``Game.information``).
 Each game's hidden items are listed in docs/games/<game>.md, "Hidden information and
 determinization".
 """
@@ -21,229 +23,11 @@ import pytest
 
 import sim
 from sim.core.errors import UserError
+from tests import games as H
 
 GAMES = sim.list_games()
 SEEDS = (1, 2, 3)
 FRACTIONS = (0.0, 0.1, 0.5, 0.9)
-
-
-# ---- each game's view of a seat: what determinize must keep ------------------------------------
-def _go_town_view(d, seat):
-    d = dict(d)
-    d.pop("rng")
-    d["deck"] = len(d["deck"])
-    d["hands"] = [h if p == seat else sum(h.values()) for p, h in enumerate(d["hands"])]
-    return d
-
-
-def _go_town_swap(game, st, seat, rnd):
-    """Move one card between two unknown places (a rival's hand, the pile), sizes kept."""
-    s = game.copy_state(st)
-    n = int(s.meta[0])
-    rivals = [p for p in range(n) if p != seat and s.hands[p].sum() > 0]
-    dn = int(s.meta[7])
-    if not rivals or dn == 0:
-        return None
-    p = rnd.choice(rivals)
-    k = int(rnd.choice(np.nonzero(s.hands[p])[0]))
-    j = rnd.randrange(dn)
-    s.hands[p, k] -= 1
-    s.hands[p, s.deck[j]] += 1
-    s.deck[j] = k
-    return s
-
-
-def _wolves_view(d, seat):
-    d = dict(d)
-    d.pop("rng")
-    deck = d["deck"]
-    zp = d["data"]["bottom_packet"] + 1
-    # the deck's size, and (implied by what is public: the pigs revealed and the set-up) how
-    # many pigs it holds and how many of them lie in the bottom packet
-    d["deck"] = (len(deck), sum(c.startswith("PIG") for c in deck),
-                 sum(c.startswith("PIG") for c in deck[:zp]))
-    d["discard"] = len(d["discard"])
-    public_commit = d["stage"] == "final2p" and d["round_step"] >= 2
-    d["committed"] = [c if p == seat or public_commit else c is not None
-                      for p, c in enumerate(d["committed"])]
-    d["hands"] = [h if p == seat else (len(h), d["committed"][p] if public_commit else None)
-                  for p, h in enumerate(d["hands"])]
-    d["passing"] = [c if p == seat else c is not None for p, c in enumerate(d["passing"])]
-    return d
-
-
-def _wolves_swap(game, st, seat, rnd):
-    """Swap a rival's hand card (not a revealed committed one) with a building card of the
-    deck or of the face-down discard pile."""
-    from sim.three_little_wolves import constants as K
-
-    s = game.copy_state(st)
-    n = int(s.meta[K.M_NP])
-    if int(s.meta[K.M_STAGE]) == K.ST_FINAL2P:
-        return None
-    cand = [(p, i) for p in range(n) if p != seat for i in range(int(s.seat[p, K.S_HN]))]
-    others = [("deck", j) for j in range(int(s.meta[K.M_DECKN])) if s.deck[j] < K.NBUILD]
-    others += [("discard", c) for c in range(K.NBUILD) if s.discard[c]]
-    if not cand or not others:
-        return None
-    p, i = rnd.choice(cand)
-    where, j = rnd.choice(others)
-    c = int(s.hands[p, i])
-    if where == "deck":
-        x = int(s.deck[j])
-        s.deck[j] = c
-    else:
-        x = j
-        s.discard[x] = 0
-        s.discard[c] = 1
-    hn = int(s.seat[p, K.S_HN])
-    s.hands[p, :hn] = sorted([x] + [int(v) for v in s.hands[p, :hn] if v != c])
-    return s
-
-
-def _province_view(d, seat):
-    d = dict(d)
-    d.pop("rng")
-    g = dict(d["goals"])
-    g["stack"] = (g["stack"][: g["next"] + 1], len(g["stack"]))
-    d["goals"] = g
-    return d
-
-
-def _province_swap(game, st, seat, rnd):
-    """Put a token that is not in the stack (or another face-down one) in a face-down slot."""
-    from sim.province import constants as K
-
-    s = game.copy_state(st)
-    x = s.x
-    n, nxt = int(x[K.M_GN]), int(x[K.M_GNEXT])
-    if nxt + 1 >= n:
-        return None
-    i = rnd.randrange(nxt + 1, n)
-    stack = [int(v) for v in x[K.X_GS: K.X_GS + n]]
-    out = [g for g in range(int(x[K.X_CONSTS + K.C_GOALS_TOTAL])) if g not in stack]
-    if out:
-        x[K.X_GS + i] = rnd.choice(out)
-    else:
-        j = rnd.randrange(nxt + 1, n)
-        x[K.X_GS + i], x[K.X_GS + j] = x[K.X_GS + j], x[K.X_GS + i]
-    return s
-
-
-def _little_town_view(d, seat):
-    d = dict(d)
-    d.pop("rng")
-    d["goal_deck"] = len(d["goal_deck"])
-    n = d["n_players"]
-    dr = dict(d["draft"])
-    r = dr["round"]
-    dr["deck"] = len(dr["deck"])
-    # a rival's hand in the draft variant is known when the seat passed it on (k rounds ago
-    # for the rival k seats on), but not which tile of it the rival picked this round
-    known = [p == seat or (d["options"]["market"] == "draft" and (p - seat) % n <= r)
-             for p in range(n)]
-    dr["hands"] = [h if p == seat else (sorted(h + ([x] if x >= 0 else [])) if known[p]
-                                         else len(h))
-                   for p, (h, x) in enumerate(zip(dr["hands"], dr["picks"], strict=True))]
-    dr["picks"] = [x if p == seat else x >= 0 for p, x in enumerate(dr["picks"])]
-    d["draft"] = dr
-    players = []
-    for p, pl in enumerate(d["players"]):
-        pl = dict(pl)
-        if p != seat:
-            pl["goals"] = [(c if done else None, done) for c, done in pl["goals"]]
-            pl["pick"] = [x if x != r + 1 else 0 for x in pl["pick"]]
-        players.append(pl)
-    d["players"] = players
-    assert len(players) == n
-    return d
-
-
-def _little_town_swap(game, st, seat, rnd):
-    """Swap a rival's unclaimed goal card with a card of the goal deck."""
-    from sim.little_town import constants as K
-
-    n, ng = int(st.meta[K.M_NP]), int(st.meta[K.M_NGOALS])
-    slots = [(p, j) for p in range(n) if p != seat for j in range(ng)
-             if st.seat[p, K.SE_GOALS + j] and not st.seat[p, K.SE_GDONE + j]]
-    gn = int(st.meta[K.M_GDECK_N])
-    if not slots or gn == 0:
-        return None
-    s = game.copy_state(st)
-    p, j = rnd.choice(slots)
-    i = rnd.randrange(gn)
-    a, b = int(s.seat[p, K.SE_GOALS + j]), int(s.piles[K.PL_GDECK, i])
-    s.seat[p, K.SE_GOALS + j] = b
-    s.piles[K.PL_GDECK, i] = a
-    return s
-
-
-def _suburbia_letters():
-    from sim.suburbia import constants as K
-    from sim.suburbia.data import TILE_NAMES
-
-    tiles = sim.get_game("suburbia").new_state(2, 0).tiles
-    return {TILE_NAMES[k]: int(tiles[k, K.T_STACK]) for k in range(1, K.NK)}
-
-
-def _suburbia_view(d, seat):
-    from sim.suburbia import constants as K
-
-    d = dict(d)
-    d.pop("rng")
-    if d["phase"] == "over":
-        return d
-    letter = _suburbia_letters()
-    pile = d["pile"]
-    # the pile's size, each slot's letter, and whether the 1 More Round is still in it (at a
-    # slot the set-up allows); the box: basic tiles, and how many tiles of each letter
-    d["pile"] = (len(pile), [letter[k] if k != "1 More Round" else 0 for k in pile].count(0),
-                 [letter[k] for k in pile if k != "1 More Round"])
-    box = d["box"]
-    d["box"] = ({k: v for k, v in box.items() if letter[k] == K.STACK_BASIC},
-                {x: sum(v for k, v in box.items() if letter[k] == x)
-                 for x in (K.STACK_A, K.STACK_B, K.STACK_C)})
-    if d["goal_offers"]:
-        d["goal_offers"] = [o if p == seat else len(o) for p, o in enumerate(d["goal_offers"])]
-        d["private_goals"] = [g if p == seat else g is not None
-                              for p, g in enumerate(d["private_goals"])]
-    return d
-
-
-def _suburbia_swap(game, st, seat, rnd):
-    """Swap two pile slots of one letter, or a pile tile with a box tile of its letter."""
-    from sim.suburbia import constants as K
-
-    s = game.copy_state(st)
-    pn = int(s.meta[K.M_PILEN])
-    if pn < 2 or int(s.meta[K.M_PHASE]) == K.PH_OVER:
-        return None
-    i = rnd.randrange(pn)
-    k = int(s.pile[i])
-    if k == K.K_OMR:
-        return None
-    st_k = int(s.tiles[k, K.T_STACK])
-    box = [b for b in range(1, K.NK) if s.box[b] and int(s.tiles[b, K.T_STACK]) == st_k
-           and b != k]
-    if box and rnd.random() < 0.5:
-        b = rnd.choice(box)
-        s.box[b] -= 1
-        s.box[k] += 1
-        s.pile[i] = b
-        return s
-    same = [j for j in range(pn) if s.pile[j] != K.K_OMR
-            and int(s.tiles[int(s.pile[j]), K.T_STACK]) == st_k]
-    j = rnd.choice(same)
-    s.pile[i], s.pile[j] = s.pile[j], s.pile[i]
-    return s
-
-
-VIEWS = {"go-town": _go_town_view, "three-little-wolves": _wolves_view,
-         "province": _province_view, "little-town": _little_town_view,
-         "suburbia": _suburbia_view}
-SWAPS = {"go-town": _go_town_swap, "three-little-wolves": _wolves_swap,
-         "province": _province_swap, "little-town": _little_town_swap,
-         "suburbia": _suburbia_swap}
 
 
 # ---- positions ---------------------------------------------------------------------------------
@@ -305,28 +89,29 @@ def test_information_set(gid):
             r = 1000 * seed + seat
             a = game.determinize(st, seat, r)
             b_states = [game.determinize(st, seat, r + 1), game.determinize(st, seat, r + 2)]
-            swap = SWAPS[gid](game, st, seat, rnd)
+            swap = H.swap(game, st, seat, rnd)
             if swap is not None:
                 game.check_invariants(swap)
                 b_states.append(swap)
                 swaps += 1
             for b in b_states:
-                assert VIEWS[gid](game.state_to_dict(b), seat) == \
-                    VIEWS[gid](game.state_to_dict(st), seat)
+                assert H.view(game, game.state_to_dict(b), seat) == \
+                    H.view(game, game.state_to_dict(st), seat)
                 assert _eq(a, game.determinize(b, seat, r)), (n, seed, seat)
-    assert swaps > 0, "the direct change of hidden items was never tried"
+    assert swaps > 0 or game.information == "perfect", \
+        "the direct change of hidden items was never tried"
 
 
 @pytest.mark.parametrize("gid", GAMES)
 def test_keeps_view_invariants_and_legal_actions(gid):
     game = sim.get_game(gid)
     for n, seed, st in positions(gid):
-        view = {seat: VIEWS[gid](game.state_to_dict(st), seat) for seat in range(n)}
+        view = {seat: H.view(game, game.state_to_dict(st), seat) for seat in range(n)}
         cur = game.current_player(st)
         for seat in range(n):
             d = game.determinize(st, seat, 77 * seed + seat)
             game.check_invariants(d)
-            assert VIEWS[gid](game.state_to_dict(d), seat) == view[seat], (n, seed, seat)
+            assert H.view(game, game.state_to_dict(d), seat) == view[seat], (n, seed, seat)
             assert game.is_terminal(d) == game.is_terminal(st)
             assert game.current_player(d) == cur
             if seat == cur:
@@ -383,20 +168,16 @@ def test_hidden_part_changes_with_the_seed(gid):
             tried += 1
             changed += len(set(dicts)) > 1
     assert tried > 0
-    # most positions have something hidden (a rival's hand, the deck order, ...)
-    assert changed >= tried // 2, (changed, tried)
+    if game.information == "perfect":  # nothing hidden: only the generator is reseeded
+        assert changed == 0, (changed, tried)
+    else:  # most positions have something hidden (a rival's hand, the deck order, ...)
+        assert changed >= tried // 2, (changed, tried)
 
 
-# rule options whose hidden information differs (the draft variants, the 2-player dummy
-# placed by its holder, smaller hands, the eager reshuffle)
+# rule options whose hidden information differs (each game's DETERMINIZE_OPTIONS: the draft
+# variants, the 2-player dummy placed by its holder, smaller hands, the eager reshuffle)
 OPTION_CASES = [(gid, {}) for gid in GAMES] + [
-    (g, o) for g, o in [("little-town", {"market": "draft"}),
-                        ("little-town", {"market": "one-of-two"}),
-                        ("little-town", {"bang_redraw": "once"}),
-                        ("three-little-wolves", {"dummy_policy": "holder_choice"}),
-                        ("three-little-wolves", {"hand_size": 4}),
-                        ("go-town", {"reshuffle_timing": "eager"}),
-                        ("suburbia", {"omr_replacement": False})] if g in GAMES]
+    (gid, o) for gid in GAMES for o in H.determinize_options(sim.get_game(gid))]
 
 
 @pytest.mark.parametrize("gid,options", OPTION_CASES,
@@ -416,8 +197,8 @@ def test_every_position_of_a_game(gid, options):
             for seat in (cur, (cur + 1 + i) % n):
                 a = game.determinize(st, seat, i)
                 game.check_invariants(a)
-                assert VIEWS[gid](game.state_to_dict(a), seat) == \
-                    VIEWS[gid](game.state_to_dict(st), seat), (n, i, seat)
+                assert H.view(game, game.state_to_dict(a), seat) == \
+                    H.view(game, game.state_to_dict(st), seat), (n, i, seat)
                 b = game.determinize(st, seat, i + 1)
                 assert _eq(game.determinize(b, seat, 5), game.determinize(st, seat, 5))
                 if seat == cur:

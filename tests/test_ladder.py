@@ -127,7 +127,7 @@ def test_aggregated_fit_equals_statsmodels_on_every_row(players):
     cov_type="cluster" on every row."""
     import statsmodels.api as sm
 
-    from analysis.lab.ladder import design_matrix, design_rows, glm_clustered
+    from analysis.results.ladder import design_matrix, design_rows, glm_clustered
 
     rng = np.random.default_rng(players)
     k, n = 5, 120

@@ -43,3 +43,14 @@ def test_json_round_trip_and_resume(gid, n, values):
             assert h.to_dict() == g.to_dict()
         d = g.to_dict()
         assert ref.from_dict(json.loads(json.dumps(d))).to_dict() == d
+
+
+@pytest.mark.parametrize("gid", sim.list_games())
+def test_same_seed_same_game(gid):
+    """``play_random_game``: the same seeds play the same game; another chance seed another."""
+    game = sim.get_game(gid)
+    mod = importlib.import_module(f"tests.reference.{type(game).__module__.split('.')[1]}")
+    n = game.max_players
+    a = mod.play_random_game(n, 123, bot_seed=9)
+    assert a.to_dict() == mod.play_random_game(n, 123, bot_seed=9).to_dict()
+    assert mod.play_random_game(n, 124, bot_seed=9).to_dict() != a.to_dict()

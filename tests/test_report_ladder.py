@@ -12,9 +12,9 @@ import polars as pl
 import pytest
 
 from analysis import queries as q
-from analysis.lab.ladder import fit_ratings, pairwise
 from analysis.report import write_report
 from analysis.report.ladder_section import ladder_fits, outcome_counts
+from analysis.results.ladder import fit_ratings, pairwise
 from tests.test_analysis import _game, write_run
 
 

@@ -6,6 +6,7 @@ import os
 import polars as pl
 import pytest
 
+import sim
 from sim.core.errors import UserError
 from sim.runner import simulate
 
@@ -35,8 +36,7 @@ def test_same_games_whatever_the_jobs_and_chunks(tmp_path):
     assert m["complete"] is True and m["n_games"] == 3000
 
 
-@pytest.mark.parametrize("game_id", ["little-town", "three-little-wolves", "province",
-                                     "suburbia"])
+@pytest.mark.parametrize("game_id", sim.list_games())
 def test_threads_play_the_same_games_for_every_game(tmp_path, game_id):
     """The default backend runs chunks in threads (the batch kernels release the GIL); every
     game must give the same tables as one sequential pass."""

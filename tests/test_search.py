@@ -3,7 +3,7 @@ determinize is registered, its parameter rows, and its information sets.
 
 The information-set test: for the seat to act in positions reached by random play, a state
 ``B`` that differs from ``A`` only in what that seat cannot see (``B = determinize(A, seat,
-other seed)``, and where tests/test_determinize.py has one, a direct swap of a hidden item) gives
+other seed)``, and the game's direct swap of a hidden item, tests/games/<package>.py) gives
 exactly the same search decision from the same bot generator, and the generators end equal.
 Registry-driven: a game joins as soon as its determinize is registered.
 """
@@ -16,7 +16,7 @@ import pytest
 import sim
 from sim.core import contract
 from strategies import search
-from tests.test_determinize import SWAPS
+from tests import games as H
 
 GAMES = sim.list_games()
 
@@ -89,10 +89,9 @@ def test_same_information_set_same_decision(gid, monkeypatch):
                     continue
                 seat = game.current_player(a)
                 others = [game.determinize(a, seat, 1000 + seed)]
-                if gid in SWAPS:
-                    b = SWAPS[gid](game, a, seat, rnd)
-                    if b is not None:
-                        others.append(b)
+                b = H.swap(game, a, seat, rnd)  # the game's own swap (None: nothing hidden)
+                if b is not None:
+                    others.append(b)
                 ra = game.bot_rng(77)
                 da = game.choose_action(a, "mcts", ra)
                 for b in others:

@@ -39,7 +39,18 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from analysis.doc import md_table, signed_ci, slug, write_atomic
+from analysis.doc import md_table, slug, write_atomic
+from analysis.results.effects import (  # the read side, for the reports
+    EFFECTS_DIR,
+    MIN_SEAT_GAMES,
+    RUN_KEYS,
+    _cell,
+    effects_for_run,
+    effects_table,
+    headline,
+    run_fields,
+    verdict_lines,
+)
 from analysis.stats import bh_adjust, cluster_ratio, wilson_interval
 from sim.core.components import get_path
 from sim.core.errors import UserError
@@ -48,8 +59,6 @@ from sim.core.io import atomic_path
 __all__ = ["Family", "Component", "FAMILIES", "MIN_SEAT_GAMES", "components_for",
            "run_effects", "effects_table", "EFFECT_COLUMNS"]
 
-MIN_SEAT_GAMES = 1000
-"""A headline needs at least this many holder seat-games (each arm) behind it (issue 15)."""
 
 ARMS = ("nudge", "denial", "both")
 """Values of ``--arm``: the nudge arm (every game), the denial arm (``DENIAL_GAMES``), both."""
@@ -273,11 +282,10 @@ def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
         if deny is None:
             res = game.run_chunk(first, count, seed, players, idx, options, strategies)
         else:
-            from strategies.go_town.deny import play_chunk_denied
-
             denied = np.arange(first, first + count, dtype=np.int64) % players
-            ws, end, fp, turns = play_chunk_denied(game, first, count, seed, players, idx,
-                                                   options, strategies, deny, denied)
+            ws, end, fp, turns = game.bots.play_chunk_denied(
+                game, first, count, seed, players, idx,
+                options, strategies, deny, denied)
             res = _Chunk(ws, end, fp, turns)
         if tick is not None:
             tick(count)
@@ -539,39 +547,6 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
             "summary": headline + f"\nreport: {out / 'effects.md'}"}
 
 
-def headline(df: pl.DataFrame) -> str:
-    """One sentence naming the component whose one-step nudge matters most to its holders, or
-    why no single component can be named: a top component needs at least MIN_SEAT_GAMES
-    holder seat-games and an interval clear of the next component's."""
-    ok = df.filter(pl.col("effect").is_not_null()).sort("effect", descending=True)
-    if ok.is_empty():
-        return "No component effect could be estimated."
-    top = ok.row(0, named=True)
-    est, iv = signed_ci(top["effect"], top["lo"], top["hi"]).split(" ", 1)
-    ci = f"{est} points {iv}"
-    denial = top.get("arm") == "denial"
-    if top["small_sample"]:
-        return (f"No headline: the largest effect, {top['component']} {ci}, rests on "
-                f"{top['holder_seat_games']:,} {'denied' if denial else 'holder'} seat-games "
-                f"(< {MIN_SEAT_GAMES:,}).")
-    if ok.height > 1:
-        nxt = ok.row(1, named=True)
-        if nxt["hi"] is not None and top["lo"] is not None and top["lo"] <= nxt["hi"]:
-            same = ok.filter(pl.col("tier") == top["tier"]).height
-            return (f"{top['component']} ({ci}) and {same - 1} other component(s) are "
-                    "indistinguishable at the top (overlapping 95% intervals).")
-    if denial:
-        return (f"{top['component']} is worth most to have: a seat barred from it loses {ci} "
-                f"(q {top['q']:.2g}; {top['holder_seat_games']:,} denied seat-games).")
-    return (f"{top['component']} matters most to its holders: one step costs them {ci} "
-            f"(q {top['q']:.2g}; {top['holder_seat_games']:,} holder seat-games).")
-
-
-def _cell(x, digits: int = 1) -> str:
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else \
-        f"{x:+.{digits}f}"
-
-
 def _markdown(game, df: pl.DataFrame, setup: dict, mix: str,
               kinds: list[str] | None = None) -> tuple[str, str]:
     kinds = kinds or ["nudge"]
@@ -649,90 +624,6 @@ def forest_plot(df: pl.DataFrame, path: Path, title: str) -> str:
     return save(fig, path)
 
 
-def effects_table(folder: str | os.PathLike) -> pl.DataFrame:
-    """The effects table of an ``effects`` output folder, for the reports.
-
-    Columns (``EFFECT_COLUMNS``): component Utf8 (``"family: key"``), family, nudge (the data
-    path and the values before and after), effect/lo/hi Float64 (points: baseline - nudged
-    mean win share of the holders, 95% interval clustered by game), p, q Float64 (BH across the
-    table), n_games Int64 (finished in both arms), holder_seat_games Int64, measure
-    (``holders`` or ``first seat``), first_seat_diff/lo/hi (points), limit_rate_base/arm and
-    their Wilson bounds (proportions), balance_base/arm, small_sample Boolean (fewer than
-    MIN_SEAT_GAMES holder seat-games), rank Int64 (1 = largest effect), tier Int64 (components
-    of one tier are indistinguishable from its leader), bot_mix Utf8, players Int64.
-    Raises UserError when the folder holds no ``effects.csv``."""
-    path = Path(folder) / "effects.csv"
-    if not path.is_file():
-        raise UserError(f"{folder}: no effects.csv (run `boardsim effects GAME --out "
-                        f"{folder}` first)")
-    return pl.read_csv(path, infer_schema_length=None)
-
-
-def verdict_lines(folder: str | os.PathLike, top: int = 5) -> list[str]:
-    """Markdown lines for a report's verdict from an ``effects`` output folder: per arm, the
-    headline (``headline``), the bot mix and player count it holds for, and the ``top``
-    components by effect with their 95% intervals, q-values, tiers and seat-games (a causal
-    measure; intervals clustered by game). One call for the report writers. Raises UserError
-    when the folder holds no ``effects.csv``."""
-    df = effects_table(folder)
-    lines = []
-    for arm in dict.fromkeys(df["arm"].to_list()):
-        d = df.filter(pl.col("arm") == arm).sort("rank")
-        r0 = d.row(0, named=True)
-        what = ("one-step nudge of its number, effect on its holders" if arm == "nudge"
-                else "one seat barred from it, effect on that seat")
-        lines += [f"**Component effects ({arm} arm: {what}; causal; {r0['players']} players, "
-                  f"bots {r0['bot_mix']}).** {headline(d)}", ""]
-        rows = [[str(r["rank"]), str(r["tier"]), r["component"],
-                 f"{_cell(r['effect'], 1)} [{_cell(r['lo'], 1)}, {_cell(r['hi'], 1)}]",
-                 "n/a" if r["q"] is None else f"{r['q']:.2g}",
-                 f"{r['holder_seat_games']:,}" + (" (small)" if r["small_sample"] else "")]
-                for r in d.head(top).iter_rows(named=True)]
-        lines += [md_table(["rank", "tier", "component", "effect, points (95%, clustered)",
-                            "BH q", "seat-games"], rows), ""]
-    return lines
-
-
-RUN_KEYS = ("game", "players", "strategies", "seating", "seed", "options", "overrides",
-            "engine_version")
-"""The fields of a run's manifest that its effects must share (``run_fields``)."""
-
-
-def run_fields(manifest: dict[str, Any]) -> dict[str, Any]:
-    """The fields of a results run's manifest (``RUN_KEYS``) that define which effects belong
-    to it: game, players, strategies, seating, seed, rule options, component-data overrides
-    ({} when absent) and engine version (None when absent)."""
-    out = {k: manifest.get(k) for k in RUN_KEYS}
-    out["overrides"] = dict(manifest.get("overrides") or {})
-    out["options"] = dict(manifest.get("options") or {})
-    return out
-
-
-EFFECTS_DIR = "effects"
-"""The folder inside a results run where ``boardsim run`` writes that run's effects."""
-
-
-def effects_for_run(run_dir: str | os.PathLike, manifest: dict[str, Any]) -> Path | None:
-    """The effects folder of the run ``run_dir`` (``<run_dir>/effects``), or None when there is
-    none, it has no ``effects.csv``, or its ``effects.json`` does not record this run: the same
-    game, players, bots, seating, seed, rule options, component-data overrides and engine
-    version as ``manifest`` (``run_fields``). A report never shows effects of other data or
-    other settings."""
-    folder = Path(run_dir) / EFFECTS_DIR
-    if not manifest.get("game"):
-        return None
-    try:
-        setup = json.loads((folder / "effects.json").read_text())
-    except (OSError, ValueError):
-        return None
-    if not (folder / "effects.csv").is_file() or not isinstance(setup, dict):
-        return None
-    rec = setup.get("run")
-    if not isinstance(rec, dict) or {k: rec.get(k) for k in RUN_KEYS} != run_fields(manifest):
-        return None
-    return folder
-
-
 __all__ += ["RUN_KEYS", "EFFECTS_DIR", "run_fields", "effects_for_run", "headline", "measure", "play_arm", "rank_effects", "forest_plot",
             "verdict_lines"]
 
@@ -749,16 +640,24 @@ def run_effects_of(run_dir: str | os.PathLike, n_games: int, jobs: int = 1,
     effects folder. Raises UserError when the run has component-data overrides (the effects
     play the printed data) or is not a finished results folder; a rerun reuses the arms
     already played (``arms/*.npz``)."""
-    from sim.runner import load_manifest
-
-    m = load_manifest(run_dir)
-    if not m.get("complete"):
-        raise UserError(f"{run_dir}: the run is not finished; effects need a finished run")
-    if m.get("overrides"):
-        raise UserError(f"{run_dir}: the run has component-data overrides; the effects of "
-                        "`boardsim run` play the printed data only")
+    m = finished_run(run_dir, "effects need", "the effects of `boardsim run` play")
     out = Path(run_dir) / EFFECTS_DIR
     run_effects(m["game"], n_games, int(m["players"]), list(m["strategies"]), int(m["seed"]),
                 jobs, out, dict(m.get("options") or {}), progress=progress,
                 seating=str(m["seating"]), run=run_fields(m))
     return out
+
+
+def finished_run(run_dir: str | os.PathLike, needs: str, plays: str) -> dict[str, Any]:
+    """The checked manifest of the finished results run ``run_dir`` on the printed data, for a
+    study that plays the run's games again (``needs``/``plays``: its words in the errors,
+    "effects need", "the effects of `boardsim run` play"). Raises UserError otherwise."""
+    from sim.runner import load_manifest
+
+    m = load_manifest(run_dir)
+    if not m.get("complete"):
+        raise UserError(f"{run_dir}: the run is not finished; {needs} a finished run")
+    if m.get("overrides"):
+        raise UserError(f"{run_dir}: the run has component-data overrides; {plays} the "
+                        "printed data only")
+    return m

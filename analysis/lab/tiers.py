@@ -53,46 +53,69 @@ from typing import Any
 
 import numpy as np
 
-from analysis.doc import md_table, signed_ci, write_atomic
+from analysis.doc import write_atomic
+from analysis.results.tiers import (  # the read side, for the reports
+    MIN_DECIDE,
+    MIN_HOLDERS,
+    TIERS,
+    TIERS_DIR,
+    VERDICTS,
+    command_for,
+    findings_table,
+    headline,
+    load_tiers,
+    markdown,
+    run_fields,
+    tiers_for_run,
+    tup,
+)
 from analysis.stats import cluster_difference, cluster_mean, wilson_interval
 from sim.core.errors import UserError
 
-__all__ = ["TIERS", "VERDICTS", "RUN_STUDY", "MIN_HOLDERS", "TIERS_DIR", "classify",
+__all__ = ["TIERS", "VERDICTS", "DEFAULT_STUDY", "tier_study", "MIN_HOLDERS", "TIERS_DIR", "classify",
            "play_tier", "run_tiers", "tiers_for_run", "run_tiers_of", "headline",
            "heads_up", "load_tiers", "findings_table"]
 
-TIERS = ("random", "scripted", "search")
-"""The tiers, weakest first."""
 
-VERDICTS = ("holds", "flips", "weakens", "undecided", "appears", "none")
-"""A finding's verdict under search play (``classify``)."""
 
-MIN_HOLDERS = 30
-"""A component is a finding candidate only with at least this many holder seat-games (and as
-many non-holder seat-games) in the scripted tier."""
 
-MIN_DECIDE = 50
-"""A verdict other than ``undecided``/``none`` needs at least this many finished search-tier
-games: below it the clustered intervals (few clusters) are not trusted."""
 
 TOP_COMPONENTS = 3
 """The strongest and the weakest this many components of the scripted tier are checked."""
 
-TIERS_DIR = "tiers"
-"""The folder inside a results run where ``boardsim run`` writes that run's tier study."""
 
-RUN_STUDY: dict[str, dict[str, int]] = {
-    "go-town": {"n_search": 200, "budget": 200, "n_scripted": 4000},
-    "three-little-wolves": {"n_search": 12, "budget": 1200, "n_scripted": 4000},
-    "little-town": {"n_search": 30, "budget": 100, "n_scripted": 4000},
-    "suburbia": {"n_search": 10, "budget": 50, "n_scripted": 2000},
-    "province": {"n_search": 20, "budget": 100, "n_scripted": 2000},
-}
-"""``boardsim run``'s small tier study per game (2 players, on the main 2-player run's
-settings): search-tier games, the search bot's budget (playouts per decision) and the games of
-the random and scripted tiers. Chosen so that the five studies add about one minute to
-``make run`` on 2 cores (docs/bots.md, "Skill tiers"); at these sizes most findings are
-``undecided`` and the report says so with the full command."""
+DEFAULT_STUDY = {"n_search": 10, "n_scripted": 2000}
+"""The tier study of a game whose bot package declares no ``TIER_STUDY`` (at the search
+bot's default budget)."""
+
+
+def tier_study(game) -> dict[str, int]:
+    """``boardsim run``'s small tier study of ``game`` (2 players, on the main 2-player run's
+    settings): its bot package's ``TIER_STUDY`` (search-tier games ``n_search``, the search
+    bot's ``budget`` in playouts per decision, ``n_scripted`` games of the random and scripted
+    tiers), else ``DEFAULT_STUDY`` at the search bot's default budget. The declared sizes were
+    chosen so that the five studies add about one minute to ``make run`` on 2 cores
+    (docs/bots.md, "Skill tiers"); at these sizes most findings are ``undecided`` and the
+    report says so with the full command. Raises UserError when the game has no search bot."""
+    if "mcts" not in game.strategies:
+        raise UserError(f"{game.id}: no search bot `mcts` (it needs the game's determinize "
+                        "kernel, docs/house-pattern.md), so no tier study")
+    declared = getattr(game.bots, "TIER_STUDY", None)
+    if declared:
+        return dict(declared)
+    search = game.bots.search
+    return {**DEFAULT_STUDY, "budget": int(game.strategy("mcts").params[search.P_BUDGET])}
+
+
+def __getattr__(name: str):
+    """``RUN_STUDY`` (the per-game table this module once held): ``{game id: tier_study}`` for
+    every registered game with a search bot, built from the declarations."""
+    if name == "RUN_STUDY":
+        import sim
+
+        return {gid: tier_study(sim.get_game(gid)) for gid in sim.list_games()
+                if "mcts" in sim.get_game(gid).strategies}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
@@ -183,7 +206,7 @@ def classify(scripted: tuple[float, float, float], search: tuple[float, float, f
 def _with_budget(game, names: list[str], budget: int | None):
     """Codes and parameter rows of ``names`` with every search bot's budget set to ``budget``
     (unchanged when None)."""
-    from strategies import search
+    search = game.bots.search  # the bots only through the registry
 
     codes, params = game.bots.params_matrix(names)
     if budget is not None:
@@ -379,9 +402,6 @@ def _components(game) -> list[tuple[str, str, int]]:
 
 
 # ---- the study ---------------------------------------------------------------------------------
-RUN_KEYS = ("game", "players", "strategies", "seating", "seed", "options", "overrides",
-            "engine_version")
-"""The fields of a run's manifest that its tier study must share (as in analysis.effects)."""
 
 
 def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
@@ -429,7 +449,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     check_seating(seating, len(strategies), players)
     options = dict(options or {})
     game.resolve_options(options)
-    from strategies import search
+    search = game.bots.search
 
     default_budget = int(game.strategy("mcts").params[search.P_BUDGET])
     used_budget = default_budget if budget is None else budget
@@ -487,171 +507,14 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
             "summary": data["headline"] + f"\nreport: {out / 'tiers.md'}"}
 
 
-def _nan(x):
-    return math.nan if x is None else x
-
-
-def tup(d: dict[str, Any]) -> tuple[float, float, float]:
-    """``(est, lo, hi)`` of a finding's cell, None as NaN (for ``classify``)."""
-    return (_nan(d["est"]), _nan(d["lo"]), _nan(d["hi"]))
-
-
 def _playout_name(game) -> str:
-    from strategies import search
+    search = game.bots.search
 
     row = game.strategy("mcts").params
     return list(game.strategies)[int(row[search.P_PLAYOUT])]
 
 
-def command_for(data: dict[str, Any], n_search: int | None = None) -> str:
-    """The ``boardsim tiers`` command that plays this study's setup with ``n_search`` search
-    games (default: the study's) at the search bot's default budget."""
-    parts = [f"boardsim tiers {data['game']}", f"-n {n_search or data['n_search']}",
-             f"--players {data['players']}", f"--seed {data['seed']}"]
-    if data.get("strategies"):
-        parts.append(f"--strategies {','.join(data['strategies'])} --seating "
-                     f"{data['seating']}")
-    import sim
-
-    defaults = sim.get_game(data["game"]).options.defaults()
-    for k, v in (data.get("options") or {}).items():
-        if k not in defaults or defaults[k] != v:  # the rule options that differ only
-            parts.append(f"-o {k}={v}")
-    return " ".join(parts)
-
-
-def headline(data: dict[str, Any]) -> str:
-    """One sentence: how many findings hold, flip, weaken, stay undecided or appear under
-    search play, with the search tier's size and budget; the first-player finding first."""
-    fs = data["findings"]
-    counts = {v: sum(f["verdict"] == v for f in fs) for v in VERDICTS}
-    found = sum(counts[v] for v in ("holds", "flips", "weakens", "undecided"))
-    fp = fs[0]
-    who = (f"search tier: `mcts` in every seat, {data['budget']:,} playouts per decision, "
-           f"n={data['n_search']:,} games; scripted tier n={data['n_scripted']:,}")
-    few = fp["tiers"]["search"]["n"] < MIN_DECIDE
-    fv = {"none": ("no scripted finding, search play undecided at "
-                   f"n={fp['tiers']['search']['n']:,}" if few else "in neither tier"),
-          "undecided": f"undecided at n={data['n_search']:,}"}.get(fp["verdict"], fp["verdict"])
-    first = (f"first-player advantage: {fv} (scripted {_fmt(fp['tiers']['scripted'])}, "
-             f"search {_fmt(fp['tiers']['search'])} points)")
-    if found == 0:
-        lead = "No scripted-tier finding to check (every interval includes 0)"
-    elif counts["undecided"] == found:
-        lead = (f"Undecided at n={data['n_search']:,} search games: none of the "
-                f"{found} scripted finding(s) can be confirmed or refuted")
-    else:
-        lead = (f"Of {found} scripted findings under search play: {counts['holds']} "
-                f"{'holds' if counts['holds'] == 1 else 'hold'}, {counts['flips']} "
-                f"{'flips' if counts['flips'] == 1 else 'flip'}, {counts['weakens']} "
-                f"{'weakens' if counts['weakens'] == 1 else 'weaken'}, {counts['undecided']} "
-                "undecided")
-    extra = (f"; {counts['appears']} new under search play only" if counts["appears"] else "")
-    return f"{lead}{extra}; {first} ({who})."
-
-
-def _fmt(d: dict[str, Any]) -> str:
-    if d.get("est") is None:
-        return "n/a"
-    if d.get("lo") is None:
-        return f"{d['est']:+.1f}"
-    return signed_ci(d["est"], d["lo"], d["hi"])
-
-
-def findings_table(data: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the findings table (markdown and the report): finding, each tier's
-    estimate with its 95% interval and n, the paired difference and the verdict."""
-    head = ["finding", "random", "scripted", "search", "search - scripted (paired)",
-            "verdict"]
-    rows = []
-    for f in data["findings"]:
-        t = f["tiers"]
-        cells = [f["name"]]
-        for tier in TIERS:
-            d = t.get(tier, {})
-            extra = f", {d['holders']:,} holder seat-games" if "holders" in d else ""
-            if "holders" in d and d.get("lo") is None and d.get("est") is not None:
-                extra += f"; no interval below {MIN_HOLDERS}"
-            cells.append(f"{_fmt(d)} (n={d.get('n', 0):,}{extra})")
-        dd = f.get("diff") or {}
-        cells.append(f"{_fmt(dd)} (n={dd.get('n', 0):,})" if dd else "n/a")
-        v = f["verdict"]
-        cells.append(f"**{v}**" + (f" at n={t['search']['n']:,}" if v == "undecided" else ""))
-        rows.append(cells)
-    return head, rows
-
-
-def markdown(data: dict[str, Any]) -> str:
-    """``tiers.md``: setup, headline, the findings table and how to read it."""
-    sec = data.get("seconds", {})
-    lines = [f"# Findings across skill tiers: {data['title']}", "",
-             f"- {data['players']} players, seed {data['seed']}, rule options "
-             f"{data['options'] or 'defaults'}; every tier plays the same games (common random "
-             "numbers: game i has the same chance seed in each tier).",
-             f"- Tiers: **random** (`random` in every seat, {data['n_random']:,} games, "
-             f"{sec.get('random', 0):.1f} s); **scripted** ({', '.join(data['strategies'])}, "
-             f"{data['seating']} seating, {data['n_scripted']:,} games, "
-             f"{sec.get('scripted', 0):.1f} s); **search** (`mcts` in every seat, "
-             f"{data['budget']:,} playouts per decision (default {data['default_budget']:,}), "
-             f"playouts by `{data['playout']}`, games 0..{data['n_search'] - 1}, "
-             f"{sec.get('search', 0):.1f} s). {data.get('strength', '')}",
-             "- Values in points (win rate x 100) with 95% intervals clustered by game; "
-             "first-player rows: the win rate of a turn position minus parity; component "
-             "rows: holders' win rate minus the others' (an association, not an effect; the "
-             f"three strongest and weakest of the scripted tier with >= {MIN_HOLDERS} holder "
-             "seat-games). Finished games only (no length-limit or deadlock games).",
-             "- Verdict: holds (scripted and search intervals exclude 0, same sign), flips "
-             "(opposite signs), weakens (search includes 0 and the paired difference moves "
-             "towards 0), undecided (search interval includes 0: too few search games), "
-             "appears (only search excludes 0), none (neither).", "",
-             f"**Headline:** {data['headline']}", ""]
-    head, rows = findings_table(data)
-    lines += [md_table(head, rows), ""]
-    if any(f["verdict"] == "undecided" for f in data["findings"]):
-        lines += [f"To decide more findings, play more search games: `{command_for(data, 2000)}`"
-                  " (2,000 search games; see docs/bots.md, \"Skill tiers\", for the time).", ""]
-    return "\n".join(lines)
-
-
 # ---- a results run's study ------------------------------------------------------------------
-def run_fields(manifest: dict[str, Any]) -> dict[str, Any]:
-    """The fields of a results run's manifest that define which tier study belongs to it
-    (``RUN_KEYS``; {} for absent options/overrides)."""
-    out = {k: manifest.get(k) for k in RUN_KEYS}
-    out["overrides"] = dict(manifest.get("overrides") or {})
-    out["options"] = dict(manifest.get("options") or {})
-    return out
-
-
-def load_tiers(folder: str | os.PathLike) -> dict[str, Any]:
-    """The ``tiers.json`` of a tier-study folder. Raises UserError when it is absent or
-    unreadable."""
-    path = Path(folder) / "tiers.json"
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        raise UserError(f"{folder}: no readable tiers.json (run `boardsim tiers GAME --out "
-                        f"{folder}` first)") from None
-    if not isinstance(data, dict) or "findings" not in data:
-        raise UserError(f"{path}: not a tier study")
-    return data
-
-
-def tiers_for_run(run_dir: str | os.PathLike, manifest: dict[str, Any]) -> Path | None:
-    """The tier-study folder of results run ``run_dir`` (``<run_dir>/tiers``), or None when
-    there is none or its ``tiers.json`` records another run (game, players, bots, seating,
-    seed, options, overrides, engine version): a report never shows another run's study."""
-    folder = Path(run_dir) / TIERS_DIR
-    if not manifest.get("game"):
-        return None
-    try:
-        data = json.loads((folder / "tiers.json").read_text())
-    except (OSError, ValueError):
-        return None
-    rec = data.get("run") if isinstance(data, dict) else None
-    if not isinstance(rec, dict) or {k: rec.get(k) for k in RUN_KEYS} != run_fields(manifest):
-        return None
-    return folder
 
 
 def run_tiers_of(run_dir: str | os.PathLike, jobs: int = 1, n_search: int | None = None,
@@ -659,18 +522,14 @@ def run_tiers_of(run_dir: str | os.PathLike, jobs: int = 1, n_search: int | None
                  progress: Callable[[int, int], None] | None = None) -> Path:
     """Play the tier study of the finished results run ``run_dir`` on its own game, players,
     bots, seating, seed and options (the scripted tier's game i is the run's game i) and write
-    it into ``<run_dir>/tiers``. Sizes default to ``RUN_STUDY[game]``; a study already there
+    it into ``<run_dir>/tiers``. Sizes default to ``tier_study(game)``; a study already there
     for this run with the same sizes is kept (a rerun of ``boardsim run``). Returns the folder.
     Raises UserError for an unfinished run or one with component-data overrides."""
-    from sim.runner import load_manifest
+    from analysis.lab.effects import finished_run
+    from sim.registry import get_game
 
-    m = load_manifest(run_dir)
-    if not m.get("complete"):
-        raise UserError(f"{run_dir}: the run is not finished; a tier study needs a finished run")
-    if m.get("overrides"):
-        raise UserError(f"{run_dir}: the run has component-data overrides; the tier study "
-                        "plays the printed data only")
-    plan = RUN_STUDY.get(m["game"], {"n_search": 10, "budget": 10, "n_scripted": 2000})
+    m = finished_run(run_dir, "a tier study needs", "the tier study plays")
+    plan = tier_study(get_game(m["game"]))
     out = Path(run_dir) / TIERS_DIR
     n_search, budget = n_search or plan["n_search"], budget or plan["budget"]
     n_scripted = n_scripted or plan["n_scripted"]

@@ -5,7 +5,7 @@ extra game is played).
 Every main run seats several bots (a pool or rotated seats), so its finished games already hold
 comparisons between them: each pair of seats of a finished game with two different bots is one
 comparison, from the game's ranks (the better rank wins; a shared rank counts half). The fit is
-``analysis.lab.ladder.fit_ratings`` (the ``boardsim ladder`` fit: a binomial GLM with sum-to-zero
+``analysis.results.ladder.fit_ratings`` (the ``boardsim ladder`` fit: a binomial GLM with sum-to-zero
 ratings and seat effects, one virtual drawn game per pair of bots, covariance clustered); here
 the clusters are the games (the pairs of one game are not independent). Games are aggregated by
 outcome before the fit (bots per seat and ranks per seat, with their count: the query collects
@@ -33,8 +33,8 @@ import polars as pl
 
 from analysis import queries as q
 from analysis.doc import Table, count
-from analysis.lab.ladder import ELO, Ratings, fit_ratings, pairwise
 from analysis.report.wording import ranking_text
+from analysis.results.ladder import ELO, Ratings, fit_ratings, pairwise
 
 __all__ = ["LadderFit", "ladder_fits", "ladder_section", "ladder_chart", "outcome_counts"]
 
@@ -70,7 +70,7 @@ def outcome_counts(seats: pl.LazyFrame) -> pl.DataFrame:
 @dataclass
 class LadderFit:
     """The ladder of one player count: ``names`` (the bots, alphabetical), ``ratings``
-    (``analysis.lab.ladder.Ratings``, or None when fewer than two bots or no comparison),
+    (``analysis.results.ladder.Ratings``, or None when fewer than two bots or no comparison),
     ``games`` (games of the main runs), ``limit_games`` (stopped at the length limit: left
     out), ``rated_games`` (finished games with a comparison of two different bots),
     ``mirror_games`` (finished games with one bot in every seat: no comparison),

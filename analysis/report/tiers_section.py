@@ -12,12 +12,12 @@ TITLE = "Does it hold under stronger play?"
 def tiers_section(doc: Doc, run_dirs: list[str], manifests: list[dict],
                   main_idx: list[int], game_id: str) -> dict | None:
     """Append the section to ``doc``: for the first main run that has a tier study recorded
-    for it (``analysis.lab.tiers.tiers_for_run``), its headline, setup and findings table (every
+    for it (``analysis.results.tiers.tiers_for_run``), its headline, setup and findings table (every
     tier's estimate with its 95% interval and n, the paired difference, the verdict; a
     finding whose search interval includes 0 is "undecided at n=..."). Without one: the
     section says no study was played and gives the ``boardsim tiers`` command. Returns the
     study's ``tiers.json`` dict, or None."""
-    from analysis.lab.tiers import command_for, findings_table, load_tiers, tiers_for_run
+    from analysis.results.tiers import command_for, findings_table, load_tiers, tiers_for_run
 
     doc.h(2, TITLE)
     data = None

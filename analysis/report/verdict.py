@@ -162,7 +162,7 @@ def _clip(r: dict) -> tuple[float, float]:
 
 
 def effect_rows(table: pl.DataFrame) -> list[list]:
-    """Verdict rows from a component-effects table (``analysis.lab.effects.effects_table``, effects
+    """Verdict rows from a component-effects table (``analysis.results.effects.effects_table``, effects
     in points): per arm and family, the strongest (largest effect) and the weakest (smallest)
     component with its 95% interval clustered by game, holder seat-games and a one-line
     reading ("Causal: ", whether the interval excludes 0, its tier wording against the

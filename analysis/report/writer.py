@@ -12,7 +12,6 @@ import polars as pl
 from analysis import charts
 from analysis import queries as q
 from analysis.doc import Doc, Table, now_utc, render_html, render_markdown, write_atomic
-from analysis.lab.effects import effects_table
 from analysis.report.arms import arm_rows, split_arms
 from analysis.report.context import ReportContext
 from analysis.report.header import header_section, overrides_line
@@ -43,6 +42,7 @@ from analysis.report.verdict import (
     verdict_section,
 )
 from analysis.report.wording import mix_label
+from analysis.results.effects import effects_table
 
 __all__ = ["DEFAULT_IMPACT_GROUPS", "write_report"]
 
@@ -210,9 +210,9 @@ def _extend(doc: Doc, runs: _Runs, out_dir: str, paths: dict[str, str]
 
 def _effects(runs: _Runs) -> dict[int, str]:
     """Player count -> the component-effects folder of the main run of that count
-    (``analysis.lab.effects.effects_for_run``: only effects recorded for that very run, with its
+    (``analysis.results.effects.effects_for_run``: only effects recorded for that very run, with its
     settings and data), for the counts that have one."""
-    from analysis.lab.effects import effects_for_run
+    from analysis.results.effects import effects_for_run
 
     out: dict[int, str] = {}
     for i in runs.main_idx:
@@ -225,12 +225,12 @@ def _effects(runs: _Runs) -> dict[int, str]:
 def _effects_section(doc: Doc, fx: dict[int, str], out_dir: str,
                      paths: dict[str, str]) -> None:
     """The folded section of the component effects of each player count: per arm, the
-    headline (``analysis.lab.effects.headline``), the bot mix and every component's effect with
+    headline (``analysis.results.effects.headline``), the bot mix and every component's effect with
     its interval, q, tier and seat-games, then the forest plot (copied into ``out_dir`` as
     ``effects_<p>p.png`` and added to ``paths``)."""
     import shutil
 
-    from analysis.lab.effects import headline
+    from analysis.results.effects import headline
     from sim.core.io import atomic_path
 
     if not fx:
@@ -277,7 +277,7 @@ def _effects_section(doc: Doc, fx: dict[int, str], out_dir: str,
 
 def _effect_headlines(fx: dict[int, str]) -> list[str]:
     """``"<p>p: <headline>"`` of the nudge arm of each player count's effects (the index)."""
-    from analysis.lab.effects import headline
+    from analysis.results.effects import headline
 
     out = []
     for p, folder in sorted(fx.items()):

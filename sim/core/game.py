@@ -95,11 +95,57 @@ class Game:
     spec: str = ""
     data_status: str = ""
     seat_detail: tuple[str, ...] = ()
+    # ---- what the game is: declared, checked by ``check_declaration`` (at registration) -------
+    # The generic tests and ``boardsim run`` branch on these, never on a table of game ids.
+    # ``information``: "perfect" (every seat sees the whole state) or "imperfect";
+    # ``chance``: "none" (no chance at all), "explicit" (chance outcomes are actions of the
+    # state's chance seat) or "sampled" (the engine draws them from the state's generator);
+    # ``hidden``: what a seat cannot see, which ``determinize`` resamples (empty exactly when
+    # the information is perfect); ``results``: the end reasons of a game finished with a
+    # result (every other reason but "none" is in ``UNFINISHED``: "limit", "deadlock").
+    # The player counts are ``min_players`` .. ``max_players``.
+    information: str = ""
+    chance: str = ""
+    hidden: tuple[str, ...] = ()
+    results: tuple[str, ...] = ()
     # per-seat detail groups the report analyses (see analysis.report.write_report)
     impact_groups: list[dict] = []
     # component data (balance lab; sim/core/components.py): how to read the document, and the
     # canonical overrides this instance was built with ({} = the printed data)
     overrides: dict[str, Any] = {}
+
+    # ---- the declaration --------------------------------------------------------------------
+    INFORMATION = ("perfect", "imperfect")
+    CHANCE = ("none", "explicit", "sampled")
+
+    def check_declaration(self) -> None:
+        """Raise ValueError naming the first class attribute that does not declare what the
+        game is (``information``, ``chance``, ``hidden``, ``results``, the player counts)."""
+        where = f"{type(self).__module__}.{type(self).__name__}"
+        if self.information not in self.INFORMATION:
+            raise ValueError(f"{where}: information must be one of {self.INFORMATION}, got "
+                             f"{self.information!r}")
+        if self.chance not in self.CHANCE:
+            raise ValueError(f"{where}: chance must be one of {self.CHANCE}, got "
+                             f"{self.chance!r}")
+        if bool(self.hidden) != (self.information == "imperfect"):
+            raise ValueError(f"{where}: hidden must name what a seat cannot see exactly when "
+                             f"the information is imperfect, got {self.hidden!r}")
+        if not (1 <= self.min_players <= self.max_players):
+            raise ValueError(f"{where}: player counts {self.min_players}..{self.max_players}")
+        reasons = tuple(self.end_reasons)
+        if not reasons or reasons[0] != "none" or not self.results or \
+                not set(self.results) <= set(reasons) or set(self.results) & set(UNFINISHED):
+            raise ValueError(f"{where}: results must be end reasons other than 'none' and "
+                             f"{UNFINISHED}, got {self.results!r} of {reasons!r}")
+        other = [r for r in reasons[1:] if r not in self.results and r not in UNFINISHED]
+        if other:
+            raise ValueError(f"{where}: end reason(s) {other} are neither results nor "
+                             f"unfinished ({', '.join(UNFINISHED)})")
+
+    def finished_codes(self) -> tuple[int, ...]:
+        """The end-reason codes of a game finished with a result (``results``)."""
+        return tuple(i for i, r in enumerate(self.end_reasons) if r in self.results)
 
     # ---- the bots paired with this game (sim/registry.py) ----------------------------------
     @property
@@ -496,6 +542,10 @@ class Game:
             "strategies": list(self.strategies),
             "version": self.version,
             "data_status": self.data_status,
+            "information": self.information,
+            "chance": self.chance,
+            "hidden": list(self.hidden),
+            "results": list(self.results),
         }
 
 

@@ -47,6 +47,11 @@ class GoTown(Game):
     num_actions = K.NUM_ACTIONS
     options = OPTIONS
     end_reasons = K.END_REASONS
+    information = "imperfect"
+    chance = "sampled"
+    hidden = ("the cards in the rivals' hands",
+              "the order of the draw pile")
+    results = ("target",)
     spec = "shared/rules/go_town.md"
     data_status = data.DATA_STATUS
     keeps_derived = True

@@ -52,6 +52,12 @@ class LittleTown(Game):
     num_actions = K.NUM_ACTIONS
     options = OPTIONS
     end_reasons = K.END_REASONS
+    information = "imperfect"
+    chance = "sampled"
+    hidden = ("the rivals' unclaimed goal cards",
+              "the order of the goal deck",
+              "the draft hands and picks not yet seen")
+    results = ("end",)
     spec = "shared/rules/little_town.md"
     data_status = data.DATA_STATUS
     seat_detail = _seat_detail()

@@ -59,6 +59,10 @@ class Province(Game):
     num_actions = K.NUM_ACTIONS
     options = OPTIONS
     end_reasons = K.END_REASONS
+    information = "imperfect"
+    chance = "sampled"
+    hidden = ("the face-down goal tokens",)
+    results = ("seven_structures", "all_types", "goals")
     spec = "shared/rules/province.md"
     data_status = data.DATA_STATUS
     impact_groups = [

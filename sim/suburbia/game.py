@@ -58,6 +58,12 @@ class SuburbiaGame(Game):
     num_actions = K.NUM_ACTIONS
     options = OPTIONS
     end_reasons = K.END_REASONS
+    information = "imperfect"
+    chance = "sampled"
+    hidden = ("the order of the tile pile",
+              "the tiles left in the box",
+              "the rivals' private goals")
+    results = ("end",)
     spec = "shared/rules/suburbia.md"
     data_status = data.DATA_STATUS
     keeps_derived = True

@@ -50,6 +50,12 @@ class ThreeLittleWolves(Game):
     num_actions = K.NUM_ACTIONS
     options = OPTIONS
     end_reasons = K.END_REASONS
+    information = "imperfect"
+    chance = "sampled"
+    hidden = ("the rivals' hands, passed and committed cards",
+              "the order of the deck",
+              "the face-down discard pile")
+    results = ("scored",)
     spec = "shared/rules/three_little_wolves.md"
     data_status = data.DATA_STATUS
     impact_groups = [

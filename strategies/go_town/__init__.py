@@ -6,8 +6,10 @@ bots play many games of the engine; ``soak_chunk`` (the generic loop of
 ``strategies/soak.py``) plays the soak (``boardsim soak``).
 """
 
+from strategies import search  # the search bot mcts: its code and parameter columns
 from strategies.go_town.batch import run_games
 from strategies.go_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
+from strategies.go_town.deny import play_chunk_denied
 from strategies.soak import CODES as SOAK_CODES
 from strategies.soak import soak_chunk
 
@@ -24,5 +26,11 @@ RECOMMENDED_MIX = ("greedy", "attacker", "thief-first")
 # mix it rates +0.70 logits [+0.63, +0.77] above the hand-set greedy (docs/bots.md).
 RECOMMENDED_MIX_BY_PLAYERS = {2: ("greedy-tuned", "attacker", "thief-first")}
 
+# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
+# games, the search bot's budget (playouts per decision) and the games of the random and
+# scripted tiers (docs/bots.md, "Skill tiers")
+TIER_STUDY = {"n_search": 200, "budget": 200, "n_scripted": 4000}
+
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "RECOMMENDED_MIX_BY_PLAYERS",
-           "STRATEGIES", "choose", "params_matrix", "SOAK_CODES", "run_games", "soak_chunk"]
+           "STRATEGIES", "TIER_STUDY", "choose", "params_matrix", "SOAK_CODES",
+           "play_chunk_denied", "run_games", "soak_chunk", "search"]

@@ -6,6 +6,7 @@ bots play many games of the engine, and ``soak_chunk``, the soak's loop (``board
 on the same kernels.
 """
 
+from strategies import search  # the search bot mcts: its code and parameter columns
 from strategies.little_town.batch import run_games, soak_chunk
 from strategies.little_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
 from strategies.soak import CODES as SOAK_CODES
@@ -15,5 +16,11 @@ from strategies.soak import CODES as SOAK_CODES
 # when no --strategies are given, and the main job's studies play it.
 RECOMMENDED_MIX = ("greedy", "builder", "gatherer")
 
-__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
-           "SOAK_CODES", "run_games", "soak_chunk"]
+# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
+# games, the search bot's budget (playouts per decision) and the games of the random and
+# scripted tiers (docs/bots.md, "Skill tiers")
+TIER_STUDY = {"n_search": 30, "budget": 100, "n_scripted": 4000}
+
+__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
+           "SOAK_CODES", "run_games", "soak_chunk",
+           "search"]

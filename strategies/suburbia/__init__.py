@@ -6,6 +6,7 @@ bots play many games of the engine, and ``soak_chunk``, the soak's loop (``board
 on the same kernels.
 """
 
+from strategies import search  # the search bot mcts: its code and parameter columns
 from strategies.soak import CODES as SOAK_CODES
 from strategies.suburbia.batch import run_games, soak_chunk
 from strategies.suburbia.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
@@ -15,5 +16,11 @@ from strategies.suburbia.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, 
 RECOMMENDED_MIX = ("greedy", "goal-greedy", "denier", "residential-civic", "industrial-airports",
                    "commercial")
 
-__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "choose", "params_matrix",
-           "SOAK_CODES", "run_games", "soak_chunk"]
+# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
+# games, the search bot's budget (playouts per decision) and the games of the random and
+# scripted tiers (docs/bots.md, "Skill tiers")
+TIER_STUDY = {"n_search": 10, "budget": 50, "n_scripted": 2000}
+
+__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
+           "SOAK_CODES", "run_games", "soak_chunk",
+           "search"]

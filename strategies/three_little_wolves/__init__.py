@@ -6,6 +6,7 @@ bots play many games of the engine; ``soak_chunk`` (the generic loop of
 ``strategies/soak.py``) plays the soak (``boardsim soak``).
 """
 
+from strategies import search  # the search bot mcts: its code and parameter columns
 from strategies.soak import CODES as SOAK_CODES
 from strategies.soak import soak_chunk
 from strategies.three_little_wolves.batch import run_games
@@ -27,6 +28,11 @@ RECOMMENDED_MIX = ("greedy", "cautious", "wolf-bettor")
 # it leaves more wolves unplaced than greedy, so it is left out there (``Game.recommended_mix``).
 RECOMMENDED_MIX_BY_PLAYERS = {2: ("greedy", "greedy-2p", "cautious", "wolf-bettor")}
 
+# ``boardsim run``'s small tier study of this game (analysis.lab.tiers.tier_study): search-tier
+# games, the search bot's budget (playouts per decision) and the games of the random and
+# scripted tiers (docs/bots.md, "Skill tiers")
+TIER_STUDY = {"n_search": 12, "budget": 1200, "n_scripted": 4000}
+
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "RECOMMENDED_MIX_BY_PLAYERS",
-           "STRATEGIES", "choose", "params_matrix",
-           "SOAK_CODES", "run_games", "soak_chunk"]
+           "STRATEGIES", "TIER_STUDY", "choose", "params_matrix", "SOAK_CODES", "run_games",
+           "soak_chunk", "search"]

@@ -16,7 +16,7 @@ Internal representation
 
 from __future__ import annotations
 
-import random
+from tests.reference.common import merge_options, play_random
 
 # --------------------------------------------------------------------------
 # SplitMix64 (contract section 2)
@@ -163,28 +163,7 @@ _OPTION_RULES = {
 
 
 def _merge_options(options: dict | None) -> dict:
-    opts = dict(DEFAULT_OPTIONS)
-    if options:
-        for k, v in options.items():
-            if k not in DEFAULT_OPTIONS:
-                raise ValueError(f"unknown option: {k!r}")
-            opts[k] = v
-    for k, v in opts.items():
-        kind, allowed = _OPTION_RULES[k]
-        if kind == "bool":
-            if not isinstance(v, bool):
-                raise ValueError(f"option {k} must be a bool, got {v!r}")
-        elif kind == "str":
-            if not isinstance(v, str) or v not in allowed:
-                raise ValueError(f"option {k} must be one of {allowed}, got {v!r}")
-        elif kind == "int":
-            if isinstance(v, bool) or not isinstance(v, int) or v not in allowed:
-                raise ValueError(f"option {k} must be one of {allowed}, got {v!r}")
-        else:  # intrange
-            lo, hi = allowed
-            if isinstance(v, bool) or not isinstance(v, int) or not (lo <= v <= hi):
-                raise ValueError(f"option {k} must be an int in {lo}..{hi}, got {v!r}")
-    return opts
+    return merge_options(options, DEFAULT_OPTIONS, _OPTION_RULES)
 
 
 def _merge_data(data: dict | None) -> dict:
@@ -852,12 +831,7 @@ def action_to_string(a: int) -> str:
 def play_random_game(n_players: int, seed: int, options: dict | None = None,
                      bot_seed: int = 0) -> GoTownRef:
     """Play a whole game choosing uniformly among legal actions."""
-    rnd = random.Random(bot_seed)
-    g = GoTownRef(n_players, seed, options)
-    while not g.is_terminal():
-        acts = g.legal_actions()
-        g.apply(rnd.choice(acts))
-    return g
+    return play_random(GoTownRef, n_players, seed, options, bot_seed)
 
 
 # the reference the conformance test plays against the engine (tests/test_engines_vs_references.py)

@@ -23,8 +23,8 @@ one legal action) are applied the same way (L2).
 from __future__ import annotations
 
 import copy
-import random
 
+from tests.reference.common import check_state_head, play_random
 from tests.reference.go_town import MASK64, Rng, mix, seed_for  # noqa: F401  (re-exported)
 
 # --------------------------------------------------------------------------
@@ -1113,17 +1113,7 @@ class LittleTownRef:
 
     @classmethod
     def from_dict(cls, d: dict) -> "LittleTownRef":
-        for k in _STATE_KEYS:
-            if k not in d:
-                raise ValueError(f"state dict lacks key {k!r}")
-        if d["game"] != "little-town":
-            raise ValueError(f"not a little-town state: {d['game']!r}")
-        n = d["n_players"]
-        if not _is_int(n) or not (2 <= n <= 4):
-            raise ValueError(f"n_players must be 2..4, got {n!r}")
-        missing = [k for k in DEFAULT_OPTIONS if k not in d["options"]]
-        if missing:
-            raise ValueError(f"options lack {missing}")
+        n = check_state_head(d, _STATE_KEYS, "little-town", DEFAULT_OPTIONS)
         for k in ("buildings", "goals", "boards", "per_count", "consts"):
             if k not in d["data"]:
                 raise ValueError(f"data lacks key {k!r}")
@@ -1269,11 +1259,7 @@ def action_to_string(a: int, names: list[str] | None = None) -> str:
 def play_random_game(n_players: int, seed: int, options: dict | None = None,
                      bot_seed: int = 0) -> LittleTownRef:
     """Play a whole game choosing uniformly among legal actions."""
-    rnd = random.Random(bot_seed)
-    g = LittleTownRef(n_players, seed, options)
-    while not g.is_terminal():
-        g.apply(rnd.choice(g.legal_actions()))
-    return g
+    return play_random(LittleTownRef, n_players, seed, options, bot_seed)
 
 
 # the reference the conformance test plays against the engine (tests/test_engines_vs_references.py)

@@ -19,8 +19,8 @@ Internal representation
 from __future__ import annotations
 
 import copy
-import random
 
+from tests.reference.common import merge_options, play_random
 from tests.reference.go_town import MASK64, Rng, mix, seed_for  # noqa: F401  (re-exported)
 
 # --------------------------------------------------------------------------
@@ -159,28 +159,7 @@ def _is_int(v) -> bool:
 
 
 def _merge_options(options: dict | None) -> dict:
-    opts = dict(DEFAULT_OPTIONS)
-    if options:
-        for k, v in options.items():
-            if k not in DEFAULT_OPTIONS:
-                raise ValueError(f"unknown option: {k!r}")
-            opts[k] = v
-    for k, v in opts.items():
-        kind, allowed = _OPTION_RULES[k]
-        if kind == "bool":
-            if not isinstance(v, bool):
-                raise ValueError(f"option {k} must be a bool, got {v!r}")
-        elif kind == "str":
-            if not isinstance(v, str) or v not in allowed:
-                raise ValueError(f"option {k} must be one of {allowed}, got {v!r}")
-        elif kind == "int":
-            if not _is_int(v) or v not in allowed:
-                raise ValueError(f"option {k} must be one of {allowed}, got {v!r}")
-        else:
-            lo, hi = allowed
-            if not _is_int(v) or not (lo <= v <= hi):
-                raise ValueError(f"option {k} must be an int in {lo}..{hi}, got {v!r}")
-    return {k: opts[k] for k in DEFAULT_OPTIONS}
+    return merge_options(options, DEFAULT_OPTIONS, _OPTION_RULES)
 
 
 def _check_data(data: dict) -> dict:
@@ -931,11 +910,7 @@ _NAMES_ONLY = _Names()
 def play_random_game(n_players: int, seed: int, options: dict | None = None,
                      bot_seed: int = 0) -> ProvinceRef:
     """Play a whole game choosing uniformly among legal actions."""
-    rnd = random.Random(bot_seed)
-    g = ProvinceRef(n_players, seed, options)
-    while not g.is_terminal():
-        g.apply(rnd.choice(g.legal_actions()))
-    return g
+    return play_random(ProvinceRef, n_players, seed, options, bot_seed)
 
 
 # the reference the conformance test plays against the engine (tests/test_engines_vs_references.py)

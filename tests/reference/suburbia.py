@@ -22,8 +22,7 @@ The effect records of a kind are ``(stat, amount, scope, target_mask)`` with sta
 
 from __future__ import annotations
 
-import random
-
+from tests.reference.common import merge_options, play_random
 from tests.reference.go_town import MASK64, Rng, mix, seed_for  # noqa: F401  (re-exported)
 
 # --------------------------------------------------------------------------
@@ -223,24 +222,7 @@ _OPTION_RULES = {
 
 
 def _merge_options(options: dict | None) -> dict:
-    opts = dict(DEFAULT_OPTIONS)
-    if options:
-        for k, v in options.items():
-            if k not in DEFAULT_OPTIONS:
-                raise ValueError(f"unknown option: {k!r}")
-            opts[k] = v
-    for k, v in opts.items():
-        kind, allowed = _OPTION_RULES[k]
-        if kind == "bool":
-            if not isinstance(v, bool):
-                raise ValueError(f"option {k} must be a bool, got {v!r}")
-        elif kind == "str":
-            if not isinstance(v, str) or v not in allowed:
-                raise ValueError(f"option {k} must be one of {allowed}, got {v!r}")
-        else:
-            if isinstance(v, bool) or not isinstance(v, int) or v not in allowed:
-                raise ValueError(f"option {k} must be one of {allowed}, got {v!r}")
-    return opts
+    return merge_options(options, DEFAULT_OPTIONS, _OPTION_RULES)
 
 
 def _merge_data(data: dict | None) -> dict:
@@ -1280,11 +1262,7 @@ def action_to_string(a: int) -> str:
 def play_random_game(n_players: int, seed: int, options: dict | None = None,
                      bot_seed: int = 0) -> SuburbiaRef:
     """Play a whole game choosing uniformly among legal actions."""
-    rnd = random.Random(bot_seed)
-    g = SuburbiaRef(n_players, seed, options)
-    while not g.is_terminal():
-        g.apply(rnd.choice(g.legal_actions()))
-    return g
+    return play_random(SuburbiaRef, n_players, seed, options, bot_seed)
 
 
 __all__ = [

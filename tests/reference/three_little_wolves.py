@@ -23,8 +23,8 @@ True when it *suspended* (set a decision phase for somebody).
 from __future__ import annotations
 
 import bisect
-import random
 
+from tests.reference.common import check_state_head, merge_options, play_random
 from tests.reference.go_town import MASK64, Rng, mix, seed_for  # noqa: F401  (re-exported)
 
 # --------------------------------------------------------------------------
@@ -161,24 +161,7 @@ def _is_int(v) -> bool:
 
 
 def _merge_options(options: dict | None) -> dict:
-    opts = dict(DEFAULT_OPTIONS)
-    if options:
-        for k, v in options.items():
-            if k not in DEFAULT_OPTIONS:
-                raise ValueError(f"unknown option: {k!r}")
-            opts[k] = v
-    for k, v in opts.items():
-        kind, allowed = _OPTION_RULES[k]
-        if kind == "bool":
-            if not isinstance(v, bool):
-                raise ValueError(f"option {k} must be a bool, got {v!r}")
-        elif kind == "str":
-            if not isinstance(v, str) or v not in allowed:
-                raise ValueError(f"option {k} must be one of {allowed}, got {v!r}")
-        else:
-            if not _is_int(v) or v not in allowed:
-                raise ValueError(f"option {k} must be one of {allowed}, got {v!r}")
-    return opts
+    return merge_options(options, DEFAULT_OPTIONS, _OPTION_RULES)
 
 
 def _merge_data(data: dict | None, card_set: str) -> dict:
@@ -1123,17 +1106,7 @@ class ThreeLittleWolvesRef:
 
     @classmethod
     def from_dict(cls, d: dict) -> ThreeLittleWolvesRef:
-        for k in _STATE_KEYS:
-            if k not in d:
-                raise ValueError(f"state dict lacks key {k!r}")
-        if d["game"] != "three-little-wolves":
-            raise ValueError(f"not a three-little-wolves state: {d['game']!r}")
-        n = d["n_players"]
-        if not _is_int(n) or not (2 <= n <= 4):
-            raise ValueError(f"n_players must be 2..4, got {n!r}")
-        missing = [k for k in DEFAULT_OPTIONS if k not in d["options"]]
-        if missing:
-            raise ValueError(f"options lack {missing}")
+        n = check_state_head(d, _STATE_KEYS, "three-little-wolves", DEFAULT_OPTIONS)
         missing = [k for k in DEFAULT_DATA if k not in d["data"]]
         if missing:
             raise ValueError(f"data lacks {missing}")
@@ -1255,11 +1228,7 @@ def action_to_string(a: int, names: list[str] | None = None) -> str:
 def play_random_game(n_players: int, seed: int, options: dict | None = None,
                      bot_seed: int = 0) -> ThreeLittleWolvesRef:
     """Play a whole game choosing uniformly among legal actions."""
-    rnd = random.Random(bot_seed)
-    g = ThreeLittleWolvesRef(n_players, seed, options)
-    while not g.is_terminal():
-        g.apply(rnd.choice(g.legal_actions()))
-    return g
+    return play_random(ThreeLittleWolvesRef, n_players, seed, options, bot_seed)
 
 
 # the reference the conformance test plays against the engine (tests/test_engines_vs_references.py)

@@ -51,23 +51,74 @@ time ends).
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import math
-import re
 import time
-import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from analysis.doc import md_table, write_atomic
+from analysis.doc import write_atomic
+from analysis.lab.tune.measure import (  # noqa: F401 (the package names them)
+    Evaluator,
+    Games,
+    balance_of,
+    measure,
+    objective_value,
+    per_game,
+    play_part,
+    shortfall,
+)
+from analysis.lab.tune.params import (  # noqa: F401 (the package names them)
+    MAX_PARAMS,
+    Param,
+    _leaves,
+    _match,
+    _tunable_range,
+    edit_cost,
+    expand_params,
+    split_values,
+)
+from analysis.lab.tune.search import (  # noqa: F401 (the package names them)
+    MAX_PROBES,
+    SIMPLIFY_SHARE,
+    RacingPruner,
+    _key,
+    _neighbor_next,
+    _optuna,
+    _pruner_class,
+    _revert_next,
+    _sampler,
+    _trial_seed,
+    best_trials,
+    probes,
+    run_study,
+    trial_iv,
+)
+from analysis.lab.tune.targets import (  # noqa: F401 (the package names them)
+    _NUM,
+    _PM,
+    SAFETY,
+    TARGETS,
+    Target,
+    _g,
+    parse_budget,
+    parse_target,
+    parse_targets_file,
+)
+from analysis.lab.tune.write import (  # noqa: F401 (the package names them)
+    TuneResult,
+    _fmt_check,
+    _history_chart,
+    _jsonable,
+    _write,
+    best_so_far,
+    data_toml,
+)
 from analysis.paired import paired_difference
-from sim.core.components import slug
 from sim.core.errors import UserError
 from sim.core.integrity import MAX_GAMES, check_int, check_seed
 
@@ -75,137 +126,10 @@ __all__ = ["Target", "Param", "parse_target", "parse_targets_file", "parse_budge
            "expand_params", "Evaluator", "RacingPruner", "objective_value", "run_study",
            "tune", "TARGETS", "SAFETY"]
 
-TARGETS = {
-    # name: (unit for the distance, lowest, highest value the quantity can take, text)
-    "first_seat": (1.0, 0.0, 100.0, "first player's win share (points)"),
-    "balance": (0.01, 0.0, 1.0, "Balance, 1 - (max - min) seat win rate"),
-    "length": (1.0, 0.0, 1e6, "mean game length (turns)"),
-    "margin": (1.0, -1e6, 1e6, "mean score margin, winner - runner-up"),
-    "effects": (1.0, -100.0, 100.0, "every component's causal effect (win-rate points)"),
-}
-SAFETY = 0.25
-"""The search aims at the band shrunk by this share of its half-width on each side."""
-MAX_PARAMS = 200
 EFFECTS_HOOK = "analysis.lab.effects"
 
 
 # ---- targets ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Target:
-    """A band ``[lo, hi]`` on one quantity (``TARGETS``); ``parity``: lo/hi are offsets from
-    ``100 / players`` (first_seat only). ``text``: as the user wrote it."""
-
-    name: str
-    lo: float
-    hi: float
-    text: str
-    parity: bool = False
-
-    def band(self, players: int) -> tuple[float, float]:
-        """The band at ``players`` players, in the quantity's unit."""
-        if self.parity:
-            c = 100.0 / players
-            return c + self.lo, c + self.hi
-        return self.lo, self.hi
-
-    def aim(self, players: int) -> tuple[float, float]:
-        """The band the search aims at: shrunk by ``SAFETY`` of its half-width when finite."""
-        lo, hi = self.band(players)
-        if math.isfinite(lo) and math.isfinite(hi):
-            s = SAFETY * (hi - lo) / 2.0
-            return lo + s, hi - s
-        return lo, hi
-
-    def describe(self, players: int) -> str:
-        lo, hi = self.band(players)
-        if not math.isfinite(lo):
-            return f"{self.name} <= {_g(hi)}"
-        if not math.isfinite(hi):
-            return f"{self.name} >= {_g(lo)}"
-        return f"{self.name} in {_g(lo)}..{_g(hi)}"
-
-
-def _g(x: float) -> str:
-    return f"{x:.4g}"
-
-
-_NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
-_PM = r"(?:±|\+-|\+/-)"
-
-
-def parse_target(text: str) -> Target:
-    """``name=C±T`` (``C+-T``, ``C+/-T``; ``C`` may be ``parity`` for first_seat), ``name=
-    ±T`` (centre 0), ``name=A..B``, ``name>=X``, ``name<=X``. Raises UserError naming the
-    allowed names and forms."""
-    raw = str(text).strip()
-    forms = ("forms: name=50±2 (or 50+-2), name=parity±2, name=13..16, name>=0.9, name<=3; "
-             f"names: {', '.join(TARGETS)}")
-    m = re.fullmatch(r"([a-z_]+)\s*(>=|<=|=)\s*(.+)", raw)
-    if not m:
-        raise UserError(f"--target {raw!r}: not a target; {forms}")
-    name, op, rhs = m.group(1), m.group(2), m.group(3).strip().replace(" ", "")
-    if name not in TARGETS:
-        raise UserError(f"--target {raw!r}: unknown target {name!r}; allowed: "
-                        f"{', '.join(TARGETS)}")
-    parity = False
-    if op in (">=", "<="):
-        if not re.fullmatch(_NUM, rhs):
-            raise UserError(f"--target {raw!r}: expected a number after {op}; {forms}")
-        x = float(rhs)
-        lo, hi = (x, math.inf) if op == ">=" else (-math.inf, x)
-    elif mm := re.fullmatch(rf"({_NUM}|parity)?{_PM}({_NUM})", rhs):
-        c, t = mm.group(1), float(mm.group(2))
-        if t < 0:
-            raise UserError(f"--target {raw!r}: the tolerance must be 0 or more")
-        if c == "parity":
-            if name != "first_seat":
-                raise UserError(f"--target {raw!r}: parity is a centre of first_seat only")
-            parity, centre = True, 0.0
-        else:
-            centre = float(c) if c else 0.0
-        lo, hi = centre - t, centre + t
-    elif mm := re.fullmatch(rf"({_NUM})\.\.({_NUM})", rhs):
-        lo, hi = float(mm.group(1)), float(mm.group(2))
-        if lo > hi:
-            raise UserError(f"--target {raw!r}: the range is empty ({_g(lo)} > {_g(hi)})")
-    else:
-        raise UserError(f"--target {raw!r}: cannot read {rhs!r}; {forms}")
-    _, vmin, vmax, what = TARGETS[name]
-    if not parity and (hi < vmin or lo > vmax):
-        raise UserError(f"--target {raw!r}: {what} lies in {_g(vmin)}..{_g(vmax)}; the band "
-                        f"{_g(lo)}..{_g(hi)} is outside it")
-    if name == "effects" and not (math.isfinite(lo) and math.isfinite(hi)):
-        raise UserError(f"--target {raw!r}: effects needs a two-sided band, e.g. effects=±3")
-    return Target(name, lo, hi, raw, parity)
-
-
-def parse_targets_file(path: str | Path) -> tuple[list[Target], list[str]]:
-    """A TOML file ``[targets]`` (name = "50±2" / "13..16" / ">=0.9") and an optional
-    ``params = ["structures.*.cost.*", ...]``; returns (targets, param patterns). Raises
-    UserError when unreadable or malformed."""
-    p = Path(path)
-    try:
-        doc = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise UserError(f"--targets {p}: cannot read it ({e.strerror})") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        raise UserError(f"--targets {p}: not UTF-8 TOML ({' '.join(str(e).split())[:120]})"
-                        ) from None
-    unknown = set(doc) - {"targets", "params"}
-    if unknown:
-        raise UserError(f"--targets {p}: unknown key(s) {', '.join(sorted(unknown))}; allowed: "
-                        "targets, params")
-    tt = doc.get("targets", {})
-    if not isinstance(tt, dict):
-        raise UserError(f"--targets {p}: [targets] must be a table of name = \"band\"")
-    out = []
-    for k, v in tt.items():
-        v = str(v).strip()
-        out.append(parse_target(f"{k}{v}" if v[:2] in (">=", "<=") else f"{k}={v}"))
-    params = doc.get("params", [])
-    if not isinstance(params, list) or not all(isinstance(x, str) for x in params):
-        raise UserError(f"--targets {p}: params must be a list of data paths")
-    return out, params
 
 
 def check_targets(targets: list[Target]) -> None:
@@ -267,675 +191,16 @@ def component_effects(game_id: str, players: int, strategies: list[str], seating
             "label": np.array(labels, dtype=object)}
 
 
-def parse_budget(text: str) -> float:
-    """``"10m"``, ``"90s"``, ``"1h"``, ``"1h30m"`` or seconds -> seconds (10 s .. 7 days).
-    Raises UserError."""
-    raw = str(text).strip().lower()
-    if re.fullmatch(r"\d+(?:\.\d+)?", raw):
-        secs = float(raw)
-    else:
-        parts = re.findall(r"(\d+(?:\.\d+)?)([hms])", raw)
-        if not parts or "".join(a + b for a, b in parts) != raw:
-            raise UserError(f"--budget {text!r}: expected a duration like 10m, 90s, 1h30m or "
-                            "a number of seconds")
-        secs = sum(float(a) * {"h": 3600, "m": 60, "s": 1}[b] for a, b in parts)
-    if not 10 <= secs <= 7 * 86400:
-        raise UserError(f"--budget {text!r}: allowed 10s..7 days")
-    return secs
-
-
 # ---- parameters ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Param:
-    """One searched number: ``path`` (canonical data path, or ``option:NAME``), its printed
-    ``value`` and the values it may take (``choices``, printed value included)."""
-
-    path: str
-    value: Any
-    choices: tuple
-
-    @property
-    def is_option(self) -> bool:
-        return self.path.startswith("option:")
-
-
-def _leaves(doc: dict, schema) -> list[tuple[str, list[str], Any, str, str]]:
-    """Every whole number of the document: (canonical path, other spellings, value,
-    table, field[.part])."""
-    aliases = getattr(schema, "aliases", {}) or {}
-    back = {}  # "table.field" -> "table.alias.field"
-    for key, fields in aliases.items():
-        t, a = key.split(".", 1)
-        for f in fields:
-            back[f"{t}.{f}"] = f"{a}.{f}"
-    out = []
-    for table, node in doc.items():
-        if not isinstance(node, list):
-            continue
-        keyf = schema.keys.get(table, "name")
-        for row in node:
-            rk = slug(row[keyf])
-            for fname, v in row.items():
-                if fname == keyf or isinstance(v, bool):
-                    continue
-                base = f"{table}.{rk}.{fname}"
-                if isinstance(v, int):
-                    alt = [f"{table}.{rk}.{back[f'{table}.{fname}']}"] \
-                        if f"{table}.{fname}" in back else []
-                    out.append((base, alt, v, table, fname))
-                elif isinstance(v, list) and v and all(
-                        isinstance(x, int) and not isinstance(x, bool) for x in v):
-                    names = schema.vectors.get(f"{table}.{fname}", ())
-                    for i, x in enumerate(v):
-                        part = names[i] if i < len(names) else str(i)
-                        out.append((f"{base}.{part}", [f"{base}.{i}"], x, table,
-                                    f"{fname}.{part}"))
-    return out
-
-
-def _tunable_range(schema, table: str, fld: str, value: int) -> tuple[int, int] | None:
-    """The allowed range of one number from the schema's ``Tunable`` entries, or None when
-    the schema does not declare it tunable."""
-    fname, _, part = fld.partition(".")
-    for t in schema.tunables:
-        if t.table != table:
-            continue
-        tf, _, tp = t.field.partition(".")
-        if tf != fname:
-            continue
-        if not part and not tp:
-            return t.lo, t.hi
-        if part and (tp == "all" or tp == part or (tp in ("", "*") and value)):
-            return t.lo, t.hi
-    return None
-
-
-def _match(pattern: str, path: str) -> bool:
-    a, b = pattern.split("."), path.split(".")
-    return len(a) == len(b) and all(fnmatch.fnmatchcase(y, x) for x, y in zip(a, b))
-
-
-def expand_params(game, patterns: list[str], max_step: int) -> list[Param]:
-    """The parameters named by ``patterns`` (data paths with ``*`` wildcards per part, or
-    ``option:NAME``): every tunable number they match, with the values it may take (the
-    schema's tunable range, within ``max_step`` of the printed value; ``max_step`` 0: the
-    whole range). Raises UserError on a pattern that matches no tunable number, naming the
-    tunable fields."""
-    if not patterns:
-        raise UserError("tune: give at least one --param (a data path with wildcards, e.g. "
-                        "'structures.*.cost.*', or option:NAME)")
-    schema = game.component_schema
-    doc = game.component_document()
-    leaves = _leaves(doc, schema)
-    found: dict[str, Param] = {}
-    for pat in patterns:
-        pat = pat.strip()
-        if pat.startswith("option:"):
-            name = pat.split(":", 1)[1]
-            opt = game.options.by_name.get(name)
-            if opt is None:
-                raise UserError(f"--param {pat}: unknown rule option {name!r}; allowed: "
-                                f"{', '.join(game.options.by_name)}")
-            if opt.kind == "bool":
-                choices = (False, True)
-            elif opt.allowed:
-                choices = tuple(opt.allowed)
-            elif opt.min is not None and opt.max is not None and opt.max - opt.min <= 40:
-                choices = tuple(range(opt.min, opt.max + 1))
-            else:
-                raise UserError(f"--param {pat}: {name} has too many values to search "
-                                f"({opt.allowed_text()})")
-            found[pat] = Param(pat, opt.default, choices)
-            continue
-        if not re.fullmatch(r"[a-z0-9_*?.\[\]]+", pat.lower()) or ".." in pat:
-            raise UserError(f"--param {pat!r}: expected a data path like "
-                            "structures.*.cost.* or option:NAME")
-        hits = 0
-        for path, alts, value, table, fld in leaves:
-            if not any(_match(pat.lower(), p) for p in [path, *alts]):
-                continue
-            if "." in fld and value == 0 and any(c in pat.rsplit(".", 1)[1] for c in "*?["):
-                continue  # a wildcard part means the printed ones: a 0 part only by name
-            rng = _tunable_range(schema, table, fld, value)
-            if rng is None:
-                continue
-            lo, hi = rng
-            if max_step:
-                lo, hi = max(lo, value - max_step), min(hi, value + max_step)
-            lo, hi = min(lo, value), max(hi, value)
-            hits += 1
-            if hi > lo:
-                found.setdefault(path, Param(path, value, tuple(range(lo, hi + 1))))
-        if not hits:
-            tun = sorted({f"{t.table}.*.{t.field}" for t in schema.tunables})
-            raise UserError(f"--param {pat!r}: matches no tunable number of {game.id}; "
-                            f"tunable: {', '.join(tun)}")
-    params = sorted(found.values(), key=lambda p: p.path)
-    if not params:
-        raise UserError("tune: the --param patterns leave nothing to change (every match is "
-                        "fixed at its range)")
-    if len(params) > MAX_PARAMS:
-        raise UserError(f"tune: {len(params)} parameters; at most {MAX_PARAMS} (narrow --param)")
-    return params
-
-
-def edit_cost(params: list[Param], values: dict[str, Any]) -> tuple[int, float]:
-    """(changed numbers, total absolute change) of ``values`` against the printed values;
-    an option counts 1 changed number and 1 of change."""
-    n, tot = 0, 0.0
-    for p in params:
-        v = values.get(p.path, p.value)
-        if v != p.value:
-            n += 1
-            tot += 1.0 if p.is_option else abs(float(v) - float(p.value))
-    return n, tot
-
-
-def split_values(params: list[Param], values: dict[str, Any]
-                 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(data overrides, rule options) of the changed values."""
-    data, opts = {}, {}
-    for p in params:
-        v = values.get(p.path, p.value)
-        if v == p.value:
-            continue
-        if p.is_option:
-            opts[p.path.split(":", 1)[1]] = v
-        else:
-            data[p.path] = v
-    return data, opts
 
 
 # ---- playing and measuring ---------------------------------------------------------------
-@dataclass
-class Games:
-    """Per-game results of one candidate at one player count (finished and limit games):
-    win_share/score ``float64[N, P]``, first_player ``int64[N]``, turns ``float64[N]``,
-    finished ``bool[N]``."""
-
-    win_share: np.ndarray
-    score: np.ndarray
-    first_player: np.ndarray
-    turns: np.ndarray
-    finished: np.ndarray
-
-    def extend(self, other: Games) -> Games:
-        return Games(*(np.concatenate([a, b]) for a, b in zip(self.arrays(), other.arrays())))
-
-    def arrays(self):
-        return (self.win_share, self.score, self.first_player, self.turns, self.finished)
-
-    @property
-    def n(self) -> int:
-        return int(self.turns.shape[0])
-
-
-def per_game(g: Games, name: str) -> np.ndarray:
-    """The per-game values whose mean is the quantity ``name`` (finished games only):
-    first_seat in points, length in turns, margin in score points. Balance has none."""
-    f = g.finished
-    if name == "first_seat":
-        return 100.0 * g.win_share[np.arange(g.n), g.first_player][f]
-    if name == "length":
-        return g.turns[f]
-    if name == "margin":
-        s = np.sort(g.score[f], axis=1)
-        return s[:, -1] - s[:, -2]
-    raise KeyError(name)
-
-
-def balance_of(win_share: np.ndarray, first_player: np.ndarray) -> float:
-    """Balance by turn order: 1 - (max - min) of the mean win share of each turn position
-    (position 0 = the player who moved first), from ``win_share`` ``float64[N, P]`` and
-    ``first_player`` ``int64[N]`` (the report's Balance, never by seat number)."""
-    p = win_share.shape[1]
-    pos = (np.arange(p)[None, :] - first_player[:, None]) % p
-    r = np.array([win_share[pos == k].mean() for k in range(p)])
-    return float(1.0 - (r.max() - r.min()))
-
-
-def measure(g: Games, name: str, interval: bool = False, seed: int = 0
-            ) -> tuple[float, float, float]:
-    """(estimate, lo, hi) of quantity ``name`` over the finished games; the 95% interval
-    (normal for means; a 400-resample bootstrap over games for balance) when ``interval``,
-    else NaN. NaN estimate without finished games."""
-    nan = float("nan")
-    if name == "balance":
-        ws, fp = g.win_share[g.finished], g.first_player[g.finished]
-        if ws.shape[0] < 2:
-            return nan, nan, nan
-        est = balance_of(ws, fp)
-        if not interval:
-            return est, nan, nan
-        rng = np.random.default_rng(seed)
-        boots = []
-        for _ in range(400):
-            i = rng.integers(0, ws.shape[0], ws.shape[0])
-            boots.append(balance_of(ws[i], fp[i]))
-        lo, hi = np.percentile(boots, [2.5, 97.5])
-        return est, float(lo), float(hi)
-    x = per_game(g, name)
-    if x.shape[0] < 2:
-        return nan, nan, nan
-    m = float(x.mean())
-    if not interval:
-        return m, nan, nan
-    h = 1.959963984540054 * float(x.std(ddof=1)) / math.sqrt(x.shape[0])
-    return m, m - h, m + h
-
-
-def shortfall(x: float, band: tuple[float, float], unit: float) -> float:
-    """How far ``x`` lies outside ``band``, in ``unit`` s (0 inside; 1000 for NaN)."""
-    if x != x:
-        return 1000.0
-    lo, hi = band
-    return max(0.0, lo - x, x - hi) / unit
-
-
-def objective_value(distance: float, changed: int, total: float, max_total: float) -> float:
-    """``100 * distance + changed + total / (max_total + 1)`` (see the module docstring)."""
-    return 100.0 * distance + changed + total / (max_total + 1.0)
-
-
-def play_part(game_id: str, data: dict[str, Any], options: dict[str, Any], seating: str,
-              seed: int, players: int, strategies: list[str], first: int, count: int,
-              search_budget: int | None = None) -> tuple[int, Games]:
-    """One chunk task of a candidate: games ``first .. first+count-1`` of run ``seed`` with the
-    component data ``data`` (overrides) and rule ``options``, seats from
-    ``sim.core.seating.seat_matrix(seating, ...)``; every search bot's budget set to
-    ``search_budget`` playouts per decision when given (``analysis.lab.tiers``' search tier).
-    Returns ``(first, Games)``. A module-level function, so the runner's process backends
-    (loky, dask) can ship it."""
-    from sim.core.seating import seat_matrix
-    from sim.registry import get_game
-
-    game = get_game(game_id, data or None)
-    limit = game.end_reasons.index("limit") if "limit" in game.end_reasons else -1
-    seats = seat_matrix(seating, seed, first, count, players, len(strategies))
-    if search_budget is None:
-        r = game.run_chunk(first, count, seed, players, seats, options, strategies)
-    else:
-        from analysis.lab.tiers import _with_budget
-
-        names = [game.strategy(s).name for s in strategies]
-        codes, params = _with_budget(game, names, search_budget)
-        st = game._alloc(game.resolve_options(options))
-        r = game._play_chunk(st, first, count, np.uint64(int(seed) % 2**64),
-                             game.check_players(players), np.ascontiguousarray(seats, np.int64),
-                             codes, params)
-    return first, Games(np.asarray(r.win_share, np.float64), np.asarray(r.score, np.float64),
-                        np.asarray(r.first_player, np.int64), np.asarray(r.turns, np.float64),
-                        np.asarray(r.end_reason) != limit)
-
-
-class Evaluator:
-    """Plays candidates on common random numbers and measures the targets.
-
-    ``play(values, players, first, count, seed[, strategies]) -> Games``: games ``first ..
-    first+count-1`` of the run seed with the candidate's data and options (default:
-    ``play_part`` chunk tasks through the runner's execution layer, ``sim.runner.Executor``
-    with ``backend`` (one of ``sim.runner.BACKENDS``) and ``scheduler`` (dask), the games
-    split into at most ``jobs`` chunks). Game ``i`` depends only on (seed, i), never on the
-    backend or the split. Replaceable for tests (a toy objective). Use as a context manager
-    (``with ev:``) to keep one executor (a dask cluster) open across many plays; outside
-    ``with``, each play opens its own. Raises UserError on an unknown backend.
-    """
-
-    MIN_PART = 50
-    """Fewest games per chunk task of the scripted bots (a search bot's chunk: 1 game)."""
-
-    def __init__(self, game_id: str, params: list[Param], players: list[int],
-                 strategies: list[str], seating: str, base_options: dict[str, Any],
-                 jobs: int = 1, play: Callable | None = None, backend: str = "threading",
-                 scheduler: str | None = None):
-        from sim.runner import check_backend
-
-        check_backend(backend, scheduler)
-        self.game_id = game_id
-        self.params = params
-        self.players = players
-        self.strategies = strategies
-        self.seating = seating
-        self.base_options = dict(base_options)
-        self.jobs = max(1, jobs)
-        self.backend, self.scheduler = backend, scheduler
-        self.custom_play = play is not None
-        self._play = play or self._run_chunks
-        self._executor = None
-        self.games_played = 0
-
-    def __enter__(self) -> Evaluator:
-        from sim.runner import Executor
-
-        if not self.custom_play:
-            self._executor = Executor(self.jobs, self.backend, self.scheduler).__enter__()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._executor is not None:
-            ex, self._executor = self._executor, None
-            ex.__exit__(*exc)
-
-    def _run_chunks(self, values: dict[str, Any], players: int, first: int, count: int,
-                    seed: int, strategies: list[str] | None = None,
-                    seating: str | None = None, search_budget: int | None = None) -> Games:
-        from sim.runner import map_tasks
-
-        strategies = strategies or self.strategies
-        data, opts = split_values(self.params, values)
-        options = {**self.base_options, **opts}
-        min_part = 1 if search_budget is not None else self.MIN_PART
-        k = min(self.jobs, max(1, count // min_part))
-        bounds = np.linspace(first, first + count, k + 1).astype(int)
-        tasks = [(self.game_id, data, options, seating or self.seating, seed, players,
-                  list(strategies), int(a), int(b - a), search_budget)
-                 for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
-        if self._executor is not None:
-            got = list(self._executor.map(play_part, tasks))
-        else:
-            got = list(map_tasks(play_part, tasks, self.jobs, self.backend, self.scheduler))
-        parts = [g for _, g in sorted(got, key=lambda x: x[0])]
-        out = parts[0]
-        for p in parts[1:]:
-            out = out.extend(p)
-        return out
-
-    def play(self, values, players, first, count, seed, strategies=None, seating=None,
-             search_budget=None) -> Games:
-        """Games ``first .. first+count-1`` of ``seed`` for the candidate ``values`` (see the
-        class docstring); ``strategies``/``seating``: another bot mix (the re-check);
-        ``search_budget``: the search bot's playouts per decision."""
-        self.games_played += count
-        if strategies is None and seating is None and search_budget is None:
-            return self._play(values, players, first, count, seed)
-        if self.custom_play:
-            return self._play(values, players, first, count, seed, strategies)
-        return self._play(values, players, first, count, seed, strategies, seating,
-                          search_budget)
 
 
 # ---- optuna --------------------------------------------------------------------------------
-def _optuna():
-    import optuna
-
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    return optuna
-
-
-def _trial_seed(seed: int, k: int) -> int:
-    h = hashlib.sha256(f"tune-sampler:{seed}:{k}".encode()).digest()
-    return int.from_bytes(h[:4], "little")
-
-
-def _pruner_class():
-    optuna = _optuna()
-
-    class RacingPruner(optuna.pruners.BasePruner):
-        """Prune a trial at a stage when its value is worse than the median value of the
-        finished (complete or pruned) trials at that stage, once ``startup`` of them have
-        reached it. Running and failed trials are ignored, so a resumed study decides as an
-        uninterrupted one does."""
-
-        def __init__(self, startup: int = 4):
-            self.startup = startup
-
-        def prune(self, study, trial) -> bool:
-            step = trial.last_step
-            if step is None:
-                return False
-            value = trial.intermediate_values[step]
-            done = study.get_trials(deepcopy=False, states=(
-                optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED))
-            others = [t.intermediate_values[step] for t in done
-                      if step in t.intermediate_values and t.number < trial.number]
-            if len(others) < self.startup:
-                return False
-            return value > float(np.median(others))
-
-    return RacingPruner
-
-
-def RacingPruner(startup: int = 4):  # noqa: N802 - a class made on first use (lazy optuna)
-    """The racing rule (see ``_pruner_class``)."""
-    return _pruner_class()(startup)
-
-
-def _sampler(kind: str, seed: int, k: int, n_params: int):
-    optuna = _optuna()
-    s = _trial_seed(seed, k)
-    if kind == "tpe":
-        return optuna.samplers.TPESampler(seed=s, n_startup_trials=min(10, 2 + n_params),
-                                          multivariate=True)
-    if kind == "random":
-        return optuna.samplers.RandomSampler(seed=s)
-    raise UserError(f"--sampler {kind!r}; allowed: tpe, random")
-
-
-def _key(values: dict[str, Any]) -> str:
-    return json.dumps(values, sort_keys=True, default=str)
-
-
-MAX_PROBES = 100
-"""One-step probes (each number +-1 alone) open the search when there are at most this many."""
-SIMPLIFY_SHARE = 0.2
-"""The last share of the search (trials, or time) reverts changed numbers of the best."""
-
-
-def probes(params: list[Param]) -> list[dict[str, Any]]:
-    """Every single-number change by one step (down, then up) within its choices, in path
-    order; [] when there would be more than ``MAX_PROBES``."""
-    printed = {p.path: p.value for p in params}
-    out = []
-    for p in params:
-        if p.is_option:
-            out += [{**printed, p.path: c} for c in p.choices if c != p.value]
-            continue
-        for d in (-1, 1):
-            if p.value + d in p.choices:
-                out.append({**printed, p.path: p.value + d})
-    return out if len(out) <= MAX_PROBES else []
-
-
-def _revert_next(study, params: list[Param], cache: dict) -> dict[str, Any] | None:
-    """The next simplification candidate: the best complete trial with one changed number
-    put back to its printed value (the first such not yet played, in path order); None when
-    every revert of the best has been played (so none of them is better)."""
-    best = best_trials(study, params, 1)
-    if not best:
-        return None
-    vals = best[0]["values"]
-    for p in params:
-        if vals[p.path] != p.value:
-            cand = {**vals, p.path: p.value}
-            if _key(cand) not in cache:
-                return cand
-    return None
-
-
-def _neighbor_next(study, params: list[Param], cache: dict) -> dict[str, Any] | None:
-    """The next local step: the best complete trial with one number moved by one step (down,
-    then up, in path order; an option to each other value), the first such not yet played;
-    None when all have been played (the best is a local optimum of one-step moves)."""
-    best = best_trials(study, params, 1)
-    if not best:
-        return None
-    vals = best[0]["values"]
-    for p in params:
-        steps = [c for c in p.choices if c != vals[p.path]] if p.is_option else [
-            vals[p.path] + d for d in (-1, 1) if vals[p.path] + d in p.choices]
-        for v in steps:
-            cand = {**vals, p.path: v}
-            if _key(cand) not in cache:
-                return cand
-    return None
-
-
-def run_study(storage: str, name: str, params: list[Param], targets: list[Target],
-              evaluator: Evaluator, stages: list[int], seed: int, n_trials: int | None,
-              deadline: float | None, sampler: str = "tpe",
-              on_trial: Callable | None = None, stop_after: int | None = None,
-              started: float | None = None):
-    """Run (or resume) the study ``name`` in ``storage`` until it holds ``n_trials`` finished
-    trials or ``deadline`` (a ``time.monotonic()`` value) passes; returns the optuna study.
-
-    The trials, in order: the printed data; the one-step probes (``probes``); then one-step
-    moves from the best candidate so far (``_neighbor_next``: a greedy walk that adds or
-    removes one step at a time, so it finds small edits) until none of them improves on the
-    best; then the sampler's proposals (optuna TPE: the global search); in the last ``SIMPLIFY_SHARE`` of the trials (or of the time from
-    ``started`` to ``deadline``) the best candidate with one changed number reverted at a
-    time, as long as such reverts remain (a revert that is at least as good becomes the new
-    best, and is simplified in turn). ``stages``: the racing sample sizes (games per player
-    count, increasing); every trial plays games ``0 .. stages[i]-1`` of ``seed``.
-    ``stop_after``: raise KeyboardInterrupt in the middle of the first new trial from that
-    number on (tests of an interruption). Each finished trial holds user attrs ``distance``,
-    ``changed``, ``total``, ``games``, ``metrics`` (estimate per target and player count),
-    ``source`` (printed, probe, sampler, revert).
-    """
-    optuna = _optuna()
-    study = optuna.create_study(storage=storage, study_name=name, direction="minimize",
-                                load_if_exists=True, pruner=RacingPruner())
-    for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,
-                                                      optuna.trial.TrialState.WAITING)):
-        study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
-    fin = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
-    max_total = float(sum(max(abs(c - p.value) for c in p.choices) if not p.is_option else 1
-                          for p in params))
-    cache: dict[str, dict] = {}
-    for t in study.get_trials(deepcopy=False, states=fin):
-        cache.setdefault(_key(t.params), {"state": t.state, "iv": t.intermediate_values,
-                                          "value": t.value, "attrs": t.user_attrs})
-    printed = {p.path: p.value for p in params}
-    opening = [printed] + probes(params)
-    dists = {p.path: optuna.distributions.CategoricalDistribution(p.choices)
-             if p.is_option else optuna.distributions.IntDistribution(
-                 min(p.choices), max(p.choices)) for p in params}
-    started = time.monotonic() if started is None else started
-
-    def simplifying(k: int) -> bool:
-        if n_trials is not None:
-            return k >= max(len(opening), int(n_trials * (1 - SIMPLIFY_SHARE)))
-        if deadline is None:
-            return False
-        return time.monotonic() >= deadline - SIMPLIFY_SHARE * (deadline - started)
-
-    while True:
-        done = study.get_trials(deepcopy=False, states=fin)
-        k = len(done)
-        if n_trials is not None and k >= n_trials:
-            break
-        if deadline is not None and time.monotonic() >= deadline:
-            break
-        study.sampler = _sampler(sampler, seed, k, len(params))
-        fixed, source = None, "sampler"
-        if k < len(opening):
-            fixed, source = opening[k], ("printed" if k == 0 else "probe")
-        elif simplifying(k):
-            fixed = _revert_next(study, params, cache)
-            source = "revert" if fixed is not None else "sampler"
-        if fixed is None and k >= len(opening):
-            fixed = _neighbor_next(study, params, cache)  # None at a local optimum: TPE
-            source = "step" if fixed is not None else "sampler"
-        if fixed is not None:
-            study.enqueue_trial(fixed)
-        trial = study.ask(dists)
-        values = {p.path: trial.params[p.path] for p in params}
-        key = _key(values)
-        changed, total = edit_cost(params, values)
-        hit = cache.get(key)
-        if hit is not None:  # the same candidate again: its stored result, no new games
-            for step, v in sorted(hit["iv"].items()):
-                trial.report(v, step)
-            for a, v in hit["attrs"].items():
-                trial.set_user_attr(a, v)
-            trial.set_user_attr("repeat", True)
-            trial.set_user_attr("source", source)
-            if hit["state"] == optuna.trial.TrialState.PRUNED:
-                study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-            else:
-                study.tell(trial, hit["value"])
-            if on_trial:
-                on_trial(study)
-            continue
-        games = {pp: None for pp in evaluator.players}
-        pruned = False
-        value = math.inf
-        dist = math.inf
-        metrics: dict[str, float] = {}
-        for step, n in enumerate(stages):
-            if stop_after is not None and trial.number >= stop_after and step == 1:
-                raise KeyboardInterrupt  # a test of an interruption in the middle of a trial
-            dist = 0.0
-            for pp in evaluator.players:
-                have = 0 if games[pp] is None else games[pp].n
-                new = evaluator.play(values, pp, have, n - have, seed)
-                games[pp] = new if games[pp] is None else games[pp].extend(new)
-                for t in targets:
-                    if t.name == "effects":
-                        continue  # measured in the final check only (docs/tune.md)
-                    est = measure(games[pp], t.name)[0]
-                    metrics[f"{t.name}@{pp}"] = est
-                    dist += shortfall(est, t.aim(pp), TARGETS[t.name][0])
-            value = objective_value(dist, changed, total, max_total)
-            trial.report(value, step)
-            # the printed data is never pruned: it is the baseline of the race
-            if step < len(stages) - 1 and source != "printed" and trial.should_prune():
-                pruned = True
-                break
-        trial.set_user_attr("distance", dist)
-        trial.set_user_attr("changed", changed)
-        trial.set_user_attr("total", total)
-        trial.set_user_attr("games", int(n))
-        trial.set_user_attr("metrics", metrics)
-        trial.set_user_attr("source", source)
-        state = optuna.trial.TrialState.PRUNED if pruned else optuna.trial.TrialState.COMPLETE
-        if pruned:
-            study.tell(trial, state=state)
-        else:
-            study.tell(trial, value)
-        cache[key] = {"state": state, "iv": dict(trial_iv(study, trial.number)),
-                      "value": None if pruned else value,
-                      "attrs": study.trials[trial.number].user_attrs}
-        if on_trial:
-            on_trial(study)
-    return study
-
-
-def trial_iv(study, number: int) -> dict[int, float]:
-    return study.trials[number].intermediate_values
-
-
-def best_trials(study, params: list[Param], k: int) -> list[dict[str, Any]]:
-    """The ``k`` best complete trials with distinct candidates: [{number, value, values,
-    distance, changed, total}], best first (ties by trial number)."""
-    optuna = _optuna()
-    seen, out = set(), []
-    done = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
-    for t in sorted(done, key=lambda t: (t.value, t.number)):
-        values = {p.path: t.params[p.path] for p in params}
-        key = _key(values)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append({"number": t.number, "value": t.value, "values": values,
-                    "distance": t.user_attrs.get("distance"),
-                    "changed": t.user_attrs.get("changed"), "total": t.user_attrs.get("total")})
-        if len(out) >= k:
-            break
-    return out
 
 
 # ---- the whole tune --------------------------------------------------------------------------
-@dataclass
-class TuneResult:
-    """What ``tune`` returns: the output folder, the answer (a candidate dict or None when
-    nothing met the targets), the closest candidate and its blocking target, the summary."""
-
-    out: Path
-    answer: dict | None
-    closest: dict | None
-    blocking: str | None
-    summary: str
-    candidates: list[dict] = field(default_factory=list)
 
 
 def _fresh_seed(seed: int) -> int:
@@ -1040,7 +305,7 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     candidate and player count on fresh seeds (default 4 x games); ``effects_games``: games
     per arm of the effects target (default min(final_games, 2000); k + 1 arms per
     candidate); ``recheck_strategies``: the search-bot tier of the re-check (default:
-    ``analysis.lab.tiers``' search tier, ``mcts`` in every seat at ``tiers.RUN_STUDY``'s budget,
+    ``analysis.lab.tiers``' search tier, ``mcts`` in every seat at ``tiers.tier_study``'s budget,
     when the game has it, else skipped and said; ``_recheck``: as many games as fit the rest
     of ``budget``); ``backend``/``scheduler``: the runner's execution layer for every game
     played (``sim.runner.BACKENDS``; ``scheduler``: a dask scheduler address, with
@@ -1202,14 +467,6 @@ SEARCH_SHARE = 0.65
 """The share of ``--budget`` the search may use; the rest is for the fresh-seed check."""
 
 
-def _jsonable(x):
-    if isinstance(x, (np.integer,)):
-        return int(x)
-    if isinstance(x, (np.floating,)):
-        return float(x)
-    return str(x)
-
-
 RECHECK_MAX = 2000
 """At most this many search-tier games per candidate and player count in the re-check."""
 RECHECK_RESERVE = 15.0
@@ -1240,7 +497,7 @@ def process_started() -> float | None:
 
 def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
     """Re-play the printed data and ``cand`` under the search-bot tier: ``analysis.lab.tiers``'
-    search tier (``mcts`` in every seat at the tier study's budget, ``tiers.RUN_STUDY``), or
+    search tier (``mcts`` in every seat at the tier study's budget, ``tiers.tier_study``), or
     the bots ``recheck`` (pool seating when several; ``mcts`` among them at that budget), on
     the fresh seed ``seed``: the same games 0 .. N-1 in both arms (paired). N grows by
     doubling chunks while the next chunk fits in ``seconds`` (split over the player counts),
@@ -1255,7 +512,7 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
         recheck = ["mcts"]
     names = [game.strategy(s).name for s in recheck]
     seating = "pool" if len(names) > 1 else "fixed"
-    budget = tiers.RUN_STUDY.get(game.id, {}).get("budget") if "mcts" in names else None
+    budget = tiers.tier_study(game)["budget"] if "mcts" in names else None
     tt = [t for t in targets if t.name != "effects"]
     key = {"strategies": names, "seating": seating, "search_budget": budget, "seed": seed,
            "candidate": cand["values"], "targets": [t.text for t in tt]}
@@ -1271,7 +528,7 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
            + f" ({seating} seating)")
     strength = ""
     if budget is not None:
-        who += f" at {budget:,} playouts per decision (the tier study's, `tiers.RUN_STUDY`)"
+        who += f" at {budget:,} playouts per decision (the tier study's, `tiers.tier_study`)"
         strength = " " + tiers.strength_note(game.id, budget)
     if not tt:
         return "Re-check under the search-bot tier: skipped: only the effects target.", None
@@ -1309,171 +566,5 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out):
 
 
 # ---- writing ---------------------------------------------------------------------------------
-def data_toml(overrides: dict[str, Any]) -> str:
-    """The overrides ``{path: value}`` as a TOML file that ``--data`` reads (nested tables)."""
-    tables: dict[str, dict[str, Any]] = {}
-    for path, v in sorted(overrides.items()):
-        head, _, last = path.rpartition(".")
-        tables.setdefault(head, {})[last] = v
-    lines = []
-    for head, kv in tables.items():
-        lines.append(f"[{head}]")
-        for k, v in kv.items():
-            lines.append(f"{k} = {json.dumps(v)}")
-        lines.append("")
-    return "\n".join(lines)
 
 
-def _fmt_check(r: dict) -> str:
-    text = f"{r['estimate']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}] {r['status']}"
-    if r.get("worst"):  # the effects target: the largest effect, the span of the intervals
-        out = r.get("outside") or []
-        text += f" (largest: {r['worst']}; interval outside the band: " + (
-            ", ".join(out[:5]) + (f" and {len(out) - 5} more" if len(out) > 5 else "")
-            if out else "none") + ")"
-    return text
-
-
-def _history_chart(study, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from analysis.charts import save
-
-    optuna = _optuna()
-    xs, ys, px, py = [], [], [], []
-    for t in study.trials:
-        if t.state == optuna.trial.TrialState.COMPLETE:
-            xs.append(t.number)
-            ys.append(t.value)
-        elif t.state == optuna.trial.TrialState.PRUNED and t.intermediate_values:
-            px.append(t.number)
-            py.append(t.intermediate_values[max(t.intermediate_values)])
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    ax.scatter(xs, ys, s=14, label="finished trial (last stage)")
-    ax.scatter(px, py, s=14, marker="x", color="grey", label="pruned (value at its stage)")
-    if xs:
-        order = np.argsort(xs)
-        ax.step(np.array(xs)[order], np.minimum.accumulate(np.array(ys)[order]), where="post",
-                color="C3", label="best so far")
-    ax.set_yscale("symlog", linthresh=10)
-    from matplotlib.ticker import FuncFormatter
-
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))  # plain text labels
-    ax.set_xlabel("trial")
-    ax.set_ylabel("objective (100 x distance + edit cost)")
-    ax.legend(fontsize=7)
-    save(fig, path, dpi=90)
-
-
-def _write(out, game, params, targets, cands, answer, closest, blocking, setup, source, budget,
-           n_trials, search_games, final_games, study, recheck_note, recheck, elapsed,
-           search_seconds, base_options) -> TuneResult:
-    printed = cands[0]
-    chosen = answer or closest
-    data, opts = split_values(params, chosen["values"])
-    toml_path = out / "proposed.toml"
-    head = (f"# boardsim tune {game.id}: "
-            + ("an edit that meets every target" if answer else
-               "the closest edit found (it does not meet every target)")
-            + f"; use with --data {toml_path.name}\n")
-    if opts:
-        head += "# and the rule options: " + " ".join(f"-o {k}={v}" for k, v in opts.items()) \
-            + "\n"
-    write_atomic(toml_path, head + (data_toml(data) if data else "# (no data change)\n"))
-    _history_chart(study, out / "history.png")
-    L = [f"# Tune: {game.title}", ""]
-    L.append("- Targets: " + "; ".join(f"`{t.text}`" for t in targets))
-    L.append(f"- Parameters: {', '.join('`' + p + '`' for p in setup['params'])}: "
-             f"{len(params)} numbers, each within its schema range and at most "
-             f"{setup['max_step']} from the printed value"
-             + (" (0: the whole range)" if not setup['max_step'] else ""))
-    L.append(f"- Bots: {', '.join(setup['strategies'])} ({source}, "
-             f"{'pool' if len(setup['strategies']) > 1 else 'fixed'} seating); players: "
-             f"{', '.join(map(str, setup['players']))}; rule options: "
-             f"{base_options or 'as printed'}. **The results hold for these bots.**")
-    L.append(f"- Budget {budget:.0f} s: search {search_seconds:.0f} s, {n_trials} trials "
-             f"({setup['sampler']} sampler, racing stages "
-             f"{', '.join(map(str, sorted({max(2, setup['games'] // 16), max(2, setup['games'] // 4), setup['games']})))}"
-             f" games), {search_games:,} games in the search; then {final_games:,} games per "
-             f"candidate and player count on fresh seeds; whole command {elapsed:.0f} s "
-             "(this invocation, from the process's start).")
-    L.append(f"- Seed {setup['seed']}; every search trial plays the same games (common random "
-             "numbers); the check plays other seeds.")
-    L += ["", "## Answer", ""]
-    if answer:
-        L.append(f"**{answer['name']}** meets every target on fresh seeds with "
-                 f"{answer['changed']} changed number(s) (total change {answer['total']:g}).")
-    else:
-        L.append(f"**No candidate meets every target on fresh seeds.** The closest is "
-                 f"**{closest['name']}** ({closest['changed']} changed numbers); the blocking "
-                 f"target: {blocking}.")
-    L += ["", "### Changed numbers (printed -> proposed)", ""]
-    rows = [[f"`{p.path}`", str(p.value), str(chosen["values"][p.path])] for p in params
-            if chosen["values"][p.path] != p.value]
-    L.append(md_table(["number", "printed", "proposed"], rows) if rows else "None.")
-    if opts:
-        L.append("")
-        L.append("Rule options: " + ", ".join(f"{k}={v}" for k, v in opts.items()))
-    L += ["", "### Targets before and after (fresh seeds, 95% intervals)", ""]
-    trows = []
-    for rb, ra in zip(printed["checks"], chosen["checks"]):
-        pair = ra.get("paired")
-        trows.append([f"{ra['target']} ({ra['players']}p)",
-                      f"{_g(ra['band'][0])}..{_g(ra['band'][1])}", _fmt_check(rb),
-                      _fmt_check(ra),
-                      f"{pair[0]:+.2f} [{pair[1]:+.2f}, {pair[2]:+.2f}]" if pair else "-",
-                      f"{ra['games']:,} ({ra['limit_games']} at the limit)"])
-    L.append(md_table(["target", "band", "printed", "proposed", "change (paired 95%)",
-                       "finished games"], trows))
-    L += ["", "A target is **met** when its whole 95% interval lies inside the band, "
-          "**missed** when the interval lies outside it, **undecided** otherwise.", ""]
-    L += ["## Candidates checked on fresh seeds", ""]
-    crow = []
-    for c in cands:
-        crow.append([c["name"], str(c["changed"]), f"{c['total']:g}", c["status"],
-                     "; ".join(f"{r['target']}@{r['players']}: {_fmt_check(r)}"
-                               for r in c["checks"]),
-                     ", ".join(f"{p.path.split('.', 1)[1]}={c['values'][p.path]}"
-                               for p in params if c["values"][p.path] != p.value) or "-"])
-    L.append(md_table(["candidate", "changed", "total change", "status", "targets", "edit"],
-                      crow))
-    L += ["", "## Search-bot tier", "", recheck_note]
-    if recheck:
-        L.append("")
-        L.append(md_table(["target", "printed", recheck[1]["name"], "still holds"], [
-            [f"{ra['target']} ({ra['players']}p)", _fmt_check(rb), _fmt_check(ra),
-             "yes" if ra["status"] == "met" else "no" if ra["status"] == "missed"
-             else "undecided"] for rb, ra in zip(recheck[0]["checks"], recheck[1]["checks"])]))
-    L += ["", "## Files", "",
-          f"- `{toml_path.name}`: the proposed data (`boardsim simulate {game.id} --data "
-          f"{toml_path.name}`, also `report`, `compare --variant`)",
-          "- `history.png`: the optimisation history", "- `study.sqlite3`: the optuna study "
-          "(rerun the same command to resume)", "- `check.json`: the fresh-seed checks", ""]
-    md = write_atomic(out / "tune.md", "\n".join(L) + "\n")
-    summary = {"answer": answer["name"] if answer else None, "closest": closest["name"],
-               "blocking": blocking, "changed": chosen["changed"],
-               "overrides": data, "options": opts, "trials": n_trials,
-               "search_games": search_games, "search_seconds": search_seconds,
-               "elapsed_seconds": elapsed}
-    write_atomic(out / "tune.json", json.dumps(summary, indent=2, default=_jsonable))
-    text = ((f"{answer['name']} meets every target with {answer['changed']} changed numbers"
-             if answer else f"no candidate meets every target; closest {closest['name']}, "
-             f"blocking: {blocking}") + "\n" + "\n".join(
-        f"  {p}: {printed['values'].get(p)} -> {v}" for p, v in data.items())
-        + f"\nreport: {md}")
-    return TuneResult(out, answer, closest, blocking, text, cands)
-
-
-def best_so_far(study) -> tuple[int, str]:
-    """(finished trials, the best complete trial's distance as text) for the progress bar."""
-    optuna = _optuna()
-    done = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,
-                                                    optuna.trial.TrialState.PRUNED))
-    comp = [t for t in done if t.state == optuna.trial.TrialState.COMPLETE]
-    if not comp:
-        return len(done), "-"
-    b = min(comp, key=lambda t: (t.value, t.number))
-    return len(done), f"{b.user_attrs.get('distance', float('nan')):.2f}"
