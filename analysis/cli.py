@@ -33,11 +33,14 @@ def _options(items: Optional[list[str]]) -> dict[str, str]:
 
 
 @app.command()
-def games(as_json: bool = typer.Option(False, "--json", help="machine-readable output")):
-    """List the games: ids, player ranges, rule options and strategies."""
+def games(game: Optional[str] = typer.Argument(None, help="one game id (default: every game)"),
+          as_json: bool = typer.Option(False, "--json", help="machine-readable output")):
+    """List the games: ids, player ranges, rule options and strategies; with a game id, also
+    the plausible range of every unconfirmed number and the interpreted rule options with
+    their alternatives (what `boardsim robustness` varies)."""
     from sim.registry import get_game, list_games
 
-    info = [get_game(g).describe() for g in list_games()]
+    info = [get_game(g).describe() for g in ([game] if game else list_games())]
     if as_json:
         typer.echo(json.dumps(info, indent=2, default=str))
         return
@@ -51,6 +54,19 @@ def games(as_json: bool = typer.Option(False, "--json", help="machine-readable o
         typer.echo("  rule options (name = default  [allowed]  rulebook section):")
         for o in g["options"]:
             typer.echo(f"    {o['name']} = {o['default']}  [{o['allowed']}]  {o['section']}")
+        if not game:
+            continue
+        typer.echo("  unconfirmed numbers (path = printed  plausible low..high  reason):"
+                   + ("" if g["ranges"] else " none"))
+        for r in g["ranges"]:
+            typer.echo(f"    {r['path']} = {r['value']}  plausible {r['low']}..{r['high']}  "
+                       f"{r['reason']}")
+        typer.echo("  interpreted rule options (option: default; alternatives  reason):"
+                   + ("" if g["interpretations"] else " none"))
+        for it in g["interpretations"]:
+            alts = ", ".join(str(a) for a in it["alternatives"])
+            typer.echo(f"    {it['option']}: {it['default']}; alternatives {alts}  "
+                       f"{it['reason']}")
 
 
 def _progress_bar(total: int, label: str, stderr: bool = False):
@@ -304,6 +320,9 @@ def run(
                            f"arm) in {fx}")
             if _tier_study_here(gid, plan, runs[-1], scale, jobs):
                 typer.echo(f"{gid} {plan['name']}: tier study in {runs[-1]}/tiers")
+            if _robustness_study_here(gid, plan, runs[-1], scale, jobs):
+                typer.echo(f"{gid} {plan['name']}: robustness study in "
+                           f"{runs[-1]}/robustness")
         typer.echo(_write_report(gid, runs, None, roles))
     from sim.core.integrity import clean_stale_report_tmp
 
@@ -331,6 +350,20 @@ def _tier_study_here(gid: str, plan: dict, run_dir: str, scale: float, jobs: int
     n_scr = max(MIN_TIER_GAMES, int(st["n_scripted"] * min(scale, 1.0)))
     n_search = max(MIN_TIER_SEARCH, int(st["n_search"] * min(scale, 1.0)))
     run_tiers_of(run_dir, jobs, n_search, st["budget"], n_scr)
+    return True
+
+
+def _robustness_study_here(gid: str, plan: dict, run_dir: str, scale: float,
+                           jobs: int) -> bool:
+    """Play the robustness study (``analysis.lab.robustness.RUN_STUDY``, scaled down by
+    ``--scale`` below 1) of the game's first main 2-player run into ``<run_dir>/robustness``;
+    True if played here."""
+    from analysis.lab.robustness import RUN_STUDY, run_robustness_of
+
+    if plan.get("role", "main") != "main" or plan["players"] != 2 or gid not in RUN_STUDY:
+        return False
+    with _games_progress(None, f"{gid} robustness") as cb:
+        run_robustness_of(run_dir, jobs, scale, cb)
     return True
 
 
@@ -626,8 +659,8 @@ def suggest(
 @app.command()
 def effects(
     game: str = typer.Argument(..., help="game id"),
-    n: int = typer.Option(20_000, "-n", "--games", help="games per arm (baseline and each "
-                          "component's nudge arm)"),
+    n: int = typer.Option(20_000, "-n", "--games", help="games per arm (baseline, re-deal "
+                          "placebo and each component's nudge and denial arm)"),
     players: Optional[int] = typer.Option(None, "--players", "-p",
                                           help="default: the main job's player count"),
     strategies: str = typer.Option("", "--strategies", "-s",
@@ -638,15 +671,17 @@ def effects(
     family: str = typer.Option("", "--family", help="only these component families "
                                "(comma-separated)"),
     step: int = typer.Option(1, "--step", help="nudge size in steps of the component's number"),
-    arm: str = typer.Option("nudge", "--arm", help="nudge | denial | both (denial: one seat "
-                            "per game barred from the component; Go Town)"),
+    arm: str = typer.Option("nudge", "--arm", help="nudge (leverage: one step of the "
+                            "number) | denial (strength: one seat per game barred from the "
+                            "component; Go Town) | both"),
     seed: int = typer.Option(1),
     jobs: int = typer.Option(1, "--jobs", "-j"),
     out: Optional[Path] = typer.Option(None, help="output folder (default "
                                        "reports/<game>/effects)"),
 ):
-    """Causal component effects: every component's number nudged one step on the same games
-    (common random numbers); table, forest plot and report (docs/effects.md)."""
+    """Component leverage (every component's number nudged one step) and strength (denial)
+    on the same games (common random numbers, paired by construction), each table with its
+    pairing share and a re-deal placebo; table, forest plot and report (docs/effects.md)."""
     _lab_checks(seed, jobs, n)
     from analysis.lab.effects import run_effects
 
@@ -655,6 +690,46 @@ def effects(
                           _options(option), step, _split(family) or None, progress=cb,
                           arm=arm)
     typer.echo(res["summary"])
+
+
+@app.command()
+def robustness(
+    game: str = typer.Argument(..., help="game id"),
+    n: int = typer.Option(4000, "-n", "--games", help="games per scripted setting"),
+    search_games: int = typer.Option(200, "--search-games", help="games per search-tier "
+                                     "setting (mcts in every seat; 0 = no play axis)"),
+    budget: Optional[int] = typer.Option(None, "--budget", help="the search bot's playouts "
+                                         "per decision (default: its registry value)"),
+    design: int = typer.Option(32, "--design", help="Latin-hypercube points over every "
+                               "unconfirmed number together (0 = none)"),
+    crossed: int = typer.Option(4, "--crossed", help="inputs (numbers or a field's corner) "
+                                "replayed under the search tier: those that moved the first "
+                                "seat most under the scripted tier"),
+    players: int = typer.Option(2, "--players", "-p"),
+    strategies: str = typer.Option("", "--strategies", "-s",
+                                   help="the baseline (default: the game's recommended mix, "
+                                        "pool seating)"),
+    seating: Optional[str] = typer.Option(None, help="fixed | rotate | pool (baseline)"),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o",
+                                               help="rule option name=value"),
+    seed: int = typer.Option(1),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="threads (-1 = all cores)"),
+    out: Optional[Path] = typer.Option(None, help="output folder (default "
+                                       "reports/<game>/robustness)"),
+):
+    """Does each headline hold under stronger play, other bot mixes and the plausible range
+    of unconfirmed data? Re-measures the first-player advantage, the strongest and weakest
+    component of each family and game length on common seeds; writes robustness.md/.json
+    and tornado.png (analysis/lab/robustness.py, docs/robustness.md)."""
+    _lab_checks(seed, jobs, n)
+    from analysis.lab.robustness import run_robustness
+
+    with _games_progress(None, f"{game} robustness") as cb:
+        res = run_robustness(game, players, n, search_games, budget, design, crossed, seed,
+                             jobs, out, _split(strategies) or None, seating, _options(option),
+                             progress=cb)
+    typer.echo(res["summary"])
+    typer.echo(f"written: {res['markdown']}")
 
 
 @app.command()

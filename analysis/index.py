@@ -105,6 +105,17 @@ _LEGEND = ("First seat: the win rate of the seat that moves first, per player co
            "1 percentage point (see each report's Sample size section).")
 
 
+ROBUST_HEADER = "Robustness (first seat)"
+ROBUST_LEGEND = (" Robustness: whether the first seat's finding holds under stronger play, "
+                 "other bot mixes and the plausible range of unconfirmed data (each report's "
+                 "robustness section, docs/robustness.md).")
+
+
+def _robust(items: list[tuple[str, dict]]) -> bool:
+    """Whether any report has a robustness study (then the index shows the column)."""
+    return any(s.get("robustness") not in (None, "", "not studied") for _, s in items)
+
+
 def _verdict(s: dict) -> str:
     return str(s.get("verdict") or "")
 
@@ -140,8 +151,14 @@ def render_markdown(items: list[tuple[str, dict]], bad: list[str]) -> str:
             rows.append([link + f" ({gid})", r["games"], md_escape(r["players"]),
                          "; ".join(r["first"]) or "n/a", md_escape(r["data"]),
                          md_escape(r["overrides"]), md_escape(r["mix"]), md_escape(r["seeds"])])
-        out += ["## Index", "", _LEGEND, "",
-                md_table(_HEADERS, rows, [False, True] + [False] * 6), ""]
+        heads, legend = list(_HEADERS), _LEGEND
+        if _robust(items):  # the robustness column after the first seat's
+            heads.insert(4, ROBUST_HEADER)
+            legend += ROBUST_LEGEND
+            for row, (_, s) in zip(rows, items):
+                row.insert(4, md_escape(str(s.get("robustness") or "not studied")))
+        out += ["## Index", "", legend, "",
+                md_table(heads, rows, [False, True] + [False] * (len(heads) - 2)), ""]
         for folder, s in items:
             answers = [str(a) for a in (s.get("answers") or [])]
             r = _row(folder, s)
@@ -175,9 +192,13 @@ def render_html(items: list[tuple[str, dict]], bad: list[str],
         parts.append("<p>No reports yet: run <code>make run</code> or "
                      "<code>boardsim run</code>.</p>")
     else:
-        parts.append(f"<p>{inline_html(_LEGEND)}</p>")
+        robust = _robust(items)
+        parts.append(f"<p>{inline_html(_LEGEND + (ROBUST_LEGEND if robust else ''))}</p>")
         keep = [0, 1, 2, 3, 6, 7]  # component data and overrides: under each game's heading
-        head = "".join(f"<th>{html.escape(_HEADERS[i])}</th>" for i in keep)
+        names = [_HEADERS[i] for i in keep]
+        if robust:
+            names.insert(4, ROBUST_HEADER)
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in names)
         body = []
         for folder, s in items:
             r = _row(folder, s)
@@ -192,6 +213,9 @@ def render_html(items: list[tuple[str, dict]], bad: list[str],
                 f"<td>{html.escape(r['mix'])}</td>",
                 f"<td>{html.escape(r['seeds'])}</td>",
             ]
+            if robust:
+                cells.insert(4, f"<td>{html.escape(str(s.get('robustness') or 'not studied'))}"
+                             "</td>")
             body.append("<tr>" + "".join(cells) + "</tr>")
         parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
                      "</tbody></table>")

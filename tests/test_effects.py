@@ -36,9 +36,18 @@ def test_every_game_has_its_families_and_each_nudge_is_accepted_by_the_game():
     assert (lt["Residence"].path, lt["Residence"].new) == ("buildings.residence.vp", 1)
     assert lt["16"].holder == "goal_16" and lt["16"].holder_min == 0  # dealt, not completed
     gt = {c.key: c for c in fx.components_for(sim.get_game("go-town"))}
-    assert gt["question_mark"].holder == "played_?" and gt["MASTER"].new == 0
+    assert gt["question_mark"].holder == "played_?"
+    # one copy taken out of the shuffled deck (issue 26: the deal stays the baseline's)
+    assert (gt["MASTER"].path, gt["MASTER"].old, gt["MASTER"].new) == ("cards.master.removed",
+                                                                      0, 1)
     wolves = {c.key: c for c in fx.components_for(sim.get_game("three-little-wolves"))}
     assert (wolves["7"].old, wolves["7"].new) == (-2, -1)  # a signed mark moves towards 0
+    # measured on the seats that score that kind of points (issue 26), not the first seat
+    assert wolves["7"].holder == "pts_marks" and wolves["7"].holder_abs
+    assert wolves["pig_tokens.first"].holder == "pts_pigs"
+    assert wolves["pig_tokens.first"].step_kind == "components.pig_tokens.*"
+    assert lt["Church"].step_kind == "buildings.*.vp"
+    assert lt["Castle"].step_kind == "buildings.*.cost.stone"
 
 
 def _arm(ws, finished, first=None, holders=None):
@@ -83,7 +92,7 @@ def test_tiers_and_headline_rules():
     clear = fx.rank_effects(df.with_columns(lo=pl.Series([4.6, 2.5, 0.0, None]),
                                             hi=pl.Series([7.0, 4.5, 2.0, None])))
     assert clear["tier"].to_list() == [1, 2, 3, None]  # c (hi 2.0) clears b (lo 2.5)
-    assert fx.headline(clear).startswith("a matters most")
+    assert fx.headline(clear).startswith("a has the largest leverage")
     small = fx.rank_effects(df.with_columns(
         holder_seat_games=pl.Series([999, 5000, 5000, 0]),
         small_sample=pl.Series([True, False, False, True])))
@@ -101,9 +110,11 @@ def test_effects_end_to_end_on_a_few_games(tmp_path):
     assert res["summary"].startswith("No headline")
     for name in ("effects.md", "effects.csv", "effects.png", "effects.json"):
         assert (tmp_path / name).stat().st_size > 0
-    assert len(list((tmp_path / "arms").glob("*.npz"))) == 18
+    assert len(list((tmp_path / "arms").glob("*.npz"))) == 19  # + the re-deal placebo
+    assert df["pairing_share"].drop_nulls().len() > 0 and df["placebo"].null_count() == 0
+    assert "re-deal placebo" in (tmp_path / "effects.md").read_text()
     lines = fx.verdict_lines(tmp_path, top=3)
-    assert lines[0].startswith("**Component effects (nudge arm") and "greedy" in lines[0]
+    assert lines[0].startswith("**Component leverage (leverage: one step") and "greedy" in lines[0]
     assert lines[2].count("\n") == 4  # header, rule, 3 rows
     # a rerun reuses the arms and gives the same table
     again = fx.run_effects("go-town", n=40, players=2, strategies=["greedy"], seed=3, jobs=1,

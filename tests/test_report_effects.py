@@ -47,6 +47,16 @@ ROWS = [  # DOG and DRILL overlap (one tier); BONE is clear below DRILL
 ]
 
 
+def _denial(component, effect, lo, hi, q, rank, tier):
+    return {**_row(component, effect, lo, hi, q, 2000, rank, tier), "arm": "denial",
+            "nudge": "one seat (rotated) may not play it", "measure": "denied seat"}
+
+
+DENIAL = [_denial("DOG", 9.0, 7.0, 11.0, 0.001, 1, 1),
+          _denial("DRILL", 4.0, 3.0, 5.0, 0.001, 2, 2),
+          _denial("BONE", 1.0, 0.2, 1.8, 0.02, 3, 3)]
+
+
 def _effects_folder(run: str, rows=ROWS, **run_changes) -> str:
     """``<run>/effects`` with effects.csv from ``rows`` and effects.json recording ``run``
     (``run_changes`` alter the recorded fields, to make effects of another run)."""
@@ -55,10 +65,10 @@ def _effects_folder(run: str, rows=ROWS, **run_changes) -> str:
     folder = Path(run) / "effects"
     folder.mkdir()
     pl.DataFrame(rows, schema={c: pl.Utf8 if c in ("arm", "component", "family", "nudge",
-                                                   "measure", "bot_mix")
+                                                   "measure", "bot_mix", "step_kind")
                                else pl.Boolean if c == "small_sample"
                                else pl.Int64 if c in ("n_games", "holder_seat_games", "rank",
-                                                      "tier", "players")
+                                                      "tier", "players", "pairing_n")
                                else pl.Float64 for c in EFFECT_COLUMNS}
                  ).write_csv(folder / "effects.csv")
     manifest = json.loads((Path(run) / "manifest.json").read_text())
@@ -103,18 +113,20 @@ def test_a_q_value_that_underflows_is_not_printed_as_zero():
     """A BH q of 0.0 (underflow, at 100,000s of seat-games) read "BH q 0." in Go Town's
     verdict; it is "< 1e-300"."""
     rows = effect_rows(pl.DataFrame([_row("DOG", 5.0, 3.0, 7.0, 0.0, 2000, 1, 1), *ROWS[1:]]))
-    assert rows[0][4] == "Causal: indistinguishable from **DRILL**; BH q < 1e-300."
+    assert rows[0][4] == "Leverage, paired: indistinguishable from **DRILL**; BH q < 1e-300."
 
 
 def test_effect_rows_strongest_weakest_tiers_and_labels():
     rows = effect_rows(pl.DataFrame(ROWS))
-    assert [r[0] for r in rows] == ["Strongest card types, 2p", "Weakest card types, 2p"]
+    # issue 26: a one-step nudge is leverage, never "strongest/weakest"
+    assert [r[0] for r in rows] == ["Largest leverage, card types, 2p",
+                                    "Smallest leverage, card types, 2p"]
     top, low = rows
-    assert top[1:4] == ["**DOG** +5.0 points", "[+3.0, +7.0]", "2,000 seat-games"]
+    assert top[1:4] == ["**DOG** +5.0 points per step", "[+3.0, +7.0]", "2,000 seat-games"]
     # one plain line: the bot mix and the intervention are said once, in the intro
-    assert top[4] == "Causal: indistinguishable from **DRILL**; BH q 0.001."
-    assert low[1:4] == ["**BONE** -1.0 points", "[-2.0, +0.0]", "1,200 seat-games"]
-    assert low[4] == "Causal: CI includes 0; below **DRILL**; BH q 0.04."
+    assert top[4] == "Leverage, paired: indistinguishable from **DRILL**; BH q 0.001."
+    assert low[1:4] == ["**BONE** -1.0 points per step", "[-2.0, +0.0]", "1,200 seat-games"]
+    assert low[4] == "Leverage, paired: CI includes 0; below **DRILL**; BH q 0.04."
     assert not any(MIX in r[4] or "cards.DOG.count" in r[4] for r in rows)
 
 
@@ -122,16 +134,17 @@ def test_a_family_without_any_effect_is_one_row():
     rows = effect_rows(pl.DataFrame([_row("A", 0.4, -0.5, 1.3, 0.6, 2000, 1, 1),
                                      _row("B", 0.1, -0.4, 0.6, 0.7, 2000, 2, 1),
                                      _row("C", -0.6, -1.5, 0.3, 0.5, 1800, 3, 1)]))
-    assert rows == [["Card types, 2p", "no effect shown", "", "2,000 seat-games",
-                     "Causal: no CI of the 3 excludes 0; the largest, **C** -0.6 "
+    assert rows == [["Leverage, card types, 2p", "none shown", "", "2,000 seat-games",
+                     "Leverage, paired: no CI of the 3 excludes 0; the largest, **C** -0.6 "
                      "[-1.5, +0.3]."]]
 
 
 def test_effect_rows_small_sample_and_a_lone_component():
     rows = effect_rows(pl.DataFrame([_row("WRECK", 9.0, -1.0, 19.0, 0.3, 40, 1, 1,
                                           family="specials")]))
-    assert len(rows) == 1 and rows[0][0] == "Strongest specials, 2p"
-    assert rows[0][4] == ("Causal: CI includes 0; the only component of its family; BH q 0.3. "
+    assert len(rows) == 1 and rows[0][0] == "Largest leverage, specials, 2p"
+    assert rows[0][4] == ("Leverage, paired: CI includes 0; the only component of its family; "
+                          "BH q 0.3. "
                           "Small sample.")
 
 
@@ -143,37 +156,69 @@ def test_effect_interval_is_clipped_to_the_possible_range():
 
 def test_an_effect_of_exactly_zero_says_the_nudge_changed_no_game():
     rows = effect_rows(pl.DataFrame([ROWS[0], _row("17", 0.0, 0.0, 0.0, 1.0, 1500, 2, 2)]))
-    assert rows[1][1:3] == ["**17** +0.0 points", "[+0.0, +0.0]"]
-    assert rows[1][4] == ("Causal: exactly 0, the nudge changed no game's result; below "
+    assert rows[1][1:3] == ["**17** +0.0 points per step", "[+0.0, +0.0]"]
+    assert rows[1][4] == ("Leverage, paired: exactly 0, the nudge changed no game's result; below "
                           "**DOG**; BH q 1.")
+
+
+def test_strongest_and_weakest_come_from_denial_only():
+    """Issue 26 item 2: a table with both arms gives strongest/weakest rows from the denial
+    arm (restricted play) and leverage rows from the nudge; the nudge never says strongest."""
+    rows = effect_rows(pl.DataFrame(ROWS + DENIAL))
+    assert [r[0] for r in rows] == ["Strongest card types, 2p", "Weakest card types, 2p",
+                                    "Largest leverage, card types, 2p",
+                                    "Smallest leverage, card types, 2p"]
+    assert rows[0][1:3] == ["**DOG** +9.0 points", "[+7.0, +11.0]"]
+    assert rows[0][4] == "Denial, paired: above **DRILL**; BH q 0.001."
+    assert not any(r[0].startswith(("Strongest", "Weakest")) for r in effect_rows(
+        pl.DataFrame(ROWS)))
+
+
+def test_leverage_ranks_only_steps_of_one_kind():
+    """A VP step and a cost step of one family are two groups, never ranked together."""
+    vp = [{**_row(c, e, e - 1, e + 1, 0.01, 2000, i, i), "step_kind": "buildings.*.vp"}
+          for i, (c, e) in enumerate([("A", 6.0), ("B", 2.0)], 1)]
+    cost = [{**_row("C", 9.0, 8.0, 10.0, 0.01, 2000, 1, 1), "step_kind": "buildings.*.cost"}]
+    rows = effect_rows(pl.DataFrame(vp + cost))
+    assert [r[0] for r in rows] == ["Largest leverage, card types (vp steps), 2p",
+                                    "Smallest leverage, card types (vp steps), 2p",
+                                    "Largest leverage, card types (cost steps), 2p"]
 
 
 def test_verdict_ranks_by_causal_effect_when_the_runs_have_effects(tmp_path):
     run = _run(tmp_path)
-    _effects_folder(run)
+    _effects_folder(run, ROWS + DENIAL)
     md, out = _report(tmp_path, run)
     v = _verdict(md)
-    assert "| Strongest card types, 2p | **DOG** +5.0 points | [+3.0, +7.0] |" in v
-    assert "| Weakest card types, 2p | **BONE** -1.0 points | [-2.0, +0.0] |" in v
+    # strongest/weakest from restricted play (denial), leverage rows for the nudge
+    assert "| Strongest card types, 2p | **DOG** +9.0 points | [+7.0, +11.0] |" in v
+    assert "| Weakest card types, 2p | **BONE** +1.0 points | [+0.2, +1.8] |" in v
+    assert "| Largest leverage, card types, 2p | **DOG** +5.0 points per step | " in v
+    assert "| Smallest leverage, card types, 2p | **BONE** -1.0 points per step | " in v
     assert CAUSAL_LABEL in v and v.count(CAUSAL_LABEL) == 1  # said once, in the intro
-    assert "| Causal: indistinguishable from **DRILL**" in v
-    assert "(e.g. `cards.DOG.count: 3 -> 2`), effect on its holders' win rate" in v
+    assert "| Leverage, paired: indistinguishable from **DRILL**" in v
+    assert "| Denial, paired: above **DRILL**" in v
+    assert "(e.g. `cards.DOG.count: 3 -> 2`), what that step does to its holders' win rate" in v
     # the association rows leave the verdict (they stay, labelled, in the folded sections)
-    assert "Strongest component, 2p" not in v and ASSOCIATION_LABEL[1:] not in v
-    assert f"Causal (2p): {CAUSAL_LABEL}, each component's number one step" in v
+    assert "association, 2p" not in v and ASSOCIATION_LABEL[1:] not in v
+    assert f"Components (2p): {CAUSAL_LABEL}; strongest/weakest: restricted play" in v
     rest = md[md.index("**Contents**"):]
-    assert "## Component effects (causal)" in rest and "## Component impact" in rest
+    assert "## Component leverage and strength (paired interventions)" in rest
+    assert "## Component impact" in rest
     assert "| 1 | 1 | card types: DOG | cards.DOG.count: 3 -> 2 | +5.00 | [+3.00, +7.00] |" \
         in rest
+    assert "| - | - | re-deal placebo |" in rest and "Pairing share" in rest
     assert (out / "effects_2p.png").is_file() and "effects_2p.png" in rest
-    # the methods note names the causal measure, the associations and their intervals
-    assert "**Causal**: the component effects" in rest
+    # the methods note names the paired measures, the associations and their intervals
+    assert "**Paired interventions**: the component rows" in rest
     assert "**Associations** (not effects)" in rest and "Wilson 95% interval" in rest
     # the cross-game index line carries the effects headline
     s = json.loads((out / "summary.json").read_text())
     assert s["verdict"].endswith(
-        "Component effects (causal): 2p: card types: DOG (+5.0 points [+3.0, +7.0]) and 1 "
-        "other component(s) are indistinguishable at the top (overlapping 95% intervals).")
+        "Components (paired): 2p strength: card types: DOG is worth most to have: a seat barred "
+        "from it loses +9.0 points [+7.0, +11.0] (q 0.001; 2,000 denied seat-games). "
+        "2p leverage: card types: DOG (+5.0 points [+3.0, +7.0]) and 1 other component(s) "
+        "are indistinguishable at the top (overlapping 95% intervals) of leverage.")
 
 
 def test_verdict_keeps_the_labelled_association_without_effects(tmp_path):
@@ -181,11 +226,11 @@ def test_verdict_keeps_the_labelled_association_without_effects(tmp_path):
     md, _ = _report(tmp_path, run)
     v = _verdict(md)
     m = json.loads(open(f"{run}/manifest.json").read())
-    assert "| Strongest component, 2p | **DRILL**" in v
+    assert "| Highest association, component, 2p | **DRILL**" in v
     assert f"Bots: {mix_label(m)}. " in v and v.count(mix_label(m)) == 1
     assert "| Association, not an effect: " in v and v.count(ASSOCIATION_LABEL) == 1
     assert "(causal)" not in v and "no component effects were run" in v
-    assert "## Component effects (causal)" not in md
+    assert "## Component leverage and strength" not in md
     assert "**Causal**: none in this report" in md
 
 

@@ -41,13 +41,16 @@ import polars as pl
 
 from analysis.doc import md_table, slug, write_atomic
 from analysis.results.effects import (  # the read side, for the reports
+    ARM_NAMES,
     EFFECTS_DIR,
     MIN_SEAT_GAMES,
     RUN_KEYS,
     _cell,
+    _share,
     effects_for_run,
     effects_table,
     headline,
+    placebo_summary,
     run_fields,
     verdict_lines,
 )
@@ -63,11 +66,19 @@ __all__ = ["Family", "Component", "FAMILIES", "MIN_SEAT_GAMES", "components_for"
 ARMS = ("nudge", "denial", "both")
 """Values of ``--arm``: the nudge arm (every game), the denial arm (``DENIAL_GAMES``), both."""
 
-EFFECT_COLUMNS = ("arm", "component", "family", "nudge", "effect", "lo", "hi", "p", "q", "n_games",
-                  "holder_seat_games", "measure", "first_seat_diff", "first_seat_lo",
-                  "first_seat_hi", "limit_rate_base", "limit_lo_base", "limit_hi_base",
-                  "limit_rate_arm", "limit_lo_arm", "limit_hi_arm", "balance_base",
-                  "balance_arm", "small_sample", "rank", "tier", "bot_mix", "players")
+EFFECT_COLUMNS = ("arm", "component", "family", "nudge", "step_kind", "effect", "lo", "hi", "p",
+                  "q", "n_games", "holder_seat_games", "measure", "first_seat_diff",
+                  "first_seat_lo", "first_seat_hi", "limit_rate_base", "limit_lo_base",
+                  "limit_hi_base", "limit_rate_arm", "limit_lo_arm", "limit_hi_arm",
+                  "balance_base", "balance_arm", "pairing_share", "pairing_n",
+                  "identical_share", "placebo", "placebo_lo", "placebo_hi", "vs_placebo",
+                  "vs_placebo_lo", "vs_placebo_hi", "small_sample", "rank", "tier", "bot_mix",
+                  "players")
+
+ARM_FORMAT = 2
+"""Version of the per-game arrays of ``arms/<arm>.npz``: arms saved by an older format are
+played again."""
+
 """Columns of ``effects.csv`` (and of ``effects_table``): see ``effects_table``."""
 
 
@@ -99,6 +110,8 @@ class Family:
     toward_zero: bool = False
     scalars: tuple[str, ...] = ()
     holder_map: dict[str, str] = field(default_factory=dict)
+    holder_abs: bool = False  # a seat holds it when |column| >= holder_min (signed points)
+    scalar_holders: dict[str, str] = field(default_factory=dict)  # scalar -> holder column
 
 
 _WOLF_SCALARS = ("house_points", "bonus_points", "pig_tokens.first", "pig_tokens.second",
@@ -113,14 +126,27 @@ FAMILIES: dict[str, tuple[Family, ...]] = {
                "seats dealt the card"),
     ),
     "go-town": (
-        Family("card types", "cards", (("count", -1),), "played_{key}", 1,
+        # one copy fewer, taken out of the shuffled deck (``removed``): the other cards keep
+        # their draw order, so the deal is the baseline's until the removed copy is drawn
+        Family("card types", "cards", (("removed", +1),), "played_{key}", 1,
                "seats that played one", holder_map={"question_mark": "?"}),
     ),
     "three-little-wolves": (
-        Family("card marks", "{card_set}", (("mark", 0),), None, toward_zero=True,
-               rows=("mark",)),
-        Family("floor icons", "{card_set}", (("icon", -1),), None, rows=("icon",)),
-        Family("scoring numbers", "components", ((".", -1),), None, scalars=_WOLF_SCALARS),
+        Family("card marks", "{card_set}", (("mark", 0),), "pts_marks", 1,
+               "seats that scored card marks", toward_zero=True, rows=("mark",),
+               holder_abs=True),
+        Family("floor icons", "{card_set}", (("icon", -1),), "houses_built", 1,
+               "seats that built a house", rows=("icon",)),
+        Family("scoring numbers", "components", ((".", -1),), None,
+               "seats that scored that kind of points", scalars=_WOLF_SCALARS,
+               scalar_holders={"house_points": "pts_houses", "bonus_points": "pts_bonuses",
+                               "pig_tokens.first": "pts_pigs",
+                               "pig_tokens.second": "pts_pigs",
+                               "pig_tokens.third": "pts_pigs",
+                               "wolf_values.wolf1": "pts_wolves",
+                               "wolf_values.wolf2": "pts_wolves",
+                               "wolf_values.wolf3": "pts_wolves"},
+               holder_abs=True),
     ),
     "province": (
         Family("structures", "structures", (("vp_first", -1), ("labor", +1)), "built_{slug}",
@@ -164,6 +190,18 @@ class Component:
     holder: str | None
     holder_min: int
     deny: int | None = None  # the denial arm's argument (Go Town: the card type), or None
+    holder_abs: bool = False  # |holder column| >= holder_min
+
+    @property
+    def step_kind(self) -> str:
+        """The kind of step (the data path without the row key): only steps of one kind are
+        ranked together (a VP against a VP, never a VP against a stone of cost)."""
+        parts = self.path.split(".")
+        if len(parts) >= 3 and slug(self.key) == parts[1]:
+            parts[1] = "*"
+        elif len(parts) == 3:  # a scalar group: components.pig_tokens.first
+            parts[2] = "*"
+        return ".".join(parts)
 
     @property
     def label(self) -> str:
@@ -213,7 +251,10 @@ def components_for(game, options: dict[str, Any] | None = None,
                 old = get_path(doc, schema, path, game.id)
                 new = old + fam.steps[0][1] * step
                 if _try(game, path, new):
-                    out.append(Component(fam.name, name, path, old, new, None, 0))
+                    col = fam.scalar_holders.get(name)
+                    out.append(Component(fam.name, name, path, old, new, col,
+                                         fam.holder_min if col else 0,
+                                         holder_abs=fam.holder_abs))
             continue
         keyf = schema.keys.get(table, "name")
         for row in node:
@@ -244,7 +285,8 @@ def components_for(game, options: dict[str, Any] | None = None,
                 if _try(game, path, new):
                     out.append(Component(fam.name, str(key), path, old, new,
                                          _holder_column(fam, key), fam.holder_min,
-                                         _deny_arg(game.id, fam.name, str(key))))
+                                         _deny_arg(game.id, fam.name, str(key)),
+                                         fam.holder_abs))
                     break
     return out
 
@@ -254,39 +296,63 @@ def _arm_file(out: Path, name: str) -> Path:
     return out / "arms" / f"{name}.npz"
 
 
+PLACEBO_SEED_SHIFT = 0x9E3779B97F4A7C15
+"""The re-deal placebo arm plays game i on the run seed + this (mod 2^64): a new deal and new
+chance draws (and bot generators), on the same seats with the same bots and data."""
+
+
+def _finished(game, end_reason: np.ndarray) -> np.ndarray:
+    """``bool[n]``: the game ended with a result (every non-result end reason, the length
+    limit and Go Town's deadlock, left out). A local predicate until the shared definition of
+    a finished game (issue 26, item 3) lands in sim/."""
+    bad = [i for i, r in enumerate(game.end_reasons) if r in ("none", "limit", "deadlock")]
+    return ~np.isin(np.asarray(end_reason), bad)
+
+
 def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
              strategies: list[str], seating: str, seed: int, options: dict[str, Any],
              holders: list[str], jobs: int, chunk_size: int,
              tick: Callable[[int], None] | None = None,
-             deny: int | None = None) -> dict[str, np.ndarray]:
+             deny: int | None = None, placebo: bool = False) -> dict[str, np.ndarray]:
     """Play games ``0 .. n-1`` of run ``seed`` with the data changed by ``overrides``: per-game
-    arrays win_share ``float64[n, players]``, finished ``bool[n]`` (not stopped at the length
-    limit), first_player ``int64[n]``, turns ``int64[n]`` and, for each name of ``holders``,
-    that detail column ``int16[n, players]``. Game i is the same game as game i of every other
+    arrays win_share ``float64[n, players]``, finished ``bool[n]`` (ended with a result: not at
+    the length limit, not deadlocked), first_player ``int64[n]``, turns ``int64[n]``,
+    action_hash ``uint64[n]`` and decisions ``int64[n]`` (a game replayed exactly has both of
+    the baseline's), for each name of ``holders`` that detail column ``int16[n, players]``, and
+    for games whose bot package reports it (Go Town) ``held`` ``int64[n, players]`` (bit k: the
+    seat held a card of type k at some point). Game i is the same game as game i of every other
     arm when the change leaves it alike (same chance and bot seeds, same seating).
 
     ``deny``: play the denial arm instead (games in ``DENIAL_GAMES``): in game i the seat
-    ``i mod players`` may not play the component (``denied int64[n]`` is returned too)."""
+    ``i mod players`` may not play the component (``denied int64[n]`` is returned too).
+    ``placebo``: the re-deal placebo: the same seats (``seat_matrix`` of ``seed``) but chance
+    and bot seeds of run ``seed + PLACEBO_SEED_SHIFT``."""
     from joblib import Parallel, delayed
 
     from sim.core.seating import seat_matrix
     from sim.registry import get_game
 
     game = get_game(game_id, overrides or None)
-    limit_code = game.end_reasons.index("limit") if "limit" in game.end_reasons else -1
+    play_seed = (int(seed) + PLACEBO_SEED_SHIFT) % 2**64 if placebo else int(seed)
     starts = list(range(0, n, chunk_size))
+    own_loop = getattr(game.bots, "play_chunk_denied", None)
 
     def one(first: int):
         count = min(chunk_size, n - first)
         idx = seat_matrix(seating, seed, first, count, players, len(strategies))
-        if deny is None:
-            res = game.run_chunk(first, count, seed, players, idx, options, strategies)
-        else:
-            denied = np.arange(first, first + count, dtype=np.int64) % players
-            ws, end, fp, turns = game.bots.play_chunk_denied(
-                game, first, count, seed, players, idx,
-                options, strategies, deny, denied)
-            res = _Chunk(ws, end, fp, turns)
+        if own_loop is None:
+            if deny is not None:
+                raise UserError(f"effects: {game.id} has no denial arm")
+            res = game.run_chunk(first, count, play_seed, players, idx, options, strategies)
+            res = _Chunk(res.win_share, res.end_reason, res.first_player, res.turns,
+                         res.decisions, res.action_hash, res.seat_detail)
+        else:  # one loop for every arm: it reports what each seat held (the pairing share)
+            if deny is None:
+                denied = np.full(count, -1, np.int64)
+            else:
+                denied = np.arange(first, first + count, dtype=np.int64) % players
+            res = _Chunk(**own_loop(game, first, count, play_seed, players, idx, options,
+                                    strategies, deny or 0, denied))
         if tick is not None:
             tick(count)
         return res
@@ -294,10 +360,14 @@ def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
     parts = Parallel(n_jobs=jobs, backend="threading")(delayed(one)(f) for f in starts)
     out = {
         "win_share": np.concatenate([r.win_share for r in parts]).astype(np.float64),
-        "finished": np.concatenate([np.asarray(r.end_reason) != limit_code for r in parts]),
+        "finished": _finished(game, np.concatenate([r.end_reason for r in parts])),
         "first_player": np.concatenate([r.first_player for r in parts]).astype(np.int64),
         "turns": np.concatenate([r.turns for r in parts]).astype(np.int64),
+        "decisions": np.concatenate([r.decisions for r in parts]).astype(np.int64),
+        "action_hash": np.concatenate([r.action_hash for r in parts]).astype(np.uint64),
     }
+    if all(r.held is not None for r in parts):
+        out["held"] = np.concatenate([r.held for r in parts]).astype(np.int64)
     for h in holders:
         out["h:" + h] = np.concatenate([r.seat_detail[h] for r in parts]).astype(np.int16)
     if deny is not None:
@@ -311,7 +381,10 @@ class _Chunk:
     end_reason: np.ndarray
     first_player: np.ndarray
     turns: np.ndarray
+    decisions: np.ndarray
+    action_hash: np.ndarray
     seat_detail: dict = field(default_factory=dict)
+    held: np.ndarray | None = None
 
 
 def _load_arm(path: Path, identity: str) -> dict[str, np.ndarray] | None:
@@ -343,37 +416,75 @@ def _balance(ws: np.ndarray, first: np.ndarray, keep: np.ndarray) -> float:
     return float(1.0 - (max(rates) - min(rates)))
 
 
+def _involved(base: dict[str, np.ndarray], comp: Component) -> np.ndarray | None:
+    """``bool[n]``: the component came into play in the baseline game: a seat held a card of
+    the type (Go Town), else a seat is among its holders; None when the arm has no way to
+    tell (no holder column)."""
+    if "held" in base and comp.deny is not None:
+        return ((base["held"] >> comp.deny) & 1).any(axis=1)
+    if comp.holder is None or "h:" + comp.holder not in base:
+        return None
+    col = base["h:" + comp.holder]
+    col = np.abs(col) if comp.holder_abs else col
+    return (col >= comp.holder_min).any(axis=1)
+
+
+def _identical(base: dict[str, np.ndarray], arm: dict[str, np.ndarray]) -> np.ndarray:
+    """``bool[n]``: game i of the arm replays the baseline's (same action sequence)."""
+    return (base["action_hash"] == arm["action_hash"]) & (base["decisions"] == arm["decisions"])
+
+
+def _holders(base: dict[str, np.ndarray], arm: dict[str, np.ndarray], comp: Component,
+             fin: np.ndarray) -> tuple[np.ndarray | None, str]:
+    if "denied" in arm:
+        hold = (np.arange(arm["win_share"].shape[1])[None, :] == arm["denied"][:, None])
+        return hold & fin[:, None], "denied seat"
+    if comp.holder is not None:
+        col = base["h:" + comp.holder]
+        col = np.abs(col) if comp.holder_abs else col
+        return (col >= comp.holder_min) & fin[:, None], "holders"
+    return None, "first seat"
+
+
 def measure(base: dict[str, np.ndarray], arm: dict[str, np.ndarray],
-            comp: Component) -> dict[str, Any]:
-    """The effect of one component from the per-game arrays of the baseline and of its nudge
-    arm (``play_arm``): effect/lo/hi/p (win share, proportion units), holder_seat_games,
-    n_games (finished in both arms), first_seat_diff/lo/hi, the limit-game rates of each arm
-    with Wilson intervals and the turn-order Balance of each arm."""
+            comp: Component, placebo: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
+    """The effect of one component from the per-game arrays of the baseline and of its arm
+    (``play_arm``): effect/lo/hi/p (win share, proportion units), holder_seat_games,
+    n_games (finished in both arms), first_seat_diff/lo/hi (the first seat's shift), the
+    limit/deadlock rates of each arm with Wilson intervals, the turn-order Balance of each arm,
+    the **pairing share** (of the games in which the component never came into play in the
+    baseline, the share the arm replays exactly; ``pairing_n`` such games, null when the arm
+    cannot tell), ``identical_share`` (all games) and, with ``placebo`` (the re-deal arm),
+    the same estimator on it (placebo/placebo_lo/placebo_hi) and the effect minus the placebo
+    (vs_placebo/lo/hi, paired per game, clustered)."""
     fin = base["finished"] & arm["finished"]
+    if placebo is not None:
+        fin = fin & placebo["finished"]
     n = fin.shape[0]
     ar = np.arange(n)
     first_b = base["win_share"][ar, base["first_player"]]
     first_a = arm["win_share"][ar, arm["first_player"]]
     fs = cluster_ratio(np.where(fin, first_b - first_a, 0.0), fin.astype(np.float64))
-    if "denied" in arm:
-        hold = (np.arange(arm["win_share"].shape[1])[None, :] == arm["denied"][:, None]) \
-            & fin[:, None]
-        d = np.where(hold, base["win_share"] - arm["win_share"], 0.0).sum(axis=1)
-        eff = cluster_ratio(d, hold.sum(axis=1).astype(np.float64))
-        measure_text = "denied seat"
-    elif comp.holder is not None:
-        hold = (base["h:" + comp.holder] >= comp.holder_min) & fin[:, None]
-        d = np.where(hold, base["win_share"] - arm["win_share"], 0.0).sum(axis=1)
-        eff = cluster_ratio(d, hold.sum(axis=1).astype(np.float64))
-        measure_text = "holders"
-    else:
-        eff, measure_text = fs, "first seat"
+    hold, measure_text = _holders(base, arm, comp, fin)
+
+    def est(other: dict[str, np.ndarray], ref: dict[str, np.ndarray] = base) -> dict:
+        if hold is None:
+            a = ref["win_share"][ar, ref["first_player"]]
+            b = other["win_share"][ar, other["first_player"]]
+            return cluster_ratio(np.where(fin, a - b, 0.0), fin.astype(np.float64))
+        d = np.where(hold, ref["win_share"] - other["win_share"], 0.0).sum(axis=1)
+        return cluster_ratio(d, hold.sum(axis=1).astype(np.float64))
+
+    eff = est(arm)
     lims = []
     for g in (base, arm):
         k = float((~g["finished"]).sum())
         lo, hi = wilson_interval(k, n)
         lims += [k / n, float(lo[0]), float(hi[0])]
-    return {
+    ident = _identical(base, arm) if "action_hash" in base and "action_hash" in arm \
+        else None
+    inv = _involved(base, comp) if "denied" not in arm and ident is not None else None
+    out = {
         "effect": eff["est"], "lo": eff["lo"], "hi": eff["hi"], "p": eff["p"],
         "holder_seat_games": int(eff["units"]), "n_games": int(fin.sum()),
         "measure": measure_text,
@@ -382,7 +493,17 @@ def measure(base: dict[str, np.ndarray], arm: dict[str, np.ndarray],
         "limit_rate_arm": lims[3], "limit_lo_arm": lims[4], "limit_hi_arm": lims[5],
         "balance_base": _balance(base["win_share"], base["first_player"], fin),
         "balance_arm": _balance(arm["win_share"], arm["first_player"], fin),
+        "identical_share": float(ident.mean()) if ident is not None and n else None,
+        "pairing_share": (float(ident[~inv].mean()) if inv is not None and (~inv).any()
+                          else None),
+        "pairing_n": int((~inv).sum()) if inv is not None else None,
     }
+    if placebo is not None:
+        pl_ = est(placebo)
+        vs = est(arm, placebo)
+        out.update(placebo=pl_["est"], placebo_lo=pl_["lo"], placebo_hi=pl_["hi"],
+                   vs_placebo=vs["est"], vs_placebo_lo=vs["lo"], vs_placebo_hi=vs["hi"])
+    return out
 
 
 def rank_effects(df: pl.DataFrame) -> pl.DataFrame:
@@ -485,7 +606,7 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
              "version": game.version}
     kinds = ["nudge", "denial"] if arm == "both" else [arm]
     plays = [(k, c) for k in kinds for c in comps if k == "nudge" or c.deny is not None]
-    total = n * (len(plays) + 1)
+    total = n * (len(plays) + 2)
     done = [0]
 
     def tick(k: int) -> None:
@@ -494,30 +615,34 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
             progress(done[0], total)
 
     def play(name: str, overrides: dict[str, Any],
-             deny: int | None = None) -> dict[str, np.ndarray]:
+             deny: int | None = None, placebo: bool = False) -> dict[str, np.ndarray]:
         ident = json.dumps({**setup, "overrides": overrides, "holders": holders,
-                            "deny": deny}, sort_keys=True, default=str)
+                            "deny": deny, "placebo": placebo, "format": ARM_FORMAT},
+                           sort_keys=True, default=str)
         path = _arm_file(out, name)
         got = _load_arm(path, ident)
         if got is not None:
             tick(n)
             return got
         got = play_arm(game.id, overrides, n, players, strategies, seating, seed, options,
-                       holders if name == "baseline" else [], jobs, chunk_size, tick, deny)
+                       holders if name == "baseline" else [], jobs, chunk_size, tick, deny,
+                       placebo)
         _save_arm(path, ident, got)
         return got
 
     base = play("baseline", {})
+    redeal = play("placebo-redeal", {}, placebo=True)
     rows = []
     for kind, c in plays:
         if kind == "nudge":
-            res = measure(base, play(c.arm, {c.path: c.new}), c)
+            res = measure(base, play(c.arm, {c.path: c.new}), c, redeal)
             what = f"{c.path}: {c.old} -> {c.new}"
         else:
-            res = measure(base, play(slug(f"deny-{c.family}-{c.key}"), {}, c.deny), c)
+            res = measure(base, play(slug(f"deny-{c.family}-{c.key}"), {}, c.deny), c,
+                          redeal)
             what = "one seat (rotated) may not play it"
         rows.append({"arm": kind, "component": c.label, "family": c.family, "nudge": what,
-                     **res})
+                     "step_kind": c.step_kind if kind == "nudge" else "denial", **res})
     mix = ", ".join(strategies) + f" ({seating} seating)"
     df = pl.DataFrame(rows, infer_schema_length=None)
     if df.is_empty():
@@ -527,10 +652,16 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
                          .fill_nan(None),
                          small_sample=pl.col("holder_seat_games") < MIN_SEAT_GAMES,
                          bot_mix=pl.lit(mix), players=pl.lit(players))
-    df = pl.concat([rank_effects(df.filter(pl.col("arm") == k)) for k in kinds
-                    if df.filter(pl.col("arm") == k).height], how="vertical_relaxed")
-    for c in ("effect", "lo", "hi", "first_seat_diff", "first_seat_lo", "first_seat_hi"):
-        df = df.with_columns(pl.col(c) * 100.0)
+    # only steps of one kind are ranked together: per arm, family and kind of step
+    groups = df.select("arm", "family", "step_kind").unique(maintain_order=True)
+    df = pl.concat([rank_effects(df.filter((pl.col("arm") == g["arm"])
+                                           & (pl.col("family") == g["family"])
+                                           & (pl.col("step_kind") == g["step_kind"])))
+                    for g in groups.iter_rows(named=True)], how="vertical_relaxed")
+    for c in ("effect", "lo", "hi", "first_seat_diff", "first_seat_lo", "first_seat_hi",
+              "placebo", "placebo_lo", "placebo_hi", "vs_placebo", "vs_placebo_lo",
+              "vs_placebo_hi"):
+        df = df.with_columns(pl.col(c).cast(pl.Float64) * 100.0)
     df = df.select(EFFECT_COLUMNS)
     out.mkdir(parents=True, exist_ok=True)
     csv = out / "effects.csv"
@@ -550,31 +681,50 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
 def _markdown(game, df: pl.DataFrame, setup: dict, mix: str,
               kinds: list[str] | None = None) -> tuple[str, str]:
     kinds = kinds or ["nudge"]
-    head = " ".join((f"[{k} arm] " if len(kinds) > 1 else "")
+    head = " ".join((f"[{ARM_NAMES[k]}] " if len(kinds) > 1 else "")
                     + headline(df.filter(pl.col("arm") == k)) for k in kinds)
-    lines = [f"# Component effects: {game.title}", "",
+    lines = [f"# Component leverage and strength: {game.title}", "",
              f"- {setup['players']} players; bots: {mix}; {setup['n']:,} games per arm, seed "
              f"{setup['seed']}; every arm plays the same games (common random numbers); rule "
              f"options: {setup['options'] or 'defaults'}; data status: {game.data_status}",
-             f"- Intervention: each component's main number moved {setup['step']} step(s) "
-             "against it (the *nudge* column); the rules are unchanged.",
-             "- Effect = baseline - nudged mean win share of the component's holders (the "
-             "seats that took it in the baseline game; *first seat* where no seat holds it), in "
-             "points: a **causal** effect (the two arms differ only in the nudge). Denial arm "
-             "(where run): baseline - denied win share of the seat barred from the component "
-             "(seat i mod players in game i): the value of access to it. 95% "
-             "intervals clustered by game (cluster-robust, CR1); q = Benjamini-Hochberg across "
-             "the table's components. Rates over games finished in both arms; each arm's "
-             "limit-game rate is shown apart with its Wilson 95% interval.",
+             f"- **Leverage** (arm *leverage*): each component's main number moved "
+             f"{setup['step']} step(s) against it (the *intervention* column; the rules are "
+             "unchanged): baseline - nudged mean win share of the component's holders (the "
+             "seats that took it in the baseline game), in points: what one step of this "
+             "number does, not how strong the component is. Ranked only among steps of one "
+             "kind (*step*).",
+             "- **Strength** (arm *denial*, where run): baseline - denied win share of the seat "
+             "barred from the component (seat i mod players in game i): the value of access "
+             "to it.",
+             "- **Pairing share**: of the games in which the component never came into play in "
+             "the baseline (no seat held it), the share the arm replays exactly (same action "
+             "sequence); a nudge paired by construction keeps the deal, the chance draws and "
+             "the seats until the component matters (docs/effects.md). *identical*: all games.",
+             "- **Re-deal placebo**: the same estimator on an arm that changes only the deal "
+             "(same seats, bots and data; new chance and bot seeds): what selection alone "
+             "shows. *- placebo*: the estimate minus the placebo, paired per game.",
+             "- 95% intervals clustered by game (cluster-robust, CR1); q = Benjamini-Hochberg "
+             "across the table's components. Rates over games finished (with a result) in "
+             "every arm compared; each arm's rate of games without a result (length limit, "
+             "deadlock) is shown apart with its Wilson 95% interval. *first seat*: the first "
+             "seat's (turn order) win-share shift, reported as such.",
              f"- Ranking: a component heads a tier only when its interval clears the next "
              f"tier's; *small sample* marks fewer than {MIN_SEAT_GAMES:,} holder seat-games.",
-             "", f"**Headline:** {head}", "", "![forest plot](effects.png)", ""]
+             "", f"**Headline:** {head}", "",
+             f"**Re-deal placebo:** {placebo_summary(df)}.", "",
+             "![forest plot](effects.png)", ""]
     rows = []
     for r in df.iter_rows(named=True):
-        rows.append([r["arm"], str(r["rank"]), str(r["tier"] if r["tier"] is not None
-                                                    else "-"),
-                     r["component"], r["nudge"],
+        rows.append([ARM_NAMES.get(r["arm"], r["arm"]), str(r["rank"]),
+                     str(r["tier"] if r["tier"] is not None else "-"),
+                     r["component"], r["nudge"], r["step_kind"],
                      f"{_cell(r['effect'], 2)} [{_cell(r['lo'], 2)}, {_cell(r['hi'], 2)}]",
+                     f"{_cell(r['placebo'], 2)} [{_cell(r['placebo_lo'], 2)}, "
+                     f"{_cell(r['placebo_hi'], 2)}]",
+                     f"{_cell(r['vs_placebo'], 2)} [{_cell(r['vs_placebo_lo'], 2)}, "
+                     f"{_cell(r['vs_placebo_hi'], 2)}]",
+                     _share(r["pairing_share"], r["pairing_n"]),
+                     _share(r["identical_share"]),
                      "n/a" if r["q"] is None else f"{r['q']:.3g}",
                      f"{r['holder_seat_games']:,} ({r['measure']})" +
                      (" small sample" if r["small_sample"] else ""),
@@ -585,9 +735,14 @@ def _markdown(game, df: pl.DataFrame, setup: dict, mix: str,
                      f"{r['balance_base']:.3f} / {r['balance_arm']:.3f}"
                      if r["balance_base"] is not None and r["balance_arm"] is not None
                      else "n/a"])
-    lines.append(md_table(["arm", "rank", "tier", "component", "intervention", "effect (95%)",
-                           "BH q",
-                           "seat-games", "first seat (95%)", "limit games base / arm [95%]",
+    rows.append(["re-deal placebo", "-", "-", "the same games re-dealt",
+                 "new chance and bot seeds; same seats, bots and data", "-",
+                 "(the *placebo* column, per component)", "", "", "n/a (re-dealt)", "", "",
+                 placebo_summary(df), "", "", ""])
+    lines.append(md_table(["arm", "rank", "tier", "component", "intervention", "step",
+                           "estimate (95%)", "re-deal placebo (95%)", "- placebo (95%)",
+                           "pairing share", "identical", "BH q", "seat-games",
+                           "first seat (95%)", "no result base / arm [95%]",
                            "Balance base / arm"], rows))
     lines += ["", "Balance: Ludii's 2-player definition by turn order, 1 - (best - worst "
               "turn-order win rate), over games finished in both arms (no interval)."]
@@ -600,8 +755,9 @@ def forest_plot(df: pl.DataFrame, path: Path, title: str) -> str:
     from analysis.charts import plt, save
 
     d = df.filter(pl.col("effect").is_not_null()).sort("effect")
-    if "arm" in d.columns and d["arm"].n_unique() > 1:
-        d = d.with_columns(family=pl.col("family") + " (" + pl.col("arm") + ")")
+    if "arm" in d.columns:
+        d = d.with_columns(family=pl.col("family") + " ("
+                           + pl.col("arm").replace(ARM_NAMES) + ")")
     h = max(2.5, 0.22 * d.height + 1.2)
     fig, ax = plt.subplots(figsize=(7.5, h))
     fams = list(dict.fromkeys(d["family"].to_list()))
@@ -617,8 +773,8 @@ def forest_plot(df: pl.DataFrame, path: Path, title: str) -> str:
                     color=colours[i % len(colours)], label=fam)
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(y, [c.split(": ", 1)[-1] for c in d["component"].to_list()], fontsize=7)
-    ax.set_xlabel("effect on holders' (nudge) or the denied seat's (denial) win rate, "
-                  "points, 95% clustered", fontsize=8)
+    ax.set_xlabel("leverage: one step, on its holders' win rate (nudge); strength: the "
+                  "denied seat's (denial); points, 95% clustered", fontsize=8)
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
     return save(fig, path)
@@ -630,8 +786,10 @@ __all__ += ["RUN_KEYS", "EFFECTS_DIR", "run_fields", "effects_for_run", "headlin
 
 def run_effects_of(run_dir: str | os.PathLike, n_games: int, jobs: int = 1,
                    progress: Callable[[int, int], None] | None = None) -> Path:
-    """Play the causal component-effects study (``analysis.lab.effects.run_effects``,
-    docs/effects.md) of the finished results run ``run_dir`` and write it into
+    """Play the component study (``run_effects``, docs/effects.md: leverage by a one-step
+    nudge for every game, strength by restricted play, the denial arm, for the games in
+    ``DENIAL_GAMES``; a re-deal placebo beside both) of the finished results run ``run_dir``
+    and write it into
     ``<run_dir>/effects/``: ``n_games`` games per arm on the run's own players, bots, seating,
     seed and rule options, so the baseline arm's game i is game i of the run. Its
     ``effects.json`` records the run's manifest fields (``analysis.lab.effects.run_fields``), and a
@@ -644,7 +802,8 @@ def run_effects_of(run_dir: str | os.PathLike, n_games: int, jobs: int = 1,
     out = Path(run_dir) / EFFECTS_DIR
     run_effects(m["game"], n_games, int(m["players"]), list(m["strategies"]), int(m["seed"]),
                 jobs, out, dict(m.get("options") or {}), progress=progress,
-                seating=str(m["seating"]), run=run_fields(m))
+                seating=str(m["seating"]), run=run_fields(m),
+                arm="both" if m["game"] in DENIAL_GAMES else "nudge")
     return out
 
 

@@ -5,8 +5,10 @@ one-line plain-language reading (what every row shares, the bot mix and the comp
 intervention, is said once in the intro line, ``verdict_intro``; a rule hole checked at several
 player counts is one row listing the rate of each): the first-player advantage per player
 count (by turn order),
-the strongest and weakest component (by causal effect, ``effect_rows``, when the runs have
-component effects, ``analysis.lab.effects``; else an association within each bot, labelled), game
+the strongest and weakest component by restricted play (the denial arm of the component
+effects, ``effect_rows``, ``analysis.results.effects``) and each component's leverage (the one-step
+nudge), or where the runs have no effects the highest and lowest association within each bot,
+labelled), game
 length, the rule holes the game's checks found (``ReportContext.rule_hole``); the game's own
 answers (``ReportContext.headline``) follow as a short list, then two key charts. The rule
 holes in full (reading, fix, each player count) are the folded section ``rule_hole_section``.
@@ -34,7 +36,7 @@ __all__ = ["wilson", "component_by_bot", "first_player_rows", "component_rows", 
            "length_rows", "rule_hole_rows", "rule_hole_section", "verdict_intro",
            "effects_intervention", "verdict_section", "verdict_line", "CAUSAL_LABEL", "ASSOCIATION_LABEL"]
 
-CAUSAL_LABEL = "causal (paired intervention on common seeds)"
+CAUSAL_LABEL = "paired intervention on common seeds"
 """The label of a verdict row from the component effects (``effect_rows``)."""
 
 ASSOCIATION_LABEL = "association within each bot, not an effect"
@@ -122,7 +124,7 @@ def _versus(r: dict, other: dict) -> str:
 
 
 def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
-    """Verdict rows: the strongest and the weakest component per player count (association
+    """Verdict rows: the highest and the lowest association per player count (association
     within each bot), each compared with the runner-up by interval separation. The reading is
     one line ("Association, not an effect: above **X**."); the bot mix and what the
     association compares are said once, in the verdict's intro (``verdict_intro``), never per
@@ -135,7 +137,9 @@ def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
             continue
         top, nxt = g.row(0, named=True), g.row(1, named=True)
         low, prev = g.row(len(g) - 1, named=True), g.row(len(g) - 2, named=True)
-        for label, r, other in (("Strongest", top, nxt), ("Weakest", low, prev)):
+        # highest/lowest association: "strongest/weakest" is kept for restricted play
+        for label, r, other in (("Highest association,", top, nxt),
+                                ("Lowest association,", low, prev)):
             zero = "" if r["lo"] > 0 or r["hi"] < 0 else "CI includes 0; "
             rows.append([
                 f"{label} {noun}, {p}p", f"**{r['component']}** {pts(r['diff'])} points",
@@ -161,40 +165,65 @@ def _clip(r: dict) -> tuple[float, float]:
     return max(r["lo"] / 100, -1.0), min(r["hi"] / 100, 1.0)
 
 
+def _step_text(kind: str) -> str:
+    """A step kind (``buildings.*.vp``) in words for a row label: its last named part."""
+    parts = [x for x in str(kind).split(".") if x != "*"]
+    return parts[-1].replace("_", " ") if len(parts) > 1 else str(kind)
+
+
 def effect_rows(table: pl.DataFrame) -> list[list]:
     """Verdict rows from a component-effects table (``analysis.results.effects.effects_table``, effects
-    in points): per arm and family, the strongest (largest effect) and the weakest (smallest)
-    component with its 95% interval clustered by game, holder seat-games and a one-line
-    reading ("Causal: ", whether the interval excludes 0, its tier wording against the
-    neighbour: ``indistinguishable`` when the intervals overlap, BH q). A family in which no
-    component's interval excludes 0 is one row ("no effect shown", with its largest effect in
-    the reading). The intervention, the bot mix and the measure are said once in the intro
-    (``verdict_intro``), never per row. Rows without an estimate are skipped; a family with
-    one component gives one row."""
+    in points).
+
+    - **Strongest / weakest** come from the denial arm only (restricted play: one seat per
+      game barred from the component, paired on common seeds): per family, the component whose
+      denial costs the most and the least, with its paired 95% interval clustered by game.
+    - The nudge arm gives **leverage** rows (what one step of the number does to its holders),
+      per family and kind of step (only steps of one kind are ranked together): the largest
+      and the smallest leverage.
+
+    Each reading says whether the interval excludes 0, the neighbour comparison
+    (``indistinguishable`` when the intervals overlap) and the BH q. A group in which no
+    interval excludes 0 is one row ("none shown"). The intervention and the bot mix are said
+    once in the intro (``verdict_intro``). Rows without an estimate are skipped."""
     rows = []
     if table.is_empty():
         return rows
-    for arm in dict.fromkeys(table["arm"].to_list()):
+    if "step_kind" not in table.columns:
+        table = table.with_columns(step_kind=pl.lit(None, pl.Utf8))
+    table = table.with_columns(pl.col("step_kind").cast(pl.Utf8).fill_null(pl.col("family")))
+    for arm in ("denial", "nudge"):
         d = table.filter((pl.col("arm") == arm) & pl.col("effect").is_not_null()
                          & pl.col("lo").is_not_null() & pl.col("hi").is_not_null())
-        tag = "Causal" if arm == "nudge" else f"Causal ({arm})"
-        for fam in dict.fromkeys(d["family"].to_list()):
-            g = d.filter(pl.col("family") == fam).sort("effect", descending=True)
+        tag = "Denial, paired" if arm == "denial" else "Leverage, paired"
+        keys = d.select("family", "step_kind").unique(maintain_order=True)
+        multi = {f: keys.filter(pl.col("family") == f).height > 1
+                 for f in keys["family"].to_list()}
+        for fam, kind in keys.iter_rows():
+            g = d.filter((pl.col("family") == fam) & (pl.col("step_kind") == kind)) \
+                .sort("effect", descending=True)
             p = g["players"][0]
+            what = f"{fam} ({_step_text(kind)} steps)" if multi.get(fam) else fam
             shown = [r for r in g.iter_rows(named=True) if _clip(r)[0] > 0 or _clip(r)[1] < 0]
-            if g.height > 1 and not shown:  # nothing to rank: one row for the family
+            if g.height > 1 and not shown:  # nothing to rank: one row for the group
                 r = g.row(int((g["effect"].abs()).arg_max()), named=True)
                 lo, hi = _clip(r)
                 rows.append([
-                    f"{fam[0].upper()}{fam[1:]}, {p}p", "no effect shown", "",
+                    f"{'Strength' if arm == 'denial' else 'Leverage'}, {what}, {p}p",
+                    "none shown", "",
                     f"{count(int(g['holder_seat_games'].max()))} seat-games",
                     f"{tag}: no CI of the {g.height} excludes 0; the largest, "
                     f"**{r['component'].split(': ', 1)[-1]}** {r['effect']:+.1f} "
                     f"[{pts(lo)}, {pts(hi)}]."])
                 continue
-            picks = [("Strongest", 0, 1)]
-            if g.height > 1:
-                picks.append(("Weakest", g.height - 1, g.height - 2))
+            if arm == "denial":
+                picks = [(f"Strongest {what}", 0, 1)]
+                if g.height > 1:
+                    picks.append((f"Weakest {what}", g.height - 1, g.height - 2))
+            else:
+                picks = [(f"Largest leverage, {what}", 0, 1)]
+                if g.height > 1:
+                    picks.append((f"Smallest leverage, {what}", g.height - 1, g.height - 2))
             for label, i, j in picks:
                 r = g.row(i, named=True)
                 other = g.row(j, named=True) if 0 <= j < g.height else None
@@ -206,9 +235,10 @@ def effect_rows(table: pl.DataFrame) -> list[list]:
                 small = " Small sample." if r["small_sample"] else ""
                 q_txt = ("n/a" if r["q"] is None else "< 1e-300" if r["q"] < 1e-300
                          else f"{r['q']:.2g}")  # a q that underflows to 0 is not "q 0"
+                unit = "points" if arm == "denial" else "points per step"
                 rows.append([
-                    f"{label} {fam}, {p}p",
-                    f"**{r['component'].split(': ', 1)[-1]}** {r['effect']:+.1f} points",
+                    f"{label}, {p}p",
+                    f"**{r['component'].split(': ', 1)[-1]}** {r['effect']:+.1f} {unit}",
                     f"[{pts(lo)}, {pts(hi)}]", f"{count(r['holder_seat_games'])} seat-games",
                     f"{tag}: {zero}{_fx_versus(r, other, tier)}; BH q {q_txt}.{small}"])
     return rows
@@ -223,16 +253,16 @@ def effects_intervention(tables: list[pl.DataFrame]) -> str:
                   how="vertical_relaxed") if any(not t.is_empty() for t in tables) else None
     if d is None:
         return ""
-    for arm in dict.fromkeys(d["arm"].to_list()):
+    for arm in sorted(dict.fromkeys(d["arm"].to_list()), key=lambda a: a != "denial"):
         a = d.filter(pl.col("arm") == arm)
         whose = " and ".join("its holders'" if m == "holders" else f"the {m}'s"
                              for m in dict.fromkeys(a["measure"].to_list()))
         if arm == "denial":
-            parts.append("denial rows: one seat (rotated) barred from the component, effect on "
-                         "that seat's win rate")
+            parts.append("strongest/weakest: restricted play, one seat (rotated) barred from "
+                         "the component, its win rate against the same games unrestricted")
         else:
-            parts.append(f"each component's number one step against it (e.g. "
-                         f"`{a['nudge'][0]}`), effect on {whose} win rate")
+            parts.append(f"leverage: each component's number one step against it (e.g. "
+                         f"`{a['nudge'][0]}`), what that step does to {whose} win rate")
     return "; ".join(parts)
 
 
@@ -394,7 +424,7 @@ def verdict_intro(mix: str, causal: str = "", intervention: str = "",
     (``effects_intervention``); the other component rows are associations within each bot
     (``association``: whether there are any)."""
     if causal:
-        comp = (f"Causal ({causal}): {CAUSAL_LABEL}, {intervention}."
+        comp = (f"Components ({causal}): {CAUSAL_LABEL}; {intervention}."
                 + (" Association: within each bot (vs same-bot seats without it), not an "
                    "effect." if association else ""))
     else:
@@ -407,11 +437,15 @@ def verdict_section(doc: Doc, rows: list[list], answers: list[str],
                     charts: list[tuple[str, str]], mix: str, causal: str = "",
                     intervention: str = "") -> None:
     """The verdict: the intro line (``verdict_intro``), the table of ``rows``, the game's
-    ``answers`` (bullets), the key ``charts`` (file name, alt text)."""
+    ``answers`` (bullets), the key ``charts`` (file name, alt text). Rows of six cells carry
+    the robustness column (``analysis.report.robustness_section.with_column``)."""
     doc.h(2, "Verdict")
     assoc = any(str(r[4]).startswith("Association") for r in rows)
     doc.p(verdict_intro(mix, causal, intervention, assoc), "meta")
-    doc.table(Table(_HEAD, rows, _RIGHT), "verdict")
+    if rows and all(len(r) == len(_HEAD) + 1 for r in rows):  # with the robustness column
+        doc.table(Table(_HEAD + ["Robustness"], rows, _RIGHT + [False]), "verdict")
+    else:
+        doc.table(Table(_HEAD, rows, _RIGHT), "verdict")
     if answers:  # each bullet opens on its bold label: no heading, to keep to one screen
         doc.ul(answers, "answers")
     doc.charts(charts)
@@ -434,5 +468,5 @@ def verdict_line(title: str, order_rates: pl.DataFrame, holes: list[dict],
     holes_txt = ("no rule-hole checks" if not holes else
                  f"{len(found)} rule hole{'s' if len(found) != 1 else ''} found"
                  + (": " + "; ".join(h["finding"] for h in found) if found else ""))
-    fx = (" Component effects (causal): " + " ".join(effects)) if effects else ""
+    fx = (" Components (paired): " + " ".join(effects)) if effects else ""
     return f"{title}: " + "; ".join(parts) + f". {holes_txt[0].upper() + holes_txt[1:]}.{fx}"

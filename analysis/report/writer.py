@@ -18,6 +18,12 @@ from analysis.report.header import header_section, overrides_line
 from analysis.report.headlines import headlines
 from analysis.report.ladder_section import ladder_section
 from analysis.report.manifests import check_overrides, game_title, load_manifests
+from analysis.report.robustness_section import (
+    first_seat_cell,
+    robustness_section,
+    study_for,
+    with_column,
+)
 from analysis.report.sample_size import sample_size_section, sample_sizes
 from analysis.report.sections import (
     balance_section,
@@ -235,35 +241,60 @@ def _effects_section(doc: Doc, fx: dict[int, str], out_dir: str,
 
     if not fx:
         return
-    doc.h(2, "Component effects (causal)")
-    doc.p("Each component's number moved one step against it (a building's VP - 1, a card "
-          "type one copy fewer, a goal's threshold + 1, ...) on the same games as the baseline "
-          "(common random numbers: same seeds and seatings), so the paired difference in its "
-          "holders' win rate is a causal effect for the bot mix named; 95% intervals clustered "
-          "by game (CR1), Benjamini-Hochberg q across the components, games stopped at the "
-          "length limit left out (docs/effects.md). A component opens a new tier only when its "
-          "interval clears the previous tier's leader; members of a tier are "
-          "indistinguishable. The tables under Component impact compare seats with and "
-          "without a component: associations, not effects.")
+    doc.h(2, "Component leverage and strength (paired interventions)")
+    doc.p("Both measures play the same games as the baseline (common random numbers: same "
+          "seeds and seatings) with one thing changed. **Leverage** (one-step nudge): each "
+          "component's number moved one step against it (a building's VP - 1, one copy of a "
+          "card type taken out of the shuffled deck, a goal's threshold + 1, ...), the change "
+          "in its holders' win rate: what one step of that number does, not how strong the "
+          "component is; ranked only among steps of one kind. **Strength** (denial, where "
+          "run): one seat per game barred from the component, the change in that seat's win "
+          "rate. Each table shows its **pairing share** (of the games the component never "
+          "entered, the share the arm replays exactly) and a **re-deal placebo** (the same "
+          "estimator on the same games re-dealt: what selection alone shows). 95% intervals "
+          "clustered by game (CR1), Benjamini-Hochberg q across the components, games without "
+          "a result (length limit, deadlock) left out (docs/effects.md). A component opens a "
+          "new tier only when its interval clears the previous tier's leader. The tables "
+          "under Component impact compare seats with and without a component: associations.")
+    from analysis.results.effects import ARM_NAMES, placebo_summary
+
     for p, folder in sorted(fx.items()):
         table = effects_table(folder)
         for arm in dict.fromkeys(table["arm"].to_list()):
-            d = table.filter(pl.col("arm") == arm).sort("rank")
+            d = table.filter(pl.col("arm") == arm)
+            if "step_kind" in d.columns:
+                d = d.sort(["family", "step_kind", "effect"], descending=[False, False, True],
+                           nulls_last=True)
+            name = ARM_NAMES.get(arm, arm)
             r0 = d.row(0, named=True)
-            doc.h(3, f"{p} players, {arm} arm")
+            doc.h(3, f"{p} players, {name}")
             doc.p(f"Bots {r0['bot_mix']}, {p} players; {r0['n_games']:,} games finished in "
-                  f"both arms (first component). **{headline(d)}**")
+                  f"every arm compared (first component). **{headline(d)}** Re-deal placebo: "
+                  f"{placebo_summary(d)}.")
+
+            def cell(r, k, lo, hi):
+                return ("n/a" if r.get(k) is None else
+                        f"{r[k]:+.2f} [{r[lo]:+.2f}, {r[hi]:+.2f}]")
+
             rows = [[str(r["rank"]), "-" if r["tier"] is None else str(r["tier"]),
                      r["component"], r["nudge"],
                      "n/a" if r["effect"] is None else f"{r['effect']:+.2f}",
                      "n/a" if r["lo"] is None else f"[{r['lo']:+.2f}, {r['hi']:+.2f}]",
+                     cell(r, "placebo", "placebo_lo", "placebo_hi"),
+                     "n/a" if r.get("pairing_share") is None else
+                     f"{100 * r['pairing_share']:.1f}% of {int(r['pairing_n']):,}",
                      "n/a" if r["q"] is None else f"{r['q']:.2g}",
                      f"{r['holder_seat_games']:,}" + (" (small)" if r["small_sample"] else "")]
                     for r in d.iter_rows(named=True)]
+            rows.append(["-", "-", "re-deal placebo", "the same games re-dealt (new chance "
+                         "and bot seeds; same seats, bots and data)", "", "",
+                         "(per component, column Placebo)", "n/a (re-dealt)", "",
+                         placebo_summary(d)])
             doc.table(Table(["Rank", "Tier", "Component", "Intervention",
-                             "Effect, points", "95% CI (clustered)", "BH q",
+                             f"{name.capitalize()}, points", "95% CI (clustered)",
+                             "Re-deal placebo [95%]", "Pairing share", "BH q",
                              "Seat-games"], rows,
-                            [True, True, False, False, True, True, True, True]))
+                            [True, True, False, False, True, True, True, True, True, True]))
         src = os.path.join(folder, "effects.png")
         if os.path.isfile(src):
             name = f"effects_{p}p.png"
@@ -271,29 +302,34 @@ def _effects_section(doc: Doc, fx: dict[int, str], out_dir: str,
             with atomic_path(dst) as tmp:
                 shutil.copyfile(src, tmp)
             paths[f"effects_{p}p"] = dst
-            doc.charts([(name, f"Component effects, {p} players: every effect with its 95% "
-                               "interval (clustered by game), sorted")])
+            doc.charts([(name, f"Component leverage and strength, {p} players: every "
+                               "estimate with its 95% interval (clustered by game), sorted")])
 
 
 def _effect_headlines(fx: dict[int, str]) -> list[str]:
-    """``"<p>p: <headline>"`` of the nudge arm of each player count's effects (the index)."""
+    """``"<p>p strength: <headline>"`` (denial arm) and ``"<p>p leverage: <headline>"`` (nudge
+    arm) of each player count's effects (the index)."""
     from analysis.results.effects import headline
 
     out = []
     for p, folder in sorted(fx.items()):
-        d = effects_table(folder).filter(pl.col("arm") == "nudge")
-        if not d.is_empty():
-            out.append(f"{p}p: {headline(d)}")
+        t = effects_table(folder)
+        for arm, what in (("denial", "strength"), ("nudge", "leverage")):
+            d = t.filter(pl.col("arm") == arm)
+            if not d.is_empty():
+                out.append(f"{p}p {what}: {headline(d)}")
     return out
 
 
 def _measures_note(causal: bool) -> list[str]:
     """The methods note's lines on which measure is causal, which an association, and the
     interval of each table (issue 15)."""
-    fx = ("**Causal**: the component effects (verdict rows marked causal, section Component "
-          "effects): a paired intervention on common seeds (the same games with one component's "
-          "number moved one step), effect on the holders' win rate; 95% interval "
-          "cluster-robust by game (CR1), Benjamini-Hochberg q across the components."
+    fx = ("**Paired interventions**: the component rows of the verdict (section Component "
+          "leverage and strength): strongest/weakest by restricted play (one seat per game "
+          "barred from the component), leverage by a one-step nudge of its number (effect on "
+          "the holders' win rate), both on common seeds, each with its pairing share and a "
+          "re-deal placebo; 95% interval cluster-robust by game (CR1), Benjamini-Hochberg q "
+          "across the components."
           if causal else
           "**Causal**: none in this report: no component effects were run for these runs "
           "(`boardsim run` plays them; `boardsim effects` on its own).")
@@ -360,6 +396,8 @@ def write_report(
     length_section(body, t.scores, t.lengths, unit, t.fixed)
     _effects_section(body, fx, out_dir, paths)
     tiers_section(body, runs.run_dirs, runs.manifests, runs.main_idx, runs.game_id)
+    robust = study_for(runs.run_dirs, runs.manifests, runs.main_idx)
+    robustness_section(body, robust, runs.game_id, out_dir, paths)
     for i, (grp, imp) in enumerate(zip(groups, t.impacts)):
         component_section(body, imp, grp, f"{_impact_name(i)}.png",
                           t.by_bot if i == 0 else None)
@@ -398,6 +436,7 @@ def write_report(
                              "; ".join(mixes))
             + length_rows(t.lengths, t.comp, t.fixed)
             + rule_hole_rows(holes))
+    rows = with_column(rows, robust)
     key = [("first_player_advantage.png", "First-player advantage with 95% intervals")]
     key.append(("game_length.png", "Score distribution (fixed-length game)" if t.fixed
                 else "Game length histogram"))
@@ -418,6 +457,8 @@ def write_report(
     numbers = summary_json(runs.game_id, runs.title, runs.run_dirs, runs.manifests, runs.role_of,
                            runs.main_idx, runs.per_run, t.order_rates, t.firsts, ss,
                            runs.overrides, lines, block, verdict, "first_player_advantage.png")
+    if robust is not None:  # the index shows the column when a report has a study
+        numbers["robustness"] = first_seat_cell(robust)
     write_atomic(summary_path, json.dumps(numbers, indent=2, allow_nan=False) + "\n")
     summary = "\n".join(
         [f"{runs.title}: {info}", *lines, *extra_summary,

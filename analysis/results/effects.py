@@ -18,12 +18,23 @@ from sim.core.errors import UserError
 MIN_SEAT_GAMES = 1000
 """A headline needs at least this many holder seat-games (each arm) behind it (issue 15)."""
 
+ARM_NAMES = {"nudge": "leverage", "denial": "denial"}
+"""What each arm measures, in words: the one-step nudge is the component's **leverage** (what
+one step of its number does to its holders), the denial arm its **strength** (what a seat
+loses when barred from it)."""
+
 
 def headline(df: pl.DataFrame) -> str:
-    """One sentence naming the component whose one-step nudge matters most to its holders, or
-    why no single component can be named: a top component needs at least MIN_SEAT_GAMES
-    holder seat-games and an interval clear of the next component's."""
+    """One sentence naming the component with the largest leverage (nudge arm) or strength
+    (denial arm), or why no single component can be named: a top component needs at least
+    MIN_SEAT_GAMES holder seat-games and an interval clear of the next component's. Nudge
+    rows are compared only within the top component's family and kind of step."""
     ok = df.filter(pl.col("effect").is_not_null()).sort("effect", descending=True)
+    if not ok.is_empty() and "step_kind" in ok.columns and "arm" in ok.columns \
+            and ok["arm"][0] == "nudge":
+        t = ok.row(0, named=True)
+        ok = ok.filter((pl.col("family") == t["family"])
+                       & pl.col("step_kind").eq_missing(t["step_kind"]))
     if ok.is_empty():
         return "No component effect could be estimated."
     top = ok.row(0, named=True)
@@ -39,17 +50,35 @@ def headline(df: pl.DataFrame) -> str:
         if nxt["hi"] is not None and top["lo"] is not None and top["lo"] <= nxt["hi"]:
             same = ok.filter(pl.col("tier") == top["tier"]).height
             return (f"{top['component']} ({ci}) and {same - 1} other component(s) are "
-                    "indistinguishable at the top (overlapping 95% intervals).")
+                    "indistinguishable at the top (overlapping 95% intervals)"
+                    + (" of leverage." if top.get("arm") == "nudge" else "."))
     if denial:
         return (f"{top['component']} is worth most to have: a seat barred from it loses {ci} "
                 f"(q {top['q']:.2g}; {top['holder_seat_games']:,} denied seat-games).")
-    return (f"{top['component']} matters most to its holders: one step costs them {ci} "
-            f"(q {top['q']:.2g}; {top['holder_seat_games']:,} holder seat-games).")
+    return (f"{top['component']} has the largest leverage: one step of its number costs its "
+            f"holders {ci} (q {top['q']:.2g}; {top['holder_seat_games']:,} holder seat-games).")
 
 
 def _cell(x, digits: int = 1) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else \
         f"{x:+.{digits}f}"
+
+
+def _share(x, n=None) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{100 * x:.1f}%" + (f" of {int(n):,}" if n is not None else "")
+
+
+def placebo_summary(df: pl.DataFrame) -> str:
+    """The re-deal placebo row's reading: how many components' effects differ from the same
+    estimator on a re-dealt arm (the interval of effect - placebo excludes 0)."""
+    d = df.filter(pl.col("vs_placebo_lo").is_not_null() & pl.col("vs_placebo_hi").is_not_null())
+    if d.is_empty():
+        return "no placebo difference could be estimated"
+    differ = d.filter((pl.col("vs_placebo_lo") > 0) | (pl.col("vs_placebo_hi") < 0)).height
+    return (f"{differ} of {d.height} components' estimates differ from their re-deal placebo "
+            "(95% interval of the paired difference excludes 0)")
 
 
 def effects_table(folder: str | os.PathLike) -> pl.DataFrame:
@@ -80,18 +109,20 @@ def verdict_lines(folder: str | os.PathLike, top: int = 5) -> list[str]:
     df = effects_table(folder)
     lines = []
     for arm in dict.fromkeys(df["arm"].to_list()):
-        d = df.filter(pl.col("arm") == arm).sort("rank")
+        d = df.filter(pl.col("arm") == arm).sort("effect", descending=True, nulls_last=True)
         r0 = d.row(0, named=True)
-        what = ("one-step nudge of its number, effect on its holders" if arm == "nudge"
-                else "one seat barred from it, effect on that seat")
-        lines += [f"**Component effects ({arm} arm: {what}; causal; {r0['players']} players, "
-                  f"bots {r0['bot_mix']}).** {headline(d)}", ""]
+        what = ("leverage: one step of its number, on its holders" if arm == "nudge"
+                else "strength: one seat barred from it, on that seat")
+        lines += [f"**Component {ARM_NAMES.get(arm, arm)} ({what}; paired on common seeds; "
+                  f"{r0['players']} players, bots {r0['bot_mix']}).** {headline(d)} "
+                  f"Re-deal placebo: {placebo_summary(d)}.", ""]
         rows = [[str(r["rank"]), str(r["tier"]), r["component"],
                  f"{_cell(r['effect'], 1)} [{_cell(r['lo'], 1)}, {_cell(r['hi'], 1)}]",
                  "n/a" if r["q"] is None else f"{r['q']:.2g}",
                  f"{r['holder_seat_games']:,}" + (" (small)" if r["small_sample"] else "")]
                 for r in d.head(top).iter_rows(named=True)]
-        lines += [md_table(["rank", "tier", "component", "effect, points (95%, clustered)",
+        lines += [md_table(["rank", "tier", "component",
+                            f"{ARM_NAMES.get(arm, arm)}, points (95%, clustered)",
                             "BH q", "seat-games"], rows), ""]
     return lines
 

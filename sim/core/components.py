@@ -73,6 +73,37 @@ class ImpactLink:
 
 
 @dataclass(frozen=True)
+class PlausibleRange:
+    """The plausible range of one component number the specification marks as reconstructed
+    (RECON) or assumed: the printed value is a guess, ``low``..``high`` (whole numbers, the
+    printed value inside) what the sources leave possible, ``reason`` one line saying why
+    (docs/robustness.md). ``path`` is a data path (``structures.camp.coins``)."""
+
+    path: str
+    low: int
+    high: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    """A rule option the specification marks as an interpretation or assumption: its
+    ``alternatives`` (default: every allowed value) are the discrete readings a robustness
+    study plays; ``reason`` one line (what the sources leave open)."""
+
+    option: str
+    reason: str
+    alternatives: tuple[Any, ...] = ()
+
+
+def interpretations_of(options, names: tuple[str, ...], mark: str) -> tuple[Interpretation, ...]:
+    """``Interpretation``s of the options ``names`` of the ``OptionSet`` ``options``, each
+    with the reason "``mark`` (its section): its description" and every allowed value."""
+    by = {o.name: o for o in options}
+    return tuple(Interpretation(n, f"{mark} ({by[n].section}): {by[n].doc}") for n in names)
+
+
+@dataclass(frozen=True)
 class ComponentSchema:
     """How to read a game's component document.
 
@@ -85,7 +116,11 @@ class ComponentSchema:
     components; docs: table -> one line (what it is, and whether the data is confirmed);
     aliases: ``"table.alias"`` -> fields that ``boardsim tune``'s wildcard paths may also
     spell ``table.row.alias.field`` (Province: ``structures.*.cost.*`` = the labor and coins
-    of every structure); a data path always uses the field itself.
+    of every structure); a data path always uses the field itself;
+    ranges: the plausible range of every number the specification marks as reconstructed or
+    assumed (``PlausibleRange``); interpretations: the rule options it marks as
+    interpretations, each with its discrete alternatives (``Interpretation``); both are what
+    ``boardsim robustness`` varies and ``boardsim games GAME`` lists.
     """
 
     keys: dict[str, str] = field(default_factory=dict)
@@ -96,6 +131,8 @@ class ComponentSchema:
     impact: tuple[ImpactLink, ...] = ()
     docs: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ranges: tuple[PlausibleRange, ...] = ()
+    interpretations: tuple[Interpretation, ...] = ()
 
 
 # ---- reading override input ------------------------------------------------------------------

@@ -458,6 +458,48 @@ class Game:
         check_doc_limits(self.component_document(), self.component_schema, self.id,
                          "state dict data")
 
+    def plausible_ranges(self) -> list[dict[str, Any]]:
+        """The plausible ranges of this game's unconfirmed numbers (``ComponentSchema.ranges``)
+        with their printed values: ``[{"path", "value", "low", "high", "reason"}]``; [] for a
+        game without a component schema. Raises AssertionError when a range is malformed (an
+        unknown path, low > high, the printed value outside it, no reason)."""
+        try:
+            schema = self.component_schema
+        except UserError:
+            return []
+        from sim.core.components import get_path
+
+        doc = self.component_document()
+        out = []
+        for r in schema.ranges:
+            value = get_path(doc, schema, r.path, self.id)
+            assert r.low <= value <= r.high and r.reason.strip(), (
+                f"{self.id}: range of {r.path}: {r.low}..{r.high} must hold the printed value "
+                f"{value} and give a reason")
+            out.append({"path": r.path, "value": value, "low": r.low, "high": r.high,
+                        "reason": r.reason})
+        return out
+
+    def interpretations(self) -> list[dict[str, Any]]:
+        """The rule options the specification marks as interpretations
+        (``ComponentSchema.interpretations``): ``[{"option", "default", "alternatives",
+        "reason"}]``, ``alternatives`` every value other than the default (the option's allowed
+        values unless the entry names them)."""
+        try:
+            schema = self.component_schema
+        except UserError:
+            return []
+        by_name = {o.name: o for o in self.options}
+        out = []
+        for it in schema.interpretations:
+            o = by_name[it.option]
+            vals = it.alternatives or ((False, True) if o.kind == "bool" else tuple(o.allowed))
+            alts = [o.parse(v) for v in vals if o.parse(v) != o.default]
+            assert alts and it.reason.strip(), f"{self.id}: interpretation {it.option}"
+            out.append({"option": o.name, "default": o.default, "alternatives": alts,
+                        "reason": it.reason, "section": o.section})
+        return out
+
     def with_overrides(self, overrides: dict[str, Any] | None) -> Game:
         """A new instance with ``overrides`` ({path: value}) applied to this one's data; its
         ``overrides`` attribute holds them in canonical form. Raises UserError naming the
@@ -546,6 +588,8 @@ class Game:
             "chance": self.chance,
             "hidden": list(self.hidden),
             "results": list(self.results),
+            "ranges": self.plausible_ranges(),
+            "interpretations": self.interpretations(),
         }
 
 

@@ -43,6 +43,7 @@ END_REASONS = ("none", "target", "limit", "deadlock")
 
 # consts slots (component data)
 C_OPEN, C_LIMIT, C_REFILL = 0, 1, 2
+C_REMOVED = 3  # consts[3 + k]: copies of type k taken out of the shuffled deck (data ``removed``)
 
 # option slots, derived from the option list by name (sim/go_town/options.py)
 _SLOT = OPTIONS.slots()

@@ -24,8 +24,16 @@ def counts_array(card_counts: dict[str, int] | None = None) -> np.ndarray:
     return np.array([0] + [int(cc[CARD_NAMES[k]]) for k in range(1, NT)], dtype=np.int64)
 
 
-def consts_array(constants: dict[str, int] | None = None) -> np.ndarray:
-    """``int64[3]``: opening_hand, hand_limit, refill_to."""
+def consts_array(constants: dict[str, int] | None = None,
+                 removed: dict[str, int] | None = None) -> np.ndarray:
+    """``int64[3 + 18]``: opening_hand, hand_limit, refill_to, then per type code ``k`` the
+    copies taken out of the shuffled deck (``removed``: the deck is shuffled with ``count``
+    copies and these leave it right after the shuffle, so every other card keeps its place in
+    the draw order; docs/effects.md, "Pairing by construction")."""
     c = dict(CONSTANTS)
     c.update(constants or {})
-    return np.array([c["opening_hand"], c["hand_limit"], c["refill_to"]], dtype=np.int64)
+    rem = [0] * NT
+    for name, v in (removed or {}).items():
+        rem[CARD_NAMES.index(name)] = int(v)
+    return np.array([c["opening_hand"], c["hand_limit"], c["refill_to"]] + rem,
+                    dtype=np.int64)

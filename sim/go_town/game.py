@@ -66,9 +66,17 @@ class GoTown(Game):
                    + ("leader_attacks", "kingmaker"))
 
     def __init__(self, card_counts: dict[str, int] | None = None,
-                 constants: dict[str, int] | None = None):
-        self.counts = data.counts_array(card_counts)
-        self.consts = data.consts_array(constants)
+                 constants: dict[str, int] | None = None,
+                 removed: dict[str, int] | None = None):
+        printed = data.counts_array(card_counts)
+        self.consts = data.consts_array(constants, removed)
+        self.removed = self.consts[K.C_REMOVED:].copy()
+        bad = np.nonzero(self.removed > printed)[0]
+        if bad.size:
+            k = int(bad[0])
+            raise UserError(f"go-town data: cards.{K.CARD_NAMES[k]}.removed = "
+                            f"{int(self.removed[k])}: at most the count ({int(printed[k])})")
+        self.counts = printed - self.removed  # the copies in play: what the kernels count
         if self.counts[1:10].sum() > 2 * K.MAXF:
             raise UserError(f"go-town data: at most {2 * K.MAXF} building and ? cards")
 

@@ -26,8 +26,10 @@ class GoTownState(NamedTuple):
     rng       uint64[1]       SplitMix64 state
     opts      int64[21]       encoded rule options (slots O_* in constants.py)
     counts    int64[18]       card counts per type (component data)
-    consts    int64[3]        opening_hand, hand_limit, refill_to (component data)
-    deck      int64[total]    draw pile, bottom first; top = deck[deck_n - 1]
+    consts    int64[21]       opening_hand, hand_limit, refill_to, removed copies per type
+                              (component data; removed: used by the set-up only)
+    deck      int64[total]    draw pile, bottom first; top = deck[deck_n - 1] (total: counts
+                              + removed)
     discard   int64[18]       discard pile, counts per type
     hands     int64[4, 18]    hand counts per seat and type
     floors    int64[4, 18, 2] card types of each floor (0 = empty slot)
@@ -58,7 +60,7 @@ class GoTownState(NamedTuple):
 
 def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoTownState:
     """Empty state arrays for the given option and data arrays (copied)."""
-    total = int(counts.sum())
+    total = int(counts.sum() + consts[K.C_REMOVED:].sum())  # the shuffle holds removed copies
     return GoTownState(
         meta=np.zeros(K.N_META, np.int64),
         rng=np.zeros(1, np.uint64),
@@ -362,11 +364,19 @@ def init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, v
         first = rand_below(rng, n_players)
     n = 0
     for k in range(1, K.NT):
-        for _ in range(counts[k]):
-            deck[n] = k
+        # the data's removed copies of type k are the last ones of the type, marked -k: the
+        # deck is shuffled whole and they leave it after the shuffle, so the other cards keep
+        # their order (the effects study's paired nudge; nothing removed: a no-op)
+        for j in range(counts[k] + consts[K.C_REMOVED + k]):
+            deck[n] = k if j < counts[k] else -k
             n += 1
     shuffle(rng, deck, n)
-    meta[K.M_DECKN] = n
+    m = 0
+    for i in range(n):
+        if deck[i] > 0:
+            deck[m] = deck[i]
+            m += 1
+    meta[K.M_DECKN] = m
     for p in range(n_players):
         for _ in range(consts[K.C_OPEN]):
             draw(meta, rng, opts, counts, deck, discard, hands, hn, hm, p)

@@ -11,9 +11,31 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from sim.core.components import ComponentSchema, ImpactLink, Tunable
+from sim.core.components import (
+    ComponentSchema,
+    ImpactLink,
+    PlausibleRange,
+    Tunable,
+    interpretations_of,
+)
+from sim.little_town.options import OPTIONS
 
 _RES = ("wood", "stone", "fish", "wheat")
+
+# the numbers spec §8 leaves unconfirmed, with their plausible ranges (docs/robustness.md)
+RANGES = (
+    PlausibleRange("goals.13.vp", 2, 3, "spec §8: the photo shows 2 VP, the BenjaminCleon code "
+                   "says 3 VP"),
+)
+# the rule options spec §8 / appendix A marks as assumptions (goal 7's text is unknown: the
+# option goal7 plays the deck without it or with the placeholder)
+INTERPRETATIONS = interpretations_of(OPTIONS, (
+    "goal7", "bang_check", "bang_redraw", "optional_gather", "coin_bank",
+    "cathedral_counts_own", "residence_gathers_terrain", "residence_pays_fees", "castle_counts",
+    "watchtower_workers_block", "pawnshop_must_differ", "goal5_counts_pawnshop",
+    "gather_includes_buildings"), "ASSUMED")
+# the data tables an interpreted option changes (a robustness cell names the option there)
+INTERPRETATION_TABLES = {"goal7": "goals"}
 
 SCHEMA = ComponentSchema(
     keys={"buildings": "name", "goals": "card"},
@@ -50,6 +72,8 @@ SCHEMA = ComponentSchema(
         "per_count": "workers, houses and goal cards per player count (secondary sources)",
         "consts": "supply, coins, prices and end scoring constants (spec §3, §6)",
     },
+    ranges=RANGES,
+    interpretations=INTERPRETATIONS,
 )
 
 

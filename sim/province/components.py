@@ -21,7 +21,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.components import ComponentSchema, ImpactLink, Tunable, slug
+from sim.core.components import (
+    ComponentSchema,
+    ImpactLink,
+    Interpretation,
+    PlausibleRange,
+    Tunable,
+    slug,
+)
 from sim.core.errors import UserError
 from sim.province import constants as K
 
@@ -32,6 +39,63 @@ _PRODUCTION = {
     "Harbor": (("ship_labor", "harbor_labor", K.C_HARBOR_L), ("ship_coins", "harbor_coins", K.C_HARBOR_C)),
 }
 _MOVED = {c for fields in _PRODUCTION.values() for _f, c, _i in fields}
+
+
+# ---- plausible ranges of the reconstructed numbers (spec §3.1, §4.1, §7; docs/robustness.md) --
+_HINT = ("a Dutch review calls the Lender (2L 2C, the seed's one cost) 'the cheap lender', so a "
+         "basic structure plausibly costs about as much or more")
+_COST_REASON = {
+    "Bank": "RECON (spec §7): advanced, after the Lender; one step either side of 3L 5C",
+    "Camp": "RECON (spec §7): one step either side of 2L 1C; " + _HINT,
+    "Village": "RECON (spec §7): advanced, after the Camp; one step either side of 3L 3C",
+    "Mill": "RECON (spec §7): one step either side of 2L 2C; " + _HINT,
+    "Smithy": "RECON (spec §7): advanced, after the Mill; one step either side of 4L 2C",
+    "Union": "RECON (spec §7): one step either side of 2L 3C",
+    "Harbor": "RECON (spec §7): one step either side of 3L 3C",
+}
+# (printed labor, printed coins, printed VP) of the reconstructed structures (data.STRUCTURES)
+_PRINTED = {"Bank": (3, 5, None), "Camp": (2, 1, 1), "Village": (3, 3, 2), "Mill": (2, 2, 1),
+            "Smithy": (4, 2, 2), "Union": (2, 3, 1), "Harbor": (3, 3, 2)}
+# goal thresholds: (printed, low, high); every condition and threshold is RECON (spec §4.1)
+_GOAL_RANGES = {
+    "Hoard": (6, 4, 8, "coins held at the end of a turn; a review names 'a lot of cash'"),
+    "Hard Labor": (4, 3, 5, "labor gained in one turn; a review names 'a great deal of labor'"),
+    "Township": (3, 2, 4, "structures owned, of 8 types and 7 tokens"),
+    "Crew": (4, 3, 5, "workers moved in one work phase (3 green at the start)"),
+    "Landmark": (2, 1, 2, "VP of one owned structure (2 = an advanced one)"),
+    "Grindstone": (2, 1, 3, "grinds in one turn"),
+    "Seafarer": (1, 1, 2, "own sailors on the work cycle (at most 3)"),
+    "Rival": (1, 1, 2, "0-VP copies built"),
+    "Dynasty": (1, 1, 2, "arrows completed (3 arrows)"),
+}
+RANGES: tuple[PlausibleRange, ...] = tuple(
+    [PlausibleRange(f"structures.{slug(n)}.{f}", v - 1, v + 1, _COST_REASON[n])
+     for n, (lab, coin, _vp) in _PRINTED.items() for f, v in (("labor", lab), ("coins", coin))]
+    + [PlausibleRange(f"structures.{slug(n)}.vp_first", 1, vp + 1,
+                      "RECON (spec §7): the seed hints that advanced structures give 2 VP, "
+                      "basic ones fewer; 1 up to one more than the reconstruction")
+       for n, (_l, _c, vp) in _PRINTED.items() if vp is not None]
+    + [PlausibleRange(f"goals.{slug(n)}.threshold", lo, hi,
+                      f"RECON (spec §4.1): {why}")
+       for n, (_v, lo, hi, why) in _GOAL_RANGES.items()]
+)
+"""Every reconstructed number of spec §3.1/§4.1/§7 with its plausible range."""
+
+INTERPRETATIONS: tuple[Interpretation, ...] = (
+    Interpretation("coin_total", "two sourced component lists disagree: 35 (KS) or 28 (rulebook)"),
+    Interpretation("entry_space", "INT (§6.5k): the 'topmost labor space' is ambiguous"),
+    Interpretation("lender_steal", "the seed as translated; no second source (§6.3)"),
+    Interpretation("borrowed_prereq", "INT (§6.5h): the seed is silent"),
+    Interpretation("borrow_harbor_union", "INT (§7): Lender use with Harbor and Union"),
+    Interpretation("harbor_benefit", "INT (§6.5e): who gets the ship-flip benefit"),
+    Interpretation("sailor_needs_mixed", "INT (§6.5g): what a hire needs"),
+    Interpretation("income_on_build_turn", "INT (§6.5d, §7): Mill timing"),
+    Interpretation("smithy_effect", "RECON (§7): no source describes the Smithy's effect"),
+    Interpretation("all_types_trigger", "INT (§6.4): end-trigger 2's meaning"),
+    Interpretation("final_turn", "INT (§6.5j): who plays after the trigger"),
+    Interpretation("worker_tiebreak", "INT (§5.10): the tie-break 'more workers'"),
+)
+"""The rule options spec §6/§7 mark as interpretations (INT) or reconstructions."""
 
 SCHEMA = ComponentSchema(
     keys={"structures": "name", "goals": "name"},
@@ -52,6 +116,8 @@ SCHEMA = ComponentSchema(
         Tunable("structures", "trade_labor", +1, 0, 5),
         Tunable("goals", "threshold", -1, 1, 12),
     ),
+    ranges=RANGES,
+    interpretations=INTERPRETATIONS,
     # a structure's cost is its labor and coins (``boardsim tune --param
     # 'structures.*.cost.*'``)
     aliases={"structures.cost": ("labor", "coins")},

@@ -26,7 +26,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.components import ComponentSchema, ImpactLink, Tunable
+from sim.core.components import (
+    ComponentSchema,
+    ImpactLink,
+    PlausibleRange,
+    Tunable,
+    interpretations_of,
+)
 from sim.core.errors import UserError
 from sim.suburbia import constants as K
 
@@ -43,6 +49,29 @@ _TILE_STATUS = ("counts, prices and effects confirmed by four independent data s
                 "contested values (HOA price, Office Building target, Parking Lot, B counts, "
                 "Postal Service, Recycling Plant) are rule options that write these numbers "
                 "at set-up")
+
+def _ranges():
+    """Spec §7: the goals' population bonuses (10/15/20) come from a single code source."""
+    from sim.core.components import slug
+    from sim.suburbia.data import GOALS
+
+    return tuple(PlausibleRange(f"goals.{slug(g[0])}.bonus", g[4] - 5, g[4] + 5,
+                                "spec §7: goal bonuses (10/15/20) from a single code source; "
+                                "one step of 5 either side")
+                 for g in GOALS)
+
+
+def _interpretations():
+    from sim.suburbia.options import OPTIONS
+
+    return interpretations_of(OPTIONS, (
+        "red_line_offset", "red_line_down", "tile_reactions", "hoa_price",
+        "office_building_target", "parking_lot_immediate", "b_stack_counts", "after_scope",
+        "waterfront", "counts_itself", "private_goal_ties", "invest_replay", "clamp_timing",
+        "redline_tiles_down", "borough_width", "tie_break", "rep_debt", "pop_max",
+        "invest_on_lake", "postal_service_immediate", "recycling_plant_rep",
+        "omr_replacement"), "ASSUMPTION")
+
 
 SCHEMA = ComponentSchema(
     keys={"tiles": "name", "specials": "name", "goals": "name", "red_lines": "line"},
@@ -85,6 +114,8 @@ SCHEMA = ComponentSchema(
                      "reputation/population, investment markers, basic supply, goal offer "
                      "(confirmed by the rulebooks)",
     },
+    ranges=_ranges(),
+    interpretations=_interpretations(),
 )
 
 _CLASS_ORDER = sorted(K.CLASS_NAMES.items(), key=lambda kv: kv[1])

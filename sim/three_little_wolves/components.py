@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.core.components import ComponentSchema
+from sim.core.components import ComponentSchema, Interpretation, PlausibleRange, interpretations_of
 from sim.core.errors import UserError
 from sim.three_little_wolves.constants import K_ICON, K_MARK, K_NUM
 
@@ -31,6 +31,28 @@ _CARD_DOC = ("suit template {} (spec §2.1): card number, floor icon, top mark o
              "of each colour; RECONSTRUCTION (no source lists the real cards); confirmed by "
              "the seed rulebook: 14 cards a colour, 1/2/3 as basements, top marks 7:-2 11:+3 "
              "12:+2; {}")
+
+# the reconstructed card list (spec §2.1, §5): the floor icons of the two duplicates, and the
+# whole list's alternatives as the option card_set (docs/robustness.md)
+RANGES = tuple(
+    PlausibleRange(f"cards_v1.{row}.icon", 1, 3, "RECONSTRUCTION (spec §2.1, §5): which cards "
+                   "carry a floor icon and its value are unconfirmed; the spec's own "
+                   "sensitivity sets use icons 0 (cards_v0), 2 and 3 (cards_v2)")
+    for row in ("5_2", "9_2"))
+
+
+def _interpretations():
+    from sim.three_little_wolves.options import OPTIONS
+
+    return (Interpretation("card_set", "RECONSTRUCTION (spec §2.1): no source lists the real "
+                           "cards; v0 no floor icons, v1 the spec's table, v2 icon 3 on the "
+                           "duplicate 9"),) + interpretations_of(OPTIONS, (
+        "wolf_order_free", "wolf_two_slot_rule", "b3_same_player",
+        "coloured_basement_unassigned", "pure_discard_allowed", "pig_tie_drawer_first",
+        "pig_same_owner_tie", "unplaced_pig_token", "dummy_gets_pig_tokens", "dummy_policy",
+        "final2p_white_pass", "height_rule", "lone_house_collapses", "lone_house_bonus",
+        "marks_on_collapsed", "tiebreak_wolf_net"), "DECISION")
+
 
 SCHEMA = ComponentSchema(
     keys={s: "card" for s in _SETS},
@@ -56,6 +78,8 @@ SCHEMA = ComponentSchema(
                       "house 4, collapse -1, bonus 3, bottom packet 5 (spec §2; confirmed by the "
                       "seed rulebook)",
     },
+    ranges=RANGES,
+    interpretations=_interpretations(),
 )
 
 

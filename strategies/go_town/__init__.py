@@ -3,15 +3,18 @@
 ``bots.py``: the scripted bots (numba kernels selected by a code, parameters as data) and
 ``choose``, the one bot signature; ``batch.py``: ``run_games``, the compiled loop in which the
 bots play many games of the engine; ``soak_chunk`` (the generic loop of
-``strategies/soak.py``) plays the soak (``boardsim soak``).
+``strategies/soak.py``) plays the soak (``boardsim soak``); ``play_chunk_denied`` and
+``deny_mask`` (``deny.py``): the effects study's loop, with one seat per game barred from a
+card type (the denial arm) or nobody (every other arm), reached as ``game.bots``.
 """
 
 from strategies import search  # the search bot mcts: its code and parameter columns
 from strategies.go_town.batch import run_games
 from strategies.go_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
-from strategies.go_town.deny import play_chunk_denied
+from strategies.go_town.deny import deny_mask, play_chunk_denied
 from strategies.soak import CODES as SOAK_CODES
 from strategies.soak import soak_chunk
+from strategies.trace import trace_games  # the effects study's pairing traces
 
 # The recommended mix of competent bots (no ``random``): the scripted bots that the rating
 # ladder (``boardsim ladder go-town``) rates clearly above ``random`` at 2 and 4 players.
@@ -32,5 +35,5 @@ RECOMMENDED_MIX_BY_PLAYERS = {2: ("greedy-tuned", "attacker", "thief-first")}
 TIER_STUDY = {"n_search": 200, "budget": 200, "n_scripted": 4000}
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "RECOMMENDED_MIX_BY_PLAYERS",
-           "STRATEGIES", "TIER_STUDY", "choose", "params_matrix", "SOAK_CODES",
-           "play_chunk_denied", "run_games", "soak_chunk", "search"]
+           "STRATEGIES", "TIER_STUDY", "choose", "params_matrix", "SOAK_CODES", "deny_mask",
+           "play_chunk_denied", "run_games", "soak_chunk", "trace_games", "search"]

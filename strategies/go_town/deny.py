@@ -32,8 +32,10 @@ def deny_mask(card_type: int) -> np.ndarray:
 def play_chunk_denied(game, first_game, n_games, run_seed, n_players, seat_idx, options,
                       strategy_names, card_type, denied):
     """``Game.run_chunk`` of a Go Town instance with seat ``denied[g]`` of game g barred from
-    ``card_type``; returns ``(win_share float64[n, p], end_reason int64[n], first_player
-    int64[n], turns int64[n])``."""
+    ``card_type`` (``denied[g] == -1``: nobody, the game ``run_chunk`` plays). Returns a dict:
+    ``win_share`` float64[n, p], ``end_reason``, ``first_player``, ``turns``, ``decisions``
+    int64[n], ``action_hash`` uint64[n], ``seat_detail`` ({``played_<card>``: int64[n, p]})
+    and ``held`` int64[n, p] (bit k: the seat held a card of type k at some point)."""
     names = [game.strategy(n).name for n in strategy_names]
     s = game._alloc(game.resolve_options(options))
     codes, params = game.bots.params_matrix(names)
@@ -42,13 +44,17 @@ def play_chunk_denied(game, first_game, n_games, run_seed, n_players, seat_idx, 
     score = np.zeros((n, n_players), np.int64)
     played = np.zeros((n, n_players, K.NT), np.int64)
     ahash = np.zeros(n, np.uint64)
-    watch = np.zeros((n, n_players, 2), np.int64)  # what the report reads: unused here
+    watch = np.zeros((n, n_players, 2), np.int64)
     run_games(s, int(first_game), n, np.uint64(int(run_seed) % 2**64), n_players,
               np.ascontiguousarray(seat_idx, dtype=np.int64), codes, params, *out, score,
               played, ahash, watch, deny_mask(card_type),
               np.ascontiguousarray(denied, dtype=np.int64))
-    turns, _decisions, end_reason, first, winner = out
+    turns, decisions, end_reason, first, winner = out
     share = np.zeros((n, n_players), np.float64)
     rows = np.nonzero(winner >= 0)[0]
     share[rows, winner[rows]] = 1.0
-    return share, end_reason, first, turns
+    return {"win_share": share, "end_reason": end_reason, "first_player": first,
+            "turns": turns, "decisions": decisions, "action_hash": ahash,
+            "seat_detail": {f"played_{K.CARD_NAMES[k]}": played[:, :, k]
+                            for k in range(1, K.NT)},
+            "held": watch[:, :, 0].copy()}

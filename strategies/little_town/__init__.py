@@ -10,6 +10,7 @@ from strategies import search  # the search bot mcts: its code and parameter col
 from strategies.little_town.batch import run_games, soak_chunk
 from strategies.little_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
 from strategies.soak import CODES as SOAK_CODES
+from strategies.trace import trace_games  # the effects study's pairing traces
 
 # The recommended mix of competent bots (no ``random``): the scripted bots that draft by the value
 # table (``greedy-draft-random`` drafts at random). ``boardsim simulate`` draws every seat from it
@@ -22,5 +23,5 @@ RECOMMENDED_MIX = ("greedy", "builder", "gatherer")
 TIER_STUDY = {"n_search": 30, "budget": 100, "n_scripted": 4000}
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
-           "SOAK_CODES", "run_games", "soak_chunk",
+           "SOAK_CODES", "run_games", "soak_chunk", "trace_games",
            "search"]

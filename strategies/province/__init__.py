@@ -10,6 +10,7 @@ from strategies import search  # the search bot mcts: its code and parameter col
 from strategies.province.batch import run_games, soak_chunk
 from strategies.province.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, params_matrix
 from strategies.soak import CODES as SOAK_CODES
+from strategies.trace import trace_games  # the effects study's pairing traces
 
 # The recommended mix of competent bots (no ``random``): every scripted bot. ``boardsim simulate``
 # draws every seat from it when no --strategies are given, and the main job's studies play it.
@@ -21,5 +22,5 @@ RECOMMENDED_MIX = ("greedy", "denial", "engine", "lender", "sniper")
 TIER_STUDY = {"n_search": 20, "budget": 100, "n_scripted": 2000}
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
-           "SOAK_CODES", "run_games", "soak_chunk",
+           "SOAK_CODES", "run_games", "soak_chunk", "trace_games",
            "search"]

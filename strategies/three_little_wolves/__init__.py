@@ -17,6 +17,7 @@ from strategies.three_little_wolves.bots import (
     choose,
     params_matrix,
 )
+from strategies.trace import trace_games  # the effects study's pairing traces
 
 # The recommended mix of competent bots (no ``random``): the scripted bots that play the whole
 # game (``no-wolf`` is the restricted-play baseline of the wolf study, ``hostile`` the dummy-
@@ -35,4 +36,4 @@ TIER_STUDY = {"n_search": 12, "budget": 1200, "n_scripted": 4000}
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "RECOMMENDED_MIX_BY_PLAYERS",
            "STRATEGIES", "TIER_STUDY", "choose", "params_matrix", "SOAK_CODES", "run_games",
-           "soak_chunk", "search"]
+           "soak_chunk", "trace_games", "search"]

@@ -1,0 +1,63 @@
+"""Action traces of a run's games over the kernel contract, for the pairing check of the
+effects study (docs/effects.md, "Pairing by construction"; tests/test_pairing.py).
+
+``trace_games`` plays games ``first_game ..`` of run ``run_seed`` exactly as the game's batch
+loop does (chance seed ``seed_for(run_seed, i, 0)``, bot seed ``seed_for(run_seed, i, 1)``,
+the seat's bot row from ``seat_idx``: the generic playout that tests/test_conformance.py checks
+against every batch loop) and records each game's actions and the decision at which the
+watched component first comes into play: a watched cell of the state becomes non-zero (Go
+Town: a card of the type in a hand) or an action of the watched set is legal (a building of
+the type can be built). Written once for every game; it compiles the game's contract entry
+points, so it is for tests and lab measurements, not for the main job's hot path.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.core import contract
+from sim.core.rng import seed_for
+from strategies.common import bot_choose
+
+
+@njit(cache=True)
+def trace_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params, legal,
+                watch, cells, mask, actions, lengths, first_event):
+    """Play games ``first_game .. first_game + n_games - 1`` in the scratch state ``s``.
+
+    ``legal``: int32 scratch of the game's action count; ``watch``: int64[:] a flat view of
+    one of ``s``'s arrays, ``cells`` int64[:] the indices of it watched (may be empty);
+    ``mask`` int8[num_actions]: the watched actions. Outputs: ``actions`` int32[n_games, L]
+    (each game's first L actions, -1 after its end), ``lengths`` int64[n_games] (decisions;
+    the game is cut at L), ``first_event`` int64[n_games] (the decision before which the
+    component first came into play: a watched cell non-zero in the state the seat sees, or a
+    watched action among its legal ones; the game's length when never)."""
+    brng = np.empty(1, np.uint64)
+    cap = actions.shape[1]
+    for g in range(n_games):
+        gi = np.uint64(first_game + g)
+        contract.init_state(s, n_players, seed_for(run_seed, gi, np.uint64(0)))
+        brng[0] = seed_for(run_seed, gi, np.uint64(1))
+        ev = -1
+        d = 0
+        while not contract.is_over(s) and d < cap:
+            n = contract.legal_actions_into(s, legal)
+            if ev < 0:
+                for i in range(cells.shape[0]):
+                    if watch[cells[i]] != 0:
+                        ev = d
+                        break
+            if ev < 0:
+                for i in range(n):
+                    if mask[legal[i]] != 0:
+                        ev = d
+                        break
+            k = seat_idx[g, contract.current_seat(s)]
+            a = bot_choose(codes[k], params, k, s, legal, n, brng)
+            actions[g, d] = a
+            contract.apply_inplace(s, a)
+            d += 1
+        for j in range(d, cap):
+            actions[g, j] = -1
+        lengths[g] = d
+        first_event[g] = ev if ev >= 0 else d
+    return 0
