@@ -215,7 +215,7 @@ def simulate(
 
     names, source = _split(strategies), "command line"
     if not names:
-        names, source = default_strategies(game), "recommended mix"
+        names, source = default_strategies(game, players), "recommended mix"
         seating = seating or "pool"
     opts, overrides = _options(option), _overrides(data, set_)
     # every input checked before the first line of output (an error is then the only line)
@@ -639,7 +639,7 @@ def compare(
                         "or --option-variant name=value)")
     names, seating, source = _split(strategies), "fixed", None
     if not names:
-        names, seating, source = default_strategies(game), "pool", "the recommended mix"
+        names, seating, source = default_strategies(game, players), "pool", "the recommended mix"
     res = run_compare(game, base, var, n, players, names, seed, rotate, jobs, out,
                       run_simulation, seating=seating, source=source, budget=budget)
     typer.echo(res["summary"])
@@ -931,6 +931,42 @@ def tune(
                        effects_games=effects_games, backend=backend, scheduler=scheduler,
                        started=process_started(), recheck_budget=recheck_budget)
     typer.echo(res.summary)
+
+
+@app.command("train-bot")
+def train_bot(
+    game: str = typer.Argument(..., help="game id"),
+    bot: str = typer.Argument(..., help="the scripted bot whose parameter row is tuned"),
+    players: int = typer.Option(2, "--players", "-p", help="number of players"),
+    budget: str = typer.Option("10m", help="time for the search: 10m, 90s, 1h"),
+    trials: Optional[int] = typer.Option(None, help="stop the search at this many trials "
+                                         "(overrides the budget)"),
+    games: int = typer.Option(2000, "--games", "-n",
+                              help="games per trial at the last racing stage"),
+    field: str = typer.Option("", "--field", help="the opponents' pool (default: the "
+                                                  "recommended mix at --players)"),
+    param: Optional[list[str]] = typer.Option(
+        None, "--param", help="NAME=LO..HI: search this parameter in this range (repeatable)"),
+    sampler: str = typer.Option("tpe", help="tpe | cmaes | random"),
+    ladder_games: Optional[int] = typer.Option(None, help="games per ladder table"),
+    install: bool = typer.Option(False, help="add the tuned row to the bot package's "
+                                             "tuned.json (the strategy BOT-tuned)"),
+    seed: int = typer.Option(1),
+    out: Optional[Path] = typer.Option(
+        None, help="output folder (default reports/GAME/train-bot/BOT-Np)"),
+):
+    """Tune a scripted bot's parameter row by self-play against the field (optuna, racing,
+    common seeds; resumable), then rate it on the ladder before and after."""
+    from analysis.lab.train_bot import parse_param
+    from analysis.lab.train_bot import train_bot as run_train
+    from analysis.lab.tune import parse_budget
+
+    secs = parse_budget(budget)
+    extra = dict(parse_param(x) for x in param or [])
+    res = run_train(game, bot, players, secs, trials, games, seed, _split(field) or None,
+                    extra, sampler, ladder_games=ladder_games, out=out, install=install,
+                    progress=lambda s: typer.echo(s, err=True))
+    typer.echo(res["summary"])
 
 
 def _lab_checks(seed: int, jobs: int, n: int) -> None:

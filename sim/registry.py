@@ -67,11 +67,12 @@ def get_game(game_id: str, overrides: dict[str, Any] | None = None) -> Game:
     return _VARIANTS[key]
 
 
-def default_strategies(game_id: str) -> list[str]:
-    """The game's recommended competent mix (``RECOMMENDED_MIX`` of its bot package). Raises
+def default_strategies(game_id: str, players: int | None = None) -> list[str]:
+    """The game's recommended competent mix at ``players`` seats (``Game.recommended_mix``:
+    ``RECOMMENDED_MIX`` of its bot package, or its mix for that player count). Raises
     UserError if the game declares none."""
     g = get_game(game_id)
-    mix = list(getattr(g.bots, "RECOMMENDED_MIX", ()) or ())
+    mix = g.recommended_mix(players)
     if not mix:
         raise UserError(f"{g.id} declares no recommended bot mix; give --strategies (allowed: "
                         f"{', '.join(g.strategies)})")

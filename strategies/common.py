@@ -8,7 +8,9 @@ by adding a row.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -19,8 +21,36 @@ from sim.core.game import StrategySpec
 from sim.core.rng import rand_below
 from strategies import search
 
-__all__ = ["StrategySpec", "bot_choose", "bots_for", "param_vector", "params_matrix",
-           "pick_near_best", "play_out"]
+__all__ = ["StrategySpec", "TUNED_FILE", "add_tuned", "bot_choose", "bots_for", "param_vector",
+           "params_matrix", "pick_near_best", "play_out", "tuned_rows"]
+
+# The rows ``boardsim train-bot`` tuned (analysis/lab/train_bot.py), as data beside the
+# hand-set ones: ``strategies/<package>/tuned.json``, one entry per tuned strategy.
+TUNED_FILE = "tuned.json"
+
+
+def tuned_rows(package_dir: str | Path) -> dict:
+    """The entries of the package's ``tuned.json`` (name -> {"base", "params", ...}); {} when
+    there is none."""
+    path = Path(package_dir) / TUNED_FILE
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def add_tuned(strategies: dict, package_dir: str | Path) -> None:
+    """Add each tuned row of the package's ``tuned.json`` to ``strategies`` as a named bot:
+    the base strategy's code and row with the tuned numbers (``params``: name -> value)
+    overlaid. Raises KeyError for an unknown base strategy or parameter."""
+    for name, entry in tuned_rows(package_dir).items():
+        base = strategies[entry["base"]]
+        strategies[name] = StrategySpec(
+            name, base.code,
+            f"{entry['base']} with its parameter row tuned by self-play (boardsim train-bot, "
+            f"{entry.get('players', '?')} players; docs/bots.md)",
+            param_vector(base.param_names, dict(zip(base.param_names, base.params)),
+                         **entry["params"]),
+            base.param_names)
 
 
 def param_vector(names: Sequence[str], base: Mapping[str, float], **kw: float) -> tuple:

@@ -8,7 +8,7 @@ import numpy as np
 
 import sim
 from sim.little_town import constants as K
-from strategies.little_town.bots import _reserve_cost, _short, params_matrix
+from strategies.little_town.bots import _food_per_turn, _reserve_cost, _short, params_matrix
 from tests.games import reach
 
 GAME = sim.get_game("little-town")
@@ -56,11 +56,35 @@ def test_reserve_cost_counts_workers_left_unfed():
     assert reserve == 5.0
     assert _short(meta, consts, seat, 0, 0, 0, 0.0) == 0.0
     assert _short(meta, consts, seat, 0, -3, 0, 0.0) == 1.0
-    assert _reserve_cost(meta, consts, seat, 0, -3, 0, p) == reserve  # a cube bought: 1 unfed
-    assert _reserve_cost(meta, consts, seat, 0, -1, 0, p) == 0.0  # 6 coins still buy 2 food
-    assert _reserve_cost(meta, consts, seat, 0, 0, -1, p) == reserve  # a fish spent
-    assert _reserve_cost(meta, consts, seat, 0, -7, -2, p) == 4 * reserve
+    assert _reserve_cost(meta, consts, seat, 0, -3, 0, p, 1.5) == reserve  # a cube bought: 1 unfed
+    assert _reserve_cost(meta, consts, seat, 0, -1, 0, p, 1.5) == 0.0  # 6 coins still buy 2 food
+    assert _reserve_cost(meta, consts, seat, 0, 0, -1, p, 1.5) == reserve  # a fish spent
+    assert _reserve_cost(meta, consts, seat, 0, -7, -2, p, 1.5) == 4 * reserve
     seat[0, K.SE_WUSED] = 2  # one more turn this round: 1.5 food expected from it
-    assert _reserve_cost(meta, consts, seat, 0, -3, 0, p) == 0.0
-    assert _reserve_cost(meta, consts, seat, 0, -6, 0, p) == 0.5 * reserve
-    assert _reserve_cost(meta, consts, seat, 0, -7, -2, p) == 2.5 * reserve
+    assert _reserve_cost(meta, consts, seat, 0, -3, 0, p, 1.5) == 0.0
+    assert _reserve_cost(meta, consts, seat, 0, -6, 0, p, 1.5) == 0.5 * reserve
+    assert _reserve_cost(meta, consts, seat, 0, -7, -2, p, 1.5) == 2.5 * reserve
+
+
+def test_food_per_turn_scales_with_the_rivals_placements():
+    """food_compete: each rival placement left this round takes a free fishing cell; the seat's
+    turns left expect food_per_turn only while a cell remains for each of them."""
+    s = GAME.new_state(3, seed=5)
+    while s.meta[K.M_PHASE] != K.PH_TURN:
+        s = GAME.apply_action(s, int(GAME.legal_actions(s)[0]))
+    names = list(GAME.strategies["greedy"].param_names)
+    _codes, params = params_matrix(["greedy"])
+    p = params[0].copy()
+    c = int(s.meta[K.M_CUR])
+    free = sum(1 for cell in range(K.NCELL)
+               if s.geo[cell, K.GE_TERR] == K.T_G and s.cells[K.CE_BLD, cell] < 0
+               and s.cells[K.CE_WRK, cell] < 0 and s.geo[cell, K.GE_TCNT + 2] > 0)
+    left = int(s.meta[K.M_WORKERS] - s.seat[c, K.SE_WUSED])
+    rivals = sum(int(s.meta[K.M_WORKERS] - s.seat[q, K.SE_WUSED]) for q in range(3) if q != c)
+    assert p[names.index("food_compete")] == 0.0
+    assert _food_per_turn(s.meta, s.geo, s.cells, s.seat, c, p) == 1.5  # greedy: no competition
+    k = (free - left / 2) / rivals  # rivals leave exactly half the cells the seat's turns need
+    p[names.index("food_compete")] = k
+    assert abs(_food_per_turn(s.meta, s.geo, s.cells, s.seat, c, p) - 0.75) < 1e-9
+    p[names.index("food_compete")] = free / rivals  # rivals take every fishing cell
+    assert _food_per_turn(s.meta, s.geo, s.cells, s.seat, c, p) == 0.0

@@ -48,6 +48,19 @@ def test_recommended_mix_is_competent(gid):
     mix = game.bots.RECOMMENDED_MIX
     assert mix and "random" not in mix and len(set(mix)) == len(mix)
     assert all(name in game.strategies for name in mix)
+    for p in range(game.min_players, game.max_players + 1):  # the mix at each player count
+        m = game.recommended_mix(p)
+        assert m and "random" not in m and len(set(m)) == len(m)
+        assert all(name in game.strategies for name in m)
+
+
+def test_the_wolves_two_player_mix_adds_greedy_2p():
+    game = sim.get_game("three-little-wolves")
+    assert game.recommended_mix(2) == ["greedy", "greedy-2p", "cautious", "wolf-bettor"]
+    assert game.recommended_mix(3) == game.recommended_mix(4) == list(game.bots.RECOMMENDED_MIX)
+    assert game.recommended_mix() == list(game.bots.RECOMMENDED_MIX)
+    p2 = [pl for pl in game.default_plan() if pl["name"] == "p2-pool"][0]
+    assert p2["strategies"] == game.recommended_mix(2)
 
 
 @pytest.mark.parametrize("gid", GAMES)

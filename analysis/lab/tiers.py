@@ -492,7 +492,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     if strategies is None:
         from sim.registry import default_strategies
 
-        strategies, seating = default_strategies(game.id), seating or "pool"
+        strategies, seating = default_strategies(game.id, players), seating or "pool"
     seating = seating or "fixed"
     for s in strategies:
         game.strategy(s)

@@ -207,6 +207,15 @@ class Game:
         bots, which think with thousands of playouts per decision and are named explicitly."""
         return [n for n, s in self.strategies.items() if not s.search]
 
+    def recommended_mix(self, players: int | None = None) -> list[str]:
+        """The recommended mix of competent bots at ``players`` seats: the bot package's
+        ``RECOMMENDED_MIX_BY_PLAYERS[players]`` where it declares one (a bot meant for that
+        player count), else its ``RECOMMENDED_MIX``; [] when it declares none."""
+        by = getattr(self.bots, "RECOMMENDED_MIX_BY_PLAYERS", None) or {}
+        if players is not None and players in by:
+            return list(by[players])
+        return list(getattr(self.bots, "RECOMMENDED_MIX", ()) or ())
+
     def strategy(self, name: str) -> StrategySpec:
         """The named bot. Raises UserError naming the allowed ones."""
         if name not in self.strategies:
@@ -538,6 +547,7 @@ class Game:
         options: dict[str, Any],
         strategy_names: list[str],
         budget: int | None = None,
+        params: np.ndarray | None = None,
     ) -> ChunkResult:
         """Play games ``first_game .. first_game + n_games - 1`` of run ``run_seed``.
 
@@ -546,8 +556,10 @@ class Game:
         ``strategy_names``. ``options``: rule options (validated here). Returns a ChunkResult
         whose ``seat_detail`` holds the columns ``seat_detail`` names. ``budget``: the search
         bots' playouts per decision (every strategy with ``search=True`` plays with its
-        parameter ``budget`` set to it; None keeps their defaults). Raises UserError on bad
-        input.
+        parameter ``budget`` set to it; None keeps their defaults). ``params``: optional
+        parameter rows ``float64[len(strategy_names), N_PARAMS]`` played in place of the named
+        strategies' own rows (a candidate row of ``boardsim train-bot``). Raises UserError on
+        bad input.
         """
         n_players = self.check_players(n_players)
         names = [self.strategy(n).name for n in strategy_names]
@@ -557,7 +569,15 @@ class Game:
             raise UserError(f"{self.id}: seat_strategies must be int [{n_games}, {n_players}] "
                             f"indexes into {len(names)} strategies")
         s = self._alloc(self.resolve_options(options))
-        codes, params = self.bots.params_matrix(names)
+        codes, rows = self.bots.params_matrix(names)
+        if params is not None:
+            params = np.asarray(params, np.float64)
+            if params.shape != (len(names), rows.shape[1]):
+                raise UserError(f"{self.id}: params must be float [{len(names)}, "
+                                f"{rows.shape[1]}], got {list(params.shape)}")
+            rows = rows.copy()
+            rows[:len(names)] = params
+        params = rows
         if budget is not None:
             set_search_budget(self, names, params, budget)
         return self._play_chunk(s, int(first_game), int(n_games), np.uint64(int(run_seed) % 2**64),

@@ -305,22 +305,22 @@ class GoTown(Game):
 
     def default_plan(self) -> list[dict[str, Any]]:
         """2, 3 and 4 players, every seat drawn from the recommended mix of competent bots
-        (``RECOMMENDED_MIX`` of strategies/go_town: the scripted bots of spec §8.3 that the
-        rating ladder rates above ``random``): 200,000 games each (role ``main``), and for
+        (``Game.recommended_mix`` of strategies/go_town: the scripted bots of spec §8.3 that
+        the rating ladder rates above ``random``, with greedy's tuned row at 2 players): 200,000 games each (role ``main``), and for
         each rule option of ``PLAN_OPTIONS`` 20,000 games with that one option changed, on the
         same seed (role ``option:<name>=<value>``), so game i of an option run is game i of
         the main run with the option changed: the report pairs them (spec §8.3). The 30
         option runs add 600,000 games, about 4 CPU minutes (0.35 ms per game)."""
-        pool = list(self.bots.RECOMMENDED_MIX)
+        pools = {p: self.recommended_mix(p) for p in (2, 3, 4)}
         plan = [
-            {"name": f"p{p}-pool", "players": p, "strategies": pool, "seating": "pool",
+            {"name": f"p{p}-pool", "players": p, "strategies": pools[p], "seating": "pool",
              "n_games": 200_000, "seed": 1, **self.effects_plan(p)}
             for p in (2, 3, 4)
         ]
         for name, value in self.PLAN_OPTIONS:
             for p in (2, 3, 4):
                 v = str(value).lower() if isinstance(value, bool) else str(value)
-                plan.append({"name": f"p{p}-{name}-{v}", "players": p, "strategies": pool,
+                plan.append({"name": f"p{p}-{name}-{v}", "players": p, "strategies": pools[p],
                              "seating": "pool", "n_games": 20_000, "seed": 1,
                              "options": {name: value}, "role": f"option:{name}={value}"})
         return plan

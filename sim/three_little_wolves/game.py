@@ -582,17 +582,17 @@ class ThreeLittleWolves(Game):
           (``dummy_policy=holder_choice``): all-greedy (neutral control) against one rotating
           ``hostile`` seat, on the same seeds.
         """
-        pool = list(self.bots.RECOMMENDED_MIX)
+        pools = {p: self.recommended_mix(p) for p in (2, 3, 4)}
         sets = ("cards_v1", "cards_v0", "cards_v2")
         plan: list[dict[str, Any]] = []
         for p in (2, 3, 4):
             plan.append({"name": f"p{p}-pool", "role": "main", "players": p,
-                         "strategies": pool, "seating": "pool", "n_games": 30_000, "seed": 1,
+                         "strategies": pools[p], "seating": "pool", "n_games": 30_000, "seed": 1,
                          "chunk_size": 7_500, **self.effects_plan(p)})
         for cs in sets[1:]:
             for p in (2, 3, 4):
                 plan.append({"name": f"p{p}-pool-{cs}", "role": f"cards:{cs}", "players": p,
-                             "strategies": pool, "seating": "pool", "n_games": 8_000,
+                             "strategies": pools[p], "seating": "pool", "n_games": 8_000,
                              "seed": 1, "chunk_size": 4_000, "options": {"card_set": cs}})
         for cs in sets:
             for p in (2, 3, 4):

@@ -24,11 +24,16 @@ from strategies.trace import trace_games  # the effects study's pairing traces
 # (docs/bots.md, "Recommended mixes"). ``boardsim simulate`` draws every seat from it when no --strategies are
 # given, and the main job's studies play it.
 RECOMMENDED_MIX = ("greedy", "attacker", "thief-first")
+# At 2 players greedy's row tuned by self-play (``greedy-tuned``, strategies/go_town/tuned.json,
+# ``boardsim train-bot go-town greedy -p 2``) plays in greedy's place: on the ladder with the
+# mix it rates +0.70 logits [+0.63, +0.77] above the hand-set greedy (docs/bots.md).
+RECOMMENDED_MIX_BY_PLAYERS = {2: ("greedy-tuned", "attacker", "thief-first")}
 
 # ``boardsim run``'s tier study of this game (analysis.lab.tiers.tier_study): search-tier
 # games, the search bot's budget (playouts per decision) and the games of the random and
 # scripted tiers (docs/bots.md, "Skill tiers")
 TIER_STUDY = {"n_search": 200, "budget": 1000, "n_scripted": 4000}
 
-__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "STRATEGIES", "TIER_STUDY", "choose", "params_matrix",
-           "SOAK_CODES", "deny_mask", "play_chunk_denied", "run_games", "soak_chunk", "trace_games", "search"]
+__all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "RECOMMENDED_MIX_BY_PLAYERS",
+           "STRATEGIES", "TIER_STUDY", "choose", "params_matrix", "SOAK_CODES", "deny_mask",
+           "play_chunk_denied", "run_games", "soak_chunk", "trace_games", "search"]

@@ -10,6 +10,8 @@ With a full hand (no draw next turn) any playable card beats passing (``unstick`
 strategies are parameter vectors (data), so a designer can add one without touching code.
 """
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -406,6 +408,8 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 # the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
+# the rows tuned by self-play (``boardsim train-bot``), data in this package's tuned.json
+common.add_tuned(STRATEGIES, Path(__file__).parent)
 choose = common.install_bots(GoTownState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
                              playout="attacker", budget=1000,
                              search_values=dict(budget=1000, n_random=64))

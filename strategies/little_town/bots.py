@@ -18,6 +18,8 @@ paid for with no wood left); the Cathedral is worth ``cath_round`` per end of ro
 the Residence ``res_round`` times the activations around its best site per end of round to come.
 """
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -49,6 +51,8 @@ PARAM_NAMES = (
     "food_per_turn",  # food reserve: food expected from each of the seat's turns left
     "reserve_coins",  # food reserve: share of coin prices (fees, coin inputs) it counts (1 all,
                       # 0 only the coins spent buying cubes)
+    "food_compete",  # food reserve: rivals' placements left this round that each take a free
+                     # fishing cell (0: every own turn left brings ``food_per_turn``)
 )
 N_PARAMS = len(PARAM_NAMES)
 I_DRAFT_MODE = 0
@@ -70,6 +74,7 @@ I_RES = I_CATH + 1
 I_NEAR = I_RES + 1
 I_FOOD_TURN = I_NEAR + 1
 I_RES_COINS = I_FOOD_TURN + 1
+I_COMPETE = I_RES_COINS + 1
 
 # a building value table for drafts: build VP plus a rough worth of its effect (spec §10)
 DEFAULT_DRAFT_TABLE = (
@@ -83,7 +88,7 @@ _BASE = {
     "food_short": 1.6, "build_future": 1.0, "build_bias": 0.0, "site_own_adj": 0.3,
     "site_traffic": 0.3, "site_self_block": 0.3, "goal_weight": 1.0, "epsilon": 0.0,
     "end_food_value": 0.2, "food_reserve": 5.0, "cath_round": 2.0, "res_round": 0.8,
-    "near_tie": 0.02, "food_per_turn": 1.5, "reserve_coins": 0.0,
+    "near_tie": 0.02, "food_per_turn": 1.5, "reserve_coins": 0.0, "food_compete": 0.0,
 }
 
 
@@ -189,11 +194,11 @@ def _short(meta, consts, seat, c, dcoins, dfood, slack):
 
 
 @njit(cache=True, _nrt=False)
-def _reserve_cost(meta, consts, seat, c, dcoins, dfood, p):
+def _reserve_cost(meta, consts, seat, c, dcoins, dfood, p, fpt):
     """The food reserve: ``food_reserve`` VP per worker the change (``dcoins``, ``dfood``)
-    leaves unfeedable at the coming feeding, counting ``food_per_turn`` food for each of the
-    seat's turns left in the round after this one (0 for a change that does not make it
-    worse)."""
+    leaves unfeedable at the coming feeding, counting ``fpt`` food (``_food_per_turn``) for
+    each of the seat's turns left in the round after this one (0 for a change that does not
+    make it worse)."""
     if p[I_RESERVE] == 0.0 or (dcoins >= 0 and dfood >= 0):
         return 0.0
     left = meta[K.M_WORKERS] - seat[c, K.SE_WUSED]
@@ -201,22 +206,50 @@ def _reserve_cost(meta, consts, seat, c, dcoins, dfood, p):
         left -= 1
     elif meta[K.M_PHASE] == K.PH_RES:
         left = 0
-    slack = p[I_FOOD_TURN] * left
+    slack = fpt * left
     s1 = _short(meta, consts, seat, c, dcoins, dfood, slack)
     s0 = _short(meta, consts, seat, c, 0, 0, slack)
     return p[I_RESERVE] * (s1 - s0) if s1 > s0 else 0.0
 
 
 @njit(cache=True, _nrt=False)
-def _reserve_gain(meta, consts, seat, c, dfood, p):
+def _reserve_gain(meta, consts, seat, c, dfood, p, fpt):
     """The food reserve's side of a placement that brings ``dfood`` food: ``food_reserve`` VP
     per worker it makes feedable (slack as in ``_reserve_cost``; the placement is this turn)."""
     if p[I_RESERVE] == 0.0:
         return 0.0
-    slack = p[I_FOOD_TURN] * (meta[K.M_WORKERS] - seat[c, K.SE_WUSED] - 1)
+    slack = fpt * (meta[K.M_WORKERS] - seat[c, K.SE_WUSED] - 1)
     s1 = _short(meta, consts, seat, c, 0, dfood, slack)
     s0 = _short(meta, consts, seat, c, 0, 0, slack)
     return p[I_RESERVE] * (s0 - s1)
+
+
+@njit(cache=True, _nrt=False)
+def _food_per_turn(meta, geo, cells, seat, c, p):
+    """Food the seat expects from each of its turns left this round: ``food_per_turn``, and
+    with ``food_compete`` > 0 that times the share of those turns that still find a free
+    fishing cell (a grass cell with neither building nor worker that gathers fish) once the
+    rivals' placements left this round have taken ``food_compete`` each (the reserve scales
+    with the competition for food)."""
+    fpt = p[I_FOOD_TURN]
+    if p[I_COMPETE] == 0.0:
+        return fpt
+    left = meta[K.M_WORKERS] - seat[c, K.SE_WUSED]
+    if left <= 0:
+        return fpt
+    rivals = 0
+    for q in range(meta[K.M_NP]):
+        if q != c:
+            rivals += meta[K.M_WORKERS] - seat[q, K.SE_WUSED]
+    free = 0
+    for cell in range(K.NCELL):
+        if (geo[cell, K.GE_TERR] == K.T_G and cells[K.CE_BLD, cell] < 0
+                and cells[K.CE_WRK, cell] < 0 and geo[cell, K.GE_TCNT + 2] > 0):
+            free += 1
+    share = (free - p[I_COMPETE] * rivals) / left
+    if share >= 1.0:
+        return fpt
+    return fpt * share if share > 0.0 else 0.0
 
 
 @njit(cache=True, _nrt=False)
@@ -325,7 +358,8 @@ def _goal_bonus_build(meta, gdata, cells, seat, c, b, nown, p):
 
 
 @njit(cache=True, _nrt=False)
-def _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, b, nown, p, wv, res_v):
+def _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, b, nown, p, wv, res_v,
+                 fpt):
     """BUILD b: its VP, future worth, goal progress, minus what the payment gives up and the
     food reserve's cost. The Cathedral is worth ``cath_round`` per end of round to come, the
     Residence ``res_round`` times ``res_v`` (the activations around its best site,
@@ -356,12 +390,12 @@ def _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, b, nown, p, w
     if meta[K.M_WORKERS] - seat[c, K.SE_WUSED] > 1:
         # a food building can feed this round: one activation on a later turn
         df += bdata[b, K.BD_OUT + 2] + bdata[b, K.BD_OUT + 3]
-    return v - _reserve_cost(meta, consts, seat, c, dc, df, p)
+    return v - _reserve_cost(meta, consts, seat, c, dc, df, p, fpt)
 
 
 @njit(cache=True, _nrt=False)
 def _place_value(meta, bdata, gdata, consts, geo, cells, seat, c, cell, p, wv, actv_own,
-                 actv_other):
+                 actv_other, fpt):
     """PLACE cell: the terrain cubes it gathers and the positive activations around it, and
     the food reserve's gain from the food they bring (``_reserve_gain``)."""
     v = 0.0
@@ -401,7 +435,7 @@ def _place_value(meta, bdata, gdata, consts, geo, cells, seat, c, cell, p, wv, a
             elif kind == K.G_VP_ACTS_IN_TURN and nvp >= gdata[card, K.GD_PARAM]:
                 v += gdata[card, K.GD_VP] * p[I_GOAL]
     if df > 0:
-        v += _reserve_gain(meta, consts, seat, c, df, p)
+        v += _reserve_gain(meta, consts, seat, c, df, p, fpt)
     return v
 
 
@@ -616,6 +650,7 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
     _cube_values(meta, opts, seat, c, p, wv)
     wcoin = p[I_COIN]
     fee = consts[K.C_FEE]
+    fpt = _food_per_turn(meta, geo, cells, seat, c, p)
     if ph == K.PH_ACT or ph == K.PH_RES:
         cell = meta[K.P_CELL]
         fee_ok = ph == K.PH_ACT or opts[K.O_RES_FEES] == 1
@@ -632,7 +667,7 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
                 dc, df = _act_flows(meta, bdata, consts, seat, c, b, f, p[I_RES_COINS])
                 vals[i] = (_act_value(meta, bdata, consts, seat, c, b, f, wv, wcoin)
                            + _turn_goal_bonus(meta, bdata, gdata, seat, c, b, p)
-                           - _reserve_cost(meta, consts, seat, c, dc, df, p))
+                           - _reserve_cost(meta, consts, seat, c, dc, df, p, fpt))
             else:
                 j = a - K.A_PAWN
                 pi = j // 10
@@ -662,7 +697,7 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
                 cost = _pay_value(seat, c, wv, wcoin, consts[K.C_BUY], n0, n1, n2, n3, f)
                 dc, df = _pay_flows(seat, c, consts[K.C_BUY], n0, n1, n2, n3, f, p[I_RES_COINS])
                 vals[i] = (gain - cost - 0.05
-                           - _reserve_cost(meta, consts, seat, c, dc, df + dfo, p))
+                           - _reserve_cost(meta, consts, seat, c, dc, df + dfo, p, fpt))
         return common.pick_near_best(vals, legal, n, rng, p[I_NEAR], 1e-12)
     # phase turn: PLACE or BUILD
     _actv_fill(meta, bdata, consts, seat, mkt, c, wv, wcoin, actv_own, actv_other)
@@ -680,10 +715,10 @@ def plan_bot(p, meta, opts, bdata, gdata, geo, consts, cells, seat, mkt, legal, 
         a = legal[i]
         if a < K.A_BUILD:
             vals[i] = _place_value(meta, bdata, gdata, consts, geo, cells, seat, c, a, p, wv,
-                                   actv_own, actv_other)
+                                   actv_own, actv_other, fpt)
         else:
             vals[i] = _build_value(meta, opts, bdata, gdata, consts, cells, seat, c, a - K.A_BUILD,
-                                   nown, p, wv, res_v)
+                                   nown, p, wv, res_v, fpt)
     return common.pick_near_best(vals, legal, n, rng, p[I_NEAR], 1e-12)
 
 
@@ -716,6 +751,8 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 # the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
+# the rows tuned by self-play (``boardsim train-bot``), data in this package's tuned.json
+common.add_tuned(STRATEGIES, Path(__file__).parent)
 choose = common.install_bots(LittleTownState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
                              playout="greedy", budget=100,
                              search_values=dict(budget=96))

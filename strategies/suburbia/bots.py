@@ -30,6 +30,7 @@ bot generator.
 """
 
 import math
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -1198,6 +1199,8 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 # the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
+# the rows tuned by self-play (``boardsim train-bot``), data in this package's tuned.json
+common.add_tuned(STRATEGIES, Path(__file__).parent)
 choose = common.install_bots(SuburbiaState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
                              playout="commercial", budget=50,
                              search_values=dict(budget=32))

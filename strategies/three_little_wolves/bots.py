@@ -37,6 +37,8 @@ The named strategies are parameter vectors (data); ``greedy-2p`` is greedy with 
 tuned for 2 players (``TUNED_2P``).
 """
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -782,6 +784,8 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 
 # the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
+# the rows tuned by self-play (``boardsim train-bot``), data in this package's tuned.json
+common.add_tuned(STRATEGIES, Path(__file__).parent)
 choose = common.install_bots(TLWState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
                              playout="greedy-2p", budget=1200,
                              search_values=dict(budget=400, n_random=64, bias=0.05))

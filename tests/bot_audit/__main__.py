@@ -29,6 +29,9 @@ def main(argv=None) -> int:
     ap.add_argument("--bots", default=None, help="comma-separated bots (default: the game's)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-blunders", action="store_true")
+    ap.add_argument("--mix", action="store_true",
+                    help="the blunders in the game's recommended mix (pool seating, the games "
+                         "the studies play), each bot over its own seat-games, not in mirrors")
     ap.add_argument("--winrate", type=int, default=0, metavar="N",
                     help="also N 2-player games of each bot against random, seats rotated")
     ap.add_argument("--distinct", type=int, default=0, metavar="DEALS",
@@ -59,7 +62,10 @@ def main(argv=None) -> int:
         bots = a.bots.split(",") if a.bots else list(mod.BOTS)
         t0 = time.perf_counter()
         new = []
-        if not a.skip_blunders:
+        if a.mix:
+            new += _common.mix_rows(gid, mod.play, a.games, players, a.seed, mod._rows,
+                                    a.bots.split(",") if a.bots else None)
+        elif not a.skip_blunders:
             new += mod.audit(a.games, players, bots, a.seed)
         if a.distinct:
             new += _common.distinct(gid, mod.play, players, deals=a.distinct, seed=a.seed)

@@ -166,3 +166,29 @@ def bot_move(s, g, seat_idx, codes, params, legal, brng):
     c = contract.current_seat(s)
     k = seat_idx[g, c]
     return n, c, common.bot_choose(codes[k], params, k, s, legal, n, brng)
+
+
+def mix_seats(n_games: int, n_players: int, n_names: int, seed: int) -> np.ndarray:
+    """``int64[n, p]``: the seats of a pool-seated run of ``n_names`` strategies (``seating
+    pool``, as ``boardsim simulate`` seats the recommended mix)."""
+    return seat_matrix("pool", seed, 0, n_games, n_players, n_names)
+
+
+def mix_rows(game_id: str, play, n_games: int, players: list[int], seed: int, rows_of,
+             mix: list[str] | None = None) -> list[Row]:
+    """The blunder rows of each bot of ``mix`` (default: the game's recommended mix at each
+    player count, ``Game.recommended_mix``) in the games the studies play: ``n_games`` games
+    per player count, every seat drawn from the mix (pool seating, seed ``seed``). Each bot's
+    rows are ``rows_of`` over its own seat-games (as ``mirror_rows``; the bot column reads
+    ``bot@mix``)."""
+    rows = []
+    for n_players in players:
+        names = list(mix or sim.get_game(game_id).recommended_mix(n_players))
+        seats = mix_seats(n_games, n_players, len(names), seed)
+        out, _ = play(n_players, names, seats, seed)
+        for k, bot in enumerate(names):
+            mine = seats == k
+            sub = out[mine][:, None, :]  # [seat-games, 1, columns]
+            if len(sub):
+                rows += rows_of(partial(Row, game_id, n_players, f"{bot}@mix"), sub, len(sub))
+    return rows

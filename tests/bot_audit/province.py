@@ -32,8 +32,8 @@ from strategies import common
 SCRIPTED = ["greedy", "denial", "engine", "lender", "sniper"]
 C_DEC, C_TURNS, C_SEATS, C_WINS, C_ENDB, C_ENDB_LOST, C_ENDB_DRAW, C_ENDA, C_ENDA_LOST, \
     C_SAVES, C_BUILD_TURNS, C_BUILDS, C_TAKES, C_HELD_END, C_FIRST2, C_SAVE2, C_VP, \
-    C_ENDB_FORCED = range(18)
-N_C = 18
+    C_ENDB_FORCED, C_ENDM, C_ENDM_LOST = range(20)
+N_C = 20
 G_GAMES, G_LIMIT, G_ENDER, G_ENDER_WON, G_FIRST_WON, G_DRAWS, G_TURNS = range(7)
 N_G = 7
 
@@ -54,6 +54,7 @@ def audit(s, y, first, n_games, run_seed, seat_idx, codes, params, cnt, gcnt, ha
         h = np.uint64(1469598103934665603)
         ender = -1
         ender_build = False
+        ender_move = False
         ender_alt = True
         end_loses = False
         build_legal = False
@@ -103,6 +104,7 @@ def audit(s, y, first, n_games, run_seed, seat_idx, codes, params, cnt, gcnt, ha
             if trig0 == K.END_NONE and x[K.M_TRIG] != K.END_NONE:
                 ender = c
                 ender_build = K.A_BUILD <= a < K.A_GRIND
+                ender_move = K.A_MOVE < a < K.A_BUILD
                 ender_alt = not end_loses if ender_build else True
         w = x[K.M_WIN]
         gcnt[G_GAMES] += 1
@@ -122,6 +124,9 @@ def audit(s, y, first, n_games, run_seed, seat_idx, codes, params, cnt, gcnt, ha
                     gcnt[G_ENDER_WON] += 1
                 cnt[r, C_ENDA] += 1
                 cnt[r, C_ENDA_LOST] += lost
+                if ender_move:
+                    cnt[r, C_ENDM] += 1
+                    cnt[r, C_ENDM_LOST] += lost
                 if ender_build:
                     cnt[r, C_ENDB] += 1
                     cnt[r, C_ENDB_LOST] += lost and ender_alt
@@ -170,7 +175,8 @@ def _report(title: str, names: list[str], cnt, gcnt, hashes) -> None:
         print(f"  {name:8s} win {_pct(c[C_WINS], c[C_SEATS])} mean VP {c[C_VP] / c[C_SEATS]:.2f}"
               f"; end-behind builds {c[C_ENDB_LOST]:,.0f} of {c[C_ENDB]:,.0f} ending builds, "
               f"{_pct(c[C_ENDB_LOST], c[C_SEATS])} of seat-games (+ {c[C_ENDB_FORCED]:,.0f} where END_TURN lost too); ends-losing any action "
-              f"{c[C_ENDA_LOST]:,.0f}")
+              f"{c[C_ENDA_LOST]:,.0f}; MOVE enders (goal cascade) lost {c[C_ENDM_LOST]:,.0f} of "
+              f"{c[C_ENDM]:,.0f}")
         print(f"    saves {_pct(c[C_SAVES], c[C_BUILD_TURNS])} of turns with a legal build; "
               f"save -> 2 VP {_pct(c[C_SAVE2], c[C_SAVES])}; first 2-VP builds per game "
               f"{c[C_FIRST2] / c[C_SEATS]:.2f}; takes per game {c[C_TAKES] / c[C_SEATS]:.2f}; "
@@ -200,6 +206,17 @@ def main(n: int, players: list[int] | None, seed: int, only: set[str] | None) ->
             cnt, gcnt, _ = run([b, "random"], n, seed, "rotate")
             print(f"== {b} vs random, seats rotated: {b} wins {_pct(cnt[0, C_WINS], cnt[0, C_SEATS])}"
                   f", limit {_pct(gcnt[G_LIMIT], gcnt[G_GAMES])}")
+    if want("labor-all"):
+        doc = sim.get_game("province").component_document()
+        ov = {f"structures.{row['name'].lower()}.labor": row["labor"] + 1
+              for row in doc["structures"]}
+        for b in SCRIPTED:
+            cnt, gcnt, hashes = run([b], n, seed, "fixed", overrides=ov)
+            print(f"== every structure's labor +1, {b} mirror: limit "
+                  f"{_pct(gcnt[G_LIMIT], gcnt[G_GAMES])}, mean turns "
+                  f"{gcnt[G_TURNS] / gcnt[G_GAMES]:.1f}, mean VP {cnt[0, C_VP] / cnt[0, C_SEATS]:.2f}")
+        _report("every structure's labor +1, scripted pool", SCRIPTED,
+                *run(SCRIPTED, n, seed, "pool", overrides=ov))
     if want("labor"):
         doc = sim.get_game("province").component_document()
         for row in doc["structures"]:
