@@ -561,12 +561,18 @@ def cluster_sums(n1: pl.Expr, s1: pl.Expr, n0: pl.Expr, s0: pl.Expr,
 
 
 def clustered_from_sums(row: dict, suffix: str, g: float, n1: float, s1: float, n0: float,
-                        s0: float) -> tuple[float, float, float, float]:
+                        s0: float, bound: float | None = 1.0
+                        ) -> tuple[float, float, float, float]:
     """(diff, lo, hi, p): ``s1/n1 - s0/n0`` with its 95% interval clustered by game (CR1:
     the per-game linearisation of ``analysis.stats.cluster_difference``,
     ``G/(G-1) sum_g u_g^2``) from the summed products of ``cluster_sums`` in ``row`` (keys
     ``<product><suffix>``) and ``g`` games. NaN where a side is empty (or, for the interval,
-    fewer than 2 games)."""
+    fewer than 2 games).
+
+    ``bound``: the values are win shares (in [0, 1]), so a difference of two of their means
+    lies in [-1, 1] and the interval is clipped to ``[-bound, bound]`` (the normal interval of
+    few games can pass it); ``None`` for other values (no clipping). ``p`` is the unclipped
+    normal p-value."""
     nan = float("nan")
     if not (n1 > 0 and n0 > 0):
         return nan, nan, nan, nan
@@ -580,7 +586,10 @@ def clustered_from_sums(row: dict, suffix: str, g: float, n1: float, s1: float, 
     ab = r["s1s0"] - m0 * r["s1n0"] - m1 * r["n1s0"] + m1 * m0 * r["n1n0"]
     var = g / (g - 1) * max(aa / n1 ** 2 - 2 * ab / (n1 * n0) + bb / n0 ** 2, 0.0)
     se = var ** 0.5
-    return d, d - Z95 * se, d + Z95 * se, normal_pvalue(d, se)
+    lo, hi = d - Z95 * se, d + Z95 * se
+    if bound is not None:
+        lo, hi = max(lo, -bound), min(hi, bound)
+    return d, lo, hi, normal_pvalue(d, se)
 
 
 def clustered_differences(seats: pl.LazyFrame, groups: dict[str, pl.Expr],
@@ -595,7 +604,7 @@ def clustered_differences(seats: pl.LazyFrame, groups: dict[str, pl.Expr],
     of the seats where it holds minus the mean where it does not, with a 95% interval
     **clustered by game** (cluster-robust, CR1: the per-game linearisation of
     ``analysis.stats.cluster_difference``; games are ``(run, game)`` when the frame has a
-    ``run`` column). Streams: per-game sums over slices of games (``by_game_slices``), then
+    ``run`` column; for the win share clipped to [-1, 1], ``clustered_from_sums``). Streams: per-game sums over slices of games (``by_game_slices``), then
     totals, so it runs on millions of games.
 
     Returns players Int8, group Utf8, n_with/n_without Int64 (seat-games), wins_with/
@@ -651,7 +660,8 @@ def clustered_differences(seats: pl.LazyFrame, groups: dict[str, pl.Expr],
             n1, s1 = row[f"n1_{i}"], row[f"s1_{i}"]
             n0 = row[f"__n_{i}"] - n1 if i in own else row["__n"] - n1
             s0 = row[f"__w_{i}"] - s1 if i in own else row["__w"] - s1
-            d, lo, hi, p = clustered_from_sums(row, f"_{i}", g, n1, s1, n0, s0)
+            d, lo, hi, p = clustered_from_sums(row, f"_{i}", g, n1, s1, n0, s0,
+                                               bound=1.0 if value is None else None)
             out["players"].append(row["players"])
             out["group"].append(name)
             out["n_with"].append(int(round(n1)))

@@ -363,10 +363,16 @@ _SCHEDULER_RE = re.compile(r"(?:(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://)?"
                            r":(?P<port>[0-9]{1,5})/?")
 
 
+_INPROC_RE = re.compile(r"inproc://[0-9A-Za-z.:\[\]-]+/[0-9]+/[0-9]+")
+
+
 def check_scheduler(address: str) -> str:
     """A dask scheduler address, checked before dask sees it: ``[SCHEME://]HOST:PORT`` with
-    SCHEME one of ``SCHEDULER_SCHEMES`` (default tcp) and PORT 1..65535. Returns it; raises a
+    SCHEME one of ``SCHEDULER_SCHEMES`` (default tcp) and PORT 1..65535, or an in-process
+    cluster's ``inproc://HOST/PID/N``. Returns it; raises a
     one-line UserError naming the address and the form."""
+    if isinstance(address, str) and _INPROC_RE.fullmatch(address):
+        return address  # an in-process cluster's address (dask's LocalCluster(processes=False))
     m = _SCHEDULER_RE.fullmatch(address) if isinstance(address, str) else None
     ok = m is not None and (m["scheme"] is None or m["scheme"].lower() in SCHEDULER_SCHEMES) \
         and 1 <= int(m["port"]) <= 65535

@@ -109,9 +109,9 @@ def test_run_writes_reports_and_the_cross_game_index(tmp_path):
                      "effects.json").read_text())
     assert (fx["n"], fx["players"], fx["seed"], fx["run"]["players"]) == (100, 3, 1, 3)
     verdict = report[:report.index("**Contents**")]
-    assert "| Strongest card types, 3p | **" in verdict and "| Causal: " in verdict
-    assert "causal (paired intervention on common seeds)" in verdict
-    assert "Strongest special card, 2p" in verdict  # association, labelled: no 2p effects
-    assert "Strongest special card, 3p" not in verdict
+    assert "| Strongest card types, 3p | **" in verdict and "Denial, paired" in verdict
+    assert "Components (3p): paired intervention on common seeds" in verdict
+    assert "Highest association, special card, 2p" in verdict  # labelled: no 2p effects
+    assert "Highest association, special card, 3p" not in verdict
     assert (reports / "go-town" / "effects_3p.png").is_file()
     assert "go-town p3-pool: component effects (100 games per arm)" in r.stdout

@@ -184,3 +184,30 @@ def test_wolves_more_vs_less_bots_are_clustered_by_game():
     r = more_vs_less(wolf_by_strategy(df.lazy()), seats=df.lazy()).row(0, named=True)
     k = np.isin(strat, [r["more"], r["less"]])
     check(r, df["win_share"].to_numpy()[k], (strat == r["more"])[k], df["game"].to_numpy()[k])
+
+
+def test_clustered_difference_of_win_rates_is_clipped_to_plus_minus_one():
+    """A difference of two win rates lies in [-1, 1] (-100..100 points): its clustered normal
+    interval, which passes -1 on few games, is clipped there; p is the unclipped one, and
+    values other than the win share (``value``) are not clipped."""
+    from scipy import stats
+    # 2 games of 3 seats; the holders won 0 of 3, the others 2 of 3: diff -2/3
+    df = pl.DataFrame({"run": [0] * 6, "game": [0, 0, 0, 1, 1, 1], "players": [3] * 6,
+                       "seat": [0, 1, 2] * 2, "rank": [2, 1, 2, 2, 2, 1],
+                       "win_share": [0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+                       "x": [1, 0, 0, 1, 1, 0], "strategy": ["greedy"] * 6})
+    y, x, game = df["win_share"].to_numpy(), df["x"].to_numpy(), df["game"].to_numpy()
+    b, half = ols_cluster(y, x, game)
+    fit = sm.OLS(y, sm.add_constant(x.astype(float))).fit(
+        cov_type="cluster", cov_kwds={"groups": game, "use_correction": False})
+    se = float(np.sqrt(fit.cov_params()[1, 1] * 2))  # CR1: G/(G-1) = 2
+    assert b == pytest.approx(-2 / 3) and b - 1.959963984540054 * se < -1.0  # passes -1
+    assert half == pytest.approx(1.959963984540054 * se, rel=0.2)  # statsmodels' own CR1
+    r = q.clustered_differences(df.lazy(), {"x": pl.col("x") == 1}).row(0, named=True)
+    assert r["diff"] == pytest.approx(-2 / 3)
+    assert r["lo"] == -1.0 and r["hi"] == pytest.approx(-2 / 3 + 1.959963984540054 * se)
+    assert r["p"] == pytest.approx(2 * stats.norm.sf(2 / 3 / se))
+    # another value (here the win share in points) is not clipped
+    v = q.clustered_differences(df.lazy(), {"x": pl.col("x") == 1},
+                                value=pl.col("win_share") * 100).row(0, named=True)
+    assert v["lo"] == pytest.approx(100 * (-2 / 3 - 1.959963984540054 * se))

@@ -264,7 +264,7 @@ def test_report_refuses_a_chunk_of_another_game(capsys, run_a, run_l, tmp_path):
     for t in ("games", "seats"):
         shutil.copy(run_l / t / "chunk-000000.parquet", r / t / "chunk-000000.parquet")
     one_line(capsys, "report", r, "--out", tmp_path / "rep",
-             contains="not a chunk of this go-town run (columns differ")
+             contains="chunk-000000.parquet: a chunk of another run (engine_version")
 
 
 def test_report_refuses_an_edited_manifest(capsys, run_a, tmp_path):
@@ -278,7 +278,7 @@ def test_report_refuses_an_edited_manifest(capsys, run_a, tmp_path):
     m["engine_version"] = sim.get_game("little-town").version  # the version check passes
     (r / "manifest.json").write_text(json.dumps(m))
     one_line(capsys, "report", r, "--out", tmp_path / "rep",
-             contains="not a chunk of this little-town run")
+             contains="chunk-000000.parquet: a chunk of another run (engine_version")
 
 
 _GT_VERSION = sim.get_game("go-town").version  # a manifest that passes the version check

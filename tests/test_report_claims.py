@@ -27,7 +27,9 @@ def test_scan_causal_wording_needs_a_placebo_row():
     # the methods note of a report without effects claims nothing
     from analysis.report.writer import _measures_note
     assert problems("\n".join(_measures_note(False))) == []
-    assert any("placebo" in p for p in problems("\n".join(_measures_note(True))))
+    # with effects, the note names the re-deal placebo beside the paired interventions
+    note = "\n".join(_measures_note(True))
+    assert "re-deal placebo" in note and not any("placebo" in p for p in problems(note))
 
 
 def test_scan_estimate_outside_its_printed_interval():
@@ -137,7 +139,8 @@ def test_verdict_association_rows_show_their_holders_and_need_a_minimum():
                         schema_overrides={"players": pl.Int8})
     assert V.MIN_HOLDERS == scan.MIN_HEADLINE_N == 20
     rows = V.component_rows(comb, {"noun": "tile"})
-    assert [r[0] for r in rows] == ["Strongest tile, 2p", "Weakest tile, 2p"]
+    assert [r[0] for r in rows] == ["Highest association, tile, 2p",
+                                  "Lowest association, tile, 2p"]
     assert "**d**" not in rows[1][1]  # 12 holders: below the minimum sample
     assert rows[0][3] == "900 holders of 3,000 seat-games"
     md = "\n".join("| " + " | ".join(r) + " |" for r in rows)

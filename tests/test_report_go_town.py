@@ -4,15 +4,18 @@ on a small real chunk."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import polars as pl
 import pytest
+import statsmodels.api as sm
 
 from analysis.doc import Doc
 from analysis.games import go_town as gt
 from analysis.paired import paired_difference
 from analysis.report.context import ReportContext
-from analysis.stats import newcombe_difference, wilson_interval
+from analysis.stats import Z95, wilson_interval
 
 
 def _games(rows):
@@ -53,6 +56,20 @@ def test_end_reasons_and_rounds():
     assert rd.filter(pl.col("players") == 3)["mean"][0] == 10.0
 
 
+def clustered_diff(y, x, games):
+    """(diff, lo, hi) computed apart from the tables' code: statsmodels OLS of the win share
+    ``y`` on the 0/1 indicator ``x``, the coefficient with its 95% normal interval clustered
+    by ``games`` (CR1 as the tables: G/(G-1), without statsmodels' (N-1)/(N-K) factor, hence
+    ``use_correction=False``), clipped to [-1, 1] (a difference of two win rates)."""
+    y, x, games = (np.asarray(a, float) for a in (y, x, games))
+    fit = sm.OLS(y, sm.add_constant(x)).fit(
+        cov_type="cluster", cov_kwds={"groups": games.astype(int), "use_correction": False})
+    g = len(np.unique(games))
+    d = float(fit.params[1])
+    half = Z95 * math.sqrt(float(fit.cov_params()[1, 1]) * g / (g - 1))
+    return d, max(d - half, -1.0), min(d + half, 1.0)
+
+
 def test_kingmaking_and_wrecking_ball():
     s = _seats([
         # game 0, 3 players: seat 2 wins, seat 1 (did not win) stopped the leader: kingmade
@@ -69,10 +86,16 @@ def test_kingmaking_and_wrecking_ball():
     held = w.filter(pl.col("split") == "held").row(0, named=True)
     # held: seats (0,0) (0,2) (1,0) -> 2 wins of 3; others (0,1) (1,1) (1,2) -> 0 of 3
     assert (held["n1"], held["w1"], held["n0"], held["w0"]) == (3, 2.0, 3, 0.0)
-    d, lo, hi = newcombe_difference(2, 3, 0, 3)
-    assert (held["diff"], held["lo"], held["hi"]) == pytest.approx((d[0], lo[0], hi[0]))
+    # the seats of games 0 and 1, the interval clustered by game (clipped at 1: 2 games)
+    y, games = [0, 0, 1, 1, 0, 0], [0, 0, 0, 1, 1, 1]
+    d, lo, hi = clustered_diff(y, [1, 0, 1, 1, 0, 0], games)
+    assert d == pytest.approx(2 / 3) and hi == 1.0
+    assert (held["diff"], held["lo"], held["hi"]) == pytest.approx((d, lo, hi))
     played = w.filter(pl.col("split") == "played").row(0, named=True)
     assert (played["n1"], played["w1"], played["n0"], played["w0"]) == (2, 1.0, 4, 1.0)
+    d, lo, hi = clustered_diff(y, [1, 0, 0, 1, 0, 0], games)
+    assert d == pytest.approx(1 / 2 - 1 / 4)
+    assert (played["diff"], played["lo"], played["hi"]) == pytest.approx((d, lo, hi))
     cards = gt.never_played(s)
     assert dict(zip(cards["card"], cards["played"])) == {"WRECK": 2, "DOG": 9, "MASTER": 0}
 

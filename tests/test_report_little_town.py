@@ -25,6 +25,7 @@ import os
 import numpy as np
 import polars as pl
 import pytest
+import statsmodels.api as sm
 from scipy import stats as sps
 
 from analysis import queries as q
@@ -130,6 +131,22 @@ def _row(df, **keys):
     return sel.row(0, named=True)
 
 
+def clustered_diff(y, x, games):
+    """(diff, lo, hi, p) computed apart from the tables' code: statsmodels OLS of the win share
+    ``y`` on the 0/1 indicator ``x``, the coefficient with its 95% normal interval clustered
+    by ``games`` (CR1 as the tables: G/(G-1), without statsmodels' (N-1)/(N-K) factor, hence
+    ``use_correction=False``), clipped to [-1, 1] (a difference of two win rates), and the
+    two-sided normal p-value of the coefficient."""
+    y, x, games = (np.asarray(a, float) for a in (y, x, games))
+    fit = sm.OLS(y, sm.add_constant(x)).fit(
+        cov_type="cluster", cov_kwds={"groups": games.astype(int), "use_correction": False})
+    g = len(np.unique(games))
+    d = float(fit.params[1])
+    se = math.sqrt(float(fit.cov_params()[1, 1]) * g / (g - 1))
+    return (d, max(d - Z95 * se, -1.0), min(d + Z95 * se, 1.0),
+            2 * sps.norm.sf(abs(d) / se))
+
+
 # ---------------------------------------------------------------- buildings --------------
 def test_building_stats_exact(main_run):
     _, seats = q.scan_runs([main_run])
@@ -145,12 +162,13 @@ def test_building_stats_exact(main_run):
     assert t["act_own"] == pytest.approx(30 / 11) and t["act_others"] == pytest.approx(20 / 11)
     assert t["fees"] == pytest.approx(20 / 11)
     assert (t["n_with"], t["wins_with"], t["n_others"], t["wins_others"]) == (11, 6.5, 22, 4.5)
-    d, lo, hi = newcombe_difference(6.5, 11, 4.5, 22)
-    assert (t["diff"], t["lo"], t["hi"]) == pytest.approx((d[0], lo[0], hi[0]))
-    assert t["diff"] == pytest.approx(6.5 / 11 - 4.5 / 22)
-    pbar = 11 / 33
-    z = (6.5 / 11 - 4.5 / 22) / math.sqrt(pbar * (1 - pbar) * (1 / 11 + 1 / 22))
-    assert t["p"] == pytest.approx(2 * sps.norm.sf(z))
+    # the seats of the games where it was built (finished g0-g10, seats 0-2): seat 0 built
+    # it; win shares; the interval and p are clustered by game (one game's seats are not
+    # independent)
+    y = [1, 0, 0] * 6 + [0, 1, 0] * 4 + [0.5, 0.5, 0]
+    d, lo, hi, p = clustered_diff(y, [1, 0, 0] * 11, np.repeat(np.arange(11), 3))
+    assert d == pytest.approx(6.5 / 11 - 4.5 / 22)
+    assert (t["diff"], t["lo"], t["hi"], t["p"]) == pytest.approx((d, lo, hi, p))
 
     w = _row(b, building="Wheat Field")
     assert (w["present"], w["built_games"], w["copies"]) == (21, 10, 3.0)
@@ -173,8 +191,12 @@ def test_goal_stats_exact(main_run):
     assert r["mean_round"] == 3.0
     assert (r["wins_done"], r["wins_not"]) == (6.0, 0.5)
     assert (r["rate_done"], r["rate_not"]) == pytest.approx((0.6, 0.5 / 11))
-    d, lo, hi = newcombe_difference(6, 10, 0.5, 11)
-    assert (r["diff"], r["lo"], r["hi"]) == pytest.approx((d[0], lo[0], hi[0]))
+    # the holders: seat 0 of finished g0-g20 (one a game), completed in g0-g9; clustered by
+    # game
+    y = [1] * 6 + [0] * 4 + [0.5] + [0] * 10
+    d, lo, hi, p = clustered_diff(y, [1] * 10 + [0] * 11, np.arange(21))
+    assert d == pytest.approx(0.6 - 0.5 / 11)
+    assert (r["diff"], r["lo"], r["hi"], r["p"]) == pytest.approx((d, lo, hi, p))
     assert (r["completion_lo"], r["completion_hi"]) == pytest.approx(
         tuple(x[0] for x in wilson_interval(10, 21)))
 

@@ -87,12 +87,10 @@ def test_different_overrides_are_refused(base_run, tmp_path, first, second):
 def test_cli_refuses_different_overrides_in_one_line(base_run, tmp_path):
     from tests.test_cli import boardsim
 
-    # the command line checks each manifest first (overrides valid for the game, its
-    # identity equal to its fields), so these copies carry a valid go-town override
-    a = _copy(base_run, tmp_path / "a", {"cards.dog.count": 3})
-    m = json.loads((tmp_path / "a" / "manifest.json").read_text())
-    m["identity"]["overrides"] = {"cards.dog.count": 3}
-    (tmp_path / "a" / "manifest.json").write_text(json.dumps(m))
+    # a real run with a Go Town override beside the run on the printed data (a forged
+    # manifest is refused earlier, by its chunks' records: tests/test_foreign_data.py)
+    a = str(simulate("go-town", 200, 2, ["greedy", "random"], seed=5, jobs=1, chunk_size=100,
+                     out=tmp_path / "a", seating="rotate", overrides={"cards.dog.count": 3}))
     b = _copy(base_run, tmp_path / "b")
     r = boardsim("report", a, b, "--out", str(tmp_path / "rep"))
     assert r.returncode == 2, r.stderr

@@ -21,13 +21,14 @@ import os
 import numpy as np
 import polars as pl
 import pytest
+import statsmodels.api as sm
 from statsmodels.stats.multitest import multipletests
 
 from analysis import queries as q
 from analysis import stats
 from analysis.games import province as pv
 from analysis.report import write_report
-from analysis.stats import newcombe_difference, wilson_interval
+from analysis.stats import wilson_interval
 
 STRUCTS = [s.lower() for s in pv.STRUCTURES]
 GOALS = [pv.slug(g) for g in pv.GOALS]
@@ -44,6 +45,20 @@ SEAT_SCHEMA = {
     "score": pl.Int32, "rank": pl.Int8, "win_share": pl.Float64,
     **{c: pl.Int16 for c in DETAIL},
 }
+
+
+def clustered_diff(y, x, games):
+    """(diff, lo, hi) computed apart from the tables' code: statsmodels OLS of the win share
+    ``y`` on the 0/1 indicator ``x``, the coefficient with its 95% normal interval clustered
+    by ``games`` (CR1 as the tables: G/(G-1), without statsmodels' (N-1)/(N-K) factor, hence
+    ``use_correction=False``), clipped to [-1, 1] (a difference of two win rates)."""
+    y, x, games = (np.asarray(a, float) for a in (y, x, games))
+    fit = sm.OLS(y, sm.add_constant(x)).fit(
+        cov_type="cluster", cov_kwds={"groups": games.astype(int), "use_correction": False})
+    g = len(np.unique(games))
+    d = float(fit.params[1])
+    half = stats.Z95 * math.sqrt(float(fit.cov_params()[1, 1]) * g / (g - 1))
+    return d, max(d - half, -1.0), min(d + half, 1.0)
 
 
 def G(winners, *, strats=("greedy", "sniper"), seed=None, limit=False, turns=12,
@@ -219,8 +234,14 @@ def test_structure_stats(main_run):
     # others: 18 finished seat-games - 8 = 10, win share 9 (one per finished game) - 7 = 2
     assert (camp["n_with"], camp["wins_with"]) == (8, 7.0)
     assert (camp["n_without"], camp["wins_without"]) == (10, pytest.approx(2.0))
-    d, lo, hi = newcombe_difference(7, 8, 2, 10)
-    assert (camp["diff"], camp["lo"], camp["hi"]) == pytest.approx((d[0], lo[0], hi[0]))
+    # the seats of finished games g0-g8 (seat 0, seat 1): win shares and first builders;
+    # the interval is clustered by game (the two seats of one game are not independent)
+    y = [1, 0] * 6 + [0, 1] * 2 + [0.5, 0.5]
+    x = [1, 0] * 7 + [0, 1] + [0, 0]
+    d, lo, hi = clustered_diff(y, x, np.repeat(np.arange(9), 2))
+    assert d == pytest.approx(7 / 8 - 2 / 10)
+    assert hi == 1.0  # clipped: the normal interval of 9 games passes 1
+    assert (camp["diff"], camp["lo"], camp["hi"]) == pytest.approx((d, lo, hi))
     bank = st.filter(pl.col("structure") == "Bank").row(0, named=True)
     assert bank["built"] == 0 and bank["diff"] is None and math.isnan(bank["turn_mean"])
 
@@ -238,8 +259,12 @@ def test_goal_stats(main_run):
     # seat-games of g0-g5 and g8 have win share 1 (g4 seat 0) + 1 (g5 seat 0) + 1 (g8 draw)
     assert (crew["n_with"], crew["wins_with"]) == (5, 4.0)
     assert (crew["n_without"], crew["wins_without"]) == (9, pytest.approx(3.0))
-    d, lo, hi = newcombe_difference(4, 5, 3, 9)
-    assert (crew["diff"], crew["lo"], crew["hi"]) == pytest.approx((d[0], lo[0], hi[0]))
+    # the seats of the games where Crew was drawn (g0-g5, g8), clustered by game
+    y = [1, 0] * 6 + [0.5, 0.5]
+    x = [1, 0] * 4 + [0, 1] + [0, 0] + [0, 0]
+    d, lo, hi = clustered_diff(y, x, np.repeat([0, 1, 2, 3, 4, 5, 8], 2))
+    assert d == pytest.approx(4 / 5 - 3 / 9)
+    assert (crew["diff"], crew["lo"], crew["hi"]) == pytest.approx((d, lo, hi))
     hoard = gs.filter(pl.col("goal") == "Hoard").row(0, named=True)
     assert hoard["drawn"] == 0 and hoard["claim_rate"] is None
 

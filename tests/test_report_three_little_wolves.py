@@ -14,6 +14,7 @@ import os
 import numpy as np
 import polars as pl
 import pytest
+import statsmodels.api as sm
 from statsmodels.stats.multitest import multipletests
 
 from analysis import queries as q
@@ -279,6 +280,20 @@ def _pool_run(tmp_path):
                      strategies=["random", "greedy", "wolf-bettor", "no-wolf"])
 
 
+def clustered_diff(y, x, games):
+    """(diff, lo, hi) computed apart from the tables' code: statsmodels OLS of the win share
+    ``y`` on the 0/1 indicator ``x``, the coefficient with its 95% normal interval clustered
+    by ``games`` (CR1 as the tables: G/(G-1), without statsmodels' (N-1)/(N-K) factor, hence
+    ``use_correction=False``), clipped to [-1, 1] (a difference of two win rates)."""
+    y, x, games = (np.asarray(a, float) for a in (y, x, games))
+    fit = sm.OLS(y, sm.add_constant(x)).fit(
+        cov_type="cluster", cov_kwds={"groups": games.astype(int), "use_correction": False})
+    g = len(np.unique(games))
+    d = float(fit.params[1])
+    half = Z95 * math.sqrt(float(fit.cov_params()[1, 1]) * g / (g - 1))
+    return d, max(d - half, -1.0), min(d + half, 1.0)
+
+
 def test_wolf_queries_by_hand(tmp_path):
     _, seats = scan(_pool_run(tmp_path))
     st = {r["strategy"]: r for r in tlw.wolf_by_strategy(seats).iter_rows(named=True)}
@@ -302,8 +317,11 @@ def test_wolf_queries_by_hand(tmp_path):
     assert allb[3]["n"] == 4 and allb[3]["wins"] == pytest.approx(2.0)
     m = tlw.bet_more_less(seats, "greedy", 2).row(0, named=True)
     assert (m["n_more"], m["w_more"], m["n_less"], m["w_less"]) == (3, 1.5, 2, 1.0)
-    d, lo, hi = newcombe_difference(1.5, 3, 1.0, 2)
-    assert (m["diff"], m["lo"], m["hi"]) == pytest.approx((d[0], lo[0], hi[0]))
+    # greedy's seats of finished games g0-g4 (one a game): win share, >= 2 wolf actions;
+    # the interval is clustered by game
+    d, lo, hi = clustered_diff([1, 0, 1, 0.5, 0], [0, 0, 1, 1, 1], [0, 1, 2, 3, 4])
+    assert d == pytest.approx(0.0)
+    assert (m["diff"], m["lo"], m["hi"]) == pytest.approx((d, lo, hi))
 
 
 # ---------------------------------------------------------------- ties -------------------

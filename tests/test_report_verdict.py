@@ -143,7 +143,8 @@ def test_bot_mix_said_once_and_one_rule_hole_row_per_check(tmp_path, monkeypatch
     mix = mix_label(json.loads(open(f"{run}/manifest.json").read()))
     assert v.count(mix) == 1 and v.index(f"Bots: {mix}.") < v.index("| Question |")
     rows = [r for r in v.splitlines() if r.startswith("| ") and not r.startswith("| Question")]
-    comp = [r for r in rows if r.startswith(("| Strongest component", "| Weakest component"))]
+    comp = [r for r in rows if r.startswith(("| Highest association, component",
+                                          "| Lowest association, component"))]
     assert len(comp) == 2  # DRILL and DOG at 2 players
     readings = [r.rstrip(" |").rsplit(" | ", 1)[1] for r in rows]
     assert not any("greedy" in x or "bots" in x.lower() for x in readings)

@@ -71,9 +71,11 @@ def search_space(game, bot: str, extra: dict[str, tuple[float, float]] | None = 
                         + ", ".join(n for n, s in game.strategies.items()
                                     if s.params and not s.search))
     names = list(spec.param_names)
-    rows = np.array([s.params for s in game.strategies.values()
+    # the hand-set rows only: a tuned row (``<bot>-tuned``, strategies/<game>/tuned.json) would
+    # move the space after each run, and a resumed study must see the same space
+    rows = np.array([s.params for n, s in game.strategies.items()
                      if s.params and not s.search and tuple(s.param_names) == tuple(names)
-                     and s.code == spec.code])
+                     and s.code == spec.code and not n.endswith("-tuned")])
     space = {}
     for j, name in enumerate(names):
         col = rows[:, j]

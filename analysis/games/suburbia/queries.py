@@ -137,9 +137,11 @@ def _clustered_crude(tot: pl.DataFrame, clusters: pl.DataFrame, keys: list[str])
                 out[k].append(r[k])
             out["deff"].append(None)
             continue
-        d, lo, hi, p = q.clustered_from_sums(r, "_", r["g_"], r["n1"], r["w1"], r["n0"], r["w0"])
+        sums = (r, "_", r["g_"], r["n1"], r["w1"], r["n0"], r["w0"])
+        d, lo, hi, p = q.clustered_from_sums(*sums)  # clipped to [-1, 1]
+        _, ulo, uhi, _ = q.clustered_from_sums(*sums, bound=None)  # the design effect: unclipped
         naive = (r["hi"] - r["lo"]) if r["hi"] is not None and r["lo"] is not None else None
-        out["deff"].append((hi - lo) / naive if naive and hi == hi else None)
+        out["deff"].append((uhi - ulo) / naive if naive and uhi == uhi else None)
         for k, v in (("diff", d), ("lo", lo), ("hi", hi), ("p", p)):
             out[k].append(v)
     return tot.with_columns(*(pl.Series(k, v, dtype=pl.Float64).fill_nan(None)
