@@ -4,18 +4,16 @@ on a small real chunk."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import polars as pl
 import pytest
-import statsmodels.api as sm
 
 from analysis.doc import Doc
 from analysis.games import go_town as gt
 from analysis.paired import paired_difference
 from analysis.report.context import ReportContext
-from analysis.stats import Z95, wilson_interval
+from analysis.stats import wilson_interval
+from tests.clustered import clustered_diff
 
 
 def _games(rows):
@@ -56,18 +54,6 @@ def test_end_reasons_and_rounds():
     assert rd.filter(pl.col("players") == 3)["mean"][0] == 10.0
 
 
-def clustered_diff(y, x, games):
-    """(diff, lo, hi) computed apart from the tables' code: statsmodels OLS of the win share
-    ``y`` on the 0/1 indicator ``x``, the coefficient with its 95% normal interval clustered
-    by ``games`` (CR1 as the tables: G/(G-1), without statsmodels' (N-1)/(N-K) factor, hence
-    ``use_correction=False``), clipped to [-1, 1] (a difference of two win rates)."""
-    y, x, games = (np.asarray(a, float) for a in (y, x, games))
-    fit = sm.OLS(y, sm.add_constant(x)).fit(
-        cov_type="cluster", cov_kwds={"groups": games.astype(int), "use_correction": False})
-    g = len(np.unique(games))
-    d = float(fit.params[1])
-    half = Z95 * math.sqrt(float(fit.cov_params()[1, 1]) * g / (g - 1))
-    return d, max(d - half, -1.0), min(d + half, 1.0)
 
 
 def test_kingmaking_and_wrecking_ball():

@@ -25,7 +25,6 @@ import os
 import numpy as np
 import polars as pl
 import pytest
-import statsmodels.api as sm
 from scipy import stats as sps
 
 from analysis import queries as q
@@ -34,6 +33,7 @@ from analysis.report import write_report
 from analysis.stats import Z95, bh_adjust, newcombe_difference, wilson_interval
 from sim.core.errors import UserError
 from sim.registry import get_game
+from tests.clustered import clustered_diff_p
 
 GAME = get_game("little-town")
 DETAIL = GAME.seat_detail
@@ -131,20 +131,6 @@ def _row(df, **keys):
     return sel.row(0, named=True)
 
 
-def clustered_diff(y, x, games):
-    """(diff, lo, hi, p) computed apart from the tables' code: statsmodels OLS of the win share
-    ``y`` on the 0/1 indicator ``x``, the coefficient with its 95% normal interval clustered
-    by ``games`` (CR1 as the tables: G/(G-1), without statsmodels' (N-1)/(N-K) factor, hence
-    ``use_correction=False``), clipped to [-1, 1] (a difference of two win rates), and the
-    two-sided normal p-value of the coefficient."""
-    y, x, games = (np.asarray(a, float) for a in (y, x, games))
-    fit = sm.OLS(y, sm.add_constant(x)).fit(
-        cov_type="cluster", cov_kwds={"groups": games.astype(int), "use_correction": False})
-    g = len(np.unique(games))
-    d = float(fit.params[1])
-    se = math.sqrt(float(fit.cov_params()[1, 1]) * g / (g - 1))
-    return (d, max(d - Z95 * se, -1.0), min(d + Z95 * se, 1.0),
-            2 * sps.norm.sf(abs(d) / se))
 
 
 # ---------------------------------------------------------------- buildings --------------
@@ -166,7 +152,7 @@ def test_building_stats_exact(main_run):
     # it; win shares; the interval and p are clustered by game (one game's seats are not
     # independent)
     y = [1, 0, 0] * 6 + [0, 1, 0] * 4 + [0.5, 0.5, 0]
-    d, lo, hi, p = clustered_diff(y, [1, 0, 0] * 11, np.repeat(np.arange(11), 3))
+    d, lo, hi, p = clustered_diff_p(y, [1, 0, 0] * 11, np.repeat(np.arange(11), 3))
     assert d == pytest.approx(6.5 / 11 - 4.5 / 22)
     assert (t["diff"], t["lo"], t["hi"], t["p"]) == pytest.approx((d, lo, hi, p))
 
@@ -194,7 +180,7 @@ def test_goal_stats_exact(main_run):
     # the holders: seat 0 of finished g0-g20 (one a game), completed in g0-g9; clustered by
     # game
     y = [1] * 6 + [0] * 4 + [0.5] + [0] * 10
-    d, lo, hi, p = clustered_diff(y, [1] * 10 + [0] * 11, np.arange(21))
+    d, lo, hi, p = clustered_diff_p(y, [1] * 10 + [0] * 11, np.arange(21))
     assert d == pytest.approx(0.6 - 0.5 / 11)
     assert (r["diff"], r["lo"], r["hi"], r["p"]) == pytest.approx((d, lo, hi, p))
     assert (r["completion_lo"], r["completion_hi"]) == pytest.approx(

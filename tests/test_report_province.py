@@ -21,7 +21,6 @@ import os
 import numpy as np
 import polars as pl
 import pytest
-import statsmodels.api as sm
 from statsmodels.stats.multitest import multipletests
 
 from analysis import queries as q
@@ -29,6 +28,7 @@ from analysis import stats
 from analysis.games import province as pv
 from analysis.report import write_report
 from analysis.stats import wilson_interval
+from tests.clustered import clustered_diff
 
 STRUCTS = [s.lower() for s in pv.STRUCTURES]
 GOALS = [pv.slug(g) for g in pv.GOALS]
@@ -47,18 +47,6 @@ SEAT_SCHEMA = {
 }
 
 
-def clustered_diff(y, x, games):
-    """(diff, lo, hi) computed apart from the tables' code: statsmodels OLS of the win share
-    ``y`` on the 0/1 indicator ``x``, the coefficient with its 95% normal interval clustered
-    by ``games`` (CR1 as the tables: G/(G-1), without statsmodels' (N-1)/(N-K) factor, hence
-    ``use_correction=False``), clipped to [-1, 1] (a difference of two win rates)."""
-    y, x, games = (np.asarray(a, float) for a in (y, x, games))
-    fit = sm.OLS(y, sm.add_constant(x)).fit(
-        cov_type="cluster", cov_kwds={"groups": games.astype(int), "use_correction": False})
-    g = len(np.unique(games))
-    d = float(fit.params[1])
-    half = stats.Z95 * math.sqrt(float(fit.cov_params()[1, 1]) * g / (g - 1))
-    return d, max(d - half, -1.0), min(d + half, 1.0)
 
 
 def G(winners, *, strats=("greedy", "sniper"), seed=None, limit=False, turns=12,
