@@ -1,0 +1,81 @@
+"""Parameter-row sweep in the recommended mix: each candidate's per-bot blunder rate and win
+share at every player count, the rows overridden in place (``run_chunk(params=...)``: no
+recompile), plus each changed bot's 2-player win share against ``random``.
+
+``python -m tests.bot_audit.row_sweep GAME METRIC -n N --cand 'name:bot.param=v,bot.param=v' ...``
+
+METRIC: a ``seat_detail`` column (a seat-game counts when it is > 0), e.g. Little Town's
+``unfed``. Used to pick Little Town's food-reserve rows (docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import sim
+from tests.bot_audit._common import mix_seats, rotated_seats
+
+
+def parse_cand(text: str) -> tuple[str, dict]:
+    name, _, body = text.partition(":")
+    ov: dict = {}
+    for item in filter(None, body.split(",")):
+        key, _, val = item.partition("=")
+        bot, _, param = key.partition(".")
+        ov.setdefault(bot, {})[param] = float(val)
+    return name, ov
+
+
+def rows_with(game, names, ov):
+    codes, params = game.bots.params_matrix(names)
+    pn = list(game.bots.PARAM_NAMES)
+    params = params[: len(names)].copy()
+    for i, n in enumerate(names):
+        base = n.split("@")[0]
+        for bot in (base, "*"):
+            for p, v in ov.get(bot, {}).items():
+                params[i, pn.index(p)] = v
+    return params
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game")
+    ap.add_argument("metric")
+    ap.add_argument("-n", type=int, default=2000)
+    ap.add_argument("-p", "--players", type=int, nargs="*", default=None)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--vs-random", type=int, default=0)
+    ap.add_argument("--cand", action="append", default=[])
+    a = ap.parse_args(argv)
+    game = sim.get_game(a.game)
+    players = a.players or list(range(game.min_players, game.max_players + 1))
+    cands = [("base", {})] + [parse_cand(c) for c in a.cand]
+    for cname, ov in cands:
+        t0 = time.process_time()
+        for p in players:
+            names = list(game.recommended_mix(p))
+            seats = mix_seats(a.n, p, len(names), a.seed)
+            res = game.run_chunk(0, a.n, a.seed, p, seats, {}, names,
+                                 params=rows_with(game, names, ov))
+            m = res.seat_detail[a.metric] > 0
+            parts = []
+            for k, b in enumerate(names):
+                mine = seats == k
+                parts.append(f"{b} {100 * m[mine].mean():5.2f}% ws {res.win_share[mine].mean():.3f}"
+                             f" sc {res.score[mine].mean():5.1f}")
+            print(f"{cname:14s} {p}p  " + " | ".join(parts), flush=True)
+        if a.vs_random:
+            for b in sorted(set(ov) - {"*"}):
+                seats = rotated_seats(a.vs_random, 2, 2)
+                res = game.run_chunk(0, a.vs_random, a.seed, 2, seats, {}, [b, "random"],
+                                     params=rows_with(game, [b, "random"], ov))
+                print(f"{cname:14s} {b} vs random 2p: {res.win_share[seats == 0].mean():.4f}",
+                      flush=True)
+        print(f"{cname:14s} {time.process_time() - t0:.1f} CPU s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
