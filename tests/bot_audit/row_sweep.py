@@ -3,6 +3,9 @@ share at every player count, the rows overridden in place (``run_chunk(params=..
 recompile), plus each changed bot's 2-player win share against ``random``.
 
 ``python -m tests.bot_audit.row_sweep GAME METRIC -n N --cand 'name:bot.param=v,bot.param=v' ...``
+(``*.param`` sets it in every row). ``--audit N``: also the game's mix audit
+(``python -m tests.bot_audit GAME --mix``, every row) over ``N`` games per player count with
+each candidate's rows.
 
 METRIC: a ``seat_detail`` column (a seat-game counts when it is > 0), e.g. Little Town's
 ``unfed``. Used to pick Little Town's food-reserve rows (docs/bots.md).
@@ -11,9 +14,12 @@ METRIC: a ``seat_detail`` column (a seat-game counts when it is > 0), e.g. Littl
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import importlib
 import time
 
 import sim
+from tests.bot_audit import _common
 from tests.bot_audit._common import mix_seats, rotated_seats
 
 
@@ -39,6 +45,31 @@ def rows_with(game, names, ov):
     return params
 
 
+def audit_rows(game, a, cname, ov, players) -> None:
+    """The mix audit's rows with the candidate's rows patched into the bot package's
+    strategies (restored after)."""
+    from tests.bot_audit.__main__ import MODULES
+
+    mod = importlib.import_module(f"tests.bot_audit.{MODULES[a.game]}")
+    strat = game.bots.STRATEGIES
+    saved = dict(strat)
+    pn = list(game.bots.PARAM_NAMES)
+    try:
+        for name, spec in saved.items():
+            row = list(spec.params or ())
+            if not row:
+                continue
+            for bot in (name, "*"):
+                for p, v in ov.get(bot, {}).items():
+                    row[pn.index(p)] = v
+            strat[name] = dataclasses.replace(spec, params=tuple(row))
+        for r in _common.mix_rows(a.game, mod.play, a.audit, players, a.seed, mod._rows):
+            print(f"{cname:14s} {r.text()}", flush=True)
+    finally:
+        strat.clear()
+        strat.update(saved)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("game")
@@ -48,6 +79,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--vs-random", type=int, default=0)
     ap.add_argument("--cand", action="append", default=[])
+    ap.add_argument("--audit", type=int, default=0, metavar="N")
     a = ap.parse_args(argv)
     game = sim.get_game(a.game)
     players = a.players or list(range(game.min_players, game.max_players + 1))
@@ -73,6 +105,8 @@ def main(argv=None) -> int:
                                      params=rows_with(game, [b, "random"], ov))
                 print(f"{cname:14s} {b} vs random 2p: {res.win_share[seats == 0].mean():.4f}",
                       flush=True)
+        if a.audit:
+            audit_rows(game, a, cname, ov, players)
         print(f"{cname:14s} {time.process_time() - t0:.1f} CPU s", flush=True)
     return 0
 
