@@ -99,7 +99,8 @@ def main(argv=None) -> int:
                              f" sc {res.score[mine].mean():5.1f}")
             print(f"{cname:14s} {p}p  " + " | ".join(parts), flush=True)
         if a.vs_random:
-            for b in sorted(set(ov) - {"*"}):
+            changed = set(game.recommended_mix(2)) if ("*" in ov or not ov) else set(ov)
+            for b in sorted(changed):
                 seats = rotated_seats(a.vs_random, 2, 2)
                 res = game.run_chunk(0, a.vs_random, a.seed, 2, seats, {}, [b, "random"],
                                      params=rows_with(game, [b, "random"], ov))
