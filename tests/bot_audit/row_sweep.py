@@ -20,7 +20,7 @@ import time
 
 import sim
 from tests.bot_audit import _common
-from tests.bot_audit._common import mix_seats, rotated_seats
+from tests.bot_audit._common import mirror_seats, mix_seats, rotated_seats
 
 
 def parse_cand(text: str) -> tuple[str, dict]:
@@ -80,6 +80,9 @@ def main(argv=None) -> int:
     ap.add_argument("--vs-random", type=int, default=0)
     ap.add_argument("--cand", action="append", default=[])
     ap.add_argument("--audit", type=int, default=0, metavar="N")
+    ap.add_argument("--speed", type=int, default=0, metavar="N",
+                    help="also --speed-bot's mirror games per CPU second over N games")
+    ap.add_argument("--speed-bot", default="greedy")
     a = ap.parse_args(argv)
     game = sim.get_game(a.game)
     players = a.players or list(range(game.min_players, game.max_players + 1))
@@ -106,6 +109,15 @@ def main(argv=None) -> int:
                                      params=rows_with(game, [b, "random"], ov))
                 print(f"{cname:14s} {b} vs random 2p: {res.win_share[seats == 0].mean():.4f}",
                       flush=True)
+        if a.speed:
+            for p in players:
+                seats = mirror_seats(a.speed, p)
+                rows = rows_with(game, [a.speed_bot], ov)
+                game.run_chunk(0, 20, a.seed, p, seats[:20], {}, [a.speed_bot], params=rows)
+                c0 = time.process_time()
+                game.run_chunk(0, a.speed, a.seed, p, seats, {}, [a.speed_bot], params=rows)
+                print(f"{cname:14s} {p}p {a.speed_bot} mirror: "
+                      f"{a.speed / (time.process_time() - c0):.0f} games per CPU s", flush=True)
         if a.audit:
             audit_rows(game, a, cname, ov, players)
         print(f"{cname:14s} {time.process_time() - t0:.1f} CPU s", flush=True)
