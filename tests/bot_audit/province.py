@@ -18,6 +18,8 @@ through the kernel contract and ``strategies.common.bot_choose``. Counted per st
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from numba import njit
 
@@ -224,6 +226,21 @@ def main(n: int, players: list[int] | None, seed: int, only: set[str] | None) ->
                       f"{cnt[0, C_VP] / cnt[0, C_SEATS]:.2f}")
             _report(f"every structure's labor +1{label}, recommended mix", SCRIPTED,
                     *run(SCRIPTED, n, seed, "pool", overrides=ov, zero=zero))
+    for label, zero in (("", ()), ("-noguard", GUARDS)):
+        if want("speed" + label):  # greedy mirror, games per CPU second (process time)
+            game = sim.get_game("province")
+            seats = np.zeros((n, 2), np.int64)
+            codes, params = game.bots.params_matrix(["greedy"])
+            for p in zero:
+                params[:, list(game.bots.PARAM_NAMES).index(p)] = 0.0
+            game.run_chunk(0, 20, seed, 2, seats[:20], {}, ["greedy"], params=params)
+            rates = []
+            for r in range(3):
+                c0 = time.process_time()
+                game.run_chunk(r * n, n, seed, 2, seats, {}, ["greedy"], params=params)
+                rates.append(n / (time.process_time() - c0))
+            print(f"== greedy mirror{label}: {sorted(rates)[1]:.0f} games per CPU s "
+                  f"(median of 3 x {n} games)")
     if want("lender"):
         _report("lender vs greedy, seats rotated", ["lender", "greedy"],
                 *run(["lender", "greedy"], n, seed, "rotate"))
