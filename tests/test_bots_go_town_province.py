@@ -255,3 +255,44 @@ def test_province_end_check_plays_out_on_a_stack_copy():
     assert np.array_equal(st.x, x0) and np.array_equal(st.rng, r0)
     st2 = _province(SIX, SIX, {n: 0 for n in SIX}, [5, 3], 3, STACK, [1, 1, -1, -1, -2])
     assert not ends_losing(st2.x, st2.rng, _action(PV, st2, "BUILD Bank"))  # 8 + 2 to 2: wins
+
+
+def _province_work(p0_owned, p1_owned, first_builder, stack, results, workers):
+    """Seat 0 at the start of its work phase (labor 0, nothing moved yet)."""
+    st = _province(p0_owned, p1_owned, first_builder, [1, 1], 0, stack, results)
+    d = PV.state_to_dict(st)
+    d["phase"] = "work"
+    d["workers"].update(workers)
+    d["this_turn"] = {"labor_gained": 0, "moved": 0, "grinds": 0, "built": False,
+                      "hired": False}
+    return PV.state_from_dict(d)
+
+
+def test_province_move_guard_never_claims_a_losing_last_goal():
+    # the last goal token is Crew (move 4 workers in one work phase); seat 0 holds 4 workers
+    # (the Camp's yellow one) and is 7 VP behind: moving all four claims the last goal, ends the
+    # game and loses it; the MOVE end guard plays a move that does not (before: a MOVE's goal
+    # cascade was not checked, only builds, grinds and hires)
+    from strategies.province.bots import PARAM_NAMES, STRATEGIES, move_ends_losing
+
+    st = _province_work(["Camp"], ["Bank", "Village", "Smithy"],
+                        {"Camp": 0, "Bank": 1, "Village": 1, "Smithy": 1},
+                        ["Township", "Landmark", "Hoard", "Rival", "Crew"], [1, 1, -1, -1, -2],
+                        {"green": [0, 1, 2], "yellow": 3})
+    moves = [a for a in PV.legal_actions(st) if PV.action_to_string(st, a).startswith("MOVE")]
+    by_count = {}
+    for a in moves:
+        y = PV.apply_action(st, a)
+        by_count.setdefault(PV.state_to_dict(y)["this_turn"]["moved"], []).append(a)
+    assert max(by_count) == 4, sorted(by_count)
+    for bot in ["greedy", "denial", "engine", "lender", "sniper"]:
+        params = np.array([STRATEGIES[bot].params])
+        assert params[0, PARAM_NAMES.index("move_guard")] > 0
+        x0, r0 = st.x.copy(), st.rng.copy()
+        assert all(move_ends_losing(st.x, st.rng, a, params, 0) for a in by_count[4]), bot
+        assert not any(move_ends_losing(st.x, st.rng, a, params, 0) for a in by_count[1]), bot
+        assert np.array_equal(st.x, x0) and np.array_equal(st.rng, r0)
+        for s in SEEDS:  # seat 0's whole turn: the game must not end with it losing
+            rng = PV.bot_rng(s)
+            x = PV.apply_action(st, PV.choose_action(st, bot, rng))
+            assert PV.state_to_dict(x)["this_turn"]["moved"] < 4, (bot, s)
