@@ -278,7 +278,7 @@ def test_province_move_guard_never_claims_a_losing_last_goal():
     st = _province_work(["Camp"], ["Bank", "Village", "Smithy"],
                         {"Camp": 0, "Bank": 1, "Village": 1, "Smithy": 1},
                         ["Township", "Landmark", "Hoard", "Rival", "Crew"], [1, 1, -1, -1, -2],
-                        {"green": [0, 1, 2], "yellow": 3})
+                        {"green": [0, 1, 2], "yellow": 0})
     moves = [a for a in PV.legal_actions(st) if PV.action_to_string(st, a).startswith("MOVE")]
     by_count = {}
     for a in moves:
