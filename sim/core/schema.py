@@ -80,6 +80,7 @@ class Field:
     base: int = 0  # enum/names/counts/members: stored value = index in names + base
     count: tuple | None = None  # ("meta", K.M_DECKN): the slot holding a list's length
     length: Any = None  # ints: the list's length when not the state slice's
+    same_count: bool = False  # a list as long as an earlier field's ``count`` (already read)
     hidden: bool = False
     uses: tuple = ()  # hook: the state arrays it reads and writes
     get: Callable | None = None  # hook/header: (game, state, views, n) -> dict value
@@ -196,7 +197,7 @@ class StateSchema:
         arr = getattr(v, f.at[0])
         x = arr[_index(f.at, p)]
         if f.count is not None:
-            x = x[: int(getattr(v, f.count[0])[f.count[1:]])]
+            x = x[: int(getattr(v, f.count[0])[f.count[1]])]
         k = f.kind
         if k == "int":
             return int(x)
@@ -289,7 +290,9 @@ class StateSchema:
                 view[i + f.base] = r.int(r.get(x, name, f"{where}.{name}"), f"{where}.{name}",
                                          lo, hi)
             return
-        if f.count is not None or k == "members":
+        if f.same_count:
+            items = r.list(x, where, int(getattr(v, f.count[0])[f.count[1]]))
+        elif f.count is not None or k == "members":
             items = r.list(x, where, max_len=_bound(f.length, ctx) if f.length is not None
                            else cap)
         else:
@@ -316,7 +319,7 @@ class StateSchema:
             raise AssertionError(k)
         if f.count is not None:
             view[: len(vals)] = vals
-            getattr(v, f.count[0])[f.count[1:]] = len(vals)
+            getattr(v, f.count[0])[f.count[1]] = len(vals)
         else:
             view[: len(vals)] = vals
 
