@@ -11,7 +11,8 @@ fields once, as ``Field`` rows of a ``StateSchema``, each with
 - ``kind``: its form in the dict: ``int``, ``bool``, ``enum`` (a name of ``names``, stored as its
   index + ``base``), ``rng`` (a hex string), ``ints`` (a list of whole numbers), ``names`` (a list
   of names), ``counts`` (``{name: count}`` of a row, zeros left out), ``record`` (``{name:
-  number}`` of a row, every name present), ``members`` (the names, or
+  number}`` of a row, every name present), ``bitset`` (the names of an int's set bits),
+  ``members`` (the names, or
   indices, of a 0/1 row's set entries), or ``hook`` (the game's own ``get``/``put``, for the
   few nested layouts: a Go Town building, a Little Town goal slot);
 - ``lo``/``hi``: its allowed range (numbers, or functions of the ``Ctx``: the player count,
@@ -44,8 +45,8 @@ from sim.core.checks import DictReader
 from sim.core.errors import UserError
 
 BIG = 1_000_000
-KINDS = ("int", "bool", "enum", "rng", "ints", "names", "counts", "record", "members", "hook",
-         "header")
+KINDS = ("int", "bool", "enum", "rng", "ints", "names", "counts", "record", "members", "bitset",
+         "hook", "header")
 
 
 @dataclass
@@ -78,6 +79,8 @@ class Field:
     hi: Any = BIG
     names: Any = None  # a sequence of names, or a function of the Ctx
     base: int = 0  # enum/names/counts/members: stored value = index in names + base
+    refuse: tuple = ()  # names the field never holds (a Lake in the pile)
+    null: int | None = None  # enum/names: the stored value shown as None (an empty slot)
     count: tuple | None = None  # ("meta", K.M_DECKN): the slot holding a list's length
     length: Any = None  # ints: the list's length when not the state slice's
     same_count: bool = False  # a list as long as an earlier field's ``count`` (already read)
@@ -207,11 +210,14 @@ class StateSchema:
             return "0x%016x" % int(x)
         names = _names(f, None, game, state) if f.names is not None else None
         if k == "enum":
-            return names[int(x) - f.base]
+            return None if f.null is not None and x == f.null else names[int(x) - f.base]
         if k == "ints":
             return _tolist(x)
         if k == "names":
-            return [names[int(c) - f.base] for c in x]
+            return [None if f.null is not None and c == f.null else names[int(c) - f.base]
+                    for c in x]
+        if k == "bitset":
+            return [name for i, name in enumerate(names) if (int(x) >> i) & 1]
         if k == "counts":
             return {names[i - f.base]: int(x[i]) for i in range(f.base, f.base + len(names))
                     if x[i]}
@@ -260,13 +266,19 @@ class StateSchema:
         arr = getattr(v, f.at[0])
         idx = _index(f.at, p)
         k = f.kind
+        if k == "bitset":
+            names = _names(f, ctx)
+            items = r.list(x, where, max_len=len(names))
+            bits = [_choose(f, r, c, f"{where}[{i}]", names) for i, c in enumerate(items)]
+            arr[idx] = sum(1 << b for b in set(bits))
+            return
         if k in ("int", "bool", "enum", "rng"):
             if k == "int":
                 arr[idx] = r.int(x, where, _bound(f.lo, ctx), _bound(f.hi, ctx))
             elif k == "bool":
                 arr[idx] = int(r.bool(x, where))
             elif k == "enum":
-                arr[idx] = r.choice(x, where, _names(f, ctx)) + f.base
+                arr[idx] = _choose(f, r, x, where, _names(f, ctx))
             else:
                 arr[idx] = np.uint64(r.rng(x, where))
             return
@@ -278,14 +290,16 @@ class StateSchema:
             row = np.zeros(cap, view.dtype)
             lo, hi = _bound(f.lo, ctx), _bound(f.hi, ctx)
             for name, c in x.items():
-                if name not in names:
-                    raise r.fail(where, name, f"unknown name; allowed: {', '.join(names)}")
-                row[list(names).index(name) + f.base] = r.int(c, f"{where}.{name}", lo, hi)
+                i = _choose(f, r, name, where, names)
+                row[i] = r.int(c, f"{where}.{name}", lo, hi)
             view[:] = row
             return
         if k == "record":
             r.dict(x, where)
             lo, hi = _bound(f.lo, ctx), _bound(f.hi, ctx)
+            for name in x:
+                if name not in names:
+                    raise r.fail(where, name, f"unknown entry; allowed: {', '.join(names)}")
             for i, name in enumerate(names):
                 view[i + f.base] = r.int(r.get(x, name, f"{where}.{name}"), f"{where}.{name}",
                                          lo, hi)
@@ -301,11 +315,10 @@ class StateSchema:
             vals = [r.int(c, f"{where}[{i}]", _bound(f.lo, ctx), _bound(f.hi, ctx))
                     for i, c in enumerate(items)]
         elif k == "names":
-            vals = [r.choice(c, f"{where}[{i}]", names) + f.base for i, c in enumerate(items)]
+            vals = [_choose(f, r, c, f"{where}[{i}]", names) for i, c in enumerate(items)]
         elif k == "members":
             if names is not None:
-                vals = [r.choice(c, f"{where}[{i}]", names) + f.base
-                        for i, c in enumerate(items)]
+                vals = [_choose(f, r, c, f"{where}[{i}]", names) for i, c in enumerate(items)]
             else:
                 vals = [r.int(c, f"{where}[{i}]", _bound(f.lo, ctx), _bound(f.hi, ctx))
                         for i, c in enumerate(items)]
@@ -322,6 +335,16 @@ class StateSchema:
             getattr(v, f.count[0])[f.count[1]] = len(vals)
         else:
             view[: len(vals)] = vals
+
+
+def _choose(f: Field, r: DictReader, x, where: str, names: Sequence[str]) -> int:
+    """The stored value of the name ``x`` (None: the field's ``null``)."""
+    if x is None and f.null is not None:
+        return f.null
+    allowed = [n for n in names if n not in f.refuse]
+    if x in f.refuse and isinstance(x, str):
+        raise r.fail(where, x, f"not allowed here; allowed: {', '.join(map(str, allowed))}")
+    return r.choice(x, where, names) + f.base
 
 
 def _tolist(x) -> list:
@@ -364,14 +387,15 @@ def read_header(game, r: DictReader, d: dict, players: bool = True) -> tuple[int
     return n, resolved
 
 
-def header_fields(data_get: Callable, players: bool = True) -> list[Field]:
-    """The rows every dict starts with: ``game``, ``n_players``, ``options`` and ``data``."""
+def header_fields(data_get: Callable | None = None, players: bool = True) -> list[Field]:
+    """The rows a dict starts with: ``game``, ``n_players`` (unless the player count is
+    fixed), ``options`` and ``data`` (when the dict carries the component data)."""
     out = [Field("game", kind="header", get=lambda g, s, v, n: g.id)]
     if players:
         out.append(Field("n_players", kind="header", get=lambda g, s, v, n: n))
-    out += [Field("options", kind="header",
-                  get=lambda g, s, v, n: g.options.decode(v.opts)),
-            Field("data", kind="header", get=data_get)]
+    out.append(Field("options", kind="header", get=lambda g, s, v, n: g.options.decode(v.opts)))
+    if data_get is not None:
+        out.append(Field("data", kind="header", get=data_get))
     return out
 
 
