@@ -200,7 +200,7 @@ class StateSchema:
         arr = getattr(v, f.at[0])
         x = arr[_index(f.at, p)]
         if f.count is not None:
-            x = x[: int(getattr(v, f.count[0])[f.count[1]])]
+            x = x[: int(getattr(v, f.count[0])[_index(f.count, p)])]
         k = f.kind
         if k == "int":
             return int(x)
@@ -305,7 +305,7 @@ class StateSchema:
                                          lo, hi)
             return
         if f.same_count:
-            items = r.list(x, where, int(getattr(v, f.count[0])[f.count[1]]))
+            items = r.list(x, where, int(getattr(v, f.count[0])[_index(f.count, p)]))
         elif f.count is not None or k == "members":
             items = r.list(x, where, max_len=_bound(f.length, ctx) if f.length is not None
                            else cap)
@@ -332,7 +332,7 @@ class StateSchema:
             raise AssertionError(k)
         if f.count is not None:
             view[: len(vals)] = vals
-            getattr(v, f.count[0])[f.count[1]] = len(vals)
+            getattr(v, f.count[0])[_index(f.count, p)] = len(vals)
         else:
             view[: len(vals)] = vals
 
