@@ -84,6 +84,7 @@ class Field:
     count: tuple | None = None  # ("meta", K.M_DECKN): the slot holding a list's length
     length: Any = None  # ints: the list's length when not the state slice's
     same_count: bool = False  # a list as long as an earlier field's ``count`` (already read)
+    default: Any = None  # the value of a key missing from the dict (a key added later)
     hidden: bool = False
     uses: tuple = ()  # hook: the state arrays it reads and writes
     get: Callable | None = None  # hook/header: (game, state, views, n) -> dict value
@@ -142,7 +143,9 @@ class StateSchema:
         if dup:
             raise ValueError(f"schema {game_id}: fields declared twice: {sorted(dup)}")
         self.data = tuple(data)  # arrays from the component data / options (the dict's header)
-        self.derived = tuple(derived)  # arrays rebuilt from the others (``finish``)
+        # rebuilt from the others (``finish``) or scratch: array names, or (array, index ...)
+        # for a slot of an array the fields declare
+        self.derived = tuple(derived)
         self._views = views
         self.start = start  # (game, r, d) -> Ctx: reads the header, allocates the state
         self.check = check  # (game, r, ctx) -> None: the game's cross-field rules
@@ -154,9 +157,33 @@ class StateSchema:
         return state if self._views is None else self._views(state)
 
     def declared_arrays(self) -> set[str]:
-        out = set(self.data) | set(self.derived)
+        out = set(self.data) | {x for x in self.derived if isinstance(x, str)}
         for f in self.fields:
             out |= f.arrays()
+        return out
+
+    def live(self, state) -> dict[str, np.ndarray]:
+        """Copies of the state's arrays as far as they are the position: derived arrays and
+        slots left out (zeroed), a list's storage past its count zeroed. Two states with the
+        same dict have the same ``live`` arrays (tests/test_schema.py)."""
+        v = self.views(state)
+        out = {a: np.array(getattr(v, a)) for a in self.declared_arrays()
+               if a not in self.derived}
+        for x in self.derived:
+            if not isinstance(x, str):
+                out[x[0]][x[1:]] = 0
+        n = self.n_of(v) if self.n_of else None
+        for f in self.fields:  # seats past the player count
+            if n is not None and "p" in f.at:
+                for p in range(int(n), getattr(v, f.at[0]).shape[f.at.index("p") - 1]):
+                    out[f.at[0]][_index(f.at, p)] = 0
+        for f in self.fields:
+            if f.count is None:
+                continue
+            seats = (getattr(v, f.at[0]).shape[f.at.index("p") - 1] if "p" in f.at else 1)
+            for p in range(seats):
+                k = int(getattr(v, f.count[0])[_index(f.count, p)])
+                out[f.at[0]][_index(f.at, p)][k:] = 0
         return out
 
     def hidden_keys(self) -> list[str]:
@@ -245,12 +272,15 @@ class StateSchema:
                     for p in range(ctx.n):
                         w = f"{head}[{p}]"
                         obj = r.dict(seats[p], w)
-                        self._read(f, r, r.get(obj, tail, f"{w}.{tail}"), f"{w}.{tail}", ctx,
-                                   v, p)
+                        x = (f.default if f.default is not None and tail not in obj
+                             else r.get(obj, tail, f"{w}.{tail}"))
+                        self._read(f, r, x, f"{w}.{tail}", ctx, v, p)
                 else:
                     vals = r.list(_get_path(r, d, head), head, ctx.n)
                     for p in range(ctx.n):
                         self._read(f, r, vals[p], f"{head}[{p}]", ctx, v, p)
+            elif f.default is not None and "." not in f.key and f.key not in d:
+                self._read(f, r, f.default, f.key, ctx, v, None)
             else:
                 self._read(f, r, _get_path(r, d, f.key), f.key, ctx, v, None)
         if self.check is not None:
@@ -387,10 +417,11 @@ def read_header(game, r: DictReader, d: dict, players: bool = True) -> tuple[int
     return n, resolved
 
 
-def header_fields(data_get: Callable | None = None, players: bool = True) -> list[Field]:
+def header_fields(data_get: Callable | None = None, players: bool = True,
+                  game: bool = True) -> list[Field]:
     """The rows a dict starts with: ``game``, ``n_players`` (unless the player count is
     fixed), ``options`` and ``data`` (when the dict carries the component data)."""
-    out = [Field("game", kind="header", get=lambda g, s, v, n: g.id)]
+    out = [Field("game", kind="header", get=lambda g, s, v, n: g.id)] if game else []
     if players:
         out.append(Field("n_players", kind="header", get=lambda g, s, v, n: n))
     out.append(Field("options", kind="header", get=lambda g, s, v, n: g.options.decode(v.opts)))

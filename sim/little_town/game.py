@@ -387,7 +387,9 @@ _SCHEMA = StateSchema([
     Field("players[].pick", _sb(K.SB_PICK), "ints", hi=K.NDRAFT),
     Field("players[].stats", ("seat", "p", slice(K.SE_STATS, K.SE_STATS + len(K.STAT_NAMES))),
           "record", names=K.STAT_NAMES, lo=-_BIG, hi=_BIG),
-], data=("opts", "bdata", "gdata", "geo", "consts"), derived=("scratch",), start=_start,
+], data=("opts", "bdata", "gdata", "geo", "consts"),
+    derived=("scratch", ("meta", K.M_NLEGAL), ("mkt", K.MK_LOC), ("seat", slice(None), K.SE_GDIRTY)),
+    start=_start,
     check=_check, finish=lambda game, s, ctx: recompute_derived(s),
     n_of=lambda v: v.meta[K.M_NP], game_id="little-town")
 LittleTown.state_schema = _SCHEMA
