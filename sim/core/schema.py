@@ -84,7 +84,6 @@ class Field:
     count: tuple | None = None  # ("meta", K.M_DECKN): the slot holding a list's length
     length: Any = None  # ints: the list's length when not the state slice's
     same_count: bool = False  # a list as long as an earlier field's ``count`` (already read)
-    default: Any = None  # the value of a key missing from the dict (a key added later)
     hidden: bool = False
     uses: tuple = ()  # hook: the state arrays it reads and writes
     get: Callable | None = None  # hook/header: (game, state, views, n) -> dict value
@@ -133,7 +132,7 @@ class StateSchema:
     arrays (not in the dict's state part), and the hooks."""
 
     def __init__(self, fields: Sequence[Field], *, data: Sequence[str] = (),
-                 derived: Sequence[str] = (), views: Callable | None = None,
+                 derived: Sequence = (), unsaved: Sequence = (), views: Callable | None = None,
                  start: Callable | None = None, check: Callable | None = None,
                  finish: Callable | None = None, n_of: Callable | None = None,
                  game_id: str = ""):
@@ -146,6 +145,8 @@ class StateSchema:
         # rebuilt from the others (``finish``) or scratch: array names, or (array, index ...)
         # for a slot of an array the fields declare
         self.derived = tuple(derived)
+        # slots of declared arrays the dict form does not carry (recorded-only counters)
+        self.unsaved = tuple(unsaved)
         self._views = views
         self.start = start  # (game, r, d) -> Ctx: reads the header, allocates the state
         self.check = check  # (game, r, ctx) -> None: the game's cross-field rules
@@ -169,7 +170,7 @@ class StateSchema:
         v = self.views(state)
         out = {a: np.array(getattr(v, a)) for a in self.declared_arrays()
                if a not in self.derived}
-        for x in self.derived:
+        for x in self.derived + self.unsaved:
             if not isinstance(x, str):
                 out[x[0]][x[1:]] = 0
         n = self.n_of(v) if self.n_of else None
@@ -272,15 +273,12 @@ class StateSchema:
                     for p in range(ctx.n):
                         w = f"{head}[{p}]"
                         obj = r.dict(seats[p], w)
-                        x = (f.default if f.default is not None and tail not in obj
-                             else r.get(obj, tail, f"{w}.{tail}"))
-                        self._read(f, r, x, f"{w}.{tail}", ctx, v, p)
+                        self._read(f, r, r.get(obj, tail, f"{w}.{tail}"), f"{w}.{tail}", ctx,
+                                   v, p)
                 else:
                     vals = r.list(_get_path(r, d, head), head, ctx.n)
                     for p in range(ctx.n):
                         self._read(f, r, vals[p], f"{head}[{p}]", ctx, v, p)
-            elif f.default is not None and "." not in f.key and f.key not in d:
-                self._read(f, r, f.default, f.key, ctx, v, None)
             else:
                 self._read(f, r, _get_path(r, d, f.key), f.key, ctx, v, None)
         if self.check is not None:

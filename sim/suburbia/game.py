@@ -460,14 +460,14 @@ _SCHEMA = StateSchema([
     Field("players[].redlines_down", _pl(K.P_RLDOWN)),
     Field("players[].goal_pop", _pl(K.P_GOALPOP)),
     Field("players[].money_pop", _pl(K.P_MONEYPOP)),
-    Field("players[].unpaid", _pl(K.P_UNPAID), default=0,
-          doc="money owed and not paid (recorded only); missing in dicts before schema-s9"),
-    Field("players[].forgiven", _pl(K.P_FORGIVEN), default=0,
-          doc="a payment below 0 forgiven (recorded only); missing before schema-s9"),
     Field("players[].goals_scored", _pl(K.P_GOALBITS), "bitset", names=GOAL_NAMES),
     Field("players[].tiles", kind="hook", get=_tiles_get, put=_tiles_put,
           uses=("tk", "grid", "kc")),
-], data=("opts", "tiles", "goals", "lines", "consts", "geo"), start=_start, check=_check,
+], data=("opts", "tiles", "goals", "lines", "consts", "geo"),
+    # recorded-only counters (seat detail, issue 16) the dict form has never carried and the
+    # reference does not model: a game resumed from a dict counts them from 0
+    unsaved=(("pl", slice(None), K.P_UNPAID), ("pl", slice(None), K.P_FORGIVEN)),
+    start=_start, check=_check,
     n_of=lambda v: v.meta[K.M_NP], game_id="suburbia")
 SuburbiaGame.state_schema = _SCHEMA
 
