@@ -130,6 +130,9 @@ class Game:
     # The player counts are ``min_players`` .. ``max_players``.
     information: str = ""
     chance: str = ""
+    # the declared state (sim/core/schema.py): ``state_to_dict`` / ``state_from_dict`` and their
+    # checks are generated from it; its ``hidden`` fields are what ``hidden`` names
+    state_schema: Any = None
     hidden: tuple[str, ...] = ()
     results: tuple[str, ...] = ()
     # per-seat detail groups the report analyses (see analysis.report.write_report)
@@ -166,6 +169,11 @@ class Game:
         if other:
             raise ValueError(f"{where}: end reason(s) {other} are neither results nor "
                              f"unfinished ({', '.join(UNFINISHED)})")
+        sch = self.state_schema
+        if sch is not None and bool(sch.hidden_keys()) != (self.information == "imperfect"):
+            raise ValueError(f"{where}: the state schema's hidden fields "
+                             f"{sch.hidden_keys()} must be non-empty exactly when the "
+                             f"information is imperfect ({self.information})")
 
     def finished_codes(self) -> tuple[int, ...]:
         """The end-reason codes of a game finished with a result (``results``)."""
@@ -318,7 +326,11 @@ class Game:
         raise NotImplementedError
 
     def state_to_dict(self, state) -> dict:
-        raise NotImplementedError
+        """The state as the dict layout of the game's docs page, generated from the game's
+        declared ``state_schema`` (sim/core/schema.py)."""
+        if self.state_schema is None:
+            raise NotImplementedError
+        return self.state_schema.to_dict(self, state)
 
     def state_from_dict(self, data: dict):
         """A state from the dict layout of the game's docs page (``state_to_dict``), checked
@@ -348,8 +360,11 @@ class Game:
         return self._state_from_dict(data)
 
     def _state_from_dict(self, data: dict):
-        """Hook: the state of a dict, every field checked (UserError), not the invariants."""
-        raise NotImplementedError
+        """Hook: the state of a dict, every field checked (UserError), not the invariants;
+        generated from the game's declared ``state_schema``."""
+        if self.state_schema is None:
+            raise NotImplementedError
+        return self.state_schema.from_dict(self, data)
 
     def choose_action(self, state, strategy: str, rng: np.ndarray) -> int:
         """The action the named bot takes now; ``rng`` is the bot generator (``uint64[1]``,

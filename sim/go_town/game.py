@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.checks import DictReader
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
+from sim.core.schema import Ctx, Field, StateSchema, header_fields, read_header
 from sim.go_town import constants as K
 from sim.go_town import data
 from sim.go_town import invariants as _inv
@@ -20,19 +20,6 @@ from sim.go_town.kernels import GoTownState, alloc_state
 from sim.go_town.options import OPTIONS
 
 _NAME_TO_TYPE = {n: k for k, n in enumerate(K.CARD_NAMES) if k}
-
-
-def _counts_dict(row) -> dict[str, int]:
-    return {K.CARD_NAMES[k]: int(row[k]) for k in range(1, K.NT) if row[k]}
-
-
-def _counts_row(d: dict[str, int], what: str) -> np.ndarray:
-    row = np.zeros(K.NT, np.int64)
-    for name, v in d.items():
-        if name not in _NAME_TO_TYPE:
-            raise UserError(f"{what}: unknown card {name!r}; allowed: {', '.join(K.CARD_NAMES[1:])}")
-        row[_NAME_TO_TYPE[name]] = int(v)
-    return row
 
 
 class GoTown(Game):
@@ -55,6 +42,7 @@ class GoTown(Game):
     spec = "shared/rules/go_town.md"
     data_status = data.DATA_STATUS
     keeps_derived = True
+    state_schema = None  # set below the class (_SCHEMA)
     impact_groups = [
         {"prefix": "played_", "title": "Special cards", "noun": "special card",
          "verb": "played", "include": list(K.CARD_NAMES[K.DOG:])},
@@ -159,136 +147,6 @@ class GoTown(Game):
             lines.append(f"  P{p}: {len(d['buildings'][p])} floors {floors} | hand {hand}{extra}")
         return "\n".join(lines)
 
-    # ---- dict form (docs/games/go_town.md section 8) -----------------------------------
-    def state_to_dict(self, state) -> dict:
-        n = int(state.meta[K.M_NP])
-        buildings = []
-        for p in range(n):
-            fl = []
-            for f in range(int(state.n_floors[p])):
-                fl.append({
-                    "cards": [K.CARD_NAMES[state.floors[p, f, 0]], K.CARD_NAMES[state.floors[p, f, 1]]],
-                    "values": [int(state.values[p, f, 0]), int(state.values[p, f, 1])],
-                    "dogs": int(state.dogs[p, f]),
-                })
-            buildings.append(fl)
-        return {
-            "game": self.id,
-            "n_players": n,
-            "options": self.options.decode(state.opts),
-            "data": {
-                "card_counts": {K.CARD_NAMES[k]: int(state.counts[k]) for k in range(1, K.NT)},
-                "opening_hand": int(state.consts[0]),
-                "hand_limit": int(state.consts[1]),
-                "refill_to": int(state.consts[2]),
-            },
-            "rng": "0x%016x" % int(state.rng[0]),
-            "current": int(state.meta[K.M_CUR]),
-            "phase": K.PHASES[int(state.meta[K.M_PHASE])],
-            "turn": int(state.meta[K.M_TURN]),
-            "decisions": int(state.meta[K.M_DEC]),
-            "deck": [K.CARD_NAMES[k] for k in state.deck[: state.meta[K.M_DECKN]]],
-            "discard": _counts_dict(state.discard),
-            "hands": [_counts_dict(state.hands[p]) for p in range(n)],
-            "buildings": buildings,
-            "pending_skips": [int(x) for x in state.skips[:n]],
-            "milk_in_front": [int(x) for x in state.milk[:n]],
-            "played": [_counts_dict(state.played[p]) for p in range(n)],
-            "winner": int(state.meta[K.M_WINNER]),
-            "end_reason": K.END_REASONS[int(state.meta[K.M_END])],
-        }
-
-    def _state_from_dict(self, d: dict) -> GoTownState:
-        """Build a state from the dict layout of docs/games/go_town.md §8. Every field is
-        checked (type, range, card names, the seats, floors within the building's 18 slots)
-        and then the card conservation law; raises UserError naming the field, the value and
-        the allowed range."""
-        r = DictReader(self.id)
-        r.dict(d, "state")
-        n = r.int(r.get(d, "n_players", "n_players"), "n_players", self.min_players,
-                  self.max_players)
-        resolved = self.resolve_options(r.dict(r.get(d, "options", "options"), "options"))
-        opts = self.options.encode(resolved)
-        dd = r.dict(r.get(d, "data", "data"), "data")
-        cc = r.dict(r.get(dd, "card_counts", "data.card_counts"), "data.card_counts")
-        consts = {k: r.int(r.get(dd, k, f"data.{k}"), f"data.{k}", 0, 999)
-                  for k in ("opening_hand", "hand_limit", "refill_to")}
-        counts_in = {}
-        for name, v in cc.items():
-            if name not in _NAME_TO_TYPE:
-                raise r.fail("data.card_counts", name, f"unknown card; allowed: "
-                             f"{', '.join(K.CARD_NAMES[1:])}")
-            counts_in[name] = r.int(v, f"data.card_counts.{name}", 0, 999)
-        data_game = GoTown(counts_in, consts)  # the data's own checks (UserError)
-        data_game._check_data()
-        counts = data_game.counts
-        s = alloc_state(opts, counts, data_game.consts)
-        max_turns = int(resolved["max_turns"])
-        phase = r.choice(r.get(d, "phase", "phase"), "phase", K.PHASES)
-        cur = r.int(r.get(d, "current", "current"), "current", 0, n - 1)
-        turn = r.int(r.get(d, "turn", "turn"), "turn", 0, max_turns)
-        dec = r.int(r.get(d, "decisions", "decisions"), "decisions", 0,
-                    self.max_game_length(resolved))
-        winner = r.int(r.get(d, "winner", "winner"), "winner", -1, n - 1)
-        end = r.choice(r.get(d, "end_reason", "end_reason"), "end_reason", K.END_REASONS)
-        if (phase == K.PH_OVER) != (end != 0):
-            raise r.fail("end_reason", K.END_REASONS[end], f"must be none exactly while the "
-                         f"phase is not over (phase {K.PHASES[phase]})")
-        if (winner >= 0) != (K.END_REASONS[end] == "target"):
-            raise r.fail("winner", winner, "a seat exactly when end_reason is target, else -1")
-        deck_in = r.list(r.get(d, "deck", "deck"), "deck", max_len=len(s.deck))
-        deck = []
-        for i, c in enumerate(deck_in):
-            deck.append(r.choice(c, f"deck[{i}]", K.CARD_NAMES[1:]) + 1)
-        s.deck[: len(deck)] = deck
-        s.meta[:] = [n, cur, phase, turn, dec, winner, end, len(deck)]
-        s.rng[0] = np.uint64(r.rng(r.get(d, "rng", "rng")))
-        s.discard[:] = self._counts(r, r.get(d, "discard", "discard"), "discard", None)
-        hands = r.list(r.get(d, "hands", "hands"), "hands", n)
-        played = r.list(r.get(d, "played", "played"), "played", n)
-        skips = r.ints(r.get(d, "pending_skips", "pending_skips"), "pending_skips", 0,
-                       max_turns, n)
-        milk = r.ints(r.get(d, "milk_in_front", "milk_in_front"), "milk_in_front", 0, 999, n)
-        blds = r.list(r.get(d, "buildings", "buildings"), "buildings", n)
-        dogs_max = int(resolved["dogs_per_floor_max"])
-        for p in range(n):
-            s.hands[p] = self._counts(r, hands[p], f"hands[{p}]", None)
-            s.played[p] = self._counts(r, played[p], f"played[{p}]", None)
-            s.skips[p] = skips[p]
-            s.milk[p] = milk[p]
-            floors = r.list(blds[p], f"buildings[{p}]", max_len=K.MAXF)
-            s.n_floors[p] = len(floors)
-            for f, fl in enumerate(floors):
-                w = f"buildings[{p}][{f}]"
-                r.dict(fl, w)
-                cards = r.list(r.get(fl, "cards", f"{w}.cards"), f"{w}.cards", 2)
-                types = [r.choice(c, f"{w}.cards[{i}]", K.CARD_NAMES[1:K.QM + 1]) + 1
-                         for i, c in enumerate(cards)]
-                values = r.ints(r.get(fl, "values", f"{w}.values"), f"{w}.values", 1, 8, 2)
-                for i in range(2):
-                    if types[i] != K.QM and values[i] != types[i]:
-                        raise r.fail(f"{w}.values[{i}]", values[i],
-                                     f"a {K.CARD_NAMES[types[i]]} card has value {types[i]}")
-                if values[0] + values[1] != 9:
-                    raise r.fail(f"{w}.values", values, "the two values of a floor sum to 9")
-                s.floors[p, f] = types
-                s.values[p, f] = values
-                s.dogs[p, f] = r.int(r.get(fl, "dogs", f"{w}.dogs"), f"{w}.dogs", 0, dogs_max)
-        return s
-
-    @staticmethod
-    def _counts(r: DictReader, v, where: str, limit) -> np.ndarray:
-        """A ``{card name: count}`` dict as ``int64[NT]``; each count 0..``limit[k]`` (the
-        data's count of that card) or 0..999."""
-        r.dict(v, where)
-        row = np.zeros(K.NT, np.int64)
-        for name, x in v.items():
-            if name not in _NAME_TO_TYPE:
-                raise r.fail(where, name, f"unknown card; allowed: {', '.join(K.CARD_NAMES[1:])}")
-            k = _NAME_TO_TYPE[name]
-            row[k] = r.int(x, f"{where}.{name}", 0, int(limit[k]) if limit is not None else 999)
-        return row
-
     # the rule options of spec §8.3 ("short game", "switch sensitivity") and D14, which closes
     # most deadlocks: one paired run each per player count (default_plan)
     PLAN_OPTIONS = (
@@ -383,6 +241,107 @@ def _ranks_batch(score: np.ndarray, winner: np.ndarray) -> np.ndarray:
 
 def _ranks(floors: np.ndarray, winner: int) -> np.ndarray:
     return _ranks_batch(floors[None, :].astype(np.int64), np.array([winner]))[0]
+
+
+# ---- dict form (docs/games/go_town.md section 8): the declared state ----------------------
+_CARDS = K.CARD_NAMES[1:]
+
+
+def _data_get(g, s, v, n) -> dict:
+    return {"card_counts": {K.CARD_NAMES[k]: int(s.counts[k]) for k in range(1, K.NT)},
+            "opening_hand": int(s.consts[0]), "hand_limit": int(s.consts[1]),
+            "refill_to": int(s.consts[2])}
+
+
+def _start(game, r, d) -> Ctx:
+    """The header: the player count, the options and the data block (its own checks), then
+    the state allocated from them."""
+    n, resolved = read_header(game, r, d)
+    dd = r.dict(r.get(d, "data", "data"), "data")
+    cc = r.dict(r.get(dd, "card_counts", "data.card_counts"), "data.card_counts")
+    consts = {k: r.int(r.get(dd, k, f"data.{k}"), f"data.{k}", 0, 999)
+              for k in ("opening_hand", "hand_limit", "refill_to")}
+    counts_in = {}
+    for name, x in cc.items():
+        if name not in _NAME_TO_TYPE:
+            raise r.fail("data.card_counts", name, f"unknown card; allowed: {', '.join(_CARDS)}")
+        counts_in[name] = r.int(x, f"data.card_counts.{name}", 0, 999)
+    data_game = GoTown(counts_in, consts)  # the data's own checks (UserError)
+    data_game._check_data()
+    s = alloc_state(game.options.encode(resolved), data_game.counts, data_game.consts)
+    s.meta[K.M_NP] = n
+    return Ctx(game, n, resolved, s)
+
+
+def _buildings_get(g, s, v, n, p) -> list:
+    return [{"cards": [K.CARD_NAMES[s.floors[p, f, 0]], K.CARD_NAMES[s.floors[p, f, 1]]],
+             "values": [int(s.values[p, f, 0]), int(s.values[p, f, 1])],
+             "dogs": int(s.dogs[p, f])} for f in range(int(s.n_floors[p]))]
+
+
+def _buildings_put(game, r, value, ctx, where, p) -> None:
+    """A seat's floors: two cards (a number card has its own value, the two values sum to
+    9) and the dogs on it, at most the option's limit."""
+    s = ctx.s
+    floors = r.list(value, where, max_len=K.MAXF)
+    s.n_floors[p] = len(floors)
+    dogs_max = int(ctx.resolved["dogs_per_floor_max"])
+    for f, fl in enumerate(floors):
+        w = f"{where}[{f}]"
+        r.dict(fl, w)
+        cards = r.list(r.get(fl, "cards", f"{w}.cards"), f"{w}.cards", 2)
+        types = [r.choice(c, f"{w}.cards[{i}]", K.CARD_NAMES[1:K.QM + 1]) + 1
+                 for i, c in enumerate(cards)]
+        values = r.ints(r.get(fl, "values", f"{w}.values"), f"{w}.values", 1, 8, 2)
+        for i in range(2):
+            if types[i] != K.QM and values[i] != types[i]:
+                raise r.fail(f"{w}.values[{i}]", values[i],
+                             f"a {K.CARD_NAMES[types[i]]} card has value {types[i]}")
+        if values[0] + values[1] != 9:
+            raise r.fail(f"{w}.values", values, "the two values of a floor sum to 9")
+        s.floors[p, f] = types
+        s.values[p, f] = values
+        s.dogs[p, f] = r.int(r.get(fl, "dogs", f"{w}.dogs"), f"{w}.dogs", 0, dogs_max)
+
+
+def _check(game, r, ctx) -> None:
+    """Go Town's cross-field rules: an end reason exactly once the phase is over, a winner
+    exactly when the end reason is the target."""
+    m = ctx.s.meta
+    phase, end, winner = int(m[K.M_PHASE]), int(m[K.M_END]), int(m[K.M_WINNER])
+    if (phase == K.PH_OVER) != (end != 0):
+        raise r.fail("end_reason", K.END_REASONS[end], f"must be none exactly while the "
+                     f"phase is not over (phase {K.PHASES[phase]})")
+    if (winner >= 0) != (K.END_REASONS[end] == "target"):
+        raise r.fail("winner", winner, "a seat exactly when end_reason is target, else -1")
+
+
+def _turns(c) -> int:
+    return int(c.resolved["max_turns"])
+
+
+_SCHEMA = StateSchema([
+    *header_fields(_data_get),
+    Field("rng", ("rng", 0), "rng"),
+    Field("current", ("meta", K.M_CUR), hi=lambda c: c.n - 1),
+    Field("phase", ("meta", K.M_PHASE), "enum", names=K.PHASES),
+    Field("turn", ("meta", K.M_TURN), hi=_turns),
+    Field("decisions", ("meta", K.M_DEC), hi=lambda c: c.game.max_game_length(c.resolved)),
+    Field("deck", ("deck", slice(None)), "names", names=_CARDS, base=1,
+          count=("meta", K.M_DECKN), hidden=True, doc="the draw pile, bottom first"),
+    Field("discard", ("discard", slice(None)), "counts", names=_CARDS, base=1, hi=999),
+    Field("hands[]", ("hands", "p", slice(None)), "counts", names=_CARDS, base=1, hi=999,
+          hidden=True),
+    Field("buildings[]", kind="hook", get=_buildings_get, put=_buildings_put,
+          uses=("floors", "values", "dogs", "n_floors")),
+    Field("pending_skips[]", ("skips", "p"), hi=_turns),
+    Field("milk_in_front[]", ("milk", "p"), hi=999),
+    Field("played[]", ("played", "p", slice(None)), "counts", names=_CARDS, base=1, hi=999),
+    Field("winner", ("meta", K.M_WINNER), lo=-1, hi=lambda c: c.n - 1),
+    Field("end_reason", ("meta", K.M_END), "enum", names=K.END_REASONS),
+], data=("opts", "counts", "consts"), start=_start, check=_check,
+    n_of=lambda v: v.meta[K.M_NP], game_id="go-town")
+GoTown.state_schema = _SCHEMA
 
 
 GAME_CLASS = GoTown

@@ -10,9 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.checks import DictReader
+from sim.core.checks import check_doc_limits
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
+from sim.core.schema import Ctx, Field, StateSchema, header_fields, read_header
 from sim.little_town import constants as K
 from sim.little_town import data
 from sim.little_town import invariants as _inv
@@ -162,160 +163,6 @@ class LittleTown(Game):
                 f"workers used {pl['workers_used']} goals {goals}")
         return "\n".join(lines)
 
-    # ---- dict form (docs §11) -----------------------------------------------------------
-    def state_to_dict(self, state) -> dict:
-        s = state
-        m = s.meta
-        n = int(m[K.M_NP])
-        ng = int(m[K.M_NGOALS])
-        il = lambda a: [int(x) for x in a]  # noqa: E731
-        players = []
-        for p in range(n):
-            se = s.seat[p]
-            sb = s.sb[p]
-            players.append({
-                "coins": int(se[K.SE_COINS]), "cubes": il(se[K.SE_CUBES:K.SE_CUBES + 4]),
-                "score": int(se[K.SE_SCORE]), "houses": int(se[K.SE_HOUSES]),
-                "workers_used": int(se[K.SE_WUSED]), "on_site": int(se[K.SE_ONSITE]),
-                "goals": [[int(se[K.SE_GOALS + j]), int(se[K.SE_GDONE + j])] for j in range(ng)],
-                "built": il(sb[K.SB_BUILT]), "built_round": il(sb[K.SB_BROUND]),
-                "act_own": il(sb[K.SB_ACT_OWN]), "act_by_others": il(sb[K.SB_ACT_OTH]),
-                "pick": il(sb[K.SB_PICK]),
-                "stats": {name: int(se[K.SE_STATS + i]) for i, name in enumerate(K.STAT_NAMES)},
-            })
-        return {
-            "game": self.id,
-            "n_players": n,
-            "options": self.options.decode(s.opts),
-            "data": data.data_from_arrays(s.bdata, s.gdata, s.geo[:, 13:15].T, s.consts),
-            "rng": "0x%016x" % int(s.rng[0]),
-            "phase": K.PHASES[int(m[K.M_PHASE])],
-            "current": int(m[K.M_CUR]),
-            "round": int(m[K.M_ROUND]),
-            "start_player": int(m[K.M_START]),
-            "first_player": int(m[K.M_FIRST]),
-            "last_start": il(s.seat[:n, K.SE_LAST_START]),
-            "turn": int(m[K.M_TURN]),
-            "turns_total": int(m[K.M_TURNS_TOTAL]),
-            "decisions": int(m[K.M_DEC]),
-            "end_reason": K.END_REASONS[int(m[K.M_END])],
-            "supply": il(m[K.M_SUPPLY:K.M_SUPPLY + 4]),
-            "bank": int(m[K.M_BANK]),
-            "bank_min": int(m[K.M_BANK_MIN]),
-            "market": il(s.mkt[K.MK_MARKET]),
-            "market_start": il(s.mkt[K.MK_START]),
-            "building": il(s.cells[K.CE_BLD]),
-            "owner": il(s.cells[K.CE_OWN]),
-            "worker": il(s.cells[K.CE_WRK]),
-            "pending": int(m[K.M_PENDING]),
-            "placement": {
-                "seat": int(m[K.P_SEAT]), "cell": int(m[K.P_CELL]), "gathered": int(m[K.P_GATH]),
-                "used": il(m[K.P_USED:K.P_USED + 8]), "acts": int(m[K.P_ACTS]),
-                "vp_acts": int(m[K.P_VPACTS]), "gathered_n": int(m[K.P_GN]),
-                "gathered_types": il(m[K.P_GT:K.P_GT + 4]),
-            },
-            "eor": {"stage": K.EOR_STAGES[int(m[K.M_EOR_STAGE])], "index": int(m[K.M_EOR_IDX])},
-            "feed": {"left": int(m[K.M_FEED_LEFT]), "fish": int(m[K.M_FEED_FISH]),
-                     "wheat": int(m[K.M_FEED_WHEAT])},
-            "goal_deck": il(s.piles[K.PL_GDECK, : m[K.M_GDECK_N]]),
-            "goal_discard": il(s.piles[K.PL_GDISC, : m[K.M_GDISC_N]]),
-            "draft": {"deck": il(s.piles[K.PL_DDECK, : m[K.M_DDECK_N]]),
-                      "hands": [[b for b in range(K.NB) if s.sb[p, K.SB_DHAND, b]] for p in range(n)],
-                      "picks": il(s.seat[:n, K.SE_PICKS]), "round": int(m[K.M_DRAFT_ROUND])},
-            "players": players,
-        }
-
-    def _state_from_dict(self, d: dict) -> LittleTownState:
-        """Build a state from the dict layout of docs/games/little_town.md §11.
-        Raises UserError on a malformed dict."""
-        n, resolved, arrays = self._check_dict(d)
-        try:
-            opts = self.options.encode(resolved)
-            s = alloc_state(opts, arrays)
-            m = s.meta
-            m[K.M_NP] = n
-            pc = s.consts[K.C_PC + 3 * n:K.C_PC + 3 * n + 3]
-            m[K.M_WORKERS], m[K.M_HOUSES], m[K.M_NGOALS] = pc
-            m[K.M_PHASE] = K.PHASES.index(d["phase"])
-            m[K.M_CUR] = d["current"]
-            m[K.M_ROUND] = d["round"]
-            m[K.M_START] = d["start_player"]
-            m[K.M_FIRST] = d["first_player"]
-            s.seat[:n, K.SE_LAST_START] = d["last_start"]
-            m[K.M_TURN] = d["turn"]
-            m[K.M_TURNS_TOTAL] = d["turns_total"]
-            m[K.M_DEC] = d["decisions"]
-            m[K.M_END] = K.END_REASONS.index(d["end_reason"])
-            s.rng[0] = np.uint64(int(d["rng"], 16))
-            m[K.M_SUPPLY:K.M_SUPPLY + 4] = d["supply"]
-            m[K.M_BANK] = d["bank"]
-            m[K.M_BANK_MIN] = d["bank_min"]
-            s.mkt[K.MK_MARKET] = d["market"]
-            s.mkt[K.MK_START] = d["market_start"]
-            for key, row in (("building", K.CE_BLD), ("owner", K.CE_OWN), ("worker", K.CE_WRK)):
-                if len(d[key]) != K.NCELL:
-                    raise UserError(f"state dict: {key} needs {K.NCELL} cells")
-                s.cells[row] = d[key]
-            m[K.M_PENDING] = d["pending"]
-            pl = d["placement"]
-            m[K.P_SEAT] = pl["seat"]
-            m[K.P_CELL] = pl["cell"]
-            m[K.P_GATH] = pl["gathered"]
-            m[K.P_USED:K.P_USED + 8] = pl["used"]
-            m[K.P_ACTS] = pl["acts"]
-            m[K.P_VPACTS] = pl["vp_acts"]
-            m[K.P_GN] = pl["gathered_n"]
-            m[K.P_GT:K.P_GT + 4] = pl["gathered_types"]
-            m[K.M_EOR_STAGE] = K.EOR_STAGES.index(d["eor"]["stage"])
-            m[K.M_EOR_IDX] = d["eor"]["index"]
-            m[K.M_FEED_LEFT] = d["feed"]["left"]
-            m[K.M_FEED_FISH] = d["feed"]["fish"]
-            m[K.M_FEED_WHEAT] = d["feed"]["wheat"]
-            for key, row, slot in (("goal_deck", K.PL_GDECK, K.M_GDECK_N),
-                                   ("goal_discard", K.PL_GDISC, K.M_GDISC_N)):
-                s.piles[row, : len(d[key])] = d[key]
-                m[slot] = len(d[key])
-            dr = d["draft"]
-            s.piles[K.PL_DDECK, : len(dr["deck"])] = dr["deck"]
-            m[K.M_DDECK_N] = len(dr["deck"])
-            m[K.M_DRAFT_ROUND] = dr["round"]
-            ng = len(d["players"][0]["goals"])
-            if ng > K.MAXG:
-                raise UserError(f"state dict: at most {K.MAXG} goal cards per seat")
-            m[K.M_NGOALS] = ng
-            for p in range(n):
-                for b in dr["hands"][p]:
-                    s.sb[p, K.SB_DHAND, int(b)] = 1
-                s.seat[p, K.SE_PICKS] = dr["picks"][p]
-                pd = d["players"][p]
-                se = s.seat[p]
-                se[K.SE_COINS] = pd["coins"]
-                se[K.SE_CUBES:K.SE_CUBES + 4] = pd["cubes"]
-                se[K.SE_SCORE] = pd["score"]
-                se[K.SE_HOUSES] = pd["houses"]
-                se[K.SE_WUSED] = pd["workers_used"]
-                se[K.SE_ONSITE] = pd["on_site"]
-                if len(pd["goals"]) != ng:
-                    raise UserError("state dict: every seat holds the same number of goal slots")
-                for j, (card, done) in enumerate(pd["goals"]):
-                    if not 0 <= int(card) < K.NCARD:
-                        raise UserError(f"state dict: goal card {card}; allowed 1..18")
-                    se[K.SE_GOALS + j] = card
-                    se[K.SE_GDONE + j] = done
-                for key, plane in (("built", K.SB_BUILT), ("built_round", K.SB_BROUND),
-                                   ("act_own", K.SB_ACT_OWN), ("act_by_others", K.SB_ACT_OTH),
-                                   ("pick", K.SB_PICK)):
-                    s.sb[p, plane] = pd[key]
-                for i, name in enumerate(K.STAT_NAMES):
-                    se[K.SE_STATS + i] = pd["stats"][name]
-            recompute_derived(s)
-        except UserError:
-            raise
-        except (KeyError, ValueError, TypeError, IndexError) as e:
-            raise UserError(f"little-town state dict: malformed ({type(e).__name__}: {e})"
-                            ) from None
-        return s
-
     def _check_state(self, state) -> None:
         """A real position's turn count matches the workers placed this round: equal at the
         start of a turn (``turn`` < players x workers), one less while the placing seat acts
@@ -332,114 +179,6 @@ class LittleTown(Game):
                 ph == "turn" and turn >= n * int(m[K.M_WORKERS])):
             raise UserError(f"little-town state dict: turn = {turn}: does not match the "
                             f"{used} workers placed this round in phase {ph}")
-
-    def _check_dict(self, d: dict):
-        """Every field of a state dict: type, length and range (ids within the tables, seats
-        within the players, cells within the board); returns ``(n, resolved options, data
-        arrays)``. Raises UserError naming the field, the value and the allowed range."""
-        r = DictReader(self.id)
-        r.dict(d, "state")
-        g = lambda key, d=d, w="": r.get(d, key, f"{w}{key}")  # noqa: E731
-        n = r.int(g("n_players"), "n_players", self.min_players, self.max_players)
-        resolved = self.resolve_options(r.dict(g("options"), "options"))
-        from sim.core.checks import check_doc_limits
-        SCHEMA = self._components().SCHEMA  # components.py imports this module: no import
-
-        check_doc_limits(r.dict(g("data"), "data"), SCHEMA, self.id, "state dict data",
-                         like=self.data_block)
-        dg = LittleTown(g("data"))  # the data's own checks
-        arrays = dg.arrays
-        bd, consts = arrays["bdata"], arrays["consts"]
-        rounds = int(resolved["rounds"])
-        workers, houses, ngoals = (int(x) for x in consts[K.C_PC + 3 * n:K.C_PC + 3 * n + 3])
-        supply, coin_total = int(consts[K.C_SUPPLY]), int(consts[K.C_COIN_TOTAL])
-        big = 100_000
-        phase = r.choice(g("phase"), "phase", K.PHASES)
-        over = phase == K.PH_OVER
-        r.int(g("current"), "current", -1 if over else 0, n - 1)
-        r.int(g("round"), "round", 0, rounds + 1)
-        r.int(g("start_player"), "start_player", 0, n - 1)
-        r.int(g("first_player"), "first_player", 0, n - 1)
-        r.ints(g("last_start"), "last_start", 0, rounds + 1, n)
-        r.int(g("turn"), "turn", 0, K.MAX_DECISIONS)
-        r.int(g("turns_total"), "turns_total", 0, K.MAX_DECISIONS)
-        r.int(g("decisions"), "decisions", 0, K.MAX_DECISIONS)
-        end = r.choice(g("end_reason"), "end_reason", K.END_REASONS)
-        if over != (end != 0):
-            raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
-        r.ints(g("supply"), "supply", 0, supply, 4)
-        bank = r.int(g("bank"), "bank", -big, coin_total)
-        r.int(g("bank_min"), "bank_min", -big, max(bank, coin_total))
-        for key in ("market", "market_start"):
-            for b, x in enumerate(r.ints(g(key), key, 0, big, K.NB)):
-                if x > bd[b, K.BD_COUNT]:
-                    raise r.fail(f"{key}[{b}]", x, f"allowed 0..{bd[b, K.BD_COUNT]} (the "
-                                 "building's count)")
-        r.ints(g("building"), "building", -1, K.NB - 1, K.NCELL)
-        r.ints(g("owner"), "owner", -1, n - 1, K.NCELL)
-        r.ints(g("worker"), "worker", -1, n - 1, K.NCELL)
-        r.int(g("pending"), "pending", -1, K.NB - 1)
-        pl = r.dict(g("placement"), "placement")
-        w = "placement."
-        r.int(g("seat", pl, w), w + "seat", -1, n - 1)
-        r.int(g("cell", pl, w), w + "cell", -1, K.NCELL - 1)
-        r.int(g("gathered", pl, w), w + "gathered", 0, 1)
-        r.ints(g("used", pl, w), w + "used", 0, 1, 8)
-        r.int(g("acts", pl, w), w + "acts", 0, 8)
-        r.int(g("vp_acts", pl, w), w + "vp_acts", 0, 8)
-        r.int(g("gathered_n", pl, w), w + "gathered_n", 0, 4 * supply)
-        r.ints(g("gathered_types", pl, w), w + "gathered_types", 0, supply, 4)
-        eor = r.dict(g("eor"), "eor")
-        r.choice(g("stage", eor, "eor."), "eor.stage", K.EOR_STAGES)
-        r.int(g("index", eor, "eor."), "eor.index", 0, n)
-        feed = r.dict(g("feed"), "feed")
-        for key in ("left", "fish", "wheat"):
-            r.int(g(key, feed, "feed."), f"feed.{key}", 0, workers + 4 * supply)
-        cards: list[int] = []
-        for key in ("goal_deck", "goal_discard"):
-            cards += r.ints(g(key), key, 1, K.NCARD - 1, max_len=K.NCARD - 1)
-        dr = r.dict(g("draft"), "draft")
-        ddeck = r.ints(g("deck", dr, "draft."), "draft.deck", 1, K.NDRAFT, max_len=K.NDRAFT)
-        hands = r.list(g("hands", dr, "draft."), "draft.hands", n)
-        tiles = list(ddeck)
-        for p in range(n):
-            tiles += r.ints(hands[p], f"draft.hands[{p}]", 1, K.NDRAFT, max_len=K.NDRAFT)
-        if len(set(tiles)) != len(tiles):
-            raise r.fail("draft", tiles, "a tile in two places (deck and hands)")
-        r.ints(g("picks", dr, "draft."), "draft.picks", -1, K.NB - 1, n)
-        r.int(g("round", dr, "draft."), "draft.round", 0, K.NDRAFT)
-        players = r.list(g("players"), "players", n)
-        for p in range(n):
-            w = f"players[{p}]."
-            pd = r.dict(players[p], f"players[{p}]")
-            r.int(g("coins", pd, w), w + "coins", 0, big)
-            r.ints(g("cubes", pd, w), w + "cubes", 0, supply, 4)
-            r.int(g("score", pd, w), w + "score", -big, big)
-            r.int(g("houses", pd, w), w + "houses", 0, houses)
-            r.int(g("workers_used", pd, w), w + "workers_used", 0, workers)
-            r.int(g("on_site", pd, w), w + "on_site", 0, workers)
-            goals = r.list(g("goals", pd, w), w + "goals", max_len=K.MAXG)
-            if len(goals) != ngoals and not (p > 0 and len(goals) == len(players[0]["goals"])):
-                if len(goals) != len(r.list(players[0].get("goals"), "players[0].goals")):
-                    raise r.fail(w + "goals", goals, "every seat holds the same number of "
-                                 "goal slots")
-            for j, gl in enumerate(goals):
-                card, done = r.ints(gl, f"{w}goals[{j}]", 0, K.NCARD - 1, 2)
-                r.int(done, f"{w}goals[{j}][1]", 0, rounds + 1)
-                if card:
-                    cards.append(card)
-            for key, hi in (("built", big), ("built_round", rounds + 1), ("act_own", big),
-                            ("act_by_others", big), ("pick", K.NDRAFT)):
-                vals = r.ints(g(key, pd, w), w + key, 0, hi, K.NB)
-                if key == "built":
-                    for b, x in enumerate(vals):
-                        if x > bd[b, K.BD_COUNT]:
-                            raise r.fail(f"{w}built[{b}]", x,
-                                         f"allowed 0..{bd[b, K.BD_COUNT]} (the count)")
-            st = r.dict(g("stats", pd, w), w + "stats")
-            for name in K.STAT_NAMES:
-                r.int(g(name, st, w + "stats."), f"{w}stats.{name}", -big, big)
-        return n, resolved, arrays
 
     EFFECTS_GAMES = {3: 20_000}
     """``boardsim run``'s component-effects study (docs/effects.md): Little Town 3p: 44 arms,
@@ -493,6 +232,167 @@ def _ranks_batch(score: np.ndarray) -> np.ndarray:
     """Competition ranks ``int64[n, p]``: 1 + number of seats with a strictly higher score."""
     better = (score[:, None, :] > score[:, :, None]).sum(axis=2)
     return (1 + better).astype(np.int64)
+
+
+# ---- dict form (docs §11): the declared state --------------------------------------------
+_BIG = 100_000  # the bound of the counters and scores
+
+
+def _start(game, r, d) -> Ctx:
+    """The header: the player count, the options and the data block (the component tables'
+    ranges, then the data's own checks), then the state allocated from them."""
+    n, resolved = read_header(game, r, d)
+    dd = r.dict(r.get(d, "data", "data"), "data")
+    check_doc_limits(dd, game._components().SCHEMA, game.id, "state dict data",
+                     like=game.data_block)
+    arrays = LittleTown(dd).arrays  # the data's own checks
+    s = alloc_state(game.options.encode(resolved), arrays)
+    pc = s.consts[K.C_PC + 3 * n:K.C_PC + 3 * n + 3]
+    s.meta[K.M_NP] = n
+    s.meta[K.M_WORKERS], s.meta[K.M_HOUSES], s.meta[K.M_NGOALS] = pc
+    return Ctx(game, n, resolved, s, dict(workers=int(pc[0]), houses=int(pc[1]),
+                                          supply=int(s.consts[K.C_SUPPLY]),
+                                          coin_total=int(s.consts[K.C_COIN_TOTAL])))
+
+
+def _goals_get(g, s, v, n, p) -> list:
+    se = s.seat[p]
+    return [[int(se[K.SE_GOALS + j]), int(se[K.SE_GDONE + j])]
+            for j in range(int(s.meta[K.M_NGOALS]))]
+
+
+def _goals_put(game, r, value, ctx, where, p) -> None:
+    """A seat's goal slots ``[card, round claimed]``: every seat holds as many as seat 0."""
+    goals = r.list(value, where, max_len=K.MAXG)
+    if p == 0:
+        ctx.s.meta[K.M_NGOALS] = len(goals)
+    elif len(goals) != ctx.s.meta[K.M_NGOALS]:
+        raise r.fail(where, goals, "every seat holds the same number of goal slots")
+    rounds = int(ctx.resolved["rounds"])
+    for j, gl in enumerate(goals):
+        card, done = r.ints(gl, f"{where}[{j}]", 0, K.NCARD - 1, 2)
+        r.int(done, f"{where}[{j}][1]", 0, rounds + 1)
+        ctx.s.seat[p, K.SE_GOALS + j] = card
+        ctx.s.seat[p, K.SE_GDONE + j] = done
+
+
+def _check(game, r, ctx) -> None:
+    """Little Town's cross-field rules: an end reason exactly once over; the market and the
+    buildings built within each building's count; a draft tile in one place only."""
+    s, n = ctx.s, ctx.n
+    end = int(s.meta[K.M_END])
+    if (s.meta[K.M_PHASE] == K.PH_OVER) != (end != 0):
+        raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
+    count = s.bdata[:, K.BD_COUNT]
+    for key, row in (("market", s.mkt[K.MK_MARKET]), ("market_start", s.mkt[K.MK_START])):
+        for b in np.nonzero(row > count)[0]:
+            raise r.fail(f"{key}[{b}]", int(row[b]), f"allowed 0..{count[b]} (the building's "
+                         "count)")
+    for p in range(n):
+        for b in np.nonzero(s.sb[p, K.SB_BUILT] > count)[0]:
+            raise r.fail(f"players[{p}].built[{b}]", int(s.sb[p, K.SB_BUILT, b]),
+                         f"allowed 0..{count[b]} (the count)")
+    tiles = [int(x) for x in s.piles[K.PL_DDECK, :s.meta[K.M_DDECK_N]]]
+    for p in range(n):
+        tiles += [int(b) for b in np.nonzero(s.sb[p, K.SB_DHAND])[0]]
+    if len(set(tiles)) != len(tiles):
+        raise r.fail("draft", tiles, "a tile in two places (deck and hands)")
+
+
+def _seat(c) -> int:
+    return c.n - 1
+
+
+def _rounds(c) -> int:
+    return int(c.resolved["rounds"]) + 1
+
+
+def _supply(c) -> int:
+    return c.extra["supply"]
+
+
+def _m(slot: int, *more) -> tuple:
+    return ("meta", slot, *more)
+
+
+def _se(slot) -> tuple:
+    return ("seat", "p", slot)
+
+
+def _sb(plane: int) -> tuple:
+    return ("sb", "p", plane, slice(None))
+
+
+_SCHEMA = StateSchema([
+    *header_fields(lambda g, s, v, n: data.data_from_arrays(s.bdata, s.gdata,
+                                                            s.geo[:, 13:15].T, s.consts)),
+    Field("rng", ("rng", 0), "rng"),
+    Field("phase", _m(K.M_PHASE), "enum", names=K.PHASES),
+    Field("current", _m(K.M_CUR), lo=lambda c: -1 if c.s.meta[K.M_PHASE] == K.PH_OVER else 0,
+          hi=_seat),
+    Field("round", _m(K.M_ROUND), hi=_rounds),
+    Field("start_player", _m(K.M_START), hi=_seat),
+    Field("first_player", _m(K.M_FIRST), hi=_seat),
+    Field("last_start[]", _se(K.SE_LAST_START), hi=_rounds),
+    Field("turn", _m(K.M_TURN), hi=K.MAX_DECISIONS),
+    Field("turns_total", _m(K.M_TURNS_TOTAL), hi=K.MAX_DECISIONS),
+    Field("decisions", _m(K.M_DEC), hi=K.MAX_DECISIONS),
+    Field("end_reason", _m(K.M_END), "enum", names=K.END_REASONS),
+    Field("supply", _m(slice(K.M_SUPPLY, K.M_SUPPLY + 4)), "ints", hi=_supply),
+    Field("bank", _m(K.M_BANK), lo=-_BIG, hi=lambda c: c.extra["coin_total"]),
+    Field("bank_min", _m(K.M_BANK_MIN), lo=-_BIG,
+          hi=lambda c: max(int(c.s.meta[K.M_BANK]), c.extra["coin_total"])),
+    Field("market", ("mkt", K.MK_MARKET, slice(None)), "ints", hi=_BIG),
+    Field("market_start", ("mkt", K.MK_START, slice(None)), "ints", hi=_BIG),
+    Field("building", ("cells", K.CE_BLD, slice(None)), "ints", lo=-1, hi=K.NB - 1),
+    Field("owner", ("cells", K.CE_OWN, slice(None)), "ints", lo=-1, hi=_seat),
+    Field("worker", ("cells", K.CE_WRK, slice(None)), "ints", lo=-1, hi=_seat),
+    Field("pending", _m(K.M_PENDING), lo=-1, hi=K.NB - 1),
+    Field("placement.seat", _m(K.P_SEAT), lo=-1, hi=_seat),
+    Field("placement.cell", _m(K.P_CELL), lo=-1, hi=K.NCELL - 1),
+    Field("placement.gathered", _m(K.P_GATH), hi=1),
+    Field("placement.used", _m(slice(K.P_USED, K.P_USED + 8)), "ints", hi=1),
+    Field("placement.acts", _m(K.P_ACTS), hi=8),
+    Field("placement.vp_acts", _m(K.P_VPACTS), hi=8),
+    Field("placement.gathered_n", _m(K.P_GN), hi=lambda c: 4 * c.extra["supply"]),
+    Field("placement.gathered_types", _m(slice(K.P_GT, K.P_GT + 4)), "ints", hi=_supply),
+    Field("eor.stage", _m(K.M_EOR_STAGE), "enum", names=K.EOR_STAGES),
+    Field("eor.index", _m(K.M_EOR_IDX), hi=lambda c: c.n),
+    *(Field(f"feed.{key}", _m(slot), hi=lambda c: c.extra["workers"] + 4 * c.extra["supply"])
+      for key, slot in (("left", K.M_FEED_LEFT), ("fish", K.M_FEED_FISH),
+                        ("wheat", K.M_FEED_WHEAT))),
+    Field("goal_deck", ("piles", K.PL_GDECK, slice(None)), "ints", lo=1, hi=K.NCARD - 1,
+          count=_m(K.M_GDECK_N), length=K.NCARD - 1, hidden=True),
+    Field("goal_discard", ("piles", K.PL_GDISC, slice(None)), "ints", lo=1, hi=K.NCARD - 1,
+          count=_m(K.M_GDISC_N), length=K.NCARD - 1),
+    Field("draft.deck", ("piles", K.PL_DDECK, slice(None)), "ints", lo=1, hi=K.NDRAFT,
+          count=_m(K.M_DDECK_N), length=K.NDRAFT, hidden=True),
+    Field("draft.hands[]", _sb(K.SB_DHAND), "members", lo=1, hi=K.NDRAFT, length=K.NDRAFT,
+          hidden=True),
+    Field("draft.picks[]", _se(K.SE_PICKS), lo=-1, hi=K.NB - 1, hidden=True),
+    Field("draft.round", _m(K.M_DRAFT_ROUND), hi=K.NDRAFT),
+    Field("players[].coins", _se(K.SE_COINS), hi=_BIG),
+    Field("players[].cubes", ("seat", "p", slice(K.SE_CUBES, K.SE_CUBES + 4)), "ints",
+          hi=_supply),
+    Field("players[].score", _se(K.SE_SCORE), lo=-_BIG, hi=_BIG),
+    Field("players[].houses", _se(K.SE_HOUSES), hi=lambda c: c.extra["houses"]),
+    Field("players[].workers_used", _se(K.SE_WUSED), hi=lambda c: c.extra["workers"]),
+    Field("players[].on_site", _se(K.SE_ONSITE), hi=lambda c: c.extra["workers"]),
+    Field("players[].goals", kind="hook", get=_goals_get, put=_goals_put, uses=("seat",),
+          hidden=True),
+    Field("players[].built", _sb(K.SB_BUILT), "ints", hi=_BIG),
+    Field("players[].built_round", _sb(K.SB_BROUND), "ints", hi=_rounds),
+    Field("players[].act_own", _sb(K.SB_ACT_OWN), "ints", hi=_BIG),
+    Field("players[].act_by_others", _sb(K.SB_ACT_OTH), "ints", hi=_BIG),
+    Field("players[].pick", _sb(K.SB_PICK), "ints", hi=K.NDRAFT),
+    Field("players[].stats", ("seat", "p", slice(K.SE_STATS, K.SE_STATS + len(K.STAT_NAMES))),
+          "record", names=K.STAT_NAMES, lo=-_BIG, hi=_BIG),
+], data=("opts", "bdata", "gdata", "geo", "consts"),
+    derived=("scratch", ("meta", K.M_NLEGAL), ("mkt", K.MK_LOC), ("seat", slice(None), K.SE_GDIRTY)),
+    start=_start,
+    check=_check, finish=lambda game, s, ctx: recompute_derived(s),
+    n_of=lambda v: v.meta[K.M_NP], game_id="little-town")
+LittleTown.state_schema = _SCHEMA
 
 
 GAME_CLASS = LittleTown

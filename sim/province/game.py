@@ -9,9 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.checks import DictReader, check_doc_limits
+from sim.core.checks import check_doc_limits
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
+from sim.core.schema import Ctx, Field, StateSchema, header_fields, read_header
 from sim.province import constants as K
 from sim.province import data
 from sim.province import invariants as _inv
@@ -167,281 +168,8 @@ class Province(Game):
                          f"built {', '.join(d['owned'][p]) or '-'}")
         return "\n".join(lines)
 
-    # ---- dict form (docs/games/province.md §10) -----------------------------------------
-    def state_to_dict(self, state) -> dict:
-        v = _Views(state.x)
-        m = v.meta
-        sd = v.sdata
-        gd = v.gdata
-        ngoals = int(v.consts[K.CONST_NAMES.index("goals_total")])
-        gn = int(m[K.M_GN])
-        ships = int(m[K.M_SHIPS])
-        pos = v.pos
-        win = int(m[K.M_WIN])
-        return {
-            "game": self.id,
-            "options": self.options.decode(v.opts),
-            "data": {
-                "structures": [
-                    {"name": K.STRUCT_NAMES[k], "labor": int(sd[k, K.S_L]), "coins": int(sd[k, K.S_C]),
-                     "vp_first": int(sd[k, K.S_VP1]), "vp_copy": int(sd[k, K.S_VP2]),
-                     "prereq": None if sd[k, K.S_PRE] < 0 else K.STRUCT_NAMES[int(sd[k, K.S_PRE])]}
-                    for k in range(K.NS)
-                ],
-                "goals": [
-                    {"name": self._goal_name(i), "condition": K.COND_NAMES[int(gd[i, 0])],
-                     "threshold": int(gd[i, 1])}
-                    for i in range(ngoals)
-                ],
-                "constants": {k: int(v.consts[i]) for i, k in enumerate(K.CONST_NAMES)},
-            },
-            "rng": "0x%016x" % int(state.rng[0]),
-            "first_player": int(m[K.M_FIRST]),
-            "current": int(m[K.M_CUR]),
-            "phase": K.PHASES[int(m[K.M_PHASE])],
-            "turn": int(m[K.M_TURN]),
-            "decisions": int(m[K.M_DEC]),
-            "coins": [int(v.coins[0]), int(v.coins[1])],
-            "supply": int(v.opts[K.O_COIN_TOTAL] - v.coins[0] - v.coins[1]),
-            "labor": int(m[K.M_LABOR]),
-            "workers": {
-                "green": [int(pos[0]), int(pos[1]), int(pos[2])],
-                "yellow": int(pos[3]),
-                "orange": int(pos[4]),
-                "sailors": [[int(pos[K.W_SAILOR0 + 3 * p + k]) for k in range(3)] for p in range(2)],
-            },
-            "owned": [[K.STRUCT_NAMES[k] for k in range(K.NS) if v.owned[p, k]] for p in range(2)],
-            "first_builder": [int(x) for x in v.fb],
-            "built_turn": [[int(x) for x in v.bturn[p]] for p in range(2)],
-            "ships": "none" if ships < 0 else K.SHIP_NAMES[ships],
-            "lender": {"holder": int(m[K.M_LHOLDER]), "taken_turn": int(m[K.M_LTURN])},
-            "goals": {
-                "stack": [self._goal_name(int(g)) for g in v.gstack[:gn]],
-                "next": int(m[K.M_GNEXT]),
-                "result": [int(x) for x in v.gres[:gn]],
-            },
-            "this_turn": {
-                "labor_gained": int(m[K.M_GAINED]), "moved": int(m[K.M_MOVED]),
-                "grinds": int(m[K.M_GRINDS]), "built": bool(m[K.M_BUILT]),
-                "hired": bool(m[K.M_HIRED_T]),
-            },
-            "end_trigger": K.END_REASONS[int(m[K.M_TRIG])],
-            "last_turn": bool(m[K.M_LAST]),
-            "end_reason": K.END_REASONS[int(m[K.M_END])],
-            "winners": [] if win < 0 else ([0, 1] if win == K.WIN_DRAW else [win]),
-            "stats": {
-                "supply_ran_dry": bool(m[K.M_DRY]),
-                "coins_missed": [int(x) for x in v.stats[:, 0]],
-                "lender_takes": [int(x) for x in v.stats[:, 1]],
-                "lender_steals": [int(x) for x in v.stats[:, 2]],
-            },
-        }
-
     def _goal_name(self, i: int) -> str:
         return self.goal_names[i] if i < len(self.goal_names) else f"goal{i}"
-
-    def _state_from_dict(self, d: dict) -> ProvinceState:
-        """Build a state from the dict layout of docs/games/province.md §10. Every field is
-        checked first (``_check_dict``), the invariants after. Raises UserError naming the
-        field, the value and the allowed range."""
-        self._check_dict(d)
-        try:
-            resolved = self.resolve_options(d["options"])
-            opts = self.options.encode(resolved)
-            dd = d["data"]
-            structs = {}
-            for k, e in enumerate(dd["structures"]):
-                if e["name"] != K.STRUCT_NAMES[k]:
-                    raise UserError(f"state dict: structure {k} must be {K.STRUCT_NAMES[k]}")
-                structs[e["name"]] = (e["labor"], e["coins"], e["vp_first"], e["vp_copy"],
-                                      e["prereq"])
-            sdata = data.structures_array(structs)
-            goals = [(e["name"], e["condition"], e["threshold"]) for e in dd["goals"]]
-            gdata, gnames = data.goals_array(goals)
-            consts = data.consts_array(dd["constants"], len(goals))
-            s = alloc_state(opts, sdata, gdata, consts)
-            v = _Views(s.x)
-            m = v.meta
-            m[K.M_FIRST] = d["first_player"]
-            m[K.M_CUR] = d["current"]
-            m[K.M_PHASE] = K.PHASES.index(d["phase"])
-            m[K.M_TURN] = d["turn"]
-            m[K.M_DEC] = d["decisions"]
-            v.coins[:] = d["coins"]
-            if d["supply"] != resolved["coin_total"] - sum(d["coins"]) or d["supply"] < 0:
-                raise UserError("state dict: supply must equal coin_total - coins and be >= 0")
-            m[K.M_LABOR] = d["labor"]
-            w = d["workers"]
-            v.pos[:3] = w["green"]
-            v.pos[3] = w["yellow"]
-            v.pos[4] = w["orange"]
-            for p in range(2):
-                v.pos[K.W_SAILOR0 + 3 * p: K.W_SAILOR0 + 3 * p + 3] = w["sailors"][p]
-                sail = list(w["sailors"][p])
-                v.hired[p] = sum(1 for x in sail if x >= 0)
-                if any(x < 0 for x in sail[: v.hired[p]]):
-                    raise UserError("state dict: sailors are hired in order (k < hired on the cycle)")
-                for name in d["owned"][p]:
-                    v.owned[p, K.STRUCT_NAMES.index(name)] = 1
-                v.bturn[p] = d["built_turn"][p]
-            if any(x not in (-1, 0, 1, 2) for x in v.pos):
-                raise UserError("state dict: worker positions must be -1, 0, 1 or 2")
-            v.fb[:] = d["first_builder"]
-            m[K.M_SHIPS] = -1 if d["ships"] == "none" else K.SHIP_NAMES.index(d["ships"])
-            m[K.M_LHOLDER] = d["lender"]["holder"]
-            m[K.M_LTURN] = d["lender"]["taken_turn"]
-            g = d["goals"]
-            stack = [gnames.index(x) for x in g["stack"]]
-            if not 1 <= len(stack) <= K.MAXG or len(g["result"]) != len(stack):
-                raise UserError("state dict: goals.stack and goals.result: 1..9 entries each")
-            m[K.M_GN] = len(stack)
-            v.gstack[: len(stack)] = stack
-            v.gres[: len(stack)] = g["result"]
-            m[K.M_GNEXT] = g["next"]
-            t = d["this_turn"]
-            m[K.M_GAINED] = t["labor_gained"]
-            m[K.M_MOVED] = t["moved"]
-            m[K.M_GRINDS] = t["grinds"]
-            m[K.M_BUILT] = int(bool(t["built"]))
-            m[K.M_HIRED_T] = int(bool(t["hired"]))
-            m[K.M_TRIG] = K.END_REASONS[:4].index(d["end_trigger"])
-            m[K.M_LAST] = int(bool(d["last_turn"]))
-            m[K.M_END] = K.END_REASONS.index(d["end_reason"])
-            wn = list(d["winners"])
-            m[K.M_WIN] = -1 if not wn else (K.WIN_DRAW if len(wn) == 2 else wn[0])
-            st = d["stats"]
-            m[K.M_DRY] = int(bool(st["supply_ran_dry"]))
-            v.stats[:, 0] = st["coins_missed"]
-            v.stats[:, 1] = st["lender_takes"]
-            v.stats[:, 2] = st["lender_steals"]
-            s.rng[0] = np.uint64(int(d["rng"], 16))
-        except UserError:
-            raise
-        except (KeyError, ValueError, TypeError, IndexError, OverflowError) as e:
-            raise UserError(f"province state dict: malformed ({type(e).__name__}: {e})") from None
-        return s
-
-    def _check_dict(self, d: dict) -> None:
-        """Every field of a state dict (docs §10): type, length and range; the data block
-        within the component tables' ranges (``components.SCHEMA``). Raises UserError."""
-        SCHEMA = self._components().SCHEMA  # components.py imports this module: no import
-
-        r = DictReader(self.id)
-        r.dict(d, "state")
-        g = lambda key, d=d, w="": r.get(d, key, f"{w}{key}")  # noqa: E731
-        resolved = self.resolve_options(r.dict(g("options"), "options"))
-        dd = r.dict(g("data"), "data")
-        structs = r.list(r.get(dd, "structures", "data.structures"), "data.structures", K.NS)
-        rows = {}
-        for k, e in enumerate(structs):
-            w = f"data.structures[{k}]"
-            r.dict(e, w)
-            if r.get(e, "name", f"{w}.name") != K.STRUCT_NAMES[k]:
-                raise r.fail(f"{w}.name", e["name"], f"must be {K.STRUCT_NAMES[k]}")
-            pre = r.get(e, "prereq", f"{w}.prereq")
-            if pre is not None:
-                r.choice(pre, f"{w}.prereq", K.STRUCT_NAMES)
-            row = {f: r.get(e, f, f"{w}.{f}") for f in ("labor", "coins", "vp_first",
-                                                          "vp_copy")}
-            row["prereq"] = pre or "none"
-            rows[K.STRUCT_NAMES[k]] = row
-        goals = r.list(r.get(dd, "goals", "data.goals"), "data.goals", max_len=K.MAXG)
-        if not goals:
-            raise r.fail("data.goals", goals, f"1..{K.MAXG} goal tokens")
-        gnames = []
-        for i, e in enumerate(goals):
-            w = f"data.goals[{i}]"
-            r.dict(e, w)
-            name = r.get(e, "name", f"{w}.name")
-            if not isinstance(name, str) or not name or len(name) > 40:
-                raise r.fail(f"{w}.name", name, "a name of 1..40 characters")
-            gnames.append(name)
-            r.choice(r.get(e, "condition", f"{w}.condition"), f"{w}.condition", K.COND_NAMES)
-        if len(set(gnames)) != len(gnames):
-            raise r.fail("data.goals", gnames, "distinct names")
-        consts = r.dict(r.get(dd, "constants", "data.constants"), "data.constants")
-        doc = {"structures": [{"name": n, **rows[n]} for n in K.STRUCT_NAMES],
-               "goals": [{"name": e["name"], "condition": e["condition"],
-                          "threshold": e.get("threshold")} for e in goals],
-               "constants": dict(consts)}
-        for name, fields in (("Mill", (("labor_income", "mill_labor"),)),
-                             ("Union", (("trade_coins", "union_coins"),
-                                        ("trade_labor", "union_labor"))),
-                             ("Harbor", (("ship_labor", "harbor_labor"),
-                                         ("ship_coins", "harbor_coins")))):
-            for f, c in fields:
-                doc["structures"][K.STRUCT_NAMES.index(name)][f] = doc["constants"].pop(c, 0)
-        for table, node in doc.items():  # whole numbers, then the schema's ranges
-            for row in (node if isinstance(node, list) else [node]):
-                for f, v in row.items():
-                    if f not in ("name", "prereq", "condition"):
-                        r.int(v, f"data.{table}.{f}", -(2**31), 2**31 - 1)
-        check_doc_limits(doc, SCHEMA, self.id, "state dict data")
-        # the data's own checks (prerequisite loops, goal counts)
-        self._components().build(doc)._check_data()
-        max_turns = int(resolved["max_turns"])
-        big = 1_000_000
-        r.int(g("first_player"), "first_player", 0, 1)
-        r.int(g("current"), "current", 0, 1)
-        phase = r.choice(g("phase"), "phase", K.PHASES)
-        turn = r.int(g("turn"), "turn", 0, max_turns + 1)
-        r.int(g("decisions"), "decisions", 0, self.max_game_length(resolved))
-        total = int(resolved["coin_total"])
-        coins = r.ints(g("coins"), "coins", 0, total, 2)
-        r.int(g("supply"), "supply", 0, total)
-        if sum(coins) > total:
-            raise r.fail("coins", coins, f"at most coin_total {total} together")
-        r.int(g("labor"), "labor", 0, big)
-        wk = r.dict(g("workers"), "workers")
-        r.ints(r.get(wk, "green", "workers.green"), "workers.green", 0, 2, 3)
-        r.int(r.get(wk, "yellow", "workers.yellow"), "workers.yellow", -1, 2)
-        r.int(r.get(wk, "orange", "workers.orange"), "workers.orange", -1, 2)
-        sail = r.list(r.get(wk, "sailors", "workers.sailors"), "workers.sailors", 2)
-        for p in range(2):
-            r.ints(sail[p], f"workers.sailors[{p}]", -1, 2, 3)
-        owned = r.list(g("owned"), "owned", 2)
-        for p in range(2):
-            names = r.list(owned[p], f"owned[{p}]", max_len=K.NS)
-            for i, nm in enumerate(names):
-                r.choice(nm, f"owned[{p}][{i}]", K.STRUCT_NAMES)
-            if len(set(names)) != len(names):
-                raise r.fail(f"owned[{p}]", names, "each structure once")
-        r.ints(g("first_builder"), "first_builder", -1, 1, K.NS)
-        bt = r.list(g("built_turn"), "built_turn", 2)
-        for p in range(2):
-            r.ints(bt[p], f"built_turn[{p}]", -1, turn, K.NS)  # built by now
-        r.choice(g("ships"), "ships", ("none",) + tuple(K.SHIP_NAMES))
-        ld = r.dict(g("lender"), "lender")
-        r.int(r.get(ld, "holder", "lender.holder"), "lender.holder", -1, 1)
-        r.int(r.get(ld, "taken_turn", "lender.taken_turn"), "lender.taken_turn", -1, turn)
-        gl = r.dict(g("goals"), "goals")
-        stack = r.list(r.get(gl, "stack", "goals.stack"), "goals.stack", max_len=len(gnames))
-        if not stack:
-            raise r.fail("goals.stack", stack, f"1..{len(gnames)} goal tokens")
-        for i, nm in enumerate(stack):
-            r.choice(nm, f"goals.stack[{i}]", gnames)
-        if len(set(stack)) != len(stack):
-            raise r.fail("goals.stack", stack, "each goal token once")
-        r.ints(r.get(gl, "result", "goals.result"), "goals.result", -2, 1, len(stack))
-        r.int(r.get(gl, "next", "goals.next"), "goals.next", 0, len(stack))
-        tt = r.dict(g("this_turn"), "this_turn")
-        for key in ("labor_gained", "moved", "grinds"):
-            r.int(r.get(tt, key, f"this_turn.{key}"), f"this_turn.{key}", 0, big)
-        for key in ("built", "hired"):
-            r.bool(r.get(tt, key, f"this_turn.{key}"), f"this_turn.{key}")
-        r.choice(g("end_trigger"), "end_trigger", K.END_REASONS[:4])
-        r.bool(g("last_turn"), "last_turn")
-        end = r.choice(g("end_reason"), "end_reason", K.END_REASONS)
-        if (phase == K.PHASES.index("over")) != (end != 0):
-            raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
-        wn = r.ints(g("winners"), "winners", 0, 1, max_len=2)
-        if len(set(wn)) != len(wn) or (wn and end == 0):
-            raise r.fail("winners", wn, "distinct seats, only once the game is over")
-        st = r.dict(g("stats"), "stats")
-        r.bool(r.get(st, "supply_ran_dry", "stats.supply_ran_dry"), "stats.supply_ran_dry")
-        for key in ("coins_missed", "lender_takes", "lender_steals"):
-            r.ints(r.get(st, key, f"stats.{key}"), f"stats.{key}", 0, big, 2)
-        r.rng(g("rng"))
 
     def conformance_values(self) -> dict[str, list[Any]]:
         out = super().conformance_values()
@@ -562,6 +290,200 @@ class Province(Game):
                 detail[name] = misc[:, :, j]
         return ChunkResult(turns, decisions, end_reason, first, misc[:, :, 0].copy(), rank,
                            share, detail, action_hash=ahash)
+
+
+# ---- dict form (docs/games/province.md §10): the declared state ---------------------------
+def _views(state) -> _Views:
+    v = _Views(state.x)
+    v.rng = state.rng
+    return v
+
+
+def _data_get(g, s, v, n) -> dict:
+    sd, gd = v.sdata, v.gdata
+    ngoals = int(v.consts[K.CONST_NAMES.index("goals_total")])
+    return {
+        "structures": [
+            {"name": K.STRUCT_NAMES[k], "labor": int(sd[k, K.S_L]), "coins": int(sd[k, K.S_C]),
+             "vp_first": int(sd[k, K.S_VP1]), "vp_copy": int(sd[k, K.S_VP2]),
+             "prereq": None if sd[k, K.S_PRE] < 0 else K.STRUCT_NAMES[int(sd[k, K.S_PRE])]}
+            for k in range(K.NS)],
+        "goals": [{"name": g._goal_name(i), "condition": K.COND_NAMES[int(gd[i, 0])],
+                   "threshold": int(gd[i, 1])} for i in range(ngoals)],
+        "constants": {k: int(v.consts[i]) for i, k in enumerate(K.CONST_NAMES)},
+    }
+
+
+def _start(game, r, d) -> Ctx:
+    """The header: the options and the data block (the component tables' ranges, then the
+    data's own checks: prerequisite loops, goal counts), then the state allocated."""
+    _, resolved = read_header(game, r, d, players=False)
+    dd = r.dict(r.get(d, "data", "data"), "data")
+    structs = r.list(r.get(dd, "structures", "data.structures"), "data.structures", K.NS)
+    rows = {}
+    for k, e in enumerate(structs):
+        w = f"data.structures[{k}]"
+        r.dict(e, w)
+        if r.get(e, "name", f"{w}.name") != K.STRUCT_NAMES[k]:
+            raise r.fail(f"{w}.name", e["name"], f"must be {K.STRUCT_NAMES[k]}")
+        pre = r.get(e, "prereq", f"{w}.prereq")
+        if pre is not None:
+            r.choice(pre, f"{w}.prereq", K.STRUCT_NAMES)
+        row = {f: r.get(e, f, f"{w}.{f}") for f in ("labor", "coins", "vp_first", "vp_copy")}
+        row["prereq"] = pre or "none"
+        rows[K.STRUCT_NAMES[k]] = row
+    goals = r.list(r.get(dd, "goals", "data.goals"), "data.goals", max_len=K.MAXG)
+    if not goals:
+        raise r.fail("data.goals", goals, f"1..{K.MAXG} goal tokens")
+    gnames = []
+    for i, e in enumerate(goals):
+        w = f"data.goals[{i}]"
+        r.dict(e, w)
+        name = r.get(e, "name", f"{w}.name")
+        if not isinstance(name, str) or not name or len(name) > 40:
+            raise r.fail(f"{w}.name", name, "a name of 1..40 characters")
+        gnames.append(name)
+        r.choice(r.get(e, "condition", f"{w}.condition"), f"{w}.condition", K.COND_NAMES)
+    if len(set(gnames)) != len(gnames):
+        raise r.fail("data.goals", gnames, "distinct names")
+    consts = r.dict(r.get(dd, "constants", "data.constants"), "data.constants")
+    doc = {"structures": [{"name": n, **rows[n]} for n in K.STRUCT_NAMES],
+           "goals": [{"name": e["name"], "condition": e["condition"],
+                      "threshold": e.get("threshold")} for e in goals],
+           "constants": dict(consts)}
+    for name, fields in (("Mill", (("labor_income", "mill_labor"),)),
+                         ("Union", (("trade_coins", "union_coins"),
+                                    ("trade_labor", "union_labor"))),
+                         ("Harbor", (("ship_labor", "harbor_labor"),
+                                     ("ship_coins", "harbor_coins")))):
+        for f, c in fields:
+            doc["structures"][K.STRUCT_NAMES.index(name)][f] = doc["constants"].pop(c, 0)
+    for table, node in doc.items():  # whole numbers, then the schema's ranges
+        for row in (node if isinstance(node, list) else [node]):
+            for f, x in row.items():
+                if f not in ("name", "prereq", "condition"):
+                    r.int(x, f"data.{table}.{f}", -(2**31), 2**31 - 1)
+    check_doc_limits(doc, game._components().SCHEMA, game.id, "state dict data")
+    game._components().build(doc)._check_data()  # the data's own checks
+    sdata = data.structures_array({e["name"]: (e["labor"], e["coins"], e["vp_first"],
+                                               e["vp_copy"], e["prereq"]) for e in structs})
+    gdata, gnames = data.goals_array([(e["name"], e["condition"], e["threshold"])
+                                      for e in goals])
+    s = alloc_state(game.options.encode(resolved), sdata, gdata,
+                    data.consts_array(consts, len(goals)))
+    return Ctx(game, 2, resolved, s, dict(gnames=gnames))
+
+
+def _supply_get(g, s, v, n) -> int:
+    return int(v.opts[K.O_COIN_TOTAL] - v.coins[0] - v.coins[1])
+
+
+def _supply_put(game, r, value, ctx, where, p) -> None:
+    total = int(ctx.resolved["coin_total"])
+    supply = r.int(value, where, 0, total)
+    coins = ctx.v.coins
+    if coins.sum() > total:
+        raise r.fail("coins", [int(x) for x in coins], f"at most coin_total {total} together")
+    if supply != total - coins.sum():
+        raise r.fail(where, supply, "must equal coin_total - coins")
+
+
+def _sailors_get(g, s, v, n) -> list:
+    return [[int(v.pos[K.W_SAILOR0 + 3 * p + k]) for k in range(3)] for p in range(2)]
+
+
+def _sailors_put(game, r, value, ctx, where, p) -> None:
+    """Each seat's three sailors (-1 not hired, else the cycle space), hired in order."""
+    v = ctx.v
+    sail = r.list(value, where, 2)
+    for q in range(2):
+        row = r.ints(sail[q], f"{where}[{q}]", -1, 2, 3)
+        v.pos[K.W_SAILOR0 + 3 * q: K.W_SAILOR0 + 3 * q + 3] = row
+        v.hired[q] = sum(1 for x in row if x >= 0)
+        if any(x < 0 for x in row[: v.hired[q]]):
+            raise r.fail(f"{where}[{q}]", row, "sailors are hired in order (k < hired on the "
+                         "cycle)")
+
+
+def _winners_get(g, s, v, n) -> list:
+    win = int(v.meta[K.M_WIN])
+    return [] if win < 0 else ([0, 1] if win == K.WIN_DRAW else [win])
+
+
+def _winners_put(game, r, value, ctx, where, p) -> None:
+    wn = r.ints(value, where, 0, 1, max_len=2)
+    if len(set(wn)) != len(wn) or (wn and ctx.v.meta[K.M_END] == 0):
+        raise r.fail(where, wn, "distinct seats, only once the game is over")
+    ctx.v.meta[K.M_WIN] = -1 if not wn else (K.WIN_DRAW if len(wn) == 2 else wn[0])
+
+
+def _check(game, r, ctx) -> None:
+    """Province's cross-field rules: an end reason exactly once over; each goal token of
+    the stack once."""
+    m = ctx.v.meta
+    end = int(m[K.M_END])
+    if (m[K.M_PHASE] == K.PHASES.index("over")) != (end != 0):
+        raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
+    stack = [int(x) for x in ctx.v.gstack[: m[K.M_GN]]]
+    if not stack:
+        raise r.fail("goals.stack", [], f"1..{len(ctx.extra['gnames'])} goal tokens")
+    if len(set(stack)) != len(stack):
+        raise r.fail("goals.stack", [ctx.extra["gnames"][i] for i in stack],
+                     "each goal token once")
+
+
+def _goal_names(c) -> list[str]:
+    return c.extra.get("gnames") or [c.game._goal_name(i) for i in range(K.MAXG)]
+
+
+def _turn(c) -> int:
+    return int(c.v.meta[K.M_TURN])
+
+
+_SCHEMA = StateSchema([
+    *header_fields(_data_get, players=False),
+    Field("rng", ("rng", 0), "rng"),
+    Field("first_player", ("meta", K.M_FIRST), hi=1),
+    Field("current", ("meta", K.M_CUR), hi=1),
+    Field("phase", ("meta", K.M_PHASE), "enum", names=K.PHASES),
+    Field("turn", ("meta", K.M_TURN), hi=lambda c: int(c.resolved["max_turns"]) + 1),
+    Field("decisions", ("meta", K.M_DEC), hi=lambda c: c.game.max_game_length(c.resolved)),
+    Field("coins", ("coins", slice(None)), "ints", hi=lambda c: int(c.resolved["coin_total"])),
+    Field("supply", kind="hook", get=_supply_get, put=_supply_put),
+    Field("labor", ("meta", K.M_LABOR)),
+    Field("workers.green", ("pos", slice(0, 3)), "ints", hi=2),
+    Field("workers.yellow", ("pos", 3), lo=-1, hi=2),
+    Field("workers.orange", ("pos", 4), lo=-1, hi=2),
+    Field("workers.sailors", kind="hook", get=_sailors_get, put=_sailors_put,
+          uses=("pos", "hired")),
+    Field("owned[]", ("owned", "p", slice(None)), "members", names=K.STRUCT_NAMES),
+    Field("first_builder", ("fb", slice(None)), "ints", lo=-1, hi=1),
+    Field("built_turn[]", ("bturn", "p", slice(None)), "ints", lo=-1, hi=_turn),
+    Field("ships", ("meta", K.M_SHIPS), "enum", names=("none",) + tuple(K.SHIP_NAMES),
+          base=-1),
+    Field("lender.holder", ("meta", K.M_LHOLDER), lo=-1, hi=1),
+    Field("lender.taken_turn", ("meta", K.M_LTURN), lo=-1, hi=_turn),
+    Field("goals.stack", ("gstack", slice(None)), "names", names=_goal_names,
+          count=("meta", K.M_GN), length=lambda c: len(c.extra["gnames"]), hidden=True),
+    Field("goals.next", ("meta", K.M_GNEXT), hi=lambda c: int(c.v.meta[K.M_GN])),
+    Field("goals.result", ("gres", slice(None)), "ints", lo=-2, hi=1, count=("meta", K.M_GN),
+          same_count=True),
+    Field("this_turn.labor_gained", ("meta", K.M_GAINED)),
+    Field("this_turn.moved", ("meta", K.M_MOVED)),
+    Field("this_turn.grinds", ("meta", K.M_GRINDS)),
+    Field("this_turn.built", ("meta", K.M_BUILT), "bool"),
+    Field("this_turn.hired", ("meta", K.M_HIRED_T), "bool"),
+    Field("end_trigger", ("meta", K.M_TRIG), "enum", names=K.END_REASONS[:4]),
+    Field("last_turn", ("meta", K.M_LAST), "bool"),
+    Field("end_reason", ("meta", K.M_END), "enum", names=K.END_REASONS),
+    Field("winners", kind="hook", get=_winners_get, put=_winners_put, uses=("meta",)),
+    Field("stats.supply_ran_dry", ("meta", K.M_DRY), "bool"),
+    Field("stats.coins_missed", ("stats", slice(None), 0), "ints"),
+    Field("stats.lender_takes", ("stats", slice(None), 1), "ints"),
+    Field("stats.lender_steals", ("stats", slice(None), 2), "ints"),
+], data=("opts", "consts", "sdata", "gdata"), views=_views, start=_start, check=_check,
+    game_id="province")
+Province.state_schema = _SCHEMA
 
 
 GAME_CLASS = Province

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.checks import DictReader
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
+from sim.core.schema import BIG, Ctx, Field, StateSchema, header_fields, read_header
 from sim.suburbia import constants as K
 from sim.suburbia import data
 from sim.suburbia import invariants as _inv
@@ -24,26 +24,7 @@ from sim.suburbia.options import OPTIONS
 TILE_NAMES = data.TILE_NAMES
 GOAL_NAMES = data.GOAL_NAMES
 KIND_OF = data.KIND_OF
-GOAL_OF = {n: g for g, n in enumerate(GOAL_NAMES)}
 BASIC_NAMES = ("Suburbs", "Community Park", "Heavy Factory")
-
-
-def _kind(name, what: str) -> int:
-    if name not in KIND_OF:
-        raise UserError(f"{what}: unknown tile {name!r}")
-    return KIND_OF[name]
-
-
-def _goal(name, what: str) -> int:
-    if name is None:
-        return -1
-    if name not in GOAL_OF:
-        raise UserError(f"{what}: unknown goal {name!r}; allowed: {', '.join(GOAL_NAMES)}")
-    return GOAL_OF[name]
-
-
-def _counts(row) -> dict[str, int]:
-    return {TILE_NAMES[k]: int(row[k]) for k in range(1, K.NK) if row[k]}
 
 
 class SuburbiaGame(Game):
@@ -206,142 +187,6 @@ class SuburbiaGame(Game):
                          f" | {tl or '-'}")
         return "\n".join(lines)
 
-    # ---- dict form (docs/games/suburbia.md §12) ----------------------------------------
-    def state_to_dict(self, state) -> dict:
-        n = int(state.meta[K.M_NP])
-        meta = state.meta
-        tk = state.tk
-        players = []
-        for p in range(n):
-            row = state.pl[p]
-            tiles = []
-            for t in range(int(row[K.P_NT])):
-                k = int(tk[p, t, K.K_KIND])
-                x, y = K.cell_xy(int(tk[p, t, K.K_CELL]))
-                e = {"tile": TILE_NAMES[k]}
-                if k == K.K_LAKE:
-                    e["from"] = TILE_NAMES[int(tk[p, t, K.K_FROM])]
-                e.update(x=x, y=y, turn=int(tk[p, t, K.K_TURN]), invested=bool(tk[p, t, K.K_INV]),
-                         rl=int(tk[p, t, K.K_RL]))
-                tiles.append(e)
-            players.append({
-                "money": int(row[K.P_MONEY]), "income": int(row[K.P_INC]),
-                "reputation": int(row[K.P_REP]), "population": int(row[K.P_POP]),
-                "pop_high": int(row[K.P_HIGH]), "redlines_up": int(row[K.P_RLUP]),
-                "redlines_down": int(row[K.P_RLDOWN]), "goal_pop": int(row[K.P_GOALPOP]),
-                "money_pop": int(row[K.P_MONEYPOP]),
-                "goals_scored": [GOAL_NAMES[g] for g in range(K.NG) if (int(row[K.P_GOALBITS]) >> g) & 1],
-                "tiles": tiles,
-            })
-        src = int(meta[K.M_PSRC])
-        pending = None
-        if src != K.SRC_NONE:
-            pending = {"tile": TILE_NAMES[int(meta[K.M_PKIND])], "source": K.SOURCES[src]}
-            if src == K.SRC_LAKE:
-                pending["from"] = TILE_NAMES[int(meta[K.M_PFROM])]
-        npub = int(meta[K.M_NPUB])
-        return {
-            "game": self.id,
-            "n_players": n,
-            "options": self.options.decode(state.opts),
-            "rng": "0x%016x" % int(state.rng[0]),
-            "phase": K.PHASES[int(meta[K.M_PHASE])],
-            "current": int(meta[K.M_CUR]),
-            "round": int(meta[K.M_ROUND]),
-            "turn": int(meta[K.M_TURN]),
-            "decisions": int(meta[K.M_DEC]),
-            "last_round": int(meta[K.M_LAST]),
-            "end_reason": K.END_REASONS[int(meta[K.M_END])],
-            "pile": [TILE_NAMES[k] for k in state.pile[: meta[K.M_PILEN]]],
-            "market": [TILE_NAMES[k] if k else None for k in state.market],
-            "discard": _counts(state.discard),
-            "box": _counts(state.box),
-            "supply": {BASIC_NAMES[b]: int(state.supply[b]) for b in range(3)},
-            "public_goals": [GOAL_NAMES[g] for g in state.gpub[:npub]],
-            "goal_offers": [[GOAL_NAMES[g] for g in state.goffer[p]] for p in range(n)] if n > 1 else [],
-            "private_goals": [GOAL_NAMES[g] if g >= 0 else None for g in state.gpriv[:n]],
-            "pending": pending,
-            "players": players,
-        }
-
-    def _state_from_dict(self, d: dict) -> SuburbiaState:
-        """Build a state from the dict layout of docs/games/suburbia.md §12. Every field is
-        checked first (``_check_dict``), the invariants after. Raises UserError naming the
-        field, the value and the allowed range."""
-        self._check_dict(d)
-        try:
-            if d.get("game", self.id) != self.id:
-                raise UserError(f"state dict: game {d['game']!r} is not {self.id!r}")
-            n = self.check_players(int(d["n_players"]))
-            s = self._alloc(self.resolve_options(d["options"]))
-            m = s.meta
-            m[K.M_NP] = n
-            m[K.M_PHASE] = K.PHASES.index(d["phase"])
-            m[K.M_CUR] = int(d["current"])
-            m[K.M_ROUND] = int(d["round"])
-            m[K.M_TURN] = int(d["turn"])
-            m[K.M_DEC] = int(d["decisions"])
-            m[K.M_LAST] = int(d["last_round"])
-            m[K.M_END] = K.END_REASONS.index(d["end_reason"])
-            s.rng[0] = np.uint64(int(d["rng"], 16))
-            pile = [_kind(x, "pile") for x in d["pile"]]
-            if len(pile) > K.MAXPILE:
-                raise UserError(f"state dict: pile longer than {K.MAXPILE}")
-            s.pile[: len(pile)] = pile
-            m[K.M_PILEN] = len(pile)
-            if len(d["market"]) != K.NSLOTS:
-                raise UserError(f"state dict: market must have {K.NSLOTS} slots")
-            s.market[:] = [0 if x is None else _kind(x, "market") for x in d["market"]]
-            for key, arr in (("discard", s.discard), ("box", s.box)):
-                for name, v in d[key].items():
-                    arr[_kind(name, key)] = int(v)
-            s.supply[:] = [int(d["supply"][b]) for b in BASIC_NAMES]
-            pub = [_goal(g, "public_goals") for g in d["public_goals"]]
-            s.gpub[: len(pub)] = pub
-            m[K.M_NPUB] = len(pub)
-            for p, offers in enumerate(d["goal_offers"]):
-                s.goffer[p, :] = [_goal(g, "goal_offers") for g in offers]
-            for p in range(n):
-                s.gpriv[p] = _goal(d["private_goals"][p], "private_goals")
-            pend = d["pending"]
-            if pend is not None:
-                m[K.M_PKIND] = _kind(pend["tile"], "pending")
-                m[K.M_PSRC] = K.SOURCES.index(pend["source"])
-                if pend["source"] == "lake":
-                    m[K.M_PFROM] = _kind(pend["from"], "pending.from")
-            for p in range(n):
-                q = d["players"][p]
-                row = s.pl[p]
-                row[K.P_MONEY] = q["money"]
-                row[K.P_INC] = q["income"]
-                row[K.P_REP] = q["reputation"]
-                row[K.P_POP] = q["population"]
-                row[K.P_HIGH] = q["pop_high"]
-                row[K.P_RLUP] = q["redlines_up"]
-                row[K.P_RLDOWN] = q["redlines_down"]
-                row[K.P_GOALPOP] = q["goal_pop"]
-                row[K.P_MONEYPOP] = q["money_pop"]
-                row[K.P_GOALBITS] = sum(1 << _goal(g, "goals_scored") for g in q["goals_scored"])
-                tiles = q["tiles"]
-                if len(tiles) > K.MAXT:
-                    raise UserError(f"state dict: at most {K.MAXT} tiles per borough")
-                for t, e in enumerate(tiles):
-                    k = _kind(e["tile"], "tiles")
-                    cid = K.cell_id(int(e["x"]), int(e["y"]))
-                    if cid < 0 or s.grid[p, cid]:
-                        raise UserError(f"state dict: bad or duplicate cell ({e['x']},{e['y']})")
-                    s.tk[p, t] = [k, cid, int(e["turn"]), int(bool(e["invested"])), int(e["rl"]),
-                                  _kind(e["from"], "tiles.from") if k == K.K_LAKE else 0]
-                    s.grid[p, cid] = t + 1
-                    s.kc[p, k] += 1
-                    row[K.P_NINV] += int(bool(e["invested"]))
-                row[K.P_NT] = len(tiles)
-        except UserError:
-            raise
-        except (KeyError, ValueError, TypeError, IndexError, AttributeError, OverflowError) as e:
-            raise UserError(f"suburbia state dict: malformed ({type(e).__name__}: {e})") from None
-        return s
-
     def _setup_pile(self, n: int, resolved: dict) -> int:
         """The pile's size at set-up for ``n`` players and these options (a pile only
         shrinks)."""
@@ -352,111 +197,6 @@ class SuburbiaGame(Game):
         if key not in cache:
             cache[key] = int(self.new_state(n, 0, resolved).meta[K.M_PILEN])
         return cache[key]
-
-    def _check_dict(self, d: dict) -> None:
-        """Every field of a state dict (docs §12): type, length and range; tile and goal names;
-        seats within the players; cells within the grid. Raises UserError naming the field,
-        the value and the allowed range."""
-        r = DictReader(self.id)
-        r.dict(d, "state")
-        g = lambda key, d=d, w="": r.get(d, key, f"{w}{key}")  # noqa: E731
-        n = r.int(g("n_players"), "n_players", self.min_players, self.max_players)
-        resolved = self.resolve_options(r.dict(g("options"), "options"))
-        counts = self.tiles[:, K.T_COUNT]
-        names = list(KIND_OF)
-        big = 1_000_000
-
-        def kind(v, where, lake=False, omr=True):
-            k = KIND_OF[names[r.choice(v, where, names)]]
-            if (k == K.K_LAKE and not lake) or (k == K.K_OMR and not omr):
-                raise r.fail(where, v, "not allowed here")
-            return k
-
-        def goal(v, where, none=False):
-            if v is None and none:
-                return -1
-            return r.choice(v, where, GOAL_NAMES)
-
-        phase = r.choice(g("phase"), "phase", K.PHASES)
-        over = K.PHASES[phase] == "over"
-        r.int(g("current"), "current", 0, n - 1)
-        r.int(g("turn"), "turn", 0, MAX_DECISIONS)
-        r.int(g("decisions"), "decisions", 0, MAX_DECISIONS)
-        rnd = r.int(g("round"), "round", 0, MAX_DECISIONS)
-        last = r.int(g("last_round"), "last_round", -1, MAX_DECISIONS)
-        end = r.choice(g("end_reason"), "end_reason", K.END_REASONS)
-        if over != (end != 0):
-            raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
-        r.rng(g("rng"))
-        pile = r.list(g("pile"), "pile", max_len=self._setup_pile(n, resolved))
-        for i, x in enumerate(pile):
-            kind(x, f"pile[{i}]")
-        if last >= 0 and not over and not rnd <= last <= rnd + 1:
-            raise r.fail("last_round", last, f"the round {rnd} or the next, once the 1 More "
-                         "Round tile is out")
-        for i, x in enumerate(r.list(g("market"), "market", K.NSLOTS)):
-            if x is not None:
-                kind(x, f"market[{i}]", omr=False)
-        for key in ("discard", "box"):
-            for name, v in r.dict(g(key), key).items():
-                k = kind(name, key, omr=False)
-                r.int(v, f"{key}.{name}", 0, int(counts[k]))
-        sup = r.dict(g("supply"), "supply")
-        for b in BASIC_NAMES:
-            r.int(r.get(sup, b, f"supply.{b}"), f"supply.{b}", 0, int(counts[KIND_OF[b]]))
-        if set(sup) - set(BASIC_NAMES):
-            raise r.fail("supply", sorted(set(sup) - set(BASIC_NAMES))[0], "unknown basic tile")
-        pub = [goal(x, f"public_goals[{i}]") for i, x in enumerate(
-            r.list(g("public_goals"), "public_goals", max_len=K.MAXP))]
-        offers = r.list(g("goal_offers"), "goal_offers", max_len=n)
-        if offers and len(offers) != n:
-            raise r.fail("goal_offers", offers, f"{n} lists (one per seat), or none")
-        chosen = list(pub)
-        for p, o in enumerate(offers):
-            chosen += [goal(x, f"goal_offers[{p}][{i}]")
-                       for i, x in enumerate(r.list(o, f"goal_offers[{p}]", 2))]
-        priv = r.list(g("private_goals"), "private_goals", n)
-        for p in range(n):
-            goal(priv[p], f"private_goals[{p}]", none=True)
-        if len(set(chosen)) != len(chosen):
-            raise r.fail("goals", [GOAL_NAMES[x] for x in chosen], "each goal once")
-        pend = g("pending")
-        if pend is not None:
-            r.dict(pend, "pending")
-            src = r.choice(r.get(pend, "source", "pending.source"), "pending.source",
-                           K.SOURCES[1:]) + 1
-            kind(r.get(pend, "tile", "pending.tile"), "pending.tile",
-                 lake=K.SOURCES[src] == "lake", omr=False)
-            if K.SOURCES[src] == "lake":
-                kind(r.get(pend, "from", "pending.from"), "pending.from", omr=False)
-        players = r.list(g("players"), "players", n)
-        for p in range(n):
-            w = f"players[{p}]."
-            q = r.dict(players[p], f"players[{p}]")
-            r.int(r.get(q, "money", w + "money"), w + "money", 0, big)
-            r.int(r.get(q, "income", w + "income"), w + "income", -5, 15)
-            r.int(r.get(q, "reputation", w + "reputation"), w + "reputation", -5, 15)
-            for key in ("population", "pop_high", "redlines_up", "redlines_down", "goal_pop",
-                        "money_pop"):
-                r.int(r.get(q, key, w + key), w + key, 0, big)
-            scored = r.list(r.get(q, "goals_scored", w + "goals_scored"), w + "goals_scored",
-                            max_len=len(GOAL_NAMES))
-            for i, x in enumerate(scored):
-                goal(x, f"{w}goals_scored[{i}]")
-            tiles = r.list(r.get(q, "tiles", w + "tiles"), w + "tiles", max_len=K.MAXT)
-            for t, e in enumerate(tiles):
-                wt = f"{w}tiles[{t}]"
-                r.dict(e, wt)
-                k = kind(r.get(e, "tile", wt + ".tile"), wt + ".tile", lake=True, omr=False)
-                x = r.int(r.get(e, "x", wt + ".x"), wt + ".x", -K.GRID_R, K.GRID_R)
-                y = r.int(r.get(e, "y", wt + ".y"), wt + ".y", 0, K.GRID_H - 1)
-                if (x + y) % 2:
-                    raise r.fail(wt, (x, y), "x + y must be even (a hex cell)")
-                r.int(r.get(e, "turn", wt + ".turn"), wt + ".turn", 0, MAX_DECISIONS)
-                r.bool(r.get(e, "invested", wt + ".invested"), wt + ".invested")
-                r.int(r.get(e, "rl", wt + ".rl"), wt + ".rl", -big, big)
-                if k == K.K_LAKE:
-                    kind(r.get(e, "from", wt + ".from"), wt + ".from", omr=False)
 
     EFFECTS_GAMES = {3: 4_000}
     """``boardsim run``'s component-effects study (docs/effects.md): Suburbia 3p: 70 arms, about
@@ -542,6 +282,194 @@ def _ranks_batch(keys: np.ndarray, use_money: bool) -> np.ndarray:
         greater |= equal & (b[..., j] > a[..., j])
         equal &= b[..., j] == a[..., j]
     return (1 + greater.sum(axis=2)).astype(np.int64)
+
+
+# ---- dict form (docs/games/suburbia.md §12): the declared state ---------------------------
+_TILES = TILE_NAMES[1:]
+_LAKE, _OMR = TILE_NAMES[K.K_LAKE], TILE_NAMES[K.K_OMR]
+
+
+def _start(game, r, d) -> Ctx:
+    """The header: the game, the player count and the options (the component data is the
+    game instance's), then the state allocated."""
+    if d.get("game", game.id) != game.id:
+        raise r.fail("game", d["game"], f"must be {game.id}")
+    n, resolved = read_header(game, r, d)
+    s = game._alloc(resolved)
+    s.meta[K.M_NP] = n
+    return Ctx(game, n, resolved, s)
+
+
+def _offers_get(g, s, v, n) -> list:
+    return [[GOAL_NAMES[x] for x in s.goffer[p]] for p in range(n)] if n > 1 else []
+
+
+def _offers_put(game, r, value, ctx, where, p) -> None:
+    """The two goals offered to each seat, or none (solo, or once chosen)."""
+    n = ctx.n
+    offers = r.list(value, where, max_len=n)
+    if offers and len(offers) != n:
+        raise r.fail(where, offers, f"{n} lists (one per seat), or none")
+    ctx.extra["offers"] = len(offers)
+    for q, o in enumerate(offers):
+        ctx.s.goffer[q, :] = [r.choice(x, f"{where}[{q}][{i}]", GOAL_NAMES)
+                              for i, x in enumerate(r.list(o, f"{where}[{q}]", 2))]
+
+
+def _pending_get(g, s, v, n):
+    meta = s.meta
+    src = int(meta[K.M_PSRC])
+    if src == K.SRC_NONE:
+        return None
+    out = {"tile": TILE_NAMES[int(meta[K.M_PKIND])], "source": K.SOURCES[src]}
+    if src == K.SRC_LAKE:
+        out["from"] = TILE_NAMES[int(meta[K.M_PFROM])]
+    return out
+
+
+def _pending_put(game, r, value, ctx, where, p) -> None:
+    """The tile being placed (null if none): its source, and the tile a Lake came from."""
+    if value is None:
+        return
+    m = ctx.s.meta
+    r.dict(value, where)
+    src = r.choice(r.get(value, "source", f"{where}.source"), f"{where}.source",
+                   K.SOURCES[1:]) + 1
+    lake = K.SOURCES[src] == "lake"
+    m[K.M_PSRC] = src
+    m[K.M_PKIND] = _tile(r, r.get(value, "tile", f"{where}.tile"), f"{where}.tile",
+                         (_OMR,) if lake else (_LAKE, _OMR))
+    if lake:
+        m[K.M_PFROM] = _tile(r, r.get(value, "from", f"{where}.from"), f"{where}.from",
+                             (_LAKE, _OMR))
+
+
+def _tile(r, x, where: str, refuse: tuple) -> int:
+    if x in refuse:
+        raise r.fail(where, x, "not allowed here")
+    return r.choice(x, where, _TILES) + 1
+
+
+def _tiles_get(g, s, v, n, p) -> list:
+    tk = s.tk
+    out = []
+    for t in range(int(s.pl[p, K.P_NT])):
+        k = int(tk[p, t, K.K_KIND])
+        x, y = K.cell_xy(int(tk[p, t, K.K_CELL]))
+        e = {"tile": TILE_NAMES[k]}
+        if k == K.K_LAKE:
+            e["from"] = TILE_NAMES[int(tk[p, t, K.K_FROM])]
+        e.update(x=x, y=y, turn=int(tk[p, t, K.K_TURN]), invested=bool(tk[p, t, K.K_INV]),
+                 rl=int(tk[p, t, K.K_RL]))
+        out.append(e)
+    return out
+
+
+def _tiles_put(game, r, value, ctx, where, p) -> None:
+    """A borough: each tile on a free hex cell (x + y even), a Lake with the tile it came
+    from; the grid and the per-kind counts rebuilt from them."""
+    s = ctx.s
+    tiles = r.list(value, where, max_len=K.MAXT)
+    for t, e in enumerate(tiles):
+        wt = f"{where}[{t}]"
+        r.dict(e, wt)
+        k = _tile(r, r.get(e, "tile", wt + ".tile"), wt + ".tile", (_OMR,))
+        x = r.int(r.get(e, "x", wt + ".x"), wt + ".x", -K.GRID_R, K.GRID_R)
+        y = r.int(r.get(e, "y", wt + ".y"), wt + ".y", 0, K.GRID_H - 1)
+        if (x + y) % 2:
+            raise r.fail(wt, (x, y), "x + y must be even (a hex cell)")
+        turn = r.int(r.get(e, "turn", wt + ".turn"), wt + ".turn", 0, MAX_DECISIONS)
+        inv = r.bool(r.get(e, "invested", wt + ".invested"), wt + ".invested")
+        rl = r.int(r.get(e, "rl", wt + ".rl"), wt + ".rl", -BIG, BIG)
+        src = (_tile(r, r.get(e, "from", wt + ".from"), wt + ".from", (_LAKE, _OMR))
+               if k == K.K_LAKE else 0)
+        cid = K.cell_id(x, y)
+        if s.grid[p, cid]:
+            raise r.fail(wt, (x, y), "a cell holding another tile")
+        s.tk[p, t] = [k, cid, turn, int(inv), rl, src]
+        s.grid[p, cid] = t + 1
+        s.kc[p, k] += 1
+        s.pl[p, K.P_NINV] += int(inv)
+    s.pl[p, K.P_NT] = len(tiles)
+
+
+def _check(game, r, ctx) -> None:
+    """Suburbia's cross-field rules: an end reason exactly once over; the last round this
+    round or the next once the 1 More Round tile is out; tiles within their counts; each goal
+    public or offered once."""
+    s = ctx.s
+    m = s.meta
+    over = K.PHASES[int(m[K.M_PHASE])] == "over"
+    end, rnd, last = int(m[K.M_END]), int(m[K.M_ROUND]), int(m[K.M_LAST])
+    if over != (end != 0):
+        raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
+    if last >= 0 and not over and not rnd <= last <= rnd + 1:
+        raise r.fail("last_round", last, f"the round {rnd} or the next, once the 1 More "
+                     "Round tile is out")
+    counts = game.tiles[:, K.T_COUNT]
+    for key, row in (("discard", s.discard), ("box", s.box)):
+        for k in np.nonzero(row > counts[: len(row)])[0]:
+            raise r.fail(f"{key}.{TILE_NAMES[k]}", int(row[k]), f"out of range; allowed "
+                         f"0..{int(counts[k])}")
+    for b, name in enumerate(BASIC_NAMES):
+        if s.supply[b] > counts[KIND_OF[name]]:
+            raise r.fail(f"supply.{name}", int(s.supply[b]), f"out of range; allowed "
+                         f"0..{int(counts[KIND_OF[name]])}")
+    chosen = [int(x) for x in s.gpub[: m[K.M_NPUB]]]
+    if ctx.extra.get("offers"):
+        chosen += [int(x) for x in s.goffer[: ctx.n].ravel()]
+    if len(set(chosen)) != len(chosen):
+        raise r.fail("goals", [GOAL_NAMES[x] for x in chosen], "each goal once")
+
+
+def _pl(slot: int) -> tuple:
+    return ("pl", "p", slot)
+
+
+_SCHEMA = StateSchema([
+    *header_fields(),
+    Field("rng", ("rng", 0), "rng"),
+    Field("phase", ("meta", K.M_PHASE), "enum", names=K.PHASES),
+    Field("current", ("meta", K.M_CUR), hi=lambda c: c.n - 1),
+    Field("round", ("meta", K.M_ROUND), hi=MAX_DECISIONS),
+    Field("turn", ("meta", K.M_TURN), hi=MAX_DECISIONS),
+    Field("decisions", ("meta", K.M_DEC), hi=MAX_DECISIONS),
+    Field("last_round", ("meta", K.M_LAST), lo=-1, hi=MAX_DECISIONS),
+    Field("end_reason", ("meta", K.M_END), "enum", names=K.END_REASONS),
+    Field("pile", ("pile", slice(None)), "names", names=_TILES, base=1, refuse=(_LAKE,),
+          count=("meta", K.M_PILEN), length=lambda c: c.game._setup_pile(c.n, c.resolved),
+          hidden=True),
+    Field("market", ("market", slice(None)), "names", names=_TILES, base=1, null=0,
+          refuse=(_LAKE, _OMR)),
+    Field("discard", ("discard", slice(None)), "counts", names=_TILES, base=1,
+          refuse=(_LAKE, _OMR)),
+    Field("box", ("box", slice(None)), "counts", names=_TILES, base=1, refuse=(_LAKE, _OMR)),
+    Field("supply", ("supply", slice(None)), "record", names=BASIC_NAMES),
+    Field("public_goals", ("gpub", slice(None)), "names", names=GOAL_NAMES,
+          count=("meta", K.M_NPUB), length=K.MAXP),
+    Field("goal_offers", kind="hook", get=_offers_get, put=_offers_put, uses=("goffer",),
+          hidden=True),
+    Field("private_goals[]", ("gpriv", "p"), "enum", names=GOAL_NAMES, null=-1, hidden=True),
+    Field("pending", kind="hook", get=_pending_get, put=_pending_put, uses=("meta",)),
+    Field("players[].money", _pl(K.P_MONEY)),
+    Field("players[].income", _pl(K.P_INC), lo=-5, hi=15),
+    Field("players[].reputation", _pl(K.P_REP), lo=-5, hi=15),
+    Field("players[].population", _pl(K.P_POP)),
+    Field("players[].pop_high", _pl(K.P_HIGH)),
+    Field("players[].redlines_up", _pl(K.P_RLUP)),
+    Field("players[].redlines_down", _pl(K.P_RLDOWN)),
+    Field("players[].goal_pop", _pl(K.P_GOALPOP)),
+    Field("players[].money_pop", _pl(K.P_MONEYPOP)),
+    Field("players[].goals_scored", _pl(K.P_GOALBITS), "bitset", names=GOAL_NAMES),
+    Field("players[].tiles", kind="hook", get=_tiles_get, put=_tiles_put,
+          uses=("tk", "grid", "kc")),
+], data=("opts", "tiles", "goals", "lines", "consts", "geo"),
+    # recorded-only counters (seat detail, issue 16) the dict form has never carried and the
+    # reference does not model: a game resumed from a dict counts them from 0
+    unsaved=(("pl", slice(None), K.P_UNPAID), ("pl", slice(None), K.P_FORGIVEN)),
+    start=_start, check=_check,
+    n_of=lambda v: v.meta[K.M_NP], game_id="suburbia")
+SuburbiaGame.state_schema = _SCHEMA
 
 
 GAME_CLASS = SuburbiaGame

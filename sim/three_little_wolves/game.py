@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.checks import DictReader
 from sim.core.errors import UserError
 from sim.core.game import ChunkResult, Game
+from sim.core.schema import Ctx, Field, StateSchema, header_fields, read_header
 from sim.three_little_wolves import constants as K
 from sim.three_little_wolves import data
 from sim.three_little_wolves import invariants as _inv
@@ -21,7 +21,6 @@ from sim.three_little_wolves.kernels import (
     TLWState,
     alloc_state,
     compute_points,
-    hand_add,
     refresh_heights,
 )
 from sim.three_little_wolves.options import OPTIONS
@@ -208,86 +207,6 @@ class ThreeLittleWolves(Game):
             lines.append(f"  {who}: {'  '.join(hs) or '-'}{tail}")
         return "\n".join(lines)
 
-    # ---- dict form (doc §9) -------------------------------------------------------------
-    def state_to_dict(self, state) -> dict:
-        meta = state.meta
-        n = int(meta[K.M_NP])
-        n_own = int(meta[K.M_NOWN])
-        nm = self._card_names(state)
-        hs, hf, hb, seat = state.hs, state.hf, state.hb, state.seat
-
-        def name(c):
-            return None if c < 0 else nm[int(c)]
-
-        houses = []
-        for o in range(n_own):
-            row = []
-            for h in range(K.MAXH):
-                nf = int(hs[o, h, K.H_NF])
-                if nf == 0:
-                    continue
-                row.append({
-                    "colour": K.HOUSE_COLOUR_NAMES[int(hs[o, h, K.H_COL])],
-                    "floors": [nm[int(c)] for c in hf[o, h, :nf]],
-                    "basements": [nm[int(c)] for c in hb[o, h, : hs[o, h, K.H_NB]]],
-                    "pig": int(hs[o, h, K.H_PIG]),
-                    "wolves": [[int(hs[o, h, K.H_W0S + 2 * w]), int(hs[o, h, K.H_W0V + 2 * w])]
-                               for w in range(int(hs[o, h, K.H_NW]))],
-                })
-            houses.append(row)
-        consts = state.consts
-        return {
-            "game": self.id,
-            "n_players": n,
-            "options": self.options.decode(state.opts),
-            "data": {"suit": [list(r) for r in _suit_of(state.cards)],
-                     **data.components_dict(consts)},
-            "rng": "0x%016x" % int(state.rng[0]),
-            "stage": K.STAGES[int(meta[K.M_STAGE])],
-            "phase": K.PHASES[int(meta[K.M_PHASE])],
-            "current": int(meta[K.M_CUR]),
-            "turn_player": int(meta[K.M_TP]),
-            "turn": int(meta[K.M_TURN]),
-            "decisions": int(meta[K.M_DEC]),
-            "deck": [nm[int(c)] for c in state.deck[: meta[K.M_DECKN]]],
-            "hands": [[nm[int(c)] for c in state.hands[p, : seat[p, K.S_HN]]] for p in range(n)],
-            "discard": [nm[c] for c in range(K.NCARD) if state.discard[c]],
-            "houses": houses,
-            "wolves_left": [[int(consts[K.C_WOLF + v]) for v in range(3) if not seat[p, K.S_WU + v]]
-                            for p in range(n)],
-            "pigs_revealed": [nm[int(c)] for c in state.pigs[: meta[K.M_NPIGS]]],
-            "pig_tokens_left": sorted(int(consts[K.C_TOKEN + t]) for t in range(3)
-                                      if state.tokens[t] == K.T_LEFT),
-            "pig_tokens_lost": sorted(int(consts[K.C_TOKEN + t]) for t in range(3)
-                                      if state.tokens[t] == K.T_LOST),
-            "mustache": int(meta[K.M_MUST]),
-            "drawer": int(meta[K.M_DRAWER]),
-            "pig_card": name(meta[K.M_PIGCARD]),
-            "effect_step": int(meta[K.M_ESTEP]),
-            "tie_houses": [int(h) for h in state.tie[: meta[K.M_NTIE]]],
-            "passing": [name(seat[p, K.S_PASS]) for p in range(n)],
-            "final_left": int(meta[K.M_FLEFT]),
-            "round_step": int(meta[K.M_RSTEP]),
-            "committed": [name(seat[p, K.S_COMMIT]) for p in range(n)],
-            "dummy_card": name(meta[K.M_DCARD]),
-            "cards_under_last_pig": int(meta[K.M_UNDER]),
-            "stats": [{"build": int(seat[p, K.S_BUILD]), "wolf": int(seat[p, K.S_WOLFN]),
-                       "discard": int(seat[p, K.S_DISCN])} for p in range(n)],
-            "end_reason": K.END_REASONS[int(meta[K.M_END])],
-        }
-
-    def _state_from_dict(self, d: dict) -> TLWState:
-        """Build a state from the dict layout of doc §9. Raises UserError if malformed."""
-        self._check_dict(d)
-        try:
-            s = self._from_dict(d)
-        except UserError:
-            raise
-        except (KeyError, ValueError, TypeError, IndexError, OverflowError) as e:
-            raise UserError(
-                f"three-little-wolves state dict: malformed ({type(e).__name__}: {e})") from None
-        return s
-
     def _check_state(self, state) -> None:
         """A running game has a turn player among the seats (the dummy's 2 in 2p)."""
         m = state.meta
@@ -320,245 +239,6 @@ class ThreeLittleWolves(Game):
             raise bad("dummy_card is set exactly in phase dummy")
         if ph != K.PH_PASS and (state.seat[:n, K.S_PASS] >= 0).any():
             raise bad("a card set aside to pass outside phase pass")
-
-    def _check_dict(self, d: dict) -> None:
-        """Every field of a state dict (doc §9): type, length, range, card names of the deck,
-        seats within the players, owners within the houses' rows, wolves and pig tokens among
-        the data's values. Raises UserError naming the field, the value and the allowed
-        range; the conservation laws are checked after (``check_invariants``)."""
-        r = DictReader(self.id)
-        r.dict(d, "state")
-        g = lambda key, d=d, w="": r.get(d, key, f"{w}{key}")  # noqa: E731
-        n = r.int(g("n_players"), "n_players", self.min_players, self.max_players)
-        n_own = n if n >= 3 else 3
-        resolved = self.resolve_options(r.dict(g("options"), "options"))
-        dd = r.dict(g("data"), "data")
-        suit = r.list(r.get(dd, "suit", "data.suit"), "data.suit", K.SUIT)
-        for i, row in enumerate(suit):
-            num, icon, mark = r.ints(row, f"data.suit[{i}]", -99, 99, 3)
-            r.int(num, f"data.suit[{i}][0] (number)", 1, 99)
-            r.int(icon, f"data.suit[{i}][1] (icon)", 0, 9)
-            r.int(mark, f"data.suit[{i}][2] (mark)", -9, 9)
-        effects = r.list(r.get(dd, "pig_effects", "data.pig_effects"), "data.pig_effects", 3)
-        for i, e in enumerate(effects):
-            r.choice(str(e).upper() if isinstance(e, str) else e, f"data.pig_effects[{i}]",
-                     K.EFFECT_NAMES)
-        tokens = r.ints(r.get(dd, "pig_tokens", "data.pig_tokens"), "data.pig_tokens", 1, 99, 3)
-        wolves = r.ints(r.get(dd, "wolf_values", "data.wolf_values"), "data.wolf_values", 1,
-                        99, 3)
-        if len(set(wolves)) != 3:
-            raise r.fail("data.wolf_values", wolves, "three different values")
-        for key, lo, hi in (("house_points", 0, 999), ("collapse_points", -999, 999),
-                            ("bonus_points", 0, 999), ("bottom_packet", 0, 20)):
-            r.int(r.get(dd, key, f"data.{key}"), f"data.{key}", lo, hi)
-        extra = set(dd) - {"suit", "pig_effects", "pig_tokens", "wolf_values", "house_points",
-                           "collapse_points", "bonus_points", "bottom_packet"}
-        if extra:
-            raise r.fail("data", sorted(extra)[0], "unknown key")
-        cards = data.cards_array(suit)
-        names, _idx = _names(_suit_of(cards))
-
-        def card(v, where, allow_none=False, lo=0, hi=K.NCARD - 1):
-            if v is None and allow_none:
-                return -1
-            c = r.choice(v, where, names)
-            if not lo <= c <= hi:
-                raise r.fail(where, v, f"allowed: {', '.join(names[lo:hi + 1])}")
-            return c
-
-        stage = r.choice(g("stage"), "stage", K.STAGES)
-        phase = r.choice(g("phase"), "phase", K.PHASES)
-        over = phase == K.PH_OVER
-        if over != (stage == K.ST_OVER):
-            raise r.fail("phase", K.PHASES[phase], "over exactly when the stage is over")
-        if stage == K.ST_FINAL2P and n != 2 or phase in (K.PH_DUMMY, K.PH_COMMIT) and n != 2:
-            raise r.fail("stage", K.STAGES[stage], "final2p, dummy and commit are 2-player")
-        end = r.choice(g("end_reason"), "end_reason", K.END_REASONS)
-        if over != (end != K.END_NONE):
-            raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
-        r.int(g("current"), "current", -1 if over else 0, n - 1)
-        r.int(g("turn_player"), "turn_player", -1, n_own - 1 if n == 2 else n - 1)
-        r.int(g("turn"), "turn", 0, self.max_game_length(resolved))
-        r.int(g("decisions"), "decisions", 0, self.max_game_length(resolved))
-        for i, c in enumerate(r.list(g("deck"), "deck", max_len=K.NCARD)):
-            card(c, f"deck[{i}]")
-        pigs = r.list(g("pigs_revealed"), "pigs_revealed", max_len=3)
-        for i, c in enumerate(pigs):
-            card(c, f"pigs_revealed[{i}]", lo=K.PIG0)
-        if n == 2:  # the mustache is always held by one of the two seats (spec §5.4)
-            r.int(g("mustache"), "mustache", 0, 1)
-        else:
-            r.int(g("mustache"), "mustache", -1, -1)
-        r.int(g("drawer"), "drawer", -1, n - 1)
-        card(g("pig_card"), "pig_card", allow_none=True, lo=K.PIG0)
-        r.int(g("effect_step"), "effect_step", 0, n)
-        r.ints(g("tie_houses"), "tie_houses", 0, K.MAXH - 1, max_len=K.MAXH)
-        r.int(g("final_left"), "final_left", 0, 2 * n)
-        r.int(g("round_step"), "round_step", 0, 4)
-        card(g("dummy_card"), "dummy_card", allow_none=True)
-        r.int(g("cards_under_last_pig"), "cards_under_last_pig", -1, K.NCARD)
-        hands = r.list(g("hands"), "hands", n)
-        passing = r.list(g("passing"), "passing", n)
-        committed = r.list(g("committed"), "committed", n)
-        stats = r.list(g("stats"), "stats", n)
-        left = r.list(g("wolves_left"), "wolves_left", n)
-        for p in range(n):
-            hand = [card(c, f"hands[{p}][{i}]") for i, c in enumerate(
-                r.list(hands[p], f"hands[{p}]", max_len=K.HAND_CAP))]
-            if hand != sorted(set(hand)):
-                raise r.fail(f"hands[{p}]", hands[p], "distinct cards in ascending id order")
-            card(passing[p], f"passing[{p}]", allow_none=True)
-            card(committed[p], f"committed[{p}]", allow_none=True)
-            st = r.dict(stats[p], f"stats[{p}]")
-            for key in ("build", "wolf", "discard"):
-                r.int(r.get(st, key, f"stats[{p}].{key}"), f"stats[{p}].{key}", 0,
-                      K.MAX_DECISIONS)
-            wl = r.ints(left[p], f"wolves_left[{p}]", 1, 99, max_len=3)
-            if len(set(wl)) != len(wl) or not set(wl) <= set(wolves):
-                raise r.fail(f"wolves_left[{p}]", wl, f"distinct values of {wolves}")
-        for i, c in enumerate(r.list(g("discard"), "discard", max_len=K.NCARD)):
-            card(c, f"discard[{i}]")
-        for key in ("pig_tokens_left", "pig_tokens_lost"):
-            vals = r.ints(g(key), key, 1, 99, max_len=3)
-            if not set(vals) <= set(tokens):
-                raise r.fail(key, vals, f"values of the pig tokens {tokens}")
-        houses = r.list(g("houses"), "houses", n_own)
-        for o, row in enumerate(houses):
-            for h, hd in enumerate(r.list(row, f"houses[{o}]", max_len=K.MAXH)):
-                w = f"houses[{o}][{h}]"
-                r.dict(hd, w)
-                r.choice(r.get(hd, "colour", f"{w}.colour"), f"{w}.colour",
-                         K.HOUSE_COLOUR_NAMES)
-                fl = r.list(r.get(hd, "floors", f"{w}.floors"), f"{w}.floors", max_len=K.MAXF)
-                if not fl:
-                    raise r.fail(f"{w}.floors", fl, f"1..{K.MAXF} floors")
-                for i, c in enumerate(fl):
-                    card(c, f"{w}.floors[{i}]", hi=K.NBUILD - 1)
-                bs = r.list(r.get(hd, "basements", f"{w}.basements"), f"{w}.basements",
-                            max_len=K.MAXB)
-                for i, c in enumerate(bs):
-                    card(c, f"{w}.basements[{i}]", hi=K.NBUILD - 1)
-                pig = r.int(r.get(hd, "pig", f"{w}.pig"), f"{w}.pig", 0, 99)
-                if pig and pig not in tokens:
-                    raise r.fail(f"{w}.pig", pig, f"0 or a pig token of {tokens}")
-                for i, wv in enumerate(r.list(r.get(hd, "wolves", f"{w}.wolves"),
-                                              f"{w}.wolves", max_len=2)):
-                    q, val = r.ints(wv, f"{w}.wolves[{i}]", 0, 99, 2)
-                    r.int(q, f"{w}.wolves[{i}][0] (seat)", 0, n - 1)
-                    if val not in wolves:
-                        raise r.fail(f"{w}.wolves[{i}][1]", val, f"one of {wolves}")
-        r.rng(g("rng"))
-
-    def _from_dict(self, d: dict) -> TLWState:
-        n = self.check_players(int(d["n_players"]))
-        resolved = self.resolve_options(d["options"])
-        opts = self.options.encode(resolved)
-        dd = d["data"]
-        cards = data.cards_array(dd["suit"])
-        consts = data.consts_array({k: v for k, v in dd.items() if k != "suit"})
-        s = alloc_state(opts, cards, consts)
-        _, idx = _names(_suit_of(cards))
-
-        def cid(name, what):
-            if name is None:
-                return -1
-            if name not in idx:
-                raise UserError(f"state dict {what}: unknown card {name!r}")
-            return idx[name]
-
-        meta = s.meta
-        n_own = n if n >= 3 else 3
-        meta[K.M_NP] = n
-        meta[K.M_NOWN] = n_own
-        meta[K.M_STAGE] = K.STAGES.index(d["stage"])
-        meta[K.M_PHASE] = K.PHASES.index(d["phase"])
-        meta[K.M_CUR] = int(d["current"])
-        meta[K.M_TP] = int(d["turn_player"])
-        meta[K.M_TURN] = int(d["turn"])
-        meta[K.M_DEC] = int(d["decisions"])
-        meta[K.M_END] = K.END_REASONS.index(d["end_reason"])
-        deck = [cid(c, "deck") for c in d["deck"]]
-        s.deck[: len(deck)] = deck
-        meta[K.M_DECKN] = len(deck)
-        pigs = [cid(c, "pigs_revealed") for c in d["pigs_revealed"]]
-        if len(pigs) > 3 or any(c < K.NBUILD for c in pigs):
-            raise UserError("state dict pigs_revealed: at most 3 pig cards")
-        s.pigs[: len(pigs)] = pigs
-        meta[K.M_NPIGS] = len(pigs)
-        meta[K.M_MUST] = int(d["mustache"])
-        meta[K.M_DRAWER] = int(d["drawer"])
-        meta[K.M_PIGCARD] = cid(d["pig_card"], "pig_card")
-        meta[K.M_ESTEP] = int(d["effect_step"])
-        tie = [int(h) for h in d["tie_houses"]]
-        s.tie[: len(tie)] = tie
-        meta[K.M_NTIE] = len(tie)
-        meta[K.M_FLEFT] = int(d["final_left"])
-        meta[K.M_RSTEP] = int(d["round_step"])
-        meta[K.M_DCARD] = cid(d["dummy_card"], "dummy_card")
-        meta[K.M_UNDER] = int(d["cards_under_last_pig"])
-        seat = s.seat
-        for p in range(n):
-            hand = d["hands"][p]
-            if len(hand) > K.HAND_CAP:
-                raise UserError(f"state dict hands[{p}]: at most {K.HAND_CAP} cards")
-            for c in hand:
-                hand_add(s.hands, seat, p, cid(c, f"hands[{p}]"))
-            seat[p, K.S_PASS] = cid(d["passing"][p], "passing")
-            seat[p, K.S_COMMIT] = cid(d["committed"][p], "committed")
-            st = d["stats"][p]
-            seat[p, K.S_BUILD] = int(st["build"])
-            seat[p, K.S_WOLFN] = int(st["wolf"])
-            seat[p, K.S_DISCN] = int(st["discard"])
-            left = [int(x) for x in d["wolves_left"][p]]
-            for v in range(3):
-                seat[p, K.S_WU + v] = 0 if int(consts[K.C_WOLF + v]) in left else 1
-        for p in range(n, 4):
-            seat[p, K.S_PASS] = -1
-            seat[p, K.S_COMMIT] = -1
-        for c in d["discard"]:
-            s.discard[cid(c, "discard")] = 1
-        # pig tokens: left and lost by value, the rest placed
-        state = [K.T_PLACED] * 3
-        for key, code in (("pig_tokens_left", K.T_LEFT), ("pig_tokens_lost", K.T_LOST)):
-            for val in d[key]:
-                for t in range(3):
-                    if state[t] == K.T_PLACED and int(consts[K.C_TOKEN + t]) == int(val):
-                        state[t] = code
-                        break
-                else:
-                    raise UserError(f"state dict {key}: no pig token {val}")
-        s.tokens[:] = state
-        wolf_index = {int(consts[K.C_WOLF + v]): v for v in range(3)}
-        if len(d["houses"]) != n_own:
-            raise UserError(f"state dict houses: need {n_own} owner lists")
-        for o, row in enumerate(d["houses"]):
-            if len(row) > K.MAXH:
-                raise UserError(f"state dict houses[{o}]: at most {K.MAXH} houses")
-            for h, hd in enumerate(row):
-                col = K.HOUSE_COLOUR_NAMES.index(hd["colour"])
-                fl = [cid(c, "floors") for c in hd["floors"]]
-                bs = [cid(c, "basements") for c in hd["basements"]]
-                if not 1 <= len(fl) <= K.MAXF or len(bs) > K.MAXB:
-                    raise UserError(f"state dict houses[{o}][{h}]: 1..{K.MAXF} floors, "
-                                    f"0..{K.MAXB} basements")
-                s.hs[o, h, K.H_COL] = col
-                s.hs[o, h, K.H_NF] = len(fl)
-                s.hf[o, h, : len(fl)] = fl
-                s.hs[o, h, K.H_NB] = len(bs)
-                s.hb[o, h, : len(bs)] = bs
-                s.hs[o, h, K.H_PIG] = int(hd["pig"])
-                wl = hd["wolves"]
-                if len(wl) > 2:
-                    raise UserError(f"state dict houses[{o}][{h}]: at most 2 wolves")
-                s.hs[o, h, K.H_NW] = len(wl)
-                for w, (q, val) in enumerate(wl):
-                    if int(val) not in wolf_index:
-                        raise UserError(f"state dict: wolf value {val} not in wolf_values")
-                    s.hs[o, h, K.H_W0S + 2 * w] = int(q)
-                    s.hs[o, h, K.H_W0V + 2 * w] = int(val)
-        refresh_heights(s)
-        s.rng[0] = np.uint64(int(d["rng"], 16))
-        return s
 
     EFFECTS_GAMES = {3: 50_000}
     """``boardsim run``'s component-effects study (docs/effects.md): Wolves 3p: 12 arms, about
@@ -656,6 +336,234 @@ def _ranks(score: np.ndarray, tb: np.ndarray) -> np.ndarray:
     better = ((score[:, None, :] > score[:, :, None])
               | ((score[:, None, :] == score[:, :, None]) & (tb[:, None, :] > tb[:, :, None])))
     return (1 + better.sum(axis=2)).astype(np.int64)
+
+
+# ---- dict form (doc §9): the declared state -----------------------------------------------
+_DATA_KEYS = ("suit", "pig_effects", "pig_tokens", "wolf_values", "house_points",
+              "collapse_points", "bonus_points", "bottom_packet")
+
+
+def _data_get(g, s, v, n) -> dict:
+    return {"suit": [list(r) for r in _suit_of(s.cards)], **data.components_dict(s.consts)}
+
+
+def _start(game, r, d) -> Ctx:
+    """The header: the player count, the options and the data block (the suit, the pig
+    effects and tokens, the wolves, the points), then the state allocated from them."""
+    n, resolved = read_header(game, r, d)
+    dd = r.dict(r.get(d, "data", "data"), "data")
+    suit = r.list(r.get(dd, "suit", "data.suit"), "data.suit", K.SUIT)
+    for i, row in enumerate(suit):
+        num, icon, mark = r.ints(row, f"data.suit[{i}]", -99, 99, 3)
+        r.int(num, f"data.suit[{i}][0] (number)", 1, 99)
+        r.int(icon, f"data.suit[{i}][1] (icon)", 0, 9)
+        r.int(mark, f"data.suit[{i}][2] (mark)", -9, 9)
+    effects = r.list(r.get(dd, "pig_effects", "data.pig_effects"), "data.pig_effects", 3)
+    for i, e in enumerate(effects):
+        r.choice(str(e).upper() if isinstance(e, str) else e, f"data.pig_effects[{i}]",
+                 K.EFFECT_NAMES)
+    tokens = r.ints(r.get(dd, "pig_tokens", "data.pig_tokens"), "data.pig_tokens", 1, 99, 3)
+    wolves = r.ints(r.get(dd, "wolf_values", "data.wolf_values"), "data.wolf_values", 1,
+                    99, 3)
+    if len(set(wolves)) != 3:
+        raise r.fail("data.wolf_values", wolves, "three different values")
+    for key, lo, hi in (("house_points", 0, 999), ("collapse_points", -999, 999),
+                        ("bonus_points", 0, 999), ("bottom_packet", 0, 20)):
+        r.int(r.get(dd, key, f"data.{key}"), f"data.{key}", lo, hi)
+    extra = set(dd) - set(_DATA_KEYS)
+    if extra:
+        raise r.fail("data", sorted(extra)[0], "unknown key")
+    cards = data.cards_array(suit)
+    consts = data.consts_array({k: x for k, x in dd.items() if k != "suit"})
+    s = alloc_state(game.options.encode(resolved), cards, consts)
+    s.meta[K.M_NP] = n
+    s.meta[K.M_NOWN] = n if n >= 3 else 3
+    s.seat[:, K.S_PASS] = -1
+    s.seat[:, K.S_COMMIT] = -1
+    return Ctx(game, n, resolved, s, dict(tokens=tokens, wolves=wolves))
+
+
+def _cards(c) -> list[str]:
+    return _names(_suit_of(c.s.cards))[0]
+
+
+def _pigs(c) -> list[str]:
+    return _cards(c)[K.PIG0:]
+
+
+def _houses_get(g, s, v, n) -> list:
+    nm = _cards(Ctx(g, n, {}, s))
+    hs, hf, hb = s.hs, s.hf, s.hb
+    houses = []
+    for o in range(int(s.meta[K.M_NOWN])):
+        row = []
+        for h in range(K.MAXH):
+            nf = int(hs[o, h, K.H_NF])
+            if nf == 0:
+                continue
+            row.append({
+                "colour": K.HOUSE_COLOUR_NAMES[int(hs[o, h, K.H_COL])],
+                "floors": [nm[int(c)] for c in hf[o, h, :nf]],
+                "basements": [nm[int(c)] for c in hb[o, h, : hs[o, h, K.H_NB]]],
+                "pig": int(hs[o, h, K.H_PIG]),
+                "wolves": [[int(hs[o, h, K.H_W0S + 2 * w]), int(hs[o, h, K.H_W0V + 2 * w])]
+                           for w in range(int(hs[o, h, K.H_NW]))],
+            })
+        houses.append(row)
+    return houses
+
+
+def _houses_put(game, r, value, ctx, where, p) -> None:
+    """Each owner's houses (the dummy's row too in 2p): a colour, 1..MAXF floors and
+    0..MAXB basements of building cards, a pig token's value or 0, at most 2 wolves (seat,
+    value)."""
+    s, n = ctx.s, ctx.n
+    tokens, wolves = ctx.extra["tokens"], ctx.extra["wolves"]
+    build = _cards(ctx)[:K.NBUILD]
+    for o, row in enumerate(r.list(value, where, int(s.meta[K.M_NOWN]))):
+        for h, hd in enumerate(r.list(row, f"{where}[{o}]", max_len=K.MAXH)):
+            w = f"{where}[{o}][{h}]"
+            r.dict(hd, w)
+            s.hs[o, h, K.H_COL] = r.choice(r.get(hd, "colour", f"{w}.colour"), f"{w}.colour",
+                                           K.HOUSE_COLOUR_NAMES)
+            fl = r.list(r.get(hd, "floors", f"{w}.floors"), f"{w}.floors", max_len=K.MAXF)
+            if not fl:
+                raise r.fail(f"{w}.floors", fl, f"1..{K.MAXF} floors")
+            fl = [r.choice(c, f"{w}.floors[{i}]", build) for i, c in enumerate(fl)]
+            bs = r.list(r.get(hd, "basements", f"{w}.basements"), f"{w}.basements",
+                        max_len=K.MAXB)
+            bs = [r.choice(c, f"{w}.basements[{i}]", build) for i, c in enumerate(bs)]
+            pig = r.int(r.get(hd, "pig", f"{w}.pig"), f"{w}.pig", 0, 99)
+            if pig and pig not in tokens:
+                raise r.fail(f"{w}.pig", pig, f"0 or a pig token of {tokens}")
+            wl = r.list(r.get(hd, "wolves", f"{w}.wolves"), f"{w}.wolves", max_len=2)
+            s.hs[o, h, K.H_NF] = len(fl)
+            s.hf[o, h, : len(fl)] = fl
+            s.hs[o, h, K.H_NB] = len(bs)
+            s.hb[o, h, : len(bs)] = bs
+            s.hs[o, h, K.H_PIG] = pig
+            s.hs[o, h, K.H_NW] = len(wl)
+            for i, wv in enumerate(wl):
+                q, val = r.ints(wv, f"{w}.wolves[{i}]", 0, 99, 2)
+                r.int(q, f"{w}.wolves[{i}][0] (seat)", 0, n - 1)
+                if val not in wolves:
+                    raise r.fail(f"{w}.wolves[{i}][1]", val, f"one of {wolves}")
+                s.hs[o, h, K.H_W0S + 2 * i] = q
+                s.hs[o, h, K.H_W0V + 2 * i] = val
+
+
+def _wolves_get(g, s, v, n, p) -> list:
+    return [int(s.consts[K.C_WOLF + w]) for w in range(3) if not s.seat[p, K.S_WU + w]]
+
+
+def _wolves_put(game, r, value, ctx, where, p) -> None:
+    """The values of the wolves a seat has not bet yet."""
+    wolves = ctx.extra["wolves"]
+    wl = r.ints(value, where, 1, 99, max_len=3)
+    if len(set(wl)) != len(wl) or not set(wl) <= set(wolves):
+        raise r.fail(where, wl, f"distinct values of {wolves}")
+    for w in range(3):
+        ctx.s.seat[p, K.S_WU + w] = 0 if int(ctx.s.consts[K.C_WOLF + w]) in wl else 1
+
+
+def _tokens_get(code: int):
+    def get(g, s, v, n) -> list:
+        return sorted(int(s.consts[K.C_TOKEN + t]) for t in range(3) if s.tokens[t] == code)
+    return get
+
+
+def _tokens_put(code: int):
+    def put(game, r, value, ctx, where, p) -> None:
+        """Pig tokens by value, left or lost (the rest are placed on houses)."""
+        s, tokens = ctx.s, ctx.extra["tokens"]
+        if code == K.T_LEFT:
+            s.tokens[:] = K.T_PLACED
+        vals = r.ints(value, where, 1, 99, max_len=3)
+        if not set(vals) <= set(tokens):
+            raise r.fail(where, vals, f"values of the pig tokens {tokens}")
+        for val in vals:
+            for t in range(3):
+                if s.tokens[t] == K.T_PLACED and int(s.consts[K.C_TOKEN + t]) == val:
+                    s.tokens[t] = code
+                    break
+            else:
+                raise r.fail(where, vals, f"no pig token {val} left")
+    return put
+
+
+def _check(game, r, ctx) -> None:
+    """The Wolves' cross-field rules: the phase over exactly with the stage and the end
+    reason; the 2-player stage and phases; each hand ascending and distinct."""
+    m, n = ctx.s.meta, ctx.n
+    stage, phase, end = int(m[K.M_STAGE]), int(m[K.M_PHASE]), int(m[K.M_END])
+    over = phase == K.PH_OVER
+    if over != (stage == K.ST_OVER):
+        raise r.fail("phase", K.PHASES[phase], "over exactly when the stage is over")
+    if stage == K.ST_FINAL2P and n != 2 or phase in (K.PH_DUMMY, K.PH_COMMIT) and n != 2:
+        raise r.fail("stage", K.STAGES[stage], "final2p, dummy and commit are 2-player")
+    if over != (end != K.END_NONE):
+        raise r.fail("end_reason", K.END_REASONS[end], "none exactly while the game runs")
+    for p in range(n):
+        hand = [int(c) for c in ctx.s.hands[p, : ctx.s.seat[p, K.S_HN]]]
+        if hand != sorted(set(hand)):
+            raise r.fail(f"hands[{p}]", [_cards(ctx)[c] for c in hand],
+                         "distinct cards in ascending id order")
+
+
+def _seat(c) -> int:
+    return c.n - 1
+
+
+def _dec(c) -> int:
+    return c.game.max_game_length(c.resolved)
+
+
+_SCHEMA = StateSchema([
+    *header_fields(_data_get),
+    Field("rng", ("rng", 0), "rng"),
+    Field("stage", ("meta", K.M_STAGE), "enum", names=K.STAGES),
+    Field("phase", ("meta", K.M_PHASE), "enum", names=K.PHASES),
+    Field("current", ("meta", K.M_CUR), lo=lambda c: -1 if c.s.meta[K.M_PHASE] == K.PH_OVER
+          else 0, hi=_seat),
+    Field("turn_player", ("meta", K.M_TP), lo=-1, hi=lambda c: 2 if c.n == 2 else c.n - 1),
+    Field("turn", ("meta", K.M_TURN), hi=_dec),
+    Field("decisions", ("meta", K.M_DEC), hi=_dec),
+    Field("deck", ("deck", slice(None)), "names", names=_cards, count=("meta", K.M_DECKN),
+          length=K.NCARD, hidden=True),
+    Field("hands[]", ("hands", "p", slice(None)), "names", names=_cards,
+          count=("seat", "p", K.S_HN), length=K.HAND_CAP, hidden=True),
+    Field("discard", ("discard", slice(None)), "members", names=_cards, length=K.NCARD,
+          hidden=True),
+    Field("houses", kind="hook", get=_houses_get, put=_houses_put, uses=("hs", "hf", "hb")),
+    Field("wolves_left[]", kind="hook", get=_wolves_get, put=_wolves_put, uses=("seat",)),
+    Field("pigs_revealed", ("pigs", slice(None)), "names", names=_pigs, base=K.PIG0,
+          count=("meta", K.M_NPIGS), length=3),
+    Field("pig_tokens_left", kind="hook", get=_tokens_get(K.T_LEFT),
+          put=_tokens_put(K.T_LEFT), uses=("tokens",)),
+    Field("pig_tokens_lost", kind="hook", get=_tokens_get(K.T_LOST),
+          put=_tokens_put(K.T_LOST), uses=("tokens",)),
+    Field("mustache", ("meta", K.M_MUST), lo=lambda c: 0 if c.n == 2 else -1,
+          hi=lambda c: 1 if c.n == 2 else -1, doc="held by one of the two seats in 2p"),
+    Field("drawer", ("meta", K.M_DRAWER), lo=-1, hi=_seat),
+    Field("pig_card", ("meta", K.M_PIGCARD), "enum", names=_pigs, base=K.PIG0, null=-1),
+    Field("effect_step", ("meta", K.M_ESTEP), hi=lambda c: c.n),
+    Field("tie_houses", ("tie", slice(None)), "ints", hi=K.MAXH - 1, count=("meta", K.M_NTIE),
+          length=K.MAXH),
+    Field("passing[]", ("seat", "p", K.S_PASS), "enum", names=_cards, null=-1, hidden=True),
+    Field("final_left", ("meta", K.M_FLEFT), hi=lambda c: 2 * c.n),
+    Field("round_step", ("meta", K.M_RSTEP), hi=4),
+    Field("committed[]", ("seat", "p", K.S_COMMIT), "enum", names=_cards, null=-1,
+          hidden=True),
+    Field("dummy_card", ("meta", K.M_DCARD), "enum", names=_cards, null=-1),
+    Field("cards_under_last_pig", ("meta", K.M_UNDER), lo=-1, hi=K.NCARD),
+    Field("stats[].build", ("seat", "p", K.S_BUILD), hi=K.MAX_DECISIONS),
+    Field("stats[].wolf", ("seat", "p", K.S_WOLFN), hi=K.MAX_DECISIONS),
+    Field("stats[].discard", ("seat", "p", K.S_DISCN), hi=K.MAX_DECISIONS),
+    Field("end_reason", ("meta", K.M_END), "enum", names=K.END_REASONS),
+], data=("opts", "cards", "consts"), derived=(), start=_start, check=_check,
+    finish=lambda game, s, ctx: refresh_heights(s), n_of=lambda v: v.meta[K.M_NP],
+    game_id="three-little-wolves")
+ThreeLittleWolves.state_schema = _SCHEMA
 
 
 GAME_CLASS = ThreeLittleWolves

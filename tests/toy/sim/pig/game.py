@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.checks import DictReader
 from sim.core.game import ChunkResult, Game
+from sim.core.schema import Ctx, Field, StateSchema, header_fields, read_header
 from sim.pig import constants as K
 from sim.pig.kernels import MESSAGES, PigState, alloc_state
 from sim.pig.options import OPTIONS
@@ -62,39 +62,6 @@ class Pig(Game):
                 f"turn total {int(state.meta[K.M_TT])}, scores "
                 f"{[int(x) for x in state.score[:n]]}")
 
-    def state_to_dict(self, state) -> dict:
-        n = int(state.meta[K.M_NP])
-        return {"n_players": n, "options": self.options.decode(state.opts),
-                "current": int(state.meta[K.M_CUR]), "first_player": int(state.meta[K.M_FIRST]),
-                "phase": ("play", "over")[int(state.meta[K.M_PHASE])],
-                "turn_total": int(state.meta[K.M_TT]), "turn": int(state.meta[K.M_TURN]),
-                "decisions": int(state.meta[K.M_DEC]),
-                "end_reason": self.end_reasons[int(state.meta[K.M_END])],
-                "winner": int(state.meta[K.M_WINNER]),
-                "scores": [int(x) for x in state.score[:n]], "rng": "0x%016x" % int(state.rng[0])}
-
-    def _state_from_dict(self, d: dict) -> PigState:
-        r = DictReader(self.id)
-        r.dict(d, "state")
-        g = lambda key: r.get(d, key, key)  # noqa: E731
-        n = r.int(g("n_players"), "n_players", self.min_players, self.max_players)
-        resolved = self.resolve_options(r.dict(g("options"), "options"))
-        s = self._alloc(resolved)
-        target = int(resolved["target"])
-        s.meta[K.M_NP] = n
-        s.meta[K.M_CUR] = r.int(g("current"), "current", 0, n - 1)
-        s.meta[K.M_FIRST] = r.int(g("first_player"), "first_player", 0, n - 1)
-        s.meta[K.M_PHASE] = r.choice(g("phase"), "phase", ("play", "over"))
-        s.meta[K.M_TT] = r.int(g("turn_total"), "turn_total", 0, target)
-        s.meta[K.M_TURN] = r.int(g("turn"), "turn", 0, int(resolved["max_turns"]))
-        s.meta[K.M_DEC] = r.int(g("decisions"), "decisions", 0,
-                                self.max_game_length(resolved))
-        s.meta[K.M_END] = r.choice(g("end_reason"), "end_reason", self.end_reasons)
-        s.meta[K.M_WINNER] = r.int(g("winner"), "winner", -1, n - 1)
-        s.score[:n] = r.ints(g("scores"), "scores", 0, target + 5, n)
-        s.rng[0] = np.uint64(r.rng(g("rng")))
-        return s
-
     def default_plan(self) -> list[dict[str, Any]]:
         pool = list(self.bots.RECOMMENDED_MIX)
         return [{"name": f"p{p}-pool", "players": p, "strategies": pool, "seating": "pool",
@@ -118,3 +85,30 @@ class Pig(Game):
 
 
 GAME_CLASS = Pig
+
+
+# ---- the dict form: the declared state (sim/core/schema.py) ----------------------------
+def _start(game, r, d) -> Ctx:
+    n, resolved = read_header(game, r, d)
+    s = game._alloc(resolved)
+    s.meta[K.M_NP] = n
+    return Ctx(game, n, resolved, s)
+
+
+def _target(c) -> int:
+    return int(c.resolved["target"])
+
+
+Pig.state_schema = StateSchema([
+    *header_fields(game=False),
+    Field("current", ("meta", K.M_CUR), hi=lambda c: c.n - 1),
+    Field("first_player", ("meta", K.M_FIRST), hi=lambda c: c.n - 1),
+    Field("phase", ("meta", K.M_PHASE), "enum", names=("play", "over")),
+    Field("turn_total", ("meta", K.M_TT), hi=_target),
+    Field("turn", ("meta", K.M_TURN), hi=lambda c: int(c.resolved["max_turns"])),
+    Field("decisions", ("meta", K.M_DEC), hi=lambda c: c.game.max_game_length(c.resolved)),
+    Field("end_reason", ("meta", K.M_END), "enum", names=K.END_REASONS),
+    Field("winner", ("meta", K.M_WINNER), lo=-1, hi=lambda c: c.n - 1),
+    Field("scores[]", ("score", "p"), hi=lambda c: _target(c) + 5),
+    Field("rng", ("rng", 0), "rng"),
+], data=("opts",), start=_start, n_of=lambda v: v.meta[K.M_NP], game_id="pig")
