@@ -707,9 +707,10 @@ def _markdown(game, df: pl.DataFrame, setup: dict, mix: str,
              f"- **Leverage** (arm *leverage*): each component's main number moved "
              f"{setup['step']} step(s) against it (the *intervention* column; the rules are "
              "unchanged): baseline - nudged mean win share of the component's holders (the "
-             "seats that took it in the baseline game), in points: what one step of this "
-             "number does, not how strong the component is. Ranked only among steps of one "
-             "kind (*step*).",
+             "seats that took it in the baseline game; a removed card: the seat that draws "
+             "the removed copy's slot in the baseline, the seat the removal reaches first), "
+             "in points: what one step of this number does, not how strong the component "
+             "is. Ranked only among steps of one kind (*step*).",
              "- **Strength** (arm *denial*, where run): baseline - denied win share of the seat "
              "barred from the component (seat i mod players in game i): the value of access "
              "to it.",
