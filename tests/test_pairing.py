@@ -87,11 +87,12 @@ OTHER_FAMILIES = [("little-town", "buildings"), ("little-town", "goal cards"),
 
 @pytest.mark.parametrize("game_id,family", OTHER_FAMILIES)
 def test_nudges_replay_the_baseline_until_the_component_comes_into_play(game_id, family):
-    """Every nudge of the family on 1,000 games (split over its components): the arm plays the
-    baseline's actions up to the first decision at which the changed component comes into
-    play (``watch_for``); the component is in play later than the set-up in some games, so
-    the comparison is not empty."""
-    from analysis.lab.pairing import paired, trace, watch_for
+    """Every nudge of the family on 1,000 games (split over its components): the arm's set-up
+    is the baseline's (every state array but the changed data: ``same_setup``) and it plays
+    the baseline's actions up to the first decision at which the changed component comes into
+    play (``watch_for``); the component comes into play after the set-up in enough games that
+    the comparison is not empty (Province's structures: from the start, the set-up only)."""
+    from analysis.lab.pairing import paired, same_setup, trace, watch_for
 
     game = sim.get_game(game_id)
     players = min(3, game.max_players)
@@ -104,13 +105,20 @@ def test_nudges_replay_the_baseline_until_the_component_comes_into_play(game_id,
         idx = seat_matrix("pool", SEED, j * m, m, players, len(mix))
         w = watch_for(game, c)
         b = trace(game, w, j * m, m, SEED, players, idx, mix)
-        a = trace(game.with_overrides({c.path: c.new}), w, j * m, m, SEED, players, idx, mix)
-        ok = paired(b, a)
+        arm = game.with_overrides({c.path: c.new})
+        a = trace(arm, w, j * m, m, SEED, players, idx, mix)
+        ok = paired(b, a) & same_setup(game, arm, j * m, m, SEED, players)
         compared += int(np.minimum(b["event"], a["event"]).sum())
         if not ok.all():
             bad[c.key] = float(ok.mean())
     assert bad == {}, f"pairing share below 100%: {bad}"
-    assert compared >= 10 * m * len(comps)  # on average 10+ decisions compared per game
+    print(f"{game_id} {family}: {m * len(comps)} games, {compared / (m * len(comps)):.1f} "
+          "decisions compared per game")
+    if family not in ALWAYS_IN_PLAY:  # else only the set-up can be compared
+        assert compared >= 5 * m * len(comps)  # on average 5+ decisions compared per game
+
+
+ALWAYS_IN_PLAY = ("structures",)  # Province's eight structures: on offer from the start
 
 
 def test_go_town_removal_reaches_the_seat_dealt_the_removed_copy():

@@ -85,13 +85,15 @@ def watch_for(game, comp) -> Watch:
     - Little Town buildings: a BUILD of it is legal (the bots weigh its numbers only then);
       goal cards: the card in a seat's goal slots;
     - the Wolves' card marks and floor icons: a card whose data the nudge changes in a hand
-      (cards enter play through a hand);
-    - Province structures: a BUILD of it is legal; goal tokens: the token among the set-up's
-      drawn tokens;
+      (cards enter play through a hand); house and bonus points: a new house legal (the bots
+      value every house a seat could own with them); pig tokens: the first token handed out
+      (the game hands out the smallest face left); wolf faces: a wolf card playable or that
+      wolf placeable;
+    - Province structures: from the set-up (all eight are on offer and the bots plan towards
+      them every turn); goal tokens: the token among the set-up's drawn tokens;
     - Suburbia tiles: the tile in the real estate market (the three supply tiles are on sale
       from the start); goals: the goal public or offered to a seat at the set-up;
-    - every other family (the Wolves' scoring numbers): never before the game's end, so the
-      whole game must agree."""
+    - any other component: never before the game's end, so the whole game must agree."""
     gid = game.id
     if gid == "go-town":
         from sim.go_town import constants as K
@@ -118,11 +120,24 @@ def watch_for(game, comp) -> Watch:
         hand = K.MAXP * 8
         return Watch("hands", tuple(c for c in range(hand) for _ in ids),
                      values=tuple(i for _ in range(hand) for i in ids))
+    if gid == "three-little-wolves":  # the scoring numbers
+        from sim.three_little_wolves import constants as K
+
+        name = comp.key
+        if name.startswith("pig_tokens."):  # the game hands out the smallest face left
+            return Watch("tokens", (0, 1, 2))
+        if name.startswith("wolf_values."):  # a wolf card playable or a wolf placeable
+            v = int(name[-1]) - 1
+            return Watch(actions=tuple(range(K.A_WOLF, K.A_PLACE))
+                         + tuple(range(K.A_PLACE + 12 * v, K.A_PLACE + 12 * v + 12)))
+        # house and bonus points: valued with every house a bot could own (a new house legal)
+        return Watch(actions=tuple(K.A_FLOOR + 4 * c + 3 for c in range((K.A_BASE - K.A_FLOOR) // 4))
+                     + tuple(range(K.A_DNEW, K.A_DNEW + 3)))
     if gid == "province":
         from sim.province import constants as K
 
-        if comp.family == "structures":
-            return Watch(actions=(K.A_BUILD + K.STRUCT_NAMES.index(comp.key),))
+        if comp.family == "structures":  # all eight on offer from the start, and the bots
+            return Watch(setup=_always)   # plan towards them (labor needed, VP) every turn
         g = [r["name"] for r in game.component_document()["goals"]].index(comp.key)
         return Watch(setup=lambda s, g=g: g in [
             int(s.x[K.X_GS + i]) for i in range(int(s.x[K.M_GN]))])
@@ -133,7 +148,7 @@ def watch_for(game, comp) -> Watch:
         if comp.family == "tiles":
             k = data.KIND_OF[comp.key]
             if k in _SUBURBIA_SUPPLY:
-                return Watch(setup=lambda s: True)
+                return Watch(setup=_always)
             return Watch("market", tuple(range(K.NSLOTS)), values=(k,) * K.NSLOTS)
         g = data.GOAL_NAMES.index(comp.key)
         return Watch(setup=lambda s, g=g: g in s.gpub.tolist() or g in s.goffer.ravel().tolist())
@@ -141,6 +156,32 @@ def watch_for(game, comp) -> Watch:
 
 
 _SUBURBIA_SUPPLY = (1, 2, 3)  # Suburbs, Community Park, Heavy Factory: on sale at every turn
+
+
+def _always(state) -> bool:
+    """In play from the set-up on (only the set-up itself can be compared:
+    ``same_setup``)."""
+    return True
+
+
+def same_setup(base_game, arm_game, first: int, n: int, seed: int, players: int,
+               options: dict[str, Any] | None = None) -> np.ndarray:
+    """``bool[n]``: game i's set-up (every state array after ``init_state``, the cells that
+    hold the changed component data left out: those that differ between the two empty
+    states) is the baseline's: the deal and every set-up draw are kept."""
+    from sim.core.rng import seed_for_py
+
+    eb = base_game._alloc(base_game.resolve_options(options or {}))
+    ea = arm_game._alloc(arm_game.resolve_options(options or {}))
+    data = [np.asarray(x) != np.asarray(y) for x, y in zip(eb, ea)]
+    out = np.empty(n, bool)
+    for g in range(n):
+        sd = seed_for_py(int(seed), first + g)
+        sb = base_game.new_state(players, sd, options)
+        sa = arm_game.new_state(players, sd, options)
+        out[g] = all(((np.asarray(x) == np.asarray(y)) | d).all()
+                     for x, y, d in zip(sb, sa, data))
+    return out
 
 
 def slug_of(key: str) -> str:
