@@ -299,14 +299,15 @@ def effects_intervention(tables: list[pl.DataFrame]) -> str:
         return ""
     for arm in sorted(dict.fromkeys(d["arm"].to_list()), key=lambda a: a != "denial"):
         a = d.filter(pl.col("arm") == arm)
-        whose = " and ".join("its holders'" if m == "holders" else f"the {m}'s"
+        whose = " and ".join("its holders' win rate" if m == "holders"
+                             else f"the win rate of the {m}"
                              for m in dict.fromkeys(a["measure"].to_list()))
         if arm == "denial":
             parts.append("strongest/weakest: restricted play, one seat (rotated) barred from "
                          "the component, its win rate against the same games unrestricted")
         else:
             parts.append(f"leverage: each component's number one step against it (e.g. "
-                         f"`{a['nudge'][0]}`), what that step does to {whose} win rate")
+                         f"`{a['nudge'][0]}`), what that step does to {whose}")
     return "; ".join(parts)
 
 
