@@ -79,10 +79,16 @@ def test_go_town_nudges_replay_the_baseline_until_the_card_is_drawn():
     assert later >= 200  # the check is not vacuous: the card came into play after the deal
 
 
-OTHER_FAMILIES = [("little-town", "buildings"), ("little-town", "goal cards"),
-                  ("three-little-wolves", "card marks"), ("three-little-wolves", "floor icons"),
-                  ("three-little-wolves", "scoring numbers"), ("province", "structures"),
-                  ("province", "goal tokens"), ("suburbia", "tiles"), ("suburbia", "goals")]
+_NOT_RUN = pytest.mark.skip(reason="written in session 9 (issue 26), not yet run: its "
+                            "compile did not get a CPU slot before the session's end; run it "
+                            "and remove this mark")
+_FAMILIES = [("little-town", "buildings"), ("little-town", "goal cards"),
+             ("three-little-wolves", "card marks"), ("three-little-wolves", "floor icons"),
+             ("three-little-wolves", "scoring numbers"), ("province", "structures"),
+             ("province", "goal tokens"), ("suburbia", "tiles"), ("suburbia", "goals")]
+_UNRUN = ('three-little-wolves', 'province', 'suburbia')
+OTHER_FAMILIES = [pytest.param(g, f, marks=_NOT_RUN) if g in _UNRUN else (g, f)
+                  for g, f in _FAMILIES]
 
 
 @pytest.mark.parametrize("game_id,family", OTHER_FAMILIES)
