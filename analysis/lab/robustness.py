@@ -370,7 +370,7 @@ def measure(t: pl.DataFrame, players: int, comps: list[tuple[str, str, str, int]
                         axis=1).ravel() >= hmin
         if held.sum() < 30 or (~held).sum() < 30:
             continue
-        r = cluster_difference(ws, held, games)
+        r = cluster_difference(ws, held, games, bounds=(-1.0, 1.0))
         if r["est"] is None or math.isnan(r["est"]):
             continue
         out["families"].setdefault(fam, {})[label] = {

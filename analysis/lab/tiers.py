@@ -367,7 +367,7 @@ def _component_finding(arms: dict[str, dict], label: str, col: str, hmin: int,
                            "name": f"{label}: holders' win rate - others'", "tiers": {}}
     for tier, arm in arms.items():
         v, g, c = _holder_share(arm, col, hmin)
-        r = cluster_difference(v, g, c)
+        r = cluster_difference(v, g, c, bounds=(-1.0, 1.0))
         cell = {**_interval(r), "n": int(arm["finished"].sum()), "holders": int(r["n1"])}
         if min(r["n1"], r["n0"]) < MIN_HOLDERS:  # no interval from a handful of seat-games
             cell.update(lo=None, hi=None)
@@ -426,7 +426,7 @@ def _pick_components(arm: dict[str, np.ndarray], comps: list[tuple[str, str, int
         v, g, c = _holder_share(arm, col, hmin)
         if g.sum() < MIN_HOLDERS or (~g).sum() < MIN_HOLDERS:
             continue
-        r = cluster_difference(v, g, c)
+        r = cluster_difference(v, g, c, bounds=(-1.0, 1.0))
         if not math.isnan(r["est"]):
             scored.append((r["est"], label, col, hmin))
     scored.sort(key=lambda x: -x[0])
