@@ -111,7 +111,10 @@ def test_run_writes_reports_and_the_cross_game_index(tmp_path):
     verdict = report[:report.index("**Contents**")]
     assert "| Strongest card types, 3p | **" in verdict and "Denial, paired" in verdict
     assert "Components (3p): paired intervention on common seeds" in verdict
-    assert "Highest association, special card, 2p" in verdict  # labelled: no 2p effects
-    assert "Highest association, special card, 3p" not in verdict
+    # the associations (no effects at 2p and 4p) fold into one labelled bullet, no 3p part
+    assoc = next(ln for ln in verdict.splitlines()
+                 if ln.startswith("- **Association, special card**"))
+    assert "not an effect" in assoc and "2p **" in assoc and "3p **" not in assoc
+    assert "| Highest association" not in verdict
     assert (reports / "go-town" / "effects_3p.png").is_file()
     assert "go-town p3-pool: component effects (100 games per arm)" in r.stdout

@@ -79,6 +79,25 @@ def test_measure_pairs_holders_by_game_and_keeps_limit_games_apart():
     assert r["limit_lo_arm"] < 1 / 6 < r["limit_hi_arm"]
 
 
+def test_measure_go_town_leverage_on_the_seat_the_removal_reaches():
+    """Issue 26: a removal arm that reports ``reached`` (the seat drawing the removed copy's
+    slot; -1 never) is measured on that seat alone, paired per game, whatever the holder
+    column says; the re-deal placebo uses the same seat."""
+    base = _arm([[1, 0], [1, 0], [0, 1], [1, 0]], [1, 1, 1, 1],
+                holders=[[1, 1], [1, 1], [1, 1], [1, 1]])
+    arm = _arm([[0, 1], [1, 0], [1, 0], [0, 1]], [1, 1, 1, 1])
+    arm["reached"] = np.array([0, 1, 1, -1], np.int64)
+    placebo = _arm([[0, 1], [0, 1], [0, 1], [0, 1]], [1, 1, 1, 1])
+    comp = fx.Component("card types", "DONUT", "cards.donut.removed", 0, 1, "built_x", 1)
+    r = fx.measure(base, arm, comp, placebo)
+    # g0 seat 0: 1 - 0; g1 seat 1: 0 - 0; g2 seat 1: 1 - 0; g3: not reached
+    want = cluster_ratio([1.0, 0.0, 1.0, 0.0], [1.0, 1.0, 1.0, 0.0])
+    assert (r["effect"], r["holder_seat_games"]) == (pytest.approx(want["est"]), 3)
+    assert r["measure"] == "seat drawing the removed copy"
+    # placebo: g0 seat 0 1 - 0, g1 seat 1 0 - 1, g2 seat 1 1 - 1
+    assert r["placebo"] == pytest.approx(0.0)
+
+
 def test_tiers_and_headline_rules():
     df = pl.DataFrame({
         "component": ["a", "b", "c", "d"], "effect": [5.0, 4.0, 1.0, None],

@@ -147,6 +147,39 @@ def test_verdict_association_rows_show_their_holders_and_need_a_minimum():
     assert not any("headline" in p for p in problems(md))
 
 
+def test_verdict_associations_fold_into_one_bullet_per_family():
+    """Issue 26: with component effects in the report, the association rows leave the verdict
+    table for one bullet: per player count the highest and the lowest, each with its interval
+    and holders (the minimum sample kept), labelled not an effect; the scan finds nothing."""
+    from analysis.report import verdict as V
+    comb = pl.DataFrame({"players": [2, 2, 2, 4, 4], "component": ["a", "b", "d", "a", "c"],
+                         "diff": [0.10, 0.05, -0.30, 0.02, -0.01],
+                         "lo": [0.05, 0.0, -0.6, -0.01, -0.04],
+                         "hi": [0.15, 0.10, 0.0, 0.05, 0.02], "n": [3000] * 5,
+                         "strata": [3] * 5, "n_with": [900, 800, 12, 500, 400]},
+                        schema_overrides={"players": pl.Int8})
+    line = V.association_bullet(comb, {"noun": "tile"})
+    assert line == ("**Association, tile** (highest / lowest per player count without "
+                    "component effects, at least 20 holders; points; not an effect): "
+                    "2p **a** +10.0 [5.0, 15.0] (900 holders) / **b** +5.0 [0.0, 10.0] "
+                    "(800 holders); 4p **a** +2.0 [-1.0, 5.0] (500 holders) / **c** -1.0 "
+                    "[-4.0, 2.0] (400 holders).")
+    assert problems("- " + line + "\nre-deal placebo row") == []
+    assert V.association_bullet(comb.filter(pl.col("n_with") < 20), {"noun": "tile"}) == ""
+
+
+def test_scan_answered_twice_needs_a_value_after_the_word():
+    """A methods note that names "strongest/weakest" without a value is no answer (a report's
+    notes had the scan count one as a causal answer to every player count)."""
+    note = ("- **Paired interventions**: the component rows of the verdict: strongest/weakest "
+            "by restricted play (one seat per game barred from the component), leverage by a "
+            "one-step nudge; 95% interval cluster-robust by game (CR1).\n"
+            "Component rows at 2 players: holders' win rate minus the others' (an association,"
+            " not an effect), the strongest and weakest of the scripted tier; q < 0.05.\n"
+            "re-deal placebo row")
+    assert problems(note) == []
+
+
 def test_verdict_rule_holes_put_no_interval_on_a_list_of_types():
     from analysis.report import verdict as V
     holes = [dict(finding="card types never played by any seat", count=0, n=17,

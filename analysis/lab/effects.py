@@ -306,7 +306,8 @@ def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
              strategies: list[str], seating: str, seed: int, options: dict[str, Any],
              holders: list[str], jobs: int, chunk_size: int,
              tick: Callable[[int], None] | None = None,
-             deny: int | None = None, placebo: bool = False) -> dict[str, np.ndarray]:
+             deny: int | None = None, placebo: bool = False,
+             reach: bool = False) -> dict[str, np.ndarray]:
     """Play games ``0 .. n-1`` of run ``seed`` with the data changed by ``overrides``: per-game
     arrays win_share ``float64[n, players]``, finished ``bool[n]`` (ended with a result: not at
     the length limit, not deadlocked), first_player ``int64[n]``, turns ``int64[n]``,
@@ -319,7 +320,9 @@ def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
     ``deny``: play the denial arm instead (games in ``DENIAL_GAMES``): in game i the seat
     ``i mod players`` may not play the component (``denied int64[n]`` is returned too).
     ``placebo``: the re-deal placebo: the same seats (``seat_matrix`` of ``seed``) but chance
-    and bot seeds of run ``seed + PLACEBO_SEED_SHIFT``."""
+    and bot seeds of run ``seed + PLACEBO_SEED_SHIFT``. ``reach`` (Go Town's removal nudge):
+    ``reached int64[n]`` too, the seat the removed copy reaches first in game i (the seat that
+    draws its slot in the baseline; ``analysis.lab.pairing.first_reached``; -1: never)."""
     from joblib import Parallel, delayed
 
     from sim.core.seating import seat_matrix
@@ -346,6 +349,11 @@ def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
                 denied = np.arange(first, first + count, dtype=np.int64) % players
             res = _Chunk(**own_loop(game, first, count, play_seed, players, idx, options,
                                     strategies, deny or 0, denied))
+        if reach:  # the seat the removed copy reaches first (the leverage row's seat)
+            from analysis.lab.pairing import first_reached
+
+            res.reached = first_reached(get_game(game_id), game, first, count, play_seed,
+                                        players, idx, strategies, options)
         if tick is not None:
             tick(count)
         return res
@@ -369,6 +377,8 @@ def play_arm(game_id: str, overrides: dict[str, Any], n: int, players: int,
         out["h:" + h] = np.concatenate([r.seat_detail[h] for r in parts]).astype(np.int16)
     if deny is not None:
         out["denied"] = np.arange(n, dtype=np.int64) % players
+    if reach:
+        out["reached"] = np.concatenate([r.reached for r in parts]).astype(np.int64)
     return out
 
 
@@ -382,6 +392,7 @@ class _Chunk:
     action_hash: np.ndarray
     seat_detail: dict = field(default_factory=dict)
     held: np.ndarray | None = None
+    reached: np.ndarray | None = None
 
 
 def _load_arm(path: Path, identity: str) -> dict[str, np.ndarray] | None:
@@ -436,6 +447,9 @@ def _holders(base: dict[str, np.ndarray], arm: dict[str, np.ndarray], comp: Comp
     if "denied" in arm:
         hold = (np.arange(arm["win_share"].shape[1])[None, :] == arm["denied"][:, None])
         return hold & fin[:, None], "denied seat"
+    if "reached" in arm:  # Go Town's removal: the seat that draws the removed copy's slot
+        hold = (np.arange(arm["win_share"].shape[1])[None, :] == arm["reached"][:, None])
+        return hold & fin[:, None], "seat drawing the removed copy"
     if comp.holder is not None:
         col = base["h:" + comp.holder]
         col = np.abs(col) if comp.holder_abs else col
@@ -616,8 +630,11 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
 
     def play(name: str, overrides: dict[str, Any],
              deny: int | None = None, placebo: bool = False) -> dict[str, np.ndarray]:
+        reach = deny is None and not placebo and any(
+            str(k).endswith(".removed") for k in overrides)
         ident = json.dumps({**setup, "overrides": overrides, "holders": holders,
-                            "deny": deny, "placebo": placebo, "format": ARM_FORMAT},
+                            "deny": deny, "placebo": placebo, "format": ARM_FORMAT,
+                            **({"reach": True} if reach else {})},
                            sort_keys=True, default=str)
         path = _arm_file(out, name)
         got = _load_arm(path, ident)
@@ -626,7 +643,7 @@ def run_effects(game_id: str, n: int = 20_000, players: int | None = None,
             return got
         got = play_arm(game.id, overrides, n, players, strategies, seating, seed, options,
                        holders if name == "baseline" else [], jobs, chunk_size, tick, deny,
-                       placebo)
+                       placebo, reach)
         _save_arm(path, ident, got)
         return got
 
@@ -690,9 +707,10 @@ def _markdown(game, df: pl.DataFrame, setup: dict, mix: str,
              f"- **Leverage** (arm *leverage*): each component's main number moved "
              f"{setup['step']} step(s) against it (the *intervention* column; the rules are "
              "unchanged): baseline - nudged mean win share of the component's holders (the "
-             "seats that took it in the baseline game), in points: what one step of this "
-             "number does, not how strong the component is. Ranked only among steps of one "
-             "kind (*step*).",
+             "seats that took it in the baseline game; a removed card: the seat that draws "
+             "the removed copy's slot in the baseline, the seat the removal reaches first), "
+             "in points: what one step of this number does, not how strong the component "
+             "is. Ranked only among steps of one kind (*step*).",
              "- **Strength** (arm *denial*, where run): baseline - denied win share of the seat "
              "barred from the component (seat i mod players in game i): the value of access "
              "to it.",

@@ -196,6 +196,8 @@ def unsupported_fixes(plain: str) -> list[str]:
 
 
 _SW = re.compile(r"\b(strongest|weakest)\b", re.I)
+_ANSWER_SPAN = 160
+"""How far after "strongest"/"weakest" an answer's value (estimate and interval) may be."""
 _PLAYERS_IN = re.compile(r"\b(\d)(?:p\b| players?\b)")
 
 
@@ -206,7 +208,10 @@ def answered_twice(plain: str) -> list[str]:
     causal, assoc = {}, {}
     for ln in _lines(plain):
         low = ln.lower()
-        if not _SW.search(low) or not re.search(r"\d", low[_SW.search(low).end():]):
+        sw = _SW.search(low)
+        # an answer gives a value: an estimate with its interval close after the word (a
+        # methods note naming "strongest/weakest" gives none)
+        if not sw or not _INTERVAL.search(low[sw.end():sw.end() + _ANSWER_SPAN]):
             continue
         neg = _NOT_CAUSAL.sub("", low)
         is_c = bool(_CAUSAL.search(neg) or "leverage" in low or "denial" in low)

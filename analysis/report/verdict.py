@@ -32,7 +32,8 @@ from analysis import stats as st
 from analysis.doc import Doc, Table, ci, count, num, parity, pct, pts
 from analysis.report.wording import separated
 
-__all__ = ["wilson", "component_by_bot", "first_player_rows", "component_rows", "effect_rows",
+__all__ = ["wilson", "component_by_bot", "first_player_rows", "component_rows",
+           "association_bullet", "effect_rows",
            "length_rows", "rule_hole_rows", "rule_hole_section", "verdict_intro",
            "effects_intervention", "verdict_section", "verdict_line", "CAUSAL_LABEL", "ASSOCIATION_LABEL"]
 
@@ -172,6 +173,25 @@ def component_rows(comb: pl.DataFrame, grp: dict, mix: str = "") -> list[list]:
     return rows
 
 
+def association_bullet(comb: pl.DataFrame, grp: dict) -> str:
+    """The association rows of ``component_rows`` folded into one verdict bullet (issue 26:
+    the verdict keeps to one screen when a report has component effects): per player count,
+    the highest and the lowest association, each with its interval and holders ("" when there
+    are none). The verdict's intro says once that these are associations within each bot."""
+    by_p: dict[str, list[str]] = {}
+    for r in component_rows(comb, grp):
+        p = r[0].rsplit(", ", 1)[-1]
+        ans = r[1].removesuffix(" points")
+        n = r[3].split(" holders")[0] + " holders" if " holders" in r[3] else r[3]
+        by_p.setdefault(p, []).append(f"{ans} {r[2]} ({n})")
+    if not by_p:
+        return ""
+    parts = "; ".join(f"{p} " + " / ".join(v) for p, v in by_p.items())
+    return (f"**Association, {grp['noun']}** (highest / lowest per player count without "
+            f"component effects, at least {MIN_HOLDERS} holders; points; not an effect): "
+            f"{parts}.")
+
+
 def _fx_versus(r: dict, other: dict | None, tier_size: int) -> str:
     if other is None:
         return "the only component of its family"
@@ -279,14 +299,15 @@ def effects_intervention(tables: list[pl.DataFrame]) -> str:
         return ""
     for arm in sorted(dict.fromkeys(d["arm"].to_list()), key=lambda a: a != "denial"):
         a = d.filter(pl.col("arm") == arm)
-        whose = " and ".join("its holders'" if m == "holders" else f"the {m}'s"
+        whose = " and ".join("its holders' win rate" if m == "holders"
+                             else f"the win rate of the {m}"
                              for m in dict.fromkeys(a["measure"].to_list()))
         if arm == "denial":
             parts.append("strongest/weakest: restricted play, one seat (rotated) barred from "
                          "the component, its win rate against the same games unrestricted")
         else:
             parts.append(f"leverage: each component's number one step against it (e.g. "
-                         f"`{a['nudge'][0]}`), what that step does to {whose} win rate")
+                         f"`{a['nudge'][0]}`), what that step does to {whose}")
     return "; ".join(parts)
 
 
@@ -467,7 +488,8 @@ def verdict_section(doc: Doc, rows: list[list], answers: list[str],
     ``answers`` (bullets), the key ``charts`` (file name, alt text). Rows of six cells carry
     the robustness column (``analysis.report.robustness_section.with_column``)."""
     doc.h(2, "Verdict")
-    assoc = any(str(r[4]).startswith("Association") for r in rows)
+    assoc = any(str(r[4]).startswith("Association") for r in rows) or any(
+        str(a).startswith("**Association") for a in answers)
     doc.p(verdict_intro(mix, causal, intervention, assoc), "meta")
     if rows and all(len(r) == len(_HEAD) + 1 for r in rows):  # with the robustness column
         doc.table(Table(_HEAD + ["Robustness"], rows, _RIGHT + [False]), "verdict")

@@ -36,6 +36,7 @@ from analysis.report.sections import (
 from analysis.report.summary import summary_json
 from analysis.report.tiers_section import tiers_section
 from analysis.report.verdict import (
+    association_bullet,
     component_by_bot,
     component_rows,
     effect_rows,
@@ -431,22 +432,27 @@ def write_report(
         body.blocks[0:0] = arm_doc.blocks
         arms = [[f"Runs with other settings ({len(arms)})", "", "", "",
                  "Shown side by side, never pooled: see **Runs with other settings** below."]]
+    assoc = t.by_bot.filter(~pl.col("players").is_in(list(fx)))
+    answers = list(block)
+    if fx:  # the associations fold into one bullet: the verdict keeps to one screen
+        line = association_bullet(assoc, groups[0])
+        answers += [line] if line else []
     rows = (first_player_rows(t.order_rates, t.firsts) + arms
             + [r for p in sorted(fx) for r in effect_rows(effects_table(fx[p]))]
-            + component_rows(t.by_bot.filter(~pl.col("players").is_in(list(fx))), groups[0],
-                             "; ".join(mixes))
+            + ([] if fx else component_rows(assoc, groups[0], "; ".join(mixes)))
             + length_rows(t.lengths, t.comp, t.fixed)
             + rule_hole_rows(holes))
     rows = with_column(rows, robust)
     key = [("first_player_advantage.png", "First-player advantage with 95% intervals")]
     key.append(("game_length.png", "Score distribution (fixed-length game)" if t.fixed
                 else "Game length histogram"))
-    verdict_section(doc, rows, block, key, "; ".join(mixes),
+    verdict_section(doc, rows, answers, [], "; ".join(mixes),
                     ", ".join(f"{p}p" for p in sorted(fx)),
                     effects_intervention([effects_table(fx[p]) for p in sorted(fx)]))
     doc.p(f"{info}; {runs.title} (`{runs.game_id}`); component data: "
           f"{overrides_line(runs.manifests)}; report written {now_utc()}.", "meta")
     doc.fold()
+    doc.charts(key)  # the key charts follow the contents, open: the verdict keeps to a screen
     doc.blocks += body.blocks
     verdict = verdict_line(runs.title, t.order_rates, holes, _effect_headlines(fx))
 

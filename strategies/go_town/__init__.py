@@ -14,7 +14,7 @@ from strategies.go_town.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, p
 from strategies.go_town.deny import deny_mask, play_chunk_denied
 from strategies.soak import CODES as SOAK_CODES
 from strategies.soak import soak_chunk
-from strategies.trace import trace_games  # the effects study's pairing traces
+from strategies.trace import first_reached, trace_games  # the effects study's pairing traces
 
 # The recommended mix of competent bots (no ``random``): the scripted bots that the rating
 # ladder (``boardsim ladder go-town``) rates clearly above ``random`` at 2 and 4 players.
@@ -36,4 +36,4 @@ TIER_STUDY = {"n_search": 200, "budget": 1000, "n_scripted": 4000}
 
 __all__ = ["N_PARAMS", "PARAM_NAMES", "RECOMMENDED_MIX", "RECOMMENDED_MIX_BY_PLAYERS",
            "STRATEGIES", "TIER_STUDY", "choose", "params_matrix", "SOAK_CODES", "deny_mask",
-           "play_chunk_denied", "run_games", "soak_chunk", "trace_games", "search"]
+           "play_chunk_denied", "run_games", "soak_chunk", "trace_games", "first_reached", "search"]
