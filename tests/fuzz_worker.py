@@ -418,6 +418,8 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
     import time
 
     secs = int(os.environ.get("BOARDSIM_FUZZ_DECISION_SECONDS", DECISION_SECONDS))
+    budget = os.environ.get("BOARDSIM_FUZZ_BUDGET")  # search bots' playouts (default: theirs)
+    stop_at = float(os.environ.get("BOARDSIM_FUZZ_STOP_AT", "inf"))  # epoch s: stop early
     game = sim.get_game(gid)
     bases = _base_states(game, 6, seed)
     per_base = [(_paths(b), sorted(_strings(b, set()))) for b in bases]
@@ -427,11 +429,15 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
     failures: list[str] = []
     rnd = random.Random(seed)
     draw = _RandomDraw(rnd)
+    choose = _chooser(game, int(budget) if budget else None)
     s0 = game.state_from_dict(copy.deepcopy(bases[0]))
     for bot in bots:  # compile every bot before the watchdog starts
         signal.alarm(0)
-        game.choose_action(s0, bot, game.bot_rng(seed))
+        choose(s0, bot, game.bot_rng(seed))
+    w0, c0 = time.time(), time.process_time()
     for i in range(examples):
+        if time.time() >= stop_at:
+            break
         b = rnd.randrange(len(bases))
         d = copy.deepcopy(bases[b])
         paths, strings = per_base[b]
@@ -466,7 +472,7 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
             signal.alarm(secs)
             t0 = time.thread_time()
             try:
-                game.choose_action(s, bot, game.bot_rng(seed + 7 * i + k))
+                choose(s, bot, game.bot_rng(seed + 7 * i + k))
             except UserError:
                 stats["bot_refused"] += 1
             except Exception as e:  # noqa: BLE001
@@ -483,7 +489,31 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
                   f"{len(failures)} failures, slowest decision {stats['max_cpu']:.2f} s "
                   f"({stats['max_cpu_bot']})", flush=True)
     signal.alarm(0)
+    stats["wall"], stats["cpu"] = time.time() - w0, time.process_time() - c0
     return stats, failures
+
+
+def _chooser(game, budget: int | None):
+    """``game.choose_action``, with the search bots' ``budget`` (playouts per decision) set
+    when given (the suite's short run; the benchmark keeps every bot's own budget)."""
+    if budget is None:
+        return game.choose_action
+    from sim.core.game import set_search_budget
+
+    def choose(state, bot, rng):
+        spec = game.strategy(bot)
+        legal = game.legal_actions(state)
+        if len(legal) == 0:
+            raise UserError(f"{game.id}: the game is over; there is no action to choose")
+        codes, params = game.bots.params_matrix([spec.name])
+        set_search_budget(game, [spec.name], params, budget)
+        a = int(game.bots.choose(codes[0], params, 0, game.copy_state(state), legal,
+                                 len(legal), game._check_bot_rng(rng)))
+        if a not in set(legal.tolist()):
+            raise RuntimeError(f"{game.id}: bot {bot!r} chose the illegal action {a}")
+        return a
+
+    return choose
 
 
 MODES = {"state": run_state, "override": run_override, "extremes": run_extremes,
@@ -504,7 +534,8 @@ def main(argv: list[str]) -> int:
         if mode == "bots":
             print(f"fuzz {gid} bots: {stats['decisions']} decisions ({stats['bot_refused']} "
                   f"refused), {stats['slow']} over {SLOW_DECISION:g} s of CPU, slowest "
-                  f"{stats['max_cpu']:.3f} s ({stats['max_cpu_bot']})", flush=True)
+                  f"{stats['max_cpu']:.3f} s ({stats['max_cpu_bot']}); mutants' loop "
+                  f"{stats['wall']:.1f} s wall, {stats['cpu']:.1f} s CPU", flush=True)
         for f in failures[:30]:
             print("FAIL", f)
         bad += len(failures)

@@ -487,3 +487,48 @@ def test_a_change_that_cannot_be_told_from_the_printed_data_is_not_proposed():
     assert not T.distinguishable(c)
     c["checks"].append({"paired": (-1.2, -2.0, -0.4)})
     assert T.distinguishable(c)
+
+
+# ---- the wall budget (issue 29: tune's wall time within 5% of --budget) --------------------
+def test_budget_plan_cuts_the_fresh_seed_check_to_its_time():
+    # 4 candidates at 2 and 3 players, 0.1 + 0.2 s per game: 1.2 s a round; 0.85 x 60 s
+    assert T.budget_plan(60.0, [0.1, 0.2], 4, 4000) == 42
+    assert T.budget_plan(600.0, [0.1, 0.2], 4, 100) == 100  # fits: the asked-for count
+    assert T.budget_plan(1.0, [0.1, 0.2], 4, 4000) == T.MIN_FINAL_GAMES  # never below 10
+    assert T.budget_plan(60.0, [None, 0.2], 4, 4000) == 4000  # a speed unknown: as asked
+    assert T.write_reserve(180) == 3.6 and T.write_reserve(10) == 2.0
+    assert T.write_reserve(3600) == T.RECHECK_RESERVE
+
+
+def test_tune_keeps_to_its_budget_on_an_injected_clock(tmp_path):
+    """No timing: a fake clock advanced by the toy games (0.2 s per game) and by 0.05 s per
+    reading (the bookkeeping; repeated candidates play no game). The whole tune (search,
+    fresh-seed check, re-check) ends inside --budget and within 10% of it; the search inside
+    its share; the check cut to what fits and saying so."""
+    now = [1000.0]
+
+    def clock():
+        now[0] += 0.05
+        return now[0]
+
+    def slow_play(values, players, first, count, seed, strategies=None):
+        now[0] += 0.2 * count
+        return toy_play(values, players, first, count, seed, strategies)
+
+    res = T.tune("province", [T.parse_target("first_seat=58±2")],
+                 ["structures.bank.labor", "structures.bank.coins"], [2], ["greedy"],
+                 games=16, final_games=4000, max_step=2, seed=3, out=tmp_path / "b",
+                 play=slow_play, budget=100.0, clock=clock, started=1000.0)
+    now[0] -= 0.05 * 3  # the last readings (the report's elapsed time) are not bookkeeping
+    spent = now[0] - 1000.0
+    assert 90.0 <= spent <= 100.0 - T.write_reserve(100.0), spent
+    import optuna
+
+    db = tmp_path / "b" / "study.sqlite3"
+    st = optuna.load_study(study_name="tune", storage=f"sqlite:///{db}")
+    assert st.user_attrs["search_seconds"] <= T.SEARCH_SHARE * 100.0 + 0.5  # + its readings
+    checks = json.loads((tmp_path / "b" / "check.json").read_text())
+    assert 10 < checks[0]["final_games"] < 4000
+    md = (tmp_path / "b" / "tune.md").read_text()
+    assert "as many as fit the budget; --final-games 4,000" in md
+    assert res.answer is not None or res.closest is not None
