@@ -410,6 +410,7 @@ class _RandomDraw:
 
 DECISION_SECONDS = 60
 SLOW_DECISION = 5.0  # CPU seconds: the benchmark's bound per decision (issue 29)
+NOTE_DECISION = 1.0  # CPU seconds: a decision this slow is printed with its mutant
 
 
 def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, list[str]]:
@@ -481,6 +482,9 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
             stats["decisions"] += 1
             if dt > stats["max_cpu"]:
                 stats["max_cpu"], stats["max_cpu_bot"] = dt, bot
+            if dt > NOTE_DECISION:  # named, so a slow mutant can be replayed
+                print(f"  slow: {bot} {dt:.2f} s of CPU on example {i}: {muts}"[:600],
+                      flush=True)
             if dt > SLOW_DECISION:
                 stats["slow"] += 1
                 failures.append(f"{muts}: {bot} took {dt:.1f} s of CPU for one decision")
