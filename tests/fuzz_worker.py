@@ -485,6 +485,9 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
             if dt > NOTE_DECISION:  # named, so a slow mutant can be replayed
                 print(f"  slow: {bot} {dt:.2f} s of CPU on example {i}: {muts}"[:600],
                       flush=True)
+                with open(current.with_suffix(".slow.jsonl"), "a") as f:
+                    f.write(json.dumps({"bot": bot, "cpu": dt, "state": d}, default=repr)
+                            + "\n")
             if dt > SLOW_DECISION:
                 stats["slow"] += 1
                 failures.append(f"{muts}: {bot} took {dt:.1f} s of CPU for one decision")
