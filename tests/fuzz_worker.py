@@ -436,6 +436,7 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
         signal.alarm(0)
         choose(s0, bot, game.bot_rng(seed))
     w0, c0 = time.time(), time.process_time()
+    stop_at = min(stop_at, w0 + float(os.environ.get("BOARDSIM_FUZZ_SECONDS", "inf")))
     for i in range(examples):
         if time.time() >= stop_at:
             break
