@@ -22,7 +22,12 @@ game). ``state_from_dict`` must refuse with ``UserError`` or accept; on an accep
 ``choose_action`` of every bot of the game (the search bot ``mcts`` included) must return a legal
 action (or refuse with ``UserError``) within ``BOARDSIM_FUZZ_DECISION_SECONDS`` (default 60)
 of wall time, a watchdog (SIGALRM) that ends the process on a hang; any other exception is a
-failure. Prints the counts, the slowest decision's CPU time and the decisions over 5 s of CPU.
+failure. Prints the counts, the slowest decision's CPU time and the decisions over 5 s of CPU
+(each decision over 1 s is printed with its mutant, and its whole state dict appended to
+``CURRENT_FILE`` with the suffix ``.slow.jsonl``), and the mutant loop's wall and CPU time.
+``BOARDSIM_FUZZ_BUDGET``: the search bots' playouts per decision (default: each bot's own);
+``BOARDSIM_FUZZ_SECONDS`` / ``BOARDSIM_FUZZ_STOP_AT`` (epoch seconds): end the loop early
+(the counts say how many mutants were made).
 
 Before each example the mutant is written to CURRENT_FILE (JSON), so the parent can name the
 mutant that crashed the process (emptied at a clean end). Prints ``fuzz GAME MODE: N examples, R refused, P played`` and
