@@ -527,3 +527,23 @@ def test_tune_keeps_to_its_budget_on_an_injected_clock(tmp_path):
     md = (tmp_path / "b" / "tune.md").read_text()
     assert "as many as fit the budget; --final-games 4,000" in md
     assert res.answer is not None or res.closest is not None
+
+
+def test_a_candidate_the_game_refuses_is_pruned_not_fatal(tmp_path):
+    """issue 29: `tune go-town --param 'cards.*.count'` ended at its first probe that raised a
+    number card's count ("at most 36 building and ? cards"). Such a candidate is pruned with
+    the refusal kept, and the search goes on."""
+    def picky(values, players, first, count, seed, strategies=None):
+        if values["structures.bank.labor"] == 5:
+            raise UserError("province data: bank labor 5 refused (a test)")
+        return toy_play(values, players, first, count, seed, strategies)
+
+    res = _toy(tmp_path / "r", play=picky, trials=20)
+    import optuna
+
+    db = tmp_path / "r" / "study.sqlite3"
+    st = optuna.load_study(study_name="tune", storage=f"sqlite:///{db}")
+    refused = [t for t in st.trials if "refused" in t.user_attrs]
+    assert refused and all(t.params["structures.bank.labor"] == 5 for t in refused)
+    assert all(t.state.name == "PRUNED" for t in refused)
+    assert res.closest["values"]["structures.bank.labor"] != 5

@@ -243,6 +243,7 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
         dist = math.inf
         metrics: dict[str, float] = {}
         out_of_time = False
+        refused: str | None = None
         for step, n in enumerate(stages):
             if stop_after is not None and trial.number >= stop_after and step == 1:
                 raise KeyboardInterrupt  # a test of an interruption in the middle of a trial
@@ -252,7 +253,13 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
             dist = 0.0
             for pp in evaluator.players:
                 have = 0 if games[pp] is None else games[pp].n
-                new = evaluator.play(values, pp, have, n - have, seed)
+                try:
+                    new = evaluator.play(values, pp, have, n - have, seed)
+                except UserError as e:  # data the game refuses (Go Town: over 36 cards)
+                    if source == "printed":
+                        raise
+                    refused = str(e)
+                    break
                 games[pp] = new if games[pp] is None else games[pp].extend(new)
                 for t in targets:
                     if t.name == "effects":
@@ -260,6 +267,9 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
                     est = measure(games[pp], t.name)[0]
                     metrics[f"{t.name}@{pp}"] = est
                     dist += shortfall(est, t.aim(pp), TARGETS[t.name][0])
+            if refused is not None:  # not a candidate: pruned before its first result
+                pruned, dist = True, math.inf
+                break
             value = objective_value(dist, changed, total, max_total)
             trial.report(value, step)
             # the printed data is never pruned: it is the baseline of the race
@@ -275,6 +285,8 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
         trial.set_user_attr("games", int(n))
         trial.set_user_attr("metrics", metrics)
         trial.set_user_attr("source", source)
+        if refused is not None:
+            trial.set_user_attr("refused", refused)
         state = optuna.trial.TrialState.PRUNED if pruned else optuna.trial.TrialState.COMPLETE
         if pruned:
             study.tell(trial, state=state)
