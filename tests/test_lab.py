@@ -272,16 +272,16 @@ def test_inside_band_needs_the_whole_interval():
 
 def test_suggest_go_town_varies_card_counts():
     """Go Town's cards are judged by the seats that played each type, and the number suggest
-    changes is the type's count (effect -1: a type whose players win too often gets more
-    copies); the 36 building and ? cards the kernels hold make a step up refused."""
+    changes is the type's count (effect +1, measured: a type whose players win too often gets
+    fewer copies); the 36 building and ? cards the kernels hold make a step up refused."""
     from sim import get_game
 
     g = get_game("go-town")
     dog = next(r["count"] for r in g.component_document()["cards"] if r["card"] == "DOG")
     assert lab._candidates(g, "cards", "DOG", -1, 2) == [
-        ("cards.dog.count", dog, dog + 1), ("cards.dog.count", dog, dog + 2)]
+        ("cards.dog.count", dog, dog - 1), ("cards.dog.count", dog, dog - 2)]
     assert lab._candidates(g, "cards", "question_mark", +1, 1) == [
-        ("cards.question_mark.count", 4, 3)]
+        ("cards.question_mark.count", 4, 5)]
     with pytest.raises(UserError, match="at most 36 building and"):
         g.with_overrides({"cards.question_mark.count": 5})
 
@@ -298,4 +298,4 @@ def test_suggest_go_town_runs(tmp_path):
     for t in res["tried"]:
         o = next(o for o in res["outliers"] if f"cards.{o['key']}" == t["component"])
         assert t["path"] == f"cards.{lab.slug(o['key'])}.count"
-        assert t["to"] - t["from"] == (1 if o["dev"] > 0 else -1)
+        assert t["to"] - t["from"] == (-1 if o["dev"] > 0 else 1)
