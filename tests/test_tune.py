@@ -390,6 +390,32 @@ def test_recheck_stays_inside_its_time_when_games_get_slower(tmp_path):
     assert 64 < n <= 82  # 64 games by 12.8 s, then one chunk of at most 18 at the slower pace
 
 
+@pytest.mark.parametrize("chunk", [T.RECHECK_CHUNK, math.inf])
+def test_recheck_chunks_are_short_when_games_turn_slow(tmp_path, chunk, monkeypatch):
+    """A fake clock: search-tier games cost 0.25 s until 10 s have passed, then 2 s (a
+    Go Town `tune --budget 3m` re-check ended 32 s past its time when a doubled chunk met
+    slow games). With chunks of at most ``RECHECK_CHUNK`` seconds the re-check ends within
+    one slow pair of games (4 s) of its 40 s; without that cap (math.inf, the old rule) it
+    does not."""
+    clock = [0.0]
+
+    def play(values, players, first, count, seed, strategies=None):
+        clock[0] += count * (0.25 if clock[0] < 10.0 else 2.0)
+        return toy_play(values, players, first, count, seed, strategies)
+
+    monkeypatch.setattr(T, "RECHECK_CHUNK", chunk)
+    params = T.expand_params(get_game("province"),
+                             ["structures.bank.labor", "structures.bank.coins"], 1)
+    ev = T.Evaluator("province", params, [2], ["greedy"], "fixed", {}, play=play)
+    cand = {"values": {"structures.bank.labor": 4, "structures.bank.coins": 5},
+            "name": "trial 1"}
+    note, rows = T._recheck(get_game("province"), ev, cand,
+                            [T.parse_target("first_seat=50±2")], None, 1, 2000, 40.0, tmp_path,
+                            clock=lambda: clock[0])
+    assert rows is not None
+    assert (clock[0] <= 44.0) == (chunk == T.RECHECK_CHUNK), clock[0]
+
+
 # ---- compare over the tune's bot mix ----------------------------------------------------------
 def test_compare_pool_plays_the_mix_with_pool_seating_in_both_arms(tmp_path):
     import polars as pl

@@ -549,6 +549,9 @@ RECHECK_RESERVE = 15.0
 """At most this many seconds of ``--budget`` are kept for writing the report and the
 process's exit after the re-check (``write_reserve``; measured: about 2 s and 4 s at load 14
 on 2 cores)."""
+RECHECK_CHUNK = 5.0
+"""A re-check chunk is predicted to take at most this many seconds (then the time is read
+again), so one slow chunk cannot carry the re-check far past its time."""
 RECHECK_MIN = 5.0
 """The re-check is skipped when less than this many seconds are left for it."""
 RECHECK_SAFETY = 0.5
@@ -638,7 +641,13 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search
             n += step
             per_game_s = (clock() - t1) / step
             left = until - clock()
-            step = min(n_max - n, n, int(RECHECK_SAFETY * left / max(per_game_s, 1e-9)))
+            # the next chunk: at most double, predicted to take at most RECHECK_SAFETY of the
+            # time left and at most RECHECK_CHUNK seconds (a search-bot game's time varies by
+            # several times: a long chunk predicted from a short one overran by 30 s)
+            step = min(n_max - n, n, int(min(RECHECK_SAFETY * left, RECHECK_CHUNK)
+                                         / max(per_game_s, 1e-9)))
+            if step == 0 and n < n_max and RECHECK_SAFETY * left >= per_game_s:
+                step = 1
         played[pp] = n
         for c, g in zip(cands, arms):
             c["checks"] += [_target_row(g, arms[0], t, pp, seed) for t in tt]
