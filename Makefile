@@ -23,8 +23,13 @@ run: $(STAMP)
 ## are built once); before the workers start, tests/conftest.py compiles every game's engines
 ## once, one process per game (tests/warm.py), and the workers load them from the cache;
 ## a single file or -k selection: $(BIN)/python -m pytest tests/FILE.py
+## NUMBA_OPT=1 (TEST_NUMBA_OPT): LLVM's optimisation level 1 compiles the engines in about two
+## thirds of level 3's CPU time and plays the suite's games about as fast (BENCHMARKS.md,
+## "make test at NUMBA_OPT=1"); its versions live in their own cache folder (sim/__init__.py),
+## so `make run` and `make bench` still load level-3 code; TEST_NUMBA_OPT=3 tests the release build
+TEST_NUMBA_OPT ?= 1
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto --dist loadfile --durations=15
+	NUMBA_OPT=$(TEST_NUMBA_OPT) $(BIN)/python -m pytest -n auto --dist loadfile --durations=15
 
 ## a newcomer's first `make test`, timed: a fresh clone of this repository's HEAD under
 ## $(COLD_DIR) (install and compile included), with the load before and after and the

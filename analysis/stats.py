@@ -380,13 +380,16 @@ def independent_mean(values) -> dict:
     return cluster_ratio(v, np.ones_like(v))
 
 
-def cluster_difference(values, group, clusters) -> dict:
+def cluster_difference(values, group, clusters, bounds: tuple[float, float] | None = None
+                       ) -> dict:
     """Difference of two group means ``mean(values | group) - mean(values | ~group)`` (e.g. the
     win rate of the seats that built a component minus the others') with a 95% interval
     clustered by game: the per-cluster linearisation of the two ratio estimates,
     ``u_g = (s1_g - m1 n1_g)/N1 - (s0_g - m0 n0_g)/N0``, variance ``G/(G-1) sum u_g^2``.
     ``values`` float ``[n]``, ``group`` bool ``[n]``, ``clusters`` int ``[n]``. Returns
-    ``{"est", "se", "lo", "hi", "p", "n1", "n0", "clusters"}`` (NaN when a group is empty)."""
+    ``{"est", "se", "lo", "hi", "p", "n1", "n0", "clusters"}`` (NaN when a group is empty).
+    ``bounds``: the range a difference can take (``(-1, 1)`` for win shares): the interval's
+    ends are clipped to it, as for ``clustered_from_sums``."""
     v = np.asarray(values, np.float64).ravel()
     grp = np.asarray(group, bool).ravel()
     _, inv = np.unique(np.asarray(clusters).ravel(), return_inverse=True)
@@ -407,5 +410,8 @@ def cluster_difference(values, group, clusters) -> dict:
         return out
     u = (s1 - m1 * n1) / big1 - (s0 - m0 * n0) / big0
     se = math.sqrt(g / (g - 1) * float((u ** 2).sum()))
-    out.update(se=se, lo=est - Z95 * se, hi=est + Z95 * se, p=normal_pvalue(est, se))
+    lo, hi = est - Z95 * se, est + Z95 * se
+    if bounds is not None:
+        lo, hi = max(lo, bounds[0]), min(hi, bounds[1])
+    out.update(se=se, lo=lo, hi=hi, p=normal_pvalue(est, se))
     return out

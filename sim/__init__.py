@@ -20,11 +20,23 @@ from pathlib import Path
 from sim.kernel_cache import _imported, kernel_key, kernel_keys, kernel_sources  # noqa: F401
 
 
+def opt_suffix() -> str:
+    """``""`` at numba's default optimisation level (3), else ``-O<NUMBA_OPT>``: the suffix of
+    the cache folder, as compiled versions of different levels must not share an index."""
+    opt = os.environ.get("NUMBA_OPT", "").strip()
+    return "" if opt in ("", "3") else f"-O{opt}"
+
+
 def _set_numba_cache_dir() -> None:
     """Point numba's on-disk cache at ``.numba_cache/<core key>`` and key each compiled version
     on the games it depends on (sim/kernel_cache.py): an edit to one game's kernels or bots
     recompiles only that game, an edit to the shared core every game, and an edit to the CLI
-    or the reports nothing. An explicit NUMBA_CACHE_DIR is respected (still keyed per game)."""
+    or the reports nothing. An explicit NUMBA_CACHE_DIR is respected (still keyed per game).
+
+    numba's cache index does not record LLVM's optimisation level, so a level other than the
+    default 3 (``NUMBA_OPT``; ``make test`` compiles at 1, tests/README) gets its own folder
+    ``<core key>-O<level>``: the suite's cheaper machine code is never loaded by a run or the
+    benchmark, nor theirs by the suite."""
     root = Path(__file__).resolve().parents[1]
     from sim import kernel_cache
 
@@ -33,9 +45,9 @@ def _set_numba_cache_dir() -> None:
     if not os.environ.get("NUMBA_CACHE_DIR"):  # set before numba is imported: read on import
         base = root / ".numba_cache" if os.access(root, os.W_OK) else (
             Path.home() / ".cache" / "boardsim" / "numba")
-        os.environ["NUMBA_CACHE_DIR"] = str(base / core)
+        os.environ["NUMBA_CACHE_DIR"] = str(base / (core + opt_suffix()))
     if not kernel_cache.install(games) and base is not None:
-        os.environ["NUMBA_CACHE_DIR"] = str(base / kernel_key(root))  # one key over all
+        os.environ["NUMBA_CACHE_DIR"] = str(base / (kernel_key(root) + opt_suffix()))
         from numba.core import config
 
         config.reload_config()

@@ -212,6 +212,17 @@ def seat_reward(w, me, nseat, mw, ms, ws, sc):
 
 
 @njit(cache=True)
+def add_candidate(cand, nc, a):
+    """Append action ``a`` to the candidates ``cand[:nc]`` unless it is there already; returns
+    the new count."""
+    for i in range(nc):
+        if cand[i] == a:
+            return nc
+    cand[nc] = a
+    return nc + 1
+
+
+@njit(cache=True)
 def rollout_choose(params, k, s, legal, n, rng):
     """Rollout policy improvement over the scripted bots (``algo`` 1, the ``search`` bot;
     Tesauro and Galperin 1996, Bertsekas' rollout algorithm): the candidates are the actions
@@ -247,27 +258,11 @@ def rollout_choose(params, k, s, legal, n, rng):
     cand[0] = a0
     nc = 1
     for e in range(nexp):
-        a = scripted_choose(ecode, params, erow + e, s, legal, n, rng)
-        dup = False
-        for i in range(nc):
-            if cand[i] == a:
-                dup = True
-                break
-        if not dup:
-            cand[nc] = a
-            nc += 1
+        nc = add_candidate(cand, nc, scripted_choose(ecode, params, erow + e, s, legal, n, rng))
     for _ in range(nrand):
         if nc >= n:
             break
-        a = legal[rand_below(rng, n)]
-        dup = False
-        for i in range(nc):
-            if cand[i] == a:
-                dup = True
-                break
-        if not dup:
-            cand[nc] = a
-            nc += 1
+        nc = add_candidate(cand, nc, legal[rand_below(rng, n)])
     if nc == 1:
         return a0
     me = contract.current_seat(s)

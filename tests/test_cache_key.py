@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import sim
 from sim import kernel_cache
@@ -159,3 +160,17 @@ def test_python_side_actions_compile_the_int32_version():
     sigs = [sig for sig in entry.apply_inplace.signatures
             if getattr(sig[0], "instance_class", None) is type(s)]
     assert [sig[1] for sig in sigs] == [np.int32] or [str(sig[1]) for sig in sigs] == ["int32"]
+
+
+@pytest.mark.parametrize("value,suffix", [(None, ""), ("3", ""), ("1", "-O1"), ("0", "-O0")])
+def test_an_optimisation_level_other_than_3_gets_its_own_cache_folder(monkeypatch, value,
+                                                                      suffix):
+    """numba's index does not record NUMBA_OPT: make test's level-1 versions (Makefile) must
+    never be loaded by a run or the benchmark (level 3), so the folder name carries it."""
+    import sim
+
+    if value is None:
+        monkeypatch.delenv("NUMBA_OPT", raising=False)
+    else:
+        monkeypatch.setenv("NUMBA_OPT", value)
+    assert sim.opt_suffix() == suffix

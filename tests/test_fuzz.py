@@ -51,7 +51,7 @@ def test_fuzz_state_dicts_and_overrides(game_id, tmp_path):
 
 
 def _boundscheck_cache() -> str:
-    return str(ROOT / ".numba_cache" / f"boundscheck-{sim.kernel_key(ROOT)}")
+    return str(ROOT / ".numba_cache" / f"boundscheck-{sim.kernel_key(ROOT)}{sim.opt_suffix()}")
 
 
 @pytest.mark.boundscheck

@@ -390,6 +390,8 @@ def test_study_on_a_stand_in_engine_finds_the_flip(stand_in, tmp_path):
     length = next(f for f in data["findings"] if f["key"] == "length:2")
     assert length["cell"] == "holds (7.0-7.0 turns per player)"
     keys = {s["key"] for s in data["settings"]}
+    tier = next(s for s in data["settings"] if s["key"] == "search")
+    assert tier["strategies"] == ["search"] and data["search_bot"] == "search"  # not mcts
     assert {"search", "crossed-data-structures_camp_coins-high",
             "crossed-data-structures_camp_coins-low"} <= {s["key"] for s in data["settings"]}
     assert {"baseline", "mirror-greedy", "mirror-denial", "pool", "design-003",

@@ -174,3 +174,15 @@ def test_clustered_difference_of_two_player_seats_is_sqrt2_wider_than_newcombe()
     games_ind = np.arange(2 * g)
     ind = st.cluster_difference(values, group, games_ind)
     assert _width(ind) / float(hi[0] - lo[0]) == pytest.approx(1.0, rel=0.01)
+
+
+def test_cluster_difference_of_win_shares_stays_within_plus_minus_one():
+    """A difference of win rates near its bound: with ``bounds`` the interval is clipped to
+    [-1, 1] (the unclipped normal interval would pass 1); without, it is left as computed."""
+    values = np.array([1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0])
+    group = np.array([True, False] * 4)
+    games = np.repeat(np.arange(4), 2)
+    raw = st.cluster_difference(values, group, games)
+    assert raw["hi"] > 1.0  # 0.5 +- 1.96 * 0.866
+    cl = st.cluster_difference(values, group, games, bounds=(-1.0, 1.0))
+    assert cl["hi"] == 1.0 and cl["lo"] == pytest.approx(raw["lo"]) and cl["est"] == raw["est"]

@@ -427,7 +427,7 @@ def test_compare_pool_plays_the_mix_with_pool_seating_in_both_arms(tmp_path):
                   60, 2, mix, seed=3, jobs=1, out=tmp_path, seating="pool",
                   source="the recommended mix")
     assert res["summary"].splitlines()[0] == (
-        "bots: the recommended mix: greedy, denial, engine, lender, sniper, pool seating (each "
+        "bots: the recommended mix: greedy-tuned, denial, engine, lender, sniper, pool seating (each "
         "seat's bot drawn per game from the run seed; the same seats in both arms); 60 games "
         "per arm")
     seats = [pl.read_parquet(tmp_path / "runs" / a / "pool" / "seats" / "*.parquet")

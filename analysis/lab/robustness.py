@@ -6,7 +6,8 @@ setting has the same chance seed, ``seed_for(seed, i, 0)``, and the same seating
 four axes:
 
 * **play**: the scripted tier (the recommended mix, pool seating) against the search tier
-  (``mcts`` in every seat at ``budget`` playouts per decision, the bot reached through the
+  (the search bot ``search``, ``analysis.lab.tiers.SEARCH_BOT``, in every seat at ``budget``
+  playouts per decision, by default the bot's own default budget, the bot reached through the
   registry, ``analysis.lab.tiers``' budget setting);
 * **bot mix**: the recommended mix, each mirror of the mix's bots (every seat the same bot)
   and, when the baseline seats its bots in a fixed order, the same bots with pool seating
@@ -51,6 +52,7 @@ import numpy as np
 import polars as pl
 
 from analysis.doc import md_table, write_atomic
+from analysis.lab.tiers import SEARCH_BOT
 from analysis.results.robustness import (  # noqa: F401 (re-exported)
     ROBUSTNESS_DIR,
     RUN_KEYS,
@@ -86,15 +88,17 @@ LENGTH_BAND = 1.25
 CHUNK = 500
 """Games per Parquet chunk (scripted settings); the search tier plays chunks of 20."""
 
-RUN_STUDY: dict[str, dict[str, int]] = {
-    "province": {"n": 2000, "n_search": 40, "budget": 100, "design": 16, "crossed": 2,
+RUN_STUDY: dict[str, dict[str, Any]] = {
+    "province": {"n": 2000, "n_search": 100, "budget": None, "design": 16, "crossed": 2,
                  "oat": 1},
-    "go-town": {"n": 600, "n_search": 20, "budget": 200, "design": 0, "crossed": 0, "oat": 1},
-    "little-town": {"n": 400, "n_search": 6, "budget": 30, "design": 0, "crossed": 0,
+    "go-town": {"n": 600, "n_search": 100, "budget": None, "design": 0, "crossed": 0,
+                "oat": 1},
+    "little-town": {"n": 400, "n_search": 100, "budget": None, "design": 0, "crossed": 0,
                     "oat": 1},
-    "three-little-wolves": {"n": 600, "n_search": 6, "budget": 400, "design": 0,
+    "three-little-wolves": {"n": 600, "n_search": 100, "budget": None, "design": 0,
                             "crossed": 0, "oat": 1},
-    "suburbia": {"n": 200, "n_search": 4, "budget": 30, "design": 8, "crossed": 0, "oat": 0},
+    "suburbia": {"n": 200, "n_search": 60, "budget": None, "design": 8, "crossed": 0,
+                 "oat": 0},
 }
 """``boardsim run``'s robustness study per game (on the main 2-player run's settings): games
 per scripted setting, search-tier games and budget, Latin-hypercube points (0: none) and
@@ -158,10 +162,11 @@ def plan_settings(game, players: int, n: int, n_search: int, strategies: list[st
     the first measurements, ``crossed_settings``)."""
     base = dict(strategies=list(strategies), seating=seating, options=dict(options))
     out = [Setting("baseline", "baseline", "recommended mix (baseline)", n=n, **base)]
-    if n_search > 0 and "mcts" in game.strategies:
-        out.append(Setting("search", "play", "search tier (mcts in every seat)", ["mcts"],
-                           "fixed", n_search, options=dict(options), tier="search"))
-    bots = [b for b in dict.fromkeys(strategies) if b not in ("random", "mcts")]
+    if n_search > 0 and SEARCH_BOT in game.strategies:
+        out.append(Setting("search", "play", f"search tier ({SEARCH_BOT} in every seat)",
+                           [SEARCH_BOT], "fixed", n_search, options=dict(options),
+                           tier="search"))
+    bots = [b for b in dict.fromkeys(strategies) if b not in ("random", "mcts", SEARCH_BOT)]
     for b in bots:
         out.append(Setting(f"mirror-{slug(b)}", "mix", f"`{b}` mirror", [b], "fixed", n,
                            options=dict(options)))
@@ -216,7 +221,7 @@ def crossed_settings(settings: list[Setting], oat_table: list[dict], top: int,
     for s in settings:
         if s.axis in ("corner", "data") and s.input in chosen:
             out.append(Setting(f"crossed-{s.key}", "crossed", f"{s.label}, search tier",
-                               ["mcts"], "fixed", n_search, overrides=dict(s.overrides),
+                               [SEARCH_BOT], "fixed", n_search, overrides=dict(s.overrides),
                                options=dict(search.options), tier="search", input=s.input,
                                level=s.level))
     return out
@@ -365,7 +370,7 @@ def measure(t: pl.DataFrame, players: int, comps: list[tuple[str, str, str, int]
                         axis=1).ravel() >= hmin
         if held.sum() < 30 or (~held).sum() < 30:
             continue
-        r = cluster_difference(ws, held, games)
+        r = cluster_difference(ws, held, games, bounds=(-1.0, 1.0))
         if r["est"] is None or math.isnan(r["est"]):
             continue
         out["families"].setdefault(fam, {})[label] = {
@@ -689,13 +694,13 @@ def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
     check_seating(seating, len(strategies), players)
     options = dict(options or {})
     game.resolve_options(options)
-    if "mcts" not in game.strategies:
+    if SEARCH_BOT not in game.strategies:
         n_search = 0
     used_budget = budget
     if n_search and budget is None:
         from analysis.lab.tiers import _with_budget
 
-        c, p = _with_budget(game, ["mcts"], None)
+        c, p = _with_budget(game, [SEARCH_BOT], None)
         used_budget = int(p[0, 0])
     root = Path(out or Path("reports") / game.id / ROBUSTNESS_DIR)
     if root.exists() and not root.is_dir():
@@ -743,7 +748,7 @@ def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
     findings = _findings(settings, meas, players)
     data = {
         "game": game.id, "players": players, "seed": seed, "n": n, "n_search": n_search,
-        "budget": used_budget, "design": design, "crossed": crossed,
+        "budget": used_budget, "search_bot": SEARCH_BOT, "design": design, "crossed": crossed,
         "strategies": list(strategies), "seating": seating, "options": options,
         "run": run or {}, "ranges": ranges, "interpretations": game.interpretations(),
         "settings": [{**asdict(s), "measure": meas[s.key], "paired": paired.get(s.key),
@@ -811,7 +816,8 @@ def markdown(data: dict[str, Any]) -> str:
     p = data["players"]
     lines = [f"# Robustness of the headlines: {data['game']}, {p} players", "",
              f"Common seeds (seed {data['seed']}): {data['n']:,} games per scripted setting, "
-             + (f"{data['n_search']:,} per search-tier setting (`mcts`, {data['budget']} "
+             + (f"{data['n_search']:,} per search-tier setting "
+                f"(`{data.get('search_bot', 'mcts')}`, {data['budget']} "
                 "playouts per decision)" if data["n_search"] else "no search tier")
              + f". Baseline: {', '.join(data['strategies'])} ({data['seating']} "
              f"seating). CPU {data['cpu_seconds']:,} s. Method: docs/robustness.md.", "",

@@ -131,14 +131,16 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
                 1000: ("attacker", 0.590, 0.521, 0.656, 200)},
     "three-little-wolves": {96: ("greedy-2p", 0.6375, 0.483, 0.768, 40),
                             256: ("greedy-2p", 0.565, 0.467, 0.658, 100),
-                            400: ("greedy-2p", 0.739, 0.694, 0.779, 400)},
+                            400: ("greedy-2p", 0.725, 0.697, 0.752, 1000)},
     "little-town": {32: ("greedy", 0.975, 0.871, 0.996, 40),
                     96: ("greedy", 0.958, 0.944, 0.969, 1000)},
     "suburbia": {32: ("commercial", 0.797, 0.771, 0.821, 1000),
                  96: ("commercial", 0.875, 0.739, 0.945, 40)},
+    "province": {96: ("denial", 0.689, 0.660, 0.717, 1000)},
 }
 """Measured strength of ``SEARCH_BOT`` at a budget: ``budget -> (opponent, win share, Wilson
-95% lo, hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch search").
+95% lo, hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch search" and
+"branch search-s9": the Wolves' 400 and Province's 96 are the 1,000 games of search-s9).
 The tier study states it, so a reader sees whether the search tier is stronger than the
 scripted one at the budget played. (Go Town's play every legal action as a candidate,
 ``n_random`` 64, as its default does; the Wolves' 96 and 256 only the experts', their 400 every
@@ -367,7 +369,7 @@ def _component_finding(arms: dict[str, dict], label: str, col: str, hmin: int,
                            "name": f"{label}: holders' win rate - others'", "tiers": {}}
     for tier, arm in arms.items():
         v, g, c = _holder_share(arm, col, hmin)
-        r = cluster_difference(v, g, c)
+        r = cluster_difference(v, g, c, bounds=(-1.0, 1.0))
         cell = {**_interval(r), "n": int(arm["finished"].sum()), "holders": int(r["n1"])}
         if min(r["n1"], r["n0"]) < MIN_HOLDERS:  # no interval from a handful of seat-games
             cell.update(lo=None, hi=None)
@@ -426,7 +428,7 @@ def _pick_components(arm: dict[str, np.ndarray], comps: list[tuple[str, str, int
         v, g, c = _holder_share(arm, col, hmin)
         if g.sum() < MIN_HOLDERS or (~g).sum() < MIN_HOLDERS:
             continue
-        r = cluster_difference(v, g, c)
+        r = cluster_difference(v, g, c, bounds=(-1.0, 1.0))
         if not math.isnan(r["est"]):
             scored.append((r["est"], label, col, hmin))
     scored.sort(key=lambda x: -x[0])

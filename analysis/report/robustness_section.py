@@ -59,7 +59,8 @@ def robustness_section(doc: Doc, data: dict | None, game_id: str, out_dir: str,
               "for each game's main 2-player run).")
         return
     p = data["players"]
-    search = (f"{data['n_search']:,} per search-tier setting with `mcts` at "
+    search = (f"{data['n_search']:,} per search-tier setting with "
+              f"`{data.get('search_bot', 'mcts')}` at "
               f"{data['budget']} playouts per decision" if data.get("n_search")
               else "no search tier")
     doc.p(f"The headlines re-measured on common seeds ({data['n']:,} games per scripted "

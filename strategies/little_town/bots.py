@@ -114,7 +114,7 @@ STRATEGIES = {
         "spec §10 builder: builds early and often, next to its own buildings, near busy "
         "gathering cells; drafts by the value table",
         _params(build_future=1.8, build_bias=2.0, site_own_adj=1.2, site_traffic=0.4,
-                w_stone=1.2, w_wood=0.9, food_reserve=8.0), PARAM_NAMES),
+                w_stone=1.2, w_wood=0.9, food_reserve=8.0, food_per_turn=1.0), PARAM_NAMES),
     "gatherer": StrategySpec(
         "gatherer", 1,
         "spec §10 feeder/gatherer: values cubes and food highly, keeps the next feeding "

@@ -12,9 +12,10 @@ from strategies.province.bots import N_PARAMS, PARAM_NAMES, STRATEGIES, choose, 
 from strategies.soak import CODES as SOAK_CODES
 from strategies.trace import trace_games  # the effects study's pairing traces
 
-# The recommended mix of competent bots (no ``random``): every scripted bot. ``boardsim simulate``
+# The recommended mix of competent bots (no ``random``): every scripted bot, greedy's row tuned by
+# self-play (``greedy-tuned``, tuned.json; issue 27) in greedy's place. ``boardsim simulate``
 # draws every seat from it when no --strategies are given, and the main job's studies play it.
-RECOMMENDED_MIX = ("greedy", "denial", "engine", "lender", "sniper")
+RECOMMENDED_MIX = ("greedy-tuned", "denial", "engine", "lender", "sniper")
 
 # ``boardsim run``'s tier study of this game (analysis.lab.tiers.tier_study): search-tier
 # games, the search bot's budget (playouts per decision) and the games of the random and

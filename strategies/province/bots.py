@@ -10,6 +10,8 @@ the Union to reach it), repays the Lender, grinds leftover labor, hires sailors,
 turn. The named strategies are parameter vectors, so a designer can add one without code.
 """
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit, types
 
@@ -24,6 +26,7 @@ from sim.province.kernels import (
     apply_x,
     borrowing,
     cst,
+    legal_x,
     movable_mask_b,
     opt,
     owned_count,
@@ -60,19 +63,26 @@ PARAM_NAMES = (
     #                   (near the end the -2 VP penalty is counted instead)
     "noise",          # near-ties: work-phase moves within this value of the best are drawn
     #                   uniformly (from the bot generator; 0: the first best move)
+    "stall_turns",    # the denial term is dropped once the game has played this many turns
+    #                   per structure owned by both seats plus one (a stall: nobody builds;
+    #                   0: never dropped)
+    "move_guard",     # MOVE end guard: with at most this many goal tokens left, a worker MOVE
+    #                   whose goal cascade would end the game with the seat losing is replaced
+    #                   (0: no guard)
 )
 N_PARAMS = len(PARAM_NAMES)
 (P_VP, P_B0, P_COPY, P_COIN, P_DENY, P_GOAL, P_BORROW, P_STEAL, P_REPAY, P_HIRE, P_GRIND,
- P_STRUCT, P_CAP, P_LATE, P_SAVE, P_END_LOSE, P_END_WIN, P_DEBT, P_NOISE) = (
-    0, 1, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25)
-assert P_NOISE == N_PARAMS - 1
+ P_STRUCT, P_CAP, P_LATE, P_SAVE, P_END_LOSE, P_END_WIN, P_DEBT, P_NOISE, P_STALL,
+ P_MGUARD) = (0, 1, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27)
+assert P_MGUARD == N_PARAMS - 1
 
 
 def _params(**kw) -> tuple:
     return common.param_vector(
         PARAM_NAMES, dict(w_vp=10, copy_factor=1, w_coin=0.3, borrow_min=1e9, repay_reserve=0,
                           grind=1, w_struct=1, coin_cap=8, w_save=0.4, end_lose=1000,
-                          end_win=30, debt_coin=2.5, noise=0.5), **kw)
+                          end_win=30, debt_coin=2.5, noise=0.5, stall_turns=4,
+                          move_guard=3), **kw)
 
 
 _GREEDY = dict(b_lender=1, b_bank=1, b_camp=2, b_village=1, b_mill=2, b_smithy=1, b_union=1,
@@ -525,7 +535,11 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
     u = next_u64(rng) | np.uint64(1) if noise > 0.0 else np.uint64(0)
     cand = candidates(x, c, bor)
     rcp = recips(x)
-    if p[r, P_DENY] == 0.0:
+    deny = p[r, P_DENY]
+    if deny != 0.0 and p[r, P_STALL] > 0.0 and x[K.M_TURN] >= p[r, P_STALL] * (
+            1 + owned_count(x, c) + owned_count(x, 1 - c)):
+        deny = 0.0  # a stall: denying the opponent would keep both seats from building
+    if deny == 0.0:
         lm = 0  # movable workers that land on a labor space
         cm = 0  # ... on the coin space
         for i in range(8):
@@ -585,7 +599,7 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
         cn = cn0 + (cg if cg < sup else sup)
         v, _k = best_plan(x, c, lab, cn, x[K.M_MOVED] + cnt, x[K.M_GAINED] + gain, bor, p, r,
                           fut, ei, cand, rcp)
-        v -= p[r, P_DENY] * opp_best_vp(x, c, sub, cn)
+        v -= deny * opp_best_vp(x, c, sub, cn)
         take, best_v, ties, u = _near_tie(v, best_v, noise, ties, u)
         if take:
             best_m = sub
@@ -663,6 +677,59 @@ def ends_losing(x, rng, a):
     if y[K.M_PHASE] != K.PH_OVER or y[K.M_END] == K.END_LIMIT:
         return False
     return y[K.M_WIN] != c and y[K.M_WIN] != K.WIN_DRAW
+
+
+_stack_legal = stack_array(types.int32, K.NUM_ACTIONS)
+
+
+@njit(cache=True, _nrt=False)
+def move_ends_losing(x, rng, a, params, r):
+    """Would the worker MOVE ``a`` of the active seat set the end trigger (a goal cascade that
+    empties the stack) and the game then end this turn with the seat losing? Played out on a
+    copy of ``x`` (and of the generator): the move, then the seat's own spending choices
+    (``plan_bot`` with row ``params[r]``) until its turn ends. On the stack: no allocation."""
+    c = x[K.M_CUR]
+    y = _stack_x()
+    for i in range(K.N_X):
+        y[i] = x[i]
+    rr = _stack_rng()
+    rr[0] = rng[0]
+    apply_x(y, rr, a)
+    if y[K.M_TRIG] == K.END_NONE:
+        return False
+    leg = _stack_legal()
+    for _ in range(64):
+        if y[K.M_PHASE] == K.PH_OVER or y[K.M_CUR] != c or y[K.M_PHASE] != K.PH_SPEND:
+            break
+        n = legal_x(y, leg)
+        if n == 0:
+            break
+        apply_x(y, rr, plan_bot(y, leg, n, rr, params, r, 0))
+    if y[K.M_PHASE] != K.PH_OVER or y[K.M_END] == K.END_LIMIT:
+        return False
+    return y[K.M_WIN] != c and y[K.M_WIN] != K.WIN_DRAW
+
+
+@njit(cache=True, _nrt=False)
+def safe_move(x, rng, a, legal, n, params, r):
+    """The MOVE to play instead of ``a`` when ``a`` ends the game losing (``move_ends_losing``):
+    the legal MOVE that moves the most workers without ending it so (the first such in
+    ``legal``), else ``a``."""
+    best = a
+    best_k = -1
+    for i in range(n):
+        m = legal[i]
+        if m <= K.A_MOVE or m >= K.A_BUILD or m == a:
+            continue
+        k = 0
+        mm = m
+        while mm != 0:
+            k += 1
+            mm &= mm - 1
+        if k > best_k and not move_ends_losing(x, rng, m, params, r):
+            best = m
+            best_k = k
+    return best
 
 
 @njit(cache=True, inline="always")
@@ -772,7 +839,10 @@ def choose_x(code, params, r, x, legal, n, rng):
     The planner never ends the game with a BUILD (nor a GRIND or HIRE that claims the last goal)
     that leaves it losing while END_TURN would not: near the end (``near_end``, or once the
     trigger is set: ``may_end``) such a choice is played out on a copy (``ends_losing``) and, if
-    it loses, forbidden and the planner asked again.
+    it loses, forbidden and the planner asked again. Nor with a worker MOVE whose goal cascade
+    empties the stack: with at most ``move_guard`` goal tokens left, the chosen move is
+    played out with the seat's spending after it (``move_ends_losing``) and, if the game then
+    ends with the seat losing, replaced by a legal move that does not (``safe_move``).
 
     Compiled without reference counting and called, not inlined: inlined into a caller that
     counts references (the batch loop), its arguments cost four atomic increments and four
@@ -782,6 +852,12 @@ def choose_x(code, params, r, x, legal, n, rng):
     forbid = 0
     for _ in range(K.NS + 2):
         a = plan_bot(x, legal, n, rng, params, r, forbid)
+        if K.A_MOVE < a < K.A_BUILD:
+            if (x[K.M_TRIG] == K.END_NONE and params[r, P_MGUARD] > 0.0
+                    and x[K.M_GN] - x[K.M_GNEXT] <= params[r, P_MGUARD]
+                    and move_ends_losing(x, rng, a, params, r)):
+                return safe_move(x, rng, a, legal, n, params, r)
+            return a
         if (a < K.A_BUILD or a > K.A_HIRE or a == K.A_UNION or x[K.M_PHASE] != K.PH_SPEND
                 or not may_end(x, x[K.M_CUR], a)):
             return a
@@ -804,6 +880,8 @@ def choose_scripted(code, params, k, s, legal, n, rng):
 
 
 # the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
+# the rows tuned by self-play (``boardsim train-bot``), data in this package's tuned.json
+common.add_tuned(STRATEGIES, Path(__file__).parent)
 choose = common.install_bots(ProvinceState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
                              playout="denial", budget=200,
                              search_values=dict(budget=96))

@@ -18,6 +18,8 @@ through the kernel contract and ``strategies.common.bot_choose``. Counted per st
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from numba import njit
 
@@ -145,14 +147,23 @@ def audit(s, y, first, n_games, run_seed, seat_idx, codes, params, cnt, gcnt, ha
         hashes[g] = h
 
 
+# the end and stall guards (parameters of every scripted row); ``*-noguard`` sections play the
+# rows with these set to 0, the bots as they were before the guards
+GUARDS = ("stall_turns", "move_guard")
+
+
 def run(names: list[str], n: int, seed: int, seating: str, options: dict | None = None,
-        overrides: dict | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        overrides: dict | None = None, zero: tuple = ()) -> tuple[np.ndarray, np.ndarray,
+                                                               np.ndarray]:
     """Counters ``[len(names), N_C]``, run counters ``[N_G]`` and per-game action hashes for
-    ``n`` games of ``names`` (``seating`` as in ``boardsim simulate``)."""
+    ``n`` games of ``names`` (``seating`` as in ``boardsim simulate``); the parameters named in
+    ``zero`` set to 0 in every row."""
     game = sim.get_game("province").with_overrides(overrides)
     s = game._alloc(game.resolve_options(options or {}))
     seats = seat_matrix(seating, seed, 0, n, 2, len(names))
     codes, params = game.bots.params_matrix(names)
+    for p in zero:
+        params[:, list(game.bots.PARAM_NAMES).index(p)] = 0.0
     cnt = np.zeros((len(names), N_C))
     gcnt = np.zeros(N_G)
     hashes = np.zeros(n, np.uint64)
@@ -198,14 +209,49 @@ def main(n: int, players: list[int] | None, seed: int, only: set[str] | None) ->
             label = ", ".join(f"{k}={v}" for k, v in opts.items()) or "default rules"
             _report(f"scripted pool ({', '.join(SCRIPTED)}), {label}", SCRIPTED,
                     *run(SCRIPTED, n, seed, "pool", opts))
+    for label, zero in (("", ()), ("-noguard", GUARDS)):
+        if want("mix" + label):
+            _report(f"recommended mix ({', '.join(SCRIPTED)}), pool seating"
+                    + (", guards off" if zero else ""), SCRIPTED,
+                    *run(SCRIPTED, n, seed, "pool", zero=zero))
+        if want("labor-mix" + label):
+            doc = sim.get_game("province").component_document()
+            ov = {f"structures.{row['name'].lower()}.labor": row["labor"] + 1
+                  for row in doc["structures"]}
+            for b in SCRIPTED:
+                cnt, gcnt, _ = run([b], n, seed, "fixed", overrides=ov, zero=zero)
+                print(f"== every structure's labor +1{label}, {b} mirror: limit "
+                      f"{_pct(gcnt[G_LIMIT], gcnt[G_GAMES])}, mean turns "
+                      f"{gcnt[G_TURNS] / gcnt[G_GAMES]:.1f}, mean VP "
+                      f"{cnt[0, C_VP] / cnt[0, C_SEATS]:.2f}")
+            _report(f"every structure's labor +1{label}, recommended mix", SCRIPTED,
+                    *run(SCRIPTED, n, seed, "pool", overrides=ov, zero=zero))
+    for label, zero in (("", ()), ("-noguard", GUARDS)):
+        if want("speed" + label):  # greedy mirror, games per CPU second (process time)
+            game = sim.get_game("province")
+            seats = np.zeros((n, 2), np.int64)
+            codes, params = game.bots.params_matrix(["greedy"])
+            for p in zero:
+                params[:, list(game.bots.PARAM_NAMES).index(p)] = 0.0
+            game.run_chunk(0, 20, seed, 2, seats[:20], {}, ["greedy"], params=params)
+            rates = []
+            for r in range(3):
+                c0 = time.process_time()
+                game.run_chunk(r * n, n, seed, 2, seats, {}, ["greedy"], params=params)
+                rates.append(n / (time.process_time() - c0))
+            print(f"== greedy mirror{label}: {sorted(rates)[1]:.0f} games per CPU s "
+                  f"(median of 3 x {n} games)")
     if want("lender"):
         _report("lender vs greedy, seats rotated", ["lender", "greedy"],
                 *run(["lender", "greedy"], n, seed, "rotate"))
-    if want("vs-random"):
+    for label, zero in (("", ()), ("-noguard", GUARDS)):
+        if not want("vs-random" + label):
+            continue
         for b in SCRIPTED:
-            cnt, gcnt, _ = run([b, "random"], n, seed, "rotate")
-            print(f"== {b} vs random, seats rotated: {b} wins {_pct(cnt[0, C_WINS], cnt[0, C_SEATS])}"
-                  f", limit {_pct(gcnt[G_LIMIT], gcnt[G_GAMES])}")
+            cnt, gcnt, _ = run([b, "random"], n, seed, "rotate", zero=zero)
+            print(f"== {b} vs random{label}, seats rotated: {b} wins "
+                  f"{_pct(cnt[0, C_WINS], cnt[0, C_SEATS])}, limit "
+                  f"{_pct(gcnt[G_LIMIT], gcnt[G_GAMES])}")
     if want("labor-all"):
         doc = sim.get_game("province").component_document()
         ov = {f"structures.{row['name'].lower()}.labor": row["labor"] + 1
