@@ -108,8 +108,9 @@ def install_bots(state_cls: type, strategies: dict, n_params: int, choose_script
             "mcts", strategies, n_params, playout=playout,
             doc="information-set Monte Carlo tree search (strategies/search.py): budget playouts "
                 "per decision, each from a determinization of what the seat cannot see, played "
-                f"out by {playout}; maximises its win share, then its score margin",
-            budget=budget)
+                f"out by {playout}; maximises its win share, then its score margin; each "
+                f"playout at most {int(search.SEARCH_DEFAULTS['max_len']):,} decisions",
+            budget=budget, max_len=search.SEARCH_DEFAULTS["max_len"])
         values = dict(search.SEARCH_DEFAULTS, **(search_values or {}))
     if search.available(state_cls) and n_params >= search.N_SEARCH:
         strategies["search"] = search.strategy(

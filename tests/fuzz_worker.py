@@ -22,7 +22,12 @@ game). ``state_from_dict`` must refuse with ``UserError`` or accept; on an accep
 ``choose_action`` of every bot of the game (the search bot ``mcts`` included) must return a legal
 action (or refuse with ``UserError``) within ``BOARDSIM_FUZZ_DECISION_SECONDS`` (default 60)
 of wall time, a watchdog (SIGALRM) that ends the process on a hang; any other exception is a
-failure. Prints the counts, the slowest decision's CPU time and the decisions over 5 s of CPU.
+failure. Prints the counts, the slowest decision's CPU time and the decisions over 5 s of CPU
+(each decision over 1 s is printed with its mutant, and its whole state dict appended to
+``CURRENT_FILE`` with the suffix ``.slow.jsonl``), and the mutant loop's wall and CPU time.
+``BOARDSIM_FUZZ_BUDGET``: the search bots' playouts per decision (default: each bot's own);
+``BOARDSIM_FUZZ_SECONDS`` / ``BOARDSIM_FUZZ_STOP_AT`` (epoch seconds): end the loop early
+(the counts say how many mutants were made).
 
 Before each example the mutant is written to CURRENT_FILE (JSON), so the parent can name the
 mutant that crashed the process (emptied at a clean end). Prints ``fuzz GAME MODE: N examples, R refused, P played`` and
@@ -410,6 +415,7 @@ class _RandomDraw:
 
 DECISION_SECONDS = 60
 SLOW_DECISION = 5.0  # CPU seconds: the benchmark's bound per decision (issue 29)
+NOTE_DECISION = 1.0  # CPU seconds: a decision this slow is printed with its mutant
 
 
 def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, list[str]]:
@@ -418,6 +424,8 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
     import time
 
     secs = int(os.environ.get("BOARDSIM_FUZZ_DECISION_SECONDS", DECISION_SECONDS))
+    budget = os.environ.get("BOARDSIM_FUZZ_BUDGET")  # search bots' playouts (default: theirs)
+    stop_at = float(os.environ.get("BOARDSIM_FUZZ_STOP_AT", "inf"))  # epoch s: stop early
     game = sim.get_game(gid)
     bases = _base_states(game, 6, seed)
     per_base = [(_paths(b), sorted(_strings(b, set()))) for b in bases]
@@ -427,11 +435,16 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
     failures: list[str] = []
     rnd = random.Random(seed)
     draw = _RandomDraw(rnd)
+    choose = _chooser(game, int(budget) if budget else None)
     s0 = game.state_from_dict(copy.deepcopy(bases[0]))
     for bot in bots:  # compile every bot before the watchdog starts
         signal.alarm(0)
-        game.choose_action(s0, bot, game.bot_rng(seed))
+        choose(s0, bot, game.bot_rng(seed))
+    w0, c0 = time.time(), time.process_time()
+    stop_at = min(stop_at, w0 + float(os.environ.get("BOARDSIM_FUZZ_SECONDS", "inf")))
     for i in range(examples):
+        if time.time() >= stop_at:
+            break
         b = rnd.randrange(len(bases))
         d = copy.deepcopy(bases[b])
         paths, strings = per_base[b]
@@ -466,7 +479,7 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
             signal.alarm(secs)
             t0 = time.thread_time()
             try:
-                game.choose_action(s, bot, game.bot_rng(seed + 7 * i + k))
+                choose(s, bot, game.bot_rng(seed + 7 * i + k))
             except UserError:
                 stats["bot_refused"] += 1
             except Exception as e:  # noqa: BLE001
@@ -475,6 +488,12 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
             stats["decisions"] += 1
             if dt > stats["max_cpu"]:
                 stats["max_cpu"], stats["max_cpu_bot"] = dt, bot
+            if dt > NOTE_DECISION:  # named, so a slow mutant can be replayed
+                print(f"  slow: {bot} {dt:.2f} s of CPU on example {i}: {muts}"[:600],
+                      flush=True)
+                with open(current.with_suffix(".slow.jsonl"), "a") as f:
+                    f.write(json.dumps({"bot": bot, "cpu": dt, "state": d}, default=repr)
+                            + "\n")
             if dt > SLOW_DECISION:
                 stats["slow"] += 1
                 failures.append(f"{muts}: {bot} took {dt:.1f} s of CPU for one decision")
@@ -483,7 +502,31 @@ def run_bots(gid: str, examples: int, seed: int, current: Path) -> tuple[dict, l
                   f"{len(failures)} failures, slowest decision {stats['max_cpu']:.2f} s "
                   f"({stats['max_cpu_bot']})", flush=True)
     signal.alarm(0)
+    stats["wall"], stats["cpu"] = time.time() - w0, time.process_time() - c0
     return stats, failures
+
+
+def _chooser(game, budget: int | None):
+    """``game.choose_action``, with the search bots' ``budget`` (playouts per decision) set
+    when given (the suite's short run; the benchmark keeps every bot's own budget)."""
+    if budget is None:
+        return game.choose_action
+    from sim.core.game import set_search_budget
+
+    def choose(state, bot, rng):
+        spec = game.strategy(bot)
+        legal = game.legal_actions(state)
+        if len(legal) == 0:
+            raise UserError(f"{game.id}: the game is over; there is no action to choose")
+        codes, params = game.bots.params_matrix([spec.name])
+        set_search_budget(game, [spec.name], params, budget)
+        a = int(game.bots.choose(codes[0], params, 0, game.copy_state(state), legal,
+                                 len(legal), game._check_bot_rng(rng)))
+        if a not in set(legal.tolist()):
+            raise RuntimeError(f"{game.id}: bot {bot!r} chose the illegal action {a}")
+        return a
+
+    return choose
 
 
 MODES = {"state": run_state, "override": run_override, "extremes": run_extremes,
@@ -504,7 +547,8 @@ def main(argv: list[str]) -> int:
         if mode == "bots":
             print(f"fuzz {gid} bots: {stats['decisions']} decisions ({stats['bot_refused']} "
                   f"refused), {stats['slow']} over {SLOW_DECISION:g} s of CPU, slowest "
-                  f"{stats['max_cpu']:.3f} s ({stats['max_cpu_bot']})", flush=True)
+                  f"{stats['max_cpu']:.3f} s ({stats['max_cpu_bot']}); mutants' loop "
+                  f"{stats['wall']:.1f} s wall, {stats['cpu']:.1f} s CPU", flush=True)
         for f in failures[:30]:
             print("FAIL", f)
         bad += len(failures)

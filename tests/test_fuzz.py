@@ -67,6 +67,7 @@ def test_fuzz_under_boundscheck(game_id, tmp_path):
 
 
 BOT_MUTANTS = int(os.environ.get("BOARDSIM_FUZZ_BOT_MUTANTS", "40"))
+BOT_BUDGET = 8  # the search bots' playouts per decision in the suite's bots fuzz
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -75,10 +76,13 @@ def test_every_bot_decides_on_multi_field_mutants(game_id, tmp_path):
     accepts gets a legal decision from every bot, the search bot included, or a ``UserError``;
     a decision that does not return within the watchdog (``BOARDSIM_FUZZ_DECISION_SECONDS``,
     here 240 s of wall time on a loaded machine) ends the child process and fails the test,
-    naming the mutant. The benchmark's long run (100,000 mutants per game, each decision under
-    5 s of CPU): ``make soak``, BENCHMARKS.md."""
+    naming the mutant. The search bots (``mcts``, ``search``) play ``BOT_BUDGET`` playouts per
+    decision here (their own budgets cost seconds per decision: the suite's run stays short);
+    the benchmark's long run keeps their own budgets (100,000 mutants per game, each decision
+    under 5 s of CPU): ``make soak``, BENCHMARKS.md."""
     current = tmp_path / f"current-{game_id}.json"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), BOARDSIM_FUZZ_DECISION_SECONDS="240")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), BOARDSIM_FUZZ_DECISION_SECONDS="240",
+               BOARDSIM_FUZZ_BUDGET=str(BOT_BUDGET))
     r = subprocess.run([sys.executable, "-m", "tests.fuzz_worker", game_id, "bots",
                         str(BOT_MUTANTS), "3", str(current)], capture_output=True, text=True,
                        cwd=ROOT, env=env, timeout=3600)

@@ -268,3 +268,34 @@ def test_inside_band_needs_the_whole_interval():
     assert lab.inside_band({"dev": 0.5, "dev_lo": -1.9, "dev_hi": 1.9}, 2.0)
     assert not lab.inside_band({"dev": 0.5, "dev_lo": -1.0, "dev_hi": 2.1}, 2.0)  # estimate in
     assert not lab.inside_band({"dev": 0.5, "dev_lo": None, "dev_hi": None}, 2.0)
+
+
+def test_suggest_go_town_varies_card_counts():
+    """Go Town's cards are judged by the seats that played each type, and the number suggest
+    changes is the type's count (effect +1, measured: a type whose players win too often gets
+    fewer copies); the 36 building and ? cards the kernels hold make a step up refused."""
+    from sim import get_game
+
+    g = get_game("go-town")
+    dog = next(r["count"] for r in g.component_document()["cards"] if r["card"] == "DOG")
+    assert lab._candidates(g, "cards", "DOG", -1, 2) == [
+        ("cards.dog.count", dog, dog - 1), ("cards.dog.count", dog, dog - 2)]
+    assert lab._candidates(g, "cards", "question_mark", +1, 1) == [
+        ("cards.question_mark.count", 4, 5)]
+    with pytest.raises(UserError, match="at most 36 building and"):
+        g.with_overrides({"cards.question_mark.count": 5})
+
+
+def test_suggest_go_town_runs(tmp_path):
+    """issue 29: `suggest go-town` was refused (no linked components); now it judges every
+    card type and tries only that type's count, in the direction of its effect."""
+    res = lab.suggest("go-town", 300, players=3, band=2.0, limit=1, max_step=1,
+                      alt_strategies=[], jobs=1, out=tmp_path)
+    md = (tmp_path / "suggest.md").read_text()
+    assert "Suggested fixes: Go Town" in md
+    comps = {r["table"] for r in res["outliers"]}
+    assert comps <= {"cards"}
+    for t in res["tried"]:
+        o = next(o for o in res["outliers"] if f"cards.{o['key']}" == t["component"])
+        assert t["path"] == f"cards.{lab.slug(o['key'])}.count"
+        assert t["to"] - t["from"] == (-1 if o["dev"] > 0 else 1)

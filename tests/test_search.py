@@ -44,6 +44,18 @@ def test_search_bot_listed_exactly_where_determinize_is_registered():
 
 
 @pytest.mark.parametrize("gid", SEARCHABLE)
+def test_every_search_bot_caps_its_playouts(gid):
+    """issue 29: a decision of ``mcts`` and ``search`` costs at most ``budget x max_len`` bot
+    moves whatever the state; ``mcts`` had no cap (max_len 0), so a state from which the game
+    never ends made its decision loop."""
+    game = sim.get_game(gid)
+    for name in ("mcts", "search"):
+        if name in game.strategies:
+            row = game.strategies[name].params
+            assert row[search.P_MAXLEN] == search.SEARCH_DEFAULTS["max_len"] == 2000, name
+
+
+@pytest.mark.parametrize("gid", SEARCHABLE)
 def test_params_matrix_appends_the_playout_row(gid):
     game = sim.get_game(gid)
     order = list(game.strategies)

@@ -366,33 +366,54 @@ def test_recheck_skipped_when_no_budget_is_left(tmp_path):
     assert rows is None and "skipped: the budget was spent" in note
 
 
-def test_recheck_stays_inside_its_time_when_games_get_slower(tmp_path, monkeypatch):
+def test_recheck_stays_inside_its_time_when_games_get_slower(tmp_path):
     """A fake clock: each search-tier game costs 0.1 s per arm until 12 s have passed, then
     0.2 s (the machine's load doubled). The re-check must end within its ``seconds`` (20):
     with the whole time left as the next chunk's limit it ended at 27.2 s (a Province tune
     ended 12-14 s past its 600 s budget this way)."""
     clock = [0.0]
 
-    class FakeTime:
-        @staticmethod
-        def monotonic():
-            return clock[0]
-
     def play(values, players, first, count, seed, strategies=None):
         clock[0] += count * (0.1 if clock[0] < 12.0 else 0.2)
         return toy_play(values, players, first, count, seed, strategies)
 
-    monkeypatch.setattr(T, "time", FakeTime)
     params = T.expand_params(get_game("province"),
                              ["structures.bank.labor", "structures.bank.coins"], 1)
     ev = T.Evaluator("province", params, [2], ["greedy"], "fixed", {}, play=play)
     cand = {"values": {"structures.bank.labor": 4, "structures.bank.coins": 5},
             "name": "trial 1"}
     note, rows = T._recheck(get_game("province"), ev, cand,
-                            [T.parse_target("first_seat=50±2")], None, 1, 2000, 20.0, tmp_path)
+                            [T.parse_target("first_seat=50±2")], None, 1, 2000, 20.0, tmp_path,
+                            clock=lambda: clock[0])
     assert rows is not None and clock[0] <= 20.0
     n = int(re.search(r"([\d,]+) games at 2 players", note).group(1).replace(",", ""))
     assert 64 < n <= 82  # 64 games by 12.8 s, then one chunk of at most 18 at the slower pace
+
+
+@pytest.mark.parametrize("chunk", [T.RECHECK_CHUNK, math.inf])
+def test_recheck_chunks_are_short_when_games_turn_slow(tmp_path, chunk, monkeypatch):
+    """A fake clock: search-tier games cost 0.25 s until 10 s have passed, then 2 s (a
+    Go Town `tune --budget 3m` re-check ended 32 s past its time when a doubled chunk met
+    slow games). With chunks of at most ``RECHECK_CHUNK`` seconds the re-check ends within
+    one slow pair of games (4 s) of its 40 s; without that cap (math.inf, the old rule) it
+    does not."""
+    clock = [0.0]
+
+    def play(values, players, first, count, seed, strategies=None):
+        clock[0] += count * (0.25 if clock[0] < 10.0 else 2.0)
+        return toy_play(values, players, first, count, seed, strategies)
+
+    monkeypatch.setattr(T, "RECHECK_CHUNK", chunk)
+    params = T.expand_params(get_game("province"),
+                             ["structures.bank.labor", "structures.bank.coins"], 1)
+    ev = T.Evaluator("province", params, [2], ["greedy"], "fixed", {}, play=play)
+    cand = {"values": {"structures.bank.labor": 4, "structures.bank.coins": 5},
+            "name": "trial 1"}
+    note, rows = T._recheck(get_game("province"), ev, cand,
+                            [T.parse_target("first_seat=50±2")], None, 1, 2000, 40.0, tmp_path,
+                            clock=lambda: clock[0])
+    assert rows is not None
+    assert (clock[0] <= 44.0) == (chunk == T.RECHECK_CHUNK), clock[0]
 
 
 # ---- compare over the tune's bot mix ----------------------------------------------------------
@@ -487,3 +508,68 @@ def test_a_change_that_cannot_be_told_from_the_printed_data_is_not_proposed():
     assert not T.distinguishable(c)
     c["checks"].append({"paired": (-1.2, -2.0, -0.4)})
     assert T.distinguishable(c)
+
+
+# ---- the wall budget (issue 29: tune's wall time within 5% of --budget) --------------------
+def test_budget_plan_cuts_the_fresh_seed_check_to_its_time():
+    # 4 candidates at 2 and 3 players, 0.1 + 0.2 s per game: 1.2 s a round; 0.85 x 60 s
+    assert T.budget_plan(60.0, [0.1, 0.2], 4, 4000) == 42
+    assert T.budget_plan(600.0, [0.1, 0.2], 4, 100) == 100  # fits: the asked-for count
+    assert T.budget_plan(1.0, [0.1, 0.2], 4, 4000) == T.MIN_FINAL_GAMES  # never below 10
+    assert T.budget_plan(60.0, [None, 0.2], 4, 4000) == 4000  # a speed unknown: as asked
+    assert T.write_reserve(180) == 3.6 and T.write_reserve(10) == 2.0
+    assert T.write_reserve(3600) == T.RECHECK_RESERVE
+
+
+def test_tune_keeps_to_its_budget_on_an_injected_clock(tmp_path):
+    """No timing: a fake clock advanced by the toy games (0.2 s per game) and by 0.05 s per
+    reading (the bookkeeping; repeated candidates play no game). The whole tune (search,
+    fresh-seed check, re-check) ends inside --budget and within 10% of it; the search inside
+    its share; the check cut to what fits and saying so."""
+    now = [1000.0]
+
+    def clock():
+        now[0] += 0.05
+        return now[0]
+
+    def slow_play(values, players, first, count, seed, strategies=None):
+        now[0] += 0.2 * count
+        return toy_play(values, players, first, count, seed, strategies)
+
+    res = T.tune("province", [T.parse_target("first_seat=58±2")],
+                 ["structures.bank.labor", "structures.bank.coins"], [2], ["greedy"],
+                 games=16, final_games=4000, max_step=2, seed=3, out=tmp_path / "b",
+                 play=slow_play, budget=100.0, clock=clock, started=1000.0)
+    now[0] -= 0.05 * 3  # the last readings (the report's elapsed time) are not bookkeeping
+    spent = now[0] - 1000.0
+    assert 90.0 <= spent <= 100.0 - T.write_reserve(100.0), spent
+    import optuna
+
+    db = tmp_path / "b" / "study.sqlite3"
+    st = optuna.load_study(study_name="tune", storage=f"sqlite:///{db}")
+    assert st.user_attrs["search_seconds"] <= T.SEARCH_SHARE * 100.0 + 0.5  # + its readings
+    checks = json.loads((tmp_path / "b" / "check.json").read_text())
+    assert 10 < checks[0]["final_games"] < 4000
+    md = (tmp_path / "b" / "tune.md").read_text()
+    assert "as many as fit the budget; --final-games 4,000" in md
+    assert res.answer is not None or res.closest is not None
+
+
+def test_a_candidate_the_game_refuses_is_pruned_not_fatal(tmp_path):
+    """issue 29: `tune go-town --param 'cards.*.count'` ended at its first probe that raised a
+    number card's count ("at most 36 building and ? cards"). Such a candidate is pruned with
+    the refusal kept, and the search goes on."""
+    def picky(values, players, first, count, seed, strategies=None):
+        if values["structures.bank.labor"] == 5:
+            raise UserError("province data: bank labor 5 refused (a test)")
+        return toy_play(values, players, first, count, seed, strategies)
+
+    res = _toy(tmp_path / "r", play=picky, trials=20)
+    import optuna
+
+    db = tmp_path / "r" / "study.sqlite3"
+    st = optuna.load_study(study_name="tune", storage=f"sqlite:///{db}")
+    refused = [t for t in st.trials if "refused" in t.user_attrs]
+    assert refused and all(t.params["structures.bank.labor"] == 5 for t in refused)
+    assert all(t.state.name == "PRUNED" for t in refused)
+    assert res.closest["values"]["structures.bank.labor"] != 5

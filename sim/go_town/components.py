@@ -6,9 +6,16 @@ Every number is confirmed by the seed rulebook. Paths: ``cards.dog.count``,
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from sim.core.components import ComponentSchema, Interpretation, interpretations_of
+from sim.core.components import (
+    ComponentSchema,
+    ImpactLink,
+    Interpretation,
+    Tunable,
+    interpretations_of,
+)
 from sim.core.errors import UserError
 from sim.go_town.constants import CARD_NAMES, NT
 
@@ -28,8 +35,27 @@ def _interpretations():
                        "no source mentions a second dog", (2,)),)
 
 
+@dataclass(frozen=True)
+class _CardLink(ImpactLink):
+    """The results' column of a card type is named by the card's printed name (``played_?``),
+    its data row by its slug (``question_mark``)."""
+
+    def column(self, key: Any) -> str:
+        return self.prefix + _BACK.get(str(key), str(key))
+
+
+# ``boardsim suggest`` (issue 29): a card type is judged by the win-rate difference of the
+# seats that played it against those that did not, and the number it may change is the type's
+# count in the deck. Effect +1, measured (`boardsim suggest go-town -n 2000`, 3 players, the
+# recommended mix): 4 -> 5 -> 6 DOGs moved the DOG players' difference from +18.8 to +23.0 to
+# +26.5 points, 4 -> 3 -> 2 to +15.5 and +6.6 (more copies: more of the game played with it),
+# so a type whose players win too often gets a copy fewer. ``removed`` (the effects study's
+# nudge) and the hand constants are not suggested. 1..12: no type leaves the game; a step the
+# engine cannot hold (over 36 building and ? cards) is refused in one line and skipped.
 SCHEMA = ComponentSchema(
     keys={"cards": "card"},
+    tunables=(Tunable("cards", "count", +1, 1, 12),),
+    impact=(_CardLink("played_", "cards", None, "card type (played vs not)"),),
     docs={
         "cards": "copies of each card type in the deck (spec §2; confirmed by the seed); "
                  "removed: of these, copies taken out of the deck right after the shuffle "

@@ -298,7 +298,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
          play: Callable | None = None, stop_after: int | None = None,
          effects_games: int | None = None, backend: str = "threading",
          scheduler: str | None = None, started: float | None = None,
-         recheck_budget: int | None = None) -> TuneResult:
+         recheck_budget: int | None = None,
+         clock: Callable[[], float] = time.monotonic) -> TuneResult:
     """The whole tune (module docstring): search, fresh-seed check, re-check, report.
     ``recheck_budget``: the search bots' playouts per decision in the re-check (default: the
     tier study's, ``tiers.RUN_STUDY``).
@@ -320,13 +321,17 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     ``out/tune.md``, ``out/proposed.toml``, ``out/history.png``, ``out/tune.json``,
     ``out/check.json``, ``out/recheck.json`` and the study ``out/study.sqlite3``;
     ``started``: the ``time.monotonic()`` at which the command started (the CLI passes the
-    process's start, ``process_started``; default: now), from which ``budget`` counts. Raises
-    UserError on bad input.
+    process's start, ``process_started``; default: now), from which ``budget`` counts;
+    ``clock``: the wall clock every time decision reads (tests inject one). Without
+    ``trials``, the whole command keeps to ``budget`` (``budget_plan``): the search stops
+    at its share, the fresh-seed check plays as many of ``final_games`` as fit its share of the
+    rest (at least ``MIN_FINAL_GAMES``), the re-check the rest, less a reserve for writing.
+    Raises UserError on bad input.
     """
     from sim.registry import get_game
     from sim.runner import check_backend
 
-    t_start = time.monotonic() if started is None else min(started, time.monotonic())
+    t_start = clock() if started is None else min(started, clock())
     check_backend(backend, scheduler)
     check_seed(seed)
     check_targets(targets)
@@ -378,7 +383,8 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
     else:
         write_atomic(setup_file, json.dumps(setup, indent=2))
     ev = Evaluator(game.id, params, players, strategies, seating, base_options, jobs, play,
-                   backend, scheduler)
+                   backend, scheduler, clock)
+    reserve = write_reserve(budget)
     with ev:  # one executor (a dask cluster) for the whole tune
         storage = f"sqlite:///{(out / 'study.sqlite3').resolve()}"
         search_budget = SEARCH_SHARE * budget
@@ -387,21 +393,22 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
                                      load_if_exists=True)
         spent = float(study0.user_attrs.get("search_seconds", 0.0))
         finished = bool(study0.user_attrs.get("search_finished", False))
-        t_search = time.monotonic()
+        t_search = clock()
         # --trials fixes the search (reproducible anywhere); else the search share of the budget
-        deadline = None if trials is not None else t_search + max(0.0, search_budget - spent)
+        deadline = None if trials is not None else min(
+            t_search + max(0.0, search_budget - spent), t_start + budget - reserve)
         if finished:
             study = study0
         else:
             def note(st):
-                st.set_user_attr("search_seconds", spent + time.monotonic() - t_search)
+                st.set_user_attr("search_seconds", spent + clock() - t_search)
                 if progress:
-                    progress(st, min(1.0, (spent + time.monotonic() - t_search) / search_budget))
+                    progress(st, min(1.0, (spent + clock() - t_search) / search_budget))
 
             study = run_study(storage, "tune", params, targets, ev, stages, seed, trials,
                               deadline, sampler, note, stop_after,
                               t_search - spent if deadline is not None else None)
-            study.set_user_attr("search_seconds", spent + time.monotonic() - t_search)
+            study.set_user_attr("search_seconds", spent + clock() - t_search)
             study.set_user_attr("search_finished", True)
         n_trials = len(study.trials)
         search_games = int(sum(t.user_attrs.get("games", 0) for t in study.trials
@@ -419,9 +426,20 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
                 for r in c["checks"]:
                     r["band"] = tuple(r["band"])
         else:
+            if trials is None:  # the fresh-seed check's share of the time left
+                left = budget - (clock() - t_start) - reserve
+                rechecks = recheck_planned(game, targets, recheck_strategies) and (
+                    1 - FINAL_SHARE) * left >= RECHECK_MIN
+                share = FINAL_SHARE if rechecks else 1.0
+                final_games = budget_plan(left * share, [ev.seconds_per_game(pp)
+                                                         for pp in players],
+                                          len(cands), final_games)
             _final_check(ev, cands, targets, final_games, fresh, None,
                          effects_games or min(final_games, 2000))
+            for c in cands:
+                c["final_games"] = final_games
             write_atomic(check_file, json.dumps(cands, indent=1, default=_jsonable))
+        final_games = int(cands[0].get("final_games", final_games))
         for c in cands:
             c["status"] = _status_of(c)
             c["distance_fresh"] = float(sum(r["distance"] for r in c["checks"]))
@@ -445,11 +463,11 @@ def tune(game_id: str, targets: list[Target], patterns: list[str], players: list
                             f"[{r['lo']:.2f}, {r['hi']:.2f}], band {_g(r['band'][0])}.."
                             f"{_g(r['band'][1])} ({r['status']})")
         # the re-check under the search-bot tier
-        left = budget - (time.monotonic() - t_start) - RECHECK_RESERVE
+        left = budget - (clock() - t_start) - reserve
         recheck_note, recheck = _recheck(game, ev, closest, targets, recheck_strategies,
                                          fresh ^ 0x5A5A, RECHECK_MAX, left, out,
-                                         recheck_budget)
-        elapsed = time.monotonic() - t_start
+                                         recheck_budget, clock)
+        elapsed = clock() - t_start
         res = _write(out, game, params, targets, cands, answer, closest, blocking, setup, source,
                      budget, n_trials, search_games, final_games, study, recheck_note, recheck,
                      elapsed, float(study.user_attrs.get("search_seconds", 0.0)), base_options)
@@ -480,11 +498,62 @@ SEARCH_SHARE = 0.65
 """The share of ``--budget`` the search may use; the rest is for the fresh-seed check."""
 
 
+FINAL_SHARE = 0.6
+"""The share of the time left after the search that the fresh-seed check may use when a
+re-check follows (the re-check gets the rest); without a re-check, all of it."""
+FINAL_SAFETY = 0.85
+"""The fresh-seed check plans its games to take this share of its time: the seconds per game
+are the search's (the same bots), and the machine's load can change."""
+MIN_FINAL_GAMES = 10
+"""The fresh-seed check plays at least this many games per candidate and player count, even
+past the budget (``--final-games`` allows no fewer)."""
+
+
+def budget_plan(seconds: float, per_game: list[float | None], n_cands: int,
+                final_games: int) -> int:
+    """Games per candidate and player count of the fresh-seed check: ``final_games``, or
+    fewer so that ``n_cands`` candidates at every player count (``per_game``: seconds per game
+    at each, None when unknown) take at most ``FINAL_SAFETY`` x ``seconds``; never fewer than
+    ``MIN_FINAL_GAMES``. Unknown speeds (no game played yet) leave ``final_games``."""
+    known = [s for s in per_game if s is not None]
+    if not known or len(known) < len(per_game):
+        return final_games
+    per_round = n_cands * sum(known)  # one game per candidate at every player count
+    if per_round <= 0:
+        return final_games
+    fit = int(FINAL_SAFETY * max(0.0, seconds) / per_round)
+    return max(MIN_FINAL_GAMES, min(final_games, fit))
+
+
+def write_reserve(budget: float) -> float:
+    """Seconds of ``budget`` kept for writing the report and the process's exit after the
+    re-check: ``RESERVE_SHARE`` of it, within 2 s .. ``RECHECK_RESERVE``."""
+    return min(RECHECK_RESERVE, max(2.0, RESERVE_SHARE * budget))
+
+
+def recheck_planned(game, targets: list[Target], recheck: list[str] | None) -> bool:
+    """Whether ``_recheck`` will play games (a search bot or given bots, and a target other
+    than effects): then the fresh-seed check leaves it ``1 - FINAL_SHARE`` of the time."""
+    from analysis.lab import tiers
+
+    if not any(t.name != "effects" for t in targets):
+        return False
+    return recheck is not None or tiers.SEARCH_BOT in game.strategies
+
+
+RESERVE_SHARE = 0.02
+"""The share of ``--budget`` kept for writing (``write_reserve``)."""
 RECHECK_MAX = 2000
 """At most this many search-tier games per candidate and player count in the re-check."""
 RECHECK_RESERVE = 15.0
-"""Seconds of ``--budget`` kept for writing the report and the process's exit after the
-re-check (measured: about 2 s and 4 s at load 14 on 2 cores)."""
+"""At most this many seconds of ``--budget`` are kept for writing the report and the
+process's exit after the re-check (``write_reserve``; measured: about 2 s and 4 s at load 14
+on 2 cores)."""
+RECHECK_CHUNK = 5.0
+"""A re-check chunk is predicted to take at most this many seconds (then the time is read
+again), so one slow chunk cannot carry the re-check far past its time."""
+RECHECK_MIN = 5.0
+"""The re-check is skipped when less than this many seconds are left for it."""
 RECHECK_SAFETY = 0.5
 """The re-check starts a chunk only when it is predicted to take at most this share of the
 time left: a search-bot game's time varies, and the machine's load can double mid-chunk (a
@@ -508,7 +577,8 @@ def process_started() -> float | None:
     return time.monotonic() - max(0.0, age)
 
 
-def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search_budget=None):
+def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search_budget=None,
+             clock=time.monotonic):
     """Re-play the printed data and ``cand`` under the search-bot tier: ``analysis.lab.tiers``'
     search tier (``tiers.SEARCH_BOT`` in every seat at the tier study's budget,
     ``tiers.tier_study``), or the bots ``recheck`` (pool seating when several; a search
@@ -552,30 +622,36 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search
         strength = " " + tiers.strength_note(game.id, budget)
     if not tt:
         return "Re-check under the search-bot tier: skipped: only the effects target.", None
-    if seconds < RECHECK_RESERVE:
+    if seconds < RECHECK_MIN:
         return (f"Re-check under the search-bot tier ({who}): skipped: the budget was spent "
                 "by the search and the fresh-seed check." + strength, None)
     cands = [{"values": {p.path: p.value for p in ev.params}, "name": "printed", "checks": []},
              {"values": cand["values"], "name": cand["name"], "checks": []}]
-    t0 = time.monotonic()
+    t0 = clock()
     played = {}
     for i, pp in enumerate(ev.players):
         until = t0 + seconds * (i + 1) / len(ev.players)
         arms: list[Games | None] = [None, None]
         n, step = 0, min(n_max, 2 * ev.jobs)
         while step > 0:
-            t1 = time.monotonic()
+            t1 = clock()
             for j, c in enumerate(cands):
                 g = ev.play(c["values"], pp, n, step, seed, names, seating, budget)
                 arms[j] = g if arms[j] is None else arms[j].extend(g)
             n += step
-            per_game_s = (time.monotonic() - t1) / step
-            left = until - time.monotonic()
-            step = min(n_max - n, n, int(RECHECK_SAFETY * left / max(per_game_s, 1e-9)))
+            per_game_s = (clock() - t1) / step
+            left = until - clock()
+            # the next chunk: at most double, predicted to take at most RECHECK_SAFETY of the
+            # time left and at most RECHECK_CHUNK seconds (a search-bot game's time varies by
+            # several times: a long chunk predicted from a short one overran by 30 s)
+            step = min(n_max - n, n, int(min(RECHECK_SAFETY * left, RECHECK_CHUNK)
+                                         / max(per_game_s, 1e-9)))
+            if step == 0 and n < n_max and RECHECK_SAFETY * left >= per_game_s:
+                step = 1
         played[pp] = n
         for c, g in zip(cands, arms):
             c["checks"] += [_target_row(g, arms[0], t, pp, seed) for t in tt]
-    secs = time.monotonic() - t0
+    secs = clock() - t0
     note = (f"Re-check under the search-bot tier ({who}), fresh seeds, the same games in both "
             "arms: " + ", ".join(f"{v:,} games at {k} players" for k, v in played.items())
             + f" (as many as fit the rest of the budget, at most {n_max:,}; {secs:.0f} s)."

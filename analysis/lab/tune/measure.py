@@ -6,6 +6,7 @@ races a candidate through its stages.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -164,10 +165,12 @@ class Evaluator:
     def __init__(self, game_id: str, params: list[Param], players: list[int],
                  strategies: list[str], seating: str, base_options: dict[str, Any],
                  jobs: int = 1, play: Callable | None = None, backend: str = "threading",
-                 scheduler: str | None = None):
+                 scheduler: str | None = None, clock: Callable[[], float] = time.monotonic):
         from sim.runner import check_backend
 
         check_backend(backend, scheduler)
+        self.clock = clock
+        self.timed: dict[int, list[float]] = {}  # players -> [seconds, games] of the main mix
         self.game_id = game_id
         self.params = params
         self.players = players
@@ -217,6 +220,12 @@ class Evaluator:
             out = out.extend(p)
         return out
 
+    def seconds_per_game(self, players: int) -> float | None:
+        """Wall seconds per game of the main mix at ``players`` players, over every game
+        played so far (``clock``); None before the first."""
+        s, n = self.timed.get(players, (0.0, 0.0))
+        return s / n if n else None
+
     def play(self, values, players, first, count, seed, strategies=None, seating=None,
              search_budget=None) -> Games:
         """Games ``first .. first+count-1`` of ``seed`` for the candidate ``values`` (see the
@@ -224,7 +233,12 @@ class Evaluator:
         ``search_budget``: the search bot's playouts per decision."""
         self.games_played += count
         if strategies is None and seating is None and search_budget is None:
-            return self._play(values, players, first, count, seed)
+            t0 = self.clock()
+            out = self._play(values, players, first, count, seed)
+            acc = self.timed.setdefault(players, [0.0, 0.0])
+            acc[0] += self.clock() - t0
+            acc[1] += count
+            return out
         if self.custom_play:
             return self._play(values, players, first, count, seed, strategies)
         return self._play(values, players, first, count, seed, strategies, seating,

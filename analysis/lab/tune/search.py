@@ -156,6 +156,11 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
     number on (tests of an interruption). Each finished trial holds user attrs ``distance``,
     ``changed``, ``total``, ``games``, ``metrics`` (estimate per target and player count),
     ``source`` (printed, probe, sampler, revert).
+
+    With a ``deadline``, a stage starts only when its games are predicted (the evaluator's
+    seconds per game so far, ``Evaluator.seconds_per_game``, read from ``evaluator.clock``)
+    to end by the deadline; otherwise the trial is ended as failed (played again on a resume)
+    and the search stops, so the search does not run past its share of ``--budget``.
     """
     optuna = _optuna()
     study = optuna.create_study(storage=storage, study_name=name, direction="minimize",
@@ -175,21 +180,31 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
     dists = {p.path: optuna.distributions.CategoricalDistribution(p.choices)
              if p.is_option else optuna.distributions.IntDistribution(
                  min(p.choices), max(p.choices)) for p in params}
-    started = time.monotonic() if started is None else started
+    clock = getattr(evaluator, "clock", time.monotonic)
+    started = clock() if started is None else started
 
     def simplifying(k: int) -> bool:
         if n_trials is not None:
             return k >= max(len(opening), int(n_trials * (1 - SIMPLIFY_SHARE)))
         if deadline is None:
             return False
-        return time.monotonic() >= deadline - SIMPLIFY_SHARE * (deadline - started)
+        return clock() >= deadline - SIMPLIFY_SHARE * (deadline - started)
+
+    def overruns(games: dict, n: int) -> bool:
+        """Whether playing every player count up to ``n`` games would pass the deadline."""
+        if deadline is None:
+            return False
+        rate = getattr(evaluator, "seconds_per_game", lambda pp: None)
+        need = sum((n - (0 if games[pp] is None else games[pp].n)) * (rate(pp) or 0.0)
+                   for pp in evaluator.players)
+        return clock() + need > deadline
 
     while True:
         done = study.get_trials(deepcopy=False, states=fin)
         k = len(done)
         if n_trials is not None and k >= n_trials:
             break
-        if deadline is not None and time.monotonic() >= deadline:
+        if deadline is not None and clock() >= deadline:
             break
         study.sampler = _sampler(sampler, seed, k, len(params))
         fixed, source = None, "sampler"
@@ -227,13 +242,24 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
         value = math.inf
         dist = math.inf
         metrics: dict[str, float] = {}
+        out_of_time = False
+        refused: str | None = None
         for step, n in enumerate(stages):
             if stop_after is not None and trial.number >= stop_after and step == 1:
                 raise KeyboardInterrupt  # a test of an interruption in the middle of a trial
+            if overruns(games, n):
+                out_of_time = True
+                break
             dist = 0.0
             for pp in evaluator.players:
                 have = 0 if games[pp] is None else games[pp].n
-                new = evaluator.play(values, pp, have, n - have, seed)
+                try:
+                    new = evaluator.play(values, pp, have, n - have, seed)
+                except UserError as e:  # data the game refuses (Go Town: over 36 cards)
+                    if source == "printed":
+                        raise
+                    refused = str(e)
+                    break
                 games[pp] = new if games[pp] is None else games[pp].extend(new)
                 for t in targets:
                     if t.name == "effects":
@@ -241,18 +267,26 @@ def run_study(storage: str, name: str, params: list[Param], targets: list[Target
                     est = measure(games[pp], t.name)[0]
                     metrics[f"{t.name}@{pp}"] = est
                     dist += shortfall(est, t.aim(pp), TARGETS[t.name][0])
+            if refused is not None:  # not a candidate: pruned before its first result
+                pruned, dist = True, math.inf
+                break
             value = objective_value(dist, changed, total, max_total)
             trial.report(value, step)
             # the printed data is never pruned: it is the baseline of the race
             if step < len(stages) - 1 and source != "printed" and trial.should_prune():
                 pruned = True
                 break
+        if out_of_time:  # cut by the budget: not a result (a resume plays it again)
+            study.tell(trial, state=optuna.trial.TrialState.FAIL)
+            break
         trial.set_user_attr("distance", dist)
         trial.set_user_attr("changed", changed)
         trial.set_user_attr("total", total)
         trial.set_user_attr("games", int(n))
         trial.set_user_attr("metrics", metrics)
         trial.set_user_attr("source", source)
+        if refused is not None:
+            trial.set_user_attr("refused", refused)
         state = optuna.trial.TrialState.PRUNED if pruned else optuna.trial.TrialState.COMPLETE
         if pruned:
             study.tell(trial, state=state)

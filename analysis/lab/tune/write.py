@@ -141,7 +141,10 @@ def _write(out, game, params, targets, cands, answer, closest, blocking, setup, 
              f"({setup['sampler']} sampler, racing stages "
              f"{', '.join(map(str, sorted({max(2, setup['games'] // 16), max(2, setup['games'] // 4), setup['games']})))}"
              f" games), {search_games:,} games in the search; then {final_games:,} games per "
-             f"candidate and player count on fresh seeds; whole command {elapsed:.0f} s "
+             f"candidate and player count on fresh seeds"
+             + (f" (as many as fit the budget; --final-games {setup['final_games']:,})"
+                if final_games < setup["final_games"] else "")
+             + f"; whole command {elapsed:.0f} s "
              "(this invocation, from the process's start).")
     L.append(f"- Seed {setup['seed']}; every search trial plays the same games (common random "
              "numbers); the check plays other seeds.")
