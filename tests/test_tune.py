@@ -416,6 +416,31 @@ def test_recheck_chunks_are_short_when_games_turn_slow(tmp_path, chunk, monkeypa
     assert (clock[0] <= 44.0) == (chunk == T.RECHECK_CHUNK), clock[0]
 
 
+def test_recheck_predicts_from_the_slowest_chunk_not_the_last(tmp_path):
+    """A fake clock: the re-check's chunks alternate fast (0.01 s per game and arm) and slow
+    (0.3 s), as search-bot games vary several-fold. Predicting the next chunk from the last
+    one, a fast chunk licenses a long chunk that then runs slow, past the 40 s; predicting
+    from the slowest chunk seen, the re-check ends within one slow chunk's cap of its time."""
+    clock, calls = [0.0], [0]
+
+    def play(values, players, first, count, seed, strategies=None):
+        slow = (calls[0] // 2) % 2 == 1  # two arms per chunk
+        calls[0] += 1
+        clock[0] += count * (0.3 if slow else 0.01)
+        return toy_play(values, players, first, count, seed, strategies)
+
+    params = T.expand_params(get_game("province"),
+                             ["structures.bank.labor", "structures.bank.coins"], 1)
+    ev = T.Evaluator("province", params, [2], ["greedy"], "fixed", {}, play=play)
+    cand = {"values": {"structures.bank.labor": 4, "structures.bank.coins": 5},
+            "name": "trial 1"}
+    note, rows = T._recheck(get_game("province"), ev, cand,
+                            [T.parse_target("first_seat=50±2")], None, 1, 2000, 40.0, tmp_path,
+                            clock=lambda: clock[0])
+    assert rows is not None
+    assert clock[0] <= 40.0 + T.RECHECK_CHUNK, clock[0]
+
+
 # ---- compare over the tune's bot mix ----------------------------------------------------------
 def test_compare_pool_plays_the_mix_with_pool_seating_in_both_arms(tmp_path):
     import polars as pl

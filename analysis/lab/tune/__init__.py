@@ -633,13 +633,16 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search
         until = t0 + seconds * (i + 1) / len(ev.players)
         arms: list[Games | None] = [None, None]
         n, step = 0, min(n_max, 2 * ev.jobs)
+        per_game_s = 0.0
         while step > 0:
             t1 = clock()
             for j, c in enumerate(cands):
                 g = ev.play(c["values"], pp, n, step, seed, names, seating, budget)
                 arms[j] = g if arms[j] is None else arms[j].extend(g)
             n += step
-            per_game_s = (clock() - t1) / step
+            # the slowest chunk's time per game so far, not the last chunk's: a search-bot
+            # game's time varies several-fold, and a fast chunk must not license a long one
+            per_game_s = max(per_game_s, (clock() - t1) / step)
             left = until - clock()
             # the next chunk: at most double, predicted to take at most RECHECK_SAFETY of the
             # time left and at most RECHECK_CHUNK seconds (a search-bot game's time varies by
