@@ -186,3 +186,17 @@ def test_denying_a_card_nobody_holds_replays_the_baseline_exactly():
     comp = fx.Component("card types", "DOG", "cards.dog.count", 4, 3, "played_DOG", 1, 10)
     r = fx.measure(base, dog, comp)
     assert r["measure"] == "denied seat" and r["holder_seat_games"] == r["n_games"]
+
+
+def test_every_family_and_component_has_a_whole_number_holder_minimum():
+    """A family's fields are positional: a holder text in the ``holder_min`` slot (the Wolves'
+    scoring numbers, session 9) made ``boardsim run``'s tier study fail comparing a column
+    with a string. Every family and every component of every game: an int."""
+    import sim
+    from analysis.lab.effects import FAMILIES, components_for
+
+    for gid, fams in FAMILIES.items():
+        for f in fams:
+            assert isinstance(f.holder_min, int) and isinstance(f.holder_text, str), (gid, f)
+        for c in components_for(sim.get_game(gid)):
+            assert isinstance(c.holder_min, int), (gid, c)

@@ -120,3 +120,27 @@ def test_generated_checks_are_one_line_per_field(game_id):
             assert "\n" not in msg and f"{game_id} state dict: {f.key}" in msg, msg
             tried += 1
     assert tried >= 6
+
+
+def test_little_town_state_dict_with_a_free_buy_price_is_refused():
+    """The 100,000-mutant soak's Little Town find (session 9): a state dict whose data block
+    sets ``consts.buy_price`` to 0 was accepted, and every bot then divided by it
+    (ZeroDivisionError). The price divides, so 0 is out of range, in a state dict and as an
+    override, with one line naming the field and the allowed values."""
+    import pytest
+
+    import sim
+    from sim.core.errors import UserError
+
+    g = sim.get_game("little-town")
+    s = g.new_state(2, seed=1)
+    for _ in range(5):
+        s = g.apply_action(s, int(g.legal_actions(s)[0]))
+    d = g.state_to_dict(s)
+    d["data"]["consts"]["buy_price"] = 0
+    with pytest.raises(UserError, match=r"consts\.buy_price = 0: out of range; allowed 1\.\.999"):
+        g.state_from_dict(d)
+    with pytest.raises(UserError, match=r"consts\.buy_price = 0: out of range; allowed 1\.\.999"):
+        sim.get_game("little-town", {"consts.buy_price": 0})
+    d["data"]["consts"]["buy_price"] = 1
+    g.state_from_dict(d)  # the smallest price is fine

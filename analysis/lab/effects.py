@@ -138,7 +138,7 @@ FAMILIES: dict[str, tuple[Family, ...]] = {
                holder_abs=True),
         Family("floor icons", "{card_set}", (("icon", -1),), "houses_built", 1,
                "seats that built a house", rows=("icon",)),
-        Family("scoring numbers", "components", ((".", -1),), None,
+        Family("scoring numbers", "components", ((".", -1),), None, 1,
                "seats that scored that kind of points", scalars=_WOLF_SCALARS,
                scalar_holders={"house_points": "pts_houses", "bonus_points": "pts_bonuses",
                                "pig_tokens.first": "pts_pigs",

@@ -40,9 +40,11 @@ INTERPRETATION_TABLES = {"goal7": "goals"}
 SCHEMA = ComponentSchema(
     keys={"buildings": "name", "goals": "card"},
     # ranges the kernels rely on: the market is drawn from the 24 draft tiles; coins_per_vp
-    # divides; a goal's set names building ids; workers x players fit the board (the
-    # constructor checks that product, sim/little_town/data.py)
+    # and buy_price divide (the bots' coins // buy price; a 0 crashed every bot on a state
+    # dict mutant, `make soak`); a goal's set names building ids; workers x players fit the
+    # board (the constructor checks that product, sim/little_town/data.py)
     limits={"consts.market_size": (0, 24), "consts.coins_per_vp": (1, 999),
+            "consts.buy_price": (1, 999),
             "goals.set": (0, 24), "per_count.2": (0, 12), "per_count.3": (0, 12),
             "per_count.4": (0, 12)},
     vectors={"buildings.cost": _RES, "buildings.input": _RES, "buildings.output": _RES,
