@@ -414,3 +414,17 @@ def test_stand_in_component_baseline_names_the_component(stand_in, tmp_path):
     name = row.split(" | ")[1].split(" (")[0]
     assert name in {"Lender", "Bank", "Camp", "Village", "Mill", "Smithy", "Union", "Harbor"}
     assert "no search tier" in md
+
+
+def test_every_setting_of_every_game_has_its_own_folder():
+    """Each setting plays into ``arms/<key>``: two settings with one key would share a folder
+    (the second refused: Suburbia's ``red_line_offset`` alternatives -1 and 1 both slugged
+    to ``1`` and stopped ``boardsim run``). Every game's plan: the keys are distinct."""
+    import sim
+    from analysis.lab.robustness import plan_settings
+
+    for gid in sim.list_games():
+        game = sim.get_game(gid)
+        mix = list(game.bots.RECOMMENDED_MIX)
+        keys = [s.key for s in plan_settings(game, 2, 10, 4, mix, "pool", {}, 4, 1)]
+        assert len(keys) == len(set(keys)), (gid, sorted(k for k in keys if keys.count(k) > 1))

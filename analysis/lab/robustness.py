@@ -155,6 +155,13 @@ def design_points(ranges: list[dict[str, Any]], m: int, seed: int) -> list[dict[
     return out
 
 
+def _value_slug(value: Any) -> str:
+    """An option value as a folder name that keeps its sign (``slug`` gives ``-1`` and ``1``
+    the same name: Suburbia's ``red_line_offset`` alternatives -1 and 1 collided)."""
+    text = str(value)
+    return ("minus_" + slug(text[1:])) if text.startswith("-") else slug(text)
+
+
 def plan_settings(game, players: int, n: int, n_search: int, strategies: list[str],
                   seating: str, options: dict[str, Any], design: int, seed: int,
                   oat: bool = True) -> list[Setting]:
@@ -201,7 +208,7 @@ def plan_settings(game, players: int, n: int, n_search: int, strategies: list[st
     for it in game.interpretations():
         for alt in it["alternatives"]:
             opts = {**options, it["option"]: alt}
-            out.append(Setting(f"option-{slug(it['option'])}-{slug(alt)}", "option",
+            out.append(Setting(f"option-{slug(it['option'])}-{_value_slug(alt)}", "option",
                                f"option {it['option']}={alt} (default {it['default']})",
                                list(strategies), seating, n, options=opts,
                                input=f"option {it['option']}", level=str(alt)))
