@@ -111,7 +111,7 @@ def test_results_of_different_overrides_never_mix(tmp_path):
     (["simulate", "go-town", "-n", "5", "--set", "cards.dog.count"], "expected path=value"),
     (["compare", "go-town", "-n", "5"], "give the variant's changes"),
     (["sweep", "go-town", "--param", "constants.hand_limit"], "expected NAME=v1"),
-    (["suggest", "go-town", "-n", "5"], "no tunable component data"),
+    (["suggest", "three-little-wolves", "-n", "5"], "no tunable component data"),
 ])
 def test_bad_lab_input_one_line_exit_2(args, msg):
     r = cli(*args)

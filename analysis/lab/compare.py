@@ -762,9 +762,12 @@ def suggest(game_id: str, n: int, players: int | None = None,
     if not schema.impact or not schema.tunables:
         raise UserError(f"suggest: {game.id} has no tunable component data linked to results")
     plan = next((p for p in game.default_plan() if p.get("role", "main") == "main"), None)
-    players = players or (plan["players"] if plan else game.min_players)
+    if players is None:  # 0 is a player count to refuse, not "the default"
+        players = plan["players"] if plan else game.min_players
     game.check_players(players)
     base_strats = strategies or (list(plan["strategies"]) if plan else ["greedy"])
+    for x in [*base_strats, *(alt_strategies or [])]:  # checked before any game is played
+        game.strategy(x)
     if alt_strategies is None:
         mix = next((p for p in game.default_plan() if str(p.get("role", "")).startswith("mix")
                     and p["players"] == players), None)
