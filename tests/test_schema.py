@@ -144,3 +144,25 @@ def test_little_town_state_dict_with_a_free_buy_price_is_refused():
         sim.get_game("little-town", {"consts.buy_price": 0})
     d["data"]["consts"]["buy_price"] = 1
     g.state_from_dict(d)  # the smallest price is fine
+
+
+def test_wolves_state_dict_reads_a_pig_effect_in_any_case():
+    """The 100,000-mutant soak's Wolves find (session 9): ``data.pig_effects`` with a
+    lower-case name (``'none'``) passed the check, which upper-cases, and then failed the data
+    table's lookup with a ValueError (not a UserError). Read as written, in any case; an
+    unknown name is one UserError line."""
+    import pytest
+
+    import sim
+    from sim.core.errors import UserError
+
+    g = sim.get_game("three-little-wolves")
+    s = g.new_state(2, seed=1)
+    for _ in range(3):
+        s = g.apply_action(s, int(g.legal_actions(s)[0]))
+    d = g.state_to_dict(s)
+    d["data"]["pig_effects"][1] = "none"
+    assert g.state_to_dict(g.state_from_dict(d))["data"]["pig_effects"][1] == "NONE"
+    d["data"]["pig_effects"][1] = "sideways"
+    with pytest.raises(UserError, match=r"data\.pig_effects\[1\].*allowed: NONE, LEFT"):
+        g.state_from_dict(d)

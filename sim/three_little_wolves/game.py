@@ -359,9 +359,12 @@ def _start(game, r, d) -> Ctx:
         r.int(icon, f"data.suit[{i}][1] (icon)", 0, 9)
         r.int(mark, f"data.suit[{i}][2] (mark)", -9, 9)
     effects = r.list(r.get(dd, "pig_effects", "data.pig_effects"), "data.pig_effects", 3)
-    for i, e in enumerate(effects):
-        r.choice(str(e).upper() if isinstance(e, str) else e, f"data.pig_effects[{i}]",
-                 K.EFFECT_NAMES)
+    # the names as the data table spells them (upper case), so any case is read as written
+    # (a lower-case name passed this check, then failed the table's index: ValueError)
+    dd = {**dd, "pig_effects": [
+        K.EFFECT_NAMES[r.choice(str(e).upper() if isinstance(e, str) else e,
+                                f"data.pig_effects[{i}]", K.EFFECT_NAMES)]
+        for i, e in enumerate(effects)]}
     tokens = r.ints(r.get(dd, "pig_tokens", "data.pig_tokens"), "data.pig_tokens", 1, 99, 3)
     wolves = r.ints(r.get(dd, "wolf_values", "data.wolf_values"), "data.wolf_values", 1,
                     99, 3)
