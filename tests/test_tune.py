@@ -366,6 +366,18 @@ def test_recheck_skipped_when_no_budget_is_left(tmp_path):
     assert rows is None and "skipped: the budget was spent" in note
 
 
+def _recheck_on_fake_clock(play, seconds, tmp_path, clock):
+    """``tune._recheck`` of one Province candidate against ``first_seat=50±2`` at 2 players,
+    its games played by ``play`` (which advances ``clock[0]``), with ``seconds`` to spend."""
+    params = T.expand_params(get_game("province"),
+                             ["structures.bank.labor", "structures.bank.coins"], 1)
+    ev = T.Evaluator("province", params, [2], ["greedy"], "fixed", {}, play=play)
+    cand = {"values": {"structures.bank.labor": 4, "structures.bank.coins": 5},
+            "name": "trial 1"}
+    return T._recheck(get_game("province"), ev, cand, [T.parse_target("first_seat=50±2")],
+                      None, 1, 2000, seconds, tmp_path, clock=lambda: clock[0])
+
+
 def test_recheck_stays_inside_its_time_when_games_get_slower(tmp_path):
     """A fake clock: each search-tier game costs 0.1 s per arm until 12 s have passed, then
     0.2 s (the machine's load doubled). The re-check must end within its ``seconds`` (20):
@@ -377,14 +389,7 @@ def test_recheck_stays_inside_its_time_when_games_get_slower(tmp_path):
         clock[0] += count * (0.1 if clock[0] < 12.0 else 0.2)
         return toy_play(values, players, first, count, seed, strategies)
 
-    params = T.expand_params(get_game("province"),
-                             ["structures.bank.labor", "structures.bank.coins"], 1)
-    ev = T.Evaluator("province", params, [2], ["greedy"], "fixed", {}, play=play)
-    cand = {"values": {"structures.bank.labor": 4, "structures.bank.coins": 5},
-            "name": "trial 1"}
-    note, rows = T._recheck(get_game("province"), ev, cand,
-                            [T.parse_target("first_seat=50±2")], None, 1, 2000, 20.0, tmp_path,
-                            clock=lambda: clock[0])
+    note, rows = _recheck_on_fake_clock(play, 20.0, tmp_path, clock)
     assert rows is not None and clock[0] <= 20.0
     n = int(re.search(r"([\d,]+) games at 2 players", note).group(1).replace(",", ""))
     assert 64 < n <= 82  # 64 games by 12.8 s, then one chunk of at most 18 at the slower pace
@@ -404,14 +409,7 @@ def test_recheck_chunks_are_short_when_games_turn_slow(tmp_path, chunk, monkeypa
         return toy_play(values, players, first, count, seed, strategies)
 
     monkeypatch.setattr(T, "RECHECK_CHUNK", chunk)
-    params = T.expand_params(get_game("province"),
-                             ["structures.bank.labor", "structures.bank.coins"], 1)
-    ev = T.Evaluator("province", params, [2], ["greedy"], "fixed", {}, play=play)
-    cand = {"values": {"structures.bank.labor": 4, "structures.bank.coins": 5},
-            "name": "trial 1"}
-    note, rows = T._recheck(get_game("province"), ev, cand,
-                            [T.parse_target("first_seat=50±2")], None, 1, 2000, 40.0, tmp_path,
-                            clock=lambda: clock[0])
+    note, rows = _recheck_on_fake_clock(play, 40.0, tmp_path, clock)
     assert rows is not None
     assert (clock[0] <= 44.0) == (chunk == T.RECHECK_CHUNK), clock[0]
 
@@ -429,14 +427,7 @@ def test_recheck_predicts_from_the_slowest_chunk_not_the_last(tmp_path):
         clock[0] += count * (0.3 if slow else 0.01)
         return toy_play(values, players, first, count, seed, strategies)
 
-    params = T.expand_params(get_game("province"),
-                             ["structures.bank.labor", "structures.bank.coins"], 1)
-    ev = T.Evaluator("province", params, [2], ["greedy"], "fixed", {}, play=play)
-    cand = {"values": {"structures.bank.labor": 4, "structures.bank.coins": 5},
-            "name": "trial 1"}
-    note, rows = T._recheck(get_game("province"), ev, cand,
-                            [T.parse_target("first_seat=50±2")], None, 1, 2000, 40.0, tmp_path,
-                            clock=lambda: clock[0])
+    note, rows = _recheck_on_fake_clock(play, 40.0, tmp_path, clock)
     assert rows is not None
     assert clock[0] <= 40.0 + T.RECHECK_CHUNK, clock[0]
 
