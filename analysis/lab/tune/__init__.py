@@ -634,6 +634,7 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search
         arms: list[Games | None] = [None, None]
         n, step = 0, min(n_max, 2 * ev.jobs)
         per_game_s = 0.0
+        t_arms = clock()
         while step > 0:
             t1 = clock()
             for j, c in enumerate(cands):
@@ -649,7 +650,10 @@ def _recheck(game, ev, cand, targets, recheck, seed, n_max, seconds, out, search
             # several times: a long chunk predicted from a short one overran by 30 s)
             step = min(n_max - n, n, int(min(RECHECK_SAFETY * left, RECHECK_CHUNK)
                                          / max(per_game_s, 1e-9)))
-            if step == 0 and n < n_max and RECHECK_SAFETY * left >= per_game_s:
+            # the tail: one game (both arms) at a time while the time left covers the mean
+            # game's time so far, so the re-check ends within about one game of ``until``
+            # (the slowest game's pace as the rule left ~20 s of a 3-minute tune unused)
+            if step == 0 and n < n_max and left >= (clock() - t_arms) / n:
                 step = 1
         played[pp] = n
         for c, g in zip(cands, arms):
