@@ -222,10 +222,30 @@ def test_small_study_writes_every_axis_and_resumes(small_study):
     out, res = small_study
     data = json.loads((out / "robustness.json").read_text())
     axes = {s["axis"] for s in data["settings"]}
-    assert axes == {"baseline", "mix", "data", "corner", "design", "option"}
+    assert axes == {"baseline", "mix", "data", "corner", "design", "option", "crossed"}
     keys = {s["key"] for s in data["settings"]}
     assert {"data-structures_camp_coins-high", "corner-structures_coins-high",
-            "mirror-denial", "option-smithy_effect-turn_labor"} <= keys
+            "mirror-denial", "option-smithy_effect-turn_labor", "handset",
+            "handset-corner-structures_coins-high"} <= keys
+    # the mix plays greedy-tuned: every number and corner again under the hand-set rows, each
+    # paired with the hand-set rows' own baseline (not the recommended mix's)
+    by = {s["key"]: s for s in data["settings"]}
+    assert by["handset"]["strategies"] == [
+        "greedy" if b == "greedy-tuned" else b for b in by["baseline"]["strategies"]]
+    assert "greedy-tuned" in by["baseline"]["strategies"]
+    hand = [s for s in data["settings"] if s["ref"] == "handset"]
+    assert {s["key"][len("handset-"):] for s in hand} == {
+        s["key"] for s in data["settings"] if s["axis"] in ("data", "corner")}
+    import polars as pl
+
+    from analysis.lab.robustness import paired_first
+
+    def table(key):
+        return pl.read_parquet(out / "arms" / key / "games-*.parquet")
+
+    h = by["handset-corner-structures_coins-high"]
+    assert h["paired"] == paired_first(table(h["key"]), table("handset"), 2)
+    assert h["paired"] != paired_first(table(h["key"]), table("baseline"), 2)
     # one-at-a-time rows are paired with the baseline on the same 200 games
     camp = next(r for r in data["oat"] if r["input"] == "structures.camp.coins")
     assert camp["high"]["n"] > 150 and camp["swing"] >= 0
@@ -428,3 +448,32 @@ def test_every_setting_of_every_game_has_its_own_folder():
         mix = list(game.bots.RECOMMENDED_MIX)
         keys = [s.key for s in plan_settings(game, 2, 10, 4, mix, "pool", {}, 4, 1)]
         assert len(keys) == len(set(keys)), (gid, sorted(k for k in keys if keys.count(k) > 1))
+
+
+def test_older_search_bots_are_play_settings_with_their_own_crossings():
+    """`boardsim robustness` plays `mcts` (the search tier before `search`, under which issue
+    28's table measured Province) in every seat at its own budget, and crosses the top inputs
+    under it as under `search`, each crossing paired with its own play setting."""
+    from analysis.lab.robustness import crossed_settings, plan_settings
+    from sim.registry import get_game
+
+    g = get_game("province")
+    mix = list(g.bots.RECOMMENDED_MIX)
+    ss = plan_settings(g, 2, 100, 20, mix, "pool", {}, 0, 1, True, {"mcts": 123})
+    by = {s.key: s for s in ss}
+    assert by["search"].budget is None and by["search-mcts"].strategies == ["mcts"]
+    assert by["search-mcts"].budget == 123 and by["search-mcts"].axis == "play"
+    oat = [{"input": "structures.coins (all)", "swing": 40.0},
+           {"input": "structures.camp.coins", "swing": 20.0}]
+    cross = crossed_settings(ss, oat, 1, 20)
+    assert sorted(s.key for s in cross) == [
+        "crossed-corner-structures_coins-high", "crossed-corner-structures_coins-low",
+        "crossed-mcts-corner-structures_coins-high", "crossed-mcts-corner-structures_coins-low"]
+    for s in cross:
+        mc = "-mcts-" in s.key
+        assert s.ref == ("search-mcts" if mc else "search")
+        assert s.strategies == (["mcts"] if mc else ["search"])
+        assert s.budget == (123 if mc else None) and s.tier == "search"
+    # `boardsim run`'s study does not: without `older`, only the search tier plays
+    assert "search-mcts" not in {s.key for s in plan_settings(g, 2, 100, 20, mix, "pool", {},
+                                                               0, 1, True)}

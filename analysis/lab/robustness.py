@@ -19,7 +19,11 @@ four axes:
   rule option's alternatives (``ComponentSchema.interpretations``);
 * **crossed**: the inputs (numbers or corners) that moved the first seat most under the
   scripted tier, at their low and high under the search tier too, compared with the search
-  tier's own baseline (Province shows play and data interact).
+  tier's own baseline (Province shows play and data interact); and, when the mix plays rows
+  tuned by self-play (``<bot>-tuned``), every number and corner under the hand-set rows too
+  (``handset_mix``), compared with the hand-set rows' own baseline (the bots and the data
+  interact as well: Province's reconstructed coin costs +1 give 34.7% first-seat wins with
+  hand-set `greedy`, 44.4% with `greedy-tuned`).
 
 The headlines: the first player's win share (by turn order) minus parity, the strongest and
 the weakest component of each family (holders' win rate minus the others', an association,
@@ -107,6 +111,12 @@ crossed inputs, and whether each number is also played one at a time (``oat``; S
 robustness); findings a study this small cannot decide say 'undecided' with the command."""
 
 
+OLDER_SEARCH_BOTS = ("mcts",)
+"""Search bots played as further play settings by ``boardsim robustness`` (not by ``boardsim
+run``'s study): ``mcts``, the search tier before ``search`` (issue 28's table measured
+Province under it: the first seat at 64.7% in 780 games, 14.2 turns per player)."""
+
+
 # ---- the settings --------------------------------------------------------------------------
 @dataclass
 class Setting:
@@ -128,6 +138,11 @@ class Setting:
     input: str = ""
     level: str = ""
     point: dict[str, int] = field(default_factory=dict)
+    ref: str = ""
+    budget: int | None = None
+    """A search-tier setting's playouts per decision (None: the study's ``--budget``)."""
+    """A crossed setting's reference: the key of the setting it is compared with (``search``,
+    ``handset``); "" for the baseline."""
 
 
 def _field_of(path: str) -> str:
@@ -164,18 +179,30 @@ def _value_slug(value: Any) -> str:
 
 def plan_settings(game, players: int, n: int, n_search: int, strategies: list[str],
                   seating: str, options: dict[str, Any], design: int, seed: int,
-                  oat: bool = True) -> list[Setting]:
+                  oat: bool = True, older: dict[str, int] | None = None) -> list[Setting]:
     """The scripted and search settings of the study of ``game`` (the crossed ones come after
-    the first measurements, ``crossed_settings``)."""
+    the first measurements, ``crossed_settings``). ``older``: other search bots (name ->
+    playouts per decision) played in every seat too, as further play settings (``mcts``,
+    the search tier before ``search``)."""
     base = dict(strategies=list(strategies), seating=seating, options=dict(options))
     out = [Setting("baseline", "baseline", "recommended mix (baseline)", n=n, **base)]
     if n_search > 0 and SEARCH_BOT in game.strategies:
         out.append(Setting("search", "play", f"search tier ({SEARCH_BOT} in every seat)",
                            [SEARCH_BOT], "fixed", n_search, options=dict(options),
                            tier="search"))
+    for b, bud in (older or {}).items() if n_search > 0 else ():
+        out.append(Setting(f"search-{slug(b)}", "play", f"older search bot (`{b}` in every "
+                           f"seat, {bud:,} playouts per decision)", [b], "fixed", n_search,
+                           options=dict(options), tier="search", budget=bud))
     bots = [b for b in dict.fromkeys(strategies) if b not in ("random", "mcts", SEARCH_BOT)]
     for b in bots:
         out.append(Setting(f"mirror-{slug(b)}", "mix", f"`{b}` mirror", [b], "fixed", n,
+                           options=dict(options)))
+    hand = handset_mix(game, strategies)
+    if hand != list(strategies):
+        out.append(Setting("handset", "mix", "hand-set rows ("
+                           + ", ".join(f"`{h}` for `{t}`" for t, h in zip(strategies, hand)
+                                       if t != h) + ")", hand, seating, n,
                            options=dict(options)))
     if seating != "pool" and len(bots) > 1:  # the same bots, each seat drawn per game
         out.append(Setting("pool", "mix", "the same bots, pool seating", bots, "pool", n,
@@ -212,25 +239,46 @@ def plan_settings(game, players: int, n: int, n_search: int, strategies: list[st
                                f"option {it['option']}={alt} (default {it['default']})",
                                list(strategies), seating, n, options=opts,
                                input=f"option {it['option']}", level=str(alt)))
+    if hand != list(strategies):  # the data axis under the hand-set rows too
+        out += [Setting(f"handset-{s.key}", "crossed", f"{s.label}, hand-set rows", hand,
+                        seating, n, overrides=dict(s.overrides), options=dict(s.options),
+                        input=s.input, level=s.level, ref="handset")
+                for s in list(out) if s.axis in ("data", "corner")]
+    return out
+
+
+def handset_mix(game, strategies: list[str]) -> list[str]:
+    """``strategies`` with each row tuned by self-play (``<bot>-tuned``, ``boardsim
+    train-bot``) replaced by the hand-set row it was tuned from: the mix whose data axis is
+    crossed too, as the data's effect depends on the bots (Province's every reconstructed
+    coin cost +1: 34.7% first-seat wins with hand-set `greedy`, 44.4% with `greedy-tuned`)."""
+    out = []
+    for b in strategies:
+        base = b[:-len("-tuned")] if b.endswith("-tuned") else ""
+        out.append(base if base and base in game.strategies else b)
     return out
 
 
 def crossed_settings(settings: list[Setting], oat_table: list[dict], top: int,
                      n_search: int) -> list[Setting]:
-    """The data axis under the search tier: the ``top`` inputs (single numbers or a field's
-    corner) whose swing of the first seat was largest under the scripted tier, each at its
-    low and high."""
-    search = next((s for s in settings if s.key == "search"), None)
-    if search is None or n_search <= 0:
+    """The data axis under the search tier (and under each older search bot's play setting):
+    the ``top`` inputs (single numbers or a field's corner) whose swing of the first seat was
+    largest under the scripted tier, each at its low and high."""
+    plays = [s for s in settings if s.axis == "play" and s.tier == "search"]
+    if not plays or n_search <= 0:
         return []
     chosen = {r["input"] for r in sorted(oat_table, key=lambda r: -r["swing"])[:top]}
     out = []
-    for s in settings:
-        if s.axis in ("corner", "data") and s.input in chosen:
-            out.append(Setting(f"crossed-{s.key}", "crossed", f"{s.label}, search tier",
-                               [SEARCH_BOT], "fixed", n_search, overrides=dict(s.overrides),
-                               options=dict(search.options), tier="search", input=s.input,
-                               level=s.level))
+    for search in plays:
+        tag = "" if search.key == "search" else search.key[len("search-"):] + "-"
+        who = "search tier" if search.key == "search" else f"`{search.strategies[0]}` tier"
+        for s in settings:
+            if s.axis in ("corner", "data") and s.input in chosen:
+                out.append(Setting(f"crossed-{tag}{s.key}", "crossed", f"{s.label}, {who}",
+                                   list(search.strategies), "fixed", n_search,
+                                   overrides=dict(s.overrides), options=dict(search.options),
+                                   tier="search", input=s.input, level=s.level,
+                                   ref=search.key, budget=search.budget))
     return out
 
 
@@ -276,6 +324,8 @@ def play_setting(game_id: str, s: Setting, players: int, seed: int, root: Path,
 
     chunk = 20 if s.tier == "search" else CHUNK
     folder = root / "arms" / s.key
+    if s.budget is not None:
+        budget = s.budget
     ident = json.loads(json.dumps(_identity(game_id, s, players, seed, budget), default=str))
     idf = folder / "setting.json"
     if idf.exists():
@@ -578,11 +628,14 @@ def _findings(settings: list[Setting], meas: dict[str, dict], players: int
     base = meas["baseline"]
     arms = [(s, meas[s.key]) for s in settings if s.key != "baseline"]
 
-    ref = meas.get("search")
+    def ref_of(s: Setting) -> dict | None:
+        """The measurement a crossed setting is compared with (its ``ref`` setting's)."""
+        return meas.get(s.ref or "search") if s.axis == "crossed" else None
 
     def arm(s: Setting, r: dict, what: str) -> dict:
         out = {"axis": s.axis, "label": s.label, "input": s.input, "key": s.key, **r}
-        if s.axis == "crossed" and ref is not None:
+        ref = ref_of(s)
+        if ref is not None:
             out["ref"] = ref[what]
         return out
 
@@ -607,7 +660,8 @@ def _findings(settings: list[Setting], meas: dict[str, dict], players: int
                                   "est": None, "n": 0})
                     continue
                 top = od[f"_{which}"]
-                if s.axis == "crossed" and ref is not None and ref["families"].get(fam):
+                ref = ref_of(s)
+                if ref is not None and ref["families"].get(fam):
                     name_ref = ref["families"][fam][f"_{which}"]
                     items.append({"axis": s.axis, "label": s.label, "input": s.input,
                                   "est": top, "n": m["finished"], "ref": {"est": name_ref},
@@ -668,14 +722,16 @@ def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
                    out: str | os.PathLike | None = None,
                    strategies: list[str] | None = None, seating: str | None = None,
                    options: dict[str, Any] | None = None, run: dict[str, Any] | None = None,
-                   oat: bool = True,
+                   oat: bool = True, older_search: bool = True,
                    progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """Play the robustness study of ``game_id`` and write ``robustness.json``,
     ``robustness.md`` and ``tornado.png`` into ``out`` (default
     ``reports/<game>/robustness``). ``n``: games per scripted setting; ``n_search``: games per
     search-tier setting (0: no play axis); ``budget``: the search bot's playouts per decision
     (default its registry value); ``design``: Latin-hypercube points; ``crossed``: inputs
-    (numbers or corners) replayed under the search tier. Returns ``{"data", "markdown",
+    (numbers or corners) replayed under the search tier; ``older_search``: also play each
+    older search bot of the registry (``OLDER_SEARCH_BOTS``: ``mcts``) in every seat at its own
+    default budget, with the crossed inputs under it too. Returns ``{"data", "markdown",
     "summary"}``. Raises UserError (one line) on bad input."""
     from sim.core.integrity import MAX_GAMES, check_int, check_seed
     from sim.core.seating import check_seating
@@ -709,11 +765,18 @@ def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
 
         c, p = _with_budget(game, [SEARCH_BOT], None)
         used_budget = int(p[0, 0])
+    older = {}
+    if n_search and older_search:
+        from analysis.lab.tiers import _with_budget
+
+        for b in OLDER_SEARCH_BOTS:
+            if b in game.strategies and b != SEARCH_BOT:
+                older[b] = int(_with_budget(game, [b], None)[1][0, 0])
     root = Path(out or Path("reports") / game.id / ROBUSTNESS_DIR)
     if root.exists() and not root.is_dir():
         raise UserError(f"--out {root} exists and is not a folder")
     settings = plan_settings(game, players, n, n_search, strategies, seating, options,
-                             design, seed, oat)
+                             design, seed, oat, older)
     comps = _holders(game)
     holders = [c[2] for c in comps]
     total = [sum(s.n for s in settings)]
@@ -739,8 +802,8 @@ def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
     t0, c0 = time.perf_counter(), time.process_time()
     play(settings)
     base = tables["baseline"]
-    paired = {s.key: paired_first(tables[s.key], base, players) for s in settings
-              if s.tier == "scripted" and s.key != "baseline"}
+    paired = {s.key: paired_first(tables[s.key], tables[s.ref] if s.ref else base, players)
+              for s in settings if s.tier == "scripted" and s.key != "baseline"}
     oat_rows = _oat_table(settings, meas, paired, meas["baseline"]["first"]["est"] or 0.0)
     cross = crossed_settings(settings, [r for r in oat_rows if r["axis"] != "option"],
                              crossed, n_search)
@@ -748,7 +811,7 @@ def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
     play(cross)
     if "search" in tables:
         for s in cross:
-            paired[s.key] = paired_first(tables[s.key], tables["search"], players)
+            paired[s.key] = paired_first(tables[s.key], tables[s.ref], players)
     settings = settings + cross
     ranges = game.plausible_ranges()
     sens = _sensitivity(settings, meas, ranges)
@@ -841,6 +904,10 @@ def markdown(data: dict[str, Any]) -> str:
     lines.append(md_table(["Axis", "Setting", "Games", "First seat wins (95% CI)",
                            "Paired change, points", "Turns per player"], rows,
                           [False, False, True, True, True, True]))
+    if any(s["axis"] == "crossed" for s in data["settings"]):
+        lines += ["", "Paired change: against the baseline; a crossed setting against its own "
+                  "reference on the same games (`search tier`: the search tier's baseline; "
+                  "`hand-set rows`: the hand-set rows' baseline)."]
     if data["oat"]:
         lines += ["", "## One at a time: each unconfirmed input at its low and high", "",
                   "Paired with the baseline on the same games (points of the first seat's win "
@@ -897,7 +964,7 @@ def run_robustness_of(run_dir: str | os.PathLike, jobs: int = 1, scale: float = 
     run_robustness(m["game"], int(m["players"]), n, n_search, plan["budget"], plan["design"],
                    plan["crossed"], int(m["seed"]), jobs, out, list(m["strategies"]),
                    str(m["seating"]), dict(m.get("options") or {}), run_fields(m),
-                   oat=bool(plan.get("oat", 1)), progress=progress)
+                   oat=bool(plan.get("oat", 1)), older_search=False, progress=progress)
     return out
 
 

@@ -69,7 +69,10 @@ def robustness_section(doc: Doc, data: dict | None, game_id: str, out_dir: str,
           "unconfirmed data (each number the spec marks reconstructed or assumed at the low "
           "and high of its plausible range, one at a time and paired; each field's numbers "
           "all together; a Latin-hypercube design; each interpreted rule option's "
-          "alternatives) and the data axis under the search tier. A cell says *holds* when "
+          "alternatives) and the data axis under the search tier"
+          + (" and under the hand-set bot rows (the mix plays rows tuned by self-play)"
+             if any(x.get("ref") == "handset" for x in data["settings"]) else "")
+          + ". A cell says *holds* when "
           "the finding's category (the sign of its interval; the component's name; the "
           f"length within 25%) stays the same in every setting. {p} players. Method: "
           "docs/robustness.md; full tables: robustness.md of the study.")
@@ -79,8 +82,9 @@ def robustness_section(doc: Doc, data: dict | None, game_id: str, out_dir: str,
                     [[f["name"], _base_text(f, p), f["cell"]] for f in data["findings"]],
                     [False, True, False]))
     rows = []
+    hand = [s for s in data["settings"] if s.get("ref") == "handset"]
     for s in data["settings"]:
-        if s["axis"] == "design":
+        if s["axis"] == "design" or (s.get("ref") == "handset" and "-corner-" not in s["key"]):
             continue
         m = s["measure"]
         rows.append([s["axis"], s["label"], f"{m['finished']:,}", _pct(m["first"], p),
@@ -94,8 +98,19 @@ def robustness_section(doc: Doc, data: dict | None, game_id: str, out_dir: str,
             rows.append(["design", f"{len(designs)} Latin-hypercube points (all unconfirmed "
                          "numbers together)", f"{sum(s['measure']['finished'] for s in designs):,}",
                          f"{min(xs) + par:.1f}% to {max(xs) + par:.1f}%", ""])
+    one = [s for s in hand if "-corner-" not in s["key"]]
+    xs = [s["measure"]["first"]["est"] for s in one if s["measure"]["first"]["est"] is not None]
+    if xs:
+        par = 100.0 / p
+        rows.append(["crossed", f"{len(one)} one-at-a-time settings, hand-set rows (each in "
+                     "robustness.md)", f"{sum(s['measure']['finished'] for s in one):,}",
+                     f"{min(xs) + par:.1f}% to {max(xs) + par:.1f}%", ""])
     doc.table(Table(["Axis", "Setting", "Games", "First seat wins (95% CI)",
                      "Paired change, points"], rows, [False, False, True, True, True]))
+    if any(s["axis"] == "crossed" for s in data["settings"]):
+        doc.p("Paired change: against the baseline; a crossed setting against its own "
+              "reference on the same games (the search tier's baseline, or the hand-set "
+              "rows' baseline).")
     if data.get("sensitivity"):
         top = data["sensitivity"][:5]
         doc.p("Latin-hypercube design, first-order Sobol indices of the linear fit (R² "
