@@ -776,7 +776,7 @@ def robustness(
     option: Optional[list[str]] = typer.Option(None, "--option", "-o",
                                                help="rule option name=value"),
     seed: int = typer.Option(1),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="threads (-1 = all cores)"),
+    jobs: int = typer.Option(-1, "--jobs", "-j", help="threads (-1 = all cores)"),
     out: Optional[Path] = typer.Option(None, help="output folder (default "
                                        "reports/<game>/robustness)"),
 ):

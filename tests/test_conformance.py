@@ -17,7 +17,6 @@ A game registered in the registry is covered by every test here without editing 
 The engine against its plain-Python reference is in tests/test_engines_vs_references.py.
 """
 
-import dataclasses
 import importlib
 import json
 import random
@@ -29,7 +28,7 @@ import sim
 from sim.core import contract
 from sim.core.errors import UserError
 from sim.core.rng import action_hash_py, seed_for_py
-from strategies import common, search
+from strategies import common
 
 GAMES = sim.list_games()
 
@@ -38,14 +37,10 @@ GAMES = sim.list_games()
 def _tiny_search_budget(monkeypatch):
     """The search bot plays with 4 playouts per decision here (legality, determinism and the
     batch loop do not depend on its budget; the default budget would make each game minutes)."""
+    from tests.budget import small_search_budget
+
     for gid in GAMES:
-        strategies = sim.get_game(gid).strategies
-        for name, spec in list(strategies.items()):
-            if spec.search:
-                row = list(spec.params)
-                row[search.P_BUDGET] = 4
-                monkeypatch.setitem(strategies, name, dataclasses.replace(spec,
-                                                                          params=tuple(row)))
+        small_search_budget(monkeypatch, sim.get_game(gid), 4)
 CASES = []
 for gid in GAMES:
     g = sim.get_game(gid)

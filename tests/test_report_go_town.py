@@ -127,10 +127,12 @@ def test_rule_holes_reported_found_or_not(tmp_path):
     assert "(WRECK, MASTER)" in ctx.rule_holes[4]["finding"]
 
 
-def test_engine_report_columns_are_consistent():
+def test_engine_report_columns_are_consistent(monkeypatch):
     import sim
+    from tests.budget import small_search_budget
 
     game = sim.get_game("go-town")
+    assert small_search_budget(monkeypatch, game)  # every bot plays, the search bots briefly
     names = list(game.strategies)
     n, p = 300, 3
     idx = np.array([[(i + s) % len(names) for s in range(p)] for i in range(n)], np.int64)
