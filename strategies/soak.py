@@ -29,7 +29,7 @@ CODES = {NO_LEGAL: "no legal action in a running game",
 """The loop's own violation codes (negative); a positive code is the game's invariant code."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def listed(a, legal, n):
     """True if the action ``a`` is one of ``legal[:n]``."""
     for j in range(n):
@@ -38,20 +38,20 @@ def listed(a, legal, n):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def players_of(i, p_fixed, lo, span):
     """The player count of game ``i``: ``p_fixed`` if > 0, else ``lo + i mod span``."""
     return p_fixed if p_fixed > 0 else lo + i % span
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def seat_row(i, seat, m_rot, rows):
     """The parameter row playing ``seat`` in game ``i``: ``(i + seat) mod m_rot`` in the
     rotation of ``m_rot`` > 0 bots, else ``rows[seat]``."""
     return (i + seat) % m_rot if m_rot > 0 else rows[seat]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def start_game(s0, s, run_seed, i, brng):
     """Begin game ``i`` of run ``run_seed``: the fresh allocation ``s0`` copied into ``s`` (as
     ``Game.new_state`` starts) and the bot generator ``brng`` (uint64[1]) set to
@@ -62,7 +62,7 @@ def start_game(s0, s, run_seed, i, brng):
     return seed_for(np.uint64(run_seed), np.uint64(i), np.uint64(0))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def check_step(s, steps, limit):
     """The verdict after a decision, ``steps`` of them so far: the game's invariant code
     (``contract.invariants``) if one is broken, else ``TOO_LONG`` past ``limit`` decisions,
@@ -73,7 +73,7 @@ def check_step(s, steps, limit):
     return code
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
     """Count game ``i`` (``steps`` decisions, verdict ``code``) in ``out`` (int64[3]: games,
     decisions, violations) and, if ``code`` != 0, record it as violation ``out[2]`` in

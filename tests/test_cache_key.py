@@ -3,6 +3,7 @@ compiled version on the games it depends on. An edit that can change compiled co
 exactly the versions it can change (one game's edit: only that game's), an edit that cannot
 (the replay, component data passed as arrays) keeps them all."""
 
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -174,3 +175,16 @@ def test_an_optimisation_level_other_than_3_gets_its_own_cache_folder(monkeypatc
     else:
         monkeypatch.setenv("NUMBA_OPT", value)
     assert sim.opt_suffix() == suffix
+
+
+def test_no_kernel_uses_numba_ir_inlining():
+    """``inline="always"`` types and lowers the callee again at every call site: Province's
+    53 such functions made its first compile 275 CPU seconds instead of 58 (docs/house-pattern.md
+    §6). LLVM's ``forceinline=True`` is the way to force an inline."""
+    from sim.kernel_cache import kernel_sources
+
+    root = Path(__file__).resolve().parent.parent
+    bad = [f"{p.relative_to(root)}:{i}" for p in kernel_sources(root)
+           for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+           if re.search(r"inline\s*=\s*['\"]always['\"]", line) and "@" in line]
+    assert not bad, bad

@@ -105,7 +105,7 @@ def set_side(geo, side):
 
 # ---------------------------------------------------------------------------------------------
 # payments (§6.6; doc 5, L3)
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def can_pay4(meta, seat, c, n0, n1, n2, n3, k, buy):
     """True if seat ``c`` can pay cubes (n0..n3) and ``k`` coins, buying only missing cubes
     (the supply must hold every missing cube)."""
@@ -133,7 +133,7 @@ def can_pay4(meta, seat, c, n0, n1, n2, n3, k, buy):
     return seat[c, K.SE_COINS] >= k + buy * miss
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _pay1(meta, seat, c, t, need):
     """Pay ``need`` cubes of type t, own cubes first; return the number bought."""
     have = seat[c, K.SE_CUBES + t]
@@ -156,7 +156,7 @@ def pay4(meta, seat, c, n0, n1, n2, n3, k, buy):
     seat[c, K.SE_STATS + K.ST_CUBES_BOUGHT] += miss
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def bank_take(meta, opts, amount):
     """Coins paid out by the bank (A4; capped at the bank when coin_bank = limited)."""
     if opts[K.O_BANK] == 1:
@@ -173,7 +173,7 @@ def bank_take(meta, opts, amount):
 
 # ---------------------------------------------------------------------------------------------
 # goals (§5, §6.7, doc 8)
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def claim(meta, gdata, seat, p, j):
     card = seat[p, K.SE_GOALS + j]
     seat[p, K.SE_GDONE + j] = meta[K.M_ROUND]

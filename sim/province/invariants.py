@@ -33,7 +33,7 @@ MESSAGES = (
 """Violation code ``c`` (1-based) means ``MESSAGES[c - 1]``; 0 means every law holds."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _own(x, p, k):
     return x[K.X_OWN + p * K.NS + k]
 

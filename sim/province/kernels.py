@@ -75,33 +75,33 @@ _stack_goals = stack_array(types.int64, K.MAXG)
 
 # ---------------------------------------------------------------------------------------------
 # accessors and small helpers (docs §5 definitions)
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def opt(x, o):
     return x[K.X_OPTS + o]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def cst(x, i):
     return x[K.X_CONSTS + i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def sd(x, k, col):
     return x[K.X_SD + k * K.NSCOL + col]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def owns(x, p, k):
     return x[K.X_OWN + p * K.NS + k] == 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def supply_of(x):
     """Coins in the supply (§2.3): coin_total - coins of both seats."""
     return x[K.X_OPTS + K.O_COIN_TOTAL] - x[K.X_COINS] - x[K.X_COINS + 1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def owned_count(x, p):
     t = 0
     for k in range(K.NS):
@@ -109,14 +109,14 @@ def owned_count(x, p):
     return t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def gain_labor(x, v):
     """+v labor for the active seat, counted as gained (docs §4)."""
     x[K.M_LABOR] += v
     x[K.M_GAINED] += v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def gain_coins(x, p, v):
     """+v coins for ``p`` capped by the supply (§2.3, §6.5b); records misses and a dry supply."""
     sup = supply_of(x)
@@ -127,13 +127,13 @@ def gain_coins(x, p, v):
         x[K.M_DRY] = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def borrowing(x, c):
     """True if ``c`` took the Lender token this turn (§5.6)."""
     return x[K.M_LHOLDER] == c and x[K.M_LTURN] == x[K.M_TURN]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def access_b(x, c, k, bor):
     """Own structure ``k``, or (if ``bor``) borrow the opponent's (§5.6, §5.8)."""
     if x[K.X_OWN + c * K.NS + k] == 1:
@@ -145,18 +145,18 @@ def access_b(x, c, k, bor):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def access(x, c, k):
     return access_b(x, c, k, borrowing(x, c))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def harbor_ok_own(x, p):
     """``p``'s own Harbor gives the flip benefit (§5.7, §6.5e)."""
     return owns(x, p, K.HARBOR) and (x[K.X_OPTS + K.O_HBEN] == 0 or x[K.X_FB + K.HARBOR] == p)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def harbor_ok(x, c):
     """``c`` gets the flip benefit (own or borrowed Harbor) this turn (§5.6, §5.7)."""
     if owns(x, c, K.HARBOR):
@@ -166,7 +166,7 @@ def harbor_ok(x, c):
             and (x[K.X_OPTS + K.O_HBEN] == 0 or x[K.X_FB + K.HARBOR] == o))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def movable_mask_b(x, c, bor):
     """Worker-slot mask seat ``c`` may move with (hypothetical) borrowing ``bor`` (§5.8)."""
     m = 7
@@ -177,13 +177,13 @@ def movable_mask_b(x, c, bor):
     return m | (((1 << x[K.X_HIRED + c]) - 1) << 5)  # hired sailors: bits 5, 6, 7
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def movable_mask(x, c):
     """Worker-slot mask the active seat may move now (docs §5.1)."""
     return movable_mask_b(x, c, borrowing(x, c))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def workers_of(x, p):
     """Workers ``p`` can move without borrowing (§5.10 tie-break)."""
     w = 3 + x[K.X_HIRED + p]
@@ -194,7 +194,7 @@ def workers_of(x, p):
     return w
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def arrows_of(x, p):
     n = 0
     for k in range(K.NS):
@@ -204,7 +204,7 @@ def arrows_of(x, p):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def score_of(x, p):
     """VP of ``p`` (§5.10): structures, goal tokens, minus the Lender penalty."""
     v = 0
@@ -221,7 +221,7 @@ def score_of(x, p):
 
 # ---------------------------------------------------------------------------------------------
 # goals (§4.1; docs §6)
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def meets(x, p, g, c, rival, eot):
     """Does seat ``p`` meet goal ``g`` now? ``c`` active seat; ``rival``/``eot`` the context."""
     cond = x[K.X_GD + 2 * g]
@@ -251,7 +251,7 @@ def meets(x, p, g, c, rival, eot):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def reveal_loop(x, c, eot):
     """Resolve newly revealed goal tokens until one stays face up (§4.1 reveal procedure)."""
     while x[K.M_GNEXT] < x[K.M_GN]:
@@ -270,7 +270,7 @@ def reveal_loop(x, c, eot):
         x[K.M_GNEXT] = i + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def check_goals(x, c, rival, eot):
     """The active seat claims the face-up goal if it meets it, then reveals (§4.1; docs §6)."""
     i = x[K.M_GNEXT]
@@ -285,7 +285,7 @@ def check_goals(x, c, rival, eot):
 
 # ---------------------------------------------------------------------------------------------
 # end of game (§5.9, §5.10; docs §7, §8)
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def check_end(x):
     """Record the first end trigger that holds (docs §7), and (for the results only) the seat
     whose turn set it in ``M_TSEAT``."""
@@ -302,7 +302,7 @@ def check_end(x):
         x[K.M_TSEAT] = x[K.M_CUR] + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def all_types_built(x):
     """Every structure type has a first builder (the all-types end trigger, §6.4)."""
     for k in range(K.NS):
@@ -311,7 +311,7 @@ def all_types_built(x):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def finish(x, reason):
     """End the game with ``reason``; winners by VP, structures, workers (§5.10)."""
     x[K.M_PHASE] = K.PH_OVER
@@ -337,7 +337,7 @@ def finish(x, reason):
 
 # ---------------------------------------------------------------------------------------------
 # turn flow (§5.2; docs §4)
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def begin_turn(x, rng, p):
     """Turn start: limit, counters, ship flip, own turn-start incomes, goal check (§5.2 step 0)."""
     if x[K.M_TURN] >= opt(x, K.O_MAXTURNS):
@@ -421,7 +421,7 @@ def init_x(x, rng, seed):
 
 # ---------------------------------------------------------------------------------------------
 # legal actions (docs §5)
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def can_take(x, c):
     h = x[K.M_LHOLDER]
     if not owns(x, c, 0) or h == c:
@@ -429,13 +429,13 @@ def can_take(x, c):
     return h == -1 or opt(x, K.O_STEAL) == 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def can_repay(x, c):
     return (x[K.M_LHOLDER] == c and x[K.M_LTURN] != x[K.M_TURN]
             and x[K.X_COINS + c] >= cst(x, K.C_REPAY))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def can_build(x, c, k):
     """BUILD ``k`` is legal, given that ``c`` has built nothing this turn and owns fewer than
     ``structure_tokens`` structures (checked once by the caller)."""
@@ -450,7 +450,7 @@ def can_build(x, c, k):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def can_hire(x, c):
     if x[K.M_HIRED_T] == 1 or not harbor_ok(x, c):
         return False
@@ -559,7 +559,7 @@ def legal_x(x, out):
 
 # ---------------------------------------------------------------------------------------------
 # effects (docs §4, §5)
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def do_move(x, c, m):
     """MOVE mask ``m``: each chosen worker one step clockwise, yields by landing space (§5.2.1)."""
     cy = 2 if access(x, c, K.BANK) else 1
@@ -584,7 +584,7 @@ def do_move(x, c, m):
     x[K.M_PHASE] = K.PH_SPEND
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def do_build(x, c, k):
     """BUILD ``k`` (§5.3): pay, own, first-builder VP or copy, unlock workers. Returns copy?"""
     x[K.M_LABOR] -= sd(x, k, K.S_L)
@@ -608,7 +608,7 @@ def do_build(x, c, k):
     return copy
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def do_take(x, c):
     """TAKE_LENDER (§5.6, §6.3): the token (and debt) moves to ``c``; borrowed incomes pay now."""
     o = 1 - c
@@ -630,7 +630,7 @@ def do_take(x, c):
             gain_coins(x, c, cst(x, K.C_HARBOR_C))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def end_turn(x, rng, c):
     """END_TURN (§5.2 step 3, §5.9): end-of-turn goals, discard labor, end or next turn."""
     check_goals(x, c, False, True)

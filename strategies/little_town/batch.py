@@ -11,7 +11,7 @@ from strategies import search, soak
 from strategies.little_town.bots import FBUF_SIZE, choose_arrays
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def state_arrays(s):
     """The arrays of ``s`` in the order the kernels take them (meta, rng, opts, bdata, gdata,
     geo, consts, cells, seat, sb, piles, mkt, scratch), bound once per chunk: a loop that

@@ -129,12 +129,12 @@ for _name, _spec in STRATEGIES.items():
     assert _spec.code == 0 or len(_spec.params) == N_PARAMS, _name
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def random_bot(legal, n, rng):
     return legal[rand_below(rng, n)]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _unit(rng):
     """Uniform float in [0, 1)."""
     return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
@@ -158,7 +158,7 @@ def _cube_values(meta, opts, seat, c, p, wv):
         wv[1] *= p[I_END_FOOD]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _pay_value(seat, c, wv, wcoin, buy, n0, n1, n2, n3, k):
     """VP worth given up by paying cubes n0..n3 (own first, missing bought) and k coins."""
     v = k * wcoin
@@ -173,7 +173,7 @@ def _pay_value(seat, c, wv, wcoin, buy, n0, n1, n2, n3, k):
     return v
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _own_paid(seat, c, t, need):
     """Own cubes of type ``t`` a payment of ``need`` of them uses (own first, spec L3)."""
     h = seat[c, K.SE_CUBES + t]
@@ -263,7 +263,7 @@ def _pay_flows(seat, c, buy, n0, n1, n2, n3, k, pk):
             -(_own_paid(seat, c, 2, n2) + _own_paid(seat, c, 3, n3)))
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _out_cap(meta, seat, c, t, out, need):
     """Cubes of type ``t`` an output of ``out`` of them yields: the supply after a payment of
     ``need`` of them (own cubes return to the supply first) caps it (spec §3, A3)."""

@@ -122,12 +122,12 @@ for _name, _spec in STRATEGIES.items():
     assert _spec.code == 0 or len(_spec.params) == N_PARAMS, _name
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def random_bot(x, legal, n, rng):
     return legal[rand_below(rng, n)]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _goal_met(x, c, g, k, end_c, grinds, moved, gained):
     """Would the plan (build ``k`` or -1, end with ``end_c`` coins ...) meet goal ``g``?"""
     cond = x[K.X_GD + 2 * g]
@@ -168,19 +168,19 @@ _LCG_A = np.uint64(6364136223846793005)
 _LCG_C = np.uint64(1442695040888963407)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lcg(u):
     """The next state of the local generator ``u`` (uint64)."""
     return u * _LCG_A + _LCG_C
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lcg_below(u, n):
     """An int in [0, n) from the local generator state ``u`` (its high 32 bits)."""
     return ((u >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _recip(d):
     """The multiplier of ``_div`` for the divisor ``d``: ``2**32 // d + 1`` for 0 < d < 4096,
     else 0 (``_div`` then divides)."""
@@ -189,14 +189,14 @@ def _recip(d):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def recips(x):
     """``_recip`` of the Union's labor, the Grind's labor and the Grind's coins, the divisors of
     ``best_plan`` (once per decision: a division costs several multiplications)."""
     return _recip(cst(x, K.C_UNION_L)), _recip(cst(x, K.C_GRIND_L)), _recip(cst(x, K.C_GRIND_C))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _div(a, d, m):
     """``a // d`` with ``m = _recip(d)``: a multiplication and a shift for 0 <= a < 2**20,
     exact there (the error ``a * (d * m - 2**32) / 2**32`` stays below 1/d as ``a * d <
@@ -206,7 +206,7 @@ def _div(a, d, m):
     return a // d
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _build_value(x, k, p, r):
     """Value of building ``k`` (its VP for a first build or a copy, its bonus, progress)."""
     if x[K.X_FB + k] < 0:
@@ -214,7 +214,7 @@ def _build_value(x, k, p, r):
     return p[r, P_STRUCT] + p[r, P_VP] * sd(x, k, K.S_VP2) + p[r, P_B0 + k] * p[r, P_COPY]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def near_end(x, c):
     """Is the end trigger (docs §7) one build or one goal away for ``c``? The planner's cheap
     pre-check for its estimate (``may_end`` is the exact one)."""
@@ -230,7 +230,7 @@ def near_end(x, c):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _ahead(x, c, mine, theirs, my_structs, os_):
     """+1 if ``c`` with ``mine`` VP and ``my_structs`` structures beats the opponent's
     ``theirs`` VP and ``os_`` structures (tie-breaks of §5.10), -1 if it loses, 0 on a draw."""
@@ -246,7 +246,7 @@ def _ahead(x, c, mine, theirs, my_structs, os_):
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def end_info(x, c):
     """What ``best_plan`` reads near the end, the same for every plan of a decision: (``near_end(x,
     c)``, ``c``'s VP, the opponent's VP, ``c``'s structures, the opponent's structures, the
@@ -260,7 +260,7 @@ def end_info(x, c):
     return True, score_of(x, c), score_of(x, 1 - c), owned_count(x, c), owned_count(x, 1 - c), left
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand, rcp):
     """Best end-of-turn plan from ``lab`` labor and ``cn`` coins: (value, structure or -1).
 
@@ -355,7 +355,7 @@ def best_plan(x, c, lab, cn, moved, gained, bor, p, r, fut, ei, cand, rcp):
     return best_v, best_k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def candidates(x, c, bor):
     """Bit k: ``c`` may build structure ``k`` this turn, resources aside (not built yet this
     turn, a free token, not owned, its prerequisite owned or, under ``borrowed_prereq``,
@@ -374,7 +374,7 @@ def candidates(x, c, bor):
     return m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def future_targets(x, c, p, r):
     """The two most valuable builds ``c`` could make next turn (prerequisites owned, a free
     token) as ``(coins needed at the end of this turn, value, structure)`` each, structure -1
@@ -420,7 +420,7 @@ def future_targets(x, c, p, r):
     return n1, v1, j1, n2, v2, j2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def opp_best_vp(x, c, m, cn_after):
     """VP the opponent could build next turn after ``c`` moves mask ``m`` (own access only)."""
     o = 1 - c
@@ -473,7 +473,7 @@ def opp_best_vp(x, c, m, cn_after):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pick_bits(m, k, u):
     """``k`` of the set bits of ``m``, drawn uniformly (selection sampling) from the local
     generator ``u`` (the lowest ``k`` when ``u`` is 0): (mask, new ``u``)."""
@@ -500,7 +500,7 @@ def _pick_bits(m, k, u):
     return out, u
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _near_tie(v, best_v, noise, ties, u):
     """One move of value ``v`` against the best so far (``best_v``, ``ties`` moves within
     ``noise`` of it): a move better by more than ``noise`` is taken and starts a new tie set;
@@ -606,7 +606,7 @@ def best_move(x, c, mv, bor, lab0, cn0, p, r, fut, ei, rng):
     return best_v, best_m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def may_end(x, c, a):
     """Could the spending action ``a`` (BUILD, GRIND or HIRE) of ``c`` set the end trigger, or,
     once it is set, change the final scores? Conservative (True when unsure) and cheap: a build
@@ -732,7 +732,7 @@ def safe_move(x, rng, a, legal, n, params, r):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _late(x, c, p, r):
     """No borrowing this late: at most ``late_guard`` goal tokens or structure types left, or
     a seat within ``late_guard`` structures of the end."""

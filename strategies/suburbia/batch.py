@@ -26,7 +26,7 @@ from strategies import search, soak
 from strategies.suburbia.bots import CELLS, WORK, choose_arrays
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def chunk_arrays(s):
     """The derived arrays (kernels.py) of a chunk of games on the rules and data of ``s``: the
     kind tables ``kt`` int64[NK, NKT] (filled here, once per chunk), the seat rows ``pd``
@@ -38,7 +38,7 @@ def chunk_arrays(s):
     return kt, pd, np.empty(init_scratch_size(s.tiles), np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def state_arrays(s):
     """The arrays of ``s`` in the order the kernels take them (meta, rng, opts, tiles, goals,
     lines, consts, geo, pile, market, discard, box, supply, gpub, goffer, gpriv, pl, tk, grid,

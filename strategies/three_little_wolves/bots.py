@@ -154,7 +154,7 @@ for _name, _spec in STRATEGIES.items():
     assert _spec.code == 0 or len(_spec.params) == N_PARAMS, _name
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def random_bot(s, legal, n, rng):
     return legal[rand_below(rng, n)]
 
