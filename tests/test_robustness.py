@@ -469,6 +469,13 @@ def test_older_search_bots_are_play_settings_with_their_own_crossings():
     assert sorted(s.key for s in cross) == [
         "crossed-corner-structures_coins-high", "crossed-corner-structures_coins-low",
         "crossed-mcts-corner-structures_coins-high", "crossed-mcts-corner-structures_coins-low"]
+    # the older bot crosses at most OLDER_CROSSED inputs (its games cost several times more)
+    oat3 = oat + [{"input": "structures.labor (all)", "swing": 30.0}]
+    keys = [s.key for s in crossed_settings(ss, oat3, 3, 20)]
+    assert len([k for k in keys if "-mcts-" not in k]) == 6
+    assert sorted(k for k in keys if "-mcts-" in k) == [
+        "crossed-mcts-corner-structures_coins-high", "crossed-mcts-corner-structures_coins-low",
+        "crossed-mcts-corner-structures_labor-high", "crossed-mcts-corner-structures_labor-low"]
     for s in cross:
         mc = "-mcts-" in s.key
         assert s.ref == ("search-mcts" if mc else "search")
