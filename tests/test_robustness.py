@@ -484,3 +484,18 @@ def test_older_search_bots_are_play_settings_with_their_own_crossings():
     # `boardsim run`'s study does not: without `older`, only the search tier plays
     assert "search-mcts" not in {s.key for s in plan_settings(g, 2, 100, 20, mix, "pool", {},
                                                                0, 1, True)}
+
+
+def test_first_seat_interval_stays_inside_0_to_100():
+    """199 first-seat wins in 200 games: a normal interval read 99.5% [98.5, 100.5]; the
+    Wilson interval is inside 0..100% (here [97.2, 99.9])."""
+    import numpy as np
+
+    from analysis.lab.robustness import _share_ci
+
+    r = _share_ci(np.array([1.0] * 199 + [0.0]), 2)
+    assert r["est"] == pytest.approx(49.5)
+    assert r["hi"] + 50 <= 100.0 and r["lo"] + 50 == pytest.approx(97.23, abs=0.01)
+    assert r["hi"] + 50 == pytest.approx(99.91, abs=0.01)
+    allwins = _share_ci(np.ones(300), 2)
+    assert allwins["hi"] + 50 == pytest.approx(100.0) and allwins["lo"] + 50 < 99.0
