@@ -19,7 +19,7 @@ from sim.core.rng import seed_for
 from strategies.common import bot_choose
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def trace_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params, legal,
                 watch, cells, values, mask, actions, lengths, first_event):
     """Play games ``first_game .. first_game + n_games - 1`` in the scratch state ``s``.
@@ -66,7 +66,7 @@ def trace_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, pa
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def first_reached(sb, sa, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
                   legal, view_b, view_a, stride, seat_out):
     """The seat that a paired nudge reaches first, per game (docs/effects.md, "What a

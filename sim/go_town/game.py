@@ -156,10 +156,12 @@ class GoTown(Game):
         ("donut_scope", "all"), ("skip_stacking", "no_stack"), ("allow_dead_plays", True),
     )
 
-    EFFECTS_GAMES = {3: 100_000}
-    """``boardsim run``'s component-effects study (docs/effects.md): Go Town 3p: 18 arms, about
-    0.012 ms of CPU per game-arm (measured): ~25 s (CPU time on the shared 2-core machine,
-    docs/effects.md)."""
+    EFFECTS_GAMES = {3: 80_000}
+    """``boardsim run``'s component-effects study (docs/effects.md): Go Town 3p: 36 arms (the
+    baseline, the re-deal placebo, each card type's copy removed and each denied). Measured at
+    100,000 games per arm on 2 idle cores (session 10): 246 s of `make run`'s 1,007, the removal
+    arms 11.5 s each (the first-reached pairing trace plays baseline and arm in lockstep);
+    80,000 with that trace running on both cores (``strategies/trace.py``, nogil)."""
 
     def default_plan(self) -> list[dict[str, Any]]:
         """2, 3 and 4 players, every seat drawn from the recommended mix of competent bots
