@@ -499,3 +499,24 @@ def test_first_seat_interval_stays_inside_0_to_100():
     assert r["hi"] + 50 == pytest.approx(99.91, abs=0.01)
     allwins = _share_ci(np.ones(300), 2)
     assert allwins["hi"] + 50 == pytest.approx(100.0) and allwins["lo"] + 50 < 99.0
+
+
+def test_run_replays_a_study_of_an_older_plan_version(monkeypatch, tmp_path):
+    """`boardsim run` keeps a study already in the run folder only when it has the same sizes
+    and plan version: one written before the hand-set rows' axis (no version) is played again
+    (its settings folders are reused, the new ones played)."""
+    import analysis.lab.robustness as R
+
+    m = {"complete": True, "game": "province", "players": 2, "seed": 1,
+         "strategies": ["greedy"], "seating": "fixed", "options": {}}
+    plan = R.RUN_STUDY["province"]
+    sizes = {"n": plan["n"], "n_search": plan["n_search"], "design": plan["design"]}
+    monkeypatch.setattr("sim.runner.load_manifest", lambda d: m)
+    monkeypatch.setattr(R, "robustness_for_run", lambda d, mm: {"x": 1})
+    played = []
+    monkeypatch.setattr(R, "run_robustness", lambda *a, **k: played.append(a))
+    for old, again in ((sizes, True), ({**sizes, "version": R.STUDY_VERSION}, False)):
+        monkeypatch.setattr(R, "load_robustness", lambda out, o=old: o)
+        played.clear()
+        R.run_robustness_of(tmp_path)
+        assert bool(played) == again

@@ -117,6 +117,11 @@ run``'s study): ``mcts``, the search tier before ``search`` (issue 28's table me
 Province under it: the first seat at 64.7% in 780 games, 14.2 turns per player)."""
 
 
+STUDY_VERSION = 2
+"""The study's plan version, stored in robustness.json: ``boardsim run`` keeps an earlier study
+of the same sizes only when it has this version (2: the hand-set rows' data axis and the older
+search bot); the settings already played are reused either way (resumable folders)."""
+
 OLDER_CROSSED = 2
 """An older search bot's play setting crosses at most this many inputs (its games cost about
 four times the search tier's in Province: 0.35 against 0.08 CPU s)."""
@@ -840,6 +845,7 @@ def run_robustness(game_id: str, players: int | None = None, n: int = 4000,
     findings = _findings(settings, meas, players)
     data = {
         "game": game.id, "players": players, "seed": seed, "n": n, "n_search": n_search,
+        "version": STUDY_VERSION,
         "budget": used_budget, "search_bot": SEARCH_BOT, "design": design, "crossed": crossed,
         "strategies": list(strategies), "seating": seating, "options": options,
         "run": run or {}, "ranges": ranges, "interpretations": game.interpretations(),
@@ -980,8 +986,8 @@ def run_robustness_of(run_dir: str | os.PathLike, jobs: int = 1, scale: float = 
     out = Path(run_dir) / ROBUSTNESS_DIR
     if robustness_for_run(run_dir, m) is not None:
         old = load_robustness(out)
-        if (old.get("n"), old.get("n_search"), old.get("design")) == (n, n_search,
-                                                                      plan["design"]):
+        if (old.get("n"), old.get("n_search"), old.get("design"), old.get("version")) == (
+                n, n_search, plan["design"], STUDY_VERSION):
             return out
     run_robustness(m["game"], int(m["players"]), n, n_search, plan["budget"], plan["design"],
                    plan["crossed"], int(m["seed"]), jobs, out, list(m["strategies"]),
