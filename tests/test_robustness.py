@@ -520,3 +520,21 @@ def test_run_replays_a_study_of_an_older_plan_version(monkeypatch, tmp_path):
         played.clear()
         R.run_robustness_of(tmp_path)
         assert bool(played) == again
+
+
+def test_leverage_rows_name_their_unconfirmed_data():
+    """The verdict's component rows became leverage rows ("Largest leverage, goal cards, 3p",
+    "Smallest leverage, buildings (vp steps), 3p", "Leverage, floor icons, 3p"); a family whose
+    numbers or table are unconfirmed says so on them (Little Town's goal 7, the Wolves' card
+    list), the others say the study does not re-measure leverage. Before, every such row read
+    "not studied"."""
+    from analysis.lab.robustness import cell_for_row
+
+    data = {"players": 2, "findings": [],
+            "reconstructed_families": {"goal cards": "option goal7: omit or feed_wheat",
+                                       "floor icons": "option card_set: cards_v1 or cards_v0"}}
+    for q in ("Largest leverage, goal cards, 3p", "Smallest leverage, goal cards, 2p"):
+        assert "rests on unconfirmed data (option goal7" in cell_for_row(q, data), q
+    assert "option card_set" in cell_for_row("Leverage, floor icons, 3p", data)
+    assert cell_for_row("Largest leverage, buildings (vp steps), 3p", data) == (
+        "not studied (the study re-measures associations, not leverage)")

@@ -6,6 +6,7 @@ game."""
 from __future__ import annotations
 
 import json
+import re
 import os
 from pathlib import Path
 from typing import Any
@@ -93,6 +94,12 @@ def cell_for_row(question: str, data: dict[str, Any] | None) -> str:
             if f and f"{p}p" in q:
                 return f["cell"]
             return _recon_cell(recon.get(fam)) or "not studied for this family or count"
+    m = re.match(r"(?:(?:Largest|Smallest) leverage|Leverage), (.+?)(?: \([^)]*\))?, [\d, p]+$",
+                 q)
+    if m:  # a leverage row (a paired nudge): the study does not re-measure leverage
+        fam = m.group(1).strip()
+        return (_recon_cell(recon.get(fam) or recon.get(fam.lower()))
+                or "not studied (the study re-measures associations, not leverage)")
     fam = q.rsplit(",", 1)[0].strip()
     f = by.get(f"strongest:{fam}") or by.get(f"strongest:{fam.lower()}")
     if f:
