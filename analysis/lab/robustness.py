@@ -149,10 +149,10 @@ class Setting:
     level: str = ""
     point: dict[str, int] = field(default_factory=dict)
     ref: str = ""
+    """A crossed setting's reference: the key of the setting it is compared with (``search``,
+    ``search-mcts``, ``handset``); "" for the baseline."""
     budget: int | None = None
     """A search-tier setting's playouts per decision (None: the study's ``--budget``)."""
-    """A crossed setting's reference: the key of the setting it is compared with (``search``,
-    ``handset``); "" for the baseline."""
 
 
 def _field_of(path: str) -> str:
