@@ -103,11 +103,15 @@ def test_run_writes_reports_and_the_cross_game_index(tmp_path):
     assert '<a href="go-town/report.html">Go Town</a>' in html
     report = (reports / "go-town" / "report.md").read_text()
     assert "## Sample size" in report
-    # the 3-player main run's component effects (100,000 x 0.001 = 100 games per arm) sit in
-    # its run folder, recorded for that run, and the verdict ranks the card types by them
+    # the 3-player main run's component effects (EFFECTS_GAMES x 0.001 games per arm: 80) sit
+    # in its run folder, recorded for that run, and the verdict ranks the card types by them
+    import sim
+    from sim.core.integrity import MIN_RUN_GAMES
+
+    n_fx = max(MIN_RUN_GAMES, int(sim.get_game("go-town").EFFECTS_GAMES[3] * 0.001))
     fx = json.loads((reports / "_runs" / "go-town" / "p3-pool-n200" / "effects" /
                      "effects.json").read_text())
-    assert (fx["n"], fx["players"], fx["seed"], fx["run"]["players"]) == (100, 3, 1, 3)
+    assert (fx["n"], fx["players"], fx["seed"], fx["run"]["players"]) == (n_fx, 3, 1, 3)
     verdict = report[:report.index("**Contents**")]
     assert "| Strongest card types, 3p | **" in verdict and "Denial, paired" in verdict
     assert "Components (3p): paired intervention on common seeds" in verdict
@@ -117,4 +121,4 @@ def test_run_writes_reports_and_the_cross_game_index(tmp_path):
     assert "not an effect" in assoc and "2p **" in assoc and "3p **" not in assoc
     assert "| Highest association" not in verdict
     assert (reports / "go-town" / "effects_3p.png").is_file()
-    assert "go-town p3-pool: component effects (100 games per arm)" in r.stdout
+    assert f"go-town p3-pool: component effects ({n_fx} games per arm)" in r.stdout
