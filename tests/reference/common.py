@@ -4,7 +4,15 @@ reference's rules stay its own, written from the spec and the docs page alone.""
 
 from __future__ import annotations
 
+import pickle
 import random
+
+
+def copy_data(d):
+    """An independent copy of a JSON-like value (dicts, lists, numbers, strings): what
+    ``copy.deepcopy`` gives, about five times faster (a pickle round trip). The references'
+    ``to_dict`` copies their data at every decision of the engine-vs-reference replays."""
+    return pickle.loads(pickle.dumps(d, pickle.HIGHEST_PROTOCOL))
 
 
 def merge_options(options: dict | None, defaults: dict, rules: dict) -> dict:

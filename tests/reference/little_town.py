@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import copy
 
-from tests.reference.common import check_state_head, play_random
+from tests.reference.common import check_state_head, copy_data, play_random
 from tests.reference.go_town import MASK64, Rng, mix, seed_for  # noqa: F401  (re-exported)
 
 # --------------------------------------------------------------------------
@@ -1067,7 +1067,7 @@ class LittleTownRef:
             "game": "little-town",
             "n_players": n,
             "options": dict(self.options),
-            "data": copy.deepcopy(self.data),
+            "data": copy_data(self.data),
             "rng": "0x%016x" % self.rng.state,
             "phase": self.phase,
             "current": self.current,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 
-from tests.reference.common import merge_options, play_random
+from tests.reference.common import copy_data, merge_options, play_random
 from tests.reference.go_town import MASK64, Rng, mix, seed_for  # noqa: F401  (re-exported)
 
 # --------------------------------------------------------------------------
@@ -726,7 +726,7 @@ class ProvinceRef:
         return {
             "game": "province",
             "options": dict(self.options),
-            "data": copy.deepcopy(self.data),
+            "data": copy_data(self.data),
             "rng": "0x%016x" % self.rng.state,
             "first_player": self.first_player,
             "current": self.current,
