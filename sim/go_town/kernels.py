@@ -805,7 +805,7 @@ def apply_inplace(s, a):
     hn, hm, dogbits, board = derived_arrays(s)
     apply_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
                  s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                 dogbits, board, a)
+                 dogbits, board, np.int32(a))
 
 
 @njit(cache=True)
@@ -851,7 +851,7 @@ def derived_step_ok(s, a):
     hn, hm, dogbits, board = derived_arrays(s)
     apply_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
                  s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                 dogbits, board, a)
+                 dogbits, board, np.int32(a))
     f_hn, f_hm, f_dogbits, f_board = derived_arrays(s)
     return ((hn == f_hn).all() and (hm == f_hm).all() and (dogbits == f_dogbits).all()
             and (board == f_board).all())

@@ -1055,7 +1055,7 @@ def legal_into(s, out):
 def apply_inplace(s, a):
     """Apply the chosen action ``a`` to ``s`` in place (no legality check)."""
     apply_arrays(s.meta, s.rng, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells, s.seat, s.sb,
-                 s.piles, s.mkt, s.scratch, a)
+                 s.piles, s.mkt, s.scratch, np.int32(a))
 
 
 @njit(cache=True, _nrt=False)

@@ -654,7 +654,7 @@ def apply_x(x, rng, a):
     else:
         rival = False
         if a < K.A_BUILD:
-            do_move(x, c, a)
+            do_move(x, c, np.int32(a))
         elif a < K.A_GRIND:
             rival = do_build(x, c, a - K.A_BUILD)
         elif a == K.A_GRIND:
@@ -704,7 +704,7 @@ def legal_actions_into(s, out):
 @njit(cache=True)
 def apply_inplace(s, a):
     """Apply the legal action ``a`` to ``s`` in place (docs §5)."""
-    apply_x(s.x, s.rng, a)
+    apply_x(s.x, s.rng, np.int32(a))
 
 
 meta_hooks(ProvinceState, "x", phase=K.M_PHASE, over=K.PH_OVER, current=K.M_CUR,

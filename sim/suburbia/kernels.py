@@ -1342,7 +1342,7 @@ def apply_inplace(s, a):
     kt, pd = derived_arrays(s)
     apply_arrays(s.meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
                  s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
-                 s.grid, s.kc, kt, pd, a)
+                 s.grid, s.kc, kt, pd, np.int32(a))
 
 
 @njit(cache=True)
@@ -1411,7 +1411,7 @@ def derived_step_ok(s, a):
     kt, pd = derived_arrays(s)
     apply_arrays(s.meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
                  s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
-                 s.grid, s.kc, kt, pd, a)
+                 s.grid, s.kc, kt, pd, np.int32(a))
     f_kt, f_pd = derived_arrays(s)
     pd[:, PD_GM] = 0  # scratch of the goal scoring (finish_game), not a derived value
     f_pd[:, PD_GM] = 0

@@ -800,7 +800,7 @@ def dummy_reveal(meta, opts, cards, discard, hs, hf, hb, x):
     """The dummy's card ``x``: placed at once (neutral) or offered to the holder (doc §5.3)."""
     if opts[K.O_DUMMY_POLICY] == 0:
         return dummy_apply(meta, opts, cards, discard, hs, hf, hb, x,
-                           neutral_dummy_action(opts, cards, hs, x))
+                           np.int32(neutral_dummy_action(opts, cards, hs, x)))
     meta[K.M_DCARD] = x
     meta[K.M_PHASE] = K.PH_DUMMY
     meta[K.M_CUR] = meta[K.M_MUST]
@@ -1144,7 +1144,7 @@ def apply_arrays(meta, opts, cards, consts, deck, hands, discard, pigs, tokens, 
     elif ph == K.PH_DUMMY:
         x = meta[K.M_DCARD]
         meta[K.M_DCARD] = -1
-        k = dummy_apply(meta, opts, cards, discard, hs, hf, hb, x, a)
+        k = dummy_apply(meta, opts, cards, discard, hs, hf, hb, x, np.int32(a))
     elif ph == K.PH_COMMIT:
         seat[p, K.S_COMMIT] = a - K.A_COMMIT
         meta[K.M_RSTEP] += 1
@@ -1175,7 +1175,7 @@ def legal_actions_into(s, out):
 def apply_inplace(s, a):
     """Apply the legal action ``a`` to ``s`` in place (doc §6)."""
     apply_arrays(s.meta, s.opts, s.cards, s.consts, s.deck, s.hands, s.discard, s.pigs, s.tokens,
-                 s.tie, s.seat, s.hs, s.hf, s.hb, a)
+                 s.tie, s.seat, s.hs, s.hf, s.hb, np.int32(a))
 
 
 @njit(cache=True)

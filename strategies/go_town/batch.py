@@ -141,7 +141,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                 if alone:
                     watch[g, c, 1] |= 1 << v
             apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values,
-                         dogs, n_floors, skips, milk, s_played, hn, hm, dogbits, board, a)
+                         dogs, n_floors, skips, milk, s_played, hn, hm, dogbits, board, np.int32(a))
             for p in range(n_players):
                 watch[g, p, 0] |= hm[p]
         turns[g] = meta[K.M_TURN]
@@ -176,7 +176,7 @@ def play_out_fast(s, code, params, k, rng, max_d):
                               legal, n, rng)
         apply_arrays(meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
                      s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                     dogbits, board, a)
+                     dogbits, board, np.int32(a))
         d += 1
     return d
 

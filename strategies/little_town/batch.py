@@ -71,7 +71,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             h = fold_action(h, a)
             rnd = meta[K.M_ROUND]
             apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
-                         legal, a)
+                         legal, np.int32(a))
             for t in range(4):
                 if sup_out[t] == 0 and meta[K.M_SUPPLY + t] == 0:
                     sup_out[t] = rnd
@@ -118,7 +118,7 @@ def play_out_fast(s, code, params, k, rng, max_d):
         a = choose_arrays(code, params[k], meta, s.opts, s.bdata, s.gdata, s.geo, s.consts,
                           s.cells, s.seat, s.mkt, s.scratch, meta[K.M_NLEGAL], rng, fbuf)
         apply_arrays(meta, s.rng, s.opts, s.bdata, s.gdata, s.geo, s.consts, s.cells, s.seat,
-                     s.sb, s.piles, s.mkt, s.scratch, a)
+                     s.sb, s.piles, s.mkt, s.scratch, np.int32(a))
         d += 1
     return d
 
@@ -160,7 +160,7 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
                 code = soak.ILLEGAL
                 break
             apply_arrays(meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt,
-                         lg, a)
+                         lg, np.int32(a))
             steps += 1
             code = soak.check_step(s, steps, limit)
         if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):

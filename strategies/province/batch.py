@@ -62,7 +62,7 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
                 n = list_legal(mv, lo, legal)
                 a = choose_x(codes[k], params, k, x, legal, n, brng)
             h = fold_action(h, a)
-            apply_x(x, rng, a)
+            apply_x(x, rng, np.int32(a))
         turns[g] = x[K.M_TURN]
         decisions[g] = x[K.M_DEC]
         ahash[g] = h
@@ -123,7 +123,7 @@ def play_out_fast(s, code, params, k, rng, max_d):
         else:
             n = list_legal(mv, lo, legal)
             a = choose_x(code, params, k, x, legal, n, rng)
-        apply_x(x, s.rng, a)
+        apply_x(x, s.rng, np.int32(a))
         d += 1
     return d
 
@@ -162,7 +162,7 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
             if not soak.listed(a, legal, n):
                 code = soak.ILLEGAL
                 break
-            apply_x(x, rng, a)
+            apply_x(x, rng, np.int32(a))
             steps += 1
             code = soak.check_step(s, steps, limit)
         if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):

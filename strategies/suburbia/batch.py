@@ -143,7 +143,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             if a == K.A_PASS:
                 passes[c] += 1
             apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
-                         discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a)
+                         discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, np.int32(a))
         turns[g] = meta[K.M_TURN]
         decisions[g] = meta[K.M_DEC]
         ahash[g] = h
@@ -190,7 +190,7 @@ def play_out_fast(s, code, params, k, rng, max_d):
                                   s.pl, s.tk, s.grid, s.kc, kt, pd, legal, n, rng, cells, w)
         apply_arrays(meta, s.rng, s.opts, s.tiles, s.goals, s.lines, s.consts, s.geo, s.pile,
                      s.market, s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk,
-                     s.grid, s.kc, kt, pd, a)
+                     s.grid, s.kc, kt, pd, np.int32(a))
         d += 1
     return d
 
@@ -239,7 +239,7 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
                 code = soak.ILLEGAL
                 break
             apply_arrays(meta, rng, opts, tiles, goals, lines, consts, geo, pile, market,
-                         discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, a)
+                         discard, box, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt, pd, np.int32(a))
             steps += 1
             code = soak.check_step(s, steps, limit)
         if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):

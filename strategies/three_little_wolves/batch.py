@@ -83,7 +83,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                                   legal, n, brng, params, k, vals, cst, buf, pv, rel, relp)
             h = fold_action(h, a)
             apply_arrays(meta, opts, cards, consts, deck, hands, discard, pigs, tokens, tie, seat,
-                         hs, hf, hb, a)
+                         hs, hf, hb, np.int32(a))
         turns[g] = meta[K.M_TURN]
         decisions[g] = meta[K.M_DEC]
         ahash[g] = h
@@ -122,7 +122,7 @@ def play_out_fast(s, code, params, k, rng, max_d):
             a = choose_arrays(code, meta, s.opts, s.cards, s.consts, s.hands, s.seat, s.hs, s.hf,
                               s.hb, legal, n, rng, params, k, vals, cst, buf, pv, rel, relp)
         apply_arrays(meta, s.opts, s.cards, s.consts, s.deck, s.hands, s.discard, s.pigs,
-                     s.tokens, s.tie, s.seat, s.hs, s.hf, s.hb, a)
+                     s.tokens, s.tie, s.seat, s.hs, s.hf, s.hb, np.int32(a))
         d += 1
     return d
 
