@@ -671,9 +671,9 @@ def ends_losing(x, rng, a):
         y[i] = x[i]
     rr = _stack_rng()
     rr[0] = rng[0]
-    apply_x(y, rr, a)
+    apply_x(y, rr, np.int32(a))
     if y[K.M_PHASE] != K.PH_OVER and a != K.A_END:
-        apply_x(y, rr, K.A_END)
+        apply_x(y, rr, np.int32(K.A_END))
     if y[K.M_PHASE] != K.PH_OVER or y[K.M_END] == K.END_LIMIT:
         return False
     return y[K.M_WIN] != c and y[K.M_WIN] != K.WIN_DRAW
@@ -694,7 +694,7 @@ def move_ends_losing(x, rng, a, params, r):
         y[i] = x[i]
     rr = _stack_rng()
     rr[0] = rng[0]
-    apply_x(y, rr, a)
+    apply_x(y, rr, np.int32(a))
     if y[K.M_TRIG] == K.END_NONE:
         return False
     leg = _stack_legal()
@@ -704,7 +704,7 @@ def move_ends_losing(x, rng, a, params, r):
         n = legal_x(y, leg)
         if n == 0:
             break
-        apply_x(y, rr, plan_bot(y, leg, n, rr, params, r, 0))
+        apply_x(y, rr, np.int32(plan_bot(y, leg, n, rr, params, r, 0)))
     if y[K.M_PHASE] != K.PH_OVER or y[K.M_END] == K.END_LIMIT:
         return False
     return y[K.M_WIN] != c and y[K.M_WIN] != K.WIN_DRAW
@@ -726,7 +726,7 @@ def safe_move(x, rng, a, legal, n, params, r):
         while mm != 0:
             k += 1
             mm &= mm - 1
-        if k > best_k and not move_ends_losing(x, rng, m, params, r):
+        if k > best_k and not move_ends_losing(x, rng, np.int32(m), params, r):
             best = m
             best_k = k
     return best
@@ -855,7 +855,7 @@ def choose_x(code, params, r, x, legal, n, rng):
         if K.A_MOVE < a < K.A_BUILD:
             if (x[K.M_TRIG] == K.END_NONE and params[r, P_MGUARD] > 0.0
                     and x[K.M_GN] - x[K.M_GNEXT] <= params[r, P_MGUARD]
-                    and move_ends_losing(x, rng, a, params, r)):
+                    and move_ends_losing(x, rng, np.int32(a), params, r)):
                 return safe_move(x, rng, a, legal, n, params, r)
             return a
         if (a < K.A_BUILD or a > K.A_HIRE or a == K.A_UNION or x[K.M_PHASE] != K.PH_SPEND
