@@ -92,7 +92,8 @@ def bots_for(state_cls: type, choose) -> None:
 
 
 def install_bots(state_cls: type, strategies: dict, n_params: int, choose_scripted,
-                 num_actions: int, playout: str, budget: int, search_values=None):
+                 num_actions: int, playout: str, budget: int, search_values=None,
+                 search_playout: str | None = None):
     """Install a game's bots, written once for every game: register ``choose_scripted`` (the
     game's scripted-only entry point, ``(code, params, k, s, legal, n, rng)``) and its action
     count with the search bot, list the search bot ``mcts`` in ``strategies`` (once the game
@@ -100,7 +101,9 @@ def install_bots(state_cls: type, strategies: dict, n_params: int, choose_script
     with ``playout`` (a name already in ``strategies``) as its playout bot and ``budget``
     playouts per decision, and the strong search bot ``search`` (rollout policy improvement
     over the scripted bots, ``search.SEARCH_DEFAULTS`` overlaid with ``search_values``; only
-    when the game's rows have ``search.N_SEARCH`` columns), and register ``search.choose`` as the game's bot entry point.
+    when the game's rows have ``search.N_SEARCH`` columns; its playouts are played by
+    ``search_playout`` when given, else by ``playout``), and register ``search.choose`` as the
+    game's bot entry point.
     Returns ``search.choose`` (the game package's ``choose``). Raises KeyError for an unknown
     playout bot, ValueError when ``n_params`` is too small for the search parameters."""
     if search.available(state_cls):
@@ -113,10 +116,11 @@ def install_bots(state_cls: type, strategies: dict, n_params: int, choose_script
             budget=budget, max_len=search.SEARCH_DEFAULTS["max_len"])
         values = dict(search.SEARCH_DEFAULTS, **(search_values or {}))
     if search.available(state_cls) and n_params >= search.N_SEARCH:
+        sp = search_playout or playout
         strategies["search"] = search.strategy(
-            "search", strategies, n_params, playout=playout,
+            "search", strategies, n_params, playout=sp,
             doc="rollout policy improvement (strategies/search.py): the moves the scripted bots "
-                "would make, each valued by playouts of " + playout + " in every seat from "
+                "would make, each valued by playouts of " + sp + " in every seat from "
                 "determinizations of what the seat cannot see (common random numbers, "
                 f"sequential halving over {int(values['budget'])} playouts per decision)",
             **values)

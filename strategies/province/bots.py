@@ -880,8 +880,11 @@ def choose_scripted(code, params, k, s, legal, n, rng):
 
 
 # the one bot entry point ``choose`` (docs/house-pattern.md §3) and the search bot ``mcts``
-# the rows tuned by self-play (``boardsim train-bot``), data in this package's tuned.json
+# the rows tuned by self-play (``boardsim train-bot``), data in this package's tuned.json;
+# ``search`` plays its playouts with ``greedy-tuned``, the ladder's top bot (heads-up against
+# it 0.825 [0.785, 0.859] over 400 games against 0.623 with ``denial``'s playouts, and 0.804
+# against ``denial``: BENCHMARKS.md, "session 11, Province search")
 common.add_tuned(STRATEGIES, Path(__file__).parent)
 choose = common.install_bots(ProvinceState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
                              playout="denial", budget=200,
-                             search_values=dict(budget=96))
+                             search_values=dict(budget=96), search_playout="greedy-tuned")
