@@ -15,7 +15,13 @@ and play out copies of the true state: an upper bound, not a fair player), ``max
 2: sequential halving with the playout bot's pick kept and a final z-test switch), ``z``,
 ``drop``, ``batch`` (racing: every ``batch`` determinizations drop a candidate ``drop``
 standard errors below the playout bot's pick), ``ms``/``mw`` (margin scale and weight of
-``seat_reward``), ``bias``.
+``seat_reward``), ``bias``; ``perfect`` 2: the rival's hand as it is, the deck order
+resampled (what knowing the hand is worth); ``infer`` (determinizations redrawn until the
+rival's sampled hand is consistent with ``attacker`` having ended its turn with it): 1 no
+MILK/DONUT/THIEF/MASTER, 2 the same for hands above ``refill_to`` only, 3 also no buildable
+pair (unless attacker's hold rule), 4 = 3 for hands above ``refill_to`` only (what
+strategies/go_town/bots.py ``plausible`` ships), 5 = 4 plus no card that steals the searcher's
+unguarded top floor now. The ``e_*``/``eval`` knobs are placeholders (unused).
 
 Game ``i``: chance ``seed_for(seed, i, 0)``, the attacker's generator ``seed_for(seed, i, 1)``,
 the search's ``seed_for(seed, i, 2)``; the search sits in seat ``i % 2``. A game nobody wins
