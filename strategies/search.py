@@ -69,6 +69,9 @@ NO_CAP = 1 << 40  # max_len 0: playouts run to the game's own end (its length li
 _SCRIPTED: dict[type, object] = {}
 _NUM_ACTIONS: dict[type, int] = {}
 _PLAYOUT: dict[type, object] = {}
+_PLAUSIBLE: dict[type, object] = {}
+_ALLOWED: dict[type, object] = {}
+PLAUSIBLE_TRIES = 64  # determinizations drawn at most until one is plausible (then the last)
 
 
 def register(state_cls: type, choose_scripted, num_actions: int) -> None:
@@ -87,6 +90,63 @@ def register_playout(state_cls: type, play_out_fast) -> None:
     loop over the contract would (the batch loop's body, with its derived arrays kept). A game
     without one gets the generic loop."""
     _PLAYOUT[state_cls] = play_out_fast
+
+
+def register_plausible(state_cls: type, plausible_fn) -> None:
+    """Register, for states of ``state_cls``, the game's test of a determinization against what
+    the searching seat has seen its rivals do, with the playout bot as their model:
+    ``plausible_fn(s, seat, params, k)`` (``s`` a determinization for ``seat``, ``params[k]``
+    the playout bot's row) is False when a rival holds what that bot would have played on its
+    last turn (so it cannot hold it). It reads only ``s`` (the seat's view and the sampled
+    hidden items), never the true state. ``search`` (``rollout_choose``) draws determinizations
+    until one is plausible (at most ``PLAUSIBLE_TRIES``, then keeps the last): rejection
+    sampling of the information set conditioned on the rivals' observed play. A game without
+    one: every determinization is plausible (the same draws as before)."""
+    _PLAUSIBLE[state_cls] = plausible_fn
+
+
+def register_allowed(state_cls: type, allowed_fn) -> None:
+    """Register, for states of ``state_cls``, the game's veto on the rollout search's
+    candidates: ``allowed_fn(s, a, a0)`` is False when ``search`` must not play action ``a`` in
+    ``s`` although the playout bot plays ``a0`` there (a pass that can stall the game forever:
+    rollouts value a deferred move as the playout bot playing it later, so a search that
+    defers at every decision is not seen to lose; Go Town's full-hand END_TURN). The playout
+    bot's own pick is always a candidate. A game without one vetoes nothing."""
+    _ALLOWED[state_cls] = allowed_fn
+
+
+def allowed(s, a, a0):
+    """The game's ``allowed_fn`` where registered, else True; compiled code only."""
+    raise NotImplementedError("compiled code only")
+
+
+@overload(allowed)
+def _ov_allowed(s, a, a0):
+    fn = _ALLOWED.get(getattr(s, "instance_class", None))
+    if fn is not None:
+        return getattr(fn, "py_func", fn)
+    return _always_allowed
+
+
+def _always_allowed(s, a, a0):
+    return True
+
+
+def plausible(s, seat, params, k):
+    """The game's ``plausible_fn`` where registered, else True; compiled code only."""
+    raise NotImplementedError("compiled code only")
+
+
+@overload(plausible)
+def _ov_plausible(s, seat, params, k):
+    fn = _PLAUSIBLE.get(getattr(s, "instance_class", None))
+    if fn is not None:
+        return getattr(fn, "py_func", fn)
+    return _always_plausible
+
+
+def _always_plausible(s, seat, params, k):
+    return True
 
 
 def playout(s, code, params, k, rng, max_d):
@@ -236,7 +296,11 @@ def rollout_choose(params, k, s, legal, n, rng):
     bot's pick gets ``bias`` added to its mean (a prior: another candidate must be better by
     that much). A decision where the experts agree and no random candidate is asked for costs
     no playout. Every playout stops after ``max_len`` decisions (then it is scored by its
-    margin): a decision costs at most ``budget x max_len`` bot moves."""
+    margin): a decision costs at most ``budget x max_len`` bot moves. Two optional game hooks
+    (both absent: the same draws and moves as without them): ``allowed`` vetoes candidates
+    other than the playout bot's pick (``register_allowed``), and each determinization is
+    redrawn until the game's ``plausible`` accepts it (``register_plausible``: the rivals'
+    sampled hands conditioned on their observed play, the playout bot as their model)."""
     budget = max(1, int(params[k, P_BUDGET]))
     pcode = int(params[k, P_PCODE])
     prow = int(params[k, P_PROW])
@@ -258,11 +322,15 @@ def rollout_choose(params, k, s, legal, n, rng):
     cand[0] = a0
     nc = 1
     for e in range(nexp):
-        nc = add_candidate(cand, nc, scripted_choose(ecode, params, erow + e, s, legal, n, rng))
+        a = scripted_choose(ecode, params, erow + e, s, legal, n, rng)
+        if allowed(s, a, a0):
+            nc = add_candidate(cand, nc, a)
     for _ in range(nrand):
         if nc >= n:
             break
-        nc = add_candidate(cand, nc, legal[rand_below(rng, n)])
+        a = legal[rand_below(rng, n)]
+        if allowed(s, a, a0):
+            nc = add_candidate(cand, nc, a)
     if nc == 1:
         return a0
     me = contract.current_seat(s)
@@ -287,8 +355,11 @@ def rollout_choose(params, k, s, legal, n, rng):
             m = 1
         for _j in range(m):
             lrng[0] = next_u64(rng)  # a fresh stream per playout, shared by the candidates
-            contract.copy_into(s, det)
-            determinize(det, me, lrng)
+            for _t in range(PLAUSIBLE_TRIES):
+                contract.copy_into(s, det)
+                determinize(det, me, lrng)
+                if plausible(det, me, params, prow):
+                    break
             saved = lrng[0]
             for i in range(n_alive):
                 ci = alive[i]

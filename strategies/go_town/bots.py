@@ -19,7 +19,7 @@ from sim.core.game import StrategySpec
 from sim.core.rng import next_u64, rand_below
 from sim.go_town import constants as K
 from sim.go_town.kernels import GoTownState, derive_hands
-from strategies import common
+from strategies import common, search
 
 # parameter slots of scripted_bot
 PARAM_NAMES = (
@@ -402,6 +402,58 @@ def choose_scripted(code, params, k, s, legal, n, rng):
                            s.values, s.dogs, s.n_floors, s.skips, hn, legal, n, rng, params, k)
 
 
+@njit(cache=True)
+def plausible(s, seat, params, k):
+    """Is the determinization ``s`` for ``seat`` consistent with its rival's last turn, the
+    rival played by the playout bot (row ``params[k]``, ``attacker``)? The search's filter on
+    determinizations (``search.register_plausible``; docs/bots.md, Go Town's search), at 2
+    players only. ``attacker`` ends no turn holding a MILK, DONUT, THIEF or MASTER (each is
+    legal and ranked above END_TURN whenever its holder has a rival with a card in hand) nor a
+    pair it can build (two numbers summing to 9, or a ``?`` and a number) unless its hold rule
+    keeps the pair (``_hold``). After END_TURN a hand below ``refill_to`` is refilled, so only a
+    hand of more than ``refill_to`` cards is all kept from that turn: only such a hand is
+    tested, and only once the rival has begun a turn (``turn >= 2``). Reads the sampled hand
+    and public data only."""
+    if s.meta[K.M_NP] != 2 or s.meta[K.M_TURN] < 2:
+        return True
+    r = 1 - seat
+    h = 0
+    for kk in range(1, K.NT):
+        h += s.hands[r, kk]
+    if h <= s.consts[K.C_REFILL]:
+        return True
+    if s.hands[r, K.MILK] + s.hands[r, K.DONUT] + s.hands[r, K.THIEF] + s.hands[r, K.MASTER] > 0:
+        return False
+    pair = False
+    nums = 0
+    for lo in range(1, 5):
+        if s.hands[r, lo] > 0 and s.hands[r, 9 - lo] > 0:
+            pair = True
+        nums += s.hands[r, lo] + s.hands[r, 9 - lo]
+    if s.hands[r, K.QM] > 0 and nums > 0:
+        pair = True
+    if pair and not _hold(r, s.n_floors[r], s.opts[K.O_TARGET], 2, s.hands, s.dogs,
+                          s.n_floors, params, k):
+        return False
+    return True
+
+
+@njit(cache=True)
+def allowed(s, a, a0):
+    """May the search play ``a`` where the playout bot plays ``a0``? Not END_TURN with a hand
+    at the hand limit while the playout bot would play a card (its ``unstick`` rule): a full
+    hand draws nothing, so such a pass can repeat until the turn limit (the search's rollouts
+    value it as the playout bot playing the card a turn later; search games stopped at the
+    1,000-turn limit, session 11). ``search.register_allowed``."""
+    if a != K.A_END or a0 == K.A_END or s.meta[K.M_PHASE] != K.PH_PLAY:
+        return True
+    c = s.meta[K.M_CUR]
+    h = 0
+    for kk in range(1, K.NT):
+        h += s.hands[c, kk]
+    return h < s.consts[K.C_LIMIT]
+
+
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Codes ``int64[k]`` and parameter rows ``float64[k, N_PARAMS]`` of the named strategies."""
     return common.params_matrix(STRATEGIES, N_PARAMS, names)
@@ -413,3 +465,7 @@ common.add_tuned(STRATEGIES, Path(__file__).parent)
 choose = common.install_bots(GoTownState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
                              playout="attacker", budget=1000,
                              search_values=dict(budget=1000, n_random=64))
+# the search's determinizations conditioned on the rival's last turn (attacker as its model)
+search.register_plausible(GoTownState, plausible)
+# no full-hand pass where the playout bot plays a card (the stalls to the turn limit)
+search.register_allowed(GoTownState, allowed)

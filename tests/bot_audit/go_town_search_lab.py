@@ -1,0 +1,423 @@
+"""Go Town, 2 players: a laboratory for the ``search`` bot's algorithm (session 11).
+
+Plays a variant of ``search``'s rollout policy improvement (strategies/search.py,
+``rollout_choose``) against ``attacker``, seats alternated game by game, with every knob of the
+variant as data (``--set name=value``, ``KNOBS``) so configurations need no recompile. What
+lands is then written into strategies/search.py and confirmed with ``search_strength``.
+
+    python -m tests.bot_audit.go_town_search_lab -n 400 --seed S [--set knob=value ...]
+        [--mirror]
+
+Knobs: ``budget`` (playouts per decision), ``perfect`` (1: clairvoyant, skip ``determinize``
+and play out copies of the true state: an upper bound, not a fair player), ``max_len``
+(decisions per playout, 0 none), ``n_random`` (random legal candidates; -1 every legal action),
+``mode`` (0: sequential halving as ``rollout_choose``; 1: racing with a z-test switch;
+2: sequential halving with the playout bot's pick kept and a final z-test switch), ``z``,
+``drop``, ``batch`` (racing: every ``batch`` determinizations drop a candidate ``drop``
+standard errors below the playout bot's pick), ``ms``/``mw`` (margin scale and weight of
+``seat_reward``), ``bias``; ``perfect`` 2: the rival's hand as it is, the deck order
+resampled (what knowing the hand is worth); ``infer`` (determinizations redrawn until the
+rival's sampled hand is consistent with ``attacker`` having ended its turn with it): 1 no
+MILK/DONUT/THIEF/MASTER, 2 the same for hands above ``refill_to`` only, 3 also no buildable
+pair (unless attacker's hold rule), 4 = 3 for hands above ``refill_to`` only (what
+strategies/go_town/bots.py ``plausible`` ships), 5 = 4 plus no card that steals the searcher's
+unguarded top floor now. The ``e_*``/``eval`` knobs are placeholders (unused).
+
+Game ``i``: chance ``seed_for(seed, i, 0)``, the attacker's generator ``seed_for(seed, i, 1)``,
+the search's ``seed_for(seed, i, 2)``; the search sits in seat ``i % 2``. A game nobody wins
+counts 0. CPU: process time of the games (after a warm-up game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from numba import njit
+from statsmodels.stats.proportion import proportion_confint
+
+import sim
+from sim.core import contract
+from sim.core.rng import next_u64, rand_below, seed_for, shuffle
+from sim.go_town import constants as K
+from strategies import common, search
+from strategies.go_town.bots import _hold
+
+KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch", "ms", "mw",
+         "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer")
+DEFAULTS = dict(budget=1000, perfect=0, max_len=2000, n_random=64, mode=0, z=2.0, drop=3.0,
+                batch=8, ms=10.0, mw=0.1, bias=0.0, eval=0, e_floor=1.0, e_guard=0.0,
+                e_pair=0.0, e_skip=0.0, e_hand=0.0, e_base=0.0, infer=0)
+(C_BUDGET, C_PERFECT, C_MAXLEN, C_NRAND, C_MODE, C_Z, C_DROP, C_BATCH, C_MS, C_MW, C_BIAS,
+ C_EVAL, C_EFLOOR, C_EGUARD, C_EPAIR, C_ESKIP, C_EHAND, C_EBASE, C_INFER) = range(len(KNOBS))
+# stats
+S_DEC, S_SEARCHED, S_PLAYOUTS, S_SWITCH = range(4)
+
+
+@njit(cache=True)
+def _hand_known(det, rng):
+    """perfect 2: the rival's hand as it is (known), the draw pile reshuffled and the chance
+    generator reseeded (the deck order unknown)."""
+    shuffle(rng, det.deck, det.meta[K.M_DECKN])
+    det.rng[0] = next_u64(rng)
+
+
+@njit(cache=True)
+def _consistent(det, me, infer, params, prow):
+    """infer 1: the rival (attacker) ends no turn holding a MILK, DONUT, THIEF or MASTER (it
+    plays each whenever legal at 2 players); infer 2: the same, only when its hand holds more
+    than ``refill_to`` cards (no card of it can be a refill drawn after its END_TURN)."""
+    if infer == 0 or det.meta[K.M_TURN] < 2:
+        return True
+    r = 1 - me
+    if infer == 2:
+        h = 0
+        for k in range(1, K.NT):
+            h += det.hands[r, k]
+        if h <= 3:
+            return True
+    if (det.hands[r, K.MILK] + det.hands[r, K.DONUT] + det.hands[r, K.THIEF]
+            + det.hands[r, K.MASTER]) > 0:
+        return False
+    if infer >= 3:
+        if infer >= 4:
+            h = 0
+            for k in range(1, K.NT):
+                h += det.hands[r, k]
+            if h <= 3:
+                return True
+        pair = False
+        nums = 0
+        for lo in range(1, 5):
+            if det.hands[r, lo] > 0 and det.hands[r, 9 - lo] > 0:
+                pair = True
+            nums += det.hands[r, lo] + det.hands[r, 9 - lo]
+        if det.hands[r, K.QM] > 0 and nums > 0:
+            pair = True
+        if pair and not _hold(r, det.n_floors[r], det.opts[K.O_TARGET], 2, det.hands,
+                              det.dogs, det.n_floors, params, prow):
+            return False
+        if infer == 5:
+            f = det.n_floors[me] - 1
+            if f >= 0 and det.dogs[me, f] == 0:
+                for slot in range(2):
+                    w = det.values[me, f, slot]
+                    if det.hands[r, 9 - w] > 0:
+                        return False
+                    if det.floors[me, f, slot] == K.QM and det.hands[r, K.QM] > 0:
+                        return False
+    return True
+
+
+@njit(cache=True)
+def _det(s, det, me, lrng, perfect, known, infer, params, prow):
+    for _ in range(200):
+        contract.copy_into(s, det)
+        if known:
+            _hand_known(det, lrng)
+            return
+        if perfect:
+            return
+        search.determinize(det, me, lrng)
+        if _consistent(det, me, infer, params, prow):
+            return
+
+
+@njit(cache=True)
+def _reward(w, me, cfg, ws, sc):
+    return search.seat_reward(w, me, 2, cfg[C_MW], cfg[C_MS], ws, sc)
+
+
+@njit(cache=True)
+def lab_choose(cfg, params, k, s, legal, n, rng, st):
+    budget = max(1, int(cfg[C_BUDGET]))
+    pcode = int(params[k, search.P_PCODE])
+    prow = int(params[k, search.P_PROW])
+    max_len = int(cfg[C_MAXLEN])
+    if max_len <= 0:
+        max_len = search.NO_CAP
+    erow = int(params[k, search.P_EROW])
+    nexp = int(params[k, search.P_NEXP])
+    ecode = int(params[k, search.P_ECODE])
+    nrand = int(cfg[C_NRAND])
+    bias = cfg[C_BIAS]
+    mode = int(cfg[C_MODE])
+    perfect = cfg[C_PERFECT] == 1
+    known = cfg[C_PERFECT] == 2
+    infer = int(cfg[C_INFER])
+    cand = np.empty(n, np.int32)
+    a0 = search.scripted_choose(pcode, params, prow, s, legal, n, rng)
+    cand[0] = a0
+    nc = 1
+    for e in range(nexp):
+        nc = search.add_candidate(cand, nc, search.scripted_choose(ecode, params, erow + e, s,
+                                                                   legal, n, rng))
+    if nrand < 0:
+        for i in range(n):
+            nc = search.add_candidate(cand, nc, legal[i])
+    else:
+        for _ in range(nrand):
+            if nc >= n:
+                break
+            nc = search.add_candidate(cand, nc, legal[rand_below(rng, n)])
+    st[S_DEC] += 1
+    if nc == 1:
+        return a0
+    st[S_SEARCHED] += 1
+    me = contract.current_seat(s)
+    det = search.clone(s)
+    w = search.clone(s)
+    ws = np.zeros(8, np.float64)
+    sc = np.zeros(8, np.float64)
+    tot = np.zeros(nc, np.float64)
+    cnt = np.zeros(nc, np.float64)
+    dsum = np.zeros(nc, np.float64)
+    dsq = np.zeros(nc, np.float64)
+    x = np.zeros(nc, np.float64)
+    alive = np.arange(nc)
+    n_alive = nc
+    lrng = np.empty(1, np.uint64)
+    used = 0
+    if mode == 1:
+        batch = max(1, int(cfg[C_BATCH]))
+        r = 0
+        while used < budget and n_alive > 1:
+            lrng[0] = next_u64(rng)
+            _det(s, det, me, lrng, perfect, known, infer, params, prow)
+            saved = lrng[0]
+            for i in range(n_alive):
+                ci = alive[i]
+                contract.copy_into(det, w)
+                lrng[0] = saved
+                contract.apply_inplace(w, cand[ci])
+                if not contract.is_over(w):
+                    search.playout(w, pcode, params, prow, lrng, max_len)
+                x[ci] = _reward(w, me, cfg, ws, sc)
+                tot[ci] += x[ci]
+                cnt[ci] += 1.0
+                used += 1
+            for i in range(n_alive):
+                ci = alive[i]
+                d = x[ci] - x[0]
+                dsum[ci] += d
+                dsq[ci] += d * d
+            r += 1
+            if r % batch == 0 and r >= 2:
+                j = 0
+                for i in range(n_alive):
+                    ci = alive[i]
+                    keep = True
+                    if ci != 0:
+                        m = dsum[ci] / r
+                        var = (dsq[ci] / r - m * m) / (r - 1)
+                        se = np.sqrt(var) if var > 0 else 0.0
+                        if m + cfg[C_DROP] * se < 0 or (m < 0 and se == 0.0):
+                            keep = False
+                    if keep:
+                        alive[j] = ci
+                        j += 1
+                n_alive = j
+        st[S_PLAYOUTS] += used
+        best = 0
+        bv = tot[0] / cnt[0] + bias
+        for i in range(n_alive):
+            ci = alive[i]
+            if ci == 0 or cnt[ci] < 2:
+                continue
+            m = dsum[ci] / cnt[ci]
+            var = (dsq[ci] / cnt[ci] - m * m) / (cnt[ci] - 1)
+            se = np.sqrt(var) if var > 0 else 0.0
+            v = tot[ci] / cnt[ci]
+            if m > 0 and m > cfg[C_Z] * se and v > bv:
+                bv = v
+                best = ci
+        if best != 0:
+            st[S_SWITCH] += 1
+        return cand[best]
+    # modes 0 and 2: sequential halving (mode 2 keeps candidate 0 alive and ends on a z-test)
+    rounds = 0
+    c = 1
+    while c < nc:
+        c *= 2
+        rounds += 1
+    for _r in range(rounds):
+        m = budget // (rounds * n_alive)
+        if m < 1:
+            m = 1
+        for _j in range(m):
+            lrng[0] = next_u64(rng)
+            _det(s, det, me, lrng, perfect, known, infer, params, prow)
+            saved = lrng[0]
+            for i in range(n_alive):
+                ci = alive[i]
+                contract.copy_into(det, w)
+                lrng[0] = saved
+                contract.apply_inplace(w, cand[ci])
+                if not contract.is_over(w):
+                    search.playout(w, pcode, params, prow, lrng, max_len)
+                x[ci] = _reward(w, me, cfg, ws, sc)
+                tot[ci] += x[ci]
+                cnt[ci] += 1.0
+                used += 1
+            if mode == 2:
+                for i in range(n_alive):
+                    ci = alive[i]
+                    d = x[ci] - x[0]
+                    dsum[ci] += d
+                    dsq[ci] += d * d
+        keep = (n_alive + 1) // 2
+        if mode == 2:
+            # candidate 0 stays at alive[0]; the rest compete for keep - 1 places
+            for i in range(n_alive):
+                if alive[i] == 0:
+                    alive[i] = alive[0]
+                    alive[0] = 0
+            for i in range(1, keep):
+                bi = i
+                bv = -1e300
+                for j in range(i, n_alive):
+                    cj = alive[j]
+                    v = tot[cj] / cnt[cj]
+                    if v > bv:
+                        bv = v
+                        bi = j
+                t = alive[i]
+                alive[i] = alive[bi]
+                alive[bi] = t
+            if keep < 2:
+                keep = 2
+            n_alive = keep
+            if n_alive == 2 and _r >= rounds - 1:
+                break
+            continue
+        for i in range(keep):
+            bi = i
+            bv = -1e300
+            for j in range(i, n_alive):
+                cj = alive[j]
+                v = tot[cj] / cnt[cj] + (bias if cj == 0 else 0.0)
+                if v > bv:
+                    bv = v
+                    bi = j
+            t = alive[i]
+            alive[i] = alive[bi]
+            alive[bi] = t
+        n_alive = keep
+        if n_alive == 1:
+            break
+    st[S_PLAYOUTS] += used
+    if mode == 2:
+        best = 0
+        bv = tot[0] / cnt[0] + bias
+        for i in range(n_alive):
+            ci = alive[i]
+            if ci == 0 or cnt[ci] < 2:
+                continue
+            # paired statistics accumulate only while both were alive: from the start for ci
+            m = dsum[ci] / cnt[ci]
+            var = (dsq[ci] / cnt[ci] - m * m) / (cnt[ci] - 1)
+            se = np.sqrt(var) if var > 0 else 0.0
+            v = tot[ci] / cnt[ci]
+            if m > 0 and m > cfg[C_Z] * se and v > bv:
+                bv = v
+                best = ci
+        if best != 0:
+            st[S_SWITCH] += 1
+        return cand[best]
+    if alive[0] != 0:
+        st[S_SWITCH] += 1
+    return cand[alive[0]]
+
+
+@njit(cache=True)
+def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
+    """Games ``first ..``: the lab search (row 0) in seat ``g % 2`` (every seat if
+    ``mirror``), ``attacker`` (row 1) in the other. ``out[g]``: (the search seat's win share,
+    1 if nobody won, decisions)."""
+    legal = np.empty(search.num_actions(s), np.int32)
+    brng = np.empty(1, np.uint64)
+    srng = np.empty(1, np.uint64)
+    ws = np.zeros(8, np.float64)
+    maxd = 64000
+    for g in range(n_games):
+        gi = np.uint64(first + g)
+        me = (first + g) % 2
+        contract.init_state(s, 2, seed_for(seed, gi, np.uint64(0)))
+        brng[0] = seed_for(seed, gi, np.uint64(1))
+        srng[0] = seed_for(seed, gi, np.uint64(2))
+        d = 0
+        while not contract.is_over(s) and d < maxd:
+            nl = contract.legal_actions_into(s, legal)
+            c = contract.current_seat(s)
+            if nl == 1:
+                a = legal[0]
+            elif c == me or mirror:
+                a = lab_choose(cfg, params, 0, s, legal, nl, srng, st)
+            else:
+                a = common.bot_choose(codes[1], params, 1, s, legal, nl, brng)
+            contract.apply_inplace(s, a)
+            d += 1
+        contract.win_shares_into(s, ws)
+        out[g, 0] = ws[me]
+        out[g, 1] = 1.0 if ws[0] + ws[1] == 0.0 else 0.0
+        out[g, 2] = d
+
+
+def run(n: int, seed: int, values: dict, mirror: bool = False, chunk: int = 50,
+        first: int = 0, quiet: bool = False):
+    game = sim.get_game("go-town")
+    codes, params = game.bots.params_matrix(["search", "attacker"])
+    cfg = np.array([float(values.get(k, DEFAULTS[k])) for k in KNOBS], np.float64)
+    s = game.new_state(2, 1)
+    st = np.zeros(4, np.float64)
+    out = np.zeros((n, 3), np.float64)
+    t0 = time.process_time()
+    play(cfg, s, np.uint64(seed), 10**6, 1, codes, params, mirror, np.zeros((1, 3)), st)
+    if not quiet:
+        print(f"warm-up {time.process_time() - t0:.1f} CPU s", flush=True)
+    st[:] = 0
+    cpu = 0.0
+    done = 0
+    while done < n:
+        m = min(chunk, n - done)
+        t0 = time.process_time()
+        play(cfg, s, np.uint64(seed), first + done, m, codes, params, mirror,
+             out[done:done + m], st)
+        cpu += time.process_time() - t0
+        done += m
+        if not quiet:
+            print(f"  {done}: {out[:done, 0].mean():.3f}  {cpu / done:.3f} CPU s/game",
+                  flush=True)
+    return out, st, cpu
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--mirror", action="store_true")
+    ap.add_argument("--set", action="append", default=[])
+    a = ap.parse_args(argv)
+    values = {}
+    for kv in a.set:
+        key, v = kv.split("=")
+        if key not in KNOBS:
+            raise SystemExit(f"unknown knob {key}; allowed {KNOBS}")
+        values[key] = float(v)
+    out, st, cpu = run(a.n, a.seed, values, a.mirror, first=a.first)
+    k = out[:, 0].sum()
+    lo, hi = proportion_confint(k, a.n, method="wilson")
+    cfg = " ".join(f"{k}={v:g}" for k, v in values.items())
+    print(f"LAB {cfg or 'defaults'} seed {a.seed} n {a.n}{' mirror' if a.mirror else ''}: "
+          f"win {k / a.n:.3f} [{lo:.3f}, {hi:.3f}] unfinished {int(out[:, 1].sum())} "
+          f"cpu/game {cpu / a.n:.3f} searched/dec {st[S_SEARCHED] / max(st[S_DEC], 1):.2f} "
+          f"playouts/search {st[S_PLAYOUTS] / max(st[S_SEARCHED], 1):.0f} "
+          f"switch {st[S_SWITCH] / max(st[S_SEARCHED], 1):.3f} "
+          f"dec/game {st[S_DEC] / a.n:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
