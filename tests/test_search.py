@@ -82,14 +82,22 @@ def test_params_matrix_appends_the_experts_of_the_rollout_search(gid):
     pcode = game.strategies[playout].code
     experts = [e for e in order if e != playout and game.strategies[e].code == pcode]
     assert experts and "random" not in experts and "mcts" not in experts
+    # ``mcts`` may play its playouts with another bot (Province: ``denial``, ``search``
+    # ``greedy-tuned``): then that bot's row follows the experts
+    mplayout = order[int(game.strategies["mcts"].params[search.P_PLAYOUT])]
+    extra = [] if mplayout == playout else [mplayout]
     codes, params = game.bots.params_matrix(["search", "mcts", "search"])
-    # rows: search, mcts, search, the playout bot, then the experts in the game's order
-    assert codes.tolist() == [search.SEARCH_CODE] * 3 + [pcode] * (1 + len(experts))
+    # rows: search, mcts, search, the playout bot, the experts in the game's order, then
+    # ``mcts``'s playout bot where it is another
+    assert codes.tolist() == ([search.SEARCH_CODE] * 3 + [pcode] * (1 + len(experts))
+                              + [game.strategies[e].code for e in extra])
     for i in (0, 2):
         assert params[i, search.P_PROW] == 3
         assert params[i, search.P_EROW] == 4 and params[i, search.P_NEXP] == len(experts)
         assert params[i, search.P_ECODE] == pcode
-    assert params[1, search.P_PROW] == 3 and params[1, search.P_NEXP] == 0
+    mrow = 3 if not extra else 4 + len(experts)
+    assert params[1, search.P_PROW] == mrow and params[1, search.P_NEXP] == 0
+    assert params[mrow].tolist() == list(game.strategies[mplayout].params)
     for j, e in enumerate(experts):
         assert params[4 + j].tolist() == list(game.strategies[e].params)
 
