@@ -128,7 +128,7 @@ def __getattr__(name: str):
 STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
     "go-town": {200: ("attacker", 0.570, 0.472, 0.663, 100),
                 400: ("attacker", 0.630, 0.532, 0.718, 100),
-                1000: ("attacker", 0.590, 0.521, 0.656, 200)},
+                1000: ("attacker", 0.634, 0.604, 0.663, 1000)},
     "three-little-wolves": {96: ("greedy-2p", 0.6375, 0.483, 0.768, 40),
                             256: ("greedy-2p", 0.565, 0.467, 0.658, 100),
                             400: ("greedy-2p", 0.725, 0.697, 0.752, 1000)},
@@ -136,11 +136,12 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
                     96: ("greedy", 0.958, 0.944, 0.969, 1000)},
     "suburbia": {32: ("commercial", 0.797, 0.771, 0.821, 1000),
                  96: ("commercial", 0.875, 0.739, 0.945, 40)},
-    "province": {96: ("denial", 0.689, 0.660, 0.717, 1000)},
+    "province": {96: ("greedy-tuned", 0.823, 0.798, 0.845, 1000)},
 }
 """Measured strength of ``SEARCH_BOT`` at a budget: ``budget -> (opponent, win share, Wilson
 95% lo, hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch search" and
-"branch search-s9": the Wolves' 400 and Province's 96 are the 1,000 games of search-s9).
+"branch search-s9": the Wolves' 400 are the 1,000 games of search-s9; "session 11": Go Town's
+1,000 with its hooks, Province's 96 against greedy-tuned with greedy-tuned's playouts).
 The tier study states it, so a reader sees whether the search tier is stronger than the
 scripted one at the budget played. (Go Town's play every legal action as a candidate,
 ``n_random`` 64, as its default does; the Wolves' 96 and 256 only the experts', their 400 every
