@@ -244,9 +244,17 @@ def test_run_study_belongs_to_its_run_and_reaches_the_report(tmp_path):
     assert (d["n_search"], d["budget"], d["n_scripted"], d["n_random"], d["seed"],
             d["seating"]) == (2, 3, 40, 200, 3, "pool")
     assert d["run"]["strategies"] == ["greedy", "attacker"]
+    assert d["search_finished"] >= min(2, d["search_played"]) and (folder / T.SEARCH_GAMES
+                                                                    ).exists()
     stamp = (folder / "tiers.json").stat().st_mtime_ns
     T.run_tiers_of(run, 1, n_search=2, budget=3, n_scripted=200)  # the same study: kept
     assert (folder / "tiers.json").stat().st_mtime_ns == stamp
+    old = dict(d)  # a study of the same sizes from before the top-up is played again
+    for k in ("search_played", "search_finished", "search_cap"):
+        old.pop(k)
+    (folder / "tiers.json").write_text(json.dumps(old))
+    T.run_tiers_of(run, 1, n_search=2, budget=3, n_scripted=200)
+    assert "search_finished" in T.load_tiers(folder)
     from analysis.report import write_report
 
     res = write_report([str(run)], str(tmp_path / "rep"))

@@ -137,7 +137,7 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
                             256: ("greedy-2p", 0.565, 0.467, 0.658, 100),
                             400: ("greedy-2p", 0.725, 0.697, 0.752, 1000)},
     "little-town": {32: ("greedy", 0.975, 0.871, 0.996, 40),
-                    96: ("greedy", 0.958, 0.944, 0.969, 1000)},
+                    96: ("greedy-tuned", 0.9455, 0.930, 0.958, 1000)},
     "suburbia": {32: ("commercial", 0.797, 0.771, 0.821, 1000),
                  96: ("commercial", 0.875, 0.739, 0.945, 40)},
     "province": {96: ("greedy-tuned", 0.823, 0.798, 0.845, 1000)},
@@ -145,7 +145,9 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
 """Measured strength of ``SEARCH_BOT`` at a budget: ``budget -> (opponent, win share, Wilson
 95% lo, hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch search" and
 "branch search-s9": the Wolves' 400 are the 1,000 games of search-s9; "session 11": Go Town's
-1,000 with its hooks, Province's 96 against greedy-tuned with greedy-tuned's playouts).
+1,000 with its hooks, Province's 96 against greedy-tuned with greedy-tuned's playouts;
+"session 12": Little Town's 96 against greedy-tuned, the mix's top bot since then, where
+against the hand-set greedy it was 0.958 [0.944, 0.969]).
 The tier study states it, so a reader sees whether the search tier is stronger than the
 scripted one at the budget played. (Go Town's play every legal action as a candidate,
 ``n_random`` 64, as its default does; the Wolves' 96 and 256 only the experts', their 400 every
