@@ -798,8 +798,9 @@ def robustness(
 @app.command()
 def tiers(
     game: str = typer.Argument(..., help="game id"),
-    n: int = typer.Option(200, "-n", "--games", help="games of the search tier (search in every "
-                          "seat)"),
+    n: int = typer.Option(200, "-n", "--games", help="finished games of the search tier "
+                          "(search in every seat; it plays further games, at most 2x -n, until "
+                          "-n are finished)"),
     scripted_games: Optional[int] = typer.Option(
         None, "--scripted-games", help="games of the random and scripted tiers (default "
                                        "max(-n, 4000); the search tier plays the first -n)"),

@@ -244,9 +244,17 @@ def test_run_study_belongs_to_its_run_and_reaches_the_report(tmp_path):
     assert (d["n_search"], d["budget"], d["n_scripted"], d["n_random"], d["seed"],
             d["seating"]) == (2, 3, 40, 200, 3, "pool")
     assert d["run"]["strategies"] == ["greedy", "attacker"]
+    assert d["search_finished"] >= min(2, d["search_played"]) and (folder / T.SEARCH_GAMES
+                                                                    ).exists()
     stamp = (folder / "tiers.json").stat().st_mtime_ns
     T.run_tiers_of(run, 1, n_search=2, budget=3, n_scripted=200)  # the same study: kept
     assert (folder / "tiers.json").stat().st_mtime_ns == stamp
+    old = dict(d)  # a study of the same sizes from before the top-up is played again
+    for k in ("search_played", "search_finished", "search_cap"):
+        old.pop(k)
+    (folder / "tiers.json").write_text(json.dumps(old))
+    T.run_tiers_of(run, 1, n_search=2, budget=3, n_scripted=200)
+    assert "search_finished" in T.load_tiers(folder)
     from analysis.report import write_report
 
     res = write_report([str(run)], str(tmp_path / "rep"))
@@ -291,3 +299,77 @@ def test_command_names_only_the_options_that_differ_from_the_defaults():
                          "options": {"target_floors": 5, "dog_moves_up": True}})
     assert cmd == ("boardsim tiers go-town -n 200 --players 2 --seed 1 --strategies "
                    "greedy,attacker --seating pool -o dog_moves_up=True")
+
+
+# ---- the search tier plays until n_search games are finished (issue 27) ---------------------
+def _fake_play_tier(calls, unfinished):
+    """A stand-in for ``play_tier``: game i (its run index) is unfinished when
+    ``unfinished(i)`` (a Go Town deadlock, say), else won by seat i mod 2; records the game
+    indices each search-tier call played."""
+
+    def fake(game_id, n, players, strategies, seating, seed, options, holders, budget=None,
+             jobs=1, chunk_size=500, tick=None, start=0):
+        idx = np.arange(start, start + n)
+        fin = np.array([not unfinished(int(i)) for i in idx], bool)
+        ws = np.zeros((n, players))
+        ws[np.arange(n), idx % players] = 1.0
+        ws[~fin] = 0.0
+        if strategies == [T.SEARCH_BOT]:
+            calls.append(list(map(int, idx)))
+        out = {"win_share": ws, "finished": fin, "first_player": (idx % players).astype(np.int64)}
+        for h in holders:
+            out["h:" + h] = np.zeros((n, players), np.int16)
+        return out
+
+    return fake
+
+
+def test_search_tier_tops_up_until_n_search_games_are_finished(tmp_path, monkeypatch):
+    """Go Town's study played 200 search games and got 197 finished (3 deadlocks): the search
+    tier now plays the next game indices until 200 are finished, each game once, in order."""
+    import polars as pl
+
+    calls: list[list[int]] = []
+    monkeypatch.setattr(T, "play_tier", _fake_play_tier(calls, lambda i: i % 5 == 2))
+    d = T.run_tiers("go-town", n_search=20, n_scripted=200, out=tmp_path)["data"]
+    played = [i for c in calls for i in c]
+    # games 0..24 hold 5 unfinished (2, 7, 12, 17, 22): the shortest prefix with 20 finished
+    assert played == list(range(25)), calls
+    assert calls[0] == list(range(20))  # the first 20, then the missing 4, then 1
+    assert (d["n_search"], d["search_played"], d["search_finished"]) == (20, 25, 20)
+    assert d["search_cap"] == 40
+    fp = d["findings"][0]
+    assert fp["tiers"]["search"]["n"] == 20
+    assert fp["diff"]["n"] == 20  # paired over the 25 games played, finished in both
+    assert "n=20 finished of 25 games played" in d["headline"]
+    md = (tmp_path / "tiers.md").read_text()
+    assert "games 0..24: n=20 finished of 25 games played" in md
+    games = pl.read_parquet(tmp_path / T.SEARCH_GAMES)  # the search games, recomputable
+    assert games["game"].to_list() == list(range(25))
+    assert games["finished"].sum() == 20
+    assert games.filter(pl.col("finished"))["win_share"].list.sum().sum() == 20
+
+
+def test_search_tier_stops_at_its_cap_and_says_so(tmp_path, monkeypatch):
+    calls: list[list[int]] = []
+    monkeypatch.setattr(T, "play_tier", _fake_play_tier(calls, lambda i: i >= 8))
+    d = T.run_tiers("go-town", n_search=10, n_scripted=200, out=tmp_path)["data"]
+    assert [i for c in calls for i in c] == list(range(20))  # SEARCH_CAP x n_search
+    assert (d["search_played"], d["search_finished"]) == (20, 8)
+    assert "n=8 finished of 20 games played, short of the 10 asked: capped at 20 games" in \
+        d["headline"]
+    # never beyond the scripted tier's games, with which the search games are paired
+    calls.clear()
+    d = T.run_tiers("go-town", n_search=10, n_scripted=12, out=tmp_path)["data"]
+    assert (d["search_played"], d["search_cap"]) == (12, 12)
+
+
+def test_play_tier_from_a_start_index_plays_the_same_games():
+    """Game i is seeded from (run seed, i) whichever call plays it: the top-up's games are the
+    run's next games, not new ones."""
+    names = ["greedy", "attacker"]
+    whole = T.play_tier("go-town", 12, 2, names, "pool", 9, {}, ["played_DOG"], None, 1, 5)
+    tail = T.play_tier("go-town", 5, 2, names, "pool", 9, {}, ["played_DOG"], None, 1, 2,
+                       start=7)
+    for key in whole:
+        np.testing.assert_array_equal(whole[key][7:], tail[key])

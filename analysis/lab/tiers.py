@@ -12,8 +12,9 @@ under three **tiers**:
   stated one (``budget``, playouts per decision).
 
 The random and scripted tiers play ``n_scripted`` games (cheap), the search tier the first
-``n_search`` of the same games (dear); the paired difference search - scripted is taken over
-those ``n_search`` games, game by game.
+of the same games until ``n_search`` of them are finished (dear; ``play_search_tier``: games 0
+.. n_search-1, then the next indices, at most ``SEARCH_CAP`` x n_search games); the paired
+difference search - scripted is taken over the search games played, game by game.
 
 Findings, each measured in every tier, in points (win share x 100):
 
@@ -38,7 +39,9 @@ interval excludes 0) or ``none`` (neither excludes 0).
 Outputs (``--out``, default ``reports/<game>/tiers``; ``<run>/tiers`` for ``boardsim run``):
 ``tiers.json`` (the setup, the run it belongs to, wall and process-CPU seconds per tier
 (numba's compile included where it happened) and every finding with its numbers
-and verdict) and ``tiers.md``. ``tiers_for_run`` finds the study of a results run for its
+and verdict; ``search_played`` and ``search_finished``, the search games played and finished),
+``tiers.md`` and ``search_games.parquet`` (the search tier's games, one row each, so its numbers
+can be recomputed from disk). ``tiers_for_run`` finds the study of a results run for its
 report (analysis/report/tiers_section.py).
 """
 
@@ -76,7 +79,8 @@ from analysis.stats import cluster_difference, cluster_mean, wilson_interval
 from sim.core.errors import UserError
 
 __all__ = ["TIERS", "VERDICTS", "DEFAULT_STUDY", "tier_study", "MIN_HOLDERS", "TIERS_DIR", "classify",
-           "play_tier", "run_tiers", "tiers_for_run", "run_tiers_of", "headline",
+           "play_tier", "play_search_tier", "SEARCH_CAP", "SEARCH_GAMES", "run_tiers",
+           "tiers_for_run", "run_tiers_of", "headline",
            "heads_up", "load_tiers", "findings_table"]
 
 
@@ -133,7 +137,7 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
                             256: ("greedy-2p", 0.565, 0.467, 0.658, 100),
                             400: ("greedy-2p", 0.725, 0.697, 0.752, 1000)},
     "little-town": {32: ("greedy", 0.975, 0.871, 0.996, 40),
-                    96: ("greedy", 0.958, 0.944, 0.969, 1000)},
+                    96: ("greedy-tuned", 0.9455, 0.930, 0.958, 1000)},
     "suburbia": {32: ("commercial", 0.797, 0.771, 0.821, 1000),
                  96: ("commercial", 0.875, 0.739, 0.945, 40)},
     "province": {96: ("greedy-tuned", 0.823, 0.798, 0.845, 1000)},
@@ -141,7 +145,9 @@ STRENGTH: dict[str, dict[int, tuple[str, float, float, float, int]]] = {
 """Measured strength of ``SEARCH_BOT`` at a budget: ``budget -> (opponent, win share, Wilson
 95% lo, hi, games)`` heads-up at 2 players, seats alternated (BENCHMARKS.md, "branch search" and
 "branch search-s9": the Wolves' 400 are the 1,000 games of search-s9; "session 11": Go Town's
-1,000 with its hooks, Province's 96 against greedy-tuned with greedy-tuned's playouts).
+1,000 with its hooks, Province's 96 against greedy-tuned with greedy-tuned's playouts;
+"session 12": Little Town's 96 against greedy-tuned, the mix's top bot since then, where
+against the hand-set greedy it was 0.958 [0.944, 0.969]).
 The tier study states it, so a reader sees whether the search tier is stronger than the
 scripted one at the budget played. (Go Town's play every legal action as a candidate,
 ``n_random`` 64, as its default does; the Wolves' 96 and 256 only the experts', their 400 every
@@ -240,9 +246,11 @@ def _with_budget(game, names: list[str], budget: int | None):
 def play_tier(game_id: str, n: int, players: int, strategies: list[str], seating: str,
               seed: int, options: dict[str, Any], holders: list[str], budget: int | None = None,
               jobs: int = 1, chunk_size: int = 500,
-              tick: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
-    """Play games ``0 .. n-1`` of run ``seed`` (``Game.run_chunk``'s games: chance seed
-    ``seed_for(seed, i, 0)``, seating ``sim.core.seating.seat_matrix``), with every search
+              tick: Callable[[int], None] | None = None, start: int = 0
+              ) -> dict[str, np.ndarray]:
+    """Play games ``start .. start+n-1`` of run ``seed`` (``Game.run_chunk``'s games: chance
+    seed ``seed_for(seed, i, 0)``, seating ``sim.core.seating.seat_matrix``: game i is the same
+    game whichever call plays it), with every search
     bot's budget set to ``budget`` playouts per decision when given. Returns per-game arrays:
     ``win_share`` float64 ``[n, players]``, ``finished`` bool ``[n]`` (neither at the length
     limit nor a deadlock), ``first_player`` int64 ``[n]`` and, for each name of ``holders``,
@@ -261,7 +269,7 @@ def play_tier(game_id: str, n: int, players: int, strategies: list[str], seating
     codes, params = _with_budget(game, names, budget)
 
     def one(first: int):
-        count = min(chunk_size, n - first)
+        count = min(chunk_size, start + n - first)
         idx = seat_matrix(seating, seed, first, count, players, len(names))
         s = game._alloc(resolved)
         res = game._play_chunk(s, first, count, np.uint64(int(seed) % 2**64), players,
@@ -271,7 +279,7 @@ def play_tier(game_id: str, n: int, players: int, strategies: list[str], seating
         return res
 
     parts = Parallel(n_jobs=jobs, backend="threading")(
-        delayed(one)(f) for f in range(0, n, chunk_size))
+        delayed(one)(f) for f in range(start, start + n, chunk_size))
     out = {
         "win_share": np.concatenate([r.win_share for r in parts]).astype(np.float64),
         "finished": finished_mask(game, np.concatenate([r.end_reason for r in parts])),
@@ -280,6 +288,37 @@ def play_tier(game_id: str, n: int, players: int, strategies: list[str], seating
     for h in holders:
         out["h:" + h] = np.concatenate([r.seat_detail[h] for r in parts]).astype(np.int16)
     return out
+
+
+SEARCH_CAP = 2
+"""The search tier plays games until ``n_search`` of them are finished (``play_search_tier``),
+but never more than ``SEARCH_CAP x n_search`` games (nor more than the scripted tier's games,
+with which it is paired game by game): a game whose search games rarely finish states its
+shortfall instead of playing on."""
+
+
+def play_search_tier(game_id: str, n_search: int, cap: int, players: int, seed: int,
+                     options: dict[str, Any], holders: list[str], budget: int | None,
+                     jobs: int = 1, tick: Callable[[int], None] | None = None
+                     ) -> dict[str, np.ndarray]:
+    """The search tier (``SEARCH_BOT`` in every seat) until ``n_search`` finished games: games
+    ``0 .. n_search-1`` of run ``seed`` first, then, while fewer than ``n_search`` of the games
+    played are finished (a game stopped at the length limit or in a deadlock has no result),
+    the next game indices, as many as finished games are missing, and so on, up to ``cap``
+    games in all. Game i is always ``play_tier``'s game i (chance seed ``seed_for(seed, i, 0)``),
+    none is played twice and none is left out: the games played are the shortest prefix
+    ``0 .. m-1`` of the run's games holding ``n_search`` finished ones (or the first ``cap``),
+    whatever ``jobs``. Returns ``play_tier``'s arrays over the ``m`` games played."""
+    parts: list[dict[str, np.ndarray]] = []
+    played = finished = 0
+    while finished < n_search and played < cap:
+        k = min(n_search - finished, cap - played)
+        arm = play_tier(game_id, k, players, [SEARCH_BOT], "fixed", seed, options, holders,
+                        budget, jobs, 1, tick, start=played)
+        parts.append(arm)
+        played += k
+        finished += int(arm["finished"].sum())
+    return {key: np.concatenate([a[key] for a in parts]) for key in parts[0]}
 
 
 def load_run_arm(run_dir: str | os.PathLike, holders: list[str]) -> dict[str, np.ndarray]:
@@ -466,7 +505,11 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     """Play the three tiers of ``game_id`` on the same seeds and write ``tiers.json`` and
     ``tiers.md`` into ``out`` (default ``reports/<game>/tiers``).
 
-    ``n_search``: games of the search tier (1..100,000); ``n_scripted``: games of the random and
+    ``n_search``: finished games of the search tier (1..100,000): it plays games 0 ..
+    n_search-1, then further game indices until ``n_search`` of them are finished, at most
+    ``SEARCH_CAP`` x n_search games and no more than the scripted tier's
+    (``play_search_tier``; ``tiers.json`` records ``search_played`` and ``search_finished``,
+    and ``search_games.parquet`` the games); ``n_scripted``: games of the random and
     scripted tiers (default ``max(n_search, 4000)``; at least ``n_search``); ``players``:
     default 2; ``strategies``/``seating``: the scripted tier (default the game's recommended
     mix, pool seating); ``budget``: the search bot's playouts per decision (default: its
@@ -520,7 +563,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     def tick(k: int) -> None:
         done[0] += k
         if progress is not None:
-            progress(done[0], total)
+            progress(done[0], max(total, done[0]))  # the search tier may top up
 
     arms: dict[str, dict] = {}
     seconds: dict[str, float] = {}
@@ -538,17 +581,22 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
                 raise UserError(f"tiers: the run {scripted_run} has {n_run:,} games, fewer "
                                 f"than the {n_search:,} search-tier games")
             tick(n)
+        elif tier == "search":  # until n_search finished games, paired with the scripted
+            cap = min(SEARCH_CAP * n_search, int(arms["scripted"]["finished"].shape[0]))
+            arms[tier] = play_search_tier(game.id, n_search, cap, players, seed, options,
+                                          holders, used_budget, jobs, tick)
         else:
             arms[tier] = play_tier(game.id, n, players, names, seat, seed, options, holders,
-                                   used_budget if tier == "search" else None, jobs, chunk,
-                                   tick)
+                                   None, jobs, chunk, tick)
         seconds[tier] = round(time.perf_counter() - t0, 2)
         cpu[tier] = round(time.process_time() - c0, 2)
+    played = int(arms["search"]["finished"].shape[0])  # search games 0 .. played-1
+    finished = int(arms["search"]["finished"].sum())
     # at 2 players the second position mirrors the first (win shares sum to 1): one finding
-    findings = [_position_finding(arms, k, n_search) for k in range(players if players > 2
-                                                                     else 1)]
+    findings = [_position_finding(arms, k, played) for k in range(players if players > 2
+                                                                   else 1)]
     for label, col, hmin in _pick_components(arms["scripted"], comps):
-        findings.append(_component_finding(arms, label, col, hmin, n_search))
+        findings.append(_component_finding(arms, label, col, hmin, played))
     bh_findings(findings)
     for f in findings:
         t = f["tiers"]
@@ -559,6 +607,7 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     setup = {"game": game.id, "title": game.title, "players": players,
              "strategies": list(strategies), "seating": seating, "seed": seed,
              "options": options, "version": game.version, "n_search": n_search,
+             "search_played": played, "search_finished": finished, "search_cap": cap,
              "n_scripted": n_run or n_scripted, "n_random": n_scripted,
              "scripted_source": ("the results run's own games (read, not replayed)"
                                  if n_run else "played"), "budget": used_budget,
@@ -570,11 +619,33 @@ def run_tiers(game_id: str, n_search: int = 200, players: int | None = None,
     data["headline"] = headline(data)
     data["command"] = command_for(data)
     out.mkdir(parents=True, exist_ok=True)
+    _write_search_games(out / SEARCH_GAMES, arms["search"], holders)
     write_atomic(out / "tiers.json", json.dumps(data, indent=2, default=str) + "\n")
     md = markdown(data)
     write_atomic(out / "tiers.md", md)
     return {"data": data, "markdown": out / "tiers.md",
             "summary": data["headline"] + f"\nreport: {out / 'tiers.md'}"}
+
+
+SEARCH_GAMES = "search_games.parquet"
+"""The search tier's games beside ``tiers.json``: one row per game played (``game`` index,
+``first_player``, ``finished``, the seats' ``win_share`` and holder columns as lists), so the
+study's search-tier numbers can be recomputed from disk (the scripted tier is the run's own
+Parquet, or ``play_tier``'s games on the recorded seed)."""
+
+
+def _write_search_games(path: Path, arm: dict[str, np.ndarray], holders: list[str]) -> None:
+    import polars as pl
+
+    n = arm["finished"].shape[0]
+    cols = {"game": np.arange(n, dtype=np.int64), "first_player": arm["first_player"],
+            "finished": arm["finished"].astype(bool),
+            "win_share": [list(map(float, r)) for r in arm["win_share"]]}
+    for h in holders:
+        cols[h] = [list(map(int, r)) for r in arm["h:" + h]]
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    pl.DataFrame(cols).write_parquet(tmp)
+    os.replace(tmp, path)
 
 
 def bh_findings(findings: list[dict[str, Any]]) -> None:
@@ -627,9 +698,9 @@ def run_tiers_of(run_dir: str | os.PathLike, jobs: int = 1, n_search: int | None
     if tiers_for_run(run_dir, m) is not None:  # a rerun of `boardsim run` keeps a same study
         old = load_tiers(out)
         if (old.get("n_search"), old.get("budget"), old.get("n_random"),
-                old.get("scripted_source", "played")) == (
+                old.get("scripted_source", "played"), "search_finished" in old) == (
                 n_search, budget, n_scripted, "the results run's own games (read, not "
-                "replayed)"):
+                "replayed)", True):  # a study before the top-up (issue 27) is played again
             return out
     run_tiers(m["game"], n_search, int(m["players"]), list(m["strategies"]), int(m["seed"]),
               jobs, out, dict(m.get("options") or {}), budget, n_scripted,

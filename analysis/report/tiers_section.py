@@ -22,6 +22,8 @@ def tiers_section(doc: Doc, run_dirs: list[str], manifests: list[dict],
         command_for,
         findings_table,
         load_tiers,
+        search_range,
+        search_sample,
         tiers_for_run,
     )
 
@@ -53,8 +55,8 @@ def tiers_section(doc: Doc, run_dirs: list[str], manifests: list[dict],
              data.get("scripted_source", "played") != "played" else "")
           + f") and **search** (`{data.get('search_bot', 'mcts')}` "
           f"in every seat, {data['budget']:,} playouts per decision, its default "
-          f"{data['default_budget']:,}; the first {data['n_search']:,} of the same games; "
-          f"{sec.get('search', 0):.0f} s to play). {data.get('strength', '')} Points are win rate x 100 with 95% "
+          f"{data['default_budget']:,}; {search_range(data)} of the same games, "
+          f"{search_sample(data)}; {sec.get('search', 0):.0f} s to play). {data.get('strength', '')} Points are win rate x 100 with 95% "
           "intervals clustered by game, over finished games. First-player rows: a turn "
           "position's win rate minus parity. Component rows: holders' win rate minus the "
           "others' (an association, not an effect), the strongest and weakest of the "

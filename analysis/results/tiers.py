@@ -83,6 +83,24 @@ def command_for(data: dict[str, Any], n_search: int | None = None) -> str:
     return " ".join(parts)
 
 
+def search_sample(data: dict[str, Any]) -> str:
+    """The search tier's size: ``n=F finished of P games played`` (``F`` counts: a game stopped
+    at the length limit or in a deadlock is neither a win, a loss nor a length), and below the
+    target ``n_search`` the shortfall; a study before the top-up (no ``search_played``):
+    ``n=N games``."""
+    if "search_played" not in data:
+        return f"n={data['n_search']:,} games"
+    f, m = data["search_finished"], data["search_played"]
+    short = (f", short of the {data['n_search']:,} asked: capped at {data.get('search_cap', m):,}"
+             " games" if f < data["n_search"] else "")
+    return f"n={f:,} finished of {m:,} games played{short}"
+
+
+def search_range(data: dict[str, Any]) -> str:
+    """``games 0..P-1`` of the search tier (the games played)."""
+    return f"games 0..{data.get('search_played', data['n_search']) - 1:,}"
+
+
 def headline(data: dict[str, Any]) -> str:
     """One sentence: how many findings hold, flip, weaken, stay undecided or appear under
     search play, with the search tier's size and budget; the first-player finding first."""
@@ -93,17 +111,18 @@ def headline(data: dict[str, Any]) -> str:
     fp = fs[0]
     who = (f"search tier: `{data.get('search_bot', 'mcts')}` in every seat, "
            f"{data['budget']:,} playouts per decision, "
-           f"n={data['n_search']:,} games; scripted tier n={data['n_scripted']:,}")
+           f"{search_sample(data)}; scripted tier n={data['n_scripted']:,}")
     few = fp["tiers"]["search"]["n"] < MIN_DECIDE
+    n_found = data.get("search_finished", data["n_search"])  # finished search games
     fv = {"none": ("no scripted finding, search play undecided at "
                    f"n={fp['tiers']['search']['n']:,}" if few else "in neither tier"),
-          "undecided": f"undecided at n={data['n_search']:,}"}.get(fp["verdict"], fp["verdict"])
+          "undecided": f"undecided at n={n_found:,}"}.get(fp["verdict"], fp["verdict"])
     first = (f"first-player advantage: {fv} (scripted {_fmt(fp['tiers']['scripted'])}, "
              f"search {_fmt(fp['tiers']['search'])} points)")
     if found == 0:
         lead = "No scripted-tier finding to check (every interval includes 0)"
     elif counts["undecided"] == found:
-        lead = (f"Undecided at n={data['n_search']:,} search games: none of the "
+        lead = (f"Undecided at n={n_found:,} search games: none of the "
                 f"{found} scripted finding(s) can be confirmed or refuted")
     else:
         lead = (f"Of {found} scripted findings under search play: {counts['holds']} "
@@ -162,8 +181,9 @@ def markdown(data: dict[str, Any]) -> str:
                 if data.get("scripted_source", "played") != "played"
                 else f"{sec.get('scripted', 0):.1f} s); ") + f"**search** (`{data.get('search_bot', 'mcts')}` in every seat, "
              f"{data['budget']:,} playouts per decision (default {data['default_budget']:,}), "
-             f"playouts by `{data['playout']}`, games 0..{data['n_search'] - 1}, "
-             f"{sec.get('search', 0):.1f} s). {data.get('strength', '')}",
+             f"playouts by `{data['playout']}`, {search_range(data)}: "
+             f"{search_sample(data)}, {sec.get('search', 0):.1f} s). "
+             f"{data.get('strength', '')}",
              "- Values in points (win rate x 100) with 95% intervals clustered by game; "
              "first-player rows: the win rate of a turn position minus parity; component "
              "rows: holders' win rate minus the others' (an association, not an effect; the "

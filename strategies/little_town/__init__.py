@@ -14,8 +14,12 @@ from strategies.trace import trace_games  # the effects study's pairing traces
 
 # The recommended mix of competent bots (no ``random``): the scripted bots that draft by the value
 # table (``greedy-draft-random`` drafts at random). ``boardsim simulate`` draws every seat from it
-# when no --strategies are given, and the main job's studies play it.
-RECOMMENDED_MIX = ("greedy", "builder", "gatherer")
+# when no --strategies are given, and the main job's studies play it. Greedy's row tuned by
+# self-play (``greedy-tuned``, strategies/little_town/tuned.json, ``boardsim train-bot
+# little-town greedy -p 2``; session 12) plays in greedy's place: on the ladder of every bot it
+# rates clearly above the hand-set greedy at 2, 3 and 4 players (+0.11, +0.03, +0.05 logits;
+# tests/bot_audit/results/ladder/little-town-s12, docs/bots.md).
+RECOMMENDED_MIX = ("greedy-tuned", "builder", "gatherer")
 
 # ``boardsim run``'s tier study of this game (analysis.lab.tiers.tier_study): search-tier
 # games, the search bot's budget (playouts per decision) and the games of the random and
