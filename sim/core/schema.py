@@ -35,6 +35,7 @@ fields (written by ``to_dict``, read by ``start``).
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -123,8 +124,17 @@ def _names(f: Field, ctx: Ctx | None, game=None, s=None) -> Sequence[str]:
     return f.names
 
 
+_INDEX: dict[tuple, tuple] = {}  # (id(at), p) -> (at, index)
+
+
 def _index(at: tuple, p: int | None) -> tuple:
-    return tuple(p if i == "p" else i for i in at[1:])
+    """The index into ``at[0]`` for seat ``p`` ("p" in ``at`` replaced), memoised: the dict
+    forms of every decision of the engine-vs-reference replays ask for the same few."""
+    key = (id(at), p)  # ``at`` may hold slices (unhashable before Python 3.12)
+    hit = _INDEX.get(key)
+    if hit is None or hit[0] is not at:
+        hit = _INDEX[key] = (at, tuple(p if i == "p" else i for i in at[1:]))
+    return hit[1]
 
 
 class StateSchema:
@@ -152,6 +162,7 @@ class StateSchema:
         self.check = check  # (game, r, ctx) -> None: the game's cross-field rules
         self.finish = finish  # (game, s, ctx) -> None: derived arrays rebuilt
         self.n_of = n_of  # (views) -> the player count (default: the game's min_players)
+        self._memo: dict[tuple, bytes] = {}  # the ``data`` header by its arrays' bytes
 
     # ---- what the schema declares -------------------------------------------------------
     def views(self, state):
@@ -222,7 +233,24 @@ class StateSchema:
     def _n(self, game, state) -> int:
         return int(self.n_of(self.views(state))) if self.n_of else int(game.min_players)
 
+    def _data_header(self, f: Field, game, state, v, n: int):
+        """The ``data`` header (the component data as a dict), memoised by the bytes of the
+        data and option arrays: it is the same at every decision of a game, and rebuilding it
+        was most of a dict form. Each call gets its own copy (a pickle round trip), so a
+        caller may change what it gets."""
+        key = (game.id, n) + tuple((a, getattr(v, a).dtype.str, getattr(v, a).shape,
+                                    getattr(v, a).tobytes())
+                                   for a in sorted(set(self.data) | {"opts"}) if hasattr(v, a))
+        blob = self._memo.get(key)
+        if blob is None:
+            if len(self._memo) >= 8:
+                self._memo.clear()
+            blob = self._memo[key] = pickle.dumps(f.get(game, state, v, n), protocol=5)
+        return pickle.loads(blob)
+
     def _get(self, f: Field, game, state, v, n: int, p: int | None):
+        if f.kind == "header" and f.key == "data" and p is None and self.data:
+            return self._data_header(f, game, state, v, n)
         if f.kind in ("hook", "header"):
             return f.get(game, state, v, n) if p is None else f.get(game, state, v, n, p)
         arr = getattr(v, f.at[0])
@@ -376,6 +404,8 @@ def _choose(f: Field, r: DictReader, x, where: str, names: Sequence[str]) -> int
 
 
 def _tolist(x) -> list:
+    if isinstance(x, np.ndarray) and x.dtype.kind in "iu":
+        return x.tolist()  # Python ints at every depth, as int(y) gives
     return [_tolist(y) for y in x] if np.ndim(x) > 1 else [int(y) for y in x]
 
 
