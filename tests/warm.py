@@ -71,6 +71,45 @@ def warm_game(gid: str) -> tuple[str, float, float, list[str]]:
             step(f.__name__, f, s)
 
     step("play", play)
+
+    def generic_playout():  # the compiled playout over the kernel contract (common.play_out)
+        from strategies import common
+
+        codes, params = game.bots.params_matrix(names)
+        s = game.new_state(game.min_players, seed=5)
+        legal = np.empty(game.num_actions, np.int32)
+        common.play_out(s, codes, params, np.zeros(4, np.int64), legal, game.bot_rng(2),
+                        game.max_game_length({}))
+
+    step("common.play_out", generic_playout)
+    def pairing_traces():  # the effects study's traces (strategies/trace.py), per watch dtype
+        from analysis.lab import effects
+        from analysis.lab.pairing import first_reached, trace, watch_for
+
+        try:
+            comps = effects.components_for(game)
+        except Exception:  # noqa: BLE001 (a game without component families)
+            return
+        n = min(3, game.max_players)
+        mix = list(game.bots.RECOMMENDED_MIX)
+        idx = np.zeros((1, n), np.int64)
+        seen = set()
+        for c in comps:
+            w = watch_for(game, c)
+            key = str(getattr(game._alloc(game.resolve_options({})), w.field).dtype
+                      if w.field else None)
+            if key not in seen:
+                seen.add(key)
+                trace(game, w, 0, 1, 1, n, idx, mix)
+        if hasattr(game.bots, "first_reached"):  # the seat a removal reaches first
+            first_reached(game, game.with_overrides({comps[0].path: comps[0].new}), 0, 1, 1,
+                          n, idx, mix)
+
+    step("pairing traces", pairing_traces)
+    if game.keeps_derived:
+        s = game.new_state(game.min_players, seed=4)
+        step("apply_checking_derived", game.apply_checking_derived, s,
+             int(game.legal_actions(s)[0]))
     step("soak", soak, gid, 2, game.min_players)
     return gid, time.perf_counter() - t0, time.process_time() - c0, failures
 
