@@ -19,8 +19,9 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/boardsim run
 
-## the suite on every core (pytest-xdist; each test file on one worker, so a file's fixtures
-## are built once); before the workers start, tests/conftest.py compiles every game's engines
+## the suite on every core (pytest-xdist, test by test so the long ones spread over the
+## workers; a file whose tests share a module-scoped fixture stays on one worker, so the
+## fixture is built once: tests/conftest.py); before the workers start, tests/conftest.py compiles every game's engines
 ## once, one process per game (tests/warm.py), and the workers load them from the cache;
 ## a single file or -k selection: $(BIN)/python -m pytest tests/FILE.py
 ## NUMBA_OPT=1 (TEST_NUMBA_OPT): LLVM's optimisation level 1 compiles the engines in about two
@@ -29,7 +30,7 @@ run: $(STAMP)
 ## so `make run` and `make bench` still load level-3 code; TEST_NUMBA_OPT=3 tests the release build
 TEST_NUMBA_OPT ?= 1
 test: $(STAMP)
-	NUMBA_OPT=$(TEST_NUMBA_OPT) $(BIN)/python -m pytest -n auto --dist loadfile --durations=15
+	NUMBA_OPT=$(TEST_NUMBA_OPT) $(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
 
 ## a newcomer's first `make test`, timed: a fresh clone of this repository's HEAD under
 ## $(COLD_DIR) (install and compile included), with the load before and after and the

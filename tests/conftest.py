@@ -42,3 +42,20 @@ def pytest_sessionstart(session):
     tr = config.pluginmanager.get_plugin("terminalreporter")
     log = (lambda m: tr.write_line(m)) if tr is not None else print
     warm(games, log=log)
+
+
+def pytest_collection_modifyitems(config, items):
+    """``make test`` distributes tests one by one (``--dist loadgroup``), so the long ones
+    spread over the workers; a file whose tests share a module- or class-scoped fixture is
+    kept on one worker (an ``xdist_group`` of its own), so that fixture is still built once."""
+    import pytest
+
+    shared = set()
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        if any(fd.scope in ("module", "class", "package") for fds in defs for fd in fds):
+            shared.add(item.path)
+    for item in items:
+        if item.path in shared and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.path.name))
