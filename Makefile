@@ -29,8 +29,13 @@ run: $(STAMP)
 ## "make test at NUMBA_OPT=1"); its versions live in their own cache folder (sim/__init__.py),
 ## so `make run` and `make bench` still load level-3 code; TEST_NUMBA_OPT=3 tests the release build
 TEST_NUMBA_OPT ?= 1
+## BOARDSIM_QUICK_LINK=1 (TEST_QUICK_LINK): a compiled function's linked module is not optimised
+## again as a whole (its functions were, one by one): about half of the compile, the games
+## within a few per cent as fast (sim/__init__.py, BENCHMARKS.md session 12); TEST_QUICK_LINK=0
+## tests numba's own link step
+TEST_QUICK_LINK ?= 1
 test: $(STAMP)
-	NUMBA_OPT=$(TEST_NUMBA_OPT) $(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
+	NUMBA_OPT=$(TEST_NUMBA_OPT) BOARDSIM_QUICK_LINK=$(TEST_QUICK_LINK) $(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
 
 ## a newcomer's first `make test`, timed: a fresh clone of this repository's HEAD under
 ## $(COLD_DIR) (install and compile included), with the load before and after and the

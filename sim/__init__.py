@@ -20,11 +20,51 @@ from pathlib import Path
 from sim.kernel_cache import _imported, kernel_key, kernel_keys, kernel_sources  # noqa: F401
 
 
+def quick_link_wanted() -> bool:
+    """``BOARDSIM_QUICK_LINK=1`` (``make test`` sets it): see ``_quick_link``."""
+    return os.environ.get("BOARDSIM_QUICK_LINK", "").strip() == "1"
+
+
 def opt_suffix() -> str:
-    """``""`` at numba's default optimisation level (3), else ``-O<NUMBA_OPT>``: the suffix of
-    the cache folder, as compiled versions of different levels must not share an index."""
+    """``""`` at numba's default optimisation level (3), else ``-O<NUMBA_OPT>``, and ``-q``
+    under the quick link: the suffix of the cache folder, as compiled versions of different
+    builds must not share an index."""
     opt = os.environ.get("NUMBA_OPT", "").strip()
-    return "" if opt in ("", "3") else f"-O{opt}"
+    return ("" if opt in ("", "3") else f"-O{opt}") + ("-q" if quick_link_wanted() else "")
+
+
+def _quick_link() -> None:
+    """The test build's link step (``BOARDSIM_QUICK_LINK=1``, set by ``make test``).
+
+    numba compiles each ``@njit`` function into its own LLVM module, optimises its functions
+    one by one (at ``NUMBA_OPT``), links in the modules of everything it calls, and then runs
+    the whole optimisation pipeline again over the linked module: every rule and bot that a
+    batch loop, a soak loop, a playout or a search calls is optimised once more inside each of
+    them (most of a first compile: BENCHMARKS.md, "where the compile goes"). Here the linked
+    module gets only numba's cheap pass (inlining at level 0 and the reference-count pruning);
+    its functions stay as optimised one by one. The same machine semantics (the games are the
+    same: the suite's exact-value tests), about half of Little Town's compile, and within a
+    few per cent of the games per second (BENCHMARKS.md, session 12). Its versions live in
+    their own cache folder (``opt_suffix``). numba internals: if they are not as expected,
+    nothing is changed."""
+    from numba.core import codegen, config
+
+    lib = getattr(codegen, "CPUCodeLibrary", None)
+    if lib is None or getattr(lib, "_boardsim_quick_link", False) or not hasattr(
+            lib, "_optimize_final_module") or not hasattr(
+            codegen, "remove_redundant_nrt_refct"):
+        return
+
+    def _optimize_final_module(self):
+        cg = self._codegen
+        mpm, mpb = cg._module_pass_manager(loop_vectorize=cg._loopvect, slp_vectorize=False,
+                                           opt=cg._opt_level, cost="cheap")
+        mpm.run(self._final_module, mpb)
+        if not config.LLVM_REFPRUNE_PASS:
+            self._final_module = codegen.remove_redundant_nrt_refct(self._final_module)
+
+    lib._optimize_final_module = _optimize_final_module
+    lib._boardsim_quick_link = True
 
 
 def _set_numba_cache_dir() -> None:
@@ -53,6 +93,8 @@ def _set_numba_cache_dir() -> None:
         config.reload_config()
 
 _set_numba_cache_dir()
+if quick_link_wanted():
+    _quick_link()
 
 from sim.core.errors import UserError  # noqa: E402
 from sim.registry import get_game, list_games  # noqa: E402

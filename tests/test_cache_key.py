@@ -3,8 +3,11 @@ compiled version on the games it depends on. An edit that can change compiled co
 exactly the versions it can change (one game's edit: only that game's), an edit that cannot
 (the replay, component data passed as arrays) keeps them all."""
 
+import os
 import re
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -163,13 +166,20 @@ def test_python_side_actions_compile_the_int32_version():
     assert [sig[1] for sig in sigs] == [np.int32] or [str(sig[1]) for sig in sigs] == ["int32"]
 
 
-@pytest.mark.parametrize("value,suffix", [(None, ""), ("3", ""), ("1", "-O1"), ("0", "-O0")])
+@pytest.mark.parametrize("value,quick,suffix", [
+    (None, None, ""), ("3", None, ""), ("1", None, "-O1"), ("0", None, "-O0"),
+    ("1", "1", "-O1-q"), (None, "1", "-q"), ("1", "0", "-O1")])
 def test_an_optimisation_level_other_than_3_gets_its_own_cache_folder(monkeypatch, value,
-                                                                      suffix):
-    """numba's index does not record NUMBA_OPT: make test's level-1 versions (Makefile) must
-    never be loaded by a run or the benchmark (level 3), so the folder name carries it."""
+                                                                      quick, suffix):
+    """numba's index records neither NUMBA_OPT nor the quick link: make test's versions
+    (Makefile: level 1, BOARDSIM_QUICK_LINK=1) must never be loaded by a run or the benchmark
+    (level 3, numba's link step), so the folder name carries both."""
     import sim
 
+    if quick is None:
+        monkeypatch.delenv("BOARDSIM_QUICK_LINK", raising=False)
+    else:
+        monkeypatch.setenv("BOARDSIM_QUICK_LINK", quick)
     if value is None:
         monkeypatch.delenv("NUMBA_OPT", raising=False)
     else:
@@ -188,3 +198,23 @@ def test_no_kernel_uses_numba_ir_inlining():
            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
            if re.search(r"inline\s*=\s*['\"]always['\"]", line) and "@" in line]
     assert not bad, bad
+
+
+def test_the_quick_link_is_installed_under_make_test(tmp_path):
+    """``BOARDSIM_QUICK_LINK=1`` (make test) replaces numba's link step of a compiled function
+    (sim/__init__.py ``_quick_link``), and what it compiles runs: if numba's internals change
+    so that the patch cannot apply, this fails instead of the suite silently compiling twice as
+    long."""
+    code = ("import sim, numba\n"
+            "from numba.core import codegen\n"
+            "assert getattr(codegen.CPUCodeLibrary, '_boardsim_quick_link', False)\n"
+            "inner = numba.njit(lambda x: 2 * x)\n"
+            "f = numba.njit(lambda x: inner(x) + 1)\n"
+            "assert f(20) == 41\n"
+            "print(sim.opt_suffix())\n")
+    env = dict(os.environ, BOARDSIM_QUICK_LINK="1", NUMBA_OPT="1",
+               NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "-O1-q"
