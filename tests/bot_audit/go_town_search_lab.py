@@ -22,7 +22,9 @@ MILK/DONUT/THIEF/MASTER, 2 the same for hands above ``refill_to`` only, 3 also n
 pair (unless attacker's hold rule), 4 = 3 for hands above ``refill_to`` only (what
 strategies/go_town/bots.py ``plausible`` ships), 5 = 4 plus no card that steals the searcher's
 unguarded top floor now; 6 = 4 plus no DOG while its own top floor is unguarded and no WRECK
-while the searcher has 2+ floors (session 12). The ``e_*``/``eval`` knobs are placeholders
+while the searcher has 2+ floors (session 12); 7 = 4 plus the oracle test ``_oracle_ok`` (the
+rival's sampled hand in the recorded state of its last END_TURN: not a fair player, a bound on
+what history-aware inference is worth). The ``e_*``/``eval`` knobs are placeholders
 (unused).
 
 Session 12 knobs: ``allow`` (1: the shipped ``allowed`` veto of strategies/go_town/bots.py on
@@ -142,7 +144,36 @@ def _consistent(det, me, infer, params, prow):
 
 
 @njit(cache=True)
-def _det(s, det, me, lrng, perfect, known, infer, params, prow):
+def _oracle_ok(det, me, snap, x, buf, pr, params, prow):
+    """infer 7 (not a fair player's test: it needs the board at the rival's last END_TURN,
+    which the state does not record): the sampled rival hand, put into the recorded state
+    at which the rival (attacker) chose END_TURN, gives attacker no action it ranks above
+    END_TURN (nor, with a full hand, any card play). Only when that hand held 3+ cards (no
+    refill after it); a card the searcher took since makes the tested hand a subset."""
+    r = 1 - me
+    h_end = 0
+    for k in range(1, K.NT):
+        h_end += snap.hands[r, k]
+    if h_end < snap.consts[K.C_REFILL]:
+        return True
+    contract.copy_into(snap, x)
+    for k in range(K.NT):
+        x.hands[r, k] = det.hands[r, k]
+    n = contract.legal_actions_into(x, buf)
+    if n <= 1:
+        return True
+    _prios(x, buf, n, params, prow, pr)
+    h = 0
+    for k in range(1, K.NT):
+        h += x.hands[r, k]
+    for i in range(n):
+        if buf[i] != K.A_END and (pr[i] > 0.0 or h >= x.consts[K.C_LIMIT]):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x, buf, pr):
     for _ in range(200):
         contract.copy_into(s, det)
         if known:
@@ -151,7 +182,11 @@ def _det(s, det, me, lrng, perfect, known, infer, params, prow):
         if perfect:
             return
         search.determinize(det, me, lrng)
-        if _consistent(det, me, infer, params, prow):
+        if infer == 7:
+            if _consistent(det, me, 4, params, prow) and (
+                    snapok[0] == 0 or _oracle_ok(det, me, snap, x, buf, pr, params, prow)):
+                return
+        elif _consistent(det, me, infer, params, prow):
             return
 
 
@@ -224,7 +259,7 @@ def _reward(w, me, cfg, ws, sc):
 
 
 @njit(cache=True)
-def lab_choose(cfg, params, k, s, legal, n, rng, st):
+def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok):
     budget = max(1, int(cfg[C_BUDGET]))
     pcode = int(params[k, search.P_PCODE])
     prow = int(params[k, search.P_PROW])
@@ -290,6 +325,9 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st):
     me = contract.current_seat(s)
     det = search.clone(s)
     w = search.clone(s)
+    ox = search.clone(s)
+    obuf = np.empty(search.num_actions(s), np.int32)
+    opr = np.zeros(search.num_actions(s), np.float64)
     ws = np.zeros(8, np.float64)
     sc = np.zeros(8, np.float64)
     tot = np.zeros(nc, np.float64)
@@ -306,7 +344,8 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st):
         r = 0
         while used < budget and n_alive > 1:
             lrng[0] = next_u64(rng)
-            _det(s, det, me, lrng, perfect, known, infer, params, prow)
+            _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, ox,
+                 obuf, opr)
             saved = lrng[0]
             for i in range(n_alive):
                 ci = alive[i]
@@ -374,7 +413,8 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st):
         pq = 0.0
         for _j in range(m):
             lrng[0] = next_u64(rng)
-            _det(s, det, me, lrng, perfect, known, infer, params, prow)
+            _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, ox,
+                 obuf, opr)
             saved = lrng[0]
             for i in range(n_alive):
                 ci = alive[i]
@@ -489,10 +529,13 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
     srng = np.empty(1, np.uint64)
     ws = np.zeros(8, np.float64)
     maxd = 64000
+    snap = search.clone(s)
+    snapok = np.zeros(1, np.int64)
     for g in range(n_games):
         gi = np.uint64(first + g)
         me = (first + g) % 2
         contract.init_state(s, 2, seed_for(seed, gi, np.uint64(0)))
+        snapok[0] = 0
         brng[0] = seed_for(seed, gi, np.uint64(1))
         srng[0] = seed_for(seed, gi, np.uint64(2))
         d = 0
@@ -502,9 +545,12 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
             if nl == 1:
                 a = legal[0]
             elif c == me or mirror:
-                a = lab_choose(cfg, params, 0, s, legal, nl, srng, st)
+                a = lab_choose(cfg, params, 0, s, legal, nl, srng, st, snap, snapok)
             else:
                 a = common.bot_choose(codes[1], params, 1, s, legal, nl, brng)
+            if c != me and a == K.A_END and s.meta[K.M_PHASE] == K.PH_PLAY:
+                contract.copy_into(s, snap)  # the board at the rival's END_TURN (infer 7)
+                snapok[0] = 1
             contract.apply_inplace(s, a)
             d += 1
         contract.win_shares_into(s, ws)
