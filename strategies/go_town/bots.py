@@ -464,7 +464,7 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 common.add_tuned(STRATEGIES, Path(__file__).parent)
 choose = common.install_bots(GoTownState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
                              playout="attacker", budget=1000,
-                             search_values=dict(budget=1000, n_random=64))
+                             search_values=dict(budget=800, n_random=64))
 # the search's determinizations conditioned on the rival's last turn (attacker as its model)
 search.register_plausible(GoTownState, plausible)
 # no full-hand pass where the playout bot plays a card (the stalls to the turn limit)

@@ -21,7 +21,23 @@ rival's sampled hand is consistent with ``attacker`` having ended its turn with 
 MILK/DONUT/THIEF/MASTER, 2 the same for hands above ``refill_to`` only, 3 also no buildable
 pair (unless attacker's hold rule), 4 = 3 for hands above ``refill_to`` only (what
 strategies/go_town/bots.py ``plausible`` ships), 5 = 4 plus no card that steals the searcher's
-unguarded top floor now. The ``e_*``/``eval`` knobs are placeholders (unused).
+unguarded top floor now; 6 = 4 plus no DOG while its own top floor is unguarded and no WRECK
+while the searcher has 2+ floors (session 12); 7 = 4 plus the oracle test ``_oracle_ok`` (the
+rival's sampled hand in the recorded state of its last END_TURN: not a fair player, a bound on
+what history-aware inference is worth). The ``e_*``/``eval`` knobs are placeholders
+(unused).
+
+Session 12 knobs: ``allow`` (1: the shipped ``allowed`` veto of strategies/go_town/bots.py on
+the candidates; 0, the default, as session 11's lab), ``veto_end`` (1: no END_TURN candidate
+where attacker plays a card), ``end_pen`` (subtracted from an END_TURN candidate's mean when it
+is not attacker's pick), ``prune`` (1: only actions attacker ranks above ``min_pr``, END_TURN
+and the experts' picks), ``plan2`` (1: each card play also as the turn plan "play it, then
+END_TURN"), ``stop_z``/``stop_min``/``stop_every`` (the last halving round between two
+candidates stops once their paired mean difference is ``stop_z`` standard errors from 0, checked
+every ``stop_every`` determinizations from ``stop_min``), ``eq_eps`` (it also stops once the
+difference is within +-``eq_eps`` at 2 standard errors). The summary line adds the END_TURN
+switches (``endsw``), candidates per searched decision and playout decisions per game (a cost
+measure independent of the machine's load), and a second line the switches by attacker's pick.
 
 Game ``i``: chance ``seed_for(seed, i, 0)``, the attacker's generator ``seed_for(seed, i, 1)``,
 the search's ``seed_for(seed, i, 2)``; the search sits in seat ``i % 2``. A game nobody wins
@@ -41,18 +57,25 @@ import sim
 from sim.core import contract
 from sim.core.rng import next_u64, rand_below, seed_for, shuffle
 from sim.go_town import constants as K
+from sim.go_town.kernels import derive_hands
 from strategies import common, search
-from strategies.go_town.bots import _hold
+from strategies.go_town.bots import _hold, _leader, _priority, allowed
 
 KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch", "ms", "mw",
-         "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer")
+         "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer",
+         "allow", "veto_end", "end_pen", "prune", "min_pr", "stop_z", "stop_min",
+         "stop_every", "plan2", "eq_eps")
 DEFAULTS = dict(budget=1000, perfect=0, max_len=2000, n_random=64, mode=0, z=2.0, drop=3.0,
                 batch=8, ms=10.0, mw=0.1, bias=0.0, eval=0, e_floor=1.0, e_guard=0.0,
-                e_pair=0.0, e_skip=0.0, e_hand=0.0, e_base=0.0, infer=0)
+                e_pair=0.0, e_skip=0.0, e_hand=0.0, e_base=0.0, infer=0, allow=0,
+                veto_end=0, end_pen=0.0, prune=0, min_pr=0.0, stop_z=0.0, stop_min=64,
+                stop_every=16, plan2=0, eq_eps=0.0)
 (C_BUDGET, C_PERFECT, C_MAXLEN, C_NRAND, C_MODE, C_Z, C_DROP, C_BATCH, C_MS, C_MW, C_BIAS,
- C_EVAL, C_EFLOOR, C_EGUARD, C_EPAIR, C_ESKIP, C_EHAND, C_EBASE, C_INFER) = range(len(KNOBS))
+ C_EVAL, C_EFLOOR, C_EGUARD, C_EPAIR, C_ESKIP, C_EHAND, C_EBASE, C_INFER, C_ALLOW, C_VETO_END,
+ C_END_PEN, C_PRUNE, C_MIN_PR, C_STOP_Z, C_STOP_MIN, C_STOP_EVERY,
+ C_PLAN2, C_EQ_EPS) = range(len(KNOBS))
 # stats
-S_DEC, S_SEARCHED, S_PLAYOUTS, S_SWITCH = range(4)
+S_DEC, S_SEARCHED, S_PLAYOUTS, S_SWITCH, S_PDEC, S_ENDSW, S_NCAND = range(7)
 
 
 @njit(cache=True)
@@ -98,6 +121,16 @@ def _consistent(det, me, infer, params, prow):
         if pair and not _hold(r, det.n_floors[r], det.opts[K.O_TARGET], 2, det.hands,
                               det.dogs, det.n_floors, params, prow):
             return False
+        if infer == 6:
+            # the rival's own top floor unguarded now: it was at its END_TURN too (unless the
+            # searcher boned it this turn), and attacker guards its top floor with any DOG
+            fr = det.n_floors[r]
+            if fr >= 1 and det.dogs[r, fr - 1] == 0 and det.hands[r, K.DOG] > 0:
+                return False
+            # the searcher has 2+ floors now: it had a floor at the rival's END_TURN (unless
+            # it built two this turn), and attacker wrecks any floor it cannot steal
+            if det.n_floors[me] >= 2 and det.hands[r, K.WRECK] > 0:
+                return False
         if infer == 5:
             f = det.n_floors[me] - 1
             if f >= 0 and det.dogs[me, f] == 0:
@@ -111,7 +144,36 @@ def _consistent(det, me, infer, params, prow):
 
 
 @njit(cache=True)
-def _det(s, det, me, lrng, perfect, known, infer, params, prow):
+def _oracle_ok(det, me, snap, x, buf, pr, params, prow):
+    """infer 7 (not a fair player's test: it needs the board at the rival's last END_TURN,
+    which the state does not record): the sampled rival hand, put into the recorded state
+    at which the rival (attacker) chose END_TURN, gives attacker no action it ranks above
+    END_TURN (nor, with a full hand, any card play). Only when that hand held 3+ cards (no
+    refill after it); a card the searcher took since makes the tested hand a subset."""
+    r = 1 - me
+    h_end = 0
+    for k in range(1, K.NT):
+        h_end += snap.hands[r, k]
+    if h_end < snap.consts[K.C_REFILL]:
+        return True
+    contract.copy_into(snap, x)
+    for k in range(K.NT):
+        x.hands[r, k] = det.hands[r, k]
+    n = contract.legal_actions_into(x, buf)
+    if n <= 1:
+        return True
+    _prios(x, buf, n, params, prow, pr)
+    h = 0
+    for k in range(1, K.NT):
+        h += x.hands[r, k]
+    for i in range(n):
+        if buf[i] != K.A_END and (pr[i] > 0.0 or h >= x.consts[K.C_LIMIT]):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x, buf, pr):
     for _ in range(200):
         contract.copy_into(s, det)
         if known:
@@ -120,8 +182,75 @@ def _det(s, det, me, lrng, perfect, known, infer, params, prow):
         if perfect:
             return
         search.determinize(det, me, lrng)
-        if _consistent(det, me, infer, params, prow):
+        if infer == 7:
+            if _consistent(det, me, 4, params, prow) and (
+                    snapok[0] == 0 or _oracle_ok(det, me, snap, x, buf, pr, params, prow)):
+                return
+        elif _consistent(det, me, infer, params, prow):
             return
+
+
+@njit(cache=True)
+def _prios(s, legal, n, params, prow, out):
+    """``attacker``'s priority (no noise, no unstick) of each legal action ``legal[:n]``."""
+    hn = np.empty(K.MAXP, np.int64)
+    hm = np.empty(K.MAXP, np.int64)
+    derive_hands(s.hands, hn, hm)
+    c = s.meta[K.M_CUR]
+    np_ = s.meta[K.M_NP]
+    leader = _leader(hn, s.n_floors, np_, c)
+    stealable = 0
+    for i in range(n):
+        a = legal[i]
+        if K.A_STEAL <= a < K.A_DOG:
+            stealable |= 1 << ((a - K.A_STEAL) // 4)
+        out[i] = _priority(a, c, leader, s.n_floors[c], s.opts[K.O_TARGET], np_, s.opts,
+                           s.counts, s.discard, s.hands, s.floors, s.values, s.dogs,
+                           s.n_floors, s.skips, hn, stealable, params, prow)
+
+
+CATS = ("end", "build", "buildq", "steal", "dog", "bone", "drill", "wreck", "milk", "thief",
+        "donut", "master", "other")
+
+
+@njit(cache=True)
+def _cat(a):
+    if a == K.A_END:
+        return 0
+    if a <= 4:
+        return 1
+    if a < K.A_STEAL:
+        return 2
+    if a < K.A_DOG:
+        return 3
+    if a < K.A_BONE:
+        return 4
+    if a < K.A_DRILL:
+        return 5
+    if a < K.A_WRECK:
+        return 6
+    if a < K.A_MILK:
+        return 7
+    if a < K.A_THIEF:
+        return 8
+    if a < K.A_DONUT:
+        return 9
+    if a == K.A_DONUT:
+        return 10
+    if a == K.A_MASTER:
+        return 11
+    return 12
+
+
+@njit(cache=True)
+def _admit(cfg, s, a, a0):
+    """The lab's veto on a candidate ``a`` (the playout bot plays ``a0``)."""
+    if cfg[C_ALLOW] != 0 and not allowed(s, a, a0):
+        return False
+    if (cfg[C_VETO_END] != 0 and a == K.A_END and a0 != K.A_END
+            and s.meta[K.M_PHASE] == K.PH_PLAY):
+        return False
+    return True
 
 
 @njit(cache=True)
@@ -130,7 +259,7 @@ def _reward(w, me, cfg, ws, sc):
 
 
 @njit(cache=True)
-def lab_choose(cfg, params, k, s, legal, n, rng, st):
+def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok):
     budget = max(1, int(cfg[C_BUDGET]))
     pcode = int(params[k, search.P_PCODE])
     prow = int(params[k, search.P_PROW])
@@ -151,23 +280,54 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st):
     cand[0] = a0
     nc = 1
     for e in range(nexp):
-        nc = search.add_candidate(cand, nc, search.scripted_choose(ecode, params, erow + e, s,
-                                                                   legal, n, rng))
+        a = search.scripted_choose(ecode, params, erow + e, s, legal, n, rng)
+        if _admit(cfg, s, a, a0):
+            nc = search.add_candidate(cand, nc, a)
+    prune = int(cfg[C_PRUNE])
+    pr = np.zeros(n, np.float64)
+    if prune != 0 and s.meta[K.M_PHASE] == K.PH_PLAY:
+        _prios(s, legal, n, params, prow, pr)
+    else:
+        prune = 0
     if nrand < 0:
         for i in range(n):
-            nc = search.add_candidate(cand, nc, legal[i])
+            if _admit(cfg, s, legal[i], a0) and (prune == 0 or legal[i] == K.A_END
+                                                 or pr[i] > cfg[C_MIN_PR]):
+                nc = search.add_candidate(cand, nc, legal[i])
     else:
         for _ in range(nrand):
             if nc >= n:
                 break
-            nc = search.add_candidate(cand, nc, legal[rand_below(rng, n)])
+            i = rand_below(rng, n)
+            if _admit(cfg, s, legal[i], a0) and (prune == 0 or legal[i] == K.A_END
+                                                 or pr[i] > cfg[C_MIN_PR]):
+                nc = search.add_candidate(cand, nc, legal[i])
     st[S_DEC] += 1
     if nc == 1:
         return a0
+    st[S_NCAND] += nc
+    pmode = np.zeros(2 * nc, np.int64)
+    if cfg[C_PLAN2] != 0 and s.meta[K.M_PHASE] == K.PH_PLAY:
+        # turn plans: each card play also as "play it, then end the turn" (mode 1)
+        c2 = np.empty(2 * nc, np.int32)
+        m2 = 0
+        for i in range(nc):
+            c2[m2] = cand[i]
+            m2 += 1
+        for i in range(nc):
+            if cand[i] != K.A_END:
+                c2[m2] = cand[i]
+                pmode[m2] = 1
+                m2 += 1
+        cand = c2
+        nc = m2
     st[S_SEARCHED] += 1
     me = contract.current_seat(s)
     det = search.clone(s)
     w = search.clone(s)
+    ox = search.clone(s)
+    obuf = np.empty(search.num_actions(s), np.int32)
+    opr = np.zeros(search.num_actions(s), np.float64)
     ws = np.zeros(8, np.float64)
     sc = np.zeros(8, np.float64)
     tot = np.zeros(nc, np.float64)
@@ -184,7 +344,8 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st):
         r = 0
         while used < budget and n_alive > 1:
             lrng[0] = next_u64(rng)
-            _det(s, det, me, lrng, perfect, known, infer, params, prow)
+            _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, ox,
+                 obuf, opr)
             saved = lrng[0]
             for i in range(n_alive):
                 ci = alive[i]
@@ -192,7 +353,7 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st):
                 lrng[0] = saved
                 contract.apply_inplace(w, cand[ci])
                 if not contract.is_over(w):
-                    search.playout(w, pcode, params, prow, lrng, max_len)
+                    st[S_PDEC] += search.playout(w, pcode, params, prow, lrng, max_len)
                 x[ci] = _reward(w, me, cfg, ws, sc)
                 tot[ci] += x[ci]
                 cnt[ci] += 1.0
@@ -241,25 +402,46 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st):
     while c < nc:
         c *= 2
         rounds += 1
+    stop_z = cfg[C_STOP_Z]
+    stop_min = int(cfg[C_STOP_MIN])
+    stop_every = max(1, int(cfg[C_STOP_EVERY]))
     for _r in range(rounds):
         m = budget // (rounds * n_alive)
         if m < 1:
             m = 1
+        pd = 0.0
+        pq = 0.0
         for _j in range(m):
             lrng[0] = next_u64(rng)
-            _det(s, det, me, lrng, perfect, known, infer, params, prow)
+            _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, ox,
+                 obuf, opr)
             saved = lrng[0]
             for i in range(n_alive):
                 ci = alive[i]
                 contract.copy_into(det, w)
                 lrng[0] = saved
                 contract.apply_inplace(w, cand[ci])
+                if (pmode[ci] == 1 and not contract.is_over(w) and contract.current_seat(w) == me
+                        and w.meta[K.M_PHASE] == K.PH_PLAY):
+                    contract.apply_inplace(w, K.A_END)
                 if not contract.is_over(w):
-                    search.playout(w, pcode, params, prow, lrng, max_len)
+                    st[S_PDEC] += search.playout(w, pcode, params, prow, lrng, max_len)
                 x[ci] = _reward(w, me, cfg, ws, sc)
                 tot[ci] += x[ci]
                 cnt[ci] += 1.0
                 used += 1
+            if (stop_z > 0 or cfg[C_EQ_EPS] > 0) and n_alive == 2 and mode == 0:
+                d = x[alive[1]] - x[alive[0]]
+                pd += d
+                pq += d * d
+                jj = _j + 1
+                if jj >= stop_min and jj % stop_every == 0:
+                    md = pd / jj
+                    var = (pq / jj - md * md) / (jj - 1)
+                    if stop_z > 0 and md * md > stop_z * stop_z * var:
+                        break
+                    if abs(md) + 2.0 * np.sqrt(max(var, 0.0)) < cfg[C_EQ_EPS]:
+                        break
             if mode == 2:
                 for i in range(n_alive):
                     ci = alive[i]
@@ -297,6 +479,8 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st):
             for j in range(i, n_alive):
                 cj = alive[j]
                 v = tot[cj] / cnt[cj] + (bias if cj == 0 else 0.0)
+                if cand[cj] == K.A_END and cj != 0:
+                    v -= cfg[C_END_PEN]
                 if v > bv:
                     bv = v
                     bi = j
@@ -325,8 +509,13 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st):
         if best != 0:
             st[S_SWITCH] += 1
         return cand[best]
-    if alive[0] != 0:
+    if cand[alive[0]] != a0:
         st[S_SWITCH] += 1
+        if cand[alive[0]] == K.A_END:
+            st[S_ENDSW] += 1
+            st[16 + _cat(a0)] += 1
+        else:
+            st[32 + _cat(a0)] += 1
     return cand[alive[0]]
 
 
@@ -340,10 +529,13 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
     srng = np.empty(1, np.uint64)
     ws = np.zeros(8, np.float64)
     maxd = 64000
+    snap = search.clone(s)
+    snapok = np.zeros(1, np.int64)
     for g in range(n_games):
         gi = np.uint64(first + g)
         me = (first + g) % 2
         contract.init_state(s, 2, seed_for(seed, gi, np.uint64(0)))
+        snapok[0] = 0
         brng[0] = seed_for(seed, gi, np.uint64(1))
         srng[0] = seed_for(seed, gi, np.uint64(2))
         d = 0
@@ -353,9 +545,12 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
             if nl == 1:
                 a = legal[0]
             elif c == me or mirror:
-                a = lab_choose(cfg, params, 0, s, legal, nl, srng, st)
+                a = lab_choose(cfg, params, 0, s, legal, nl, srng, st, snap, snapok)
             else:
                 a = common.bot_choose(codes[1], params, 1, s, legal, nl, brng)
+            if c != me and a == K.A_END and s.meta[K.M_PHASE] == K.PH_PLAY:
+                contract.copy_into(s, snap)  # the board at the rival's END_TURN (infer 7)
+                snapok[0] = 1
             contract.apply_inplace(s, a)
             d += 1
         contract.win_shares_into(s, ws)
@@ -370,7 +565,7 @@ def run(n: int, seed: int, values: dict, mirror: bool = False, chunk: int = 50,
     codes, params = game.bots.params_matrix(["search", "attacker"])
     cfg = np.array([float(values.get(k, DEFAULTS[k])) for k in KNOBS], np.float64)
     s = game.new_state(2, 1)
-    st = np.zeros(4, np.float64)
+    st = np.zeros(48, np.float64)
     out = np.zeros((n, 3), np.float64)
     t0 = time.process_time()
     play(cfg, s, np.uint64(seed), 10**6, 1, codes, params, mirror, np.zeros((1, 3)), st)
@@ -415,7 +610,13 @@ def main(argv=None) -> int:
           f"cpu/game {cpu / a.n:.3f} searched/dec {st[S_SEARCHED] / max(st[S_DEC], 1):.2f} "
           f"playouts/search {st[S_PLAYOUTS] / max(st[S_SEARCHED], 1):.0f} "
           f"switch {st[S_SWITCH] / max(st[S_SEARCHED], 1):.3f} "
-          f"dec/game {st[S_DEC] / a.n:.1f}")
+          f"dec/game {st[S_DEC] / a.n:.1f} endsw {st[S_ENDSW] / max(st[S_SEARCHED], 1):.3f} "
+          f"cand/search {st[S_NCAND] / max(st[S_SEARCHED], 1):.1f} "
+          f"Mpdec/game {st[S_PDEC] / a.n / 1e6:.3f}")
+    sw_end = {c: int(st[16 + i]) for i, c in enumerate(CATS) if st[16 + i]}
+    sw_other = {c: int(st[32 + i]) for i, c in enumerate(CATS) if st[32 + i]}
+    print(f"   END-switches by attacker's pick {sw_end}; other switches by attacker's pick "
+          f"{sw_other}")
     return 0
 
 
