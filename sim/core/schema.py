@@ -216,19 +216,33 @@ class StateSchema:
         v = self.views(state)
         n = self._n(game, state)
         out: dict = {}
-        for f in self.fields:
-            if f.per_seat:
-                head, _, tail = f.key.partition("[]")
-                tail = tail.lstrip(".")
+        for f, seat_head, tail, parts in self._plan():
+            if seat_head is not None:
                 if tail:
-                    seats = _slot(out, head, lambda: [{} for _ in range(n)])
+                    seats = _slot(out, seat_head, lambda: [{} for _ in range(n)])
                     for p in range(n):
                         seats[p][tail] = self._get(f, game, state, v, n, p)
                 else:
-                    _put(out, head, [self._get(f, game, state, v, n, p) for p in range(n)])
+                    _put_parts(out, seat_head,
+                               [self._get(f, game, state, v, n, p) for p in range(n)])
             else:
-                _put(out, f.key, self._get(f, game, state, v, n, None))
+                _put_parts(out, parts, self._get(f, game, state, v, n, None))
         return out
+
+    def _plan(self) -> list:
+        """Per field, in dict order: ``(field, seat head or None, seat tail, key parts)``, the
+        key split once (a state dict is built at every decision of the replays)."""
+        plan = self.__dict__.get("_plan_cache")
+        if plan is None:
+            plan = []
+            for f in self.fields:
+                if f.per_seat:
+                    head, _, tail = f.key.partition("[]")
+                    plan.append((f, tuple(head.split(".")), tail.lstrip("."), None))
+                else:
+                    plan.append((f, None, "", tuple(f.key.split("."))))
+            self._plan_cache = plan
+        return plan
 
     def _n(self, game, state) -> int:
         return int(self.n_of(self.views(state))) if self.n_of else int(game.min_players)
@@ -409,9 +423,9 @@ def _tolist(x) -> list:
     return [_tolist(y) for y in x] if np.ndim(x) > 1 else [int(y) for y in x]
 
 
-def _slot(out: dict, key: str, make: Callable) -> Any:
+def _slot(out: dict, key: str | tuple, make: Callable) -> Any:
     box = out
-    parts = key.split(".")
+    parts = key.split(".") if isinstance(key, str) else key
     for k in parts[:-1]:
         box = box.setdefault(k, {})
     if parts[-1] not in box:
@@ -419,9 +433,8 @@ def _slot(out: dict, key: str, make: Callable) -> Any:
     return box[parts[-1]]
 
 
-def _put(out: dict, key: str, value: Any) -> None:
+def _put_parts(out: dict, parts: tuple, value: Any) -> None:
     box = out
-    parts = key.split(".")
     for k in parts[:-1]:
         box = box.setdefault(k, {})
     box[parts[-1]] = value

@@ -32,9 +32,19 @@ def _names(suit: tuple) -> tuple[list[str], dict[str, int]]:
     return names, {n: i for i, n in enumerate(names)}
 
 
+_SUITS: dict[bytes, tuple] = {}  # the suit's rows as bytes -> _suit_of (a state dict asks often)
+
+
 def _suit_of(cards: np.ndarray) -> tuple:
-    return tuple((int(cards[r, K.K_NUM]), int(cards[r, K.K_ICON]), int(cards[r, K.K_MARK]))
-                 for r in range(K.SUIT))
+    key = np.ascontiguousarray(cards[:K.SUIT]).tobytes()
+    suit = _SUITS.get(key)
+    if suit is None:
+        if len(_SUITS) >= 64:
+            _SUITS.clear()
+        suit = _SUITS[key] = tuple(
+            (int(cards[r, K.K_NUM]), int(cards[r, K.K_ICON]), int(cards[r, K.K_MARK]))
+            for r in range(K.SUIT))
+    return suit
 
 
 class ThreeLittleWolves(Game):
