@@ -166,3 +166,29 @@ def test_wolves_state_dict_reads_a_pig_effect_in_any_case():
     d["data"]["pig_effects"][1] = "sideways"
     with pytest.raises(UserError, match=r"data\.pig_effects\[1\].*allowed: NONE, LEFT"):
         g.state_from_dict(d)
+
+
+def test_the_memoised_data_header_is_per_game_instance_and_a_copy():
+    """The ``data`` header is memoised by the data arrays' bytes (sim/core/schema.py): a game
+    instance whose names differ on the same arrays gets its own header, and a caller changing
+    the dict it got does not change the next one."""
+    from types import SimpleNamespace
+
+    calls = []
+
+    def data_get(g, s, v, n):
+        calls.append(g.label)
+        return {"label": g.label, "rows": [int(x) for x in v.consts]}
+
+    schema = StateSchema([Field("data", kind="header", get=data_get)], data=("consts",))
+    state = SimpleNamespace(consts=np.arange(3, dtype=np.int64))
+    a = SimpleNamespace(id="toy", min_players=2, label="a")
+    b = SimpleNamespace(id="toy", min_players=2, label="b")
+    first = schema.to_dict(a, state)
+    assert first == {"data": {"label": "a", "rows": [0, 1, 2]}}
+    first["data"]["rows"].append(99)
+    assert schema.to_dict(a, state) == {"data": {"label": "a", "rows": [0, 1, 2]}}
+    assert schema.to_dict(b, state)["data"]["label"] == "b"
+    state.consts[0] = 7
+    assert schema.to_dict(a, state)["data"]["rows"] == [7, 1, 2]
+    assert calls == ["a", "b", "a"]

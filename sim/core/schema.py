@@ -162,7 +162,7 @@ class StateSchema:
         self.check = check  # (game, r, ctx) -> None: the game's cross-field rules
         self.finish = finish  # (game, s, ctx) -> None: derived arrays rebuilt
         self.n_of = n_of  # (views) -> the player count (default: the game's min_players)
-        self._memo: dict[tuple, bytes] = {}  # the ``data`` header by its arrays' bytes
+        self._memo: dict[tuple, tuple] = {}  # the ``data`` header by game and arrays' bytes
 
     # ---- what the schema declares -------------------------------------------------------
     def views(self, state):
@@ -252,15 +252,18 @@ class StateSchema:
         data and option arrays: it is the same at every decision of a game, and rebuilding it
         was most of a dict form. Each call gets its own copy (a pickle round trip), so a
         caller may change what it gets."""
-        key = (game.id, n) + tuple((a, getattr(v, a).dtype.str, getattr(v, a).shape,
-                                    getattr(v, a).tobytes())
-                                   for a in sorted(set(self.data) | {"opts"}) if hasattr(v, a))
-        blob = self._memo.get(key)
-        if blob is None:
+        # the game instance too (its own names may enter the header: Province's goal names):
+        # its id, with the instance kept beside the blob and compared, so an id reused by
+        # another instance never hits
+        key = (id(game), n) + tuple((a, getattr(v, a).dtype.str, getattr(v, a).shape,
+                                     getattr(v, a).tobytes())
+                                    for a in sorted(set(self.data) | {"opts"}) if hasattr(v, a))
+        hit = self._memo.get(key)
+        if hit is None or hit[0] is not game:
             if len(self._memo) >= 8:
                 self._memo.clear()
-            blob = self._memo[key] = pickle.dumps(f.get(game, state, v, n), protocol=5)
-        return pickle.loads(blob)
+            hit = self._memo[key] = (game, pickle.dumps(f.get(game, state, v, n), protocol=5))
+        return pickle.loads(hit[1])
 
     def _get(self, f: Field, game, state, v, n: int, p: int | None):
         if f.kind == "header" and f.key == "data" and p is None and self.data:
