@@ -64,9 +64,17 @@ import sim
 from sim.core import contract
 from sim.core.rng import next_u64, rand_below, seed_for, shuffle
 from sim.go_town import constants as K
-from sim.go_town.kernels import derive_hands
+from sim.go_town.kernels import (
+    apply_arrays,
+    count_legal,
+    derive_hands,
+    derived_arrays,
+    legal_bits,
+    list_legal,
+    nth_legal,
+)
 from strategies import common, search
-from strategies.go_town.bots import _hold, _leader, _priority, allowed
+from strategies.go_town.bots import _hold, _leader, _priority, allowed, choose_arrays
 
 KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch", "ms", "mw",
          "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer",
@@ -312,18 +320,27 @@ def _playout(w, cfg, me, params, pcode, prow, lrng, max_len):
     rme = prow if pme < 0 else pme
     ropp = prow if popp < 0 else popp
     t0 = w.meta[K.M_TURN]
-    legal = np.empty(search.num_actions(w), np.int32)
+    # the loop of strategies/go_town/batch.py ``play_out_fast`` (derived arrays kept)
+    hn, hm, dogbits, board = derived_arrays(w)
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
+    meta = w.meta
     d = 0
-    while not contract.is_over(w) and d < max_len:
-        if depth > 0 and w.meta[K.M_TURN] - t0 >= depth:
+    while meta[K.M_PHASE] != K.PH_OVER and d < max_len:
+        if depth > 0 and meta[K.M_TURN] - t0 >= depth:
             break
-        m = contract.legal_actions_into(w, legal)
+        lo, d0, d1, b0, b1, hi = legal_bits(meta, w.opts, w.consts, w.skips, hn, hm, board)
         if eps > 0.0 and (next_u64(lrng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < eps:
-            a = legal[rand_below(lrng, m)]
+            a = nth_legal(lo, d0, d1, b0, b1, hi,
+                          rand_below(lrng, count_legal(lo, d0, d1, b0, b1, hi)))
         else:
-            row = rme if contract.current_seat(w) == me else ropp
-            a = search.scripted_choose(pcode, params, row, w, legal, m, lrng)
-        contract.apply_inplace(w, a)
+            n = list_legal(lo, d0, d1, b0, b1, hi, legal)
+            row = rme if meta[K.M_CUR] == me else ropp
+            a = choose_arrays(pcode, params, row, meta, w.opts, w.consts, w.counts, w.discard,
+                              w.hands, w.floors, w.values, w.dogs, w.n_floors, w.skips, hn,
+                              legal, n, lrng)
+        apply_arrays(meta, w.rng, w.opts, w.counts, w.consts, w.deck, w.discard, w.hands,
+                     w.floors, w.values, w.dogs, w.n_floors, w.skips, w.milk, w.played, hn, hm,
+                     dogbits, board, np.int32(a))
         d += 1
     return d
 
