@@ -24,8 +24,15 @@ strategies/go_town/bots.py ``plausible`` ships), 5 = 4 plus no card that steals 
 unguarded top floor now; 6 = 4 plus no DOG while its own top floor is unguarded and no WRECK
 while the searcher has 2+ floors (session 12); 7 = 4 plus the oracle test ``_oracle_ok`` (the
 rival's sampled hand in the recorded state of its last END_TURN: not a fair player, a bound on
-what history-aware inference is worth). The ``e_*``/``eval`` knobs are placeholders
-(unused).
+what history-aware inference is worth).
+
+Session 13 knobs (the playouts): ``depth`` (a playout stops after that many seat turns and is
+scored by ``_reward``: with ``eval`` 0 by ``seat_reward``'s margin, ``ms`` floors a full
+margin; with ``eval`` 1 by ``_evaluate``, a logistic of ``e_floor``/``e_guard``/``e_hand``/
+``e_pair``/``e_skip``/``e_base``), ``pme``/``popp`` (the row of ``ROWS`` playing the searcher's /
+the rival's seat in the playouts; -1 the playout bot, attacker), ``eps`` (each playout decision
+a uniformly random legal action with this chance), ``pnoise`` (row 6 is attacker with its
+``noise`` set to this: a randomised attacker for ``pme``/``popp`` 6).
 
 Session 12 knobs: ``allow`` (1: the shipped ``allowed`` veto of strategies/go_town/bots.py on
 the candidates; 0, the default, as session 11's lab), ``veto_end`` (1: no END_TURN candidate
@@ -57,23 +64,35 @@ import sim
 from sim.core import contract
 from sim.core.rng import next_u64, rand_below, seed_for, shuffle
 from sim.go_town import constants as K
-from sim.go_town.kernels import derive_hands
+from sim.go_town.kernels import (
+    apply_arrays,
+    count_legal,
+    derive_hands,
+    derived_arrays,
+    legal_bits,
+    list_legal,
+    nth_legal,
+)
 from strategies import common, search
-from strategies.go_town.bots import _hold, _leader, _priority, allowed
+from strategies.go_town.bots import _hold, _leader, _priority, allowed, choose_arrays
 
 KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch", "ms", "mw",
          "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer",
          "allow", "veto_end", "end_pen", "prune", "min_pr", "stop_z", "stop_min",
-         "stop_every", "plan2", "eq_eps")
+         "stop_every", "plan2", "eq_eps", "depth", "pme", "popp", "eps", "pnoise")
 DEFAULTS = dict(budget=1000, perfect=0, max_len=2000, n_random=64, mode=0, z=2.0, drop=3.0,
                 batch=8, ms=10.0, mw=0.1, bias=0.0, eval=0, e_floor=1.0, e_guard=0.0,
                 e_pair=0.0, e_skip=0.0, e_hand=0.0, e_base=0.0, infer=0, allow=0,
                 veto_end=0, end_pen=0.0, prune=0, min_pr=0.0, stop_z=0.0, stop_min=64,
-                stop_every=16, plan2=0, eq_eps=0.0)
+                stop_every=16, plan2=0, eq_eps=0.0, depth=0, pme=-1, popp=-1, eps=0.0,
+                pnoise=-1.0)
 (C_BUDGET, C_PERFECT, C_MAXLEN, C_NRAND, C_MODE, C_Z, C_DROP, C_BATCH, C_MS, C_MW, C_BIAS,
  C_EVAL, C_EFLOOR, C_EGUARD, C_EPAIR, C_ESKIP, C_EHAND, C_EBASE, C_INFER, C_ALLOW, C_VETO_END,
  C_END_PEN, C_PRUNE, C_MIN_PR, C_STOP_Z, C_STOP_MIN, C_STOP_EVERY,
- C_PLAN2, C_EQ_EPS) = range(len(KNOBS))
+ C_PLAN2, C_EQ_EPS, C_DEPTH, C_PME, C_POPP, C_EPS, C_PNOISE) = range(len(KNOBS))
+# rows of the lab's parameter matrix (``pme``/``popp`` pick one; -1: the playout row)
+ROWS = ("search", "attacker", "greedy-tuned", "greedy", "thief-first", "defender",
+        "attacker")  # the last: attacker with noise ``pnoise`` (row 6)
 # stats
 S_DEC, S_SEARCHED, S_PLAYOUTS, S_SWITCH, S_PDEC, S_ENDSW, S_NCAND = range(7)
 
@@ -255,7 +274,75 @@ def _admit(cfg, s, a, a0):
 
 @njit(cache=True)
 def _reward(w, me, cfg, ws, sc):
-    return search.seat_reward(w, me, 2, cfg[C_MW], cfg[C_MS], ws, sc)
+    if cfg[C_EVAL] == 0 or contract.is_over(w):
+        return search.seat_reward(w, me, 2, cfg[C_MW], cfg[C_MS], ws, sc)
+    return _evaluate(w, me, cfg)
+
+
+@njit(cache=True)
+def _evaluate(w, me, cfg):
+    """``eval`` 1 (session 13): a truncated playout's value, a logistic of the seat's lead:
+    ``e_floor`` x floors + ``e_guard`` x a dog on the top floor + ``e_hand`` x cards in hand +
+    ``e_pair`` x buildable pairs in hand (and ``?``s) - ``e_skip`` x turns to skip + ``e_base``
+    x floors^2 / target (closeness to the target), each the seat's minus the rival's; a
+    finished game is scored by ``seat_reward`` as ever."""
+    tgt = max(1, w.opts[K.O_TARGET])
+    x = 0.0
+    for q in range(2):
+        sg = 1.0 if q == me else -1.0
+        f = w.n_floors[q]
+        g = 1.0 if f >= 1 and w.dogs[q, f - 1] > 0 else 0.0
+        h = 0
+        for k in range(1, K.NT):
+            h += w.hands[q, k]
+        pairs = 0
+        for lo in range(1, 5):
+            pairs += min(w.hands[q, lo], w.hands[q, 9 - lo])
+        pairs += w.hands[q, K.QM]
+        x += sg * (cfg[C_EFLOOR] * f + cfg[C_EGUARD] * g + cfg[C_EHAND] * h
+                   + cfg[C_EPAIR] * pairs + cfg[C_EBASE] * f * f / tgt
+                   - cfg[C_ESKIP] * w.skips[q])
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+@njit(cache=True)
+def _playout(w, cfg, me, params, pcode, prow, lrng, max_len):
+    """The lab's playout: ``search.playout`` unless a session-13 knob asks for its own loop:
+    ``depth`` seat turns at most (then ``_reward`` scores the truncated state), ``pme``/``popp``
+    the rows playing the searcher's and the rival's seat, ``eps`` the chance of a uniformly
+    random legal action at each decision."""
+    depth = int(cfg[C_DEPTH])
+    pme = int(cfg[C_PME])
+    popp = int(cfg[C_POPP])
+    eps = cfg[C_EPS]
+    if depth <= 0 and pme < 0 and popp < 0 and eps <= 0.0:
+        return search.playout(w, pcode, params, prow, lrng, max_len)
+    rme = prow if pme < 0 else pme
+    ropp = prow if popp < 0 else popp
+    t0 = w.meta[K.M_TURN]
+    # the loop of strategies/go_town/batch.py ``play_out_fast`` (derived arrays kept)
+    hn, hm, dogbits, board = derived_arrays(w)
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
+    meta = w.meta
+    d = 0
+    while meta[K.M_PHASE] != K.PH_OVER and d < max_len:
+        if depth > 0 and meta[K.M_TURN] - t0 >= depth:
+            break
+        lo, d0, d1, b0, b1, hi = legal_bits(meta, w.opts, w.consts, w.skips, hn, hm, board)
+        if eps > 0.0 and (next_u64(lrng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < eps:
+            a = nth_legal(lo, d0, d1, b0, b1, hi,
+                          rand_below(lrng, count_legal(lo, d0, d1, b0, b1, hi)))
+        else:
+            n = list_legal(lo, d0, d1, b0, b1, hi, legal)
+            row = rme if meta[K.M_CUR] == me else ropp
+            a = choose_arrays(pcode, params, row, meta, w.opts, w.consts, w.counts, w.discard,
+                              w.hands, w.floors, w.values, w.dogs, w.n_floors, w.skips, hn,
+                              legal, n, lrng)
+        apply_arrays(meta, w.rng, w.opts, w.counts, w.consts, w.deck, w.discard, w.hands,
+                     w.floors, w.values, w.dogs, w.n_floors, w.skips, w.milk, w.played, hn, hm,
+                     dogbits, board, np.int32(a))
+        d += 1
+    return d
 
 
 @njit(cache=True)
@@ -353,7 +440,7 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok):
                 lrng[0] = saved
                 contract.apply_inplace(w, cand[ci])
                 if not contract.is_over(w):
-                    st[S_PDEC] += search.playout(w, pcode, params, prow, lrng, max_len)
+                    st[S_PDEC] += _playout(w, cfg, me, params, pcode, prow, lrng, max_len)
                 x[ci] = _reward(w, me, cfg, ws, sc)
                 tot[ci] += x[ci]
                 cnt[ci] += 1.0
@@ -425,7 +512,7 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok):
                         and w.meta[K.M_PHASE] == K.PH_PLAY):
                     contract.apply_inplace(w, K.A_END)
                 if not contract.is_over(w):
-                    st[S_PDEC] += search.playout(w, pcode, params, prow, lrng, max_len)
+                    st[S_PDEC] += _playout(w, cfg, me, params, pcode, prow, lrng, max_len)
                 x[ci] = _reward(w, me, cfg, ws, sc)
                 tot[ci] += x[ci]
                 cnt[ci] += 1.0
@@ -562,7 +649,10 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
 def run(n: int, seed: int, values: dict, mirror: bool = False, chunk: int = 50,
         first: int = 0, quiet: bool = False):
     game = sim.get_game("go-town")
-    codes, params = game.bots.params_matrix(["search", "attacker"])
+    codes, params = game.bots.params_matrix(list(ROWS))
+    from strategies.go_town.bots import P_NOISE
+    if float(values.get("pnoise", -1.0)) >= 0:
+        params[6, P_NOISE] = float(values["pnoise"])
     cfg = np.array([float(values.get(k, DEFAULTS[k])) for k in KNOBS], np.float64)
     s = game.new_state(2, 1)
     st = np.zeros(48, np.float64)
