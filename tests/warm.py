@@ -86,18 +86,17 @@ def warm_game(gid: str) -> tuple[str, float, float, list[str]]:
         from analysis.lab import effects
         from analysis.lab.pairing import first_reached, trace, watch_for
 
-        try:
-            comps = effects.components_for(game)
-        except Exception:  # noqa: BLE001 (a game without component families)
+        if not effects.FAMILIES.get(game.id):  # a game without component families
             return
+        comps = effects.components_for(game)
         n = min(3, game.max_players)
         mix = list(game.bots.RECOMMENDED_MIX)
         idx = np.zeros((1, n), np.int64)
+        empty = game._alloc(game.resolve_options({}))
         seen = set()
         for c in comps:
             w = watch_for(game, c)
-            key = str(getattr(game._alloc(game.resolve_options({})), w.field).dtype
-                      if w.field else None)
+            key = str(getattr(empty, w.field).dtype) if w.field else None
             if key not in seen:
                 seen.add(key)
                 trace(game, w, 0, 1, 1, n, idx, mix)
