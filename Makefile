@@ -7,10 +7,14 @@ export MPLBACKEND := Agg
 
 .PHONY: install run test test-cold bench check clean report-shots soak
 
+## pip installs without byte-compiling (its compile is one core for about 35 s); compileall then
+## compiles the installed packages on every core, their own test suites left out (never
+## imported here): a first `make install` in about 35 s instead of 57 (BENCHMARKS.md, session 14)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --no-compile -e '.[test]'
+	$(BIN)/python -m compileall -q -j 0 -x '/tests?/' $(VENV)/lib
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -34,8 +38,13 @@ TEST_NUMBA_OPT ?= 1
 ## within a few per cent as fast (sim/__init__.py, BENCHMARKS.md session 12); TEST_QUICK_LINK=0
 ## tests numba's own link step
 TEST_QUICK_LINK ?= 1
+## the project's modules are byte-compiled first (on every core; only changed files) and
+## the run may write bytecode (PYTHONDONTWRITEBYTECODE cleared): every process of the suite
+## (the warm-up's, the workers, the CLI children) then loads them, and the second worker
+## reads the first one's rewritten test modules, instead of each compiling them again
 test: $(STAMP)
-	NUMBA_OPT=$(TEST_NUMBA_OPT) BOARDSIM_QUICK_LINK=$(TEST_QUICK_LINK) $(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
+	$(BIN)/python -m compileall -q -j 0 sim strategies analysis tests
+	PYTHONDONTWRITEBYTECODE= NUMBA_OPT=$(TEST_NUMBA_OPT) BOARDSIM_QUICK_LINK=$(TEST_QUICK_LINK) $(BIN)/python -m pytest -n auto --dist loadgroup --durations=15
 
 ## a newcomer's first `make test`, timed: a fresh clone of this repository's HEAD under
 ## $(COLD_DIR) (install and compile included), with the load before and after and the
