@@ -8,6 +8,7 @@ swap, during the old report's removal, between the two renames of the fallback s
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -128,12 +129,16 @@ def test_killed_report_leaves_one_whole_generation(runs, tmp_path):
     (ref / "compare" / "kept.txt").write_bytes(b"a lab tool's file")
     new_names = set(_files(ref))
     env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg")
+    # the old report, written once and copied into each moment's folder (the subject here is
+    # the overwrite, not writing the old one)
+    template = tmp_path / "old-report"
+    _report(old_run, template)
+    (template / "compare").mkdir()  # a lab tool's folder beside the report: kept by both
+    (template / "compare" / "kept.txt").write_bytes(b"a lab tool's file")
     seen = []
     for moment in MOMENTS:
         rep = tmp_path / f"rep-{moment.replace(':', '')}"
-        _report(old_run, rep)
-        (rep / "compare").mkdir()  # a lab tool's folder beside the report: kept by both
-        (rep / "compare" / "kept.txt").write_bytes(b"a lab tool's file")
+        shutil.copytree(template, rep)
         old = _files(rep)
         r = subprocess.run([sys.executable, "-c", CHILD, moment, str(new_run), str(rep)],
                            env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)

@@ -213,6 +213,18 @@ class StateSchema:
 
     # ---- state -> dict ------------------------------------------------------------------
     def to_dict(self, game, state) -> dict:
+        """The state's dict form. Runs ``_to_dict_code``: the same reading of every row as
+        ``to_dict_by_rows`` (tests/test_schema.py compares them on every game), generated
+        once per schema as straight-line Python (the engine-vs-reference replays build a
+        dict at every decision: BENCHMARKS.md, session 14)."""
+        fn = self.__dict__.get("_to_dict_fn")
+        if fn is None:
+            fn = self._to_dict_fn = self._to_dict_code()
+        return fn(game, state)
+
+    def to_dict_by_rows(self, game, state) -> dict:
+        """The dict form read row by row (``_get``): the definition ``to_dict``'s generated
+        code must equal."""
         v = self.views(state)
         n = self._n(game, state)
         out: dict = {}
@@ -228,6 +240,100 @@ class StateSchema:
             else:
                 _put_parts(out, parts, self._get(f, game, state, v, n, None))
         return out
+
+    def _to_dict_code(self) -> Callable:
+        """``to_dict_by_rows`` compiled for this schema: one block per row, in dict order, with
+        the row's array, index, count slot, names and kind fixed in the code (the rows are
+        read once here, not at every dict). Only identifiers, integer literals and names
+        bound to the rows' own values enter the source."""
+        env: dict = {"np": np, "_tolist": _tolist, "_names": _names, "_slot": _slot,
+                     "schema": self}
+        body: list[str] = []
+
+        def const(value, name: str) -> str:
+            env[name] = value
+            return name
+
+        def index(at: tuple, seat: bool, tag: str) -> str:
+            if not seat or "p" not in at[1:]:
+                return const(tuple(at[1:]), f"I_{tag}")
+            parts = ["p" if e == "p" else const(e, f"C_{tag}_{j}") for j, e in enumerate(at[1:])]
+            return "(" + ", ".join(parts) + ",)"
+
+        def value(i: int, f: Field, seat: bool, ind: str) -> list[str]:
+            """Lines that leave the row's value in ``val`` (``p`` the seat when ``seat``)."""
+            F = const(f, f"F{i}")
+            if f.kind == "header" and f.key == "data" and not seat and self.data:
+                return [f"{ind}val = schema._data_header({F}, game, state, v, n)"]
+            if f.kind in ("hook", "header"):
+                return [f"{ind}val = {F}.get(game, state, v, n{', p' if seat else ''})"]
+            out = [f"{ind}x = v.{f.at[0]}[{index(f.at, seat, str(i))}]"]
+            if f.count is not None:
+                out.append(f"{ind}x = x[: int(v.{f.count[0]}[{index(f.count, seat, f'c{i}')}])]")
+            k, base = f.kind, int(f.base)
+            null = None if f.null is None else const(f.null, f"NULL{i}")
+            if k == "int":
+                return out + [f"{ind}val = int(x)"]
+            if k == "bool":
+                return out + [f"{ind}val = bool(x)"]
+            if k == "rng":
+                return out + [f"{ind}val = '0x%016x' % int(x)"]
+            if f.names is None:
+                nm = "None"
+            elif callable(f.names):
+                nm = f"_names({F}, None, game, state)"
+            else:
+                nm = const(f.names, f"NM{i}")
+            out.append(f"{ind}nm = {nm}")
+            if k == "enum":
+                expr = f"nm[int(x) - {base}]"
+                return out + [f"{ind}val = None if x == {null} else {expr}" if null else
+                              f"{ind}val = {expr}"]
+            if k == "ints":
+                return out + [f"{ind}val = _tolist(x)"]
+            if k == "names":
+                item = (f"None if c == {null} else nm[int(c) - {base}]" if null else
+                        f"nm[int(c) - {base}]")
+                return out + [f"{ind}val = [{item} for c in x]"]
+            if k == "bitset":
+                return out + [f"{ind}val = [name for i, name in enumerate(nm) "
+                              f"if (int(x) >> i) & 1]"]
+            if k == "counts":
+                return out + [f"{ind}val = {{nm[i - {base}]: int(x[i]) for i in "
+                              f"range({base}, {base} + len(nm)) if x[i]}}"]
+            if k == "record":
+                return out + [f"{ind}val = {{name: int(x[i + {base}]) for i, name in "
+                              f"enumerate(nm)}}"]
+            if k == "members":
+                return out + [f"{ind}idx = [int(i) for i in np.nonzero(x)[0]]",
+                              f"{ind}val = [nm[i - {base}] for i in idx] if nm is not None "
+                              f"else idx"]
+            raise AssertionError(k)
+
+        def box(parts: tuple) -> str:
+            return "out" + "".join(f".setdefault({k!r}, {{}})" for k in parts)
+
+        for i, (f, seat_head, tail, parts) in enumerate(self._plan()):
+            if seat_head is not None and tail:
+                body.append(f"    seats = _slot(out, {seat_head!r}, "
+                            f"lambda: [{{}} for _ in range(n)])")
+                body.append("    for p in range(n):")
+                body += value(i, f, True, "        ")
+                body.append(f"        seats[p][{tail!r}] = val")
+            elif seat_head is not None:
+                body.append("    vals = []")
+                body.append("    for p in range(n):")
+                body += value(i, f, True, "        ")
+                body.append("        vals.append(val)")
+                body.append(f"    {box(seat_head[:-1])}[{seat_head[-1]!r}] = vals")
+            else:
+                body += value(i, f, False, "    ")
+                body.append(f"    {box(parts[:-1])}[{parts[-1]!r}] = val")
+        src = ("def to_dict(game, state):\n    v = schema.views(state)\n"
+               "    n = schema._n(game, state)\n    out = {}\n" + "\n".join(body)
+               + "\n    return out\n")
+        exec(compile(src, f"<{self.__class__.__name__} to_dict>", "exec"), env)
+        return env["to_dict"]
 
     def _plan(self) -> list:
         """Per field, in dict order: ``(field, seat head or None, seat tail, key parts)``, the
