@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from sim.core import contract
+from sim.core import contract, fnptr
 from sim.core.game import StrategySpec
 from sim.core.rng import rand_below
 from strategies import search
@@ -160,16 +160,63 @@ def pick_near_best(vals, legal, n, rng, near, floor):
     return pick
 
 
-@njit(cache=True)
+# ``call_bot(fn, (code, params, k, s, legal, n, rng))``: the game's bot entry point called
+# through its address ``fn`` (``bot_address``), so a generic loop does not carry the bots and
+# the search in its own machine code (sim/core/fnptr.py); the arguments as ``bot_address``
+# types them: code, k and n int64, legal int32[::1], rng uint64[::1]
+def _bot_entry(argtys):
+    """The bot entry point ``call_bot`` calls, for its arguments' numba types: the types must
+    be ``bot_address``'s (so the address was taken for the same version), else a compile
+    error (never a call with another layout)."""
+    from numba.core import types
+    from numba.core.errors import TypingError
+
+    state = argtys[3]
+    fn = _CHOOSE.get(getattr(state, "instance_class", None))
+    i64 = types.int64
+    want = (i64, types.Array(types.float64, 2, "C"), i64, state,
+            types.Array(types.int32, 1, "C"), i64, types.Array(types.uint64, 1, "C"))
+    if fn is None or tuple(argtys) != want:
+        raise TypingError(f"call_bot: arguments {tuple(argtys)}; allowed {want} for a state "
+                          "with registered bots")
+    return fn
+
+
+call_bot = fnptr.caller(_bot_entry)
+
+
+def bot_address(s, params) -> int:
+    """The address of the game's bot entry point (``bots_for``) for a state like ``s`` and the
+    parameter matrix ``params`` (float64, 2-D, C order): what a loop calling ``call_bot`` takes
+    as its ``fn``, for the argument types ``_bot_entry`` allows."""
+    fn = _CHOOSE.get(type(s))
+    if fn is None:
+        raise KeyError(f"no bots registered for {type(s).__name__}")
+    if not (isinstance(params, np.ndarray) and params.dtype == np.float64 and params.ndim == 2
+            and params.flags.c_contiguous and params.flags.writeable):
+        raise ValueError("bot_address: params must be a writeable C-order float64 matrix")
+    z = np.int64(0)
+    return fnptr.address(fn, (z, params, z, s, np.empty(1, np.int32), z,
+                              np.empty(1, np.uint64)))
+
+
 def play_out(s, codes, params, seat_rows, legal, rng, max_decisions):
     """Play the game in ``s`` to its end in place: the seat ``c`` to act is played by bot
     ``codes[seat_rows[c]]`` with parameter row ``params[seat_rows[c]]``; ``legal`` is an int32
     scratch of the game's action count; ``rng`` the bots' generator uint64[1]. Stops after
-    ``max_decisions`` decisions (the game's declared maximum); returns the decisions taken."""
+    ``max_decisions`` decisions (the game's declared maximum); returns the decisions taken.
+    (The compiled loop ``_play_out`` calls the bots through their address.)"""
+    return _play_out(s, codes, params, seat_rows, legal, rng, max_decisions,
+                     bot_address(s, params))
+
+
+@njit(cache=True)
+def _play_out(s, codes, params, seat_rows, legal, rng, max_decisions, fn):
     d = 0
     while not contract.is_over(s) and d < max_decisions:
         n = contract.legal_actions_into(s, legal)
         k = seat_rows[contract.current_seat(s)]
-        contract.apply_inplace(s, bot_choose(codes[k], params, k, s, legal, n, rng))
+        contract.apply_inplace(s, call_bot(fn, (np.int64(codes[k]), params, np.int64(k), s,
+                                                legal, np.int64(n), rng)))
         d += 1
     return d

@@ -1,5 +1,5 @@
 """The soak's compiled loop, written once over the kernel contract (sim/core/contract.py) and
-the bots' entry point (``common.bot_choose``): games played by scripted bots with the game's
+the bots' entry point (``common.call_bot``, through its address): games played by scripted bots with the game's
 ``invariants`` kernel checked after every decision. It lives beside the bots because it plays
 them; each bot package exports it (or its own copy on the batch loop's kernels, in
 ``strategies/<game>/batch.py``, same arguments and counts) as ``soak_chunk`` with ``CODES`` as
@@ -18,7 +18,7 @@ from numba import njit
 
 from sim.core import contract
 from sim.core.rng import seed_for
-from strategies.common import bot_choose
+from strategies.common import bot_address, call_bot
 
 NO_LEGAL = -1  # a running game without a legal action
 ILLEGAL = -2  # a bot chose an action outside the legal set
@@ -91,7 +91,6 @@ def record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
     return nbad + 1 >= max_bad
 
 
-@njit(cache=True)
 def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
                limit, max_bad, bad_idx, bad_code, bad_step, legal):
     """Play games ``first .. first + n_games - 1`` of run ``run_seed`` and check the game's
@@ -106,7 +105,16 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
     ``NO_LEGAL``/``ILLEGAL``/``TOO_LONG``) and ``bad_step`` (decisions before it), at most
     ``max_bad`` of them (int64 arrays of that size); the loop stops at the ``max_bad``-th.
     ``legal``: int32 scratch of the game's action count.
-    Returns int64[3]: games played, decisions checked, violations found."""
+    Returns int64[3]: games played, decisions checked, violations found. (The compiled loop
+    ``_soak_chunk`` calls the bots through their address: sim/core/fnptr.py.)"""
+    return _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes,
+                       params, limit, max_bad, bad_idx, bad_code, bad_step, legal,
+                       bot_address(s, params))
+
+
+@njit(cache=True)
+def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
+                limit, max_bad, bad_idx, bad_code, bad_step, legal, fn):
     out = np.zeros(3, np.int64)
     brng = np.empty(1, np.uint64)
     for g in range(n_games):
@@ -121,7 +129,8 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
                 code = NO_LEGAL
                 break
             k = seat_row(i, contract.current_seat(s), m_rot, rows)
-            a = bot_choose(codes[k], params, k, s, legal, n, brng)
+            a = call_bot(fn, (np.int64(codes[k]), params, np.int64(k), s, legal, np.int64(n),
+                              brng))
             if not listed(a, legal, n):
                 code = ILLEGAL
                 break

@@ -16,10 +16,9 @@ from numba import njit
 
 from sim.core import contract
 from sim.core.rng import seed_for
-from strategies.common import bot_choose
+from strategies.common import bot_address, call_bot
 
 
-@njit(cache=True, nogil=True)
 def trace_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params, legal,
                 watch, cells, values, mask, actions, lengths, first_event):
     """Play games ``first_game .. first_game + n_games - 1`` in the scratch state ``s``.
@@ -32,7 +31,16 @@ def trace_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, pa
     (each game's first L actions, -1 after its end), ``lengths`` int64[n_games] (decisions;
     the game is cut at L), ``first_event`` int64[n_games] (the decision before which the
     component first came into play: a watched cell non-zero in the state the seat sees, or a
-    watched action among its legal ones; the game's length when never)."""
+    watched action among its legal ones; the game's length when never). (The compiled loop
+    ``_trace_games`` calls the bots through their address: sim/core/fnptr.py.)"""
+    return _trace_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
+                        legal, watch, cells, values, mask, actions, lengths, first_event,
+                        bot_address(s, params))
+
+
+@njit(cache=True, nogil=True)
+def _trace_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params, legal,
+                 watch, cells, values, mask, actions, lengths, first_event, fn):
     brng = np.empty(1, np.uint64)
     cap = actions.shape[1]
     for g in range(n_games):
@@ -55,7 +63,8 @@ def trace_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, pa
                         ev = d
                         break
             k = seat_idx[g, contract.current_seat(s)]
-            a = bot_choose(codes[k], params, k, s, legal, n, brng)
+            a = call_bot(fn, (np.int64(codes[k]), params, np.int64(k), s, legal, np.int64(n),
+                              brng))
             actions[g, d] = a
             contract.apply_inplace(s, a)
             d += 1
@@ -66,7 +75,6 @@ def trace_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, pa
     return 0
 
 
-@njit(cache=True, nogil=True)
 def first_reached(sb, sa, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
                   legal, view_b, view_a, stride, seat_out):
     """The seat that a paired nudge reaches first, per game (docs/effects.md, "What a
@@ -76,7 +84,16 @@ def first_reached(sb, sa, first_game, n_games, run_seed, n_players, seat_idx, co
     array of each state (``stride`` cells per seat: Go Town's hands). ``seat_out[g]``: the
     first seat whose cells differ after the set-up or after an action (scanned from the seat
     that acted, so a refill is told before the next seat's draw), or the seat whose bot first
-    chooses differently; -1 when the games never part."""
+    chooses differently; -1 when the games never part. (``_first_reached`` calls the bots
+    through their address.)"""
+    return _first_reached(sb, sa, first_game, n_games, run_seed, n_players, seat_idx, codes,
+                          params, legal, view_b, view_a, stride, seat_out,
+                          bot_address(sb, params))
+
+
+@njit(cache=True, nogil=True)
+def _first_reached(sb, sa, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
+                   legal, view_b, view_a, stride, seat_out, fn):
     brng_b = np.empty(1, np.uint64)
     brng_a = np.empty(1, np.uint64)
     for g in range(n_games):
@@ -101,9 +118,11 @@ def first_reached(sb, sa, first_game, n_games, run_seed, n_players, seat_idx, co
             c = contract.current_seat(sb)
             k = seat_idx[g, c]
             n = contract.legal_actions_into(sb, legal)
-            a = bot_choose(codes[k], params, k, sb, legal, n, brng_b)
+            a = call_bot(fn, (np.int64(codes[k]), params, np.int64(k), sb, legal, np.int64(n),
+                              brng_b))
             n = contract.legal_actions_into(sa, legal)
-            b = bot_choose(codes[k], params, k, sa, legal, n, brng_a)
+            b = call_bot(fn, (np.int64(codes[k]), params, np.int64(k), sa, legal, np.int64(n),
+                              brng_a))
             if a != b:
                 found = c
                 break

@@ -18,6 +18,7 @@ from sim.go_town.kernels import (
     nth_legal,
 )
 from strategies import search
+from strategies.common import bot_address, call_bot
 from strategies.go_town.bots import choose_arrays
 
 
@@ -33,7 +34,6 @@ def attack_target(a):
     return -1
 
 
-@njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, first_player, winner, score, played, ahash, watch,
               deny, denied):
@@ -58,7 +58,18 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     kept whole). Every other seat, and every game with ``denied[g] == -1``, plays exactly as
     without them (same bot generator draws), so game g of a denial run and of the baseline run
     are common random numbers.
-    """
+    (The compiled loop ``_run_games`` calls the search through the bots' entry point's
+    address: sim/core/fnptr.py.)"""
+    return _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params, turns,
+                      decisions, end_reason, first_player, winner, score, played, ahash, watch,
+                      deny, denied,
+                      bot_address(s, params))
+
+
+@njit(cache=True, nogil=True)
+def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
+              turns, decisions, end_reason, first_player, winner, score, played, ahash, watch,
+              deny, denied, fn):
     # Unpack the state once; the loop only indexes arrays and calls the array kernels, which
     # are compiled without reference counting (performance note in kernels.py).
     meta = s.meta
@@ -113,7 +124,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                 if bot[c] == 0:
                     a = legal[rand_below(brng, m)]
                 elif bot[c] == search.SEARCH_CODE:
-                    a = search.search_choose(params, k, s, legal, m, brng)
+                    a = call_bot(fn, (np.int64(search.SEARCH_CODE), params, np.int64(k), s, legal,
+                                      np.int64(m), brng))
                 else:
                     a = choose_arrays(bot[c], params, k, meta, opts, consts, counts, discard,
                                       hands, floors, values, dogs, n_floors, skips, hn, legal,
@@ -124,7 +136,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                               rand_below(brng, count_legal(lo, d0, d1, b0, b1, hi)))
             elif bot[c] == search.SEARCH_CODE:
                 n = list_legal(lo, d0, d1, b0, b1, hi, legal)
-                a = search.search_choose(params, nonneg(seat_idx[g, c]), s, legal, n, brng)
+                a = call_bot(fn, (np.int64(search.SEARCH_CODE), params, np.int64(nonneg(seat_idx[g,
+                                  c])), s, legal, np.int64(n), brng))
             else:
                 n = list_legal(lo, d0, d1, b0, b1, hi, legal)
                 k = nonneg(seat_idx[g, c])

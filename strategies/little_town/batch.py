@@ -8,6 +8,7 @@ from sim.core.rng import ACTION_HASH_START, fold_action, seed_for
 from sim.little_town import constants as K
 from sim.little_town.kernels import LittleTownState, apply_arrays, init_arrays
 from strategies import search, soak
+from strategies.common import bot_address, call_bot
 from strategies.little_town.bots import FBUF_SIZE, choose_arrays
 
 
@@ -20,7 +21,6 @@ def state_arrays(s):
             s.piles, s.mkt, s.scratch)
 
 
-@njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, first_player, score, detail, ahash):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
@@ -33,7 +33,16 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     ahash uint64[n_games]: each game's action-sequence hash
     (sim.core.rng.fold_action over its actions in order).
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
-    """
+    (The compiled loop ``_run_games`` calls the search through the bots' entry point's
+    address: sim/core/fnptr.py.)"""
+    return _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params, turns,
+                      decisions, end_reason, first_player, score, detail, ahash,
+                      bot_address(s, params))
+
+
+@njit(cache=True, nogil=True)
+def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
+              turns, decisions, end_reason, first_player, score, detail, ahash, fn):
     meta = s.meta
     rng = s.rng
     opts = s.opts
@@ -64,7 +73,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
         while meta[K.M_PHASE] != K.PH_OVER:
             k = seat_idx[g, meta[K.M_CUR]]
             if codes[k] == search.SEARCH_CODE:
-                a = search.search_choose(params, k, s, legal, meta[K.M_NLEGAL], brng)
+                a = call_bot(fn, (np.int64(search.SEARCH_CODE), params, np.int64(k), s, legal,
+                                  np.int64(meta[K.M_NLEGAL]), brng))
             else:
                 a = choose_arrays(codes[k], params[k], meta, opts, bdata, gdata, geo, consts,
                                   cells, seat, mkt, legal, meta[K.M_NLEGAL], brng, fbuf)
@@ -126,14 +136,23 @@ def play_out_fast(s, code, params, k, rng, max_d):
 search.register_playout(LittleTownState, play_out_fast)
 
 
-@njit(cache=True)
 def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
                limit, max_bad, bad_idx, bad_code, bad_step, legal):
     """Little Town's soak loop: ``strategies.soak.soak_chunk`` (same arguments, same games, same
     outputs) on the batch loop's kernels: ``init_arrays``/``apply_arrays`` keep the legal set
     in ``s.scratch`` (``meta[M_NLEGAL]`` of them, what ``run_games`` plays; ``legal`` is not
     read), the bots through ``choose_arrays``; the ``invariants`` kernel after the set-up and
-    after every decision. Returns int64[3]: games played, decisions checked, violations."""
+    after every decision. Returns int64[3]: games played, decisions checked, violations.
+    (The compiled loop ``_soak_chunk`` calls the search through the bots' entry point's
+    address: sim/core/fnptr.py.)"""
+    return _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes,
+                       params, limit, max_bad, bad_idx, bad_code, bad_step, legal,
+                      bot_address(s, params))
+
+
+@njit(cache=True)
+def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
+               limit, max_bad, bad_idx, bad_code, bad_step, legal, fn):
     meta, rng, opts, bdata, gdata, geo, consts, cells, seat, sb, piles, mkt, lg = state_arrays(s)
     out = np.zeros(3, np.int64)
     brng = np.empty(1, np.uint64)
@@ -152,7 +171,8 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
                 break
             k = soak.seat_row(i, meta[K.M_CUR], m_rot, rows)
             if codes[k] == search.SEARCH_CODE:
-                a = search.search_choose(params, k, s, lg, n, brng)
+                a = call_bot(fn, (np.int64(search.SEARCH_CODE), params, np.int64(k), s, lg,
+                                  np.int64(n), brng))
             else:
                 a = choose_arrays(codes[k], params[k], meta, opts, bdata, gdata, geo, consts,
                                   cells, seat, mkt, lg, n, brng, fbuf)

@@ -22,10 +22,10 @@ from sim.province.kernels import (
     workers_of,
 )
 from strategies import search, soak
+from strategies.common import bot_address, call_bot
 from strategies.province.bots import choose_x
 
 
-@njit(cache=True, nogil=True)
 def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
               turns, decisions, end_reason, first_player, winner, built, tbuilt, goal, goalin,
               misc, ahash):
@@ -40,7 +40,18 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
     ahash uint64[n_games]: each game's action-sequence hash
     (sim.core.rng.fold_action over its actions in order).
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
-    """
+    (The compiled loop ``_run_games`` calls the search through the bots' entry point's
+    address: sim/core/fnptr.py.)"""
+    return _run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params, turns,
+                      decisions, end_reason, first_player, winner, built, tbuilt, goal, goalin,
+                      misc, ahash,
+                      bot_address(ProvinceState(x, rng), params))
+
+
+@njit(cache=True, nogil=True)
+def _run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
+              turns, decisions, end_reason, first_player, winner, built, tbuilt, goal, goalin,
+              misc, ahash, fn):
     legal = np.empty(K.NUM_ACTIONS, np.int32)
     brng = np.empty(1, np.uint64)
     for g in range(n_games):
@@ -57,7 +68,8 @@ def run_games(x, rng, first_game, n_games, run_seed, seat_idx, codes, params,
                 a = nth_legal(mv, lo, rand_below(brng, count_legal(mv, lo)))
             elif codes[k] == search.SEARCH_CODE:
                 n = list_legal(mv, lo, legal)
-                a = search.search_choose(params, k, ProvinceState(x, rng), legal, n, brng)
+                a = call_bot(fn, (np.int64(search.SEARCH_CODE), params, np.int64(k),
+                                  ProvinceState(x, rng), legal, np.int64(n), brng))
             else:
                 n = list_legal(mv, lo, legal)
                 a = choose_x(codes[k], params, k, x, legal, n, brng)
@@ -131,14 +143,23 @@ def play_out_fast(s, code, params, k, rng, max_d):
 search.register_playout(ProvinceState, play_out_fast)
 
 
-@njit(cache=True)
 def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
                limit, max_bad, bad_idx, bad_code, bad_step, legal):
     """Province's soak loop: ``strategies.soak.soak_chunk`` (same arguments, same games, same
     outputs) on the batch loop's kernels: the legal set from ``legal_bits``/``list_legal``,
     the bots through ``choose_x``, ``apply_x`` on the flat array; the ``invariants`` kernel
     after the set-up and after every decision. Province has 2 seats (``p_fixed``, ``lo`` and
-    ``span`` are not read). Returns int64[3]: games played, decisions checked, violations."""
+    ``span`` are not read). Returns int64[3]: games played, decisions checked, violations.
+    (The compiled loop ``_soak_chunk`` calls the search through the bots' entry point's
+    address: sim/core/fnptr.py.)"""
+    return _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes,
+                       params, limit, max_bad, bad_idx, bad_code, bad_step, legal,
+                      bot_address(s, params))
+
+
+@njit(cache=True)
+def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
+               limit, max_bad, bad_idx, bad_code, bad_step, legal, fn):
     x = s.x
     rng = s.rng
     out = np.zeros(3, np.int64)
@@ -156,7 +177,8 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
                 break
             k = soak.seat_row(i, x[K.M_CUR], m_rot, rows)
             if codes[k] == search.SEARCH_CODE:
-                a = search.search_choose(params, k, s, legal, n, brng)
+                a = call_bot(fn, (np.int64(search.SEARCH_CODE), params, np.int64(k), s, legal,
+                                  np.int64(n), brng))
             else:
                 a = choose_x(codes[k], params, k, x, legal, n, brng)
             if not soak.listed(a, legal, n):

@@ -23,6 +23,7 @@ from sim.suburbia.kernels import (
     legal_actions_arrays,
 )
 from strategies import search, soak
+from strategies.common import bot_address, call_bot
 from strategies.suburbia.bots import CELLS, WORK, choose_arrays
 
 
@@ -48,7 +49,6 @@ def state_arrays(s):
             s.discard, s.box, s.supply, s.gpub, s.goffer, s.gpriv, s.pl, s.tk, s.grid, s.kc)
 
 
-@njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, keys, detail, ahash):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
@@ -61,7 +61,16 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     ahash uint64[n_games]: each game's action-sequence hash
     (sim.core.rng.fold_action over its actions in order).
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
-    """
+    (The compiled loop ``_run_games`` calls the search through the bots' entry point's
+    address: sim/core/fnptr.py.)"""
+    return _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params, turns,
+                      decisions, end_reason, keys, detail, ahash,
+                      bot_address(s, params))
+
+
+@njit(cache=True, nogil=True)
+def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
+              turns, decisions, end_reason, keys, detail, ahash, fn):
     meta = s.meta
     rng = s.rng
     opts = s.opts
@@ -134,7 +143,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                 if codes[k] == 0:
                     a = legal[rand_below(brng, n)]
                 elif codes[k] == search.SEARCH_CODE:
-                    a = search.search_choose(params, k, s, legal, n, brng)
+                    a = call_bot(fn, (np.int64(search.SEARCH_CODE), params, np.int64(k), s, legal,
+                                      np.int64(n), brng))
                 else:
                     a = choose_arrays(codes[k], params, k, meta, opts, tiles, goals, lines,
                                       consts, geo, market, supply, gpub, goffer, gpriv, pl, tk,
@@ -198,7 +208,6 @@ def play_out_fast(s, code, params, k, rng, max_d):
 search.register_playout(SuburbiaState, play_out_fast)
 
 
-@njit(cache=True)
 def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
                limit, max_bad, bad_idx, bad_code, bad_step, legal):
     """Suburbia's soak loop: ``strategies.soak.soak_chunk`` (same arguments, same games, same
@@ -206,7 +215,17 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
     once per chunk (``chunk_arrays``) and kept by ``init_arrays``/``apply_arrays``, the legal
     set from ``legal_actions_arrays``, the bots through ``choose_arrays``; the ``invariants``
     kernel after the set-up and after every decision. Returns int64[3]: games played,
-    decisions checked, violations found."""
+    decisions checked, violations found.
+    (The compiled loop ``_soak_chunk`` calls the search through the bots' entry point's
+    address: sim/core/fnptr.py.)"""
+    return _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes,
+                       params, limit, max_bad, bad_idx, bad_code, bad_step, legal,
+                      bot_address(s, params))
+
+
+@njit(cache=True)
+def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
+               limit, max_bad, bad_idx, bad_code, bad_step, legal, fn):
     (meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard, box, supply, gpub,
      goffer, gpriv, pl, tk, grid, kc) = state_arrays(s)
     kt, pd, work = chunk_arrays(s)
@@ -230,7 +249,8 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
                 break
             k = soak.seat_row(i, meta[1], m_rot, rows)
             if codes[k] == search.SEARCH_CODE:
-                a = search.search_choose(params, k, s, legal, n, brng)
+                a = call_bot(fn, (np.int64(search.SEARCH_CODE), params, np.int64(k), s, legal,
+                                  np.int64(n), brng))
             else:
                 a = choose_arrays(codes[k], params, k, meta, opts, tiles, goals, lines, consts,
                                   geo, market, supply, gpub, goffer, gpriv, pl, tk, grid, kc, kt,

@@ -16,10 +16,10 @@ from sim.three_little_wolves.kernels import (
     random_legal,
 )
 from strategies import search
+from strategies.common import bot_address, call_bot
 from strategies.three_little_wolves.bots import choose_arrays
 
 
-@njit(cache=True, nogil=True)
 def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
               turns, decisions, end_reason, pts, tb, det, acts, under, ahash):
     """Play games ``first_game ..`` of run ``run_seed`` into the output arrays.
@@ -33,7 +33,16 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
     ahash uint64[n_games]: each game's action-sequence hash
     (sim.core.rng.fold_action over its actions in order).
     Game i uses seed_for(run_seed, i, 0) for chance and seed_for(run_seed, i, 1) for its bots.
-    """
+    (The compiled loop ``_run_games`` calls the search through the bots' entry point's
+    address: sim/core/fnptr.py.)"""
+    return _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params, turns,
+                      decisions, end_reason, pts, tb, det, acts, under, ahash,
+                      bot_address(s, params))
+
+
+@njit(cache=True, nogil=True)
+def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, params,
+              turns, decisions, end_reason, pts, tb, det, acts, under, ahash, fn):
     # Unpack the state once; the loop only indexes arrays and calls the array kernels, which
     # are compiled without reference counting (performance note in kernels.py).
     meta = s.meta
@@ -76,7 +85,8 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
                 a = random_legal(meta, opts, cards, hands, tie, seat, hs, legal, brng)
             elif codes[k] == search.SEARCH_CODE:
                 n = legal_into(meta, opts, cards, hands, tie, seat, hs, legal)
-                a = search.search_choose(params, k, s, legal, n, brng)
+                a = call_bot(fn, (np.int64(search.SEARCH_CODE), params, np.int64(k), s, legal,
+                                  np.int64(n), brng))
             else:
                 n = legal_into(meta, opts, cards, hands, tie, seat, hs, legal)
                 a = choose_arrays(codes[k], meta, opts, cards, consts, hands, seat, hs, hf, hb,
