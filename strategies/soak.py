@@ -91,8 +91,24 @@ def record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
     return nbad + 1 >= max_bad
 
 
-def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
-               limit, max_bad, bad_idx, bad_code, bad_step, legal):
+def taking_the_bots(loop):
+    """``soak_chunk`` (the arguments of ``_soak_chunk`` but the last) from a compiled soak
+    loop ``loop`` whose last argument is the bots' entry point's address
+    (``common.bot_address``, sim/core/fnptr.py): the address is taken here, once per call."""
+
+    def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes,
+                   params, limit, max_bad, bad_idx, bad_code, bad_step, legal):
+        return loop(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes,
+                    params, limit, max_bad, bad_idx, bad_code, bad_step, legal,
+                    bot_address(s, params))
+
+    soak_chunk.__doc__ = loop.__doc__
+    return soak_chunk
+
+
+@njit(cache=True)
+def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
+                limit, max_bad, bad_idx, bad_code, bad_step, legal, fn):
     """Play games ``first .. first + n_games - 1`` of run ``run_seed`` and check the game's
     invariants (``contract.invariants``) after the set-up and after every decision.
 
@@ -105,16 +121,8 @@ def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, 
     ``NO_LEGAL``/``ILLEGAL``/``TOO_LONG``) and ``bad_step`` (decisions before it), at most
     ``max_bad`` of them (int64 arrays of that size); the loop stops at the ``max_bad``-th.
     ``legal``: int32 scratch of the game's action count.
-    Returns int64[3]: games played, decisions checked, violations found. (The compiled loop
-    ``_soak_chunk`` calls the bots through their address: sim/core/fnptr.py.)"""
-    return _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes,
-                       params, limit, max_bad, bad_idx, bad_code, bad_step, legal,
-                       bot_address(s, params))
-
-
-@njit(cache=True)
-def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
-                limit, max_bad, bad_idx, bad_code, bad_step, legal, fn):
+    Returns int64[3]: games played, decisions checked, violations found.
+    ``fn``: the bots' entry point's address (``taking_the_bots``)."""
     out = np.zeros(3, np.int64)
     brng = np.empty(1, np.uint64)
     for g in range(n_games):
@@ -140,3 +148,6 @@ def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot,
         if record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
             break
     return out
+
+
+soak_chunk = taking_the_bots(_soak_chunk)

@@ -143,23 +143,15 @@ def play_out_fast(s, code, params, k, rng, max_d):
 search.register_playout(ProvinceState, play_out_fast)
 
 
-def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
-               limit, max_bad, bad_idx, bad_code, bad_step, legal):
+@njit(cache=True)
+def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
+               limit, max_bad, bad_idx, bad_code, bad_step, legal, fn):
     """Province's soak loop: ``strategies.soak.soak_chunk`` (same arguments, same games, same
     outputs) on the batch loop's kernels: the legal set from ``legal_bits``/``list_legal``,
     the bots through ``choose_x``, ``apply_x`` on the flat array; the ``invariants`` kernel
     after the set-up and after every decision. Province has 2 seats (``p_fixed``, ``lo`` and
     ``span`` are not read). Returns int64[3]: games played, decisions checked, violations.
-    (The compiled loop ``_soak_chunk`` calls the search through the bots' entry point's
-    address: sim/core/fnptr.py.)"""
-    return _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes,
-                       params, limit, max_bad, bad_idx, bad_code, bad_step, legal,
-                      bot_address(s, params))
-
-
-@njit(cache=True)
-def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
-               limit, max_bad, bad_idx, bad_code, bad_step, legal, fn):
+    ``fn``: the bots' entry point's address (``soak.taking_the_bots``)."""
     x = s.x
     rng = s.rng
     out = np.zeros(3, np.int64)
@@ -190,3 +182,6 @@ def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot,
         if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
             break
     return out
+
+
+soak_chunk = soak.taking_the_bots(_soak_chunk)

@@ -208,24 +208,16 @@ def play_out_fast(s, code, params, k, rng, max_d):
 search.register_playout(SuburbiaState, play_out_fast)
 
 
-def soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
-               limit, max_bad, bad_idx, bad_code, bad_step, legal):
+@njit(cache=True)
+def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
+               limit, max_bad, bad_idx, bad_code, bad_step, legal, fn):
     """Suburbia's soak loop: ``strategies.soak.soak_chunk`` (same arguments, same games, same
     outputs) on the batch loop's kernels: the derived arrays (kind tables, seat rows) built
     once per chunk (``chunk_arrays``) and kept by ``init_arrays``/``apply_arrays``, the legal
     set from ``legal_actions_arrays``, the bots through ``choose_arrays``; the ``invariants``
     kernel after the set-up and after every decision. Returns int64[3]: games played,
     decisions checked, violations found.
-    (The compiled loop ``_soak_chunk`` calls the search through the bots' entry point's
-    address: sim/core/fnptr.py.)"""
-    return _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes,
-                       params, limit, max_bad, bad_idx, bad_code, bad_step, legal,
-                      bot_address(s, params))
-
-
-@njit(cache=True)
-def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot, codes, params,
-               limit, max_bad, bad_idx, bad_code, bad_step, legal, fn):
+    ``fn``: the bots' entry point's address (``soak.taking_the_bots``)."""
     (meta, rng, opts, tiles, goals, lines, consts, geo, pile, market, discard, box, supply, gpub,
      goffer, gpriv, pl, tk, grid, kc) = state_arrays(s)
     kt, pd, work = chunk_arrays(s)
@@ -265,3 +257,6 @@ def _soak_chunk(s, s0, first, n_games, run_seed, p_fixed, lo, span, rows, m_rot,
         if soak.record_violation(out, i, steps, code, max_bad, bad_idx, bad_code, bad_step):
             break
     return out
+
+
+soak_chunk = soak.taking_the_bots(_soak_chunk)
