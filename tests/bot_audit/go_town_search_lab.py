@@ -46,6 +46,21 @@ difference is within +-``eq_eps`` at 2 standard errors). The summary line adds t
 switches (``endsw``), candidates per searched decision and playout decisions per game (a cost
 measure independent of the machine's load), and a second line the switches by attacker's pick.
 
+Session 14 knobs: ``known`` (1: the cards the searcher saw go into the rival's hand, taken
+from its own hand by the rival's THIEF or MASTER and neither played nor taken back since, stay
+in the rival's determinized hand, ``_det_known``; ``_track`` keeps the counts per seat from
+what that seat sees; the summary's ``known/search`` is the share of searched decisions with such
+knowledge and ``bad`` counts tracked cards the rival does not hold: 0 or a tracking bug),
+``infer`` 8 (``_kept_ok``: a random subset of the rival's sampled hand as large as its hand at
+its last END_TURN, less the cards the searcher took since, must pass the ``infer`` 4 test: every
+hand size, refills included), ``plans``/``plan_len`` (``plans`` > 0: a search in phase play is
+over the searcher's complete turn plans, ``_enum_plans``: every order of its plays up to
+END_TURN, a THIEF/MASTER or ``plan_len`` plays, transpositions merged, attacker's own line
+first, at most ``plans`` of them; sequential halving over the plans, each applied to the
+determinization and played out from its end; the first play of the best plan is played).
+``--out FILE.npy`` saves the per-game rows for paired differences; the summary also gives the
+share of searched decisions after a reshuffle of the pile (``reshuffled/search``).
+
 Game ``i``: chance ``seed_for(seed, i, 0)``, the attacker's generator ``seed_for(seed, i, 1)``,
 the search's ``seed_for(seed, i, 2)``; the search sits in seat ``i % 2``. A game nobody wins
 counts 0. CPU: process time of the games (after a warm-up game).
@@ -164,6 +179,57 @@ def _consistent(det, me, infer, params, prow):
 
 
 @njit(cache=True)
+def _kept_ok(det, me, kept, params, prow, lrng, hx):
+    """infer 8 (session 14): of the rival's sampled hand, ``kept`` cards (a uniformly random
+    subset: which of its cards it held at its last END_TURN, the rest drawn since, is not
+    seen) must be a hand ``attacker`` ends a turn with: no MILK, DONUT, THIEF or MASTER and no
+    buildable pair unless attacker's hold rule keeps it (the rule tested on the subset, the
+    board now). Any hand size (infer 4 tests only hands above ``refill_to``, whole)."""
+    if kept <= 0 or det.meta[K.M_TURN] < 2:
+        return True
+    r = 1 - me
+    h = 0
+    for k in range(1, K.NT):
+        h += det.hands[r, k]
+    if kept > h:
+        kept = h
+    for k in range(K.NT):
+        hx[0, k] = det.hands[me, k]
+        hx[1, k] = 0
+    # draw ``kept`` of the ``h`` cards without replacement
+    rem = h
+    for _ in range(kept):
+        x = rand_below(lrng, rem)
+        for k in range(1, K.NT):
+            left = det.hands[r, k] - hx[1, k]
+            if x < left:
+                hx[1, k] += 1
+                break
+            x -= left
+        rem -= 1
+    if hx[1, K.MILK] + hx[1, K.DONUT] + hx[1, K.THIEF] + hx[1, K.MASTER] > 0:
+        return False
+    pair = False
+    nums = 0
+    for lo in range(1, 5):
+        if hx[1, lo] > 0 and hx[1, 9 - lo] > 0:
+            pair = True
+        nums += hx[1, lo] + hx[1, 9 - lo]
+    if hx[1, K.QM] > 0 and nums > 0:
+        pair = True
+    if pair:
+        # _hold reads hands[c]: row 1 of hx stands for the rival (seat index 1 of hx)
+        hh = np.zeros((2, K.NT), np.int64)
+        for k in range(K.NT):
+            hh[r, k] = hx[1, k]
+            hh[me, k] = det.hands[me, k]
+        if not _hold(r, det.n_floors[r], det.opts[K.O_TARGET], 2, hh, det.dogs, det.n_floors,
+                     params, prow):
+            return False
+    return True
+
+
+@njit(cache=True)
 def _oracle_ok(det, me, snap, x, buf, pr, params, prow):
     """infer 7 (not a fair player's test: it needs the board at the rival's last END_TURN,
     which the state does not record): the sampled rival hand, put into the recorded state
@@ -257,6 +323,7 @@ def _track(kn, hb, s, actor, a):
 
 @njit(cache=True)
 def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x, buf, pr, kn):
+    buf2 = np.zeros((2, K.NT), np.int64)
     for _ in range(200):
         contract.copy_into(s, det)
         if known:
@@ -265,6 +332,10 @@ def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x,
         if perfect:
             return
         _det_known(det, me, lrng, kn)
+        if infer == 8:
+            if _kept_ok(det, me, snapok[2 + me], params, prow, lrng, buf2):
+                return
+            continue
         if infer == 7:
             if _consistent(det, me, 4, params, prow) and (
                     snapok[0] == 0 or _oracle_ok(det, me, snap, x, buf, pr, params, prow)):
@@ -898,7 +969,9 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
     ws = np.zeros(8, np.float64)
     maxd = 64000
     snap = search.clone(s)
-    snapok = np.zeros(2, np.int64)  # [1]: the pile was reshuffled this game
+    # [1]: the pile was reshuffled this game; [2 + q]: cards q's rival has held since its last
+    # END_TURN (its hand size then, less the cards q took from it since; infer 8)
+    snapok = np.zeros(4, np.int64)
     kn = np.zeros((2, K.NT), np.int64)
     hb = np.zeros((2, K.NT), np.int64)
     for g in range(n_games):
@@ -907,6 +980,8 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
         contract.init_state(s, 2, seed_for(seed, gi, np.uint64(0)))
         snapok[0] = 0
         snapok[1] = 0
+        snapok[2] = 0
+        snapok[3] = 0
         kn[:, :] = 0
         brng[0] = seed_for(seed, gi, np.uint64(1))
         srng[0] = seed_for(seed, gi, np.uint64(2))
@@ -927,10 +1002,24 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
                 for kk in range(K.NT):
                     hb[q, kk] = s.hands[q, kk]
             dn0 = s.meta[K.M_DECKN]
+            if a == K.A_END and s.meta[K.M_PHASE] == K.PH_PLAY:
+                h0 = 0
+                for kk in range(1, K.NT):
+                    h0 += s.hands[c, kk]
+                snapok[2 + (1 - c)] = h0
             contract.apply_inplace(s, a)
             if s.meta[K.M_DECKN] > dn0:
                 snapok[1] = 1
             _track(kn, hb, s, c, a)
+            for q in range(2):
+                # cards q took from its rival (its THIEF or MASTER): kept shrinks (a bound)
+                if c == q:
+                    lost = 0
+                    for kk in range(1, K.NT):
+                        dd = hb[1 - q, kk] - s.hands[1 - q, kk]
+                        if dd > 0:
+                            lost += dd
+                    snapok[2 + q] = max(0, snapok[2 + q] - lost)
             for q in range(2):
                 for kk in range(K.NT):
                     if kn[q, kk] > s.hands[1 - q, kk]:
