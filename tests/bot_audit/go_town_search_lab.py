@@ -111,6 +111,8 @@ ROWS = ("search", "attacker", "greedy-tuned", "greedy", "thief-first", "defender
         "attacker")  # the last: attacker with noise ``pnoise`` (row 6)
 # stats
 S_DEC, S_SEARCHED, S_PLAYOUTS, S_SWITCH, S_PDEC, S_ENDSW, S_NCAND, S_KNOWN, S_KCARDS, S_BAD, S_PLANS, S_RESH = range(12)
+HJ = 6  # infer 9: the rival's END_TURN states kept (the most recent)
+H0 = 8  # infer 9: snapok[H0 + j] its hand size then, snapok[H0 + HJ + j] cards it lost since
 
 
 @njit(cache=True)
@@ -230,6 +232,45 @@ def _kept_ok(det, me, kept, params, prow, lrng, hx):
 
 
 @njit(cache=True)
+def _history_ok(det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
+    """infer 9 (session 14, a fair test): the rival's sampled hand against each of its last
+    ``HJ`` END_TURN states (``snap[1 + j]``, as the searcher saw them): the cards it has held
+    since END_TURN j number at least its hand then less the cards it lost since (played,
+    discarded, taken by the searcher); a random order of the sampled hand (oldest first) gives
+    those cards, nested across j, and with them as its hand in state j ``attacker`` must rank no
+    action above END_TURN (nor play a card with a full hand)."""
+    r = 1 - me
+    h = 0
+    for k in range(1, K.NT):
+        for _ in range(det.hands[r, k]):
+            perm[h] = k
+            h += 1
+    shuffle(lrng, perm, h)
+    nsn = min(snapok[5], HJ)
+    for jj in range(nsn):
+        j = (snapok[6] - 1 - jj) % HJ  # the most recent first
+        m = snapok[H0 + j] - snapok[H0 + HJ + j]
+        if m > h:
+            m = h
+        if m <= 0:
+            continue
+        sj = snap[1 + j]
+        contract.copy_into(sj, x)
+        for k in range(K.NT):
+            x.hands[r, k] = 0
+        for i in range(m):
+            x.hands[r, perm[i]] += 1
+        n = contract.legal_actions_into(x, buf)
+        if n <= 1:
+            continue
+        _prios(x, buf, n, params, prow, pr)
+        for i in range(n):
+            if buf[i] != K.A_END and pr[i] > 0.0:
+                return False
+    return True
+
+
+@njit(cache=True)
 def _oracle_ok(det, me, snap, x, buf, pr, params, prow):
     """infer 7 (not a fair player's test: it needs the board at the rival's last END_TURN,
     which the state does not record): the sampled rival hand, put into the recorded state
@@ -239,10 +280,10 @@ def _oracle_ok(det, me, snap, x, buf, pr, params, prow):
     r = 1 - me
     h_end = 0
     for k in range(1, K.NT):
-        h_end += snap.hands[r, k]
-    if h_end < snap.consts[K.C_REFILL]:
+        h_end += snap[0].hands[r, k]
+    if h_end < snap[0].consts[K.C_REFILL]:
         return True
-    contract.copy_into(snap, x)
+    contract.copy_into(snap[0], x)
     for k in range(K.NT):
         x.hands[r, k] = det.hands[r, k]
     n = contract.legal_actions_into(x, buf)
@@ -322,8 +363,24 @@ def _track(kn, hb, s, actor, a):
 
 
 @njit(cache=True)
+def perfect3(s, me, snapok):
+    """``perfect`` 3 (session 14, not a fair player): the rival's hand known exactly when it
+    holds more than ``refill_to`` cards (the hands ``infer`` 4 tests), else sampled: what the
+    hands inference can reach are worth at most (``snapok[4]`` carries the knob)."""
+    if snapok[4] == 0:
+        return False
+    h = 0
+    for k in range(1, K.NT):
+        h += s.hands[1 - me, k]
+    return h > s.consts[K.C_REFILL]
+
+
+@njit(cache=True)
 def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x, buf, pr, kn):
     buf2 = np.zeros((2, K.NT), np.int64)
+    perm = np.zeros(64, np.int64)
+    if perfect3(s, me, snapok):
+        known = True
     for _ in range(200):
         contract.copy_into(s, det)
         if known:
@@ -332,6 +389,11 @@ def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x,
         if perfect:
             return
         _det_known(det, me, lrng, kn)
+        if infer == 9:
+            if _consistent(det, me, 4, params, prow) and _history_ok(
+                    det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
+                return
+            continue
         if infer == 8:
             if _kept_ok(det, me, snapok[2 + me], params, prow, lrng, buf2):
                 return
@@ -968,10 +1030,14 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
     srng = np.empty(1, np.uint64)
     ws = np.zeros(8, np.float64)
     maxd = 64000
-    snap = search.clone(s)
+    snap = [search.clone(s)]  # [0]: infer 7's state; [1 + j]: infer 9's END_TURN states
+    for _ in range(HJ):
+        snap.append(search.clone(s))
     # [1]: the pile was reshuffled this game; [2 + q]: cards q's rival has held since its last
-    # END_TURN (its hand size then, less the cards q took from it since; infer 8)
-    snapok = np.zeros(4, np.int64)
+    # END_TURN (its hand size then, less the cards q took from it since; infer 8); [4]:
+    # perfect 3; [5]: END_TURN states recorded (infer 9), [6]: the next slot
+    snapok = np.zeros(H0 + 2 * HJ, np.int64)
+    snapok[4] = 1 if cfg[C_PERFECT] == 3 else 0
     kn = np.zeros((2, K.NT), np.int64)
     hb = np.zeros((2, K.NT), np.int64)
     for g in range(n_games):
@@ -982,6 +1048,8 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
         snapok[1] = 0
         snapok[2] = 0
         snapok[3] = 0
+        snapok[5] = 0
+        snapok[6] = 0
         kn[:, :] = 0
         brng[0] = seed_for(seed, gi, np.uint64(1))
         srng[0] = seed_for(seed, gi, np.uint64(2))
@@ -996,12 +1064,22 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
             else:
                 a = common.bot_choose(codes[1], params, 1, s, legal, nl, brng)
             if c != me and a == K.A_END and s.meta[K.M_PHASE] == K.PH_PLAY:
-                contract.copy_into(s, snap)  # the board at the rival's END_TURN (infer 7)
+                contract.copy_into(s, snap[0])  # the board at the rival's END_TURN (infer 7)
+                j = snapok[6]
+                contract.copy_into(s, snap[1 + j])  # infer 9 (what seat me saw, and hands)
+                h0 = 0
+                for kk in range(1, K.NT):
+                    h0 += s.hands[c, kk]
+                snapok[H0 + j] = h0
+                snapok[H0 + HJ + j] = 0
+                snapok[6] = (j + 1) % HJ
+                snapok[5] += 1
                 snapok[0] = 1
             for q in range(2):
                 for kk in range(K.NT):
                     hb[q, kk] = s.hands[q, kk]
             dn0 = s.meta[K.M_DECKN]
+            ph0 = s.meta[K.M_PHASE]
             if a == K.A_END and s.meta[K.M_PHASE] == K.PH_PLAY:
                 h0 = 0
                 for kk in range(1, K.NT):
@@ -1011,6 +1089,24 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
             if s.meta[K.M_DECKN] > dn0:
                 snapok[1] = 1
             _track(kn, hb, s, c, a)
+            # infer 9: cards that left the rival's hand (its plays and discards, the
+            # searcher's takes), added to every recorded END_TURN's count
+            r9 = 1 - me
+            lost9 = 0
+            if c == r9:
+                # its own plays: every card out; a THIEF/MASTER's gain and a refill come in
+                if a != K.A_END or ph0 == K.PH_DISCARD:
+                    lost9 = 1
+                    if K.A_BUILD <= a < K.A_STEAL:
+                        lost9 = 2
+            else:
+                for kk in range(1, K.NT):
+                    dd = hb[r9, kk] - s.hands[r9, kk]
+                    if dd > 0:
+                        lost9 += dd
+            if lost9 > 0:
+                for j in range(HJ):
+                    snapok[H0 + HJ + j] += lost9
             for q in range(2):
                 # cards q took from its rival (its THIEF or MASTER): kept shrinks (a bound)
                 if c == q:
@@ -1095,6 +1191,7 @@ def main(argv=None) -> int:
           f"known/search {st[S_KNOWN] / max(st[S_SEARCHED], 1):.3f} "
           f"cards/known {st[S_KCARDS] / max(st[S_KNOWN], 1):.2f} bad {int(st[S_BAD])} plans/dec {st[S_PLANS] / max(st[S_DEC], 1):.2f} "
           f"reshuffled/search {st[S_RESH] / max(st[S_SEARCHED], 1):.3f}")
+
     sw_end = {c: int(st[16 + i]) for i, c in enumerate(CATS) if st[16 + i]}
     sw_other = {c: int(st[32 + i]) for i, c in enumerate(CATS) if st[32 + i]}
     print(f"   END-switches by attacker's pick {sw_end}; other switches by attacker's pick "
