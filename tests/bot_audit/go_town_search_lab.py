@@ -46,6 +46,21 @@ difference is within +-``eq_eps`` at 2 standard errors). The summary line adds t
 switches (``endsw``), candidates per searched decision and playout decisions per game (a cost
 measure independent of the machine's load), and a second line the switches by attacker's pick.
 
+Session 14 knobs: ``known`` (1: the cards the searcher saw go into the rival's hand, taken
+from its own hand by the rival's THIEF or MASTER and neither played nor taken back since, stay
+in the rival's determinized hand, ``_det_known``; ``_track`` keeps the counts per seat from
+what that seat sees; the summary's ``known/search`` is the share of searched decisions with such
+knowledge and ``bad`` counts tracked cards the rival does not hold: 0 or a tracking bug),
+``infer`` 8 (``_kept_ok``: a random subset of the rival's sampled hand as large as its hand at
+its last END_TURN, less the cards the searcher took since, must pass the ``infer`` 4 test: every
+hand size, refills included), ``plans``/``plan_len`` (``plans`` > 0: a search in phase play is
+over the searcher's complete turn plans, ``_enum_plans``: every order of its plays up to
+END_TURN, a THIEF/MASTER or ``plan_len`` plays, transpositions merged, attacker's own line
+first, at most ``plans`` of them; sequential halving over the plans, each applied to the
+determinization and played out from its end; the first play of the best plan is played).
+``--out FILE.npy`` saves the per-game rows for paired differences; the summary also gives the
+share of searched decisions after a reshuffle of the pile (``reshuffled/search``).
+
 Game ``i``: chance ``seed_for(seed, i, 0)``, the attacker's generator ``seed_for(seed, i, 1)``,
 the search's ``seed_for(seed, i, 2)``; the search sits in seat ``i % 2``. A game nobody wins
 counts 0. CPU: process time of the games (after a warm-up game).
@@ -79,22 +94,25 @@ from strategies.go_town.bots import _hold, _leader, _priority, allowed, choose_a
 KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch", "ms", "mw",
          "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer",
          "allow", "veto_end", "end_pen", "prune", "min_pr", "stop_z", "stop_min",
-         "stop_every", "plan2", "eq_eps", "depth", "pme", "popp", "eps", "pnoise")
+         "stop_every", "plan2", "eq_eps", "depth", "pme", "popp", "eps", "pnoise", "known", "plans", "plan_len")
 DEFAULTS = dict(budget=1000, perfect=0, max_len=2000, n_random=64, mode=0, z=2.0, drop=3.0,
                 batch=8, ms=10.0, mw=0.1, bias=0.0, eval=0, e_floor=1.0, e_guard=0.0,
                 e_pair=0.0, e_skip=0.0, e_hand=0.0, e_base=0.0, infer=0, allow=0,
                 veto_end=0, end_pen=0.0, prune=0, min_pr=0.0, stop_z=0.0, stop_min=64,
                 stop_every=16, plan2=0, eq_eps=0.0, depth=0, pme=-1, popp=-1, eps=0.0,
-                pnoise=-1.0)
+                pnoise=-1.0, known=0, plans=0, plan_len=6)
 (C_BUDGET, C_PERFECT, C_MAXLEN, C_NRAND, C_MODE, C_Z, C_DROP, C_BATCH, C_MS, C_MW, C_BIAS,
  C_EVAL, C_EFLOOR, C_EGUARD, C_EPAIR, C_ESKIP, C_EHAND, C_EBASE, C_INFER, C_ALLOW, C_VETO_END,
  C_END_PEN, C_PRUNE, C_MIN_PR, C_STOP_Z, C_STOP_MIN, C_STOP_EVERY,
- C_PLAN2, C_EQ_EPS, C_DEPTH, C_PME, C_POPP, C_EPS, C_PNOISE) = range(len(KNOBS))
+ C_PLAN2, C_EQ_EPS, C_DEPTH, C_PME, C_POPP, C_EPS, C_PNOISE, C_KNOWN, C_PLANS,
+ C_PLAN_LEN) = range(len(KNOBS))
 # rows of the lab's parameter matrix (``pme``/``popp`` pick one; -1: the playout row)
 ROWS = ("search", "attacker", "greedy-tuned", "greedy", "thief-first", "defender",
         "attacker")  # the last: attacker with noise ``pnoise`` (row 6)
 # stats
-S_DEC, S_SEARCHED, S_PLAYOUTS, S_SWITCH, S_PDEC, S_ENDSW, S_NCAND = range(7)
+S_DEC, S_SEARCHED, S_PLAYOUTS, S_SWITCH, S_PDEC, S_ENDSW, S_NCAND, S_KNOWN, S_KCARDS, S_BAD, S_PLANS, S_RESH = range(12)
+HJ = 6  # infer 9: the rival's END_TURN states kept (the most recent)
+H0 = 8  # infer 9: snapok[H0 + j] its hand size then, snapok[H0 + HJ + j] cards it lost since
 
 
 @njit(cache=True)
@@ -163,6 +181,96 @@ def _consistent(det, me, infer, params, prow):
 
 
 @njit(cache=True)
+def _kept_ok(det, me, kept, params, prow, lrng, hx):
+    """infer 8 (session 14): of the rival's sampled hand, ``kept`` cards (a uniformly random
+    subset: which of its cards it held at its last END_TURN, the rest drawn since, is not
+    seen) must be a hand ``attacker`` ends a turn with: no MILK, DONUT, THIEF or MASTER and no
+    buildable pair unless attacker's hold rule keeps it (the rule tested on the subset, the
+    board now). Any hand size (infer 4 tests only hands above ``refill_to``, whole)."""
+    if kept <= 0 or det.meta[K.M_TURN] < 2:
+        return True
+    r = 1 - me
+    h = 0
+    for k in range(1, K.NT):
+        h += det.hands[r, k]
+    if kept > h:
+        kept = h
+    for k in range(K.NT):
+        hx[0, k] = det.hands[me, k]
+        hx[1, k] = 0
+    # draw ``kept`` of the ``h`` cards without replacement
+    rem = h
+    for _ in range(kept):
+        x = rand_below(lrng, rem)
+        for k in range(1, K.NT):
+            left = det.hands[r, k] - hx[1, k]
+            if x < left:
+                hx[1, k] += 1
+                break
+            x -= left
+        rem -= 1
+    if hx[1, K.MILK] + hx[1, K.DONUT] + hx[1, K.THIEF] + hx[1, K.MASTER] > 0:
+        return False
+    pair = False
+    nums = 0
+    for lo in range(1, 5):
+        if hx[1, lo] > 0 and hx[1, 9 - lo] > 0:
+            pair = True
+        nums += hx[1, lo] + hx[1, 9 - lo]
+    if hx[1, K.QM] > 0 and nums > 0:
+        pair = True
+    if pair:
+        # _hold reads hands[c]: row 1 of hx stands for the rival (seat index 1 of hx)
+        hh = np.zeros((2, K.NT), np.int64)
+        for k in range(K.NT):
+            hh[r, k] = hx[1, k]
+            hh[me, k] = det.hands[me, k]
+        if not _hold(r, det.n_floors[r], det.opts[K.O_TARGET], 2, hh, det.dogs, det.n_floors,
+                     params, prow):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _history_ok(det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
+    """infer 9 (session 14, a fair test): the rival's sampled hand against each of its last
+    ``HJ`` END_TURN states (``snap[1 + j]``, as the searcher saw them): the cards it has held
+    since END_TURN j number at least its hand then less the cards it lost since (played,
+    discarded, taken by the searcher); a random order of the sampled hand (oldest first) gives
+    those cards, nested across j, and with them as its hand in state j ``attacker`` must rank no
+    action above END_TURN (nor play a card with a full hand)."""
+    r = 1 - me
+    h = 0
+    for k in range(1, K.NT):
+        for _ in range(det.hands[r, k]):
+            perm[h] = k
+            h += 1
+    shuffle(lrng, perm, h)
+    nsn = min(snapok[5], HJ)
+    for jj in range(nsn):
+        j = (snapok[6] - 1 - jj) % HJ  # the most recent first
+        m = snapok[H0 + j] - snapok[H0 + HJ + j]
+        if m > h:
+            m = h
+        if m <= 0:
+            continue
+        sj = snap[1 + j]
+        contract.copy_into(sj, x)
+        for k in range(K.NT):
+            x.hands[r, k] = 0
+        for i in range(m):
+            x.hands[r, perm[i]] += 1
+        n = contract.legal_actions_into(x, buf)
+        if n <= 1:
+            continue
+        _prios(x, buf, n, params, prow, pr)
+        for i in range(n):
+            if buf[i] != K.A_END and pr[i] > 0.0:
+                return False
+    return True
+
+
+@njit(cache=True)
 def _oracle_ok(det, me, snap, x, buf, pr, params, prow):
     """infer 7 (not a fair player's test: it needs the board at the rival's last END_TURN,
     which the state does not record): the sampled rival hand, put into the recorded state
@@ -172,10 +280,10 @@ def _oracle_ok(det, me, snap, x, buf, pr, params, prow):
     r = 1 - me
     h_end = 0
     for k in range(1, K.NT):
-        h_end += snap.hands[r, k]
-    if h_end < snap.consts[K.C_REFILL]:
+        h_end += snap[0].hands[r, k]
+    if h_end < snap[0].consts[K.C_REFILL]:
         return True
-    contract.copy_into(snap, x)
+    contract.copy_into(snap[0], x)
     for k in range(K.NT):
         x.hands[r, k] = det.hands[r, k]
     n = contract.legal_actions_into(x, buf)
@@ -192,7 +300,87 @@ def _oracle_ok(det, me, snap, x, buf, pr, params, prow):
 
 
 @njit(cache=True)
-def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x, buf, pr):
+def _det_known(s, me, rng, kn):
+    """``known`` 1 (session 14): ``determinize`` at 2 players with the cards ``kn[k]`` the
+    searcher saw go into the rival's hand (taken from its own hand by the rival's THIEF or
+    MASTER, not played or taken back since) kept in the rival's sampled hand: the rest of the
+    hand and the pile are the other unknown cards, shuffled and dealt as ``determinize`` does
+    (the exact conditional distribution under a uniform prior)."""
+    r = 1 - me
+    nk = 0
+    for k in range(1, K.NT):
+        nk += kn[k]
+    if nk == 0:
+        search.determinize(s, me, rng)
+        return
+    deck = s.deck
+    hands = s.hands
+    dn = s.meta[K.M_DECKN]
+    sz = 0
+    for k in range(1, K.NT):
+        sz += hands[r, k]
+    for j in range(dn):
+        hands[r, deck[j]] += 1
+    m = 0
+    for k in range(1, K.NT):
+        c = hands[r, k] - kn[k]
+        for _ in range(c):
+            deck[m] = k
+            m += 1
+        hands[r, k] = kn[k]
+    shuffle(rng, deck, m)
+    for _ in range(sz - nk):
+        m -= 1
+        hands[r, deck[m]] += 1
+    for j in range(m, deck.shape[0]):
+        deck[j] = 0
+    s.rng[0] = next_u64(rng)
+
+
+@njit(cache=True)
+def _track(kn, hb, s, actor, a):
+    """Update ``kn[q, k]``, the cards of type ``k`` seat ``q`` knows its rival holds, after
+    ``actor`` played ``a`` (``hb``: both hands before). Everything used is what ``q`` sees: the
+    rival's played or discarded cards (its action), the cards ``q`` lost to the rival's THIEF
+    or MASTER (added), the cards ``q`` took from it (removed); refills add nothing."""
+    for q in range(2):
+        r = 1 - q
+        take = actor == r and (a == K.A_MASTER or (K.A_THIEF <= a < K.A_DONUT
+                                                   and a - K.A_THIEF == q))
+        for k in range(1, K.NT):
+            dq = s.hands[q, k] - hb[q, k]
+            dr = s.hands[r, k] - hb[r, k]
+            g = 0
+            if take and dq < 0:
+                g = -dq
+            spent = g - dr
+            if spent < 0:
+                spent = 0
+            v = kn[q, k] - spent
+            if v < 0:
+                v = 0
+            kn[q, k] = v + g
+
+
+@njit(cache=True)
+def perfect3(s, me, snapok):
+    """``perfect`` 3 (session 14, not a fair player): the rival's hand known exactly when it
+    holds more than ``refill_to`` cards (the hands ``infer`` 4 tests), else sampled: what the
+    hands inference can reach are worth at most (``snapok[4]`` carries the knob)."""
+    if snapok[4] == 0:
+        return False
+    h = 0
+    for k in range(1, K.NT):
+        h += s.hands[1 - me, k]
+    return h > s.consts[K.C_REFILL]
+
+
+@njit(cache=True)
+def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x, buf, pr, kn):
+    buf2 = np.zeros((2, K.NT), np.int64)
+    perm = np.zeros(64, np.int64)
+    if perfect3(s, me, snapok):
+        known = True
     for _ in range(200):
         contract.copy_into(s, det)
         if known:
@@ -200,7 +388,16 @@ def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x,
             return
         if perfect:
             return
-        search.determinize(det, me, lrng)
+        _det_known(det, me, lrng, kn)
+        if infer == 9:
+            if _consistent(det, me, 4, params, prow) and _history_ok(
+                    det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
+                return
+            continue
+        if infer == 8:
+            if _kept_ok(det, me, snapok[2 + me], params, prow, lrng, buf2):
+                return
+            continue
         if infer == 7:
             if _consistent(det, me, 4, params, prow) and (
                     snapok[0] == 0 or _oracle_ok(det, me, snap, x, buf, pr, params, prow)):
@@ -346,7 +543,205 @@ def _playout(w, cfg, me, params, pcode, prow, lrng, max_len):
 
 
 @njit(cache=True)
-def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok):
+def _mix(h, v):
+    h ^= np.uint64(v) + np.uint64(0x9E3779B97F4A7C15) + (h << np.uint64(6)) + (h >> np.uint64(2))
+    return h * np.uint64(0xBF58476D1CE4E5B9)
+
+
+@njit(cache=True)
+def _hash_state(w):
+    """A 64-bit hash of what a turn plan changes (hands, buildings, skips, milkshakes, discard
+    pile): two orders of the same plays that reach one state hash alike (transpositions)."""
+    h = np.uint64(1469598103934665603)
+    for x in w.hands.ravel():
+        h = _mix(h, x)
+    for x in w.floors.ravel():
+        h = _mix(h, x)
+    for x in w.values.ravel():
+        h = _mix(h, x)
+    for x in w.dogs.ravel():
+        h = _mix(h, x)
+    for x in w.n_floors:
+        h = _mix(h, x)
+    for x in w.skips:
+        h = _mix(h, x)
+    for x in w.milk:
+        h = _mix(h, x)
+    for x in w.discard:
+        h = _mix(h, x)
+    h = _mix(h, w.meta[K.M_PHASE])
+    h = _mix(h, w.meta[K.M_CUR])
+    return h
+
+
+@njit(cache=True)
+def _enum_plans(s, me, params, pcode, prow, rng, maxp, maxl, plans, plen):
+    """``plans`` 1 (session 14): the searcher's complete turn plans from ``s`` (its own turn,
+    phase play), depth first, ``attacker``'s pick first at every node (so plan 0 is attacker's
+    own line): a plan ends with END_TURN, with a THIEF or MASTER (chance: the playout goes on
+    from its outcome), with the game's end or after ``maxl`` plays. States reached twice (two
+    orders of the same plays) are expanded once. Each node's candidates pass the ``allowed``
+    veto against attacker's pick there. At most ``maxp`` plans; returns their count."""
+    na = search.num_actions(s)
+    stk = []
+    for _ in range(maxl + 1):
+        stk.append(search.clone(s))
+    lg = np.empty((maxl + 1, na), np.int32)
+    cnt = np.zeros(maxl + 1, np.int64)
+    idx = np.zeros(maxl + 1, np.int64)
+    a0s = np.zeros(maxl + 1, np.int64)
+    path = np.zeros(maxl + 1, np.int32)
+    seen = np.zeros(4096, np.uint64)
+    nseen = 0
+    np_ = 0
+    contract.copy_into(s, stk[0])
+    n = contract.legal_actions_into(stk[0], lg[0])
+    a0 = search.scripted_choose(pcode, params, prow, stk[0], lg[0], n, rng)
+    for i in range(n):
+        if lg[0, i] == a0:
+            lg[0, i] = lg[0, 0]
+            lg[0, 0] = a0
+    cnt[0] = n
+    a0s[0] = a0
+    d = 0
+    while d >= 0 and np_ < maxp:
+        if idx[d] >= cnt[d]:
+            d -= 1
+            continue
+        a = lg[d, idx[d]]
+        idx[d] += 1
+        if not allowed(stk[d], a, a0s[d]):
+            continue
+        path[d] = a
+        leaf = (a == K.A_END or a == K.A_MASTER or (K.A_THIEF <= a < K.A_DONUT)
+                or d + 1 >= maxl)
+        if not leaf:
+            w = stk[d + 1]
+            contract.copy_into(stk[d], w)
+            contract.apply_inplace(w, a)
+            if (contract.is_over(w) or contract.current_seat(w) != me
+                    or w.meta[K.M_PHASE] != K.PH_PLAY):
+                leaf = True
+            else:
+                hsh = _hash_state(w)
+                dup = False
+                for j in range(nseen):
+                    if seen[j] == hsh:
+                        dup = True
+                        break
+                if dup:
+                    continue
+                if nseen < seen.shape[0]:
+                    seen[nseen] = hsh
+                    nseen += 1
+                m = contract.legal_actions_into(w, lg[d + 1])
+                b0 = search.scripted_choose(pcode, params, prow, w, lg[d + 1], m, rng)
+                for i in range(m):
+                    if lg[d + 1, i] == b0:
+                        lg[d + 1, i] = lg[d + 1, 0]
+                        lg[d + 1, 0] = b0
+                cnt[d + 1] = m
+                idx[d + 1] = 0
+                a0s[d + 1] = b0
+                d += 1
+                continue
+        for j in range(d + 1):
+            plans[np_, j] = path[j]
+        plen[np_] = d + 1
+        np_ += 1
+    return np_
+
+
+@njit(cache=True)
+def _plan_choose(cfg, params, s, me, pcode, prow, max_len, rng, st, snap, snapok, kn, a0):
+    """Sequential halving over the turn plans of ``_enum_plans``: each plan is applied to a
+    determinization and played out by attacker from the end of it; the first play of the best
+    plan is returned."""
+    maxp = max(1, int(cfg[C_PLANS]))
+    maxl = max(1, int(cfg[C_PLAN_LEN]))
+    budget = max(1, int(cfg[C_BUDGET]))
+    infer = int(cfg[C_INFER])
+    plans = np.zeros((maxp, maxl + 1), np.int32)
+    plen = np.zeros(maxp, np.int64)
+    nc = _enum_plans(s, me, params, pcode, prow, rng, maxp, maxl, plans, plen)
+    st[S_PLANS] += nc
+    # the plans' distinct first plays: one plan only means one choice
+    first_same = True
+    for i in range(1, nc):
+        if plans[i, 0] != plans[0, 0]:
+            first_same = False
+    if nc <= 1 or first_same:
+        return plans[0, 0] if nc >= 1 else a0
+    st[S_SEARCHED] += 1
+    st[S_NCAND] += nc
+    det = search.clone(s)
+    w = search.clone(s)
+    ox = search.clone(s)
+    obuf = np.empty(search.num_actions(s), np.int32)
+    opr = np.zeros(search.num_actions(s), np.float64)
+    ws = np.zeros(8, np.float64)
+    sc = np.zeros(8, np.float64)
+    tot = np.zeros(nc, np.float64)
+    cnt = np.zeros(nc, np.float64)
+    alive = np.arange(nc)
+    n_alive = nc
+    lrng = np.empty(1, np.uint64)
+    used = 0
+    rounds = 0
+    c = 1
+    while c < nc:
+        c *= 2
+        rounds += 1
+    for _r in range(rounds):
+        m = budget // (rounds * n_alive)
+        if m < 1:
+            m = 1
+        for _j in range(m):
+            lrng[0] = next_u64(rng)
+            _det(s, det, me, lrng, False, False, infer, params, prow, snap, snapok, ox,
+                 obuf, opr, kn)
+            saved = lrng[0]
+            for i in range(n_alive):
+                ci = alive[i]
+                contract.copy_into(det, w)
+                lrng[0] = saved
+                for j in range(plen[ci]):
+                    if contract.is_over(w):
+                        break
+                    contract.apply_inplace(w, plans[ci, j])
+                if not contract.is_over(w):
+                    st[S_PDEC] += _playout(w, cfg, me, params, pcode, prow, lrng, max_len)
+                x = _reward(w, me, cfg, ws, sc)
+                tot[ci] += x
+                cnt[ci] += 1.0
+                used += 1
+        keep = (n_alive + 1) // 2
+        for i in range(keep):
+            bi = i
+            bv = -1e300
+            for j in range(i, n_alive):
+                cj = alive[j]
+                v = tot[cj] / cnt[cj]
+                if v > bv:
+                    bv = v
+                    bi = j
+            t = alive[i]
+            alive[i] = alive[bi]
+            alive[bi] = t
+        n_alive = keep
+        if n_alive == 1:
+            break
+    st[S_PLAYOUTS] += used
+    a = plans[alive[0], 0]
+    if a != a0:
+        st[S_SWITCH] += 1
+        if a == K.A_END:
+            st[S_ENDSW] += 1
+    return a
+
+
+@njit(cache=True)
+def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all):
     budget = max(1, int(cfg[C_BUDGET]))
     pcode = int(params[k, search.P_PCODE])
     prow = int(params[k, search.P_PROW])
@@ -366,6 +761,14 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok):
     a0 = search.scripted_choose(pcode, params, prow, s, legal, n, rng)
     cand[0] = a0
     nc = 1
+    if cfg[C_PLANS] > 0 and s.meta[K.M_PHASE] == K.PH_PLAY:
+        me = contract.current_seat(s)
+        st[S_DEC] += 1
+        kn = kn_all[me]
+        if cfg[C_KNOWN] == 0:
+            kn = np.zeros(K.NT, np.int64)
+        return _plan_choose(cfg, params, s, me, pcode, prow, max_len, rng, st, snap, snapok,
+                            kn, a0)
     for e in range(nexp):
         a = search.scripted_choose(ecode, params, erow + e, s, legal, n, rng)
         if _admit(cfg, s, a, a0):
@@ -410,6 +813,17 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok):
         nc = m2
     st[S_SEARCHED] += 1
     me = contract.current_seat(s)
+    kn = kn_all[me]
+    nkn = 0
+    for kk in range(1, K.NT):
+        nkn += kn_all[me, kk]
+    if snapok.shape[0] > 1 and snapok[1] != 0:
+        st[S_RESH] += 1
+    if nkn > 0:
+        st[S_KNOWN] += 1
+        st[S_KCARDS] += nkn
+    if cfg[C_KNOWN] == 0:
+        kn = np.zeros(K.NT, np.int64)
     det = search.clone(s)
     w = search.clone(s)
     ox = search.clone(s)
@@ -432,7 +846,7 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok):
         while used < budget and n_alive > 1:
             lrng[0] = next_u64(rng)
             _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, ox,
-                 obuf, opr)
+                 obuf, opr, kn)
             saved = lrng[0]
             for i in range(n_alive):
                 ci = alive[i]
@@ -501,7 +915,7 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok):
         for _j in range(m):
             lrng[0] = next_u64(rng)
             _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, ox,
-                 obuf, opr)
+                 obuf, opr, kn)
             saved = lrng[0]
             for i in range(n_alive):
                 ci = alive[i]
@@ -616,13 +1030,27 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
     srng = np.empty(1, np.uint64)
     ws = np.zeros(8, np.float64)
     maxd = 64000
-    snap = search.clone(s)
-    snapok = np.zeros(1, np.int64)
+    snap = [search.clone(s)]  # [0]: infer 7's state; [1 + j]: infer 9's END_TURN states
+    for _ in range(HJ):
+        snap.append(search.clone(s))
+    # [1]: the pile was reshuffled this game; [2 + q]: cards q's rival has held since its last
+    # END_TURN (its hand size then, less the cards q took from it since; infer 8); [4]:
+    # perfect 3; [5]: END_TURN states recorded (infer 9), [6]: the next slot
+    snapok = np.zeros(H0 + 2 * HJ, np.int64)
+    snapok[4] = 1 if cfg[C_PERFECT] == 3 else 0
+    kn = np.zeros((2, K.NT), np.int64)
+    hb = np.zeros((2, K.NT), np.int64)
     for g in range(n_games):
         gi = np.uint64(first + g)
         me = (first + g) % 2
         contract.init_state(s, 2, seed_for(seed, gi, np.uint64(0)))
         snapok[0] = 0
+        snapok[1] = 0
+        snapok[2] = 0
+        snapok[3] = 0
+        snapok[5] = 0
+        snapok[6] = 0
+        kn[:, :] = 0
         brng[0] = seed_for(seed, gi, np.uint64(1))
         srng[0] = seed_for(seed, gi, np.uint64(2))
         d = 0
@@ -632,13 +1060,66 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
             if nl == 1:
                 a = legal[0]
             elif c == me or mirror:
-                a = lab_choose(cfg, params, 0, s, legal, nl, srng, st, snap, snapok)
+                a = lab_choose(cfg, params, 0, s, legal, nl, srng, st, snap, snapok, kn)
             else:
                 a = common.bot_choose(codes[1], params, 1, s, legal, nl, brng)
             if c != me and a == K.A_END and s.meta[K.M_PHASE] == K.PH_PLAY:
-                contract.copy_into(s, snap)  # the board at the rival's END_TURN (infer 7)
+                contract.copy_into(s, snap[0])  # the board at the rival's END_TURN (infer 7)
+                j = snapok[6]
+                contract.copy_into(s, snap[1 + j])  # infer 9 (what seat me saw, and hands)
+                h0 = 0
+                for kk in range(1, K.NT):
+                    h0 += s.hands[c, kk]
+                snapok[H0 + j] = h0
+                snapok[H0 + HJ + j] = 0
+                snapok[6] = (j + 1) % HJ
+                snapok[5] += 1
                 snapok[0] = 1
+            for q in range(2):
+                for kk in range(K.NT):
+                    hb[q, kk] = s.hands[q, kk]
+            dn0 = s.meta[K.M_DECKN]
+            ph0 = s.meta[K.M_PHASE]
+            if a == K.A_END and s.meta[K.M_PHASE] == K.PH_PLAY:
+                h0 = 0
+                for kk in range(1, K.NT):
+                    h0 += s.hands[c, kk]
+                snapok[2 + (1 - c)] = h0
             contract.apply_inplace(s, a)
+            if s.meta[K.M_DECKN] > dn0:
+                snapok[1] = 1
+            _track(kn, hb, s, c, a)
+            # infer 9: cards that left the rival's hand (its plays and discards, the
+            # searcher's takes), added to every recorded END_TURN's count
+            r9 = 1 - me
+            lost9 = 0
+            if c == r9:
+                # its own plays: every card out; a THIEF/MASTER's gain and a refill come in
+                if a != K.A_END or ph0 == K.PH_DISCARD:
+                    lost9 = 1
+                    if K.A_BUILD <= a < K.A_STEAL:
+                        lost9 = 2
+            else:
+                for kk in range(1, K.NT):
+                    dd = hb[r9, kk] - s.hands[r9, kk]
+                    if dd > 0:
+                        lost9 += dd
+            if lost9 > 0:
+                for j in range(HJ):
+                    snapok[H0 + HJ + j] += lost9
+            for q in range(2):
+                # cards q took from its rival (its THIEF or MASTER): kept shrinks (a bound)
+                if c == q:
+                    lost = 0
+                    for kk in range(1, K.NT):
+                        dd = hb[1 - q, kk] - s.hands[1 - q, kk]
+                        if dd > 0:
+                            lost += dd
+                    snapok[2 + q] = max(0, snapok[2 + q] - lost)
+            for q in range(2):
+                for kk in range(K.NT):
+                    if kn[q, kk] > s.hands[1 - q, kk]:
+                        st[S_BAD] += 1  # a "known" card the rival does not hold: a tracking bug
             d += 1
         contract.win_shares_into(s, ws)
         out[g, 0] = ws[me]
@@ -684,6 +1165,8 @@ def main(argv=None) -> int:
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--mirror", action="store_true")
     ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--out", default="", help="save the per-game rows (win, unfinished, "
+                    "decisions) as .npy, for paired differences")
     a = ap.parse_args(argv)
     values = {}
     for kv in a.set:
@@ -692,6 +1175,8 @@ def main(argv=None) -> int:
             raise SystemExit(f"unknown knob {key}; allowed {KNOBS}")
         values[key] = float(v)
     out, st, cpu = run(a.n, a.seed, values, a.mirror, first=a.first)
+    if a.out:
+        np.save(a.out, out)
     k = out[:, 0].sum()
     lo, hi = proportion_confint(k, a.n, method="wilson")
     cfg = " ".join(f"{k}={v:g}" for k, v in values.items())
@@ -702,7 +1187,11 @@ def main(argv=None) -> int:
           f"switch {st[S_SWITCH] / max(st[S_SEARCHED], 1):.3f} "
           f"dec/game {st[S_DEC] / a.n:.1f} endsw {st[S_ENDSW] / max(st[S_SEARCHED], 1):.3f} "
           f"cand/search {st[S_NCAND] / max(st[S_SEARCHED], 1):.1f} "
-          f"Mpdec/game {st[S_PDEC] / a.n / 1e6:.3f}")
+          f"Mpdec/game {st[S_PDEC] / a.n / 1e6:.3f} "
+          f"known/search {st[S_KNOWN] / max(st[S_SEARCHED], 1):.3f} "
+          f"cards/known {st[S_KCARDS] / max(st[S_KNOWN], 1):.2f} bad {int(st[S_BAD])} plans/dec {st[S_PLANS] / max(st[S_DEC], 1):.2f} "
+          f"reshuffled/search {st[S_RESH] / max(st[S_SEARCHED], 1):.3f}")
+
     sw_end = {c: int(st[16 + i]) for i, c in enumerate(CATS) if st[16 + i]}
     sw_other = {c: int(st[32 + i]) for i, c in enumerate(CATS) if st[32 + i]}
     print(f"   END-switches by attacker's pick {sw_end}; other switches by attacker's pick "
