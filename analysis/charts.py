@@ -209,7 +209,7 @@ def length_histogram_chart(counts: pl.DataFrame, path: str, max_bins: int = 60) 
     for ax, p in zip(axes, players, strict=True):
         g = counts.filter(pl.col("players") == p)
         fin = g.filter(pl.col("finished"))
-        n_limit = int(g.filter(~pl.col("finished"))["count"].sum())
+        n_unfinished = int(g.filter(~pl.col("finished"))["count"].sum())  # limit or deadlock
         if fin.is_empty():
             ax.text(0.5, 0.5, "no finished games", ha="center", transform=ax.transAxes)
         else:
@@ -228,7 +228,7 @@ def length_histogram_chart(counts: pl.DataFrame, path: str, max_bins: int = 60) 
         ax.set_xlabel("game length (player-turns)", fontsize=8)
         ax.set_ylabel("games", fontsize=8)
         ax.set_title(
-            f"{p} players: n = {int(fin['count'].sum()):,} finished, {n_limit:,} at limit",
+            f"{p} players: n = {int(fin['count'].sum()):,} finished, {n_unfinished:,} without a winner",
             fontsize=9,
         )
     fig.suptitle("Game length, finished games", fontsize=10)
