@@ -106,16 +106,24 @@ def _test_build_trims() -> None:
       every compiled function so it can be passed as a first-class function value; nothing
       here does (sim/core/fnptr.py calls the functions themselves), and the wrappers were
       about 200 of Little Town's functions.
+    - **Machine code emitted at LLVM's code generation level 0** (the target machine's
+      ``opt``; the IR is still optimised at ``NUMBA_OPT``): instruction selection and
+      register allocation are LLVM's fast ones. Little Town's emission fell from 34 to 5 CPU
+      seconds; its compiled games run about 2.9x slower, which the suite's game-playing tests
+      pay back only in part (a fresh clone's ``make test``: 534 -> 503 s, BENCHMARKS.md).
 
     numba internals: if they are not as expected, nothing is changed."""
-    from numba.core import cpu, dispatcher, types
+    from numba.core import codegen, cpu, dispatcher, types
 
     disp = dispatcher.Dispatcher
     opts = getattr(cpu, "CPUTargetOptions", None)
-    if getattr(disp, "_boardsim_trims", False) or opts is None or not hasattr(
-            disp, "get_call_template") or not hasattr(opts, "finalize"):
+    jit = getattr(codegen, "JITCPUCodegen", None)
+    if getattr(disp, "_boardsim_trims", False) or opts is None or jit is None or not hasattr(
+            disp, "get_call_template") or not hasattr(opts, "finalize") or not hasattr(
+            jit, "_customize_tm_options"):
         return
     get_call_template, finalize = disp.get_call_template, opts.finalize
+    tm_options = jit._customize_tm_options
 
     def _get_call_template(self, args, kws):
         plain = tuple(types.unliteral(a) for a in args)
@@ -132,8 +140,13 @@ def _test_build_trims() -> None:
         if not flags.is_set("no_cfunc_wrapper"):
             flags.no_cfunc_wrapper = True
 
+    def _customize_tm_options(self, options):
+        tm_options(self, options)
+        options["opt"] = 0
+
     disp.get_call_template = _get_call_template
     opts.finalize = _finalize
+    jit._customize_tm_options = _customize_tm_options
     disp._boardsim_trims = True
 
 

@@ -224,13 +224,22 @@ def test_the_quick_link_is_installed_under_make_test(tmp_path):
     """``BOARDSIM_QUICK_LINK=1`` (make test) replaces numba's link step of a compiled function
     (sim/__init__.py ``_quick_link``), and what it compiles runs: if numba's internals change
     so that the patch cannot apply, this fails instead of the suite silently compiling twice as
-    long."""
+    long. The test build's trims (``_test_build_trims``) too: a callee called with two
+    constants is compiled once (numba alone compiles it once per literal), with no cfunc
+    wrapper, and runs."""
     code = ("import sim, numba\n"
-            "from numba.core import codegen\n"
+            "from numba.core import codegen, dispatcher\n"
             "assert getattr(codegen.CPUCodeLibrary, '_boardsim_quick_link', False)\n"
+            "assert getattr(dispatcher.Dispatcher, '_boardsim_trims', False)\n"
             "inner = numba.njit(lambda x: 2 * x)\n"
             "f = numba.njit(lambda x: inner(x) + 1)\n"
             "assert f(20) == 41\n"
+            "g = numba.njit(lambda x, k: x * k)\n"
+            "h = numba.njit(lambda x: g(x, 3) + g(x, 4))\n"
+            "assert h(2) == 14\n"
+            "assert len(g.signatures) == 1, g.signatures\n"
+            "cres = g.overloads[g.signatures[0]]\n"
+            "assert not cres.library.get_llvm_str().count('cfunc.'), 'a cfunc wrapper'\n"
             "print(sim.opt_suffix())\n")
     env = dict(os.environ, BOARDSIM_QUICK_LINK="1", NUMBA_OPT="1",
                NUMBA_CACHE_DIR=str(tmp_path))
