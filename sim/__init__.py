@@ -92,8 +92,9 @@ def _set_numba_cache_dir() -> None:
 
         config.reload_config()
 
+
 def _test_build_trims() -> None:
-    """Two more cuts of the test build's compile (``BOARDSIM_QUICK_LINK=1``, BENCHMARKS.md,
+    """Three more cuts of the test build's compile (``BOARDSIM_QUICK_LINK=1``, BENCHMARKS.md,
     session 15), neither of which changes what a compiled function computes:
 
     - **One version per call, not per constant.** numba types a constant argument of a call
@@ -109,8 +110,9 @@ def _test_build_trims() -> None:
     - **Machine code emitted at LLVM's code generation level 0** (the target machine's
       ``opt``; the IR is still optimised at ``NUMBA_OPT``): instruction selection and
       register allocation are LLVM's fast ones. Little Town's emission fell from 34 to 5 CPU
-      seconds; its compiled games run about 2.9x slower, which the suite's game-playing tests
-      pay back only in part (a fresh clone's ``make test``: 534 -> 503 s, BENCHMARKS.md).
+      seconds; its compiled games run about 2.9x slower, a smaller cost to the suite's
+      game-playing tests than the compile it saves (a fresh clone's ``make test``: 534 -> 503
+      s with this cut alone, BENCHMARKS.md).
 
     numba internals: if they are not as expected, nothing is changed."""
     from numba.core import codegen, cpu, dispatcher, types
