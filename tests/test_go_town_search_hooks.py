@@ -142,3 +142,27 @@ def test_search_row_carries_the_own_seat_rule(tmp_path):
     (tmp_path / bots.HOLD_FILE).write_text('{"milk": {"hand": 0.5}}')
     with pytest.raises(KeyError):
         bots.hold_rule(tmp_path)
+
+
+def test_own_hold_sums_hold_feature():
+    """The straight-line sum of ``own_hold`` is the rule over ``hold_feature`` (what the lab
+    logs and fits), feature by feature."""
+    game = sim.get_game("go-town")
+    rng = np.random.default_rng(5)
+    for seed in range(4):
+        s = game.new_state(2, seed)
+        for _ in range(6 + 5 * seed):  # a few moves in: floors, dogs, a smaller pile
+            legal = game.legal_actions(s)
+            s = game.apply_action(s, int(legal[-1 if len(legal) > 1 else 0]))
+        c = int(s.meta[K.M_CUR])
+        hn = s.hands.sum(axis=1)[:4].astype(np.int64)
+        x = np.array([bots.hold_feature(j, c, s.meta, s.opts, s.hands, s.dogs, s.n_floors,
+                                        s.skips, hn) for j in range(bots.N_HF)])
+        for _ in range(10):
+            p = rng.normal(size=bots.N_HOLD)
+            for a in (1, K.A_BUILDQ + 1, K.A_MILK, K.A_MASTER):
+                k = int(bots.hold_category(np.int32(a)))
+                want = p[k * bots.N_HF:(k + 1) * bots.N_HF] @ x > 0.0
+                got = bots.own_hold(np.int32(a), c, s.meta, s.opts, s.consts, s.hands, s.dogs,
+                                    s.n_floors, s.skips, hn, p, 0)
+                assert got == (want and hn[c] < 8 and s.meta[K.M_PHASE] == K.PH_PLAY)

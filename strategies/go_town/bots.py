@@ -587,11 +587,35 @@ def own_hold(a, c, meta, opts, consts, hands, dogs, n_floors, skips, hn, p, j0):
     if k < 0 or meta[K.M_PHASE] != K.PH_PLAY or meta[K.M_NP] != 2 or hn[c] >= consts[K.C_LIMIT]:
         return False
     b = j0 + k * N_HF
-    z = 0.0
-    for j in range(N_HF):
-        w = p[b + j]
-        if w != 0.0:
-            z += w * hold_feature(j, c, meta, opts, hands, dogs, n_floors, skips, hn)
+    # the features of ``hold_feature``, straight-line, summed in ``HOLD_FEATURES`` order
+    r = 1 - c
+    fc = n_floors[c]
+    fr = n_floors[r]
+    tgt = opts[K.O_TARGET]
+    pairs = 0
+    left = 0
+    for lo in range(1, 5):
+        x = hands[c, lo]
+        y = hands[c, 9 - lo]
+        pairs += min(x, y)
+        left += abs(x - y)
+    pairs += min(hands[c, K.QM], left)
+    z = p[b]
+    z += p[b + 1] * fc
+    z += p[b + 2] * fr
+    z += p[b + 3] * (1.0 if fc > 0 and dogs[c, fc - 1] > 0 else 0.0)
+    z += p[b + 4] * (1.0 if fr > 0 and dogs[r, fr - 1] > 0 else 0.0)
+    z += p[b + 5] * hn[c]
+    z += p[b + 6] * hn[r]
+    z += p[b + 7] * (meta[K.M_DECKN] / 10.0)
+    z += p[b + 8] * pairs
+    z += p[b + 9] * hands[c, K.QM]
+    z += p[b + 10] * hands[c, K.DOG]
+    z += p[b + 11] * (1.0 if fr >= tgt - 1 else 0.0)
+    z += p[b + 12] * (1.0 if fc >= tgt - 1 else 0.0)
+    z += p[b + 13] * (1.0 if skips[c] > 0 else 0.0)
+    z += p[b + 14] * (1.0 if skips[r] > 0 else 0.0)
+    z += p[b + 15] * (meta[K.M_TURN] / 10.0)
     return z > 0.0
 
 
