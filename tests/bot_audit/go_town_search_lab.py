@@ -67,8 +67,10 @@ rule fitted to the search's choices): ``pme``/``popp`` 7 (``attacker`` with the 
 ``--hold RULE.json``, ``{category of attacker's pick: {feature: weight}}`` over ``CATS`` and
 ``HF_NAMES``: END_TURN instead of the card when the weighted sum is above 0, never with a full
 hand; ``_pi_hold``), ``hbias`` (added to that sum), ``hstoch`` (1: hold with the logistic
-probability of the sum instead), ``own`` (1: the playouts of the shipped search, the search
-row's own-seat rule, ``search.playout_self``; 0, the default, ``search.playout`` as before).
+probability of the sum instead). The fitted rules of BENCHMARKS.md "session 15" are in
+tests/bot_audit/go_town_hold/ (``rule_a`` fitted on the baseline's choices, ``rule_b`` on
+``rule_a``'s search, ``rule_c`` on ``rule_b``'s, ``rule_k5b`` one weight per feature for every
+category).
 ``--log FILE.npy`` saves one row of ``LOG_COLS`` per decision of the lab search in phase play
 (the searcher's features, attacker's pick, the search's pick and its value margin), the input
 of tests/bot_audit/go_town_hold_fit.py, which fits the rule.
@@ -101,32 +103,24 @@ from sim.go_town.kernels import (
     nth_legal,
 )
 from strategies import common, search
-from strategies.go_town.bots import (
-    HOLD_FEATURES,
-    _hold,
-    _leader,
-    _priority,
-    allowed,
-    choose_arrays,
-    hold_feature,
-)
+from strategies.go_town.bots import _hold, _leader, _priority, allowed, choose_arrays
 
 KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch", "ms", "mw",
          "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer",
          "allow", "veto_end", "end_pen", "prune", "min_pr", "stop_z", "stop_min",
          "stop_every", "plan2", "eq_eps", "depth", "pme", "popp", "eps", "pnoise", "known", "plans", "plan_len",
-         "hbias", "hstoch", "own")
+         "hbias", "hstoch")
 DEFAULTS = dict(budget=1000, perfect=0, max_len=2000, n_random=64, mode=0, z=2.0, drop=3.0,
                 batch=8, ms=10.0, mw=0.1, bias=0.0, eval=0, e_floor=1.0, e_guard=0.0,
                 e_pair=0.0, e_skip=0.0, e_hand=0.0, e_base=0.0, infer=0, allow=0,
                 veto_end=0, end_pen=0.0, prune=0, min_pr=0.0, stop_z=0.0, stop_min=64,
                 stop_every=16, plan2=0, eq_eps=0.0, depth=0, pme=-1, popp=-1, eps=0.0,
-                pnoise=-1.0, known=0, plans=0, plan_len=6, hbias=0.0, hstoch=0, own=0)
+                pnoise=-1.0, known=0, plans=0, plan_len=6, hbias=0.0, hstoch=0)
 (C_BUDGET, C_PERFECT, C_MAXLEN, C_NRAND, C_MODE, C_Z, C_DROP, C_BATCH, C_MS, C_MW, C_BIAS,
  C_EVAL, C_EFLOOR, C_EGUARD, C_EPAIR, C_ESKIP, C_EHAND, C_EBASE, C_INFER, C_ALLOW, C_VETO_END,
  C_END_PEN, C_PRUNE, C_MIN_PR, C_STOP_Z, C_STOP_MIN, C_STOP_EVERY,
  C_PLAN2, C_EQ_EPS, C_DEPTH, C_PME, C_POPP, C_EPS, C_PNOISE, C_KNOWN, C_PLANS,
- C_PLAN_LEN, C_HBIAS, C_HSTOCH, C_OWN) = range(len(KNOBS))
+ C_PLAN_LEN, C_HBIAS, C_HSTOCH) = range(len(KNOBS))
 # rows of the lab's parameter matrix (``pme``/``popp`` pick one; -1: the playout row)
 ROWS = ("search", "attacker", "greedy-tuned", "greedy", "thief-first", "defender",
         "attacker")  # the last: attacker with noise ``pnoise`` (row 6)
@@ -523,16 +517,47 @@ def _evaluate(w, me, cfg):
     return 1.0 / (1.0 + np.exp(-x))
 
 
-HF_NAMES = HOLD_FEATURES  # the shipped rule's features (strategies/go_town/bots.py)
+HF_NAMES = ("one", "my_fl", "op_fl", "my_dog", "op_dog", "my_h", "op_h", "deck10",
+            "my_pairs", "my_qm", "my_dogs_h", "op_near", "me_near", "my_skip", "op_skip",
+            "turn10")
 NHF = len(HF_NAMES)
 
 
 @njit(cache=True)
 def _hold_feats(s, c, hn, x):
-    """The hold rule's features for seat ``c`` (``HF_NAMES``; the seat's view: its own hand,
-    public counts and boards), as the shipped ``hold_feature``."""
-    for j in range(NHF):
-        x[j] = hold_feature(j, c, s.meta, s.opts, s.hands, s.dogs, s.n_floors, s.skips, hn)
+    """The hold rule's features for seat ``c`` at 2 players (``HF_NAMES``; the seat's view:
+    its own hand, public counts and boards): 1; its floors; the rival's; a dog on its top
+    floor; on the rival's; its cards in hand; the rival's; the draw pile / 10; the pairs it
+    can build (as ``_hold`` counts them); its ?s; its DOGs; the rival one floor from the
+    target; itself so; its turns to skip > 0; the rival's; the turn / 10."""
+    r = 1 - c
+    tgt = s.opts[K.O_TARGET]
+    fc = s.n_floors[c]
+    fr = s.n_floors[r]
+    x[0] = 1.0
+    x[1] = fc
+    x[2] = fr
+    x[3] = 1.0 if fc > 0 and s.dogs[c, fc - 1] > 0 else 0.0
+    x[4] = 1.0 if fr > 0 and s.dogs[r, fr - 1] > 0 else 0.0
+    x[5] = hn[c]
+    x[6] = hn[r]
+    x[7] = s.meta[K.M_DECKN] / 10.0
+    pairs = 0
+    left = 0
+    for lo in range(1, 5):
+        a = s.hands[c, lo]
+        b = s.hands[c, 9 - lo]
+        pairs += min(a, b)
+        left += abs(a - b)
+    pairs += min(s.hands[c, K.QM], left)
+    x[8] = pairs
+    x[9] = s.hands[c, K.QM]
+    x[10] = s.hands[c, K.DOG]
+    x[11] = 1.0 if fr >= tgt - 1 else 0.0
+    x[12] = 1.0 if fc >= tgt - 1 else 0.0
+    x[13] = 1.0 if s.skips[c] > 0 else 0.0
+    x[14] = 1.0 if s.skips[r] > 0 else 0.0
+    x[15] = s.meta[K.M_TURN] / 10.0
 
 
 @njit(cache=True)
@@ -572,9 +597,6 @@ def _playout(w, cfg, me, params, pcode, prow, lrng, max_len, hw):
     popp = int(cfg[C_POPP])
     eps = cfg[C_EPS]
     if depth <= 0 and pme < 0 and popp < 0 and eps <= 0.0:
-        if cfg[C_OWN] != 0:
-            # the shipped playout: the own-seat rule of the search row (row 0)
-            return search.playout_self(w, pcode, params, prow, lrng, max_len, me, 0)
         return search.playout(w, pcode, params, prow, lrng, max_len)
     # 7: the playout row (attacker) with the hold rule ``hw`` (session 15)
     hme = pme == 7

@@ -9,8 +9,7 @@ Prints the search bot's mean win share (a shared win counts 1/k; a game stopped 
 or in a deadlock counts 0) with its Wilson 95% interval, the unfinished games (and in how
 many of them the search seat led), turns per player and the process CPU seconds per game
 (one thread; after a first warm-up game, so the compile is left out and printed apart).
-``--set`` overrides a number of the search row (``search.PARAM_NAMES``, e.g. n_random=64);
-``--no-extra`` zeroes the game's own numbers after them (Go Town's own-seat rule, session 15).
+``--set`` overrides a number of the search row (``search.PARAM_NAMES``, e.g. n_random=64).
 """
 
 from __future__ import annotations
@@ -38,8 +37,6 @@ def main(argv=None) -> int:
     ap.add_argument("--mirror", action="store_true", help="search in every seat")
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--playout", default=None, help="another playout bot (a scripted bot name)")
-    ap.add_argument("--no-extra", action="store_true", help="the search row's columns after "
-                    "search.N_SEARCH set to 0 (Go Town: no own-seat rule in the playouts)")
     a = ap.parse_args(argv)
     game = sim.get_game(a.game)
     p = a.players
@@ -76,8 +73,6 @@ def main(argv=None) -> int:
         prm[0, search.P_PROW] = hit[0]
     if a.budget is not None:
         prm[0, search.P_BUDGET] = a.budget
-    if a.no_extra:
-        prm[0, search.N_SEARCH:] = 0.0
     print(f"{a.game} {p}p search vs {names[1:]} budget {prm[0, search.P_BUDGET]:g} "
           f"n_random {prm[0, search.P_NRAND]:g} bias {prm[0, search.P_BIAS]:g} "
           f"margin_w {prm[0, search.P_MW]:g} playout row {prm[0, search.P_PROW]:g} seed {a.seed}", flush=True)
