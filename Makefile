@@ -12,7 +12,6 @@ export MPLBACKEND := Agg
 ## imported here): a first `make install` in about 35 s instead of 57 (BENCHMARKS.md, session 14)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --no-compile -e '.[test]'
 	$(BIN)/python -m compileall -q -j 0 -x '/tests?/' $(VENV)/lib
 	touch $(STAMP)

@@ -92,9 +92,68 @@ def _set_numba_cache_dir() -> None:
 
         config.reload_config()
 
+def _test_build_trims() -> None:
+    """Two more cuts of the test build's compile (``BOARDSIM_QUICK_LINK=1``, BENCHMARKS.md,
+    session 15), neither of which changes what a compiled function computes:
+
+    - **One version per call, not per constant.** numba types a constant argument of a call
+      between compiled functions as a literal (``Literal[int](0)``) and compiles the callee
+      once more for each such constant (Little Town: 27 of its 130 cached versions, e.g. a
+      helper called with the seat constants 0-3). Here a call is typed with the arguments'
+      ordinary types first, and only a callee that does not compile so (one that needs a
+      literal) is compiled for the literal.
+    - **No C-callable wrapper per function** (``no_cfunc_wrapper``): numba makes one for
+      every compiled function so it can be passed as a first-class function value; nothing
+      here does (sim/core/fnptr.py calls the functions themselves), and the wrappers were
+      about 200 of Little Town's functions.
+    - **Machine code emitted at LLVM's code generation level 0** (the target machine's
+      ``opt``; the IR is still optimised at ``NUMBA_OPT``): instruction selection and
+      register allocation are LLVM's fast ones. Little Town's emission fell from 34 to 5 CPU
+      seconds; its compiled games run about 2.9x slower, which the suite's game-playing tests
+      pay back only in part (a fresh clone's ``make test``: 534 -> 503 s, BENCHMARKS.md).
+
+    numba internals: if they are not as expected, nothing is changed."""
+    from numba.core import codegen, cpu, dispatcher, types
+
+    disp = dispatcher.Dispatcher
+    opts = getattr(cpu, "CPUTargetOptions", None)
+    jit = getattr(codegen, "JITCPUCodegen", None)
+    if getattr(disp, "_boardsim_trims", False) or opts is None or jit is None or not hasattr(
+            disp, "get_call_template") or not hasattr(opts, "finalize") or not hasattr(
+            jit, "_customize_tm_options"):
+        return
+    get_call_template, finalize = disp.get_call_template, opts.finalize
+    tm_options = jit._customize_tm_options
+
+    def _get_call_template(self, args, kws):
+        plain = tuple(types.unliteral(a) for a in args)
+        plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+        if plain != tuple(args) or plain_kws != kws:
+            try:
+                return get_call_template(self, plain, plain_kws)
+            except Exception:  # noqa: BLE001 - a callee that needs the literal: as numba does
+                pass
+        return get_call_template(self, args, kws)
+
+    def _finalize(self, flags, options):
+        finalize(self, flags, options)
+        if not flags.is_set("no_cfunc_wrapper"):
+            flags.no_cfunc_wrapper = True
+
+    def _customize_tm_options(self, options):
+        tm_options(self, options)
+        options["opt"] = 0
+
+    disp.get_call_template = _get_call_template
+    opts.finalize = _finalize
+    jit._customize_tm_options = _customize_tm_options
+    disp._boardsim_trims = True
+
+
 _set_numba_cache_dir()
 if quick_link_wanted():
     _quick_link()
+    _test_build_trims()
 
 from sim.core.errors import UserError  # noqa: E402
 from sim.registry import get_game, list_games  # noqa: E402

@@ -282,7 +282,7 @@ def add_candidate(cand, nc, a):
     return nc + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: not emitted again as a library of its own
 def rollout_choose(params, k, s, legal, n, rng):
     """Rollout policy improvement over the scripted bots (``algo`` 1, the ``search`` bot;
     Tesauro and Galperin 1996, Bertsekas' rollout algorithm): the candidates are the actions
@@ -390,7 +390,7 @@ def rollout_choose(params, k, s, legal, n, rng):
     return cand[alive[0]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into ``choose`` (see ``choose``)
 def search_choose(params, k, s, legal, n, rng):
     """The search bot's action in ``s`` with parameter row ``params[k]`` (``PARAM_NAMES``):
     one of ``legal[:n]`` (int32 ids). ``rng`` (uint64[1], the bot generator) drives the
@@ -532,7 +532,13 @@ def choose(code, params, k, s, legal, n, rng):
     ``legal[:n]``, int32): the one bot signature of every game, docs/house-pattern.md §3.
     ``SEARCH_CODE`` searches (``search_choose``); every other code is the game's scripted-only
     entry point registered with ``register`` (resolved by the state's class at compile time).
-    ``rng`` is the bot generator (uint64[1])."""
+    ``rng`` is the bot generator (uint64[1]).
+
+    ``search_choose`` and ``rollout_choose`` are inlined here at numba's IR level
+    (``inline="always"``): as functions of their own, each would be compiled into a library of
+    its own, and numba emits a library with everything it calls (the rules, the scripted bots,
+    the playouts), so the search's chain emitted the same code three times (BENCHMARKS.md,
+    session 15). The decisions are the same."""
     if code == SEARCH_CODE:
         return search_choose(params, k, s, legal, n, rng)
     return scripted_choose(code, params, k, s, legal, n, rng)

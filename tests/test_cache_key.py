@@ -187,30 +187,59 @@ def test_an_optimisation_level_other_than_3_gets_its_own_cache_folder(monkeypatc
     assert sim.opt_suffix() == suffix
 
 
-def test_no_kernel_uses_numba_ir_inlining():
+def test_numba_ir_inlining_only_where_a_function_has_one_call_site():
     """``inline="always"`` types and lowers the callee again at every call site: Province's
     53 such functions made its first compile 275 CPU seconds instead of 58 (docs/house-pattern.md
-    §6). LLVM's ``forceinline=True`` is the way to force an inline."""
+    §6). LLVM's ``forceinline=True`` is the way to force an inline; ``inline="always"`` is for a
+    function called from one place only (the search's chain), where it saves a library."""
     from sim.kernel_cache import kernel_sources
 
     root = Path(__file__).resolve().parent.parent
-    bad = [f"{p.relative_to(root)}:{i}" for p in kernel_sources(root)
-           for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-           if re.search(r"inline\s*=\s*['\"]always['\"]", line) and "@" in line]
-    assert not bad, bad
+    texts = {p: p.read_text(encoding="utf-8") for p in kernel_sources(root)}
+    inlined = []
+    for p, text in texts.items():
+        lines = text.splitlines()
+        for i, line in enumerate(lines):
+            if re.search(r"inline\s*=\s*['\"]always['\"]", line) and "@" in line:
+                m = next(re.match(r"def (\w+)\(", x) for x in lines[i + 1:] if
+                         x.startswith("def "))
+                inlined.append((f"{p.relative_to(root)}:{i + 1}", m.group(1)))
+    assert inlined, "no inline='always' found: the search's chain should use it"
+    for where, name in inlined:
+        calls = sum(len(re.findall(rf"(?<![\w.])(?:\w+\.)?{name}\(", t))
+                    - len(re.findall(rf"def {name}\(", t)) for t in texts.values())
+        assert calls <= 1, (where, name, calls)
+
+
+def test_the_planted_second_call_site_is_found(tmp_path):
+    """The count above can fail: a second call of ``search_choose`` is two call sites."""
+    text = "x = search_choose(a)\ny = search.search_choose(b)\ndef search_choose(c):\n"
+    name = "search_choose"
+    calls = (len(re.findall(rf"(?<![\w.])(?:\w+\.)?{name}\(", text))
+             - len(re.findall(rf"def {name}\(", text)))
+    assert calls == 2
 
 
 def test_the_quick_link_is_installed_under_make_test(tmp_path):
     """``BOARDSIM_QUICK_LINK=1`` (make test) replaces numba's link step of a compiled function
     (sim/__init__.py ``_quick_link``), and what it compiles runs: if numba's internals change
     so that the patch cannot apply, this fails instead of the suite silently compiling twice as
-    long."""
+    long. The test build's trims (``_test_build_trims``) too: a callee called with two
+    constants is compiled once (numba alone compiles it once per literal), with no cfunc
+    wrapper, and runs."""
     code = ("import sim, numba\n"
-            "from numba.core import codegen\n"
+            "from numba.core import codegen, dispatcher\n"
             "assert getattr(codegen.CPUCodeLibrary, '_boardsim_quick_link', False)\n"
+            "assert getattr(dispatcher.Dispatcher, '_boardsim_trims', False)\n"
             "inner = numba.njit(lambda x: 2 * x)\n"
             "f = numba.njit(lambda x: inner(x) + 1)\n"
             "assert f(20) == 41\n"
+            "g = numba.njit(lambda x, k: x * k)\n"
+            "h = numba.njit(lambda x: g(x, 3) + g(x, 4))\n"
+            "assert h(2) == 14\n"
+            "assert len(g.signatures) == 1, g.signatures\n"
+            "cres = g.overloads[g.signatures[0]]\n"
+            "assert not cres.library.get_llvm_str().count('cfunc.'), 'a cfunc wrapper'\n"
             "print(sim.opt_suffix())\n")
     env = dict(os.environ, BOARDSIM_QUICK_LINK="1", NUMBA_OPT="1",
                NUMBA_CACHE_DIR=str(tmp_path))

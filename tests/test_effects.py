@@ -3,8 +3,6 @@ interval, limit games apart, tiers and the headline rule; fixtures, not full run
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +14,7 @@ from analysis.lab import effects as fx
 from analysis.stats import cluster_ratio
 from sim.core.errors import UserError
 from tests import games as H
+from tests import inproc
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -146,11 +145,9 @@ def test_effects_end_to_end_on_a_few_games(tmp_path):
 
 
 def test_effects_cli_bad_input_one_line_exit_2():
-    r = subprocess.run([sys.executable, "-m", "analysis.cli", "effects", "go-town", "--step", "0"],
-                       capture_output=True, text=True, cwd=ROOT)
+    r = inproc.boardsim("effects", "go-town", "--step", "0", cwd=ROOT)  # tests/inproc.py
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--step" in r.stderr
-    r = subprocess.run([sys.executable, "-m", "analysis.cli", "effects", "province", "--arm",
-                        "denial"], capture_output=True, text=True, cwd=ROOT)
+    r = inproc.boardsim("effects", "province", "--arm", "denial", cwd=ROOT)
     assert r.returncode == 2 and "has no denial arm" in r.stderr and "go-town" in r.stderr
 
 

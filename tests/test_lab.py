@@ -2,8 +2,6 @@
 suggest (issue 7)."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,13 +13,13 @@ from analysis.paired import Z95, paired_difference
 from sim.core.errors import UserError
 from sim.little_town.constants import A_BUILD, A_SITE
 from sim.runner import simulate
+from tests import inproc
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
-                          text=True, cwd=cwd or ROOT)
+    return inproc.boardsim(*args, cwd=cwd or ROOT)  # in this process (tests/inproc.py)
 
 
 # ---- paired statistics ----------------------------------------------------------------------

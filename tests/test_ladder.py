@@ -3,9 +3,6 @@ comparisons from ranks, the Bradley-Terry fit on a fixture of known outcomes, li
 out, and the command's files."""
 
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +19,7 @@ from analysis.lab.ladder import (
     write_ladder,
 )
 from sim.core.errors import UserError
+from tests import inproc
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -202,9 +200,7 @@ def test_few_distinct_games_are_flagged_per_pairing(tmp_path):
 
 
 def _boardsim(*args, cwd=None):
-    env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg")
-    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
-                          text=True, cwd=cwd or ROOT, env=env, timeout=600)
+    return inproc.boardsim(*args, cwd=cwd or ROOT)  # in this process (tests/inproc.py)
 
 
 def test_ladder_command_on_a_real_game(tmp_path):

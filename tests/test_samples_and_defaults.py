@@ -3,9 +3,6 @@ defaults (each game's recommended mix, used by ``boardsim simulate`` without --s
 the main job plays ``random`` only in runs labelled as random baselines)."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,15 +11,14 @@ import pytest
 import sim
 from sim import runner
 from sim.core.rng import ACTION_HASH_START, action_hash_py, fold_action
+from tests import inproc
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = sim.list_games()
 
 
 def _boardsim(*args, cwd=None):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
-                          text=True, cwd=cwd or ROOT, env=env, timeout=600)
+    return inproc.boardsim(*args, cwd=cwd or ROOT)  # in this process (tests/inproc.py)
 
 
 def test_python_hash_equals_the_compiled_fold():

@@ -2,9 +2,6 @@
 
 import json
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,15 +10,14 @@ import pytest
 from analysis.doc import Doc, render_markdown
 from analysis.lab import tiers as T
 from analysis.report.tiers_section import TITLE, tiers_section
+from tests import inproc
 
 ROOT = Path(__file__).resolve().parents[1]
 NAN = math.nan
 
 
 def boardsim(*args, cwd=None):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
-                          text=True, cwd=cwd or ROOT, env=env, timeout=600)
+    return inproc.boardsim(*args, cwd=cwd or ROOT)  # in this process (tests/inproc.py)
 
 
 # ---- the verdict on constructed numbers ------------------------------------------------------

@@ -3,10 +3,7 @@ known, an interrupted study that resumes to the same answer, one-line errors (ex
 
 import json
 import math
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +12,7 @@ import pytest
 from analysis.lab import tune as T
 from sim.core.errors import UserError
 from sim.registry import get_game
+from tests import inproc
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -195,9 +193,7 @@ def test_effects_target_without_the_module(monkeypatch):
 
 # ---- the command line ---------------------------------------------------------------------
 def boardsim(*args):
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True,
-                          text=True, cwd=ROOT, env=env, timeout=300)
+    return inproc.boardsim(*args, cwd=ROOT)  # in this process (tests/inproc.py)
 
 
 @pytest.mark.parametrize("args,msg", [

@@ -33,7 +33,7 @@ def run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, para
             if codes[k] == 0:
                 a = legal[rand_below(brng, n)]
             elif codes[k] == search.SEARCH_CODE:
-                a = search.search_choose(params, k, s, legal, n, brng)
+                a = search.choose(codes[k], params, k, s, legal, n, brng)
             else:
                 a = choose_scripted(codes[k], params, k, s, legal, n, brng)
             h = fold_action(h, a)
