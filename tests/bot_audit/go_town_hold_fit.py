@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import numpy as np
 import statsmodels.api as sm
@@ -86,6 +87,9 @@ def main(argv=None) -> int:
     ap.add_argument("--clip", type=float, default=8.0)
     ap.add_argument("--min-n", type=int, default=100)
     a = ap.parse_args(argv)
+    if Path(a.out).exists():
+        print(f"error: {a.out} exists; results are never overwritten: name a new file")
+        return 2
     shared = [f for f in a.shared.split(",") if f]
     for f in shared:
         if f not in HF_NAMES:

@@ -1293,6 +1293,10 @@ def hold_weights(rule: dict | None) -> np.ndarray:
     hw = np.zeros((len(CATS), NHF), np.float64)
     for cat, ws in (rule or {}).items():
         for f, v in ws.items():
+            if cat not in CATS or f not in HF_NAMES:
+                print(f"error: hold rule entry {cat!r}/{f!r}: categories {', '.join(CATS)}; "
+                      f"features {', '.join(HF_NAMES)}")
+                raise SystemExit(2)
             hw[CATS.index(cat), HF_NAMES.index(f)] = float(v)
     return hw
 
