@@ -9,7 +9,8 @@ export MPLBACKEND := Agg
 
 ## pip installs without byte-compiling (its compile is one core for about 35 s); compileall then
 ## compiles the installed packages on every core, their own test suites left out (never
-## imported here): a first `make install` in about 35 s instead of 57 (BENCHMARKS.md, session 14)
+## imported here): a first `make install` in about 35 s instead of 57 (BENCHMARKS.md, session 14);
+## pip itself is not upgraded (the venv's own pip installs the project)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --no-compile -e '.[test]'
@@ -34,8 +35,10 @@ run: $(STAMP)
 TEST_NUMBA_OPT ?= 1
 ## BOARDSIM_QUICK_LINK=1 (TEST_QUICK_LINK): a compiled function's linked module is not optimised
 ## again as a whole (its functions were, one by one): about half of the compile, the games
-## within a few per cent as fast (sim/__init__.py, BENCHMARKS.md session 12); TEST_QUICK_LINK=0
-## tests numba's own link step
+## within a few per cent as fast (sim/__init__.py, BENCHMARKS.md session 12); with it, one
+## compiled version per call, no cfunc wrappers and machine code at LLVM's codegen level 0
+## (the games about 2.9x slower, the first make test 533 -> 459 s with the session's other
+## cuts: BENCHMARKS.md session 15); TEST_QUICK_LINK=0 tests numba's own link step
 TEST_QUICK_LINK ?= 1
 ## the project's modules are byte-compiled first (on every core; only changed files) and
 ## the run may write bytecode (PYTHONDONTWRITEBYTECODE cleared): every process of the suite
