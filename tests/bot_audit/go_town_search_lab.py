@@ -30,7 +30,8 @@ Session 13 knobs (the playouts): ``depth`` (a playout stops after that many seat
 scored by ``_reward``: with ``eval`` 0 by ``seat_reward``'s margin, ``ms`` floors a full
 margin; with ``eval`` 1 by ``_evaluate``, a logistic of ``e_floor``/``e_guard``/``e_hand``/
 ``e_pair``/``e_skip``/``e_base``), ``pme``/``popp`` (the row of ``ROWS`` playing the searcher's /
-the rival's seat in the playouts; -1 the playout bot, attacker), ``eps`` (each playout decision
+the rival's seat in the playouts; -1 the playout bot, attacker; 7 attacker with session
+15's hold rule), ``eps`` (each playout decision
 a uniformly random legal action with this chance), ``pnoise`` (row 6 is attacker with its
 ``noise`` set to this: a randomised attacker for ``pme``/``popp`` 6).
 
@@ -60,6 +61,19 @@ first, at most ``plans`` of them; sequential halving over the plans, each applie
 determinization and played out from its end; the first play of the best plan is played).
 ``--out FILE.npy`` saves the per-game rows for paired differences; the summary also gives the
 share of searched decisions after a reshuffle of the pile (``reshuffled/search``).
+
+Session 15 knobs (a policy-iteration step: the searcher's own seat in the playouts plays a
+rule fitted to the search's choices): ``pme``/``popp`` 7 (``attacker`` with the hold rule of
+``--hold RULE.json``, ``{category of attacker's pick: {feature: weight}}`` over ``CATS`` and
+``HF_NAMES``: END_TURN instead of the card when the weighted sum is above 0, never with a full
+hand; ``_pi_hold``), ``hbias`` (added to that sum), ``hstoch`` (1: hold with the logistic
+probability of the sum instead). The fitted rules of BENCHMARKS.md "session 15" are in
+tests/bot_audit/go_town_hold/ (``rule_a`` fitted on the baseline's choices, ``rule_b`` on
+``rule_a``'s search, ``rule_c`` on ``rule_b``'s, ``rule_k5b`` one weight per feature for every
+category).
+``--log FILE.npy`` saves one row of ``LOG_COLS`` per decision of the lab search in phase play
+(the searcher's features, attacker's pick, the search's pick and its value margin), the input
+of tests/bot_audit/go_town_hold_fit.py, which fits the rule.
 
 Game ``i``: chance ``seed_for(seed, i, 0)``, the attacker's generator ``seed_for(seed, i, 1)``,
 the search's ``seed_for(seed, i, 2)``; the search sits in seat ``i % 2``. A game nobody wins
@@ -94,18 +108,19 @@ from strategies.go_town.bots import _hold, _leader, _priority, allowed, choose_a
 KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch", "ms", "mw",
          "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer",
          "allow", "veto_end", "end_pen", "prune", "min_pr", "stop_z", "stop_min",
-         "stop_every", "plan2", "eq_eps", "depth", "pme", "popp", "eps", "pnoise", "known", "plans", "plan_len")
+         "stop_every", "plan2", "eq_eps", "depth", "pme", "popp", "eps", "pnoise", "known", "plans", "plan_len",
+         "hbias", "hstoch")
 DEFAULTS = dict(budget=1000, perfect=0, max_len=2000, n_random=64, mode=0, z=2.0, drop=3.0,
                 batch=8, ms=10.0, mw=0.1, bias=0.0, eval=0, e_floor=1.0, e_guard=0.0,
                 e_pair=0.0, e_skip=0.0, e_hand=0.0, e_base=0.0, infer=0, allow=0,
                 veto_end=0, end_pen=0.0, prune=0, min_pr=0.0, stop_z=0.0, stop_min=64,
                 stop_every=16, plan2=0, eq_eps=0.0, depth=0, pme=-1, popp=-1, eps=0.0,
-                pnoise=-1.0, known=0, plans=0, plan_len=6)
+                pnoise=-1.0, known=0, plans=0, plan_len=6, hbias=0.0, hstoch=0)
 (C_BUDGET, C_PERFECT, C_MAXLEN, C_NRAND, C_MODE, C_Z, C_DROP, C_BATCH, C_MS, C_MW, C_BIAS,
  C_EVAL, C_EFLOOR, C_EGUARD, C_EPAIR, C_ESKIP, C_EHAND, C_EBASE, C_INFER, C_ALLOW, C_VETO_END,
  C_END_PEN, C_PRUNE, C_MIN_PR, C_STOP_Z, C_STOP_MIN, C_STOP_EVERY,
  C_PLAN2, C_EQ_EPS, C_DEPTH, C_PME, C_POPP, C_EPS, C_PNOISE, C_KNOWN, C_PLANS,
- C_PLAN_LEN) = range(len(KNOBS))
+ C_PLAN_LEN, C_HBIAS, C_HSTOCH) = range(len(KNOBS))
 # rows of the lab's parameter matrix (``pme``/``popp`` pick one; -1: the playout row)
 ROWS = ("search", "attacker", "greedy-tuned", "greedy", "thief-first", "defender",
         "attacker")  # the last: attacker with noise ``pnoise`` (row 6)
@@ -502,8 +517,77 @@ def _evaluate(w, me, cfg):
     return 1.0 / (1.0 + np.exp(-x))
 
 
+HF_NAMES = ("one", "my_fl", "op_fl", "my_dog", "op_dog", "my_h", "op_h", "deck10",
+            "my_pairs", "my_qm", "my_dogs_h", "op_near", "me_near", "my_skip", "op_skip",
+            "turn10")
+NHF = len(HF_NAMES)
+
+
 @njit(cache=True)
-def _playout(w, cfg, me, params, pcode, prow, lrng, max_len):
+def _hold_feats(s, c, hn, x):
+    """The hold rule's features for seat ``c`` at 2 players (``HF_NAMES``; the seat's view:
+    its own hand, public counts and boards): 1; its floors; the rival's; a dog on its top
+    floor; on the rival's; its cards in hand; the rival's; the draw pile / 10; the pairs it
+    can build (as ``_hold`` counts them); its ?s; its DOGs; the rival one floor from the
+    target; itself so; its turns to skip > 0; the rival's; the turn / 10."""
+    r = 1 - c
+    tgt = s.opts[K.O_TARGET]
+    fc = s.n_floors[c]
+    fr = s.n_floors[r]
+    x[0] = 1.0
+    x[1] = fc
+    x[2] = fr
+    x[3] = 1.0 if fc > 0 and s.dogs[c, fc - 1] > 0 else 0.0
+    x[4] = 1.0 if fr > 0 and s.dogs[r, fr - 1] > 0 else 0.0
+    x[5] = hn[c]
+    x[6] = hn[r]
+    x[7] = s.meta[K.M_DECKN] / 10.0
+    pairs = 0
+    left = 0
+    for lo in range(1, 5):
+        a = s.hands[c, lo]
+        b = s.hands[c, 9 - lo]
+        pairs += min(a, b)
+        left += abs(a - b)
+    pairs += min(s.hands[c, K.QM], left)
+    x[8] = pairs
+    x[9] = s.hands[c, K.QM]
+    x[10] = s.hands[c, K.DOG]
+    x[11] = 1.0 if fr >= tgt - 1 else 0.0
+    x[12] = 1.0 if fc >= tgt - 1 else 0.0
+    x[13] = 1.0 if s.skips[c] > 0 else 0.0
+    x[14] = 1.0 if s.skips[r] > 0 else 0.0
+    x[15] = s.meta[K.M_TURN] / 10.0
+
+
+@njit(cache=True)
+def _pi_hold(s, c, hn, a, hw, x, hb, hs, lrng):
+    """Session 15's hold rule (``pme``/``popp`` 7): END_TURN instead of the card play ``a`` of
+    the playout row when ``z = hw[_cat(a)] . features + hbias > 0`` (``hstoch`` 1: with
+    probability ``1 / (1 + exp(-z))``), in phase play with a hand below the hand limit (never
+    a full-hand pass, as ``allowed``)."""
+    if a == K.A_END or s.meta[K.M_PHASE] != K.PH_PLAY or hn[c] >= s.consts[K.C_LIMIT]:
+        return False
+    k = _cat(a)
+    z = 0.0
+    nz = False
+    for j in range(NHF):
+        if hw[k, j] != 0.0:
+            nz = True
+    if not nz:
+        return False
+    _hold_feats(s, c, hn, x)
+    for j in range(NHF):
+        z += hw[k, j] * x[j]
+    z += hb
+    if hs:
+        return (next_u64(lrng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < 1.0 / (
+            1.0 + np.exp(-z))
+    return z > 0.0
+
+
+@njit(cache=True)
+def _playout(w, cfg, me, params, pcode, prow, lrng, max_len, hw):
     """The lab's playout: ``search.playout`` unless a session-13 knob asks for its own loop:
     ``depth`` seat turns at most (then ``_reward`` scores the truncated state), ``pme``/``popp``
     the rows playing the searcher's and the rival's seat, ``eps`` the chance of a uniformly
@@ -514,8 +598,14 @@ def _playout(w, cfg, me, params, pcode, prow, lrng, max_len):
     eps = cfg[C_EPS]
     if depth <= 0 and pme < 0 and popp < 0 and eps <= 0.0:
         return search.playout(w, pcode, params, prow, lrng, max_len)
-    rme = prow if pme < 0 else pme
-    ropp = prow if popp < 0 else popp
+    # 7: the playout row (attacker) with the hold rule ``hw`` (session 15)
+    hme = pme == 7
+    hopp = popp == 7
+    rme = prow if (pme < 0 or hme) else pme
+    ropp = prow if (popp < 0 or hopp) else popp
+    hx = np.zeros(NHF, np.float64)
+    hb = cfg[C_HBIAS]
+    hs = cfg[C_HSTOCH] != 0
     t0 = w.meta[K.M_TURN]
     # the loop of strategies/go_town/batch.py ``play_out_fast`` (derived arrays kept)
     hn, hm, dogbits, board = derived_arrays(w)
@@ -531,10 +621,14 @@ def _playout(w, cfg, me, params, pcode, prow, lrng, max_len):
                           rand_below(lrng, count_legal(lo, d0, d1, b0, b1, hi)))
         else:
             n = list_legal(lo, d0, d1, b0, b1, hi, legal)
-            row = rme if meta[K.M_CUR] == me else ropp
+            mine = meta[K.M_CUR] == me
+            row = rme if mine else ropp
             a = choose_arrays(pcode, params, row, meta, w.opts, w.consts, w.counts, w.discard,
                               w.hands, w.floors, w.values, w.dogs, w.n_floors, w.skips, hn,
                               legal, n, lrng)
+            if (hme if mine else hopp) and _pi_hold(w, meta[K.M_CUR], hn, a, hw, hx, hb,
+                                                    hs, lrng):
+                a = K.A_END
         apply_arrays(meta, w.rng, w.opts, w.counts, w.consts, w.deck, w.discard, w.hands,
                      w.floors, w.values, w.dogs, w.n_floors, w.skips, w.milk, w.played, hn, hm,
                      dogbits, board, np.int32(a))
@@ -653,7 +747,7 @@ def _enum_plans(s, me, params, pcode, prow, rng, maxp, maxl, plans, plen):
 
 
 @njit(cache=True)
-def _plan_choose(cfg, params, s, me, pcode, prow, max_len, rng, st, snap, snapok, kn, a0):
+def _plan_choose(cfg, params, s, me, pcode, prow, max_len, rng, st, snap, snapok, kn, a0, hw):
     """Sequential halving over the turn plans of ``_enum_plans``: each plan is applied to a
     determinization and played out by attacker from the end of it; the first play of the best
     plan is returned."""
@@ -710,7 +804,7 @@ def _plan_choose(cfg, params, s, me, pcode, prow, max_len, rng, st, snap, snapok
                         break
                     contract.apply_inplace(w, plans[ci, j])
                 if not contract.is_over(w):
-                    st[S_PDEC] += _playout(w, cfg, me, params, pcode, prow, lrng, max_len)
+                    st[S_PDEC] += _playout(w, cfg, me, params, pcode, prow, lrng, max_len, hw)
                 x = _reward(w, me, cfg, ws, sc)
                 tot[ci] += x
                 cnt[ci] += 1.0
@@ -740,8 +834,63 @@ def _plan_choose(cfg, params, s, me, pcode, prow, max_len, rng, st, snap, snapok
     return a
 
 
+LOG_COLS = ("game", "seat", "a0", "pick", "searched", "my_fl", "op_fl", "my_dog", "op_dog",
+            "my_h", "op_h", "deck", "disc", "turn", "my_skip", "op_skip", "plays", "dv", "nc",
+            "can_steal") + tuple(f"h{k}" for k in range(K.NT)) + tuple(
+                f"x_{nm}" for nm in HF_NAMES)
+ST_LOGN, ST_PLAYS, ST_GAME = 47, 46, 45  # st slots: log rows, plays this turn, game index
+
+
 @njit(cache=True)
-def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all):
+def _log(lg, st, s, a0, pick, searched, dv, nc):
+    """``--log``: one row of ``LOG_COLS`` per decision of the lab search in phase play (the
+    searcher's view only: its hand, public counts), for fitting a rule to its choices."""
+    i = int(st[ST_LOGN])
+    if i >= lg.shape[0] or s.meta[K.M_PHASE] != K.PH_PLAY:
+        return
+    st[ST_LOGN] += 1
+    me = s.meta[K.M_CUR]
+    r = 1 - me
+    lg[i, 0] = st[ST_GAME]
+    lg[i, 1] = me
+    lg[i, 2] = a0
+    lg[i, 3] = pick
+    lg[i, 4] = searched
+    lg[i, 5] = s.n_floors[me]
+    lg[i, 6] = s.n_floors[r]
+    lg[i, 7] = 1.0 if s.n_floors[me] > 0 and s.dogs[me, s.n_floors[me] - 1] > 0 else 0.0
+    lg[i, 8] = 1.0 if s.n_floors[r] > 0 and s.dogs[r, s.n_floors[r] - 1] > 0 else 0.0
+    hm = 0
+    hr = 0
+    for k in range(1, K.NT):
+        hm += s.hands[me, k]
+        hr += s.hands[r, k]
+        lg[i, 20 + k] = s.hands[me, k]
+    lg[i, 9] = hm
+    lg[i, 10] = hr
+    lg[i, 11] = s.meta[K.M_DECKN]
+    dsc = 0
+    for k in range(1, K.NT):
+        dsc += s.discard[k]
+    lg[i, 12] = dsc
+    lg[i, 13] = s.meta[K.M_TURN]
+    lg[i, 14] = s.skips[me]
+    lg[i, 15] = s.skips[r]
+    lg[i, 16] = st[ST_PLAYS]
+    lg[i, 17] = dv
+    lg[i, 18] = nc
+    lg[i, 19] = 0.0
+    hn = np.zeros(K.MAXP, np.int64)
+    hn[me] = hm
+    hn[r] = hr
+    x = np.zeros(NHF, np.float64)
+    _hold_feats(s, me, hn, x)
+    for j in range(NHF):
+        lg[i, 20 + K.NT + j] = x[j]
+
+
+@njit(cache=True)
+def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all, lg, hw):
     budget = max(1, int(cfg[C_BUDGET]))
     pcode = int(params[k, search.P_PCODE])
     prow = int(params[k, search.P_PROW])
@@ -768,7 +917,7 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all):
         if cfg[C_KNOWN] == 0:
             kn = np.zeros(K.NT, np.int64)
         return _plan_choose(cfg, params, s, me, pcode, prow, max_len, rng, st, snap, snapok,
-                            kn, a0)
+                            kn, a0, hw)
     for e in range(nexp):
         a = search.scripted_choose(ecode, params, erow + e, s, legal, n, rng)
         if _admit(cfg, s, a, a0):
@@ -794,6 +943,7 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all):
                 nc = search.add_candidate(cand, nc, legal[i])
     st[S_DEC] += 1
     if nc == 1:
+        _log(lg, st, s, a0, a0, 0, 0.0, 1)
         return a0
     st[S_NCAND] += nc
     pmode = np.zeros(2 * nc, np.int64)
@@ -854,7 +1004,7 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all):
                 lrng[0] = saved
                 contract.apply_inplace(w, cand[ci])
                 if not contract.is_over(w):
-                    st[S_PDEC] += _playout(w, cfg, me, params, pcode, prow, lrng, max_len)
+                    st[S_PDEC] += _playout(w, cfg, me, params, pcode, prow, lrng, max_len, hw)
                 x[ci] = _reward(w, me, cfg, ws, sc)
                 tot[ci] += x[ci]
                 cnt[ci] += 1.0
@@ -926,7 +1076,7 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all):
                         and w.meta[K.M_PHASE] == K.PH_PLAY):
                     contract.apply_inplace(w, K.A_END)
                 if not contract.is_over(w):
-                    st[S_PDEC] += _playout(w, cfg, me, params, pcode, prow, lrng, max_len)
+                    st[S_PDEC] += _playout(w, cfg, me, params, pcode, prow, lrng, max_len, hw)
                 x[ci] = _reward(w, me, cfg, ws, sc)
                 tot[ci] += x[ci]
                 cnt[ci] += 1.0
@@ -1017,11 +1167,13 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all):
             st[16 + _cat(a0)] += 1
         else:
             st[32 + _cat(a0)] += 1
+    b = alive[0]
+    _log(lg, st, s, a0, cand[b], 1, tot[b] / max(cnt[b], 1.0) - tot[0] / max(cnt[0], 1.0), nc)
     return cand[alive[0]]
 
 
 @njit(cache=True)
-def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
+def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st, lg, hw):
     """Games ``first ..``: the lab search (row 0) in seat ``g % 2`` (every seat if
     ``mirror``), ``attacker`` (row 1) in the other. ``out[g]``: (the search seat's win share,
     1 if nobody won, decisions)."""
@@ -1054,13 +1206,17 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
         brng[0] = seed_for(seed, gi, np.uint64(1))
         srng[0] = seed_for(seed, gi, np.uint64(2))
         d = 0
+        st[ST_GAME] = first + g
+        plays = 0
         while not contract.is_over(s) and d < maxd:
             nl = contract.legal_actions_into(s, legal)
             c = contract.current_seat(s)
+            st[ST_PLAYS] = plays
+            t_before = s.meta[K.M_TURN]
             if nl == 1:
                 a = legal[0]
             elif c == me or mirror:
-                a = lab_choose(cfg, params, 0, s, legal, nl, srng, st, snap, snapok, kn)
+                a = lab_choose(cfg, params, 0, s, legal, nl, srng, st, snap, snapok, kn, lg, hw)
             else:
                 a = common.bot_choose(codes[1], params, 1, s, legal, nl, brng)
             if c != me and a == K.A_END and s.meta[K.M_PHASE] == K.PH_PLAY:
@@ -1086,6 +1242,10 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
                     h0 += s.hands[c, kk]
                 snapok[2 + (1 - c)] = h0
             contract.apply_inplace(s, a)
+            if s.meta[K.M_TURN] != t_before or contract.current_seat(s) != c:
+                plays = 0
+            else:
+                plays += 1
             if s.meta[K.M_DECKN] > dn0:
                 snapok[1] = 1
             _track(kn, hb, s, c, a)
@@ -1127,8 +1287,22 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st):
         out[g, 2] = d
 
 
+def hold_weights(rule: dict | None) -> np.ndarray:
+    """The hold rule as the matrix ``hw[_cat, HF_NAMES]`` from ``{category: {feature:
+    weight}}`` (``CATS``, ``HF_NAMES``); a category left out never holds."""
+    hw = np.zeros((len(CATS), NHF), np.float64)
+    for cat, ws in (rule or {}).items():
+        for f, v in ws.items():
+            if cat not in CATS or f not in HF_NAMES:
+                print(f"error: hold rule entry {cat!r}/{f!r}: categories {', '.join(CATS)}; "
+                      f"features {', '.join(HF_NAMES)}")
+                raise SystemExit(2)
+            hw[CATS.index(cat), HF_NAMES.index(f)] = float(v)
+    return hw
+
+
 def run(n: int, seed: int, values: dict, mirror: bool = False, chunk: int = 50,
-        first: int = 0, quiet: bool = False):
+        first: int = 0, quiet: bool = False, log: bool = False, rule: dict | None = None):
     game = sim.get_game("go-town")
     codes, params = game.bots.params_matrix(list(ROWS))
     from strategies.go_town.bots import P_NOISE
@@ -1138,8 +1312,10 @@ def run(n: int, seed: int, values: dict, mirror: bool = False, chunk: int = 50,
     s = game.new_state(2, 1)
     st = np.zeros(48, np.float64)
     out = np.zeros((n, 3), np.float64)
+    lg = np.zeros((max(1, n * 60) if log else 1, len(LOG_COLS)), np.float64)
+    hw = hold_weights(rule)
     t0 = time.process_time()
-    play(cfg, s, np.uint64(seed), 10**6, 1, codes, params, mirror, np.zeros((1, 3)), st)
+    play(cfg, s, np.uint64(seed), 10**6, 1, codes, params, mirror, np.zeros((1, 3)), st, lg, hw)
     if not quiet:
         print(f"warm-up {time.process_time() - t0:.1f} CPU s", flush=True)
     st[:] = 0
@@ -1149,12 +1325,14 @@ def run(n: int, seed: int, values: dict, mirror: bool = False, chunk: int = 50,
         m = min(chunk, n - done)
         t0 = time.process_time()
         play(cfg, s, np.uint64(seed), first + done, m, codes, params, mirror,
-             out[done:done + m], st)
+             out[done:done + m], st, lg, hw)
         cpu += time.process_time() - t0
         done += m
         if not quiet:
             print(f"  {done}: {out[:done, 0].mean():.3f}  {cpu / done:.3f} CPU s/game",
                   flush=True)
+    if log:
+        return out, st, cpu, lg[:int(st[ST_LOGN])]
     return out, st, cpu
 
 
@@ -1167,6 +1345,10 @@ def main(argv=None) -> int:
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--out", default="", help="save the per-game rows (win, unfinished, "
                     "decisions) as .npy, for paired differences")
+    ap.add_argument("--log", default="", help="save one row of LOG_COLS per decision of the "
+                    "lab search in phase play as .npy (session 15: fitting its hold rule)")
+    ap.add_argument("--hold", default="", help="the hold rule of pme/popp 7 as JSON "
+                    "{category: {feature: weight}} (CATS, HF_NAMES; session 15)")
     a = ap.parse_args(argv)
     values = {}
     for kv in a.set:
@@ -1174,12 +1356,22 @@ def main(argv=None) -> int:
         if key not in KNOBS:
             raise SystemExit(f"unknown knob {key}; allowed {KNOBS}")
         values[key] = float(v)
-    out, st, cpu = run(a.n, a.seed, values, a.mirror, first=a.first)
+    rule = None
+    if a.hold:
+        import json
+        with open(a.hold) as f:
+            rule = json.load(f)
+    res = run(a.n, a.seed, values, a.mirror, first=a.first, log=bool(a.log), rule=rule)
+    out, st, cpu = res[:3]
     if a.out:
         np.save(a.out, out)
+    if a.log:
+        np.save(a.log, res[3])
     k = out[:, 0].sum()
     lo, hi = proportion_confint(k, a.n, method="wilson")
     cfg = " ".join(f"{k}={v:g}" for k, v in values.items())
+    if a.hold:
+        cfg += f" hold={a.hold}"
     print(f"LAB {cfg or 'defaults'} seed {a.seed} n {a.n}{' mirror' if a.mirror else ''}: "
           f"win {k / a.n:.3f} [{lo:.3f}, {hi:.3f}] unfinished {int(out[:, 1].sum())} "
           f"cpu/game {cpu / a.n:.3f} searched/dec {st[S_SEARCHED] / max(st[S_DEC], 1):.2f} "

@@ -1,0 +1,105 @@
+"""Go Town, 2 players: fit the search's hold rule to its logged choices (session 15).
+
+A policy-iteration step for ``search``'s playouts: the lab (go_town_search_lab ``--log``)
+records, per decision of the search in phase play, the searcher's features (``HF_NAMES``: its
+hand, both boards, public counts) with ``attacker``'s pick and the search's pick. Here, for
+each category of ``attacker``'s pick (``CATS``: build, steal, MILK, ...), a logistic regression
+of "the search played END_TURN instead" on those features (statsmodels), over the searched
+decisions with a hand below the hand limit. The rule holds when the fitted logit is above 0
+(``--shared``: one set of feature weights for every category, an offset per category). The
+weights (clipped to +-``--clip``) are written as JSON ``{category: {feature: weight}}``, the
+lab's ``--hold`` file for ``pme``/``popp`` 7.
+
+    python -m tests.bot_audit.go_town_hold_fit LOG.npy [LOG2.npy ...] --out RULE.json
+        [--shared FEATURE,...] [--min-n 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import statsmodels.api as sm
+
+from tests.bot_audit.go_town_search_lab import CATS, HF_NAMES, LOG_COLS
+
+COL = {c: i for i, c in enumerate(LOG_COLS)}
+
+
+def categories(actions: np.ndarray) -> np.ndarray:
+    """``_cat`` of the lab for an array of action ids."""
+    a = actions.astype(np.int64)
+    edges = np.array([1, 5, 13, 29, 101, 173, 177, 181, 185, 189, 190, 191])
+    c = np.searchsorted(edges, a, side="right")
+    return np.where(a == 0, 0, c)
+
+
+def fit(logs: list[np.ndarray], shared: list[str] | None = None, clip: float = 8.0,
+        min_n: int = 100, quiet: bool = False) -> dict:
+    lg = np.concatenate(logs)
+    a0 = lg[:, COL["a0"]]
+    pick = lg[:, COL["pick"]]
+    c0 = categories(a0)
+    x = lg[:, [COL["x_" + h] for h in HF_NAMES]]
+    y = (pick == 0).astype(np.float64)
+    use = (lg[:, COL["searched"]] == 1) & (lg[:, COL["my_h"]] < 8) & (c0 > 0) & (c0 < 12)
+    rule: dict[str, dict[str, float]] = {}
+    if shared:
+        cats = [c for i, c in enumerate(CATS) if 0 < i < 12 and (use & (c0 == i)).sum() >= min_n]
+        m = use & np.isin(c0, [CATS.index(c) for c in cats])
+        d = np.stack([(c0[m] == CATS.index(c)).astype(np.float64) for c in cats], 1)
+        z = np.concatenate([d, x[m][:, [HF_NAMES.index(f) for f in shared]]], 1)
+        p = np.clip(sm.Logit(y[m], z).fit(disp=0, maxiter=200).params, -clip, clip)
+        for i, c in enumerate(cats):
+            rule[c] = {"one": round(float(p[i]), 4)}
+            rule[c].update({f: round(float(p[len(cats) + j]), 4) for j, f in enumerate(shared)})
+        if not quiet:
+            hold = (z @ p) > 0
+            print(f"shared: n {m.sum()} held {y[m].mean():.3f} rule holds {hold.mean():.3f} "
+                  f"agrees {(hold == (y[m] == 1)).mean():.3f} (never holding "
+                  f"{1 - y[m].mean():.3f})")
+        return rule
+    for i, c in enumerate(CATS):
+        m = use & (c0 == i)
+        if i == 0 or i == 12 or m.sum() < min_n:
+            continue
+        keep = [j for j in range(len(HF_NAMES)) if j == 0 or x[m, j].std() > 0]
+        res = sm.Logit(y[m], x[m][:, keep]).fit(disp=0, maxiter=200, warn_convergence=False)
+        w = np.zeros(len(HF_NAMES))
+        w[keep] = np.clip(res.params, -clip, clip)
+        rule[c] = {HF_NAMES[j]: round(float(w[j]), 4) for j in keep if w[j] != 0.0}
+        if not quiet:
+            hold = (x[m] @ w) > 0
+            print(f"{c:7s} n {m.sum():5d} held {y[m].mean():.3f} rule holds {hold.mean():.3f} "
+                  f"agrees {(hold == (y[m] == 1)).mean():.3f} (never holding "
+                  f"{1 - y[m].mean():.3f})")
+    return rule
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("logs", nargs="+")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--shared", default="", help="comma-separated HF_NAMES: one weight each "
+                    "for every category (and an offset per category)")
+    ap.add_argument("--clip", type=float, default=8.0)
+    ap.add_argument("--min-n", type=int, default=100)
+    a = ap.parse_args(argv)
+    if Path(a.out).exists():
+        print(f"error: {a.out} exists; results are never overwritten: name a new file")
+        return 2
+    shared = [f for f in a.shared.split(",") if f]
+    for f in shared:
+        if f not in HF_NAMES:
+            print(f"error: unknown feature {f!r}; allowed: {', '.join(HF_NAMES)}")
+            return 2
+    rule = fit([np.load(f) for f in a.logs], shared or None, a.clip, a.min_n)
+    with open(a.out, "x") as fh:
+        json.dump(rule, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
