@@ -131,6 +131,24 @@ H0 = 8  # infer 9: snapok[H0 + j] its hand size then, snapok[H0 + HJ + j] cards 
 
 
 @njit(cache=True)
+def _keep_best(alive, lo, keep, n_alive, val):
+    """Sequential halving's cut: ``alive[lo:keep]`` become the best of ``alive[lo:n_alive]``
+    by ``val`` (per candidate), in order; ties keep the earlier one (a selection sort, as
+    strategies/search.py ``rollout_choose``)."""
+    for i in range(lo, keep):
+        bi = i
+        bv = -1e300
+        for j in range(i, n_alive):
+            v = val[alive[j]]
+            if v > bv:
+                bv = v
+                bi = j
+        t = alive[i]
+        alive[i] = alive[bi]
+        alive[bi] = t
+
+
+@njit(cache=True)
 def _hand_known(det, rng):
     """perfect 2: the rival's hand as it is (known), the draw pile reshuffled and the chance
     generator reseeded (the deck order unknown)."""
@@ -810,18 +828,7 @@ def _plan_choose(cfg, params, s, me, pcode, prow, max_len, rng, st, snap, snapok
                 cnt[ci] += 1.0
                 used += 1
         keep = (n_alive + 1) // 2
-        for i in range(keep):
-            bi = i
-            bv = -1e300
-            for j in range(i, n_alive):
-                cj = alive[j]
-                v = tot[cj] / cnt[cj]
-                if v > bv:
-                    bv = v
-                    bi = j
-            t = alive[i]
-            alive[i] = alive[bi]
-            alive[bi] = t
+        _keep_best(alive, 0, keep, n_alive, tot / np.maximum(cnt, 1.0))
         n_alive = keep
         if n_alive == 1:
             break
@@ -1106,38 +1113,19 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all, lg, h
                 if alive[i] == 0:
                     alive[i] = alive[0]
                     alive[0] = 0
-            for i in range(1, keep):
-                bi = i
-                bv = -1e300
-                for j in range(i, n_alive):
-                    cj = alive[j]
-                    v = tot[cj] / cnt[cj]
-                    if v > bv:
-                        bv = v
-                        bi = j
-                t = alive[i]
-                alive[i] = alive[bi]
-                alive[bi] = t
+            _keep_best(alive, 1, keep, n_alive, tot / np.maximum(cnt, 1.0))
             if keep < 2:
                 keep = 2
             n_alive = keep
             if n_alive == 2 and _r >= rounds - 1:
                 break
             continue
-        for i in range(keep):
-            bi = i
-            bv = -1e300
-            for j in range(i, n_alive):
-                cj = alive[j]
-                v = tot[cj] / cnt[cj] + (bias if cj == 0 else 0.0)
-                if cand[cj] == K.A_END and cj != 0:
-                    v -= cfg[C_END_PEN]
-                if v > bv:
-                    bv = v
-                    bi = j
-            t = alive[i]
-            alive[i] = alive[bi]
-            alive[bi] = t
+        val = tot / np.maximum(cnt, 1.0)
+        val[0] += bias
+        for j in range(1, nc):
+            if cand[j] == K.A_END:
+                val[j] -= cfg[C_END_PEN]
+        _keep_best(alive, 0, keep, n_alive, val)
         n_alive = keep
         if n_alive == 1:
             break
