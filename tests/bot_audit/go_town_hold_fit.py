@@ -11,7 +11,17 @@ weights (clipped to +-``--clip``) are written as JSON ``{category: {feature: wei
 lab's ``--hold`` file for ``pme``/``popp`` 7.
 
     python -m tests.bot_audit.go_town_hold_fit LOG.npy [LOG2.npy ...] --out RULE.json
-        [--shared FEATURE,...] [--min-n 100]
+        [--shared FEATURE,...] [--min-n 100] [--value [--ridge L]]
+
+Session 16, ``--value``: instead of imitating the search's binary choice, regress the logged
+value of holding, ``dv_end`` (the END_TURN candidate's mean playout value less attacker's
+pick's, logs written since session 16), on the same features per category (least squares
+weighted by the END_TURN candidate's playouts, a ridge ``--ridge`` on the non-constant
+weights, features standardised for the ridge and the weights mapped back): the rule holds
+where the predicted value of holding is above 0, the rollout policy-improvement step with a
+fitted value (approximate policy iteration) rather than a fitted choice. The weights are
+multiplied by ``--scale`` (default 50: value differences of ~0.02 become logits of ~1, so
+``hstoch`` and ``hbias`` read on the usual scale).
 """
 
 from __future__ import annotations
@@ -38,7 +48,8 @@ def categories(actions: np.ndarray) -> np.ndarray:
 
 def fit(logs: list[np.ndarray], shared: list[str] | None = None, clip: float = 8.0,
         min_n: int = 100, quiet: bool = False) -> dict:
-    lg = np.concatenate(logs)
+    width = min(lg.shape[1] for lg in logs)  # logs before session 16 lack its last columns
+    lg = np.concatenate([x[:, :width] for x in logs])
     a0 = lg[:, COL["a0"]]
     pick = lg[:, COL["pick"]]
     c0 = categories(a0)
@@ -78,6 +89,53 @@ def fit(logs: list[np.ndarray], shared: list[str] | None = None, clip: float = 8
     return rule
 
 
+def fit_value(logs: list[np.ndarray], ridge: float = 10.0, min_n: int = 100,
+              scale: float = 50.0, quiet: bool = False) -> dict:
+    """``--value``: per category of attacker's pick, weighted ridge regression of
+    ``dv_end`` on ``HF_NAMES`` over the searched decisions with a hand below the limit where
+    END_TURN was a candidate (``n_end`` > 0)."""
+    width = min(lg.shape[1] for lg in logs)
+    lg = np.concatenate([x[:, :width] for x in logs])
+    if "n_end" not in COL or COL["n_end"] >= width:
+        raise SystemExit("error: --value needs logs with dv_end/n_end (session 16's lab)")
+    a0 = lg[:, COL["a0"]]
+    c0 = categories(a0)
+    x = lg[:, [COL["x_" + h] for h in HF_NAMES]]
+    dv = lg[:, COL["dv_end"]]
+    ne = lg[:, COL["n_end"]]
+    use = ((lg[:, COL["searched"]] == 1) & (lg[:, COL["my_h"]] < 8) & (c0 > 0) & (c0 < 12)
+           & (ne > 0))
+    held = lg[:, COL["pick"]] == 0
+    rule: dict[str, dict[str, float]] = {}
+    for i, c in enumerate(CATS):
+        m = use & (c0 == i)
+        if i == 0 or i == 12 or m.sum() < min_n:
+            continue
+        keep = [j for j in range(len(HF_NAMES)) if j == 0 or x[m, j].std() > 0]
+        xm = x[m][:, keep]
+        mu = xm.mean(0)
+        sd = xm.std(0)
+        mu[0] = 0.0
+        sd[0] = 1.0
+        z = (xm - mu) / sd
+        wt = ne[m] / ne[m].mean()
+        a = (z * wt[:, None]).T @ z + ridge * np.diag([0.0] + [1.0] * (len(keep) - 1))
+        b = (z * wt[:, None]).T @ dv[m]
+        beta = np.linalg.solve(a, b)
+        w_s = beta / sd
+        w_s[0] = beta[0] - (beta[1:] * mu[1:] / sd[1:]).sum()
+        w = np.zeros(len(HF_NAMES))
+        w[keep] = w_s * scale
+        rule[c] = {HF_NAMES[j]: round(float(w[j]), 4) for j in keep if w[j] != 0.0}
+        if not quiet:
+            hold = (x[m] @ w) > 0
+            gain = dv[m][hold].sum() / m.sum()
+            print(f"{c:7s} n {m.sum():5d} search held {held[m].mean():.3f} value>0 "
+                  f"{(dv[m] > 0).mean():.3f} rule holds {hold.mean():.3f} agrees with the "
+                  f"search {(hold == held[m]).mean():.3f} mean dv of its holds {gain:+.4f}")
+    return rule
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("logs", nargs="+")
@@ -86,6 +144,10 @@ def main(argv=None) -> int:
                     "for every category (and an offset per category)")
     ap.add_argument("--clip", type=float, default=8.0)
     ap.add_argument("--min-n", type=int, default=100)
+    ap.add_argument("--value", action="store_true", help="regress the value of holding "
+                    "(dv_end) instead of the search's choice (session 16)")
+    ap.add_argument("--ridge", type=float, default=10.0)
+    ap.add_argument("--scale", type=float, default=50.0)
     a = ap.parse_args(argv)
     if Path(a.out).exists():
         print(f"error: {a.out} exists; results are never overwritten: name a new file")
@@ -95,7 +157,10 @@ def main(argv=None) -> int:
         if f not in HF_NAMES:
             print(f"error: unknown feature {f!r}; allowed: {', '.join(HF_NAMES)}")
             return 2
-    rule = fit([np.load(f) for f in a.logs], shared or None, a.clip, a.min_n)
+    if a.value:
+        rule = fit_value([np.load(f) for f in a.logs], a.ridge, a.min_n, a.scale)
+    else:
+        rule = fit([np.load(f) for f in a.logs], shared or None, a.clip, a.min_n)
     with open(a.out, "x") as fh:
         json.dump(rule, fh, indent=1)
     return 0

@@ -844,14 +844,17 @@ def _plan_choose(cfg, params, s, me, pcode, prow, max_len, rng, st, snap, snapok
 LOG_COLS = ("game", "seat", "a0", "pick", "searched", "my_fl", "op_fl", "my_dog", "op_dog",
             "my_h", "op_h", "deck", "disc", "turn", "my_skip", "op_skip", "plays", "dv", "nc",
             "can_steal") + tuple(f"h{k}" for k in range(K.NT)) + tuple(
-                f"x_{nm}" for nm in HF_NAMES)
+                f"x_{nm}" for nm in HF_NAMES) + ("dv_end", "n_end", "n_a0")
 ST_LOGN, ST_PLAYS, ST_GAME = 47, 46, 45  # st slots: log rows, plays this turn, game index
 
 
 @njit(cache=True)
-def _log(lg, st, s, a0, pick, searched, dv, nc):
+def _log(lg, st, s, a0, pick, searched, dv, nc, dv_end=0.0, n_end=0.0, n_a0=0.0):
     """``--log``: one row of ``LOG_COLS`` per decision of the lab search in phase play (the
-    searcher's view only: its hand, public counts), for fitting a rule to its choices."""
+    searcher's view only: its hand, public counts), for fitting a rule to its choices.
+    Session 16: ``dv_end`` the END_TURN candidate's mean playout value less attacker's pick's,
+    ``n_end``/``n_a0`` their playouts (``n_end`` 0: END_TURN was no candidate, or is the pick
+    of attacker)."""
     i = int(st[ST_LOGN])
     if i >= lg.shape[0] or s.meta[K.M_PHASE] != K.PH_PLAY:
         return
@@ -894,6 +897,9 @@ def _log(lg, st, s, a0, pick, searched, dv, nc):
     _hold_feats(s, me, hn, x)
     for j in range(NHF):
         lg[i, 20 + K.NT + j] = x[j]
+    lg[i, 20 + K.NT + NHF] = dv_end
+    lg[i, 21 + K.NT + NHF] = n_end
+    lg[i, 22 + K.NT + NHF] = n_a0
 
 
 @njit(cache=True)
@@ -1156,7 +1162,15 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all, lg, h
         else:
             st[32 + _cat(a0)] += 1
     b = alive[0]
-    _log(lg, st, s, a0, cand[b], 1, tot[b] / max(cnt[b], 1.0) - tot[0] / max(cnt[0], 1.0), nc)
+    v0 = tot[0] / max(cnt[0], 1.0)
+    dve = 0.0
+    ne = 0.0
+    if a0 != K.A_END:
+        for i in range(nc):
+            if cand[i] == K.A_END and pmode[i] == 0:
+                dve = tot[i] / max(cnt[i], 1.0) - v0
+                ne = cnt[i]
+    _log(lg, st, s, a0, cand[b], 1, tot[b] / max(cnt[b], 1.0) - v0, nc, dve, ne, cnt[0])
     return cand[alive[0]]
 
 
