@@ -47,7 +47,7 @@ def categories(actions: np.ndarray) -> np.ndarray:
 
 
 def fit(logs: list[np.ndarray], shared: list[str] | None = None, clip: float = 8.0,
-        min_n: int = 100, quiet: bool = False) -> dict:
+        min_n: int = 100, quiet: bool = False, build: bool = False) -> dict:
     width = min(lg.shape[1] for lg in logs)  # logs before session 16 lack its last columns
     lg = np.concatenate([x[:, :width] for x in logs])
     a0 = lg[:, COL["a0"]]
@@ -56,6 +56,13 @@ def fit(logs: list[np.ndarray], shared: list[str] | None = None, clip: float = 8
     x = lg[:, [COL["x_" + h] for h in HF_NAMES]]
     y = (pick == 0).astype(np.float64)
     use = (lg[:, COL["searched"]] == 1) & (lg[:, COL["my_h"]] < 8) & (c0 > 0) & (c0 < 12)
+    if build:
+        # session 16, --build: "a build instead of attacker's card" where attacker plays no
+        # build and the search does not hold, with a buildable pair in hand
+        c1 = categories(pick)
+        y = ((c1 == 1) | (c1 == 2)).astype(np.float64)
+        use = ((lg[:, COL["searched"]] == 1) & (c0 > 2) & (c0 < 12) & (pick != 0)
+               & (lg[:, COL["x_my_pairs"]] > 0))
     rule: dict[str, dict[str, float]] = {}
     if shared:
         cats = [c for i, c in enumerate(CATS) if 0 < i < 12 and (use & (c0 == i)).sum() >= min_n]
@@ -144,6 +151,8 @@ def main(argv=None) -> int:
                     "for every category (and an offset per category)")
     ap.add_argument("--clip", type=float, default=8.0)
     ap.add_argument("--min-n", type=int, default=100)
+    ap.add_argument("--build", action="store_true", help="fit the build switch (a build "
+                    "instead of attacker's card; the lab's --build file) instead (session 16)")
     ap.add_argument("--value", action="store_true", help="regress the value of holding "
                     "(dv_end) instead of the search's choice (session 16)")
     ap.add_argument("--ridge", type=float, default=10.0)
@@ -160,7 +169,8 @@ def main(argv=None) -> int:
     if a.value:
         rule = fit_value([np.load(f) for f in a.logs], a.ridge, a.min_n, a.scale)
     else:
-        rule = fit([np.load(f) for f in a.logs], shared or None, a.clip, a.min_n)
+        rule = fit([np.load(f) for f in a.logs], shared or None, a.clip, a.min_n,
+                   build=a.build)
     with open(a.out, "x") as fh:
         json.dump(rule, fh, indent=1)
     return 0

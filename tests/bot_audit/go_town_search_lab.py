@@ -109,18 +109,18 @@ KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch
          "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer",
          "allow", "veto_end", "end_pen", "prune", "min_pr", "stop_z", "stop_min",
          "stop_every", "plan2", "eq_eps", "depth", "pme", "popp", "eps", "pnoise", "known", "plans", "plan_len",
-         "hbias", "hstoch")
+         "hbias", "hstoch", "bsw")
 DEFAULTS = dict(budget=1000, perfect=0, max_len=2000, n_random=64, mode=0, z=2.0, drop=3.0,
                 batch=8, ms=10.0, mw=0.1, bias=0.0, eval=0, e_floor=1.0, e_guard=0.0,
                 e_pair=0.0, e_skip=0.0, e_hand=0.0, e_base=0.0, infer=0, allow=0,
                 veto_end=0, end_pen=0.0, prune=0, min_pr=0.0, stop_z=0.0, stop_min=64,
                 stop_every=16, plan2=0, eq_eps=0.0, depth=0, pme=-1, popp=-1, eps=0.0,
-                pnoise=-1.0, known=0, plans=0, plan_len=6, hbias=0.0, hstoch=0)
+                pnoise=-1.0, known=0, plans=0, plan_len=6, hbias=0.0, hstoch=0, bsw=0)
 (C_BUDGET, C_PERFECT, C_MAXLEN, C_NRAND, C_MODE, C_Z, C_DROP, C_BATCH, C_MS, C_MW, C_BIAS,
  C_EVAL, C_EFLOOR, C_EGUARD, C_EPAIR, C_ESKIP, C_EHAND, C_EBASE, C_INFER, C_ALLOW, C_VETO_END,
  C_END_PEN, C_PRUNE, C_MIN_PR, C_STOP_Z, C_STOP_MIN, C_STOP_EVERY,
  C_PLAN2, C_EQ_EPS, C_DEPTH, C_PME, C_POPP, C_EPS, C_PNOISE, C_KNOWN, C_PLANS,
- C_PLAN_LEN, C_HBIAS, C_HSTOCH) = range(len(KNOBS))
+ C_PLAN_LEN, C_HBIAS, C_HSTOCH, C_BSW) = range(len(KNOBS))
 # rows of the lab's parameter matrix (``pme``/``popp`` pick one; -1: the playout row)
 ROWS = ("search", "attacker", "greedy-tuned", "greedy", "thief-first", "defender",
         "attacker")  # the last: attacker with noise ``pnoise`` (row 6)
@@ -604,6 +604,47 @@ def _pi_hold(s, c, hn, a, hw, x, hb, hs, lrng):
     return z > 0.0
 
 
+NB0 = 13  # hw[NB0 + _cat]: the build-switch rule (session 16, ``bsw``)
+
+
+@njit(cache=True)
+def _pi_build(s, c, hn, a, hw, x, legal, n, params, prow, pr):
+    """Session 16's build switch (``bsw`` 1, with ``pme`` 7): where the playout row plays a
+    card ``a`` that is no build and ``hw[NB0 + _cat(a)] . features > 0``, play instead the
+    legal build ``attacker`` ranks highest (``a`` if none is legal)."""
+    if a == K.A_END or a < K.A_STEAL or s.meta[K.M_PHASE] != K.PH_PLAY:
+        return a
+    k = NB0 + _cat(a)
+    nz = False
+    for j in range(NHF):
+        if hw[k, j] != 0.0:
+            nz = True
+    if not nz:
+        return a
+    has = False
+    for i in range(n):
+        if legal[i] != K.A_END and legal[i] < K.A_STEAL:
+            has = True
+            break
+    if not has:
+        return a
+    _hold_feats(s, c, hn, x)
+    z = 0.0
+    for j in range(NHF):
+        z += hw[k, j] * x[j]
+    if z <= 0.0:
+        return a
+    _prios(s, legal, n, params, prow, pr)
+    best = a
+    bv = -1e300
+    for i in range(n):
+        b = legal[i]
+        if b != K.A_END and b < K.A_STEAL and pr[i] > bv:
+            bv = pr[i]
+            best = b
+    return best
+
+
 @njit(cache=True)
 def _playout(w, cfg, me, params, pcode, prow, lrng, max_len, hw):
     """The lab's playout: ``search.playout`` unless a session-13 knob asks for its own loop:
@@ -624,6 +665,8 @@ def _playout(w, cfg, me, params, pcode, prow, lrng, max_len, hw):
     hx = np.zeros(NHF, np.float64)
     hb = cfg[C_HBIAS]
     hs = cfg[C_HSTOCH] != 0
+    bsw = cfg[C_BSW] != 0
+    pr = np.zeros(K.NUM_ACTIONS, np.float64)
     t0 = w.meta[K.M_TURN]
     # the loop of strategies/go_town/batch.py ``play_out_fast`` (derived arrays kept)
     hn, hm, dogbits, board = derived_arrays(w)
@@ -647,6 +690,8 @@ def _playout(w, cfg, me, params, pcode, prow, lrng, max_len, hw):
             if (hme if mine else hopp) and _pi_hold(w, meta[K.M_CUR], hn, a, hw, hx, hb,
                                                     hs, lrng):
                 a = K.A_END
+            elif bsw and mine and hme:
+                a = _pi_build(w, meta[K.M_CUR], hn, a, hw, hx, legal, n, params, prow, pr)
         apply_arrays(meta, w.rng, w.opts, w.counts, w.consts, w.deck, w.discard, w.hands,
                      w.floors, w.values, w.dogs, w.n_floors, w.skips, w.milk, w.played, hn, hm,
                      dogbits, board, np.int32(a))
@@ -1289,10 +1334,18 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st, lg, hw):
         out[g, 2] = d
 
 
-def hold_weights(rule: dict | None) -> np.ndarray:
+def hold_weights(rule: dict | None, build: dict | None = None) -> np.ndarray:
     """The hold rule as the matrix ``hw[_cat, HF_NAMES]`` from ``{category: {feature:
-    weight}}`` (``CATS``, ``HF_NAMES``); a category left out never holds."""
-    hw = np.zeros((len(CATS), NHF), np.float64)
+    weight}}`` (``CATS``, ``HF_NAMES``); a category left out never holds. Rows ``NB0 +
+    _cat`` hold the build-switch rule ``build`` (session 16, the same shape)."""
+    hw = np.zeros((2 * len(CATS), NHF), np.float64)
+    for cat, ws in (build or {}).items():
+        for f, v in ws.items():
+            if cat not in CATS or f not in HF_NAMES:
+                print(f"error: build rule entry {cat!r}/{f!r}: categories {', '.join(CATS)}; "
+                      f"features {', '.join(HF_NAMES)}")
+                raise SystemExit(2)
+            hw[NB0 + CATS.index(cat), HF_NAMES.index(f)] = float(v)
     for cat, ws in (rule or {}).items():
         for f, v in ws.items():
             if cat not in CATS or f not in HF_NAMES:
@@ -1304,7 +1357,8 @@ def hold_weights(rule: dict | None) -> np.ndarray:
 
 
 def run(n: int, seed: int, values: dict, mirror: bool = False, chunk: int = 50,
-        first: int = 0, quiet: bool = False, log: bool = False, rule: dict | None = None):
+        first: int = 0, quiet: bool = False, log: bool = False, rule: dict | None = None,
+        build: dict | None = None):
     game = sim.get_game("go-town")
     codes, params = game.bots.params_matrix(list(ROWS))
     from strategies.go_town.bots import P_NOISE
@@ -1315,7 +1369,7 @@ def run(n: int, seed: int, values: dict, mirror: bool = False, chunk: int = 50,
     st = np.zeros(48, np.float64)
     out = np.zeros((n, 3), np.float64)
     lg = np.zeros((max(1, n * 60) if log else 1, len(LOG_COLS)), np.float64)
-    hw = hold_weights(rule)
+    hw = hold_weights(rule, build)
     t0 = time.process_time()
     play(cfg, s, np.uint64(seed), 10**6, 1, codes, params, mirror, np.zeros((1, 3)), st, lg, hw)
     if not quiet:
@@ -1351,6 +1405,8 @@ def main(argv=None) -> int:
                     "lab search in phase play as .npy (session 15: fitting its hold rule)")
     ap.add_argument("--hold", default="", help="the hold rule of pme/popp 7 as JSON "
                     "{category: {feature: weight}} (CATS, HF_NAMES; session 15)")
+    ap.add_argument("--build", default="", help="the build-switch rule of bsw 1 as JSON "
+                    "{category: {feature: weight}} (session 16)")
     a = ap.parse_args(argv)
     values = {}
     for kv in a.set:
@@ -1363,7 +1419,13 @@ def main(argv=None) -> int:
         import json
         with open(a.hold) as f:
             rule = json.load(f)
-    res = run(a.n, a.seed, values, a.mirror, first=a.first, log=bool(a.log), rule=rule)
+    build = None
+    if a.build:
+        import json
+        with open(a.build) as f:
+            build = json.load(f)
+    res = run(a.n, a.seed, values, a.mirror, first=a.first, log=bool(a.log), rule=rule,
+              build=build)
     out, st, cpu = res[:3]
     if a.out:
         np.save(a.out, out)
@@ -1374,6 +1436,8 @@ def main(argv=None) -> int:
     cfg = " ".join(f"{k}={v:g}" for k, v in values.items())
     if a.hold:
         cfg += f" hold={a.hold}"
+    if a.build:
+        cfg += f" build={a.build}"
     print(f"LAB {cfg or 'defaults'} seed {a.seed} n {a.n}{' mirror' if a.mirror else ''}: "
           f"win {k / a.n:.3f} [{lo:.3f}, {hi:.3f}] unfinished {int(out[:, 1].sum())} "
           f"cpu/game {cpu / a.n:.3f} searched/dec {st[S_SEARCHED] / max(st[S_DEC], 1):.2f} "
