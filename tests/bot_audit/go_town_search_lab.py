@@ -109,18 +109,18 @@ KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch
          "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer",
          "allow", "veto_end", "end_pen", "prune", "min_pr", "stop_z", "stop_min",
          "stop_every", "plan2", "eq_eps", "depth", "pme", "popp", "eps", "pnoise", "known", "plans", "plan_len",
-         "hbias", "hstoch", "bsw")
+         "hbias", "hstoch", "bsw", "hj", "tries")
 DEFAULTS = dict(budget=1000, perfect=0, max_len=2000, n_random=64, mode=0, z=2.0, drop=3.0,
                 batch=8, ms=10.0, mw=0.1, bias=0.0, eval=0, e_floor=1.0, e_guard=0.0,
                 e_pair=0.0, e_skip=0.0, e_hand=0.0, e_base=0.0, infer=0, allow=0,
                 veto_end=0, end_pen=0.0, prune=0, min_pr=0.0, stop_z=0.0, stop_min=64,
                 stop_every=16, plan2=0, eq_eps=0.0, depth=0, pme=-1, popp=-1, eps=0.0,
-                pnoise=-1.0, known=0, plans=0, plan_len=6, hbias=0.0, hstoch=0, bsw=0)
+                pnoise=-1.0, known=0, plans=0, plan_len=6, hbias=0.0, hstoch=0, bsw=0, hj=6, tries=200)
 (C_BUDGET, C_PERFECT, C_MAXLEN, C_NRAND, C_MODE, C_Z, C_DROP, C_BATCH, C_MS, C_MW, C_BIAS,
  C_EVAL, C_EFLOOR, C_EGUARD, C_EPAIR, C_ESKIP, C_EHAND, C_EBASE, C_INFER, C_ALLOW, C_VETO_END,
  C_END_PEN, C_PRUNE, C_MIN_PR, C_STOP_Z, C_STOP_MIN, C_STOP_EVERY,
  C_PLAN2, C_EQ_EPS, C_DEPTH, C_PME, C_POPP, C_EPS, C_PNOISE, C_KNOWN, C_PLANS,
- C_PLAN_LEN, C_HBIAS, C_HSTOCH, C_BSW) = range(len(KNOBS))
+ C_PLAN_LEN, C_HBIAS, C_HSTOCH, C_BSW, C_HJ, C_TRIES) = range(len(KNOBS))
 # rows of the lab's parameter matrix (``pme``/``popp`` pick one; -1: the playout row)
 ROWS = ("search", "attacker", "greedy-tuned", "greedy", "thief-first", "defender",
         "attacker")  # the last: attacker with noise ``pnoise`` (row 6)
@@ -279,7 +279,7 @@ def _history_ok(det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
             perm[h] = k
             h += 1
     shuffle(lrng, perm, h)
-    nsn = min(snapok[5], HJ)
+    nsn = min(snapok[5], snapok[7])
     for jj in range(nsn):
         j = (snapok[6] - 1 - jj) % HJ  # the most recent first
         m = snapok[H0 + j] - snapok[H0 + HJ + j]
@@ -414,7 +414,7 @@ def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x,
     perm = np.zeros(64, np.int64)
     if perfect3(s, me, snapok):
         known = True
-    for _ in range(200):
+    for _ in range(snapok[H0 + 2 * HJ]):
         contract.copy_into(s, det)
         if known:
             _hand_known(det, lrng)
@@ -1235,8 +1235,10 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st, lg, hw):
     # [1]: the pile was reshuffled this game; [2 + q]: cards q's rival has held since its last
     # END_TURN (its hand size then, less the cards q took from it since; infer 8); [4]:
     # perfect 3; [5]: END_TURN states recorded (infer 9), [6]: the next slot
-    snapok = np.zeros(H0 + 2 * HJ, np.int64)
+    snapok = np.zeros(H0 + 2 * HJ + 1, np.int64)
     snapok[4] = 1 if cfg[C_PERFECT] == 3 else 0
+    snapok[7] = min(HJ, max(1, int(cfg[C_HJ])))  # infer 9: END_TURN states tested
+    snapok[H0 + 2 * HJ] = max(1, int(cfg[C_TRIES]))  # determinizations drawn at most
     kn = np.zeros((2, K.NT), np.int64)
     hb = np.zeros((2, K.NT), np.int64)
     for g in range(n_games):
