@@ -75,6 +75,15 @@ category).
 (the searcher's features, attacker's pick, the search's pick and its value margin), the input
 of tests/bot_audit/go_town_hold_fit.py, which fits the rule.
 
+Session 16 knobs: ``bsw`` (1, with ``pme`` 7: the build switch of ``--build RULE.json``, the
+same shape as ``--hold``: where the playout row plays a card that is no build and the rule's
+sum for its category is above 0, the searcher's seat plays the legal build ``attacker`` ranks
+highest; ``_pi_build``), ``hj`` (``infer`` 9: how many of the rival's last END_TURN states are
+tested, at most 6) and ``tries`` (determinizations drawn at most before the last is kept,
+200). The log's last columns (``dv_end``, ``n_end``, ``n_a0``) give the END_TURN candidate's
+mean playout value less attacker's pick's and their playouts, the input of the hold fit's
+``--value``.
+
 Game ``i``: chance ``seed_for(seed, i, 0)``, the attacker's generator ``seed_for(seed, i, 1)``,
 the search's ``seed_for(seed, i, 2)``; the search sits in seat ``i % 2``. A game nobody wins
 counts 0. CPU: process time of the games (after a warm-up game).
