@@ -80,7 +80,10 @@ same shape as ``--hold``: where the playout row plays a card that is no build an
 sum for its category is above 0, the searcher's seat plays the legal build ``attacker`` ranks
 highest; ``_pi_build``), ``hj`` (``infer`` 9: how many of the rival's last END_TURN states are
 tested, at most 6) and ``tries`` (determinizations drawn at most before the last is kept,
-200). The log's last columns (``dv_end``, ``n_end``, ``n_a0``) give the END_TURN candidate's
+200); ``infer`` 10 (``_now_ok``: ``infer`` 4 plus a random subset of the rival's sampled
+hand, as large as its hand at its last END_TURN less the cards taken since, tested with
+``attacker``'s full priorities in the board now: the one-number-per-seat version of ``infer``
+9 that a state-free bot could use). The log's last columns (``dv_end``, ``n_end``, ``n_a0``) give the END_TURN candidate's
 mean playout value less attacker's pick's and their playouts, the input of the hold fit's
 ``--value``.
 
@@ -313,6 +316,40 @@ def _history_ok(det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
 
 
 @njit(cache=True)
+def _now_ok(s, det, me, kept, x, buf, pr, params, prow, lrng, perm):
+    """infer 10 (session 16, what a state-free bot could test with one public number per
+    seat in the state: the rival's hand size at its last END_TURN less the cards taken from it
+    since): a random ``kept`` of the rival's sampled cards, as its hand in the board *now*
+    with the rival to move, give ``attacker`` no action it ranks above END_TURN. The board now
+    is the board of the rival's END_TURN at the searcher's first decision of its turn; later in
+    the turn the searcher's own plays have changed it (an approximation)."""
+    if kept <= 0 or det.meta[K.M_TURN] < 2 or det.meta[K.M_PHASE] != K.PH_PLAY:
+        return True
+    r = 1 - me
+    h = 0
+    for k in range(1, K.NT):
+        for _ in range(det.hands[r, k]):
+            perm[h] = k
+            h += 1
+    shuffle(lrng, perm, h)
+    m = min(kept, h)
+    contract.copy_into(s, x)
+    for k in range(K.NT):
+        x.hands[r, k] = 0
+    for i in range(m):
+        x.hands[r, perm[i]] += 1
+    x.meta[K.M_CUR] = r
+    n = contract.legal_actions_into(x, buf)
+    if n <= 1:
+        return True
+    _prios(x, buf, n, params, prow, pr)
+    for i in range(n):
+        if buf[i] != K.A_END and pr[i] > 0.0:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _oracle_ok(det, me, snap, x, buf, pr, params, prow):
     """infer 7 (not a fair player's test: it needs the board at the rival's last END_TURN,
     which the state does not record): the sampled rival hand, put into the recorded state
@@ -434,6 +471,11 @@ def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x,
         if infer == 9:
             if _consistent(det, me, 4, params, prow) and _history_ok(
                     det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
+                return
+            continue
+        if infer == 10:
+            if _consistent(det, me, 4, params, prow) and _now_ok(
+                    s, det, me, snapok[2 + me], x, buf, pr, params, prow, lrng, perm):
                 return
             continue
         if infer == 8:
