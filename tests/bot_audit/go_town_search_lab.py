@@ -71,11 +71,17 @@ probability of the sum instead). The fitted rules of BENCHMARKS.md "session 15" 
 tests/bot_audit/go_town_hold/ (``rule_a`` fitted on the baseline's choices, ``rule_b`` on
 ``rule_a``'s search, ``rule_c`` on ``rule_b``'s, ``rule_k5b`` one weight per feature for every
 category).
+Session 16 knobs (lead): ``psw`` (policy switching, Chang, Givan and Chong 2004: with ``psw``
+2 or 3 the determinizations take the searcher's own-seat playout policy in turn, 0 the playout
+row, 1 it with the hold rule and ``hbias``, 2 the hold rule with ``psb2``; a candidate is valued
+by its best policy's mean), ``vcat`` (a bit mask over ``_cat`` of attacker's pick: no END_TURN
+candidate where attacker plays a card of a set category, e.g. 3584 THIEF, DONUT and MASTER,
+224 BONE, DRILL and WRECK).
 ``--log FILE.npy`` saves one row of ``LOG_COLS`` per decision of the lab search in phase play
 (the searcher's features, attacker's pick, the search's pick and its value margin), the input
 of tests/bot_audit/go_town_hold_fit.py, which fits the rule.
 
-Session 16 knobs: ``bsw`` (1, with ``pme`` 7: the build switch of ``--build RULE.json``, the
+Session 16 knobs (helper, branch gts-s16): ``bsw`` (1, with ``pme`` 7: the build switch of ``--build RULE.json``, the
 same shape as ``--hold``: where the playout row plays a card that is no build and the rule's
 sum for its category is above 0, the searcher's seat plays the legal build ``attacker`` ranks
 highest; ``_pi_build``), ``hj`` (``infer`` 9: how many of the rival's last END_TURN states are
@@ -121,18 +127,20 @@ KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch
          "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer",
          "allow", "veto_end", "end_pen", "prune", "min_pr", "stop_z", "stop_min",
          "stop_every", "plan2", "eq_eps", "depth", "pme", "popp", "eps", "pnoise", "known", "plans", "plan_len",
-         "hbias", "hstoch", "bsw", "hj", "tries")
+         "hbias", "hstoch", "psw", "psb2", "vcat", "bsw", "hj", "tries")
 DEFAULTS = dict(budget=1000, perfect=0, max_len=2000, n_random=64, mode=0, z=2.0, drop=3.0,
                 batch=8, ms=10.0, mw=0.1, bias=0.0, eval=0, e_floor=1.0, e_guard=0.0,
                 e_pair=0.0, e_skip=0.0, e_hand=0.0, e_base=0.0, infer=0, allow=0,
                 veto_end=0, end_pen=0.0, prune=0, min_pr=0.0, stop_z=0.0, stop_min=64,
                 stop_every=16, plan2=0, eq_eps=0.0, depth=0, pme=-1, popp=-1, eps=0.0,
-                pnoise=-1.0, known=0, plans=0, plan_len=6, hbias=0.0, hstoch=0, bsw=0, hj=6, tries=200)
+                pnoise=-1.0, known=0, plans=0, plan_len=6, hbias=0.0, hstoch=0,
+                psw=0, psb2=2.0, vcat=0, bsw=0, hj=6, tries=200)
 (C_BUDGET, C_PERFECT, C_MAXLEN, C_NRAND, C_MODE, C_Z, C_DROP, C_BATCH, C_MS, C_MW, C_BIAS,
  C_EVAL, C_EFLOOR, C_EGUARD, C_EPAIR, C_ESKIP, C_EHAND, C_EBASE, C_INFER, C_ALLOW, C_VETO_END,
  C_END_PEN, C_PRUNE, C_MIN_PR, C_STOP_Z, C_STOP_MIN, C_STOP_EVERY,
  C_PLAN2, C_EQ_EPS, C_DEPTH, C_PME, C_POPP, C_EPS, C_PNOISE, C_KNOWN, C_PLANS,
- C_PLAN_LEN, C_HBIAS, C_HSTOCH, C_BSW, C_HJ, C_TRIES) = range(len(KNOBS))
+ C_PLAN_LEN, C_HBIAS, C_HSTOCH, C_PSW, C_PSB2, C_VCAT, C_BSW, C_HJ, C_TRIES) = range(
+    len(KNOBS))
 # rows of the lab's parameter matrix (``pme``/``popp`` pick one; -1: the playout row)
 ROWS = ("search", "attacker", "greedy-tuned", "greedy", "thief-first", "defender",
         "attacker")  # the last: attacker with noise ``pnoise`` (row 6)
@@ -549,6 +557,10 @@ def _admit(cfg, s, a, a0):
         return False
     if (cfg[C_VETO_END] != 0 and a == K.A_END and a0 != K.A_END
             and s.meta[K.M_PHASE] == K.PH_PLAY):
+        return False
+    vc = int(cfg[C_VCAT])
+    if (vc != 0 and a == K.A_END and a0 != K.A_END and s.meta[K.M_PHASE] == K.PH_PLAY
+            and (vc >> _cat(a0)) & 1):
         return False
     return True
 
@@ -1165,6 +1177,21 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all, lg, h
     stop_z = cfg[C_STOP_Z]
     stop_min = int(cfg[C_STOP_MIN])
     stop_every = max(1, int(cfg[C_STOP_EVERY]))
+    # policy switching (``psw`` >= 2; Chang, Givan and Chong 2004, parallel rollout): the
+    # determinizations take the searcher's own-seat playout policy in turn (0: the playout
+    # row; 1: it with the hold rule, ``hbias``; 2: the hold rule with ``psb2``), and a
+    # candidate is valued by its best policy's mean
+    psw = int(cfg[C_PSW])
+    npol = psw if psw >= 2 else 1
+    cfgp = np.empty((npol, cfg.shape[0]), np.float64)
+    for q in range(npol):
+        cfgp[q, :] = cfg
+        if psw >= 2:
+            cfgp[q, C_PME] = -1.0 if q == 0 else 7.0
+            cfgp[q, C_HBIAS] = cfg[C_HBIAS] if q == 1 else cfg[C_PSB2]
+    tot2 = np.zeros((nc, npol), np.float64)
+    cnt2 = np.zeros((nc, npol), np.float64)
+    jdet = 0
     for _r in range(rounds):
         m = budget // (rounds * n_alive)
         if m < 1:
@@ -1176,6 +1203,8 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all, lg, h
             _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, ox,
                  obuf, opr, kn)
             saved = lrng[0]
+            pol = jdet % npol
+            jdet += 1
             for i in range(n_alive):
                 ci = alive[i]
                 contract.copy_into(det, w)
@@ -1185,10 +1214,13 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all, lg, h
                         and w.meta[K.M_PHASE] == K.PH_PLAY):
                     contract.apply_inplace(w, K.A_END)
                 if not contract.is_over(w):
-                    st[S_PDEC] += _playout(w, cfg, me, params, pcode, prow, lrng, max_len, hw)
+                    st[S_PDEC] += _playout(w, cfgp[pol], me, params, pcode, prow, lrng,
+                                           max_len, hw)
                 x[ci] = _reward(w, me, cfg, ws, sc)
                 tot[ci] += x[ci]
                 cnt[ci] += 1.0
+                tot2[ci, pol] += x[ci]
+                cnt2[ci, pol] += 1.0
                 used += 1
             if (stop_z > 0 or cfg[C_EQ_EPS] > 0) and n_alive == 2 and mode == 0:
                 d = x[alive[1]] - x[alive[0]]
@@ -1223,6 +1255,14 @@ def lab_choose(cfg, params, k, s, legal, n, rng, st, snap, snapok, kn_all, lg, h
                 break
             continue
         val = tot / np.maximum(cnt, 1.0)
+        if npol > 1:
+            for ci in range(nc):
+                bv2 = -1e300
+                for q in range(npol):
+                    if cnt2[ci, q] > 0:
+                        bv2 = max(bv2, tot2[ci, q] / cnt2[ci, q])
+                if bv2 > -1e300:
+                    val[ci] = bv2
         val[0] += bias
         for j in range(1, nc):
             if cand[j] == K.A_END:

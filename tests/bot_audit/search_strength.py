@@ -5,10 +5,15 @@ seats alternated game by game (``seating rotate`` over the two names), or at 4 p
     python -m tests.bot_audit.search_strength GAME OPPONENT [-n N] [--seed S] [--budget B]
         [--set name=value ...] [--players 4] [--chunk C]
 
-Prints the search bot's mean win share (a shared win counts 1/k; a game stopped at the limit
-or in a deadlock counts 0) with its Wilson 95% interval, the unfinished games (and in how
-many of them the search seat led), turns per player and the process CPU seconds per game
-(one thread; after a first warm-up game, so the compile is left out and printed apart).
+Prints the search bot's mean win share over the finished games (a shared win counts 1/k) with
+its Wilson 95% interval. A game stopped at the length limit or in a rules deadlock has no
+result: it is never a win, a loss or a length (the house rule, as ``boardsim tiers``), so it
+is left out of the share and counted apart (with how many of them the search seat led); the
+share over every game played, such games counted 0, is printed beside it. With ``--finished``
+the run plays game indices 0, 1, ... until ``-n`` games have finished (the shortest prefix of
+the run holding ``n`` finished games, at most ``2n`` played), else ``-n`` games are played.
+Also turns per player and the process CPU seconds per game (one thread; after a first warm-up
+game, so the compile is left out and printed apart).
 ``--set`` overrides a number of the search row (``search.PARAM_NAMES``, e.g. n_random=64).
 """
 
@@ -35,23 +40,28 @@ def main(argv=None) -> int:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--chunk", type=int, default=100)
     ap.add_argument("--mirror", action="store_true", help="search in every seat")
+    ap.add_argument("--finished", action="store_true",
+                    help="play until -n games have finished (a prefix of at most 2n games)")
     ap.add_argument("--set", action="append", default=[])
     ap.add_argument("--playout", default=None, help="another playout bot (a scripted bot name)")
     a = ap.parse_args(argv)
     game = sim.get_game(a.game)
     p = a.players
+    if a.n < 1:
+        raise SystemExit(f"error: -n must be at least 1, got {a.n}")
+    cap = 2 * a.n if a.finished else a.n  # games that may be played
     if a.mirror:
         names = ["search"]
-        seats_all = np.zeros((a.n, p), np.int64)
+        seats_all = np.zeros((cap, p), np.int64)
     elif p == 2:
         names = ["search", a.opponent]
-        seats_all = np.array([[g % 2, 1 - g % 2] for g in range(a.n)], np.int64)
+        seats_all = np.array([[g % 2, 1 - g % 2] for g in range(cap)], np.int64)
     else:
         mix = list(game.recommended_mix(p))
         names = ["search"] + mix
         # search in seat g % p; the other seats draw the mix in turn
         rows = []
-        for g in range(a.n):
+        for g in range(cap):
             row = [0] * p
             others = [1 + (g + j) % len(mix) for j in range(p - 1)]
             for s in range(p):
@@ -89,8 +99,8 @@ def main(argv=None) -> int:
     cpu = 0.0
     done = 0
     h = hashlib.sha256()
-    while done < a.n:
-        m = min(a.chunk, a.n - done)
+    while (done - unfinished if a.finished else done) < a.n and done < cap:
+        m = min(a.chunk, cap - done, a.n - (done - unfinished if a.finished else done))
         seats = seats_all[done:done + m]
         t0 = time.process_time()
         res = game.run_chunk(done, m, a.seed, p, seats, opts, names, params=prm)
@@ -112,15 +122,20 @@ def main(argv=None) -> int:
                 led += 1
         turns.extend((res.turns[over] / p).tolist())
         done += m
-        print(f"  {done} games: win share {wins / done:.3f}, unfinished {unfinished}, "
-              f"{cpu / done:.3f} CPU s/game", flush=True)
-    k = wins
-    lo, hi = proportion_confint(k, a.n, method="wilson")
+        fin = done - unfinished
+        print(f"  {done} games ({fin} finished): win share {wins / max(fin, 1):.3f}, "
+              f"unfinished {unfinished}, {cpu / done:.3f} CPU s/game", flush=True)
+    fin = done - unfinished
+    if fin == 0:
+        print(f"RESULT {a.game}: no game of {done} finished ({reasons})")
+        return 1
+    lo, hi = proportion_confint(wins, fin, method="wilson")
     print(f"RESULT {a.game} {p}p vs {'+'.join(names[1:])} budget {prm[0, search.P_BUDGET]:g} "
-          f"n {a.n}: search win share {k / a.n:.3f} [{lo:.3f}, {hi:.3f}]; unfinished "
-          f"{unfinished} {reasons} (search led or tied in {led}); first seat {first_wins / a.n:.3f}; "
-          f"turns/player {np.mean(turns):.2f}; {cpu / a.n:.3f} CPU s/game; "
-          f"fingerprint {h.hexdigest()[:16]}")
+          f"n {fin} finished of {done} played: search win share {wins / fin:.3f} "
+          f"[{lo:.3f}, {hi:.3f}] (over all {done} played, unfinished as 0: {wins / done:.3f}); "
+          f"unfinished {unfinished} {reasons} (search led or tied in {led}); first seat "
+          f"{first_wins / fin:.3f}; turns/player {np.mean(turns):.2f}; {cpu / done:.3f} CPU "
+          f"s/game; fingerprint {h.hexdigest()[:16]}")
     return 0
 
 
