@@ -293,12 +293,7 @@ def _history_ok(det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
     those cards, nested across j, and with them as its hand in state j ``attacker`` must rank no
     action above END_TURN (nor play a card with a full hand)."""
     r = 1 - me
-    h = 0
-    for k in range(1, K.NT):
-        for _ in range(det.hands[r, k]):
-            perm[h] = k
-            h += 1
-    shuffle(lrng, perm, h)
+    h = _shuffled_hand(det, r, lrng, perm)
     nsn = min(snapok[5], snapok[7])
     for jj in range(nsn):
         j = (snapok[6] - 1 - jj) % HJ  # the most recent first
@@ -307,19 +302,40 @@ def _history_ok(det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
             m = h
         if m <= 0:
             continue
-        sj = snap[1 + j]
-        contract.copy_into(sj, x)
-        for k in range(K.NT):
-            x.hands[r, k] = 0
-        for i in range(m):
-            x.hands[r, perm[i]] += 1
-        n = contract.legal_actions_into(x, buf)
-        if n <= 1:
-            continue
-        _prios(x, buf, n, params, prow, pr)
-        for i in range(n):
-            if buf[i] != K.A_END and pr[i] > 0.0:
-                return False
+        contract.copy_into(snap[1 + j], x)
+        if not _idle_with(x, r, perm, m, buf, pr, params, prow):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _shuffled_hand(det, r, lrng, perm):
+    """Seat ``r``'s hand in ``det`` as card types in ``perm``, in a random order from ``lrng``;
+    returns its size (infer 9 and 10)."""
+    h = 0
+    for k in range(1, K.NT):
+        for _ in range(det.hands[r, k]):
+            perm[h] = k
+            h += 1
+    shuffle(lrng, perm, h)
+    return h
+
+
+@njit(cache=True)
+def _idle_with(x, r, perm, m, buf, pr, params, prow):
+    """With the first ``m`` cards of ``perm`` as seat ``r``'s hand in ``x`` (set in place), does
+    ``attacker`` rank no legal action above END_TURN (infer 9 and 10)?"""
+    for k in range(K.NT):
+        x.hands[r, k] = 0
+    for i in range(m):
+        x.hands[r, perm[i]] += 1
+    n = contract.legal_actions_into(x, buf)
+    if n <= 1:
+        return True
+    _prios(x, buf, n, params, prow, pr)
+    for i in range(n):
+        if buf[i] != K.A_END and pr[i] > 0.0:
+            return False
     return True
 
 
@@ -334,27 +350,11 @@ def _now_ok(s, det, me, kept, x, buf, pr, params, prow, lrng, perm):
     if kept <= 0 or det.meta[K.M_TURN] < 2 or det.meta[K.M_PHASE] != K.PH_PLAY:
         return True
     r = 1 - me
-    h = 0
-    for k in range(1, K.NT):
-        for _ in range(det.hands[r, k]):
-            perm[h] = k
-            h += 1
-    shuffle(lrng, perm, h)
+    h = _shuffled_hand(det, r, lrng, perm)
     m = min(kept, h)
     contract.copy_into(s, x)
-    for k in range(K.NT):
-        x.hands[r, k] = 0
-    for i in range(m):
-        x.hands[r, perm[i]] += 1
     x.meta[K.M_CUR] = r
-    n = contract.legal_actions_into(x, buf)
-    if n <= 1:
-        return True
-    _prios(x, buf, n, params, prow, pr)
-    for i in range(n):
-        if buf[i] != K.A_END and pr[i] > 0.0:
-            return False
-    return True
+    return _idle_with(x, r, perm, m, buf, pr, params, prow)
 
 
 @njit(cache=True)
