@@ -642,6 +642,23 @@ def _hold_feats(s, c, hn, x):
 
 
 @njit(cache=True)
+def _rule_sum(s, c, hn, hw, k, x):
+    """A fitted rule's sum ``hw[k] . features`` for seat ``c`` (``_hold_feats`` into ``x``), or
+    NaN where row ``k`` of ``hw`` is all zero (no rule for that category)."""
+    nz = False
+    for j in range(NHF):
+        if hw[k, j] != 0.0:
+            nz = True
+    if not nz:
+        return np.nan
+    _hold_feats(s, c, hn, x)
+    z = 0.0
+    for j in range(NHF):
+        z += hw[k, j] * x[j]
+    return z
+
+
+@njit(cache=True)
 def _pi_hold(s, c, hn, a, hw, x, hb, hs, lrng):
     """Session 15's hold rule (``pme``/``popp`` 7): END_TURN instead of the card play ``a`` of
     the playout row when ``z = hw[_cat(a)] . features + hbias > 0`` (``hstoch`` 1: with
@@ -649,17 +666,9 @@ def _pi_hold(s, c, hn, a, hw, x, hb, hs, lrng):
     a full-hand pass, as ``allowed``)."""
     if a == K.A_END or s.meta[K.M_PHASE] != K.PH_PLAY or hn[c] >= s.consts[K.C_LIMIT]:
         return False
-    k = _cat(a)
-    z = 0.0
-    nz = False
-    for j in range(NHF):
-        if hw[k, j] != 0.0:
-            nz = True
-    if not nz:
+    z = _rule_sum(s, c, hn, hw, _cat(a), x)
+    if np.isnan(z):
         return False
-    _hold_feats(s, c, hn, x)
-    for j in range(NHF):
-        z += hw[k, j] * x[j]
     z += hb
     if hs:
         return (next_u64(lrng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < 1.0 / (
@@ -677,13 +686,6 @@ def _pi_build(s, c, hn, a, hw, x, legal, n, params, prow, pr):
     legal build ``attacker`` ranks highest (``a`` if none is legal)."""
     if a == K.A_END or a < K.A_STEAL or s.meta[K.M_PHASE] != K.PH_PLAY:
         return a
-    k = NB0 + _cat(a)
-    nz = False
-    for j in range(NHF):
-        if hw[k, j] != 0.0:
-            nz = True
-    if not nz:
-        return a
     has = False
     for i in range(n):
         if legal[i] != K.A_END and legal[i] < K.A_STEAL:
@@ -691,11 +693,8 @@ def _pi_build(s, c, hn, a, hw, x, legal, n, params, prow, pr):
             break
     if not has:
         return a
-    _hold_feats(s, c, hn, x)
-    z = 0.0
-    for j in range(NHF):
-        z += hw[k, j] * x[j]
-    if z <= 0.0:
+    z = _rule_sum(s, c, hn, hw, NB0 + _cat(a), x)
+    if np.isnan(z) or z <= 0.0:
         return a
     _prios(s, legal, n, params, prow, pr)
     best = a
