@@ -1431,20 +1431,14 @@ def hold_weights(rule: dict | None, build: dict | None = None) -> np.ndarray:
     weight}}`` (``CATS``, ``HF_NAMES``); a category left out never holds. Rows ``NB0 +
     _cat`` hold the build-switch rule ``build`` (session 16, the same shape)."""
     hw = np.zeros((2 * len(CATS), NHF), np.float64)
-    for cat, ws in (build or {}).items():
-        for f, v in ws.items():
-            if cat not in CATS or f not in HF_NAMES:
-                print(f"error: build rule entry {cat!r}/{f!r}: categories {', '.join(CATS)}; "
-                      f"features {', '.join(HF_NAMES)}")
-                raise SystemExit(2)
-            hw[NB0 + CATS.index(cat), HF_NAMES.index(f)] = float(v)
-    for cat, ws in (rule or {}).items():
-        for f, v in ws.items():
-            if cat not in CATS or f not in HF_NAMES:
-                print(f"error: hold rule entry {cat!r}/{f!r}: categories {', '.join(CATS)}; "
-                      f"features {', '.join(HF_NAMES)}")
-                raise SystemExit(2)
-            hw[CATS.index(cat), HF_NAMES.index(f)] = float(v)
+    for what, rows, first in (("build", build, NB0), ("hold", rule, 0)):
+        for cat, ws in (rows or {}).items():
+            for f, v in ws.items():
+                if cat not in CATS or f not in HF_NAMES:
+                    print(f"error: {what} rule entry {cat!r}/{f!r}: categories "
+                          f"{', '.join(CATS)}; features {', '.join(HF_NAMES)}")
+                    raise SystemExit(2)
+                hw[first + CATS.index(cat), HF_NAMES.index(f)] = float(v)
     return hw
 
 

@@ -99,8 +99,9 @@ def main(argv=None) -> int:
     cpu = 0.0
     done = 0
     h = hashlib.sha256()
-    while (done - unfinished if a.finished else done) < a.n and done < cap:
-        m = min(a.chunk, cap - done, a.n - (done - unfinished if a.finished else done))
+    counted = 0  # games toward -n: finished ones with --finished, else every game played
+    while counted < a.n and done < cap:
+        m = min(a.chunk, cap - done, a.n - counted)
         seats = seats_all[done:done + m]
         t0 = time.process_time()
         res = game.run_chunk(done, m, a.seed, p, seats, opts, names, params=prm)
@@ -123,6 +124,7 @@ def main(argv=None) -> int:
         turns.extend((res.turns[over] / p).tolist())
         done += m
         fin = done - unfinished
+        counted = fin if a.finished else done
         print(f"  {done} games ({fin} finished): win share {wins / max(fin, 1):.3f}, "
               f"unfinished {unfinished}, {cpu / done:.3f} CPU s/game", flush=True)
     fin = done - unfinished
