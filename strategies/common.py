@@ -93,7 +93,7 @@ def bots_for(state_cls: type, choose) -> None:
 
 def install_bots(state_cls: type, strategies: dict, n_params: int, choose_scripted,
                  num_actions: int, playout: str, budget: int, search_values=None,
-                 search_playout: str | None = None):
+                 search_playout: str | None = None, search_extra=None):
     """Install a game's bots, written once for every game: register ``choose_scripted`` (the
     game's scripted-only entry point, ``(code, params, k, s, legal, n, rng)``) and its action
     count with the search bot, list the search bot ``mcts`` in ``strategies`` (once the game
@@ -102,8 +102,9 @@ def install_bots(state_cls: type, strategies: dict, n_params: int, choose_script
     playouts per decision, and the strong search bot ``search`` (rollout policy improvement
     over the scripted bots, ``search.SEARCH_DEFAULTS`` overlaid with ``search_values``; only
     when the game's rows have ``search.N_SEARCH`` columns; its playouts are played by
-    ``search_playout`` when given, else by ``playout``), and register ``search.choose`` as the
-    game's bot entry point.
+    ``search_playout`` when given, else by ``playout``; ``search_extra``, name -> number, the
+    game's own numbers in its row after the search parameters, ``search.strategy``), and
+    register ``search.choose`` as the game's bot entry point.
     Returns ``search.choose`` (the game package's ``choose``). Raises KeyError for an unknown
     playout bot, ValueError when ``n_params`` is too small for the search parameters."""
     if search.available(state_cls):
@@ -123,7 +124,7 @@ def install_bots(state_cls: type, strategies: dict, n_params: int, choose_script
                 "would make, each valued by playouts of " + sp + " in every seat from "
                 "determinizations of what the seat cannot see (common random numbers, "
                 f"sequential halving over {int(values['budget'])} playouts per decision)",
-            **values)
+            extra=search_extra, **values)
     search.register(state_cls, choose_scripted, num_actions)
     bots_for(state_cls, search.choose)
     return search.choose

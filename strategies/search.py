@@ -71,6 +71,7 @@ _NUM_ACTIONS: dict[type, int] = {}
 _PLAYOUT: dict[type, object] = {}
 _PLAUSIBLE: dict[type, object] = {}
 _ALLOWED: dict[type, object] = {}
+_PLAYOUT_SELF: dict[type, object] = {}
 PLAUSIBLE_TRIES = 64  # determinizations drawn at most until one is plausible (then the last)
 
 
@@ -113,6 +114,36 @@ def register_allowed(state_cls: type, allowed_fn) -> None:
     defers at every decision is not seen to lose; Go Town's full-hand END_TURN). The playout
     bot's own pick is always a candidate. A game without one vetoes nothing."""
     _ALLOWED[state_cls] = allowed_fn
+
+
+def register_playout_self(state_cls: type, play_out_self) -> None:
+    """Register, for states of ``state_cls``, the rollout search's playout with the searching
+    seat's own moves played by the game's own-seat policy: ``play_out_self(s, code, params, k,
+    rng, max_d, me, ks)`` plays ``s`` in place as ``play_out_fast`` does (bot ``code``, row
+    ``k``, in every seat) except that seat ``me``'s moves follow the game's rule on top of row
+    ``k``, read from the search row ``ks``'s columns after ``N_SEARCH`` (its data; all zero:
+    the same moves as row ``k``). A policy-iteration step: the search's own future moves in
+    its playouts are closer to what it plays than the playout bot's (Go Town, session 15).
+    ``search`` (``rollout_choose``) calls it for every playout; a game without one plays
+    ``playout`` (the same draws and moves as before)."""
+    _PLAYOUT_SELF[state_cls] = play_out_self
+
+
+def playout_self(s, code, params, k, rng, max_d, me, ks):
+    """The game's ``play_out_self`` where registered, else ``playout``; compiled code only."""
+    raise NotImplementedError("compiled code only")
+
+
+def _plain_playout(s, code, params, k, rng, max_d, me, ks):
+    return playout(s, code, params, k, rng, max_d)
+
+
+@overload(playout_self)
+def _ov_playout_self(s, code, params, k, rng, max_d, me, ks):
+    fn = _PLAYOUT_SELF.get(getattr(s, "instance_class", None))
+    if fn is not None:
+        return getattr(fn, "py_func", fn)
+    return _plain_playout
 
 
 def allowed(s, a, a0):
@@ -300,7 +331,9 @@ def rollout_choose(params, k, s, legal, n, rng):
     (both absent: the same draws and moves as without them): ``allowed`` vetoes candidates
     other than the playout bot's pick (``register_allowed``), and each determinization is
     redrawn until the game's ``plausible`` accepts it (``register_plausible``: the rivals'
-    sampled hands conditioned on their observed play, the playout bot as their model)."""
+    sampled hands conditioned on their observed play, the playout bot as their model). A third
+    (``register_playout_self``) plays the searching seat's own moves in the playouts by the
+    game's own-seat rule, with its data in this row after the search parameters."""
     budget = max(1, int(params[k, P_BUDGET]))
     pcode = int(params[k, P_PCODE])
     prow = int(params[k, P_PROW])
@@ -367,7 +400,7 @@ def rollout_choose(params, k, s, legal, n, rng):
                 lrng[0] = saved
                 contract.apply_inplace(w, cand[ci])
                 if not contract.is_over(w):
-                    playout(w, pcode, params, prow, lrng, max_len)
+                    playout_self(w, pcode, params, prow, lrng, max_len, me, k)
                 tot[ci] += seat_reward(w, me, nseat, mw, ms, ws, sc)
                 cnt[ci] += 1.0
         # keep the better half (ties: the earlier candidate, the playout bot's pick first)
@@ -553,13 +586,16 @@ RESOLVED = ("playout", "playout_row", "playout_code", "expert_row", "n_experts",
 
 
 def strategy(name: str, strategies: dict, n_params: int, playout: str, doc: str,
-             **values: float) -> StrategySpec:
+             extra: dict[str, float] | None = None, **values: float) -> StrategySpec:
     """The search bot as a named strategy of a game: its row of ``n_params`` numbers (the
-    search parameters first, zeros after), ``playout`` the name of a bot in ``strategies``
-    (which must already hold it). Raises KeyError for an unknown playout bot or parameter,
-    ValueError when the game's rows are too short for the search parameters."""
-    if n_params < N_SEARCH:
-        raise ValueError(f"{n_params} parameter columns; the search bot needs {N_SEARCH}")
+    search parameters first, then ``extra``, the game's own numbers for its search hooks, by
+    name in that order, zeros after), ``playout`` the name of a bot in ``strategies`` (which
+    must already hold it). Raises KeyError for an unknown playout bot or parameter,
+    ValueError when the game's rows are too short for the search parameters and ``extra``."""
+    extra = dict(extra or {})
+    if n_params < N_SEARCH + len(extra):
+        raise ValueError(f"{n_params} parameter columns; the search bot needs "
+                         f"{N_SEARCH + len(extra)}")
     names = list(strategies)
     if playout not in names:
         raise KeyError(f"unknown playout bot {playout!r}; allowed: {', '.join(names)}")
@@ -573,7 +609,10 @@ def strategy(name: str, strategies: dict, n_params: int, playout: str, doc: str,
     for i, key in enumerate(PARAM_NAMES):
         row[i] = float(base.get(key, 0.0))
     row[P_PLAYOUT] = float(names.index(playout))
-    return StrategySpec(name, SEARCH_CODE, doc, tuple(row), PARAM_NAMES, search=True)
+    for i, v in enumerate(extra.values()):
+        row[N_SEARCH + i] = float(v)
+    return StrategySpec(name, SEARCH_CODE, doc, tuple(row), PARAM_NAMES + tuple(extra),
+                        search=True)
 
 
 def resolve_rows(strategies: dict, names, codes: np.ndarray,

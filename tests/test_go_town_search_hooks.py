@@ -4,6 +4,7 @@ determinization whose rival holds what ``attacker`` would have played on its las
 redrawn)."""
 
 import numpy as np
+import pytest
 
 import sim
 from sim.go_town import constants as K
@@ -58,3 +59,110 @@ def test_plausible_rejects_a_rival_hand_attacker_would_have_played():
     s.hands[1, K.DONUT] = 1
     s.hands[1, 2] = 4
     assert bots.plausible(s, np.int64(0), params, k)
+
+
+def _rule(**kw):
+    """A row of the own-seat rule's numbers (``bots.HOLD_NAMES``), zero but for ``kw``."""
+    return np.array([float(kw.get(n, 0.0)) for n in bots.HOLD_NAMES])
+
+
+def test_own_hold_worked_example():
+    _, s = _state(6)
+    s.n_floors[0] = 2
+    s.dogs[0, 1] = 1  # its top floor guarded
+    s.n_floors[1] = 3
+    s.hands[0, 1] = 2
+    s.hands[0, 8] = 1  # one 1+8 pair, a leftover 1
+    s.hands[0, K.QM] = 1  # the ? pairs with the leftover: 2 pairs
+    s.hands[0, K.MILK] = 1  # 5 cards
+    s.meta[K.M_DECKN] = 20
+    hn = np.array([5, 4, 0, 0], np.int64)
+    # build: 1.0 - 0.5 x 2 floors - 0.1 x 3 rival floors + 0.4 (guarded) + 0.3 x 5 cards
+    # - 0.8 x 2 pairs - 0.25 x 20 / 10 (the pile) + 1.0 x 6 / 10 (the turn) = 0.1: it holds
+    p = _rule(hold_build_one=1.0, hold_build_my_fl=-0.5, hold_build_op_fl=-0.1,
+              hold_build_my_dog=0.4, hold_build_my_h=0.3, hold_build_my_pairs=-0.8,
+              hold_build_deck10=-0.25, hold_build_turn10=1.0)
+
+    def hold(a, p=p, hn=hn):
+        return bots.own_hold(np.int32(a), 0, s.meta, s.opts, s.consts, s.hands, s.dogs,
+                             s.n_floors, s.skips, hn, p, 0)
+
+    assert hold(1)
+    p[bots.HOLD_NAMES.index("hold_build_one")] = 0.85  # -0.05: it builds
+    assert not hold(1)
+    assert not hold(K.A_BUILDQ + 1)  # a ? build: its own numbers (all 0)
+    # MILK: its own numbers
+    assert not hold(K.A_MILK)
+    p[bots.HOLD_NAMES.index("hold_milk_my_qm")] = 0.1  # 0.1 x one ?
+    assert hold(K.A_MILK)
+    assert not hold(K.A_END)  # END_TURN is no card
+    assert not hold(K.A_MILK, hn=np.array([8, 4, 0, 0], np.int64))  # a full hand never passes
+    s.meta[K.M_NP] = 4  # 2 players only
+    assert not hold(K.A_MILK)
+    s.meta[K.M_NP] = 2
+    assert not hold(K.A_MILK, p=_rule())  # with every number zero it never holds
+
+
+def test_play_out_self_is_play_out_fast_without_a_rule_and_holds_with_one():
+    from strategies.go_town.batch import play_out_fast, play_out_self
+    from strategies.search import N_SEARCH
+
+    game = sim.get_game("go-town")
+    codes, params = bots.params_matrix(["search", "attacker"])
+    k = int(params[0, bots.search.P_PROW])
+    params[0, N_SEARCH:] = 0.0
+    s = game.new_state(2, 3)
+    a, b = game.copy_state(s), game.copy_state(s)
+    ra = np.array([7], np.uint64)
+    rb = np.array([7], np.uint64)
+    da = play_out_fast(a, 1, params, k, ra, 1 << 30)
+    db = play_out_self(b, 1, params, k, rb, 1 << 30, 0, 0)
+    assert da == db and ra[0] == rb[0]
+    assert (a.hands == b.hands).all() and (a.n_floors == b.n_floors).all()
+    assert (a.meta == b.meta).all()
+    # a rule that holds every build of seat 0: seat 0 builds only with a full hand
+    params[0, N_SEARCH + bots.HOLD_NAMES.index("hold_build_one")] = 100.0
+    params[0, N_SEARCH + bots.HOLD_NAMES.index("hold_buildq_one")] = 100.0
+    c = game.copy_state(s)
+    dc = play_out_self(c, 1, params, k, np.array([7], np.uint64), 1 << 30, 0, 0)
+    assert (dc, c.n_floors[0]) != (da, a.n_floors[0])
+
+
+def test_search_row_carries_the_own_seat_rule(tmp_path):
+    from strategies.search import N_SEARCH
+
+    spec = sim.get_game("go-town").strategy("search")
+    assert spec.param_names[N_SEARCH:] == bots.HOLD_NAMES
+    rule = bots.hold_rule()
+    assert spec.params[N_SEARCH:] == tuple(rule.values())
+    assert rule["hold_build_one"] != 0.0  # hold.json is read
+    (tmp_path / bots.HOLD_FILE).write_text('{"milk": {"my_h": 0.5}}')
+    assert bots.hold_rule(tmp_path)["hold_milk_my_h"] == 0.5
+    assert sum(v != 0.0 for v in bots.hold_rule(tmp_path).values()) == 1
+    (tmp_path / bots.HOLD_FILE).write_text('{"milk": {"hand": 0.5}}')
+    with pytest.raises(KeyError):
+        bots.hold_rule(tmp_path)
+
+
+def test_own_hold_sums_hold_feature():
+    """The straight-line sum of ``own_hold`` is the rule over ``hold_feature`` (what the lab
+    logs and fits), feature by feature."""
+    game = sim.get_game("go-town")
+    rng = np.random.default_rng(5)
+    for seed in range(4):
+        s = game.new_state(2, seed)
+        for _ in range(6 + 5 * seed):  # a few moves in: floors, dogs, a smaller pile
+            legal = game.legal_actions(s)
+            s = game.apply_action(s, int(legal[-1 if len(legal) > 1 else 0]))
+        c = int(s.meta[K.M_CUR])
+        hn = s.hands.sum(axis=1)[:4].astype(np.int64)
+        x = np.array([bots.hold_feature(j, c, s.meta, s.opts, s.hands, s.dogs, s.n_floors,
+                                        s.skips, hn) for j in range(bots.N_HF)])
+        for _ in range(10):
+            p = rng.normal(size=bots.N_HOLD)
+            for a in (1, K.A_BUILDQ + 1, K.A_MILK, K.A_MASTER):
+                k = int(bots.hold_category(np.int32(a)))
+                want = p[k * bots.N_HF:(k + 1) * bots.N_HF] @ x > 0.0
+                got = bots.own_hold(np.int32(a), c, s.meta, s.opts, s.consts, s.hands, s.dogs,
+                                    s.n_floors, s.skips, hn, p, 0)
+                assert got == (want and hn[c] < 8 and s.meta[K.M_PHASE] == K.PH_PLAY)

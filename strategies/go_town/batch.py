@@ -19,7 +19,7 @@ from sim.go_town.kernels import (
 )
 from strategies import search
 from strategies.common import bot_address, call_bot
-from strategies.go_town.bots import choose_arrays
+from strategies.go_town.bots import choose_arrays, own_hold
 
 
 @njit(cache=True, _nrt=False)
@@ -194,4 +194,37 @@ def play_out_fast(s, code, params, k, rng, max_d):
     return d
 
 
+@njit(cache=True)
+def play_out_self(s, code, params, k, rng, max_d, me, ks):
+    """``play_out_fast`` with seat ``me`` (the searching seat) following the search's
+    own-seat rule on top of row ``k`` (``bots.own_hold``, its numbers in the search row ``ks``
+    after ``search.N_SEARCH``): the search's playouts (``search.register_playout_self``).
+    The same draws as ``play_out_fast``; with the rule's numbers all zero, the same moves."""
+    hn, hm, dogbits, board = derived_arrays(s)
+    legal = np.empty(K.NUM_ACTIONS, np.int32)
+    meta = s.meta
+    prow = params[ks]
+    d = 0
+    while meta[K.M_PHASE] != K.PH_OVER and d < max_d:
+        lo, d0, d1, b0, b1, hi = legal_bits(meta, s.opts, s.consts, s.skips, hn, hm, board)
+        if code == 0:
+            a = nth_legal(lo, d0, d1, b0, b1, hi,
+                          rand_below(rng, count_legal(lo, d0, d1, b0, b1, hi)))
+        else:
+            n = list_legal(lo, d0, d1, b0, b1, hi, legal)
+            a = choose_arrays(code, params, k, meta, s.opts, s.consts, s.counts, s.discard,
+                              s.hands, s.floors, s.values, s.dogs, s.n_floors, s.skips, hn,
+                              legal, n, rng)
+            if meta[K.M_CUR] == me and own_hold(a, me, meta, s.opts, s.consts, s.hands,
+                                                s.dogs, s.n_floors, s.skips, hn, prow,
+                                                search.N_SEARCH):
+                a = K.A_END
+        apply_arrays(meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
+                     s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
+                     dogbits, board, np.int32(a))
+        d += 1
+    return d
+
+
 search.register_playout(GoTownState, play_out_fast)
+search.register_playout_self(GoTownState, play_out_self)

@@ -10,6 +10,7 @@ With a full hand (no draw next turn) any playable card beats passing (``unstick`
 strategies are parameter vectors (data), so a designer can add one without touching code.
 """
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -64,11 +65,16 @@ PARAM_NAMES = (
     "milk_stack",     # 1: MILK a rival who already owes a skipped turn (skips stack, D10: at 2
     #                   players each milkshake is one more turn of its own); 0: never
 )
+N_SCRIPTED = len(PARAM_NAMES)
+# padded to the search row's width: its parameters and the own-seat rule (``HOLD_NAMES``,
+# below; docs/house-pattern.md §3: a game pads ``PARAM_NAMES`` for the search's columns)
+PARAM_NAMES = PARAM_NAMES + tuple(
+    f"pad_{i}" for i in range(N_SCRIPTED, search.N_SEARCH + 11 * 16))
 N_PARAMS = len(PARAM_NAMES)
 (P_BUILD, P_BUILD_QM, P_STEAL, P_DOG_TOP, P_BONE, P_BONE_DRILL, P_DRILL, P_WRECK, P_WRECK_GAP,
  P_MILK, P_DONUT, P_DONUT_GAP, P_DONUT_RIVALS, P_THIEF, P_MASTER, P_LEADER, P_ATTACK_GAP,
  P_THREAT_GAP, P_THREAT_BONUS, P_BONE_STEAL, P_DRILL_STEALABLE, P_UNSTICK, P_NOISE, P_QM_DUP,
- P_QM_SCARCE, P_BONE_LOW, P_STEAL_QM_COST, P_STEAL_DUP, P_HOLD_GAP, P_MILK_STACK) = range(N_PARAMS)
+ P_QM_SCARCE, P_BONE_LOW, P_STEAL_QM_COST, P_STEAL_DUP, P_HOLD_GAP, P_MILK_STACK) = range(N_SCRIPTED)
 
 
 def _params(**kw) -> tuple:
@@ -454,6 +460,165 @@ def allowed(s, a, a0):
     return h < s.consts[K.C_LIMIT]
 
 
+# The search's own-seat rule (session 15, a policy-iteration step; strategies/search.py
+# ``register_playout_self``): in the search's playouts at 2 players, the searching seat plays
+# ``attacker`` except that it ends its turn instead of playing the card attacker picks when
+# ``w[category of that card] . features`` is above 0 (``HOLD_FEATURES``: its own hand, both
+# boards and public counts, ``hold_features``) and its hand is below the hand limit. The rival's
+# seat stays ``attacker`` (what the rival is). ``w`` is data: hold.json, ``{category:
+# {feature: weight}}``, a logistic fit per category of the search's END_TURN choices on its
+# logged decisions (tests/bot_audit/go_town_hold_fit.py; docs/bots.md, Go Town's search),
+# written into the search row's columns after its own parameters (``search_extra`` below,
+# ``hold_<category>_<feature>``); all zero: attacker's moves.
+HOLD_CATS = ("build", "buildq", "steal", "dog", "bone", "drill", "wreck", "milk", "thief",
+             "donut", "master")
+HOLD_FEATURES = ("one", "my_fl", "op_fl", "my_dog", "op_dog", "my_h", "op_h", "deck10",
+                 "my_pairs", "my_qm", "my_dogs_h", "op_near", "me_near", "my_skip", "op_skip",
+                 "turn10")
+N_HF = len(HOLD_FEATURES)
+HOLD_NAMES = tuple(f"hold_{c}_{f}" for c in HOLD_CATS for f in HOLD_FEATURES)
+N_HOLD = len(HOLD_NAMES)
+assert N_PARAMS == search.N_SEARCH + N_HOLD  # the search row: its parameters, the hold rule
+HOLD_FILE = "hold.json"
+
+
+def hold_rule(package_dir: str | Path = Path(__file__).parent) -> dict[str, float]:
+    """The own-seat rule's numbers by ``HOLD_NAMES`` from the package's hold.json (zeros
+    where it names nothing). Raises KeyError for an unknown category or feature."""
+    path = Path(package_dir) / HOLD_FILE
+    rule = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    out = dict.fromkeys(HOLD_NAMES, 0.0)
+    for cat, ws in rule.items():
+        for f, v in ws.items():
+            key = f"hold_{cat}_{f}"
+            if key not in out:
+                raise KeyError(f"{path}: unknown hold rule entry {cat!r}/{f!r}; categories "
+                               f"{', '.join(HOLD_CATS)}, features {', '.join(HOLD_FEATURES)}")
+            out[key] = float(v)
+    return out
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def hold_category(a):
+    """The index in ``HOLD_CATS`` of the card play ``a``; -1 for END_TURN, a discard or a
+    dead play."""
+    if a == K.A_END or a > K.A_MASTER:
+        return -1
+    if a <= 4:
+        return 0
+    if a < K.A_STEAL:
+        return 1
+    if a < K.A_DOG:
+        return 2
+    if a < K.A_BONE:
+        return 3
+    if a < K.A_DRILL:
+        return 4
+    if a < K.A_WRECK:
+        return 5
+    if a < K.A_MILK:
+        return 6
+    if a < K.A_THIEF:
+        return 7
+    if a < K.A_DONUT:
+        return 8
+    if a == K.A_DONUT:
+        return 9
+    return 10
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def hold_feature(j, c, meta, opts, hands, dogs, n_floors, skips, hn):
+    """Feature ``j`` (``HOLD_FEATURES``) of seat ``c`` at 2 players: 1; its floors; the
+    rival's; a dog on its top floor; on the rival's; its cards in hand; the rival's; the draw
+    pile / 10; the pairs it can build (as ``_hold`` counts them); its ?s; its DOGs; the rival
+    one floor from the target; itself so; its turns to skip > 0; the rival's; the turn / 10."""
+    r = 1 - c
+    fc = n_floors[c]
+    fr = n_floors[r]
+    tgt = opts[K.O_TARGET]
+    if j == 0:
+        return 1.0
+    if j == 1:
+        return float(fc)
+    if j == 2:
+        return float(fr)
+    if j == 3:
+        return 1.0 if fc > 0 and dogs[c, fc - 1] > 0 else 0.0
+    if j == 4:
+        return 1.0 if fr > 0 and dogs[r, fr - 1] > 0 else 0.0
+    if j == 5:
+        return float(hn[c])
+    if j == 6:
+        return float(hn[r])
+    if j == 7:
+        return meta[K.M_DECKN] / 10.0
+    if j == 8:
+        pairs = 0
+        left = 0
+        for lo in range(1, 5):
+            x = hands[c, lo]
+            y = hands[c, 9 - lo]
+            pairs += min(x, y)
+            left += abs(x - y)
+        pairs += min(hands[c, K.QM], left)
+        return float(pairs)
+    if j == 9:
+        return float(hands[c, K.QM])
+    if j == 10:
+        return float(hands[c, K.DOG])
+    if j == 11:
+        return 1.0 if fr >= tgt - 1 else 0.0
+    if j == 12:
+        return 1.0 if fc >= tgt - 1 else 0.0
+    if j == 13:
+        return 1.0 if skips[c] > 0 else 0.0
+    if j == 14:
+        return 1.0 if skips[r] > 0 else 0.0
+    return meta[K.M_TURN] / 10.0
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def own_hold(a, c, meta, opts, consts, hands, dogs, n_floors, skips, hn, p, j0):
+    """Does the search's own seat ``c`` end its turn instead of playing ``a`` (the playout
+    bot's pick)? The rule above, its numbers ``p[j0:j0 + N_HOLD]`` (``HOLD_NAMES``): only a
+    card play in phase play at 2 players with a hand below the hand limit."""
+    k = hold_category(a)
+    if k < 0 or meta[K.M_PHASE] != K.PH_PLAY or meta[K.M_NP] != 2 or hn[c] >= consts[K.C_LIMIT]:
+        return False
+    b = j0 + k * N_HF
+    # the features of ``hold_feature``, straight-line, summed in ``HOLD_FEATURES`` order
+    r = 1 - c
+    fc = n_floors[c]
+    fr = n_floors[r]
+    tgt = opts[K.O_TARGET]
+    pairs = 0
+    left = 0
+    for lo in range(1, 5):
+        x = hands[c, lo]
+        y = hands[c, 9 - lo]
+        pairs += min(x, y)
+        left += abs(x - y)
+    pairs += min(hands[c, K.QM], left)
+    z = p[b]
+    z += p[b + 1] * fc
+    z += p[b + 2] * fr
+    z += p[b + 3] * (1.0 if fc > 0 and dogs[c, fc - 1] > 0 else 0.0)
+    z += p[b + 4] * (1.0 if fr > 0 and dogs[r, fr - 1] > 0 else 0.0)
+    z += p[b + 5] * hn[c]
+    z += p[b + 6] * hn[r]
+    z += p[b + 7] * (meta[K.M_DECKN] / 10.0)
+    z += p[b + 8] * pairs
+    z += p[b + 9] * hands[c, K.QM]
+    z += p[b + 10] * hands[c, K.DOG]
+    z += p[b + 11] * (1.0 if fr >= tgt - 1 else 0.0)
+    z += p[b + 12] * (1.0 if fc >= tgt - 1 else 0.0)
+    z += p[b + 13] * (1.0 if skips[c] > 0 else 0.0)
+    z += p[b + 14] * (1.0 if skips[r] > 0 else 0.0)
+    z += p[b + 15] * (meta[K.M_TURN] / 10.0)
+    return z > 0.0
+
+
 def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """Codes ``int64[k]`` and parameter rows ``float64[k, N_PARAMS]`` of the named strategies."""
     return common.params_matrix(STRATEGIES, N_PARAMS, names)
@@ -464,7 +629,8 @@ def params_matrix(names: list[str]) -> tuple[np.ndarray, np.ndarray]:
 common.add_tuned(STRATEGIES, Path(__file__).parent)
 choose = common.install_bots(GoTownState, STRATEGIES, N_PARAMS, choose_scripted, K.NUM_ACTIONS,
                              playout="attacker", budget=1000,
-                             search_values=dict(budget=800, n_random=64))
+                             search_values=dict(budget=800, n_random=64),
+                             search_extra=hold_rule())
 # the search's determinizations conditioned on the rival's last turn (attacker as its model)
 search.register_plausible(GoTownState, plausible)
 # no full-hand pass where the playout bot plays a card (the stalls to the turn limit)
