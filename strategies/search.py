@@ -72,7 +72,9 @@ _PLAYOUT: dict[type, object] = {}
 _PLAUSIBLE: dict[type, object] = {}
 _ALLOWED: dict[type, object] = {}
 _PLAYOUT_SELF: dict[type, object] = {}
-PLAUSIBLE_TRIES = 64  # determinizations drawn at most until one is plausible (then the last)
+PLAUSIBLE_TRIES = 200  # determinizations drawn at most until one is plausible (then the last;
+# 64 until session 17, when Go Town's test grew its END_TURN history: the lab's 200)
+PLAUSIBLE_BUF = 128  # the scratch int64 array handed to the game's plausible test
 
 
 def register(state_cls: type, choose_scripted, num_actions: int) -> None:
@@ -96,13 +98,18 @@ def register_playout(state_cls: type, play_out_fast) -> None:
 def register_plausible(state_cls: type, plausible_fn) -> None:
     """Register, for states of ``state_cls``, the game's test of a determinization against what
     the searching seat has seen its rivals do, with the playout bot as their model:
-    ``plausible_fn(s, seat, params, k)`` (``s`` a determinization for ``seat``, ``params[k]``
-    the playout bot's row) is False when a rival holds what that bot would have played on its
-    last turn (so it cannot hold it). It reads only ``s`` (the seat's view and the sampled
-    hidden items), never the true state. ``search`` (``rollout_choose``) draws determinizations
-    until one is plausible (at most ``PLAUSIBLE_TRIES``, then keeps the last): rejection
-    sampling of the information set conditioned on the rivals' observed play. A game without
-    one: every determinization is plausible (the same draws as before)."""
+    ``plausible_fn(s, seat, params, k, rng, buf)`` (``s`` a determinization for ``seat``,
+    ``params[k]`` the playout bot's row, ``rng`` the search's generator for the test's own
+    draws, ``buf`` an int64 scratch array of ``PLAUSIBLE_BUF``) is False when a rival holds
+    what that bot would have played on its observed turns (so it cannot hold it). It reads only
+    ``s`` (the seat's view, the public record of the game and the sampled hidden items), never
+    the true state, and changes nothing in it. ``search`` (``rollout_choose``) draws
+    determinizations until one is plausible (at most ``PLAUSIBLE_TRIES``, then keeps the last):
+    rejection sampling of the information set conditioned on the rivals' observed play. Each
+    new try determinizes the previous try's state again (no copy of the state between tries),
+    so such a game's ``determinize`` must depend only on what the seat sees and the generator
+    (Go Town's does: tests/test_go_town_search_hooks.py). A game without one: every
+    determinization is plausible (the same draws as before)."""
     _PLAUSIBLE[state_cls] = plausible_fn
 
 
@@ -163,20 +170,20 @@ def _always_allowed(s, a, a0):
     return True
 
 
-def plausible(s, seat, params, k):
+def plausible(s, seat, params, k, rng, buf):
     """The game's ``plausible_fn`` where registered, else True; compiled code only."""
     raise NotImplementedError("compiled code only")
 
 
 @overload(plausible)
-def _ov_plausible(s, seat, params, k):
+def _ov_plausible(s, seat, params, k, rng, buf):
     fn = _PLAUSIBLE.get(getattr(s, "instance_class", None))
     if fn is not None:
         return getattr(fn, "py_func", fn)
     return _always_plausible
 
 
-def _always_plausible(s, seat, params, k):
+def _always_plausible(s, seat, params, k, rng, buf):
     return True
 
 
@@ -382,16 +389,17 @@ def rollout_choose(params, k, s, legal, n, rng):
         c *= 2
         rounds += 1
     lrng = np.empty(1, np.uint64)
+    pbuf = np.empty(PLAUSIBLE_BUF, np.int64)
     for _r in range(rounds):
         m = budget // (rounds * n_alive)
         if m < 1:
             m = 1
         for _j in range(m):
             lrng[0] = next_u64(rng)  # a fresh stream per playout, shared by the candidates
+            contract.copy_into(s, det)
             for _t in range(PLAUSIBLE_TRIES):
-                contract.copy_into(s, det)
-                determinize(det, me, lrng)
-                if plausible(det, me, params, prow):
+                determinize(det, me, lrng)  # of det: the same draws as of a fresh copy of s
+                if plausible(det, me, params, prow, lrng, pbuf):
                     break
             saved = lrng[0]
             for i in range(n_alive):

@@ -17,10 +17,12 @@ import numpy as np
 from numba import njit
 
 from sim.core.game import StrategySpec
-from sim.core.rng import next_u64, rand_below
+from sim.core.rng import next_u64, rand_below, shuffle
 from sim.go_town import constants as K
 from sim.go_town.kernels import GoTownState, derive_hands
 from strategies import common, search
+
+ALL_TYPES = (1 << K.NT) - 2  # bits 1..17: every card type (history_ok)
 
 # parameter slots of scripted_bot
 PARAM_NAMES = (
@@ -409,7 +411,7 @@ def choose_scripted(code, params, k, s, legal, n, rng):
 
 
 @njit(cache=True)
-def plausible(s, seat, params, k):
+def last_turn_ok(s, seat, params, k):
     """Is the determinization ``s`` for ``seat`` consistent with its rival's last turn, the
     rival played by the playout bot (row ``params[k]``, ``attacker``)? The search's filter on
     determinizations (``search.register_plausible``; docs/bots.md, Go Town's search), at 2
@@ -441,6 +443,116 @@ def plausible(s, seat, params, k):
     if pair and not _hold(r, s.n_floors[r], s.opts[K.O_TARGET], 2, s.hands, s.dogs,
                           s.n_floors, params, k):
         return False
+    return True
+
+
+@njit(cache=True)
+def plausible(s, seat, params, k, rng, buf):
+    """Is the determinization ``s`` for ``seat`` consistent with what its rival did, the rival
+    played by the playout bot (row ``params[k]``, ``attacker``)? The search's filter on
+    determinizations (``search.register_plausible``; docs/bots.md, Go Town's search), at 2
+    players only: ``last_turn_ok`` (the hand now) and ``history_ok`` (the rival's last
+    ``MEMO_HJ`` END_TURN records; ``rng`` and ``buf``, the search's generator and scratch, as
+    ``search.register_plausible`` gives them). Reads the sampled hand and public data only."""
+    if s.meta[K.M_NP] != 2 or s.meta[K.M_TURN] < 2:
+        return True
+    return last_turn_ok(s, seat, params, k) and history_ok(s, 1 - seat, params, k, rng, buf)
+
+
+@njit(cache=True, _nrt=False)
+def acts_at(cnt, mask, board, target, limit, p, k):
+    """Would ``attacker`` (row ``p[k]``) have played a card at an END_TURN of record
+    (``mask``, ``board``: the engine's words ``MR_MASK``, ``MR_BOARD``, docs/games/go_town.md
+    §8) holding the card counts ``cnt``? Yes for a card of a type with a legal play there (its
+    DOG only on its own top floor and its BONE only on a top-floor dog or a lower dog under an
+    unguarded top, as ``_priority`` ranks them; every other legal attack it ranks above
+    END_TURN) and for a buildable pair its hold rule (``_hold``) does not keep; with a full
+    hand (``limit``), for any legal play (its ``unstick``)."""
+    full = (board & 0xFF) >= limit
+    use = mask & ALL_TYPES
+    if not full:
+        use &= ~((1 << K.DOG) | (1 << K.BONE))
+        if (mask >> K.MF_DOG_OWN_TOP) & 1:
+            use |= 1 << K.DOG
+        if (mask >> K.MF_BONE_TOP) & 1 or (mask >> K.MF_BONE_LOW) & 1:
+            use |= 1 << K.BONE
+    for t in range(1, K.NT):
+        if cnt[t] > 0 and (use >> t) & 1:
+            return True
+    pair = False
+    nums = 0
+    pairs = 0
+    left = 0
+    for lo in range(1, 5):
+        a = cnt[lo]
+        b = cnt[9 - lo]
+        if a > 0 and b > 0:
+            pair = True
+        nums += a + b
+        pairs += min(a, b)
+        left += abs(a - b)
+    if cnt[K.QM] > 0 and nums > 0:
+        pair = True
+    if not pair:
+        return False
+    if full or p[k, P_HOLD_GAP] < 0:
+        return True
+    # _hold over the record: own top floor guarded, no DOG held, within hold_gap floors of
+    # the target, no rival within threat_gap of it, and the pairs do not reach the target
+    mine = (board >> 8) & 0xFF
+    if mine < 1 or mine < target - p[k, P_HOLD_GAP] or ((board >> 16) & 1) == 0 or cnt[K.DOG] > 0:
+        return True
+    if p[k, P_THREAT_GAP] >= 0 and ((board >> 24) & 0xFF) >= target - p[k, P_THREAT_GAP]:
+        return True
+    pairs += min(cnt[K.QM], left)
+    return mine + pairs >= target
+
+
+@njit(cache=True)
+def history_ok(s, r, params, k, rng, buf):
+    """Seat ``r``'s sampled hand in ``s`` against its last ``MEMO_HJ`` END_TURN records (the
+    engine's public ``memo``, docs/games/go_town.md §8): the cards it has held since record j
+    number at least its hand then less the cards that left its hand since (played, or taken by
+    a THIEF or MASTER). A random order of the sampled hand (from ``rng``) gives them, oldest
+    first, so the kept sets are nested across records; with them ``attacker`` must not act
+    (``acts_at``) at any record. ``buf``: scratch, the order in ``buf[:h]`` and the kept
+    counts in ``buf[64:64 + NT]`` (a hand of more than 64 cards is not tested). Session 17;
+    the lab's ``infer`` 11 (tests/bot_audit/go_town_search_lab.py)."""
+    memo = s.memo
+    nw = memo[r, K.MEMO_N]
+    if nw == 0:
+        return True
+    h = 0
+    for t in range(1, K.NT):
+        h += s.hands[r, t]
+    if h == 0 or h > 64:
+        return True
+    i = 0
+    for t in range(1, K.NT):
+        for _ in range(s.hands[r, t]):
+            buf[i] = t
+            i += 1
+    shuffle(rng, buf, h)
+    out = memo[r, K.MEMO_TAKEN]
+    for t in range(1, K.NT):
+        out += s.played[r, t]
+    target = s.opts[K.O_TARGET]
+    limit = s.consts[K.C_LIMIT]
+    cnt = buf[64:64 + K.NT]
+    for jj in range(min(nw, K.MEMO_HJ)):
+        j = K.MEMO_REC + 3 * ((nw - 1 - jj) % K.MEMO_HJ)  # the most recent first
+        m = (memo[r, j + K.MR_BOARD] & 0xFF) - (out - memo[r, j + K.MR_OUT])
+        if m > h:
+            m = h
+        if m <= 0:
+            continue
+        for t in range(K.NT):
+            cnt[t] = 0
+        for i in range(m):
+            cnt[buf[i]] += 1
+        if acts_at(cnt, memo[r, j + K.MR_MASK], memo[r, j + K.MR_BOARD], target, limit,
+                   params, k):
+            return False
     return True
 
 
