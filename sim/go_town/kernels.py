@@ -39,6 +39,10 @@ class GoTownState(NamedTuple):
     skips     int64[4]        pending skipped turns
     milk      int64[4]        milkshakes lying in front of each seat
     played    int64[4, 18]    cards played from hand per seat and type
+    memo      int64[4, 20]    the seats' public observation log of their END_TURN positions
+                              (not rules state, not in the dict form; the search bot's
+                              inference reads it): layout in ``memo_record`` and
+                              docs/games/go_town.md section 8.1
     """
 
     meta: np.ndarray
@@ -56,6 +60,7 @@ class GoTownState(NamedTuple):
     skips: np.ndarray
     milk: np.ndarray
     played: np.ndarray
+    memo: np.ndarray
 
 
 def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoTownState:
@@ -77,6 +82,7 @@ def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoT
         skips=np.zeros(K.MAXP, np.int64),
         milk=np.zeros(K.MAXP, np.int64),
         played=np.zeros((K.MAXP, K.NT), np.int64),
+        memo=np.zeros((K.MAXP, K.MEMO_W), np.int64),
     )
 
 
@@ -90,8 +96,8 @@ def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoT
 #
 # * Every kernel takes the plain arrays it needs as arguments (in GoTownState field order:
 #   meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs, n_floors,
-#   skips, milk, played, then the derived arrays hn, hm, dogbits, board) and indexes 2-D/3-D
-#   arrays directly (``hands[c, k]``).
+#   skips, milk, played, memo, then the derived arrays hn, hm, dogbits, board) and indexes
+#   2-D/3-D arrays directly (``hands[c, k]``).
 # * The array kernels are compiled with ``_nrt=False`` (numba's switch for compiling without
 #   its runtime's reference counting): they contain no refcount operation at all. They only
 #   read and write arrays their caller holds, and numba refuses to compile an allocation in
@@ -347,12 +353,12 @@ def finish_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, mi
 
 @njit(cache=True, _nrt=False)
 def init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
-                n_floors, skips, milk, played, hn, hm, dogbits, board, n_players, seed):
+                n_floors, skips, milk, played, memo, hn, hm, dogbits, board, n_players, seed):
     """``init_state`` on the state's arrays: first player, shuffle, deal, first turn (§3.1);
     the derived arrays too."""
     for a in (meta, discard, n_floors, skips, milk, hn, hm, dogbits, board):
         zero(a)
-    for a in (hands, dogs, played):
+    for a in (hands, dogs, played, memo):
         zero(a)
     for a in (floors, values):
         zero(a)
@@ -631,9 +637,11 @@ def remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, t,
 
 
 @njit(cache=True, _nrt=False)
-def take_random_card(rng, hands, hn, hm, c, v):
-    """Move one uniformly random card of ``v``'s hand to ``c``'s (§4.8; encoding §6.2)."""
+def take_random_card(rng, hands, memo, hn, hm, c, v):
+    """Move one uniformly random card of ``v``'s hand to ``c``'s (§4.8; encoding §6.2); the
+    memo counts it as taken from ``v``."""
     c, v = nonneg(c), nonneg(v)
+    memo[v, K.MEMO_TAKEN] += 1
     r = rand_below(rng, hn[v])
     for k in range(1, K.NT):
         if r < hands[v, k]:
@@ -650,9 +658,82 @@ def play_card(hands, played, hn, hm, c, k):
     played[nonneg(c), nonneg(k)] += 1
 
 
+# ---------------------------------------------------------------------------------------------
+# the memo: each seat's recent END_TURN positions, a public observation log (not rules state;
+# docs/games/go_town.md section 8.1). Per seat p, memo[p, :]:
+#   MEMO_N      END_TURN records written so far (record i is in slot i % MEMO_HJ)
+#   MEMO_TAKEN  cards taken from p's hand by other seats' THIEF / MASTER so far
+#   record j    memo[p, MEMO_REC + 3 j + w], the words w:
+#     MR_MASK   bit t (card type 1..17): one card of type t in p's hand would have given p a
+#               legal action other than END_TURN there (``legal_bits`` with every type
+#               held); bit MF_DOG_OWN_TOP: a DOG is legal on p's own top floor; MF_BONE_TOP:
+#               a BONE is legal on a dog on some rival's top floor; MF_BONE_LOW: a BONE is
+#               legal on a dog on a lower floor of a rival whose top floor has no dog
+#     MR_BOARD  hn[p] | n_floors[p] << 8 | (p's top floor has a dog) << 16
+#               | (the most floors of another seat) << 24
+#     MR_OUT    cards that had left p's hand: its played cards plus MEMO_TAKEN
+ALL_TYPES = sum(1 << k for k in range(1, K.NT))  # hm with every card type held
+
+
+@njit(cache=True, _nrt=False)
+def memo_record(meta, opts, consts, values, dogs, n_floors, skips, played, memo, hn, hm, board,
+                c):
+    """Write seat ``c``'s record of the END_TURN it plays now (phase play, before the refill).
+    (Not inlined: once a turn, and keeps the compiled game loop smaller.)"""
+    c = nonneg(c)
+    np_ = meta[K.M_NP]
+    h = hm[c]
+    hm[c] = ALL_TYPES
+    lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, skips, hn, hm, board)
+    hm[c] = h
+    mask = 0
+    steal = (lo >> K.A_STEAL) & 0xFFFF  # bit 4 v + 2 slot + by_qm
+    while steal != 0:
+        i = lowest_bit(steal)
+        steal &= steal - 1
+        v = i // 4
+        if i % 2 == 1:
+            mask |= 1 << K.QM
+        else:
+            mask |= 1 << (9 - values[v, nonneg(n_floors[v] - 1), (i // 2) % 2])
+    mask |= (((d0 | d1) != 0) << K.DOG) | (((b0 | b1) != 0) << K.BONE)
+    mask |= (((hi & 0xF) != 0) << K.DRILL) | (((hi & 0xF0) != 0) << K.WRECK)
+    mask |= (((hi & 0xF00) != 0) << K.MILK) | (((hi & 0xF000) != 0) << K.THIEF)
+    mask |= (((hi >> 16) & 1) << K.DONUT) | (((hi >> 17) & 1) << K.MASTER)
+    # the flags: the dog / bone bits of seat t, floor f are bit MAXF (t % 2) + f of d0 / b0
+    # (t < 2) or of d1 / b1 (t >= 2)
+    nf = n_floors[c]
+    top_dog = 0
+    if nf > 0:
+        top_dog = 1 if dogs[c, nf - 1] > 0 else 0
+        dc = d0 if c < 2 else d1
+        mask |= ((dc >> (K.MAXF * (c % 2) + nf - 1)) & 1) << K.MF_DOG_OWN_TOP
+    most = 0
+    for v in range(np_):
+        if v == c:
+            continue
+        nv = n_floors[v]
+        most = max(most, nv)
+        if nv == 0:
+            continue
+        bones = ((b0 if v < 2 else b1) >> (K.MAXF * (v % 2))) & FLOOR_BITS
+        mask |= ((bones >> (nv - 1)) & 1) << K.MF_BONE_TOP
+        if dogs[v, nv - 1] == 0:
+            mask |= ((bones & ((1 << (nv - 1)) - 1)) != 0) << K.MF_BONE_LOW
+    out = memo[c, K.MEMO_TAKEN]
+    for k in range(1, K.NT):
+        out += played[c, k]
+    n = memo[c, K.MEMO_N]
+    r = nonneg(K.MEMO_REC + 3 * (n % K.MEMO_HJ))
+    memo[c, r + K.MR_MASK] = mask
+    memo[c, r + K.MR_BOARD] = hn[c] | (nf << 8) | (top_dog << 16) | (most << 24)
+    memo[c, r + K.MR_OUT] = out
+    memo[c, K.MEMO_N] = n + 1
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
-                 n_floors, skips, milk, played, hn, hm, dogbits, board, a):
+                 n_floors, skips, milk, played, memo, hn, hm, dogbits, board, a):
     """``apply_inplace`` on the state's arrays (docs/games/go_town.md section 6)."""
     c = nonneg(meta[K.M_CUR])
     a = nonneg(a)
@@ -666,6 +747,8 @@ def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, 
         discard[k] += 1
         turn_over = hn[c] <= limit
     elif a == K.A_END:
+        memo_record(meta, opts, consts, values, dogs, n_floors, skips, played, memo, hn, hm,
+                    board, c)
         if opts[K.O_WINCHECK] == 1 and n_floors[c] >= opts[K.O_TARGET]:
             end_game(meta, c, K.END_TARGET)
         elif opts[K.O_HANDMODE] == 2 and hn[c] > limit:
@@ -733,7 +816,7 @@ def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, 
     elif a < K.A_DONUT:
         play_card(hands, played, hn, hm, c, K.THIEF)
         discard[K.THIEF] += 1
-        take_random_card(rng, hands, hn, hm, c, a - K.A_THIEF)
+        take_random_card(rng, hands, memo, hn, hm, c, a - K.A_THIEF)
     elif a == K.A_DONUT:
         play_card(hands, played, hn, hm, c, K.DONUT)
         discard[K.DONUT] += 1
@@ -751,7 +834,7 @@ def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, 
         for i in range(1, np_):
             v = (c + i) % np_
             if hn[v] > 0 and ((not cap_gain) or hn[c] < limit):
-                take_random_card(rng, hands, hn, hm, c, v)
+                take_random_card(rng, hands, memo, hn, hm, c, v)
     else:  # DISCARD k in phase play: a dead play (D14)
         k = nonneg(a - K.A_DISCARD)
         play_card(hands, played, hn, hm, c, k)
@@ -788,8 +871,8 @@ def init_state(s, n_players, seed):
     """
     hn, hm, dogbits, board = derived_arrays(s)
     init_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
-                s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                dogbits, board, n_players, seed)
+                s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, s.memo, hn,
+                hm, dogbits, board, n_players, seed)
 
 
 @njit(cache=True)
@@ -804,8 +887,8 @@ def apply_inplace(s, a):
     """Apply the legal action ``a`` to ``s`` in place (docs/games/go_town.md section 6)."""
     hn, hm, dogbits, board = derived_arrays(s)
     apply_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
-                 s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                 dogbits, board, np.int32(a))
+                 s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, s.memo, hn,
+                 hm, dogbits, board, np.int32(a))
 
 
 @njit(cache=True)
@@ -850,8 +933,8 @@ def derived_step_ok(s, a):
     a fresh derivation from the state (the conformance test)."""
     hn, hm, dogbits, board = derived_arrays(s)
     apply_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
-                 s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                 dogbits, board, np.int32(a))
+                 s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, s.memo, hn,
+                 hm, dogbits, board, np.int32(a))
     f_hn, f_hm, f_dogbits, f_board = derived_arrays(s)
     return ((hn == f_hn).all() and (hm == f_hm).all() and (dogbits == f_dogbits).all()
             and (board == f_board).all())

@@ -87,6 +87,7 @@ def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, par
     skips = s.skips
     milk = s.milk
     s_played = s.played
+    memo = s.memo
     # the derived arrays (kernels.py), set up by init_arrays and kept by the kernels
     hn = np.empty(K.MAXP, np.int64)
     hm = np.empty(K.MAXP, np.int64)
@@ -98,7 +99,7 @@ def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, par
     for g in range(n_games):
         gi = np.uint64(first_game + g)
         init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
-                    n_floors, skips, milk, s_played, hn, hm, dogbits, board, n_players,
+                    n_floors, skips, milk, s_played, memo, hn, hm, dogbits, board, n_players,
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         h = ACTION_HASH_START
@@ -154,7 +155,8 @@ def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, par
                 if alone:
                     watch[g, c, 1] |= 1 << v
             apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values,
-                         dogs, n_floors, skips, milk, s_played, hn, hm, dogbits, board, np.int32(a))
+                         dogs, n_floors, skips, milk, s_played, memo, hn, hm, dogbits, board,
+                         np.int32(a))
             for p in range(n_players):
                 watch[g, p, 0] |= hm[p]
         turns[g] = meta[K.M_TURN]
@@ -188,8 +190,8 @@ def play_out_fast(s, code, params, k, rng, max_d):
                               s.hands, s.floors, s.values, s.dogs, s.n_floors, s.skips, hn,
                               legal, n, rng)
         apply_arrays(meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
-                     s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                     dogbits, board, np.int32(a))
+                     s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, s.memo,
+                     hn, hm, dogbits, board, np.int32(a))
         d += 1
     return d
 
