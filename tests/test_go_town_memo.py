@@ -263,3 +263,28 @@ def test_random_games_property():
             assert not st.memo[n:].any()
         games += 1
     assert games == 300 and ends > 3000
+
+
+def test_batch_loop_records_only_with_a_search_seat():
+    """The batch loop writes the memo in a game with a search seat (its bot may read it) and
+    not in one without (``apply_arrays``' ``record``: nothing reads it there); the playouts
+    never write it. The scratch state keeps the last game's arrays."""
+    for names, seats, want in ((["greedy"], [0, 0], False), (["search", "greedy"], [0, 1], True)):
+        s = GAME._alloc(GAME.resolve_options({}))
+        codes, params = GAME.bots.params_matrix(names)
+        params = params.copy()
+        params[codes == 9, 0] = 4  # a small search budget
+        n = 1
+        out = [np.zeros(n, np.int64) for _ in range(5)]
+        GAME.bots.run_games(s, 0, n, np.uint64(5), 2, np.array([seats], np.int64), codes,
+                            params, *out, np.zeros((n, 2), np.int64),
+                            np.zeros((n, 2, K.NT), np.int64), np.zeros(n, np.uint64),
+                            np.zeros((n, 2, 2), np.int64), np.zeros(K.NUM_ACTIONS, np.int8),
+                            np.full(n, -1, np.int64))
+        assert out[1][0] > 10  # decisions
+        assert bool(s.memo[:2, K.MEMO_N].sum() > 0) == want
+        if want:
+            for p in range(2):
+                assert 0 < s.memo[p, K.MEMO_N] <= out[0][0]
+                for j in range(min(int(s.memo[p, K.MEMO_N]), K.MEMO_HJ)):
+                    assert rec(s, p, j)[2] <= _out(s, p)

@@ -104,8 +104,10 @@ def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, par
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         h = ACTION_HASH_START
         first_player[g] = meta[K.M_CUR]
+        record = False  # the memo is written only when a search seat may read it
         for p in range(n_players):
             bot[p] = codes[seat_idx[g, p]]
+            record |= bot[p] == search.SEARCH_CODE
             watch[g, p, 0] = hm[p]
             watch[g, p, 1] = 0
         while meta[K.M_PHASE] != K.PH_OVER:
@@ -156,7 +158,7 @@ def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, par
                     watch[g, c, 1] |= 1 << v
             apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values,
                          dogs, n_floors, skips, milk, s_played, memo, hn, hm, dogbits, board,
-                         np.int32(a))
+                         np.int32(a), record)
             for p in range(n_players):
                 watch[g, p, 0] |= hm[p]
         turns[g] = meta[K.M_TURN]
@@ -174,7 +176,9 @@ def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, par
 def play_out_fast(s, code, params, k, rng, max_d):
     """Play the game in ``s`` in place, to its end or ``max_d`` decisions, with bot ``code``
     (row ``k``) in every seat, drawing from ``rng``: the batch loop's body (derived arrays
-    kept), the search bot's playouts (strategies/search.py). Returns the decisions taken."""
+    kept), the search bot's playouts (strategies/search.py). Returns the decisions taken. The
+    memo is not written (``apply_arrays``' ``record``): a playout's state is never read by a
+    search, so its memo stays as the playout found it."""
     hn, hm, dogbits, board = derived_arrays(s)
     legal = np.empty(K.NUM_ACTIONS, np.int32)
     meta = s.meta
@@ -191,7 +195,7 @@ def play_out_fast(s, code, params, k, rng, max_d):
                               legal, n, rng)
         apply_arrays(meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
                      s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, s.memo,
-                     hn, hm, dogbits, board, np.int32(a))
+                     hn, hm, dogbits, board, np.int32(a), False)
         d += 1
     return d
 
