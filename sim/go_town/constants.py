@@ -41,6 +41,19 @@ END_NONE, END_TARGET, END_LIMIT, END_DEADLOCK = 0, 1, 2, 3
 # deadlock: no player can ever change the state again (docs/games/go_town.md section 5)
 END_REASONS = ("none", "target", "limit", "deadlock")
 
+# memo: the seats' public observation log of their END_TURN positions (not rules state; the
+# search bot's inference reads it; docs/games/go_town.md section 8.1), int64[MAXP, MEMO_W]
+MEMO_HJ = 6  # records kept per seat (a ring)
+MEMO_N = 0  # memo[p, MEMO_N]: END_TURN records written so far for p (next slot: MEMO_N % MEMO_HJ)
+MEMO_TAKEN = 1  # memo[p, MEMO_TAKEN]: cards taken from p's hand by other seats' THIEF / MASTER
+MEMO_REC = 2  # record j of p: memo[p, MEMO_REC + 3 j + w], w one of MR_*
+MEMO_W = MEMO_REC + 3 * MEMO_HJ
+MR_MASK, MR_BOARD, MR_OUT = 0, 1, 2
+# MR_MASK flags above the card type bits 1..17
+MF_DOG_OWN_TOP = 20  # a DOG is legal on the seat's own top floor
+MF_BONE_TOP = 21  # a BONE is legal on a dog on some rival's top floor
+MF_BONE_LOW = 22  # a BONE is legal on a dog on a lower floor of a rival whose top has no dog
+
 # consts slots (component data)
 C_OPEN, C_LIMIT, C_REFILL = 0, 1, 2
 C_REMOVED = 3  # consts[3 + k]: copies of type k taken out of the shuffled deck (data ``removed``)

@@ -341,8 +341,12 @@ _SCHEMA = StateSchema([
     Field("played[]", ("played", "p", slice(None)), "counts", names=_CARDS, base=1, hi=999),
     Field("winner", ("meta", K.M_WINNER), lo=-1, hi=lambda c: c.n - 1),
     Field("end_reason", ("meta", K.M_END), "enum", names=K.END_REASONS),
-], data=("opts", "counts", "consts"), start=_start, check=_check,
-    n_of=lambda v: v.meta[K.M_NP], game_id="go-town")
+], data=("opts", "counts", "consts"),
+    # memo: the seats' public observation log of their END_TURN positions (the search bot's
+    # inference reads it), not rules state: not in the dict form, and a state built from a
+    # dict starts with an empty (zero) memo (docs/games/go_town.md section 8.1)
+    derived=("memo",),
+    start=_start, check=_check, n_of=lambda v: v.meta[K.M_NP], game_id="go-town")
 GoTown.state_schema = _SCHEMA
 
 

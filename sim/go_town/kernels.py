@@ -39,6 +39,10 @@ class GoTownState(NamedTuple):
     skips     int64[4]        pending skipped turns
     milk      int64[4]        milkshakes lying in front of each seat
     played    int64[4, 18]    cards played from hand per seat and type
+    memo      int64[4, 20]    the seats' public observation log of their END_TURN positions
+                              (not rules state, not in the dict form; the search bot's
+                              inference reads it): layout in ``memo_record`` and
+                              docs/games/go_town.md section 8.1
     """
 
     meta: np.ndarray
@@ -56,6 +60,7 @@ class GoTownState(NamedTuple):
     skips: np.ndarray
     milk: np.ndarray
     played: np.ndarray
+    memo: np.ndarray
 
 
 def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoTownState:
@@ -77,6 +82,7 @@ def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoT
         skips=np.zeros(K.MAXP, np.int64),
         milk=np.zeros(K.MAXP, np.int64),
         played=np.zeros((K.MAXP, K.NT), np.int64),
+        memo=np.zeros((K.MAXP, K.MEMO_W), np.int64),
     )
 
 
@@ -90,8 +96,8 @@ def alloc_state(opts: np.ndarray, counts: np.ndarray, consts: np.ndarray) -> GoT
 #
 # * Every kernel takes the plain arrays it needs as arguments (in GoTownState field order:
 #   meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs, n_floors,
-#   skips, milk, played, then the derived arrays hn, hm, dogbits, board) and indexes 2-D/3-D
-#   arrays directly (``hands[c, k]``).
+#   skips, milk, played, memo, then the derived arrays hn, hm, dogbits, board) and indexes
+#   2-D/3-D arrays directly (``hands[c, k]``).
 # * The array kernels are compiled with ``_nrt=False`` (numba's switch for compiling without
 #   its runtime's reference counting): they contain no refcount operation at all. They only
 #   read and write arrays their caller holds, and numba refuses to compile an allocation in
@@ -347,12 +353,12 @@ def finish_turn(meta, rng, opts, counts, consts, deck, discard, hands, skips, mi
 
 @njit(cache=True, _nrt=False)
 def init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
-                n_floors, skips, milk, played, hn, hm, dogbits, board, n_players, seed):
+                n_floors, skips, milk, played, memo, hn, hm, dogbits, board, n_players, seed):
     """``init_state`` on the state's arrays: first player, shuffle, deal, first turn (§3.1);
     the derived arrays too."""
     for a in (meta, discard, n_floors, skips, milk, hn, hm, dogbits, board):
         zero(a)
-    for a in (hands, dogs, played):
+    for a in (hands, dogs, played, memo):
         zero(a)
     for a in (floors, values):
         zero(a)
@@ -631,9 +637,11 @@ def remove_top(opts, discard, floors, values, dogs, n_floors, dogbits, board, t,
 
 
 @njit(cache=True, _nrt=False)
-def take_random_card(rng, hands, hn, hm, c, v):
-    """Move one uniformly random card of ``v``'s hand to ``c``'s (§4.8; encoding §6.2)."""
+def take_random_card(rng, hands, memo, hn, hm, c, v):
+    """Move one uniformly random card of ``v``'s hand to ``c``'s (§4.8; encoding §6.2); the
+    memo counts it as taken from ``v``."""
     c, v = nonneg(c), nonneg(v)
+    memo[v, K.MEMO_TAKEN] += 1
     r = rand_below(rng, hn[v])
     for k in range(1, K.NT):
         if r < hands[v, k]:
@@ -650,10 +658,80 @@ def play_card(hands, played, hn, hm, c, k):
     played[nonneg(c), nonneg(k)] += 1
 
 
+# ---------------------------------------------------------------------------------------------
+# the memo: each seat's recent END_TURN positions, a public observation log (not rules state;
+# docs/games/go_town.md section 8.1). Per seat p, memo[p, :]:
+#   MEMO_N      END_TURN records written so far (record i is in slot i % MEMO_HJ)
+#   MEMO_TAKEN  cards taken from p's hand by other seats' THIEF / MASTER so far
+#   record j    memo[p, MEMO_REC + 3 j + w], the words w:
+#     MR_MASK   bit t (card type 1..17): one card of type t in p's hand would have given p a
+#               legal action other than END_TURN there (``legal_bits`` with every type
+#               held); bit MF_DOG_OWN_TOP: a DOG is legal on p's own top floor; MF_BONE_TOP:
+#               a BONE is legal on a dog on some rival's top floor; MF_BONE_LOW: a BONE is
+#               legal on a dog on a lower floor of a rival whose top floor has no dog
+#     MR_BOARD  hn[p] | n_floors[p] << 8 | (p's top floor has a dog) << 16
+#               | (the most floors of another seat) << 24
+#     MR_OUT    cards that had left p's hand: its played cards plus MEMO_TAKEN
+ALL_TYPES = sum(1 << k for k in range(1, K.NT))  # hm with every card type held
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def memo_record(meta, opts, consts, n_floors, skips, played, memo, hn, hm, board, c):
+    """Write seat ``c``'s record of the END_TURN it plays now (phase play, before the refill).
+    Branch-free where it can (it runs at about a third of the decisions of a random game)."""
+    c = nonneg(c)
+    h = hm[c]
+    hm[c] = ALL_TYPES
+    lo, d0, d1, b0, b1, hi = legal_bits(meta, opts, consts, skips, hn, hm, board)
+    hm[c] = h
+    # STEAL ids map to the paying card: with every card held, slot s of rival v's top floor
+    # may be stolen by a number exactly when its byte of board[B_PAY + v // 2] is nonzero (as
+    # in legal_bits), and that byte holds the one bit 8 - w: the card 9 - w, bit 9 - w of the
+    # mask once shifted by one. The rivals' bytes are OR-ed together (the seat's own masked).
+    pay = (board[B_PAY] | (board[B_PAY + 1] << 32)) & ~(0xFFFF << (16 * c))
+    pay = (pay | (pay >> 32)) & 0xFFFFFFFF
+    pay = (pay | (pay >> 16)) & 0xFFFF
+    pay = (pay | (pay >> 8)) & 0xFF
+    mask = pay << 1
+    mask |= (((lo >> K.A_STEAL) & 0xAAAA) != 0) << K.QM  # a by_qm STEAL id (odd bits)
+    mask |= (((d0 | d1) != 0) << K.DOG) | (((b0 | b1) != 0) << K.BONE)
+    mask |= (((hi & 0xF) != 0) << K.DRILL) | (((hi & 0xF0) != 0) << K.WRECK)
+    mask |= (((hi & 0xF00) != 0) << K.MILK) | (((hi & 0xF000) != 0) << K.THIEF)
+    mask |= (((hi >> 16) & 1) << K.DONUT) | (((hi >> 17) & 1) << K.MASTER)
+    # the flags: the dog / bone bits of seat t, floor f are bit MAXF (t % 2) + f of d0 / b0
+    # (t < 2) or of d1 / b1 (t >= 2); board[B_SEATS] bit 4 + t: t's top floor has no dog
+    seats = board[B_SEATS]
+    nf = n_floors[c]
+    top_dog = ((seats >> c) & 1) & ~(seats >> (4 + c))  # built, its top not free
+    dc = d0 if c < 2 else d1
+    mask |= (((dc >> (K.MAXF * (c % 2) + max(nf - 1, 0))) & 1) & (nf > 0)) << K.MF_DOG_OWN_TOP
+    most = 0
+    for v in range(K.MAXP):  # the seats beyond n_players have no floor, so no bone target
+        nv = n_floors[v]
+        other = v != c
+        most = max(most, nv * other)
+        bones = ((b0 if v < 2 else b1) >> (K.MAXF * (v % 2))) & FLOOR_BITS & -other
+        top = 1 << max(nv - 1, 0)
+        mask |= ((bones & top) != 0) << K.MF_BONE_TOP
+        mask |= (((bones & (top - 1)) != 0) & ((seats >> (4 + v)) & 1 == 1)) << K.MF_BONE_LOW
+    out = memo[c, K.MEMO_TAKEN]
+    for k in range(1, K.NT):
+        out += played[c, k]
+    n = memo[c, K.MEMO_N]
+    r = nonneg(K.MEMO_REC + 3 * (n % K.MEMO_HJ))
+    memo[c, r + K.MR_MASK] = mask
+    memo[c, r + K.MR_BOARD] = hn[c] | (nf << 8) | ((top_dog & 1) << 16) | (most << 24)
+    memo[c, r + K.MR_OUT] = out
+    memo[c, K.MEMO_N] = n + 1
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
-                 n_floors, skips, milk, played, hn, hm, dogbits, board, a):
-    """``apply_inplace`` on the state's arrays (docs/games/go_town.md section 6)."""
+                 n_floors, skips, milk, played, memo, hn, hm, dogbits, board, a, record):
+    """``apply_inplace`` on the state's arrays (docs/games/go_town.md section 6). ``record``:
+    an END_TURN writes its memo record (``memo_record``); False where no one reads the memo
+    (the batch loop's games without a search seat, the search's playouts): it changes no game,
+    and writing every record cost 7-12% of the greedy games' throughput (session 17)."""
     c = nonneg(meta[K.M_CUR])
     a = nonneg(a)
     np_ = meta[K.M_NP]
@@ -666,6 +744,8 @@ def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, 
         discard[k] += 1
         turn_over = hn[c] <= limit
     elif a == K.A_END:
+        if record:
+            memo_record(meta, opts, consts, n_floors, skips, played, memo, hn, hm, board, c)
         if opts[K.O_WINCHECK] == 1 and n_floors[c] >= opts[K.O_TARGET]:
             end_game(meta, c, K.END_TARGET)
         elif opts[K.O_HANDMODE] == 2 and hn[c] > limit:
@@ -733,7 +813,7 @@ def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, 
     elif a < K.A_DONUT:
         play_card(hands, played, hn, hm, c, K.THIEF)
         discard[K.THIEF] += 1
-        take_random_card(rng, hands, hn, hm, c, a - K.A_THIEF)
+        take_random_card(rng, hands, memo, hn, hm, c, a - K.A_THIEF)
     elif a == K.A_DONUT:
         play_card(hands, played, hn, hm, c, K.DONUT)
         discard[K.DONUT] += 1
@@ -751,7 +831,7 @@ def apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, 
         for i in range(1, np_):
             v = (c + i) % np_
             if hn[v] > 0 and ((not cap_gain) or hn[c] < limit):
-                take_random_card(rng, hands, hn, hm, c, v)
+                take_random_card(rng, hands, memo, hn, hm, c, v)
     else:  # DISCARD k in phase play: a dead play (D14)
         k = nonneg(a - K.A_DISCARD)
         play_card(hands, played, hn, hm, c, k)
@@ -788,8 +868,8 @@ def init_state(s, n_players, seed):
     """
     hn, hm, dogbits, board = derived_arrays(s)
     init_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
-                s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                dogbits, board, n_players, seed)
+                s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, s.memo, hn,
+                hm, dogbits, board, n_players, seed)
 
 
 @njit(cache=True)
@@ -804,8 +884,8 @@ def apply_inplace(s, a):
     """Apply the legal action ``a`` to ``s`` in place (docs/games/go_town.md section 6)."""
     hn, hm, dogbits, board = derived_arrays(s)
     apply_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
-                 s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                 dogbits, board, np.int32(a))
+                 s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, s.memo, hn,
+                 hm, dogbits, board, np.int32(a), True)
 
 
 @njit(cache=True)
@@ -850,8 +930,8 @@ def derived_step_ok(s, a):
     a fresh derivation from the state (the conformance test)."""
     hn, hm, dogbits, board = derived_arrays(s)
     apply_arrays(s.meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
-                 s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                 dogbits, board, np.int32(a))
+                 s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, s.memo, hn,
+                 hm, dogbits, board, np.int32(a), True)
     f_hn, f_hm, f_dogbits, f_board = derived_arrays(s)
     return ((hn == f_hn).all() and (hm == f_hm).all() and (dogbits == f_dogbits).all()
             and (board == f_board).all())

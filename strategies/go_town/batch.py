@@ -87,6 +87,7 @@ def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, par
     skips = s.skips
     milk = s.milk
     s_played = s.played
+    memo = s.memo
     # the derived arrays (kernels.py), set up by init_arrays and kept by the kernels
     hn = np.empty(K.MAXP, np.int64)
     hm = np.empty(K.MAXP, np.int64)
@@ -98,13 +99,15 @@ def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, par
     for g in range(n_games):
         gi = np.uint64(first_game + g)
         init_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values, dogs,
-                    n_floors, skips, milk, s_played, hn, hm, dogbits, board, n_players,
+                    n_floors, skips, milk, s_played, memo, hn, hm, dogbits, board, n_players,
                     seed_for(run_seed, gi, np.uint64(0)))
         brng[0] = seed_for(run_seed, gi, np.uint64(1))
         h = ACTION_HASH_START
         first_player[g] = meta[K.M_CUR]
+        record = False  # the memo is written only when a search seat may read it
         for p in range(n_players):
             bot[p] = codes[seat_idx[g, p]]
+            record |= bot[p] == search.SEARCH_CODE
             watch[g, p, 0] = hm[p]
             watch[g, p, 1] = 0
         while meta[K.M_PHASE] != K.PH_OVER:
@@ -154,7 +157,8 @@ def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, par
                 if alone:
                     watch[g, c, 1] |= 1 << v
             apply_arrays(meta, rng, opts, counts, consts, deck, discard, hands, floors, values,
-                         dogs, n_floors, skips, milk, s_played, hn, hm, dogbits, board, np.int32(a))
+                         dogs, n_floors, skips, milk, s_played, memo, hn, hm, dogbits, board,
+                         np.int32(a), record)
             for p in range(n_players):
                 watch[g, p, 0] |= hm[p]
         turns[g] = meta[K.M_TURN]
@@ -172,7 +176,9 @@ def _run_games(s, first_game, n_games, run_seed, n_players, seat_idx, codes, par
 def play_out_fast(s, code, params, k, rng, max_d):
     """Play the game in ``s`` in place, to its end or ``max_d`` decisions, with bot ``code``
     (row ``k``) in every seat, drawing from ``rng``: the batch loop's body (derived arrays
-    kept), the search bot's playouts (strategies/search.py). Returns the decisions taken."""
+    kept), the search bot's playouts (strategies/search.py). Returns the decisions taken. The
+    memo is not written (``apply_arrays``' ``record``): a playout's state is never read by a
+    search, so its memo stays as the playout found it."""
     hn, hm, dogbits, board = derived_arrays(s)
     legal = np.empty(K.NUM_ACTIONS, np.int32)
     meta = s.meta
@@ -188,8 +194,8 @@ def play_out_fast(s, code, params, k, rng, max_d):
                               s.hands, s.floors, s.values, s.dogs, s.n_floors, s.skips, hn,
                               legal, n, rng)
         apply_arrays(meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
-                     s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                     dogbits, board, np.int32(a))
+                     s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, s.memo,
+                     hn, hm, dogbits, board, np.int32(a), False)
         d += 1
     return d
 

@@ -755,8 +755,8 @@ def _playout(w, cfg, me, params, pcode, prow, lrng, max_len, hw):
             elif bsw and mine and hme:
                 a = _pi_build(w, meta[K.M_CUR], hn, a, hw, hx, legal, n, params, prow, pr)
         apply_arrays(meta, w.rng, w.opts, w.counts, w.consts, w.deck, w.discard, w.hands,
-                     w.floors, w.values, w.dogs, w.n_floors, w.skips, w.milk, w.played, hn, hm,
-                     dogbits, board, np.int32(a))
+                     w.floors, w.values, w.dogs, w.n_floors, w.skips, w.milk, w.played, w.memo,
+                     hn, hm, dogbits, board, np.int32(a), False)
         d += 1
     return d
 
