@@ -20,6 +20,12 @@ def _state(turn):
     return game, s
 
 
+def _plausible(s, params, k, seed=1):
+    """``bots.plausible`` for seat 0, as the search calls it (its generator and scratch)."""
+    return bots.plausible(s, np.int64(0), params, k, np.full(1, seed, np.uint64),
+                          np.zeros(128, np.int64))
+
+
 def _attacker_row():
     codes, params = bots.params_matrix(["attacker"])
     return params, 0
@@ -42,23 +48,23 @@ def test_plausible_rejects_a_rival_hand_attacker_would_have_played():
     _, s = _state(4)
     s.hands[1, 2] = 2
     s.hands[1, 3] = 2  # 4 cards, no pair summing to 9, no special card
-    assert bots.plausible(s, np.int64(0), params, k)
+    assert _plausible(s, params, k)
     s.hands[1, K.MILK] = 1
-    assert not bots.plausible(s, np.int64(0), params, k)
+    assert not _plausible(s, params, k)
     s.hands[1, K.MILK] = 0
     s.hands[1, 7] = 1  # 2 + 7: a floor attacker builds
-    assert not bots.plausible(s, np.int64(0), params, k)
+    assert not _plausible(s, params, k)
     # refill_to (3) cards or fewer: some may have been drawn after its END_TURN
     s.hands[1, :] = 0
     s.hands[1, 2] = 1
     s.hands[1, 7] = 1
     s.hands[1, K.THIEF] = 1
-    assert bots.plausible(s, np.int64(0), params, k)
+    assert _plausible(s, params, k)
     # before the rival's first turn nothing is known
     _, s = _state(1)
     s.hands[1, K.DONUT] = 1
     s.hands[1, 2] = 4
-    assert bots.plausible(s, np.int64(0), params, k)
+    assert _plausible(s, params, k)
 
 
 def _rule(**kw):
@@ -166,3 +172,111 @@ def test_own_hold_sums_hold_feature():
                 got = bots.own_hold(np.int32(a), c, s.meta, s.opts, s.consts, s.hands, s.dogs,
                                     s.n_floors, s.skips, hn, p, 0)
                 assert got == (want and hn[c] < 8 and s.meta[K.M_PHASE] == K.PH_PLAY)
+
+
+def _history(s, params, k, seed=1):
+    """``bots.history_ok`` for the rival (seat 1) of the searching seat 0."""
+    return bots.history_ok(s, np.int64(1), params, k, np.full(1, seed, np.uint64),
+                           np.zeros(128, np.int64))
+
+
+def _record(s, r, mask, hand, floors=0, top_dog=0, most=0, out=0):
+    """Write one END_TURN record (the engine's memo words) for seat ``r`` in ``s``."""
+    n = s.memo[r, K.MEMO_N]
+    j = K.MEMO_REC + 3 * (n % K.MEMO_HJ)
+    s.memo[r, j + K.MR_MASK] = mask
+    s.memo[r, j + K.MR_BOARD] = hand | (floors << 8) | (top_dog << 16) | (most << 24)
+    s.memo[r, j + K.MR_OUT] = out
+    s.memo[r, K.MEMO_N] = n + 1
+
+
+def _hand(s, r, cards):
+    s.hands[r, :] = 0
+    for c in cards:
+        s.hands[r, c] += 1
+
+
+def test_history_worked_example():
+    """``history_ok`` (session 17): the rival's sampled hand against its END_TURN records."""
+    params, k = _attacker_row()
+    _, s = _state(6)
+    bit = lambda *ts: sum(1 << t for t in ts)  # noqa: E731
+    # one record: with 4 cards in hand it passed where a 3 or a 6 stole a floor and a THIEF or
+    # a MILK was legal
+    _record(s, 1, bit(3, 6, K.THIEF, K.MILK), hand=4)
+    _hand(s, 1, [1, 1, 2, 2])
+    assert _history(s, params, k)
+    _hand(s, 1, [1, 1, 2, 3])  # every card kept since: the 3 would have stolen
+    assert not _history(s, params, k)
+    # a card played since (out 1): 3 of its 4 cards were held then; whether the 3 is among
+    # them is the sample's own draw, both occur
+    s.played[1, 5] = 1
+    seen = {_history(s, params, k, seed) for seed in range(1, 40)}
+    assert seen == {True, False}
+    # four cards out since: nothing of that hand is left to test
+    s.played[1, 5] = 4
+    assert _history(s, params, k)
+    s.played[1, 5] = 0
+    # a DOG only counts where attacker plays it, on its own top floor
+    _, s = _state(6)
+    _record(s, 1, bit(K.DOG), hand=4, floors=2)
+    _hand(s, 1, [1, 1, 2, K.DOG])
+    assert _history(s, params, k)
+    s.memo[1, K.MEMO_REC + K.MR_MASK] |= 1 << K.MF_DOG_OWN_TOP
+    assert not _history(s, params, k)
+    # with a full hand (8, the hand limit) attacker plays any legal card (unstick)
+    _, s = _state(6)
+    _record(s, 1, bit(K.DOG), hand=8, floors=2)
+    _hand(s, 1, [1, 1, 1, 2, 2, 2, 3, K.DOG])
+    assert not _history(s, params, k)
+    # a pair: built unless its hold rule keeps it (a guarded top, within hold_gap 4 of the
+    # target 5, no rival within threat_gap 1 of it, the pairs not reaching the target)
+    _, s = _state(6)
+    _record(s, 1, 0, hand=4, floors=3, top_dog=1, most=2)
+    _hand(s, 1, [2, 7, 1, 1])
+    assert _history(s, params, k)  # 3 floors + 1 pair < 5: kept
+    _, s = _state(6)
+    _record(s, 1, 0, hand=4, floors=4, top_dog=1, most=2)
+    _hand(s, 1, [2, 7, 1, 1])
+    assert not _history(s, params, k)  # 4 + 1 reaches 5: built
+    _, s = _state(6)
+    _record(s, 1, 0, hand=4, floors=3, top_dog=1, most=4)
+    _hand(s, 1, [2, 7, 1, 1])
+    assert not _history(s, params, k)  # a rival one floor from the target: built
+    # plausible tests the hand now too (the last turn): no floor and no dog now, so the pair
+    # is one attacker builds whatever the record says
+    _, s = _state(6)
+    _record(s, 1, 0, hand=4, floors=3, top_dog=1, most=2)
+    _hand(s, 1, [2, 7, 1, 1])
+    assert _history(s, params, k) and not _plausible(s, params, k)
+    s.n_floors[1] = 3
+    s.dogs[1, 2] = 1
+    assert _plausible(s, params, k)
+    # the ring: only the last MEMO_HJ records are read, the most recent first
+    _, s = _state(6)
+    _record(s, 1, bit(3), hand=4)
+    for _ in range(K.MEMO_HJ):
+        _record(s, 1, 0, hand=4)
+    _hand(s, 1, [1, 1, 2, 3])
+    assert _history(s, params, k)  # the record with the 3 was overwritten
+
+
+def test_determinize_of_a_determinization_is_one_of_the_state():
+    """The search's retries determinize the previous try's state again (no copy): Go Town's
+    ``determinize`` depends only on what the seat sees and the generator."""
+    from sim.go_town.kernels import determinize
+    game = sim.get_game("go-town")
+    for seed in range(5):
+        s = game.new_state(2, seed)
+        for _ in range(7):
+            legal = game.legal_actions(s)
+            s = game.apply_action(s, legal[len(legal) // 2])
+        seat = np.int64(s.meta[K.M_CUR])
+        d1 = game.copy_state(s)
+        determinize(d1, seat, np.full(1, 99, np.uint64))
+        d2 = game.copy_state(d1)
+        determinize(d2, seat, np.full(1, 7, np.uint64))
+        d3 = game.copy_state(s)
+        determinize(d3, seat, np.full(1, 7, np.uint64))
+        for f in s._fields:
+            assert np.array_equal(getattr(d2, f), getattr(d3, f)), f

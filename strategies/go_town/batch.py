@@ -226,8 +226,8 @@ def play_out_self(s, code, params, k, rng, max_d, me, ks):
                                                 search.N_SEARCH):
                 a = K.A_END
         apply_arrays(meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
-                     s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, hn, hm,
-                     dogbits, board, np.int32(a))
+                     s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, s.memo,
+                     hn, hm, dogbits, board, np.int32(a), False)
         d += 1
     return d
 
