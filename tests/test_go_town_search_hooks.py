@@ -243,12 +243,15 @@ def test_history_worked_example():
     _record(s, 1, 0, hand=4, floors=3, top_dog=1, most=4)
     _hand(s, 1, [2, 7, 1, 1])
     assert not _history(s, params, k)  # a rival one floor from the target: built
-    # plausible tests the hand now too (the last turn): no floor and no dog now, so the pair
-    # is one attacker builds whatever the record says
+    # plausible: the records where the memo has them (the board of the rival's END_TURN, not
+    # the board now: here it has no floor now, and the pair is still one it kept), else the
+    # hand now against the board now (last_turn_ok, a state made from a dict mid-game)
     _, s = _state(6)
     _record(s, 1, 0, hand=4, floors=3, top_dog=1, most=2)
     _hand(s, 1, [2, 7, 1, 1])
-    assert _history(s, params, k) and not _plausible(s, params, k)
+    assert _history(s, params, k) and _plausible(s, params, k)
+    s.memo[:] = 0
+    assert not _plausible(s, params, k)
     s.n_floors[1] = 3
     s.dogs[1, 2] = 1
     assert _plausible(s, params, k)

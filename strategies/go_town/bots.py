@@ -451,12 +451,18 @@ def plausible(s, seat, params, k, rng, buf):
     """Is the determinization ``s`` for ``seat`` consistent with what its rival did, the rival
     played by the playout bot (row ``params[k]``, ``attacker``)? The search's filter on
     determinizations (``search.register_plausible``; docs/bots.md, Go Town's search), at 2
-    players only: ``last_turn_ok`` (the hand now) and ``history_ok`` (the rival's last
-    ``MEMO_HJ`` END_TURN records; ``rng`` and ``buf``, the search's generator and scratch, as
-    ``search.register_plausible`` gives them). Reads the sampled hand and public data only."""
+    players only, once the rival has begun a turn: ``history_ok`` over the rival's END_TURN
+    records in the engine's public ``memo`` (its newest record is the board of its last
+    END_TURN itself), or, in a state without them (one made from a dict mid-game),
+    ``last_turn_ok`` (the hand now, against the board now). ``rng`` and ``buf``: the search's
+    generator and scratch, as ``search.register_plausible`` gives them. Reads the sampled hand
+    and public data only."""
     if s.meta[K.M_NP] != 2 or s.meta[K.M_TURN] < 2:
         return True
-    return last_turn_ok(s, seat, params, k) and history_ok(s, 1 - seat, params, k, rng, buf)
+    r = 1 - seat
+    if s.memo[r, K.MEMO_N] == 0:
+        return last_turn_ok(s, seat, params, k)
+    return history_ok(s, r, params, k, rng, buf)
 
 
 @njit(cache=True, _nrt=False)

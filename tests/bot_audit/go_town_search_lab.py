@@ -93,6 +93,16 @@ hand, as large as its hand at its last END_TURN less the cards taken since, test
 mean playout value less attacker's pick's and their playouts, the input of the hold fit's
 ``--value``.
 
+Session 17 knobs: ``infer`` 11 (``_compact_ok``: ``infer`` 4 plus the history test over
+compact END_TURN records, ``_end_record``, the words the engine's ``memo`` keeps since session
+17, tested by ``_acts``: what strategies/go_town/bots.py ``history_ok`` ships); ``infer`` 12
+(the compact history test alone, without ``infer`` 4's test of the hand now); ``tries`` < 0:
+``|tries|`` tries, each determinizing the previous try's state again instead of a fresh copy
+(the same draws, less CPU: what the shipped search does). The summary adds ``compact-test
+misses`` (the rival's true hand, in a random order, failing the ``infer`` 11 test: expected,
+since the order decides which cards count as held since a record), ``tries/playout`` and
+``capped`` (determinizations that reached the cap).
+
 Game ``i``: chance ``seed_for(seed, i, 0)``, the attacker's generator ``seed_for(seed, i, 1)``,
 the search's ``seed_for(seed, i, 2)``; the search sits in seat ``i % 2``. A game nobody wins
 counts 0. CPU: process time of the games (after a warm-up game).
@@ -121,7 +131,15 @@ from sim.go_town.kernels import (
     nth_legal,
 )
 from strategies import common, search
-from strategies.go_town.bots import _hold, _leader, _priority, allowed, choose_arrays
+from strategies.go_town.bots import (
+    P_HOLD_GAP,
+    P_THREAT_GAP,
+    _hold,
+    _leader,
+    _priority,
+    allowed,
+    choose_arrays,
+)
 
 KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch", "ms", "mw",
          "bias", "eval", "e_floor", "e_guard", "e_pair", "e_skip", "e_hand", "e_base", "infer",
@@ -148,6 +166,8 @@ ROWS = ("search", "attacker", "greedy-tuned", "greedy", "thief-first", "defender
 S_DEC, S_SEARCHED, S_PLAYOUTS, S_SWITCH, S_PDEC, S_ENDSW, S_NCAND, S_KNOWN, S_KCARDS, S_BAD, S_PLANS, S_RESH = range(12)
 HJ = 6  # infer 9: the rival's END_TURN states kept (the most recent)
 H0 = 8  # infer 9: snapok[H0 + j] its hand size then, snapok[H0 + HJ + j] cards it lost since
+R0 = H0 + 2 * HJ + 1  # infer 11: snapok[R0 + 2 j], snapok[R0 + 2 j + 1]: END_TURN j's record
+ALL_TYPES = (1 << K.NT) - 2  # bits 1..17
 
 
 @njit(cache=True)
@@ -304,6 +324,139 @@ def _history_ok(det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
             continue
         contract.copy_into(snap[1 + j], x)
         if not _idle_with(x, r, perm, m, buf, pr, params, prow):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _end_record(s, c):
+    """infer 11 (session 17): the compact public record of seat ``c``'s END_TURN in ``s``, as
+    the engine would keep it: (mask, board). ``mask`` bit t: one card of type t alone would
+    give ``c`` a legal action but END_TURN (the rules' legality, ``legal_bits`` with every type
+    in hand); bit 20: a DOG on its own top floor is legal; bit 21: a BONE on a rival's top-floor
+    dog; bit 22: a BONE on a lower dog of a rival whose top floor has none. ``board``: its hand
+    size | its floors << 8 | its top floor guarded << 16 | the most floors of a rival << 24."""
+    hn, hm, dogbits, board = derived_arrays(s)
+    hm[c] = ALL_TYPES
+    lo, d0, d1, b0, b1, hi = legal_bits(s.meta, s.opts, s.consts, s.skips, hn, hm, board)
+    mask = 0
+    st = (lo >> K.A_STEAL) & 0xFFFF
+    for i in range(16):
+        if (st >> i) & 1:
+            v = i // 4
+            if i % 2 == 1:
+                mask |= 1 << K.QM
+            else:
+                mask |= 1 << (9 - s.values[v, s.n_floors[v] - 1, (i // 2) % 2])
+    if (d0 | d1) != 0:
+        mask |= 1 << K.DOG
+    if (b0 | b1) != 0:
+        mask |= 1 << K.BONE
+    if hi & 0xF:
+        mask |= 1 << K.DRILL
+    if (hi >> 4) & 0xF:
+        mask |= 1 << K.WRECK
+    if (hi >> 8) & 0xF:
+        mask |= 1 << K.MILK
+    if (hi >> 12) & 0xF:
+        mask |= 1 << K.THIEF
+    if (hi >> 16) & 1:
+        mask |= 1 << K.DONUT
+    if (hi >> 17) & 1:
+        mask |= 1 << K.MASTER
+    nf = s.n_floors[c]
+    dd = d0 if c < 2 else d1
+    if nf > 0 and (dd >> (K.MAXF * (c % 2) + nf - 1)) & 1:
+        mask |= 1 << 20
+    mx = 0
+    for t in range(s.meta[K.M_NP]):
+        if t == c:
+            continue
+        mx = max(mx, s.n_floors[t])
+        nt = s.n_floors[t]
+        if nt == 0:
+            continue
+        bb = (b0 if t < 2 else b1) >> (K.MAXF * (t % 2))
+        if (bb >> (nt - 1)) & 1:
+            mask |= 1 << 21
+        if s.dogs[t, nt - 1] == 0 and (bb & ((1 << (nt - 1)) - 1)) != 0:
+            mask |= 1 << 22
+    top_dog = 1 if nf > 0 and s.dogs[c, nf - 1] > 0 else 0
+    return mask, hn[c] | (nf << 8) | (top_dog << 16) | (mx << 24)
+
+
+@njit(cache=True)
+def _acts(cnt, mask, brd, params, prow, target, limit):
+    """infer 11: would ``attacker`` (row ``params[prow]``) have played a card at the END_TURN
+    of record (``mask``, ``brd``) holding the card counts ``cnt``? A card of a type with a
+    legal play (its DOG only on its own top floor, its BONE only on a top-floor dog or a lower
+    dog under an unguarded top, as its priorities), or a buildable pair its hold rule does not
+    keep; with a full hand, any legal play (its ``unstick``)."""
+    full = (brd & 0xFF) >= limit
+    use = mask & ALL_TYPES
+    if not full:
+        use &= ~((1 << K.DOG) | (1 << K.BONE))
+        if (mask >> 20) & 1:
+            use |= 1 << K.DOG
+        if (mask >> 21) & 1 or (mask >> 22) & 1:
+            use |= 1 << K.BONE
+    for k in range(1, K.NT):
+        if cnt[k] > 0 and (use >> k) & 1:
+            return True
+    pair = False
+    nums = 0
+    pairs = 0
+    left = 0
+    for lo in range(1, 5):
+        a = cnt[lo]
+        b = cnt[9 - lo]
+        if a > 0 and b > 0:
+            pair = True
+        nums += a + b
+        pairs += min(a, b)
+        left += abs(a - b)
+    if cnt[K.QM] > 0 and nums > 0:
+        pair = True
+    if not pair:
+        return False
+    if full:
+        return True
+    hg = params[prow, P_HOLD_GAP]
+    if hg < 0:
+        return True
+    mine = (brd >> 8) & 0xFF
+    if mine < 1 or mine < target - hg or ((brd >> 16) & 1) == 0 or cnt[K.DOG] > 0:
+        return True
+    tg = params[prow, P_THREAT_GAP]
+    if tg >= 0 and ((brd >> 24) & 0xFF) >= target - tg:
+        return True
+    pairs += min(cnt[K.QM], left)
+    return mine + pairs >= target
+
+
+@njit(cache=True)
+def _compact_ok(det, me, snapok, params, prow, lrng, perm, cnt):
+    """infer 11 (session 17): ``_history_ok`` over the compact END_TURN records (``_end_record``)
+    instead of the recorded states: the kept cards of the rival's sampled hand (nested, oldest
+    first) make ``attacker`` act (``_acts``) at none of its last ``hj`` END_TURNs."""
+    r = 1 - me
+    h = _shuffled_hand(det, r, lrng, perm)
+    nsn = min(snapok[5], snapok[7])
+    target = det.opts[K.O_TARGET]
+    limit = det.consts[K.C_LIMIT]
+    for jj in range(nsn):
+        j = (snapok[6] - 1 - jj) % HJ  # the most recent first
+        m = snapok[H0 + j] - snapok[H0 + HJ + j]
+        if m > h:
+            m = h
+        if m <= 0:
+            continue
+        for k in range(K.NT):
+            cnt[k] = 0
+        for i in range(m):
+            cnt[perm[i]] += 1
+        if _acts(cnt, snapok[R0 + 2 * j], snapok[R0 + 2 * j + 1], params, prow, target,
+                 limit):
             return False
     return True
 
@@ -468,8 +621,12 @@ def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x,
     perm = np.zeros(64, np.int64)
     if perfect3(s, me, snapok):
         known = True
-    for _ in range(snapok[H0 + 2 * HJ]):
-        contract.copy_into(s, det)
+    for it in range(snapok[H0 + 2 * HJ]):
+        if it == 0 or snapok[R0 + 2 * HJ] == 0:
+            contract.copy_into(s, det)
+        snapok[R0 + 2 * HJ + 1] += 1  # tries
+        if it == snapok[H0 + 2 * HJ] - 1:
+            snapok[R0 + 2 * HJ + 2] += 1  # the last try (the cap)
         if known:
             _hand_known(det, lrng)
             return
@@ -479,6 +636,15 @@ def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x,
         if infer == 9:
             if _consistent(det, me, 4, params, prow) and _history_ok(
                     det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
+                return
+            continue
+        if infer == 12:  # the compact history alone (its newest record replaces infer 4)
+            if _compact_ok(det, me, snapok, params, prow, lrng, perm, buf2[0]):
+                return
+            continue
+        if infer == 11:
+            if _consistent(det, me, 4, params, prow) and _compact_ok(
+                    det, me, snapok, params, prow, lrng, perm, buf2[0]):
                 return
             continue
         if infer == 10:
@@ -1325,12 +1491,16 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st, lg, hw):
     # [1]: the pile was reshuffled this game; [2 + q]: cards q's rival has held since its last
     # END_TURN (its hand size then, less the cards q took from it since; infer 8); [4]:
     # perfect 3; [5]: END_TURN states recorded (infer 9), [6]: the next slot
-    snapok = np.zeros(H0 + 2 * HJ + 1, np.int64)
+    snapok = np.zeros(R0 + 2 * HJ + 3, np.int64)
+    snapok[R0 + 2 * HJ] = 1 if cfg[C_TRIES] < 0 else 0  # tries < 0: no copy between tries
     snapok[4] = 1 if cfg[C_PERFECT] == 3 else 0
     snapok[7] = min(HJ, max(1, int(cfg[C_HJ])))  # infer 9: END_TURN states tested
-    snapok[H0 + 2 * HJ] = max(1, int(cfg[C_TRIES]))  # determinizations drawn at most
+    snapok[H0 + 2 * HJ] = max(1, abs(int(cfg[C_TRIES])))  # determinizations drawn at most
     kn = np.zeros((2, K.NT), np.int64)
     hb = np.zeros((2, K.NT), np.int64)
+    chk_rng = np.ones(1, np.uint64)
+    chk_perm = np.zeros(64, np.int64)
+    chk_cnt = np.zeros(K.NT, np.int64)
     for g in range(n_games):
         gi = np.uint64(first + g)
         me = (first + g) % 2
@@ -1355,6 +1525,11 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st, lg, hw):
             if nl == 1:
                 a = legal[0]
             elif c == me or mirror:
+                if cfg[C_INFER] >= 11 and not mirror:
+                    # the true hand must pass the compact test (else the model is wrong)
+                    st[48] += 1
+                    if not _compact_ok(s, me, snapok, params, 1, chk_rng, chk_perm, chk_cnt):
+                        st[49] += 1
                 a = lab_choose(cfg, params, 0, s, legal, nl, srng, st, snap, snapok, kn, lg, hw)
             else:
                 a = common.bot_choose(codes[1], params, 1, s, legal, nl, brng)
@@ -1367,6 +1542,9 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st, lg, hw):
                     h0 += s.hands[c, kk]
                 snapok[H0 + j] = h0
                 snapok[H0 + HJ + j] = 0
+                wm, wb = _end_record(s, c)  # infer 11
+                snapok[R0 + 2 * j] = wm
+                snapok[R0 + 2 * j + 1] = wb
                 snapok[6] = (j + 1) % HJ
                 snapok[5] += 1
                 snapok[0] = 1
@@ -1421,6 +1599,10 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st, lg, hw):
                         st[S_BAD] += 1  # a "known" card the rival does not hold: a tracking bug
             d += 1
         contract.win_shares_into(s, ws)
+        st[50] += snapok[R0 + 2 * HJ + 1]
+        snapok[R0 + 2 * HJ + 1] = 0
+        st[51] += snapok[R0 + 2 * HJ + 2]
+        snapok[R0 + 2 * HJ + 2] = 0
         out[g, 0] = ws[me]
         out[g, 1] = 1.0 if ws[0] + ws[1] == 0.0 else 0.0
         out[g, 2] = d
@@ -1452,7 +1634,7 @@ def run(n: int, seed: int, values: dict, mirror: bool = False, chunk: int = 50,
         params[6, P_NOISE] = float(values["pnoise"])
     cfg = np.array([float(values.get(k, DEFAULTS[k])) for k in KNOBS], np.float64)
     s = game.new_state(2, 1)
-    st = np.zeros(48, np.float64)
+    st = np.zeros(52, np.float64)
     out = np.zeros((n, 3), np.float64)
     lg = np.zeros((max(1, n * 60) if log else 1, len(LOG_COLS)), np.float64)
     hw = hold_weights(rule, build)
@@ -1534,7 +1716,9 @@ def main(argv=None) -> int:
           f"Mpdec/game {st[S_PDEC] / a.n / 1e6:.3f} "
           f"known/search {st[S_KNOWN] / max(st[S_SEARCHED], 1):.3f} "
           f"cards/known {st[S_KCARDS] / max(st[S_KNOWN], 1):.2f} bad {int(st[S_BAD])} plans/dec {st[S_PLANS] / max(st[S_DEC], 1):.2f} "
-          f"reshuffled/search {st[S_RESH] / max(st[S_SEARCHED], 1):.3f}")
+          f"reshuffled/search {st[S_RESH] / max(st[S_SEARCHED], 1):.3f} "
+          f"compact-test misses {int(st[49])} of {int(st[48])} "
+          f"tries/playout {st[50] / max(st[S_PLAYOUTS], 1):.2f} capped {int(st[51])}")
 
     sw_end = {c: int(st[16 + i]) for i, c in enumerate(CATS) if st[16 + i]}
     sw_other = {c: int(st[32 + i]) for i, c in enumerate(CATS) if st[32 + i]}
