@@ -95,7 +95,7 @@ mean playout value less attacker's pick's and their playouts, the input of the h
 
 Session 17 knobs: ``infer`` 11 (``_compact_ok``: ``infer`` 4 plus the history test over
 compact END_TURN records, ``_end_record``, the words the engine's ``memo`` keeps since session
-17, tested by ``_acts``: what strategies/go_town/bots.py ``history_ok`` ships); ``infer`` 12
+17, tested by ``bots.acts_at``: what strategies/go_town/bots.py ``history_ok`` ships); ``infer`` 12
 (the compact history test alone, without ``infer`` 4's test of the hand now); ``tries`` < 0:
 ``|tries|`` tries, each determinizing the previous try's state again instead of a fresh copy
 (the same draws, less CPU: what the shipped search does). The summary adds ``compact-test
@@ -132,11 +132,10 @@ from sim.go_town.kernels import (
 )
 from strategies import common, search
 from strategies.go_town.bots import (
-    P_HOLD_GAP,
-    P_THREAT_GAP,
     _hold,
     _leader,
     _priority,
+    acts_at,
     allowed,
     choose_arrays,
 )
@@ -386,59 +385,10 @@ def _end_record(s, c):
 
 
 @njit(cache=True)
-def _acts(cnt, mask, brd, params, prow, target, limit):
-    """infer 11: would ``attacker`` (row ``params[prow]``) have played a card at the END_TURN
-    of record (``mask``, ``brd``) holding the card counts ``cnt``? A card of a type with a
-    legal play (its DOG only on its own top floor, its BONE only on a top-floor dog or a lower
-    dog under an unguarded top, as its priorities), or a buildable pair its hold rule does not
-    keep; with a full hand, any legal play (its ``unstick``)."""
-    full = (brd & 0xFF) >= limit
-    use = mask & ALL_TYPES
-    if not full:
-        use &= ~((1 << K.DOG) | (1 << K.BONE))
-        if (mask >> 20) & 1:
-            use |= 1 << K.DOG
-        if (mask >> 21) & 1 or (mask >> 22) & 1:
-            use |= 1 << K.BONE
-    for k in range(1, K.NT):
-        if cnt[k] > 0 and (use >> k) & 1:
-            return True
-    pair = False
-    nums = 0
-    pairs = 0
-    left = 0
-    for lo in range(1, 5):
-        a = cnt[lo]
-        b = cnt[9 - lo]
-        if a > 0 and b > 0:
-            pair = True
-        nums += a + b
-        pairs += min(a, b)
-        left += abs(a - b)
-    if cnt[K.QM] > 0 and nums > 0:
-        pair = True
-    if not pair:
-        return False
-    if full:
-        return True
-    hg = params[prow, P_HOLD_GAP]
-    if hg < 0:
-        return True
-    mine = (brd >> 8) & 0xFF
-    if mine < 1 or mine < target - hg or ((brd >> 16) & 1) == 0 or cnt[K.DOG] > 0:
-        return True
-    tg = params[prow, P_THREAT_GAP]
-    if tg >= 0 and ((brd >> 24) & 0xFF) >= target - tg:
-        return True
-    pairs += min(cnt[K.QM], left)
-    return mine + pairs >= target
-
-
-@njit(cache=True)
 def _compact_ok(det, me, snapok, params, prow, lrng, perm, cnt):
     """infer 11 (session 17): ``_history_ok`` over the compact END_TURN records (``_end_record``)
     instead of the recorded states: the kept cards of the rival's sampled hand (nested, oldest
-    first) make ``attacker`` act (``_acts``) at none of its last ``hj`` END_TURNs."""
+    first) make ``attacker`` act (``bots.acts_at``) at none of its last ``hj`` END_TURNs."""
     r = 1 - me
     h = _shuffled_hand(det, r, lrng, perm)
     nsn = min(snapok[5], snapok[7])
@@ -455,8 +405,8 @@ def _compact_ok(det, me, snapok, params, prow, lrng, perm, cnt):
             cnt[k] = 0
         for i in range(m):
             cnt[perm[i]] += 1
-        if _acts(cnt, snapok[R0 + 2 * j], snapok[R0 + 2 * j + 1], params, prow, target,
-                 limit):
+        if acts_at(cnt, snapok[R0 + 2 * j], snapok[R0 + 2 * j + 1], target, limit, params,
+                   prow):
             return False
     return True
 
