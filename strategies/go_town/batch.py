@@ -178,26 +178,9 @@ def play_out_fast(s, code, params, k, rng, max_d):
     (row ``k``) in every seat, drawing from ``rng``: the batch loop's body (derived arrays
     kept), the search bot's playouts (strategies/search.py). Returns the decisions taken. The
     memo is not written (``apply_arrays``' ``record``): a playout's state is never read by a
-    search, so its memo stays as the playout found it."""
-    hn, hm, dogbits, board = derived_arrays(s)
-    legal = np.empty(K.NUM_ACTIONS, np.int32)
-    meta = s.meta
-    d = 0
-    while meta[K.M_PHASE] != K.PH_OVER and d < max_d:
-        lo, d0, d1, b0, b1, hi = legal_bits(meta, s.opts, s.consts, s.skips, hn, hm, board)
-        if code == 0:
-            a = nth_legal(lo, d0, d1, b0, b1, hi,
-                          rand_below(rng, count_legal(lo, d0, d1, b0, b1, hi)))
-        else:
-            n = list_legal(lo, d0, d1, b0, b1, hi, legal)
-            a = choose_arrays(code, params, k, meta, s.opts, s.consts, s.counts, s.discard,
-                              s.hands, s.floors, s.values, s.dogs, s.n_floors, s.skips, hn,
-                              legal, n, rng)
-        apply_arrays(meta, s.rng, s.opts, s.counts, s.consts, s.deck, s.discard, s.hands,
-                     s.floors, s.values, s.dogs, s.n_floors, s.skips, s.milk, s.played, s.memo,
-                     hn, hm, dogbits, board, np.int32(a), False)
-        d += 1
-    return d
+    search, so its memo stays as the playout found it. ``play_out_self`` with no seat
+    following the own-seat rule (the same loop: the same draws and moves)."""
+    return play_out_self(s, code, params, k, rng, max_d, -1, k)
 
 
 @njit(cache=True)
@@ -205,7 +188,8 @@ def play_out_self(s, code, params, k, rng, max_d, me, ks):
     """``play_out_fast`` with seat ``me`` (the searching seat) following the search's
     own-seat rule on top of row ``k`` (``bots.own_hold``, its numbers in the search row ``ks``
     after ``search.N_SEARCH``): the search's playouts (``search.register_playout_self``).
-    The same draws as ``play_out_fast``; with the rule's numbers all zero, the same moves."""
+    ``me`` -1: every seat plays row ``k`` (``play_out_fast``); with the rule's numbers all
+    zero, the same moves as that."""
     hn, hm, dogbits, board = derived_arrays(s)
     legal = np.empty(K.NUM_ACTIONS, np.int32)
     meta = s.meta

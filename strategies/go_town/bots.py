@@ -206,6 +206,13 @@ def _hold(c, mine, target, np_, hands, dogs, n_floors, p, k):
     for t in range(np_):
         if t != c and tgap >= 0 and n_floors[t] >= target - tgap:
             return False
+    return mine + pairs_in_hand(hands, c) < target
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def pairs_in_hand(hands, c):
+    """The floors seat ``c``'s hand can build: each number pair (n, 9 - n), then each ? with a
+    number left over."""
     pairs = 0
     left = 0
     for lo in range(1, 5):
@@ -213,8 +220,7 @@ def _hold(c, mine, target, np_, hands, dogs, n_floors, p, k):
         b = hands[c, 9 - lo]
         pairs += min(a, b)
         left += abs(a - b)
-    pairs += min(hands[c, K.QM], left)
-    return mine + pairs < target
+    return pairs + min(hands[c, K.QM], left)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -672,15 +678,7 @@ def hold_feature(j, c, meta, opts, hands, dogs, n_floors, skips, hn):
     if j == 7:
         return meta[K.M_DECKN] / 10.0
     if j == 8:
-        pairs = 0
-        left = 0
-        for lo in range(1, 5):
-            x = hands[c, lo]
-            y = hands[c, 9 - lo]
-            pairs += min(x, y)
-            left += abs(x - y)
-        pairs += min(hands[c, K.QM], left)
-        return float(pairs)
+        return float(pairs_in_hand(hands, c))
     if j == 9:
         return float(hands[c, K.QM])
     if j == 10:
@@ -710,14 +708,7 @@ def own_hold(a, c, meta, opts, consts, hands, dogs, n_floors, skips, hn, p, j0):
     fc = n_floors[c]
     fr = n_floors[r]
     tgt = opts[K.O_TARGET]
-    pairs = 0
-    left = 0
-    for lo in range(1, 5):
-        x = hands[c, lo]
-        y = hands[c, 9 - lo]
-        pairs += min(x, y)
-        left += abs(x - y)
-    pairs += min(hands[c, K.QM], left)
+    pairs = pairs_in_hand(hands, c)
     z = p[b]
     z += p[b + 1] * fc
     z += p[b + 2] * fr
