@@ -93,9 +93,8 @@ hand, as large as its hand at its last END_TURN less the cards taken since, test
 mean playout value less attacker's pick's and their playouts, the input of the hold fit's
 ``--value``.
 
-Session 17 knobs: ``infer`` 11 (``_compact_ok``: ``infer`` 4 plus the history test over
-compact END_TURN records, ``_end_record``, the words the engine's ``memo`` keeps since session
-17, tested by ``bots.acts_at``: what strategies/go_town/bots.py ``history_ok`` ships); ``infer`` 12
+Session 17 knobs: ``infer`` 11 (``infer`` 4 plus strategies/go_town/bots.py ``history_ok``,
+the test over the rival's END_TURN records in the engine's ``memo``); ``infer`` 12
 (the compact history test alone, without ``infer`` 4's test of the hand now); ``tries`` < 0:
 ``|tries|`` tries, each determinizing the previous try's state again instead of a fresh copy
 (the same draws, less CPU: what the shipped search does). The summary adds ``compact-test
@@ -135,9 +134,9 @@ from strategies.go_town.bots import (
     _hold,
     _leader,
     _priority,
-    acts_at,
     allowed,
     choose_arrays,
+    history_ok,
 )
 
 KNOBS = ("budget", "perfect", "max_len", "n_random", "mode", "z", "drop", "batch", "ms", "mw",
@@ -165,8 +164,7 @@ ROWS = ("search", "attacker", "greedy-tuned", "greedy", "thief-first", "defender
 S_DEC, S_SEARCHED, S_PLAYOUTS, S_SWITCH, S_PDEC, S_ENDSW, S_NCAND, S_KNOWN, S_KCARDS, S_BAD, S_PLANS, S_RESH = range(12)
 HJ = 6  # infer 9: the rival's END_TURN states kept (the most recent)
 H0 = 8  # infer 9: snapok[H0 + j] its hand size then, snapok[H0 + HJ + j] cards it lost since
-R0 = H0 + 2 * HJ + 1  # infer 11: snapok[R0 + 2 j], snapok[R0 + 2 j + 1]: END_TURN j's record
-ALL_TYPES = (1 << K.NT) - 2  # bits 1..17
+R0 = H0 + 2 * HJ + 1  # snapok[R0]: tries < 0 (no copy between tries); [R0 + 1]: tries; [R0 + 2]: capped
 
 
 @njit(cache=True)
@@ -328,90 +326,6 @@ def _history_ok(det, me, snap, snapok, x, buf, pr, params, prow, lrng, perm):
 
 
 @njit(cache=True)
-def _end_record(s, c):
-    """infer 11 (session 17): the compact public record of seat ``c``'s END_TURN in ``s``, as
-    the engine would keep it: (mask, board). ``mask`` bit t: one card of type t alone would
-    give ``c`` a legal action but END_TURN (the rules' legality, ``legal_bits`` with every type
-    in hand); bit 20: a DOG on its own top floor is legal; bit 21: a BONE on a rival's top-floor
-    dog; bit 22: a BONE on a lower dog of a rival whose top floor has none. ``board``: its hand
-    size | its floors << 8 | its top floor guarded << 16 | the most floors of a rival << 24."""
-    hn, hm, dogbits, board = derived_arrays(s)
-    hm[c] = ALL_TYPES
-    lo, d0, d1, b0, b1, hi = legal_bits(s.meta, s.opts, s.consts, s.skips, hn, hm, board)
-    mask = 0
-    st = (lo >> K.A_STEAL) & 0xFFFF
-    for i in range(16):
-        if (st >> i) & 1:
-            v = i // 4
-            if i % 2 == 1:
-                mask |= 1 << K.QM
-            else:
-                mask |= 1 << (9 - s.values[v, s.n_floors[v] - 1, (i // 2) % 2])
-    if (d0 | d1) != 0:
-        mask |= 1 << K.DOG
-    if (b0 | b1) != 0:
-        mask |= 1 << K.BONE
-    if hi & 0xF:
-        mask |= 1 << K.DRILL
-    if (hi >> 4) & 0xF:
-        mask |= 1 << K.WRECK
-    if (hi >> 8) & 0xF:
-        mask |= 1 << K.MILK
-    if (hi >> 12) & 0xF:
-        mask |= 1 << K.THIEF
-    if (hi >> 16) & 1:
-        mask |= 1 << K.DONUT
-    if (hi >> 17) & 1:
-        mask |= 1 << K.MASTER
-    nf = s.n_floors[c]
-    dd = d0 if c < 2 else d1
-    if nf > 0 and (dd >> (K.MAXF * (c % 2) + nf - 1)) & 1:
-        mask |= 1 << 20
-    mx = 0
-    for t in range(s.meta[K.M_NP]):
-        if t == c:
-            continue
-        mx = max(mx, s.n_floors[t])
-        nt = s.n_floors[t]
-        if nt == 0:
-            continue
-        bb = (b0 if t < 2 else b1) >> (K.MAXF * (t % 2))
-        if (bb >> (nt - 1)) & 1:
-            mask |= 1 << 21
-        if s.dogs[t, nt - 1] == 0 and (bb & ((1 << (nt - 1)) - 1)) != 0:
-            mask |= 1 << 22
-    top_dog = 1 if nf > 0 and s.dogs[c, nf - 1] > 0 else 0
-    return mask, hn[c] | (nf << 8) | (top_dog << 16) | (mx << 24)
-
-
-@njit(cache=True)
-def _compact_ok(det, me, snapok, params, prow, lrng, perm, cnt):
-    """infer 11 (session 17): ``_history_ok`` over the compact END_TURN records (``_end_record``)
-    instead of the recorded states: the kept cards of the rival's sampled hand (nested, oldest
-    first) make ``attacker`` act (``bots.acts_at``) at none of its last ``hj`` END_TURNs."""
-    r = 1 - me
-    h = _shuffled_hand(det, r, lrng, perm)
-    nsn = min(snapok[5], snapok[7])
-    target = det.opts[K.O_TARGET]
-    limit = det.consts[K.C_LIMIT]
-    for jj in range(nsn):
-        j = (snapok[6] - 1 - jj) % HJ  # the most recent first
-        m = snapok[H0 + j] - snapok[H0 + HJ + j]
-        if m > h:
-            m = h
-        if m <= 0:
-            continue
-        for k in range(K.NT):
-            cnt[k] = 0
-        for i in range(m):
-            cnt[perm[i]] += 1
-        if acts_at(cnt, snapok[R0 + 2 * j], snapok[R0 + 2 * j + 1], target, limit, params,
-                   prow):
-            return False
-    return True
-
-
-@njit(cache=True)
 def _shuffled_hand(det, r, lrng, perm):
     """Seat ``r``'s hand in ``det`` as card types in ``perm``, in a random order from ``lrng``;
     returns its size (infer 9 and 10)."""
@@ -568,15 +482,15 @@ def perfect3(s, me, snapok):
 @njit(cache=True)
 def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x, buf, pr, kn):
     buf2 = np.zeros((2, K.NT), np.int64)
-    perm = np.zeros(64, np.int64)
+    perm = np.zeros(search.PLAUSIBLE_BUF, np.int64)
     if perfect3(s, me, snapok):
         known = True
     for it in range(snapok[H0 + 2 * HJ]):
-        if it == 0 or snapok[R0 + 2 * HJ] == 0:
+        if it == 0 or snapok[R0] == 0:
             contract.copy_into(s, det)
-        snapok[R0 + 2 * HJ + 1] += 1  # tries
+        snapok[R0 + 1] += 1  # tries
         if it == snapok[H0 + 2 * HJ] - 1:
-            snapok[R0 + 2 * HJ + 2] += 1  # the last try (the cap)
+            snapok[R0 + 2] += 1  # the last try (the cap)
         if known:
             _hand_known(det, lrng)
             return
@@ -589,12 +503,12 @@ def _det(s, det, me, lrng, perfect, known, infer, params, prow, snap, snapok, x,
                 return
             continue
         if infer == 12:  # the compact history alone (its newest record replaces infer 4)
-            if _compact_ok(det, me, snapok, params, prow, lrng, perm, buf2[0]):
+            if history_ok(det, 1 - me, params, prow, lrng, perm):
                 return
             continue
         if infer == 11:
-            if _consistent(det, me, 4, params, prow) and _compact_ok(
-                    det, me, snapok, params, prow, lrng, perm, buf2[0]):
+            if _consistent(det, me, 4, params, prow) and history_ok(
+                    det, 1 - me, params, prow, lrng, perm):
                 return
             continue
         if infer == 10:
@@ -1441,16 +1355,15 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st, lg, hw):
     # [1]: the pile was reshuffled this game; [2 + q]: cards q's rival has held since its last
     # END_TURN (its hand size then, less the cards q took from it since; infer 8); [4]:
     # perfect 3; [5]: END_TURN states recorded (infer 9), [6]: the next slot
-    snapok = np.zeros(R0 + 2 * HJ + 3, np.int64)
-    snapok[R0 + 2 * HJ] = 1 if cfg[C_TRIES] < 0 else 0  # tries < 0: no copy between tries
+    snapok = np.zeros(R0 + 3, np.int64)
+    snapok[R0] = 1 if cfg[C_TRIES] < 0 else 0  # tries < 0: no copy between tries
     snapok[4] = 1 if cfg[C_PERFECT] == 3 else 0
     snapok[7] = min(HJ, max(1, int(cfg[C_HJ])))  # infer 9: END_TURN states tested
     snapok[H0 + 2 * HJ] = max(1, abs(int(cfg[C_TRIES])))  # determinizations drawn at most
     kn = np.zeros((2, K.NT), np.int64)
     hb = np.zeros((2, K.NT), np.int64)
     chk_rng = np.ones(1, np.uint64)
-    chk_perm = np.zeros(64, np.int64)
-    chk_cnt = np.zeros(K.NT, np.int64)
+    chk_perm = np.zeros(search.PLAUSIBLE_BUF, np.int64)
     for g in range(n_games):
         gi = np.uint64(first + g)
         me = (first + g) % 2
@@ -1478,7 +1391,7 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st, lg, hw):
                 if cfg[C_INFER] >= 11 and not mirror:
                     # the true hand must pass the compact test (else the model is wrong)
                     st[48] += 1
-                    if not _compact_ok(s, me, snapok, params, 1, chk_rng, chk_perm, chk_cnt):
+                    if not history_ok(s, 1 - me, params, 1, chk_rng, chk_perm):
                         st[49] += 1
                 a = lab_choose(cfg, params, 0, s, legal, nl, srng, st, snap, snapok, kn, lg, hw)
             else:
@@ -1492,9 +1405,6 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st, lg, hw):
                     h0 += s.hands[c, kk]
                 snapok[H0 + j] = h0
                 snapok[H0 + HJ + j] = 0
-                wm, wb = _end_record(s, c)  # infer 11
-                snapok[R0 + 2 * j] = wm
-                snapok[R0 + 2 * j + 1] = wb
                 snapok[6] = (j + 1) % HJ
                 snapok[5] += 1
                 snapok[0] = 1
@@ -1549,10 +1459,10 @@ def play(cfg, s, seed, first, n_games, codes, params, mirror, out, st, lg, hw):
                         st[S_BAD] += 1  # a "known" card the rival does not hold: a tracking bug
             d += 1
         contract.win_shares_into(s, ws)
-        st[50] += snapok[R0 + 2 * HJ + 1]
-        snapok[R0 + 2 * HJ + 1] = 0
-        st[51] += snapok[R0 + 2 * HJ + 2]
-        snapok[R0 + 2 * HJ + 2] = 0
+        st[50] += snapok[R0 + 1]
+        snapok[R0 + 1] = 0
+        st[51] += snapok[R0 + 2]
+        snapok[R0 + 2] = 0
         out[g, 0] = ws[me]
         out[g, 1] = 1.0 if ws[0] + ws[1] == 0.0 else 0.0
         out[g, 2] = d
